@@ -1,0 +1,1 @@
+//! Diagnostics: error codes, spans mapped to the user's files, rendering through ariadne.

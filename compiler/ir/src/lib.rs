@@ -1,0 +1,1 @@
+//! SSA IR: entities, types, instructions, builder, verifier, text printer and parser, CFG analyses.

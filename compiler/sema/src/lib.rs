@@ -1,0 +1,1 @@
+//! Semantic analysis: C types, layout, scopes, type checking, constant evaluation, OpenMP validation.
