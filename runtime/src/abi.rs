@@ -1,0 +1,779 @@
+//! The C ABI: `extern "C"` entry points declared in `include/ompcc_rt.h`, plus the host side
+//! of the OpenMP device API (`omp_get_num_devices`, `omp_target_alloc`, ...).
+//!
+//! Invariants: no panic crosses this boundary (each entry point runs under [`guard`]); the
+//! runtime lock is released before an error is reported, so the exit-time profile can still
+//! run; an error prints `ompcc-rt: error: file:line:col: message` and exits with status 1
+//! (like libomptarget's fatal mapping errors) unless [`set_record_errors`] asked for errors to
+//! be recorded and returned as -1 (tests).
+
+use crate::options::{Options, ProfileOutput};
+use crate::profile::{self, Profile};
+use crate::runtime::{
+    DEVICE_DEFAULT, GlobalDesc, INITIAL_DEVICE, KernelDesc, Launch, MapItem, ModuleDesc, RtError,
+    Runtime, Target,
+};
+use std::borrow::Cow;
+use std::ffi::{CStr, c_char, c_int, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, Once, OnceLock};
+
+/// Version of the structures below; `ompcc_rt_module_desc.abi_version` must equal it.
+pub const ABI_VERSION: u32 = 1;
+
+/// `ompcc_rt_kernel_desc`.
+#[repr(C)]
+pub struct KernelDescC {
+    /// NUL-terminated PTX entry name.
+    pub name: *const c_char,
+    /// Number of parameters.
+    pub num_params: u32,
+    /// Size of each parameter in bytes (`num_params` values).
+    pub param_sizes: *const u32,
+}
+
+/// `ompcc_rt_global_desc`.
+#[repr(C)]
+pub struct GlobalDescC {
+    /// NUL-terminated PTX name of the device copy.
+    pub name: *const c_char,
+    /// Address of the host copy.
+    pub host_addr: *mut c_void,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// `ompcc_rt_module_desc`.
+#[repr(C)]
+pub struct ModuleDescC {
+    /// Must be [`ABI_VERSION`].
+    pub abi_version: u32,
+    /// Number of kernels.
+    pub num_kernels: u32,
+    /// Number of globals.
+    pub num_globals: u32,
+    /// Zero.
+    pub reserved: u32,
+    /// NUL-terminated source file name.
+    pub name: *const c_char,
+    /// PTX text (`ptx_size` bytes, NUL not required).
+    pub ptx: *const c_char,
+    /// Length of the PTX text.
+    pub ptx_size: u64,
+    /// Kernel table.
+    pub kernels: *const KernelDescC,
+    /// Global table.
+    pub globals: *const GlobalDescC,
+}
+
+/// `ompcc_rt_map_entry`.
+#[repr(C)]
+pub struct MapEntryC {
+    /// See [`MapItem::base`].
+    pub base: *mut c_void,
+    /// First byte of the list item.
+    pub begin: *mut c_void,
+    /// Bytes.
+    pub size: u64,
+    /// `OMPCC_RT_MAP_*` bits.
+    pub flags: u64,
+    /// NUL-terminated variable name, or NULL.
+    pub name: *const c_char,
+    /// NUL-terminated `file:line:col`, or NULL.
+    pub loc: *const c_char,
+}
+
+/// `ompcc_rt_launch_args`.
+#[repr(C)]
+pub struct LaunchArgsC {
+    /// Module id returned by `ompcc_rt_register_module`.
+    pub module: i32,
+    /// Kernel index in the module's kernel table.
+    pub kernel: u32,
+    /// Device number or `OMPCC_RT_DEVICE_DEFAULT`.
+    pub device: i32,
+    /// Number of map entries.
+    pub num_entries: u32,
+    /// Map entries.
+    pub entries: *const MapEntryC,
+    /// `num_teams` clause, 0 if absent.
+    pub num_teams: u32,
+    /// `thread_limit` clause, 0 if absent.
+    pub thread_limit: u32,
+    /// Dynamic shared memory per team, bytes.
+    pub dyn_shared_bytes: u32,
+    /// Zero.
+    pub reserved: u32,
+    /// NUL-terminated `file:line:col` of the construct.
+    pub loc: *const c_char,
+}
+
+static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
+static RECORD_ERRORS: AtomicBool = AtomicBool::new(false);
+static ERRORS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+static PROFILE_OUTPUT: OnceLock<ProfileOutput> = OnceLock::new();
+static AT_EXIT: Once = Once::new();
+
+unsafe extern "C" {
+    fn atexit(f: extern "C" fn()) -> c_int;
+    fn malloc(size: usize) -> *mut c_void;
+    fn free(p: *mut c_void);
+}
+
+/// Replaces the process-wide runtime (tests and embedders; generated code never calls this).
+pub fn install(runtime: Runtime) {
+    start(runtime.options());
+    *RUNTIME.lock().unwrap_or_else(|e| e.into_inner()) = Some(runtime);
+}
+
+/// With `true`, errors are recorded (see [`take_errors`]) and the entry point returns -1
+/// instead of exiting the process.
+pub fn set_record_errors(record: bool) {
+    RECORD_ERRORS.store(record, Ordering::SeqCst);
+}
+
+/// Errors recorded since the last call, rendered as they would be printed.
+pub fn take_errors() -> Vec<String> {
+    std::mem::take(&mut *ERRORS.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Runs `f` on the runtime, creating it from the environment on first use.
+pub fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> T) -> T {
+    let mut guard = RUNTIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rt = guard.get_or_insert_with(|| {
+        let options = Options::from_env();
+        start(&options);
+        Runtime::new(options, None)
+    });
+    f(rt)
+}
+
+/// One-time process setup for a runtime's options: warnings and the at-exit profile.
+fn start(options: &Options) {
+    for w in &options.warnings {
+        eprintln!("ompcc-rt: warning: {w}");
+    }
+    if options.profile != ProfileOutput::Off {
+        let _ = PROFILE_OUTPUT.set(options.profile.clone());
+        let mut p = profile::PROFILE.lock().unwrap_or_else(|e| e.into_inner());
+        p.get_or_insert_with(Profile::default);
+        AT_EXIT.call_once(|| {
+            // SAFETY: registering a plain `extern "C" fn()` with the C library.
+            unsafe { atexit(write_profile) };
+        });
+    }
+}
+
+extern "C" fn write_profile() {
+    let _ = std::panic::catch_unwind(|| {
+        let guard = profile::PROFILE.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(p) = guard.as_ref() else { return };
+        match PROFILE_OUTPUT.get() {
+            Some(ProfileOutput::Json(path)) => {
+                if let Err(e) = std::fs::write(path, p.render_json()) {
+                    eprintln!("ompcc-rt: warning: cannot write profile to {path}: {e}");
+                }
+            }
+            Some(ProfileOutput::Table) => eprint!("{}", p.render_table()),
+            _ => {}
+        }
+    });
+}
+
+/// Reports an error: records it, or prints it and exits with status 1.
+fn report(e: RtError) -> i32 {
+    let text = format!("ompcc-rt: error: {e}");
+    if RECORD_ERRORS.load(Ordering::SeqCst) {
+        ERRORS.lock().unwrap_or_else(|e| e.into_inner()).push(text);
+        return -1;
+    }
+    eprintln!("{text}");
+    std::process::exit(1);
+}
+
+/// Runs an entry point, turning a panic into a reported internal error.
+fn guard<T>(on_error: T, f: impl FnOnce() -> Result<T, RtError>) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            report(e);
+            on_error
+        }
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            report(RtError {
+                loc: "<runtime>".into(),
+                message: format!("internal error: {what}"),
+                log: String::new(),
+            });
+            on_error
+        }
+    }
+}
+
+/// Reads a C string, or `default` for NULL.
+///
+/// # Safety
+/// `p` is NULL or points at a NUL-terminated string.
+unsafe fn cstr<'a>(p: *const c_char, default: &'a str) -> Cow<'a, str> {
+    if p.is_null() {
+        Cow::Borrowed(default)
+    } else {
+        // SAFETY: the caller guarantees NUL termination.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy()
+    }
+}
+
+/// Builds a slice from a C array, empty for NULL or zero length.
+///
+/// # Safety
+/// `p` is NULL or points at `n` valid elements.
+unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
+    if p.is_null() || n == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller guarantees `n` elements.
+        unsafe { std::slice::from_raw_parts(p, n) }
+    }
+}
+
+const UNKNOWN_LOC: &str = "<unknown location>";
+
+/// Owned copies of the strings of a C entry array, so `MapItem`s can borrow them.
+struct Entries {
+    raw: Vec<(u64, u64, u64, u64)>,
+    names: Vec<String>,
+    locs: Vec<String>,
+}
+
+impl Entries {
+    /// # Safety
+    /// `p` points at `n` entries whose strings are NULL or NUL-terminated.
+    unsafe fn read(p: *const MapEntryC, n: u32, loc: &str) -> Entries {
+        // SAFETY: forwarded contract.
+        let entries = unsafe { slice(p, n as usize) };
+        let mut out = Entries { raw: Vec::new(), names: Vec::new(), locs: Vec::new() };
+        for e in entries {
+            out.raw.push((e.base as u64, e.begin as u64, e.size, e.flags));
+            // SAFETY: forwarded contract.
+            out.names.push(unsafe { cstr(e.name, "<unnamed>") }.into_owned());
+            // SAFETY: forwarded contract.
+            out.locs.push(unsafe { cstr(e.loc, loc) }.into_owned());
+        }
+        out
+    }
+
+    fn items(&self) -> Vec<MapItem<'_>> {
+        self.raw
+            .iter()
+            .zip(self.names.iter().zip(&self.locs))
+            .map(|(&(base, begin, size, flags), (name, loc))| MapItem {
+                base,
+                begin,
+                size,
+                flags,
+                name,
+                loc,
+            })
+            .collect()
+    }
+}
+
+/// Registers one translation unit's device code; returns its module id (>= 0).
+///
+/// # Safety
+/// `desc` points at a valid descriptor whose tables and strings live for the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_register_module(desc: *const ModuleDescC) -> i32 {
+    guard(-1, || {
+        if desc.is_null() {
+            return Err(RtError {
+                loc: UNKNOWN_LOC.into(),
+                message: "ompcc_rt_register_module: NULL descriptor".into(),
+                log: String::new(),
+            });
+        }
+        // SAFETY: non-null and valid by contract.
+        let d = unsafe { &*desc };
+        // SAFETY: as above.
+        let name = unsafe { cstr(d.name, "<unnamed module>") }.into_owned();
+        if d.abi_version != ABI_VERSION {
+            return Err(RtError {
+                loc: name,
+                message: format!(
+                    "module built for runtime ABI {} but this libompcc_rt speaks ABI {ABI_VERSION}",
+                    d.abi_version
+                ),
+                log: String::new(),
+            });
+        }
+        // SAFETY: `ptx` holds `ptx_size` bytes by contract.
+        let ptx_bytes = unsafe { slice(d.ptx.cast::<u8>(), d.ptx_size as usize) };
+        let ptx = String::from_utf8_lossy(ptx_bytes).trim_end_matches('\0').to_string();
+        let mut kernels = Vec::new();
+        // SAFETY: `num_kernels` entries by contract.
+        for k in unsafe { slice(d.kernels, d.num_kernels as usize) } {
+            kernels.push(KernelDesc {
+                // SAFETY: NUL-terminated by contract.
+                name: unsafe { cstr(k.name, "") }.into_owned(),
+                // SAFETY: `num_params` values by contract.
+                param_sizes: unsafe { slice(k.param_sizes, k.num_params as usize) }.to_vec(),
+            });
+        }
+        let mut globals = Vec::new();
+        // SAFETY: `num_globals` entries by contract.
+        for g in unsafe { slice(d.globals, d.num_globals as usize) } {
+            globals.push(GlobalDesc {
+                // SAFETY: NUL-terminated by contract.
+                name: unsafe { cstr(g.name, "") }.into_owned(),
+                host_addr: g.host_addr as u64,
+                size: g.size,
+            });
+        }
+        let module = ModuleDesc { name, ptx, kernels, globals };
+        Ok(with_runtime(|rt| rt.register_module(module)) as i32)
+    })
+}
+
+/// Shared body of the five data-environment entry points.
+///
+/// # Safety
+/// As for the entry points.
+unsafe fn data_op(
+    entries: *const MapEntryC,
+    n: u32,
+    loc: *const c_char,
+    op: impl FnOnce(&mut Runtime, &[MapItem<'_>], &str) -> Result<(), RtError>,
+) -> i32 {
+    guard(-1, || {
+        // SAFETY: forwarded contract.
+        let loc = unsafe { cstr(loc, UNKNOWN_LOC) }.into_owned();
+        // SAFETY: forwarded contract.
+        let entries = unsafe { Entries::read(entries, n, &loc) };
+        let items = entries.items();
+        with_runtime(|rt| op(rt, &items, &loc)).map(|()| 0)
+    })
+}
+
+/// Entry of a `target data` region. Returns 0.
+///
+/// # Safety
+/// `entries` points at `n` valid entries describing live host storage.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_target_data_begin(
+    device: i32,
+    n: u32,
+    entries: *const MapEntryC,
+    loc: *const c_char,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.data_begin(device, items, true, loc)) }
+}
+
+/// Exit of a `target data` region (the same entries as the begin). Returns 0.
+///
+/// # Safety
+/// As for [`ompcc_rt_target_data_begin`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_target_data_end(
+    device: i32,
+    n: u32,
+    entries: *const MapEntryC,
+    loc: *const c_char,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.data_end(device, items, true, loc)) }
+}
+
+/// `target enter data`. Returns 0.
+///
+/// # Safety
+/// As for [`ompcc_rt_target_data_begin`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_target_enter_data(
+    device: i32,
+    n: u32,
+    entries: *const MapEntryC,
+    loc: *const c_char,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.data_begin(device, items, false, loc)) }
+}
+
+/// `target exit data`. Returns 0.
+///
+/// # Safety
+/// As for [`ompcc_rt_target_data_begin`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_target_exit_data(
+    device: i32,
+    n: u32,
+    entries: *const MapEntryC,
+    loc: *const c_char,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.data_end(device, items, false, loc)) }
+}
+
+/// `target update`. Returns 0.
+///
+/// # Safety
+/// As for [`ompcc_rt_target_data_begin`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_target_update(
+    device: i32,
+    n: u32,
+    entries: *const MapEntryC,
+    loc: *const c_char,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.update(device, items, loc)) }
+}
+
+/// `use_device_ptr` / `use_device_addr`: the device address corresponding to `host`, or
+/// `host` itself when it is not mapped (or the construct runs on the host).
+///
+/// # Safety
+/// `name` and `loc` are NULL or NUL-terminated.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_use_device_ptr(
+    device: i32,
+    host: *mut c_void,
+    name: *const c_char,
+    loc: *const c_char,
+) -> *mut c_void {
+    guard(host, || {
+        // SAFETY: forwarded contract.
+        let loc = unsafe { cstr(loc, UNKNOWN_LOC) }.into_owned();
+        // SAFETY: forwarded contract.
+        let name = unsafe { cstr(name, "<unnamed>") }.into_owned();
+        let addr = with_runtime(|rt| {
+            let a = rt.device_address(device, host as u64, &loc);
+            if rt.options().info
+                && let Ok(a) = &a
+            {
+                eprintln!("ompcc-rt: info: {loc}: use_device_ptr '{name}' {host:p} -> {a:#x}");
+            }
+            a
+        })?;
+        Ok(addr as *mut c_void)
+    })
+}
+
+/// `target` region: maps the entries, launches the kernel, unmaps. Returns 1 when the kernel
+/// ran on a device, 0 when the caller must run the host fallback.
+///
+/// # Safety
+/// `args` points at valid launch arguments; entries as for [`ompcc_rt_target_data_begin`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_launch(args: *const LaunchArgsC) -> i32 {
+    guard(-1, || {
+        if args.is_null() {
+            return Err(RtError {
+                loc: UNKNOWN_LOC.into(),
+                message: "ompcc_rt_launch: NULL arguments".into(),
+                log: String::new(),
+            });
+        }
+        // SAFETY: non-null and valid by contract.
+        let a = unsafe { &*args };
+        // SAFETY: forwarded contract.
+        let loc = unsafe { cstr(a.loc, UNKNOWN_LOC) }.into_owned();
+        // SAFETY: forwarded contract.
+        let entries = unsafe { Entries::read(a.entries, a.num_entries, &loc) };
+        let items = entries.items();
+        let launch = Launch {
+            module: a.module.max(0) as u32,
+            kernel: a.kernel,
+            device: a.device,
+            items: &items,
+            num_teams: a.num_teams,
+            thread_limit: a.thread_limit,
+            dyn_shared_bytes: a.dyn_shared_bytes,
+            loc: &loc,
+        };
+        if a.module < 0 {
+            return Err(RtError {
+                loc,
+                message: format!("launch of invalid module id {}", a.module),
+                log: String::new(),
+            });
+        }
+        with_runtime(|rt| rt.launch(&launch)).map(i32::from)
+    })
+}
+
+// ---- OpenMP device API (host side) -------------------------------------------------------
+
+/// The target of an OpenMP API device number; `None` when it names no device.
+fn api_target(rt: &mut Runtime, device: c_int) -> Option<Target> {
+    let n = rt.num_devices();
+    if device == INITIAL_DEVICE || device == n {
+        Some(Target::Host)
+    } else if (0..n).contains(&device) {
+        Some(Target::Device(device as usize))
+    } else {
+        None
+    }
+}
+
+fn api_error(what: &str, message: String) -> RtError {
+    RtError { loc: what.into(), message, log: String::new() }
+}
+
+/// `omp_get_num_devices`.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_get_num_devices() -> c_int {
+    guard(0, || Ok(with_runtime(|rt| rt.num_devices())))
+}
+
+/// `omp_get_default_device`.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_get_default_device() -> c_int {
+    guard(0, || Ok(with_runtime(|rt| rt.default_device())))
+}
+
+/// `omp_set_default_device`.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_set_default_device(device: c_int) {
+    guard((), || {
+        with_runtime(|rt| rt.set_default_device(device));
+        Ok(())
+    })
+}
+
+/// `omp_get_initial_device`: the host's device number, equal to `omp_get_num_devices()`.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_get_initial_device() -> c_int {
+    omp_get_num_devices()
+}
+
+/// `omp_is_initial_device`: host code always runs on the initial device.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_is_initial_device() -> c_int {
+    1
+}
+
+/// `omp_get_device_num` on the host: the initial device.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_get_device_num() -> c_int {
+    omp_get_num_devices()
+}
+
+/// `omp_target_alloc`: device memory, or host memory for the initial device; NULL on failure.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_target_alloc(size: usize, device: c_int) -> *mut c_void {
+    guard(std::ptr::null_mut(), || {
+        with_runtime(|rt| match api_target(rt, device) {
+            // SAFETY: plain C allocation.
+            Some(Target::Host) => Ok(unsafe { malloc(size.max(1)) }),
+            Some(Target::Device(d)) => rt.target_alloc(d, size as u64).map(|p| p as *mut c_void),
+            None => Err(api_error("omp_target_alloc", format!("invalid device number {device}"))),
+        })
+    })
+}
+
+/// `omp_target_free`.
+///
+/// # Safety
+/// `ptr` is NULL or came from `omp_target_alloc(_, device)`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omp_target_free(ptr: *mut c_void, device: c_int) {
+    if ptr.is_null() {
+        return;
+    }
+    guard((), || {
+        with_runtime(|rt| match api_target(rt, device) {
+            // SAFETY: came from malloc in omp_target_alloc by contract.
+            Some(Target::Host) => Ok(unsafe { free(ptr) }),
+            Some(Target::Device(d)) => rt.target_free(d, ptr as u64),
+            None => Err(api_error("omp_target_free", format!("invalid device number {device}"))),
+        })
+    })
+}
+
+/// `omp_target_is_present`.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_target_is_present(ptr: *const c_void, device: c_int) -> c_int {
+    guard(0, || {
+        with_runtime(|rt| match api_target(rt, device) {
+            Some(Target::Host) => Ok(1),
+            Some(Target::Device(d)) => rt.is_present(d, ptr as u64).map(c_int::from),
+            None => Ok(0),
+        })
+    })
+}
+
+/// `omp_target_memcpy`: returns 0 on success, nonzero on an invalid device.
+///
+/// # Safety
+/// Host-side ranges are valid for `length` bytes at their offsets.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omp_target_memcpy(
+    dst: *mut c_void,
+    src: *const c_void,
+    length: usize,
+    dst_offset: usize,
+    src_offset: usize,
+    dst_device: c_int,
+    src_device: c_int,
+) -> c_int {
+    guard(1, || {
+        with_runtime(|rt| {
+            let (Some(dt), Some(st)) = (api_target(rt, dst_device), api_target(rt, src_device))
+            else {
+                return Err(api_error(
+                    "omp_target_memcpy",
+                    format!("invalid device number {dst_device} or {src_device}"),
+                ));
+            };
+            let d = (dst as u64).wrapping_add(dst_offset as u64);
+            let s = (src as u64).wrapping_add(src_offset as u64);
+            // SAFETY: forwarded contract.
+            unsafe { rt.memcpy((d, dt), (s, st), length as u64) }.map(|()| 0)
+        })
+    })
+}
+
+/// `omp_target_memcpy_rect`: copies a `num_dims`-dimensional sub-volume. With `dst` and `src`
+/// both NULL, returns the number of dimensions supported.
+///
+/// # Safety
+/// The arrays hold `num_dims` values; host-side volumes are valid.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn omp_target_memcpy_rect(
+    dst: *mut c_void,
+    src: *const c_void,
+    element_size: usize,
+    num_dims: c_int,
+    volume: *const usize,
+    dst_offsets: *const usize,
+    src_offsets: *const usize,
+    dst_dimensions: *const usize,
+    src_dimensions: *const usize,
+    dst_device: c_int,
+    src_device: c_int,
+) -> c_int {
+    if dst.is_null() && src.is_null() {
+        return c_int::MAX;
+    }
+    guard(1, || {
+        let n = usize::try_from(num_dims).unwrap_or(0);
+        if n == 0 || dst.is_null() || src.is_null() {
+            return Err(api_error("omp_target_memcpy_rect", "invalid arguments".into()));
+        }
+        // SAFETY: `num_dims` values each, by contract.
+        let (vol, doff, soff, ddim, sdim) = unsafe {
+            (
+                slice(volume, n),
+                slice(dst_offsets, n),
+                slice(src_offsets, n),
+                slice(dst_dimensions, n),
+                slice(src_dimensions, n),
+            )
+        };
+        if [vol, doff, soff, ddim, sdim].iter().any(|s| s.len() != n) {
+            return Err(api_error("omp_target_memcpy_rect", "NULL dimension array".into()));
+        }
+        with_runtime(|rt| {
+            let (Some(dt), Some(st)) = (api_target(rt, dst_device), api_target(rt, src_device))
+            else {
+                return Err(api_error(
+                    "omp_target_memcpy_rect",
+                    format!("invalid device number {dst_device} or {src_device}"),
+                ));
+            };
+            let rect = Rect { es: element_size as u64, vol, doff, soff, ddim, sdim };
+            // SAFETY: forwarded contract.
+            unsafe { rect.copy(rt, 0, (dst as u64, dt), (src as u64, st)) }.map(|()| 0)
+        })
+    })
+}
+
+struct Rect<'a> {
+    es: u64,
+    vol: &'a [usize],
+    doff: &'a [usize],
+    soff: &'a [usize],
+    ddim: &'a [usize],
+    sdim: &'a [usize],
+}
+
+impl Rect<'_> {
+    /// Copies dimension `k` onward; `dst`/`src` address the start of that sub-array.
+    ///
+    /// # Safety
+    /// Host-side volumes are valid.
+    unsafe fn copy(
+        &self,
+        rt: &mut Runtime,
+        k: usize,
+        dst: (u64, Target),
+        src: (u64, Target),
+    ) -> Result<(), RtError> {
+        let stride = |dims: &[usize]| dims[k + 1..].iter().map(|&d| d as u64).product::<u64>();
+        let (dstride, sstride) = (stride(self.ddim) * self.es, stride(self.sdim) * self.es);
+        let last = k + 1 == self.vol.len();
+        for i in 0..self.vol[k] as u64 {
+            let d = dst.0 + (self.doff[k] as u64 + i) * dstride;
+            let s = src.0 + (self.soff[k] as u64 + i) * sstride;
+            if last {
+                // Innermost dimension: one contiguous run of `vol[k]` elements.
+                let bytes = self.vol[k] as u64 * self.es;
+                let d0 = dst.0 + self.doff[k] as u64 * self.es;
+                let s0 = src.0 + self.soff[k] as u64 * self.es;
+                // SAFETY: forwarded contract.
+                return unsafe { rt.memcpy((d0, dst.1), (s0, src.1), bytes) };
+            }
+            // SAFETY: forwarded contract.
+            unsafe { self.copy(rt, k + 1, (d, dst.1), (s, src.1))? };
+        }
+        Ok(())
+    }
+}
+
+/// `omp_target_associate_ptr`: returns 0 on success.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_target_associate_ptr(
+    host_ptr: *const c_void,
+    device_ptr: *const c_void,
+    size: usize,
+    device_offset: usize,
+    device: c_int,
+) -> c_int {
+    guard(1, || {
+        with_runtime(|rt| match api_target(rt, device) {
+            Some(Target::Device(d)) => {
+                let dev = (device_ptr as u64).wrapping_add(device_offset as u64);
+                rt.associate(d, host_ptr as u64, dev, size as u64).map(|()| 0)
+            }
+            _ => Err(api_error(
+                "omp_target_associate_ptr",
+                format!("device {device} is not an offload device"),
+            )),
+        })
+    })
+}
+
+/// `omp_target_disassociate_ptr`: returns 0 on success.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_target_disassociate_ptr(host_ptr: *const c_void, device: c_int) -> c_int {
+    guard(1, || {
+        with_runtime(|rt| match api_target(rt, device) {
+            Some(Target::Device(d)) => rt.disassociate(d, host_ptr as u64).map(|()| 0),
+            _ => Err(api_error(
+                "omp_target_disassociate_ptr",
+                format!("device {device} is not an offload device"),
+            )),
+        })
+    })
+}
+
+/// Keeps `DEVICE_DEFAULT` in the header in sync (checked by a test).
+pub const fn device_default() -> i32 {
+    DEVICE_DEFAULT
+}

@@ -1,0 +1,187 @@
+//! Run-time settings read from the environment once, at the runtime's first use.
+//!
+//! `OMP_TARGET_OFFLOAD=MANDATORY|DISABLED|DEFAULT`, `OMP_DEFAULT_DEVICE=n`,
+//! `OMPCC_DEVICE=cuda|emu|sim|host`, `OMPCC_LIBCUDA=path`, `OMPCC_INFO=1`,
+//! `OMPCC_PROFILE=1|json:PATH`. Values are case-insensitive; an unknown value is ignored with
+//! a warning (collected in [`Options::warnings`]) rather than guessed at.
+
+/// `target-offload-var`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offload {
+    /// Use a device when one is available, else run target regions on the host.
+    Default,
+    /// A device construct that cannot run on a device is a fatal error.
+    Mandatory,
+    /// Every target region runs on the host; there are no devices.
+    Disabled,
+}
+
+/// Which kind of device the runtime drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceKind {
+    /// CUDA GPUs when a driver and a device exist, else none (host fallback).
+    Auto,
+    /// CUDA GPUs, required.
+    Cuda,
+    /// The PTX emulator.
+    Emu,
+    /// Separate host buffers with Rust kernels (tests).
+    Sim,
+    /// No device.
+    Host,
+}
+
+/// Where `OMPCC_PROFILE` sends its report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProfileOutput {
+    /// No profiling.
+    Off,
+    /// A text table on stderr at exit.
+    Table,
+    /// JSON written to this file at exit.
+    Json(String),
+}
+
+/// All settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `OMP_TARGET_OFFLOAD`.
+    pub offload: Offload,
+    /// `OMPCC_DEVICE`.
+    pub device: DeviceKind,
+    /// `OMP_DEFAULT_DEVICE` (initial value of `default-device-var`).
+    pub default_device: i32,
+    /// `OMPCC_INFO`: log maps, transfers and launches to stderr.
+    pub info: bool,
+    /// `OMPCC_PROFILE`.
+    pub profile: ProfileOutput,
+    /// `OMPCC_LIBCUDA`, default `libcuda.so.1`.
+    pub libcuda: String,
+    /// Problems found while reading the environment, printed once.
+    pub warnings: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            offload: Offload::Default,
+            device: DeviceKind::Auto,
+            default_device: 0,
+            info: false,
+            profile: ProfileOutput::Off,
+            libcuda: "libcuda.so.1".into(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+impl Options {
+    /// Reads the process environment.
+    pub fn from_env() -> Options {
+        Options::from_lookup(|k| std::env::var(k).ok())
+    }
+
+    /// Reads settings through `get` (the environment, or a map in tests).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Options {
+        let mut o = Options::default();
+        if let Some(v) = get("OMP_TARGET_OFFLOAD") {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "mandatory" => o.offload = Offload::Mandatory,
+                "disabled" => o.offload = Offload::Disabled,
+                "default" | "" => {}
+                _ => o.warnings.push(format!(
+                    "ignoring OMP_TARGET_OFFLOAD={v} (expected MANDATORY, DISABLED or DEFAULT)"
+                )),
+            }
+        }
+        if let Some(v) = get("OMPCC_DEVICE") {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "cuda" => o.device = DeviceKind::Cuda,
+                "emu" => o.device = DeviceKind::Emu,
+                "sim" => o.device = DeviceKind::Sim,
+                "host" => o.device = DeviceKind::Host,
+                "" | "auto" => {}
+                _ => o.warnings.push(format!(
+                    "ignoring OMPCC_DEVICE={v} (expected cuda, emu, sim or host)"
+                )),
+            }
+        }
+        if let Some(v) = get("OMP_DEFAULT_DEVICE") {
+            match v.trim().parse::<i32>() {
+                Ok(n) if n >= 0 => o.default_device = n,
+                _ => o.warnings.push(format!(
+                    "ignoring OMP_DEFAULT_DEVICE={v} (expected a non-negative integer)"
+                )),
+            }
+        }
+        o.info = get("OMPCC_INFO").is_some_and(|v| truthy(&v));
+        if let Some(v) = get("OMPCC_PROFILE") {
+            if let Some(path) = v.strip_prefix("json:") {
+                o.profile = ProfileOutput::Json(path.to_string());
+            } else if truthy(&v) {
+                o.profile = ProfileOutput::Table;
+            }
+        }
+        if let Some(v) = get("OMPCC_LIBCUDA") {
+            o.libcuda = v;
+        }
+        o
+    }
+}
+
+fn truthy(v: &str) -> bool {
+    !matches!(v.trim().to_ascii_lowercase().as_str(), "" | "0" | "false" | "off" | "no")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn parse(pairs: &[(&str, &str)]) -> Options {
+        let map: HashMap<String, String> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Options::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_without_environment() {
+        assert_eq!(parse(&[]), Options::default());
+    }
+
+    #[test]
+    fn reads_every_variable() {
+        let o = parse(&[
+            ("OMP_TARGET_OFFLOAD", "Mandatory"),
+            ("OMPCC_DEVICE", "SIM"),
+            ("OMP_DEFAULT_DEVICE", "2"),
+            ("OMPCC_INFO", "1"),
+            ("OMPCC_PROFILE", "json:/tmp/p.json"),
+            ("OMPCC_LIBCUDA", "/x/libcuda.so"),
+        ]);
+        assert_eq!(o.offload, Offload::Mandatory);
+        assert_eq!(o.device, DeviceKind::Sim);
+        assert_eq!(o.default_device, 2);
+        assert!(o.info);
+        assert_eq!(o.profile, ProfileOutput::Json("/tmp/p.json".into()));
+        assert_eq!(o.libcuda, "/x/libcuda.so");
+        assert!(o.warnings.is_empty());
+    }
+
+    #[test]
+    fn bad_values_warn_and_keep_defaults() {
+        let o = parse(&[
+            ("OMP_TARGET_OFFLOAD", "sometimes"),
+            ("OMPCC_DEVICE", "tpu"),
+            ("OMP_DEFAULT_DEVICE", "-3"),
+            ("OMPCC_INFO", "0"),
+            ("OMPCC_PROFILE", "1"),
+        ]);
+        assert_eq!(o.offload, Offload::Default);
+        assert_eq!(o.device, DeviceKind::Auto);
+        assert!(!o.info);
+        assert_eq!(o.profile, ProfileOutput::Table);
+        assert_eq!(o.warnings.len(), 3, "{:?}", o.warnings);
+        assert!(o.warnings[0].contains("OMP_TARGET_OFFLOAD=sometimes"));
+    }
+}

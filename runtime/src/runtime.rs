@@ -1,0 +1,1139 @@
+//! The runtime proper: registered modules, device selection, the OpenMP mapping rules,
+//! transfers and launches. The C ABI (`abi.rs`) is a thin layer over [`Runtime`].
+//!
+//! Mapping rules (OpenMP 5.2, 5.8.3 and 5.9): every mapped range has a dynamic reference count
+//! (`target enter/exit data`) and a structured one (`target data`, `target`); its storage is
+//! created on the first reference and removed (after any `from` copy) when both counts reach
+//! zero. `to` copies happen only on creation unless `always`; `from` copies only on removal
+//! unless `always`. A list item must be entirely present or entirely absent: partial overlap
+//! is an error. Zero-length sections never create storage; they only translate addresses.
+//! Pointer attachment writes a device address into the device copy of a mapped pointer and
+//! remembers the host value (a "shadow") so that later copies never move a device address to
+//! the host or a host address to the device.
+//!
+//! Invariant: nothing here prints except through [`Runtime::info`]; errors are values
+//! ([`RtError`]) and the ABI layer decides how to report them.
+
+use crate::backend::{
+    Backend, BackendError, DevPtr, LaunchDims, ModuleImage, ProgramId, cuda, sim::SimBackend,
+};
+use crate::flags;
+use crate::options::{DeviceKind, Offload, Options};
+use crate::profile::{self, Direction};
+use crate::table::{Entry, Lookup, PresentTable, RefCount};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::time::Instant;
+
+/// `device` argument meaning "the default device" (`default-device-var`).
+pub const DEVICE_DEFAULT: i32 = -100;
+/// `omp_initial_device` (OpenMP 5.2).
+pub const INITIAL_DEVICE: i32 = -1;
+
+/// A runtime error: a message tied to the source location of the construct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RtError {
+    /// `file:line:col` of the construct, or `<unknown location>`.
+    pub loc: String,
+    /// One-line explanation.
+    pub message: String,
+    /// Extra lines (the JIT log), possibly empty.
+    pub log: String,
+}
+
+impl RtError {
+    fn new(loc: &str, message: impl Into<String>) -> Self {
+        RtError { loc: loc.to_string(), message: message.into(), log: String::new() }
+    }
+
+    fn backend(loc: &str, what: impl fmt::Display, e: BackendError) -> Self {
+        RtError { loc: loc.to_string(), message: format!("{what}: {e}"), log: e.log }
+    }
+}
+
+impl fmt::Display for RtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.loc, self.message)?;
+        if !self.log.is_empty() {
+            write!(f, "\n{}", self.log)?;
+        }
+        Ok(())
+    }
+}
+
+/// A kernel of a registered module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelDesc {
+    /// PTX entry name.
+    pub name: String,
+    /// Size in bytes of each `.param`.
+    pub param_sizes: Vec<u32>,
+}
+
+/// A `declare target` global of a registered module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalDesc {
+    /// PTX name of the device copy.
+    pub name: String,
+    /// Address of the host copy.
+    pub host_addr: u64,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// One translation unit's device code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleDesc {
+    /// Source file, for messages.
+    pub name: String,
+    /// PTX text.
+    pub ptx: String,
+    /// Kernels, indexed by the launch's kernel id.
+    pub kernels: Vec<KernelDesc>,
+    /// Device globals.
+    pub globals: Vec<GlobalDesc>,
+}
+
+/// One list item of a construct (a `map` clause item, a motion clause item, or a kernel
+/// argument), with host addresses as integers. See `ompcc_rt_map_entry` in the C header.
+#[derive(Clone, Copy, Debug)]
+pub struct MapItem<'a> {
+    /// Base address: the value a kernel parameter is translated from (array or pointer
+    /// value); for [`flags::ATTACH`], the host address of the pointer variable.
+    pub base: u64,
+    /// First byte of the list item's storage.
+    pub begin: u64,
+    /// Size in bytes (0: zero-length section).
+    pub size: u64,
+    /// [`flags`] bits.
+    pub flags: u64,
+    /// Variable or expression as written.
+    pub name: &'a str,
+    /// `file:line:col`.
+    pub loc: &'a str,
+}
+
+/// Launch request.
+#[derive(Clone, Copy, Debug)]
+pub struct Launch<'a> {
+    /// Module id from registration.
+    pub module: u32,
+    /// Kernel index within the module.
+    pub kernel: u32,
+    /// Device number or [`DEVICE_DEFAULT`].
+    pub device: i32,
+    /// Map entries; those with [`flags::TARGET_PARAM`] are the kernel parameters, in order.
+    pub items: &'a [MapItem<'a>],
+    /// `num_teams` (0: the runtime picks).
+    pub num_teams: u32,
+    /// `thread_limit` (0: the runtime picks).
+    pub thread_limit: u32,
+    /// Dynamic shared memory per team, bytes.
+    pub dyn_shared_bytes: u32,
+    /// Location of the construct.
+    pub loc: &'a str,
+}
+
+/// Where a construct executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The host (initial device): mapping is the identity, launches fall back.
+    Host,
+    /// Offload device number `n`.
+    Device(usize),
+}
+
+/// Host value and device location of an attached pointer.
+#[derive(Clone, Copy, Debug)]
+struct Shadow {
+    host_value: u64,
+    dev_addr: DevPtr,
+    dev_value: u64,
+}
+
+struct Device {
+    backend: Box<dyn Backend>,
+    table: PresentTable,
+    /// Attached pointers, by host address of the pointer variable.
+    shadows: BTreeMap<u64, Shadow>,
+    /// Loaded programs and the module ids each holds.
+    programs: Vec<(ProgramId, std::ops::Range<usize>)>,
+    user_allocs: HashSet<DevPtr>,
+}
+
+enum Devices {
+    Unopened,
+    Open(Vec<Device>),
+    /// No device; the reason in words, and whether the user asked for a device explicitly.
+    Unavailable { reason: String, requested: bool },
+}
+
+/// The whole runtime state.
+pub struct Runtime {
+    options: Options,
+    modules: Vec<ModuleDesc>,
+    devices: Devices,
+    injected: Option<Vec<Box<dyn Backend>>>,
+    default_device: i32,
+}
+
+/// What the exit half of a mapping does to the counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Release {
+    Structured,
+    Dynamic,
+}
+
+fn hex_range(begin: u64, size: u64) -> String {
+    format!("[{begin:#x}, +{size})")
+}
+
+impl Runtime {
+    /// A runtime with these options. `devices`, when given, replaces device discovery (tests
+    /// and embedders pass their own backends).
+    pub fn new(options: Options, devices: Option<Vec<Box<dyn Backend>>>) -> Runtime {
+        let default_device = options.default_device;
+        Runtime {
+            options,
+            modules: Vec::new(),
+            devices: Devices::Unopened,
+            injected: devices,
+            default_device,
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    fn info(&self, msg: impl FnOnce() -> String) {
+        if self.options.info {
+            eprintln!("ompcc-rt: info: {}", msg());
+        }
+    }
+
+    /// Registers a module; returns its id.
+    pub fn register_module(&mut self, module: ModuleDesc) -> u32 {
+        self.info(|| {
+            format!(
+                "registered module {} ({} kernels, {} globals, {} bytes of PTX)",
+                module.name,
+                module.kernels.len(),
+                module.globals.len(),
+                module.ptx.len()
+            )
+        });
+        self.modules.push(module);
+        self.modules.len() as u32 - 1
+    }
+
+    fn open_devices(&mut self) {
+        if !matches!(self.devices, Devices::Unopened) {
+            return;
+        }
+        let opened: Result<Vec<Box<dyn Backend>>, (String, bool)> =
+            if let Some(injected) = self.injected.take() {
+                Ok(injected)
+            } else {
+                match self.options.device {
+                    DeviceKind::Host => Err(("OMPCC_DEVICE=host selects no device".into(), false)),
+                    DeviceKind::Sim => Ok(vec![Box::new(SimBackend::new()) as Box<dyn Backend>]),
+                    DeviceKind::Emu => Err((
+                        "OMPCC_DEVICE=emu: the PTX emulator backend is not part of this build \
+                         of libompcc_rt yet"
+                            .into(),
+                        true,
+                    )),
+                    kind @ (DeviceKind::Auto | DeviceKind::Cuda) => {
+                        match cuda::open_devices(&self.options.libcuda) {
+                            Ok(devs) => Ok(devs
+                                .into_iter()
+                                .map(|d| Box::new(d) as Box<dyn Backend>)
+                                .collect()),
+                            Err(reason) => Err((reason, kind == DeviceKind::Cuda)),
+                        }
+                    }
+                }
+            };
+        self.devices = match opened {
+            Ok(backends) if backends.is_empty() => Devices::Unavailable {
+                reason: "no device was configured".into(),
+                requested: false,
+            },
+            Ok(backends) => {
+                for (i, b) in backends.iter().enumerate() {
+                    self.info(|| format!("device {i}: {}", b.describe()));
+                }
+                Devices::Open(
+                    backends
+                        .into_iter()
+                        .map(|backend| Device {
+                            backend,
+                            table: PresentTable::default(),
+                            shadows: BTreeMap::new(),
+                            programs: Vec::new(),
+                            user_allocs: HashSet::new(),
+                        })
+                        .collect(),
+                )
+            }
+            Err((reason, requested)) => {
+                self.info(|| format!("no offload device ({reason}); target regions run on the host"));
+                Devices::Unavailable { reason, requested }
+            }
+        };
+    }
+
+    /// `omp_get_num_devices`.
+    pub fn num_devices(&mut self) -> i32 {
+        if self.options.offload == Offload::Disabled {
+            return 0;
+        }
+        self.open_devices();
+        match &self.devices {
+            Devices::Open(d) => d.len() as i32,
+            _ => 0,
+        }
+    }
+
+    /// `omp_get_default_device`.
+    pub fn default_device(&self) -> i32 {
+        self.default_device
+    }
+
+    /// `omp_set_default_device`.
+    pub fn set_default_device(&mut self, device: i32) {
+        self.default_device = device;
+    }
+
+    /// Decides where a construct with device clause `device` runs.
+    pub fn resolve(&mut self, device: i32, loc: &str) -> Result<Target, RtError> {
+        let n = self.num_devices();
+        let id = if device == DEVICE_DEFAULT { self.default_device } else { device };
+        if self.options.offload == Offload::Disabled || id == INITIAL_DEVICE || id == n {
+            return Ok(Target::Host);
+        }
+        if (0..n).contains(&id) {
+            return Ok(Target::Device(id as usize));
+        }
+        if let Devices::Unavailable { reason, requested } = &self.devices {
+            if self.options.offload == Offload::Mandatory {
+                return Err(RtError::new(
+                    loc,
+                    format!(
+                        "OMP_TARGET_OFFLOAD=MANDATORY but no offload device is available: \
+                         {reason}"
+                    ),
+                ));
+            }
+            if *requested {
+                return Err(RtError::new(loc, format!("no offload device: {reason}")));
+            }
+            return Ok(Target::Host);
+        }
+        Err(RtError::new(
+            loc,
+            format!(
+                "device number {id} is not valid: offload devices are 0..{} and {n} is the host",
+                n - 1
+            ),
+        ))
+    }
+
+    fn device(&mut self, target: usize, loc: &str) -> Result<&mut Device, RtError> {
+        self.load_programs(target, loc)?;
+        match &mut self.devices {
+            Devices::Open(d) => Ok(&mut d[target]),
+            _ => Err(RtError::new(loc, "internal: device used before it was opened")),
+        }
+    }
+
+    /// Loads modules registered since the last load as one program, and enters their
+    /// globals in the present table with an infinite reference count.
+    fn load_programs(&mut self, target: usize, loc: &str) -> Result<(), RtError> {
+        let Devices::Open(devices) = &mut self.devices else {
+            return Ok(());
+        };
+        let dev = &mut devices[target];
+        let loaded = dev.programs.last().map_or(0, |p| p.1.end);
+        if loaded == self.modules.len() {
+            return Ok(());
+        }
+        let new = &self.modules[loaded..];
+        let images: Vec<ModuleImage<'_>> =
+            new.iter().map(|m| ModuleImage { name: &m.name, ptx: &m.ptx }).collect();
+        let names: Vec<&str> = new.iter().map(|m| m.name.as_str()).collect();
+        let program = dev.backend.load_program(&images).map_err(|e| {
+            RtError::backend(loc, format!("loading the device code of {}", names.join(", ")), e)
+        })?;
+        dev.programs.push((program, loaded..self.modules.len()));
+        for m in new {
+            for g in &m.globals {
+                let found = dev.backend.global_address(program, &g.name).map_err(|e| {
+                    RtError::backend(loc, format!("looking up device global '{}'", g.name), e)
+                })?;
+                let Some((addr, size)) = found else {
+                    return Err(RtError::new(
+                        loc,
+                        format!(
+                            "declare target variable '{}' of {} is missing from the device code",
+                            g.name, m.name
+                        ),
+                    ));
+                };
+                if size < g.size {
+                    return Err(RtError::new(
+                        loc,
+                        format!(
+                            "declare target variable '{}' has {size} bytes on the device but {} \
+                             on the host",
+                            g.name, g.size
+                        ),
+                    ));
+                }
+                if g.size > 0 && dev.table.lookup(g.host_addr, g.size) == Lookup::Absent {
+                    dev.table.insert(Entry {
+                        host_begin: g.host_addr,
+                        host_end: g.host_addr + g.size,
+                        dev_begin: addr,
+                        dynamic_refs: RefCount::Infinite,
+                        structured_refs: 0,
+                        owned: false,
+                        name: g.name.clone(),
+                        loc: m.name.clone(),
+                    });
+                }
+            }
+        }
+        let info = self.options.info;
+        if info {
+            eprintln!("ompcc-rt: info: device {target}: loaded device code of {}", names.join(", "));
+        }
+        Ok(())
+    }
+
+    /// The program holding module `module` on device `target`.
+    fn program_of(&self, target: usize, module: usize) -> Option<ProgramId> {
+        match &self.devices {
+            Devices::Open(d) => {
+                d[target].programs.iter().find(|p| p.1.contains(&module)).map(|p| p.0)
+            }
+            _ => None,
+        }
+    }
+
+    // ---- data environments -------------------------------------------------------------
+
+    /// `target data` entry (`structured`) or `target enter data`.
+    pub fn data_begin(
+        &mut self,
+        device: i32,
+        items: &[MapItem<'_>],
+        structured: bool,
+        loc: &str,
+    ) -> Result<(), RtError> {
+        check_items(items, loc)?;
+        if let Target::Device(d) = self.resolve(device, loc)? {
+            let info = self.options.info;
+            let dev = self.device(d, loc)?;
+            dev.enter(d, items, structured, info)?;
+        }
+        Ok(())
+    }
+
+    /// `target data` exit (`structured`) or `target exit data`.
+    pub fn data_end(
+        &mut self,
+        device: i32,
+        items: &[MapItem<'_>],
+        structured: bool,
+        loc: &str,
+    ) -> Result<(), RtError> {
+        check_items(items, loc)?;
+        if let Target::Device(d) = self.resolve(device, loc)? {
+            let info = self.options.info;
+            let dev = self.device(d, loc)?;
+            let release = if structured { Release::Structured } else { Release::Dynamic };
+            dev.exit(d, items, release, info)?;
+        }
+        Ok(())
+    }
+
+    /// `target update`: items with `TO` copy host->device, with `FROM` device->host; items
+    /// that are not present are skipped unless they carry `PRESENT`.
+    pub fn update(&mut self, device: i32, items: &[MapItem<'_>], loc: &str) -> Result<(), RtError> {
+        check_items(items, loc)?;
+        let Target::Device(d) = self.resolve(device, loc)? else {
+            return Ok(());
+        };
+        let info = self.options.info;
+        let dev = self.device(d, loc)?;
+        for it in items {
+            if it.size == 0 {
+                continue;
+            }
+            let key = match dev.table.lookup(it.begin, it.size) {
+                Lookup::Inside(k) => k,
+                Lookup::Partial(k) => return Err(partial_error(it, &dev.table, k, d)),
+                Lookup::Absent if it.flags & flags::PRESENT != 0 => {
+                    return Err(absent_error(it, d, "target update with the `present` modifier"));
+                }
+                Lookup::Absent => {
+                    if info {
+                        eprintln!(
+                            "ompcc-rt: info: {}: update of '{}' skipped: not present on device {d}",
+                            it.loc, it.name
+                        );
+                    }
+                    continue;
+                }
+            };
+            let dev_addr = dev.table.get(key).map(|e| e.translate(it.begin)).unwrap_or(0);
+            if it.flags & flags::TO != 0 {
+                dev.to_device(it, dev_addr, info)?;
+            }
+            if it.flags & flags::FROM != 0 {
+                dev.from_device(it, dev_addr, info)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `use_device_ptr` / `use_device_addr`: the device address of host address `host`, or
+    /// `host` itself when it is not mapped (OpenMP 5.2: the pointer keeps its value).
+    pub fn device_address(&mut self, device: i32, host: u64, loc: &str) -> Result<u64, RtError> {
+        match self.resolve(device, loc)? {
+            Target::Host => Ok(host),
+            Target::Device(d) => {
+                let dev = self.device(d, loc)?;
+                Ok(match dev.table.lookup(host, 0) {
+                    Lookup::Inside(k) => dev.table.get(k).map_or(host, |e| e.translate(host)),
+                    _ => host,
+                })
+            }
+        }
+    }
+
+    // ---- launches ----------------------------------------------------------------------
+
+    /// `target`: maps, runs the kernel, unmaps. `Ok(false)`: the caller runs the host
+    /// fallback (no device; nothing was mapped).
+    pub fn launch(&mut self, l: &Launch<'_>) -> Result<bool, RtError> {
+        check_items(l.items, l.loc)?;
+        let module = self
+            .modules
+            .get(l.module as usize)
+            .ok_or_else(|| RtError::new(l.loc, format!("launch of unknown module {}", l.module)))?;
+        let kernel = module.kernels.get(l.kernel as usize).cloned().ok_or_else(|| {
+            RtError::new(l.loc, format!("module {} has no kernel {}", module.name, l.kernel))
+        })?;
+        let d = match self.resolve(l.device, l.loc)? {
+            Target::Host => {
+                self.info(|| {
+                    format!("{}: kernel '{}' runs on the host (fallback)", l.loc, kernel.name)
+                });
+                return Ok(false);
+            }
+            Target::Device(d) => d,
+        };
+        let info = self.options.info;
+        self.load_programs(d, l.loc)?;
+        let program = self.program_of(d, l.module as usize).ok_or_else(|| {
+            RtError::new(l.loc, format!("internal: module {} is not loaded", l.module))
+        })?;
+        let dev = self.device(d, l.loc)?;
+        dev.enter(d, l.items, true, info)?;
+        let params = dev.kernel_params(l.items);
+        let result = (|| {
+            let params = params?;
+            if params.len() != kernel.param_sizes.len() {
+                return Err(RtError::new(
+                    l.loc,
+                    format!(
+                        "kernel '{}' takes {} parameters but the launch passes {}",
+                        kernel.name,
+                        kernel.param_sizes.len(),
+                        params.len()
+                    ),
+                ));
+            }
+            for (i, (p, size)) in params.iter().zip(&kernel.param_sizes).enumerate() {
+                if p.len() != *size as usize {
+                    return Err(RtError::new(
+                        l.loc,
+                        format!(
+                            "parameter {i} of kernel '{}' is {size} bytes but the launch passes {}",
+                            kernel.name,
+                            p.len()
+                        ),
+                    ));
+                }
+            }
+            let dims = LaunchDims {
+                teams: if l.num_teams > 0 { l.num_teams } else { 4 * dev.backend.multiprocessors() },
+                threads: if l.thread_limit > 0 { l.thread_limit } else { 128 },
+                dyn_shared_bytes: l.dyn_shared_bytes,
+            };
+            if info {
+                eprintln!(
+                    "ompcc-rt: info: {}: launch '{}' on device {d}: {} teams x {} threads, {} \
+                     bytes dynamic shared",
+                    l.loc, kernel.name, dims.teams, dims.threads, dims.dyn_shared_bytes
+                );
+            }
+            let refs: Vec<&[u8]> = params.iter().map(Vec::as_slice).collect();
+            let start = Instant::now();
+            let stats = dev.backend.launch(program, &kernel.name, &refs, dims).map_err(|e| {
+                RtError::backend(
+                    l.loc,
+                    format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
+                    e,
+                )
+            })?;
+            let time = start.elapsed();
+            profile::with(|p| p.launch(&kernel.name, time, stats));
+            Ok(())
+        })();
+        result?;
+        dev.exit(d, l.items, Release::Structured, info)?;
+        Ok(true)
+    }
+
+    // ---- device memory API -------------------------------------------------------------
+
+    /// `omp_target_alloc` on an offload device.
+    pub fn target_alloc(&mut self, d: usize, size: u64) -> Result<DevPtr, RtError> {
+        let dev = self.device(d, "omp_target_alloc")?;
+        let p = dev
+            .backend
+            .alloc(size.max(1))
+            .map_err(|e| RtError::backend("omp_target_alloc", format!("{size} bytes"), e))?;
+        dev.user_allocs.insert(p);
+        Ok(p)
+    }
+
+    /// `omp_target_free` on an offload device.
+    pub fn target_free(&mut self, d: usize, ptr: DevPtr) -> Result<(), RtError> {
+        let dev = self.device(d, "omp_target_free")?;
+        if !dev.user_allocs.remove(&ptr) {
+            return Err(RtError::new(
+                "omp_target_free",
+                format!("{ptr:#x} was not returned by omp_target_alloc for device {d}"),
+            ));
+        }
+        dev.backend.free(ptr).map_err(|e| RtError::backend("omp_target_free", "free", e))
+    }
+
+    /// Copies `size` bytes between host memory and devices (`omp_target_memcpy`).
+    ///
+    /// # Safety
+    /// Host-side ranges must be valid for the access.
+    pub unsafe fn memcpy(
+        &mut self,
+        dst: (u64, Target),
+        src: (u64, Target),
+        size: u64,
+    ) -> Result<(), RtError> {
+        const LOC: &str = "omp_target_memcpy";
+        if size == 0 {
+            return Ok(());
+        }
+        let len = usize::try_from(size).map_err(|_| RtError::new(LOC, "size too large"))?;
+        let fail = |e| RtError::backend(LOC, format!("copying {size} bytes"), e);
+        let start = Instant::now();
+        let dir = match (dst.1, src.1) {
+            (Target::Host, Target::Host) => {
+                // SAFETY: the caller guarantees both host ranges; `copy` allows overlap.
+                unsafe { std::ptr::copy(src.0 as *const u8, dst.0 as *mut u8, len) };
+                return Ok(());
+            }
+            (Target::Device(d), Target::Host) => {
+                // SAFETY: the caller guarantees the host source range.
+                let bytes = unsafe { std::slice::from_raw_parts(src.0 as *const u8, len) };
+                self.device(d, LOC)?.backend.copy_to_device(dst.0, bytes).map_err(fail)?;
+                Direction::HostToDevice
+            }
+            (Target::Host, Target::Device(s)) => {
+                // SAFETY: the caller guarantees the host destination range.
+                let bytes = unsafe { std::slice::from_raw_parts_mut(dst.0 as *mut u8, len) };
+                self.device(s, LOC)?.backend.copy_from_device(bytes, src.0).map_err(fail)?;
+                Direction::DeviceToHost
+            }
+            (Target::Device(d), Target::Device(s)) if d == s => {
+                self.device(d, LOC)?.backend.copy_within_device(dst.0, src.0, size).map_err(fail)?;
+                Direction::DeviceToDevice
+            }
+            (Target::Device(d), Target::Device(s)) => {
+                let mut staging = vec![0u8; len];
+                self.device(s, LOC)?.backend.copy_from_device(&mut staging, src.0).map_err(fail)?;
+                self.device(d, LOC)?.backend.copy_to_device(dst.0, &staging).map_err(fail)?;
+                Direction::DeviceToDevice
+            }
+        };
+        let t = start.elapsed();
+        profile::with(|p| p.transfer(dir, size, t));
+        self.info(|| format!("{LOC}: {size} bytes {dir:?}"));
+        Ok(())
+    }
+
+    /// `omp_target_is_present` on an offload device.
+    pub fn is_present(&mut self, d: usize, host: u64) -> Result<bool, RtError> {
+        let dev = self.device(d, "omp_target_is_present")?;
+        Ok(dev.table.lookup(host, 0) != Lookup::Absent)
+    }
+
+    /// `omp_target_associate_ptr`: maps `[host, host+size)` to existing device memory with an
+    /// infinite reference count. Associating the same pair again is allowed.
+    pub fn associate(
+        &mut self,
+        d: usize,
+        host: u64,
+        dev_addr: DevPtr,
+        size: u64,
+    ) -> Result<(), RtError> {
+        const LOC: &str = "omp_target_associate_ptr";
+        let info = self.options.info;
+        let dev = self.device(d, LOC)?;
+        match dev.table.lookup(host, size.max(1)) {
+            Lookup::Absent => {
+                dev.table.insert(Entry {
+                    host_begin: host,
+                    host_end: host + size.max(1),
+                    dev_begin: dev_addr,
+                    dynamic_refs: RefCount::Infinite,
+                    structured_refs: 0,
+                    owned: false,
+                    name: "<associated>".into(),
+                    loc: LOC.into(),
+                });
+                if info {
+                    eprintln!(
+                        "ompcc-rt: info: {LOC}: {} -> device {d} {dev_addr:#x}",
+                        hex_range(host, size)
+                    );
+                }
+                Ok(())
+            }
+            Lookup::Inside(k)
+                if dev.table.get(k).is_some_and(|e| e.translate(host) == dev_addr) =>
+            {
+                Ok(())
+            }
+            _ => Err(RtError::new(
+                LOC,
+                format!("{} is already mapped on device {d} to other storage", hex_range(host, size)),
+            )),
+        }
+    }
+
+    /// `omp_target_disassociate_ptr`.
+    pub fn disassociate(&mut self, d: usize, host: u64) -> Result<(), RtError> {
+        const LOC: &str = "omp_target_disassociate_ptr";
+        let dev = self.device(d, LOC)?;
+        match dev.table.get(host) {
+            Some(e) if !e.owned && e.dynamic_refs == RefCount::Infinite => {
+                dev.table.remove(host);
+                Ok(())
+            }
+            _ => Err(RtError::new(
+                LOC,
+                format!("{host:#x} was not associated with omp_target_associate_ptr on device {d}"),
+            )),
+        }
+    }
+
+    /// Entries of the present table of device `d` (tests and diagnostics).
+    pub fn present_entries(&mut self, d: usize) -> Vec<Entry> {
+        match self.device(d, "present_entries") {
+            Ok(dev) => dev.table.iter().cloned().collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+fn check_items(items: &[MapItem<'_>], loc: &str) -> Result<(), RtError> {
+    for (i, it) in items.iter().enumerate() {
+        let unknown = it.flags & !flags::KNOWN;
+        if unknown != 0 {
+            return Err(RtError::new(
+                loc,
+                format!("map entry {i} ('{}') has unknown flag bits {unknown:#x}", it.name),
+            ));
+        }
+        if let Some(p) = flags::member_of(it.flags)
+            && p >= i
+        {
+            return Err(RtError::new(
+                loc,
+                format!("map entry {i} ('{}') is a member of entry {p}, which does not precede it", it.name),
+            ));
+        }
+        if it.begin.checked_add(it.size).is_none() {
+            return Err(RtError::new(loc, format!("map entry {i} ('{}') wraps around", it.name)));
+        }
+    }
+    Ok(())
+}
+
+fn partial_error(it: &MapItem<'_>, table: &PresentTable, key: u64, d: usize) -> RtError {
+    let (oname, orange, oloc) = table
+        .get(key)
+        .map(|e| (e.name.clone(), hex_range(e.host_begin, e.size()), e.loc.clone()))
+        .unwrap_or_default();
+    RtError::new(
+        it.loc,
+        format!(
+            "'{}' {} partially overlaps '{}' {} mapped at {} on device {d}; a list item must be \
+             either entirely present or entirely absent (an existing mapping cannot be extended)",
+            it.name,
+            hex_range(it.begin, it.size),
+            oname,
+            orange,
+            oloc
+        ),
+    )
+}
+
+fn absent_error(it: &MapItem<'_>, d: usize, why: &str) -> RtError {
+    RtError::new(
+        it.loc,
+        format!(
+            "'{}' {} is not present on device {d} ({why})",
+            it.name,
+            hex_range(it.begin, it.size)
+        ),
+    )
+}
+
+impl Device {
+    /// Host->device copy of one item's bytes; re-applies attached pointers in the range.
+    fn to_device(&mut self, it: &MapItem<'_>, dev_addr: DevPtr, info: bool) -> Result<(), RtError> {
+        self.to_device_range(it.begin, it.size, dev_addr, it, info)
+    }
+
+    fn to_device_range(
+        &mut self,
+        begin: u64,
+        size: u64,
+        dev_addr: DevPtr,
+        it: &MapItem<'_>,
+        info: bool,
+    ) -> Result<(), RtError> {
+        // SAFETY: the generated code passes host ranges of live objects (ABI contract).
+        let bytes = unsafe { std::slice::from_raw_parts(begin as *const u8, size as usize) };
+        let start = Instant::now();
+        self.backend.copy_to_device(dev_addr, bytes).map_err(|e| {
+            RtError::backend(it.loc, format!("copying '{}' to the device", it.name), e)
+        })?;
+        let t = start.elapsed();
+        profile::with(|p| p.transfer(Direction::HostToDevice, size, t));
+        if info {
+            eprintln!(
+                "ompcc-rt: info: {}: copy to device '{}' {} -> {dev_addr:#x}",
+                it.loc,
+                it.name,
+                hex_range(begin, size)
+            );
+        }
+        let end = begin + size;
+        let fixups: Vec<Shadow> = self.shadows.range(begin..end).map(|(_, s)| *s).collect();
+        for s in fixups {
+            self.backend.copy_to_device(s.dev_addr, &s.dev_value.to_le_bytes()).map_err(|e| {
+                RtError::backend(it.loc, format!("re-attaching a pointer in '{}'", it.name), e)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Device->host copy of one item's bytes; restores the host values of attached pointers.
+    fn from_device(&mut self, it: &MapItem<'_>, dev_addr: DevPtr, info: bool) -> Result<(), RtError> {
+        // SAFETY: the generated code passes host ranges of live objects (ABI contract).
+        let bytes =
+            unsafe { std::slice::from_raw_parts_mut(it.begin as *mut u8, it.size as usize) };
+        let start = Instant::now();
+        self.backend.copy_from_device(bytes, dev_addr).map_err(|e| {
+            RtError::backend(it.loc, format!("copying '{}' from the device", it.name), e)
+        })?;
+        let t = start.elapsed();
+        profile::with(|p| p.transfer(Direction::DeviceToHost, it.size, t));
+        if info {
+            eprintln!(
+                "ompcc-rt: info: {}: copy from device '{}' {dev_addr:#x} -> {}",
+                it.loc,
+                it.name,
+                hex_range(it.begin, it.size)
+            );
+        }
+        for (&host_ptr, s) in self.shadows.range(it.begin..it.begin + it.size) {
+            let end = host_ptr + 8;
+            if end <= it.begin + it.size {
+                // SAFETY: the pointer variable lies inside the range just written.
+                unsafe { (host_ptr as *mut u64).write_unaligned(s.host_value) };
+            }
+        }
+        Ok(())
+    }
+
+    /// The entry half of a construct.
+    fn enter(
+        &mut self,
+        d: usize,
+        items: &[MapItem<'_>],
+        structured: bool,
+        info: bool,
+    ) -> Result<(), RtError> {
+        // Per item: whether its storage was created by this construct.
+        let mut done: Vec<bool> = Vec::with_capacity(items.len());
+        let mut created: HashSet<u64> = HashSet::new();
+        for it in items {
+            let new = if it.flags & (flags::LITERAL | flags::ATTACH) != 0 || it.size == 0 {
+                // Nothing to create: by-value items, attachments (done below) and zero-length
+                // sections, which only translate addresses.
+                false
+            } else if let Some(parent) = flags::member_of(it.flags) {
+                let key = match self.table.lookup(it.begin, it.size) {
+                    Lookup::Inside(k) => k,
+                    _ => {
+                        return Err(RtError::new(
+                            it.loc,
+                            format!(
+                                "struct member '{}' {} lies outside its parent '{}'",
+                                it.name,
+                                hex_range(it.begin, it.size),
+                                items[parent].name
+                            ),
+                        ));
+                    }
+                };
+                let new = done[parent];
+                if it.flags & flags::TO != 0 && (new || it.flags & flags::ALWAYS != 0) {
+                    let dev_addr = self.table.get(key).map_or(0, |e| e.translate(it.begin));
+                    self.to_device(it, dev_addr, info)?;
+                }
+                new
+            } else {
+                self.enter_one(d, it, structured, info, &mut created)?
+            };
+            done.push(new);
+        }
+        for it in items.iter().filter(|it| it.flags & flags::ATTACH != 0) {
+            self.attach(d, it, &created, info)?;
+        }
+        Ok(())
+    }
+
+    fn enter_one(
+        &mut self,
+        d: usize,
+        it: &MapItem<'_>,
+        structured: bool,
+        info: bool,
+        created: &mut HashSet<u64>,
+    ) -> Result<bool, RtError> {
+        let (key, new) = match self.table.lookup(it.begin, it.size) {
+            Lookup::Partial(k) => return Err(partial_error(it, &self.table, k, d)),
+            Lookup::Inside(k) => {
+                let e = self.table.get_mut(k).expect("lookup returned a live key");
+                if structured {
+                    e.structured_refs += 1;
+                } else {
+                    e.dynamic_refs.increment();
+                }
+                (k, created.contains(&k))
+            }
+            Lookup::Absent if it.flags & flags::PRESENT != 0 => {
+                return Err(absent_error(it, d, "the map clause has the `present` modifier"));
+            }
+            Lookup::Absent => {
+                let dev_begin = self.backend.alloc(it.size).map_err(|e| {
+                    RtError::backend(
+                        it.loc,
+                        format!("allocating {} bytes for '{}'", it.size, it.name),
+                        e,
+                    )
+                })?;
+                let key = self.table.insert(Entry {
+                    host_begin: it.begin,
+                    host_end: it.begin + it.size,
+                    dev_begin,
+                    dynamic_refs: RefCount::Finite(u64::from(!structured)),
+                    structured_refs: u64::from(structured),
+                    owned: true,
+                    name: it.name.to_string(),
+                    loc: it.loc.to_string(),
+                });
+                created.insert(key);
+                (key, true)
+            }
+        };
+        let e = self.table.get(key).expect("entry just found or inserted");
+        let dev_addr = e.translate(it.begin);
+        if info {
+            eprintln!(
+                "ompcc-rt: info: {}: map {} '{}' {} -> device {d} {dev_addr:#x} ({}; refs \
+                 dynamic={} structured={})",
+                it.loc,
+                flags::describe(it.flags),
+                it.name,
+                hex_range(it.begin, it.size),
+                if new { "new" } else { "present" },
+                e.dynamic_refs,
+                e.structured_refs
+            );
+        }
+        if it.flags & flags::TO != 0 && (new || it.flags & flags::ALWAYS != 0) {
+            self.to_device(it, dev_addr, info)?;
+        }
+        Ok(new)
+    }
+
+    /// Pointer attachment for one `ATTACH` item (see [`flags::ATTACH`]).
+    fn attach(
+        &mut self,
+        d: usize,
+        it: &MapItem<'_>,
+        created: &HashSet<u64>,
+        info: bool,
+    ) -> Result<(), RtError> {
+        let ptr_key = match self.table.lookup(it.base, 8) {
+            Lookup::Inside(k) => k,
+            // The pointer itself is not mapped: nothing to attach (it is passed by value).
+            _ => return Ok(()),
+        };
+        let pointee_key = match self.table.lookup(it.begin, 0) {
+            Lookup::Inside(k) => k,
+            _ => {
+                return Err(RtError::new(
+                    it.loc,
+                    format!(
+                        "cannot attach pointer '{}': its pointee at {:#x} is not mapped on \
+                         device {d}",
+                        it.name, it.begin
+                    ),
+                ));
+            }
+        };
+        let newly = created.contains(&ptr_key) || created.contains(&pointee_key);
+        if !newly && it.flags & flags::ALWAYS == 0 {
+            return Ok(());
+        }
+        // SAFETY: `base` is the address of a live pointer variable (ABI contract).
+        let host_value = unsafe { (it.base as *const u64).read_unaligned() };
+        let pointee = self.table.get(pointee_key).expect("live key");
+        let dev_value = host_value.wrapping_add(pointee.translate(it.begin).wrapping_sub(it.begin));
+        let dev_addr = self.table.get(ptr_key).expect("live key").translate(it.base);
+        self.backend.copy_to_device(dev_addr, &dev_value.to_le_bytes()).map_err(|e| {
+            RtError::backend(it.loc, format!("attaching pointer '{}'", it.name), e)
+        })?;
+        self.shadows.insert(it.base, Shadow { host_value, dev_addr, dev_value });
+        if info {
+            eprintln!(
+                "ompcc-rt: info: {}: attach '{}' at device {dev_addr:#x} = {dev_value:#x}",
+                it.loc, it.name
+            );
+        }
+        Ok(())
+    }
+
+    /// The exit half of a construct.
+    fn exit(
+        &mut self,
+        d: usize,
+        items: &[MapItem<'_>],
+        release: Release,
+        info: bool,
+    ) -> Result<(), RtError> {
+        let storage = |it: &MapItem<'_>| {
+            it.flags & (flags::LITERAL | flags::ATTACH) == 0 && it.size > 0
+        };
+        let mut dying: Vec<u64> = Vec::new();
+        for it in items.iter().rev() {
+            if !storage(it) || flags::member_of(it.flags).is_some() {
+                continue;
+            }
+            let key = match self.table.lookup(it.begin, it.size) {
+                Lookup::Inside(k) => k,
+                Lookup::Partial(k) => return Err(partial_error(it, &self.table, k, d)),
+                Lookup::Absent if it.flags & flags::PRESENT != 0 => {
+                    return Err(absent_error(it, d, "the map clause has the `present` modifier"));
+                }
+                Lookup::Absent => continue,
+            };
+            let e = self.table.get_mut(key).expect("live key");
+            match release {
+                Release::Structured => e.structured_refs = e.structured_refs.saturating_sub(1),
+                Release::Dynamic if it.flags & flags::DELETE != 0 => e.dynamic_refs.clear(),
+                Release::Dynamic => e.dynamic_refs.decrement(),
+            }
+            if info {
+                eprintln!(
+                    "ompcc-rt: info: {}: unmap {} '{}' {} on device {d} (refs dynamic={} \
+                     structured={}{})",
+                    it.loc,
+                    flags::describe(it.flags),
+                    it.name,
+                    hex_range(it.begin, it.size),
+                    e.dynamic_refs,
+                    e.structured_refs,
+                    if e.is_dead() { "; removed" } else { "" }
+                );
+            }
+            if e.is_dead() && !dying.contains(&key) {
+                dying.push(key);
+            }
+        }
+        for it in items.iter().rev() {
+            if !storage(it) || it.flags & flags::FROM == 0 {
+                continue;
+            }
+            let Lookup::Inside(key) = self.table.lookup(it.begin, it.size) else {
+                continue;
+            };
+            if it.flags & flags::ALWAYS != 0 || dying.contains(&key) {
+                let dev_addr = self.table.get(key).expect("live key").translate(it.begin);
+                self.from_device(it, dev_addr, info)?;
+            }
+        }
+        for key in dying {
+            let Some(e) = self.table.remove(key) else { continue };
+            let stale: Vec<u64> = self.shadows.range(e.host_begin..e.host_end).map(|(k, _)| *k).collect();
+            for k in stale {
+                self.shadows.remove(&k);
+            }
+            if e.owned {
+                self.backend.free(e.dev_begin).map_err(|err| {
+                    RtError::backend(&e.loc, format!("freeing the device copy of '{}'", e.name), err)
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Kernel parameter bytes from the `TARGET_PARAM` items.
+    fn kernel_params(&self, items: &[MapItem<'_>]) -> Result<Vec<Vec<u8>>, RtError> {
+        let mut params = Vec::new();
+        for it in items.iter().filter(|it| it.flags & flags::TARGET_PARAM != 0) {
+            if it.flags & flags::LITERAL != 0 {
+                // SAFETY: `begin` points at `size` readable bytes (ABI contract).
+                let bytes =
+                    unsafe { std::slice::from_raw_parts(it.begin as *const u8, it.size as usize) };
+                params.push(bytes.to_vec());
+                continue;
+            }
+            let value = match self.table.lookup(it.begin, it.size) {
+                Lookup::Inside(k) => self.table.get(k).expect("live key").translate(it.base),
+                // An unmapped zero-length section keeps its host value (OpenMP 5.2).
+                _ if it.size == 0 => it.base,
+                _ => {
+                    return Err(RtError::new(
+                        it.loc,
+                        format!("internal: kernel argument '{}' is not mapped", it.name),
+                    ));
+                }
+            };
+            params.push(value.to_le_bytes().to_vec());
+        }
+        Ok(params)
+    }
+}
