@@ -68,6 +68,7 @@ pub struct ModuleDescC {
 
 /// `ompcc_rt_map_entry`.
 #[repr(C)]
+#[derive(Clone, Copy, Debug)]
 pub struct MapEntryC {
     /// See [`MapItem::base`].
     pub base: *mut c_void,
@@ -256,11 +257,17 @@ impl Entries {
     unsafe fn read(p: *const MapEntryC, n: u32, loc: &str) -> Entries {
         // SAFETY: forwarded contract.
         let entries = unsafe { slice(p, n as usize) };
-        let mut out = Entries { raw: Vec::new(), names: Vec::new(), locs: Vec::new() };
+        let mut out = Entries {
+            raw: Vec::new(),
+            names: Vec::new(),
+            locs: Vec::new(),
+        };
         for e in entries {
-            out.raw.push((e.base as u64, e.begin as u64, e.size, e.flags));
+            out.raw
+                .push((e.base as u64, e.begin as u64, e.size, e.flags));
             // SAFETY: forwarded contract.
-            out.names.push(unsafe { cstr(e.name, "<unnamed>") }.into_owned());
+            out.names
+                .push(unsafe { cstr(e.name, "<unnamed>") }.into_owned());
             // SAFETY: forwarded contract.
             out.locs.push(unsafe { cstr(e.loc, loc) }.into_owned());
         }
@@ -313,7 +320,9 @@ pub unsafe extern "C" fn ompcc_rt_register_module(desc: *const ModuleDescC) -> i
         }
         // SAFETY: `ptx` holds `ptx_size` bytes by contract.
         let ptx_bytes = unsafe { slice(d.ptx.cast::<u8>(), d.ptx_size as usize) };
-        let ptx = String::from_utf8_lossy(ptx_bytes).trim_end_matches('\0').to_string();
+        let ptx = String::from_utf8_lossy(ptx_bytes)
+            .trim_end_matches('\0')
+            .to_string();
         let mut kernels = Vec::new();
         // SAFETY: `num_kernels` entries by contract.
         for k in unsafe { slice(d.kernels, d.num_kernels as usize) } {
@@ -334,7 +343,12 @@ pub unsafe extern "C" fn ompcc_rt_register_module(desc: *const ModuleDescC) -> i
                 size: g.size,
             });
         }
-        let module = ModuleDesc { name, ptx, kernels, globals };
+        let module = ModuleDesc {
+            name,
+            ptx,
+            kernels,
+            globals,
+        };
         Ok(with_runtime(|rt| rt.register_module(module)) as i32)
     })
 }
@@ -371,7 +385,11 @@ pub unsafe extern "C" fn ompcc_rt_target_data_begin(
     loc: *const c_char,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.data_begin(device, items, true, loc)) }
+    unsafe {
+        data_op(entries, n, loc, |rt, items, loc| {
+            rt.data_begin(device, items, true, loc)
+        })
+    }
 }
 
 /// Exit of a `target data` region (the same entries as the begin). Returns 0.
@@ -386,7 +404,11 @@ pub unsafe extern "C" fn ompcc_rt_target_data_end(
     loc: *const c_char,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.data_end(device, items, true, loc)) }
+    unsafe {
+        data_op(entries, n, loc, |rt, items, loc| {
+            rt.data_end(device, items, true, loc)
+        })
+    }
 }
 
 /// `target enter data`. Returns 0.
@@ -401,7 +423,11 @@ pub unsafe extern "C" fn ompcc_rt_target_enter_data(
     loc: *const c_char,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.data_begin(device, items, false, loc)) }
+    unsafe {
+        data_op(entries, n, loc, |rt, items, loc| {
+            rt.data_begin(device, items, false, loc)
+        })
+    }
 }
 
 /// `target exit data`. Returns 0.
@@ -416,7 +442,11 @@ pub unsafe extern "C" fn ompcc_rt_target_exit_data(
     loc: *const c_char,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.data_end(device, items, false, loc)) }
+    unsafe {
+        data_op(entries, n, loc, |rt, items, loc| {
+            rt.data_end(device, items, false, loc)
+        })
+    }
 }
 
 /// `target update`. Returns 0.
@@ -431,7 +461,11 @@ pub unsafe extern "C" fn ompcc_rt_target_update(
     loc: *const c_char,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { data_op(entries, n, loc, |rt, items, loc| rt.update(device, items, loc)) }
+    unsafe {
+        data_op(entries, n, loc, |rt, items, loc| {
+            rt.update(device, items, loc)
+        })
+    }
 }
 
 /// `use_device_ptr` / `use_device_addr`: the device address corresponding to `host`, or
@@ -522,7 +556,11 @@ fn api_target(rt: &mut Runtime, device: c_int) -> Option<Target> {
 }
 
 fn api_error(what: &str, message: String) -> RtError {
-    RtError { loc: what.into(), message, log: String::new() }
+    RtError {
+        loc: what.into(),
+        message,
+        log: String::new(),
+    }
 }
 
 /// `omp_get_num_devices`.
@@ -572,7 +610,10 @@ pub extern "C" fn omp_target_alloc(size: usize, device: c_int) -> *mut c_void {
             // SAFETY: plain C allocation.
             Some(Target::Host) => Ok(unsafe { malloc(size.max(1)) }),
             Some(Target::Device(d)) => rt.target_alloc(d, size as u64).map(|p| p as *mut c_void),
-            None => Err(api_error("omp_target_alloc", format!("invalid device number {device}"))),
+            None => Err(api_error(
+                "omp_target_alloc",
+                format!("invalid device number {device}"),
+            )),
         })
     })
 }
@@ -591,7 +632,10 @@ pub unsafe extern "C" fn omp_target_free(ptr: *mut c_void, device: c_int) {
             // SAFETY: came from malloc in omp_target_alloc by contract.
             Some(Target::Host) => Ok(unsafe { free(ptr) }),
             Some(Target::Device(d)) => rt.target_free(d, ptr as u64),
-            None => Err(api_error("omp_target_free", format!("invalid device number {device}"))),
+            None => Err(api_error(
+                "omp_target_free",
+                format!("invalid device number {device}"),
+            )),
         })
     })
 }
@@ -664,7 +708,10 @@ pub unsafe extern "C" fn omp_target_memcpy_rect(
     guard(1, || {
         let n = usize::try_from(num_dims).unwrap_or(0);
         if n == 0 || dst.is_null() || src.is_null() {
-            return Err(api_error("omp_target_memcpy_rect", "invalid arguments".into()));
+            return Err(api_error(
+                "omp_target_memcpy_rect",
+                "invalid arguments".into(),
+            ));
         }
         // SAFETY: `num_dims` values each, by contract.
         let (vol, doff, soff, ddim, sdim) = unsafe {
@@ -677,7 +724,10 @@ pub unsafe extern "C" fn omp_target_memcpy_rect(
             )
         };
         if [vol, doff, soff, ddim, sdim].iter().any(|s| s.len() != n) {
-            return Err(api_error("omp_target_memcpy_rect", "NULL dimension array".into()));
+            return Err(api_error(
+                "omp_target_memcpy_rect",
+                "NULL dimension array".into(),
+            ));
         }
         with_runtime(|rt| {
             let (Some(dt), Some(st)) = (api_target(rt, dst_device), api_target(rt, src_device))
@@ -687,7 +737,14 @@ pub unsafe extern "C" fn omp_target_memcpy_rect(
                     format!("invalid device number {dst_device} or {src_device}"),
                 ));
             };
-            let rect = Rect { es: element_size as u64, vol, doff, soff, ddim, sdim };
+            let rect = Rect {
+                es: element_size as u64,
+                vol,
+                doff,
+                soff,
+                ddim,
+                sdim,
+            };
             // SAFETY: forwarded contract.
             unsafe { rect.copy(rt, 0, (dst as u64, dt), (src as u64, st)) }.map(|()| 0)
         })
@@ -749,7 +806,8 @@ pub extern "C" fn omp_target_associate_ptr(
         with_runtime(|rt| match api_target(rt, device) {
             Some(Target::Device(d)) => {
                 let dev = (device_ptr as u64).wrapping_add(device_offset as u64);
-                rt.associate(d, host_ptr as u64, dev, size as u64).map(|()| 0)
+                rt.associate(d, host_ptr as u64, dev, size as u64)
+                    .map(|()| 0)
             }
             _ => Err(api_error(
                 "omp_target_associate_ptr",

@@ -66,18 +66,24 @@ pub fn describe(flags: u64) -> String {
     if flags & ATTACH != 0 {
         return "attach".into();
     }
-    for (bit, word) in [(ALWAYS, "always,"), (CLOSE, "close,"), (PRESENT, "present,")] {
+    for (bit, word) in [
+        (ALWAYS, "always,"),
+        (CLOSE, "close,"),
+        (PRESENT, "present,"),
+    ] {
         if flags & bit != 0 {
             s.push_str(word);
         }
     }
-    s.push_str(match (flags & TO != 0, flags & FROM != 0, flags & DELETE != 0) {
-        (_, _, true) => "delete",
-        (true, true, _) => "tofrom",
-        (true, false, _) => "to",
-        (false, true, _) => "from",
-        (false, false, _) => "alloc",
-    });
+    s.push_str(
+        match (flags & TO != 0, flags & FROM != 0, flags & DELETE != 0) {
+            (_, _, true) => "delete",
+            (true, true, _) => "tofrom",
+            (true, false, _) => "to",
+            (false, true, _) => "from",
+            (false, false, _) => "alloc",
+        },
+    );
     if flags & IMPLICIT != 0 {
         s.push_str(" (implicit)");
     }

@@ -127,7 +127,11 @@ impl Profile {
             "transfer", "count", "bytes", "total ms", "GB/s"
         );
         for (dir, t) in &self.transfers {
-            let gbps = if t.total_s > 0.0 { t.bytes as f64 / t.total_s / 1e9 } else { 0.0 };
+            let gbps = if t.total_s > 0.0 {
+                t.bytes as f64 / t.total_s / 1e9
+            } else {
+                0.0
+            };
             let _ = writeln!(
                 s,
                 "{:<32} {:>9} {:>12} {:>12.3} {:>14.2}",
@@ -164,7 +168,11 @@ mod tests {
 
     fn sample() -> Profile {
         let mut p = Profile::default();
-        let stats = LaunchStats { instructions: Some(1000), sectors: Some(40), requests: Some(10) };
+        let stats = LaunchStats {
+            instructions: Some(1000),
+            sectors: Some(40),
+            requests: Some(10),
+        };
         p.launch("saxpy_l12", Duration::from_micros(30), stats);
         p.launch("saxpy_l12", Duration::from_micros(10), stats);
         p.launch("plain", Duration::from_millis(2), LaunchStats::default());
@@ -177,7 +185,12 @@ mod tests {
     #[test]
     fn table_has_kernel_and_transfer_rows() {
         let t = sample().render_table();
-        let line = |start: &str| t.lines().find(|l| l.starts_with(start)).unwrap().to_string();
+        let line = |start: &str| {
+            t.lines()
+                .find(|l| l.starts_with(start))
+                .unwrap()
+                .to_string()
+        };
         let saxpy_line = line("saxpy_l12");
         let cols: Vec<&str> = saxpy_line.split_whitespace().collect();
         assert_eq!(cols, ["saxpy_l12", "2", "0.040", "20.0", "2000", "4.00"]);

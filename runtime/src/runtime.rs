@@ -43,11 +43,19 @@ pub struct RtError {
 
 impl RtError {
     fn new(loc: &str, message: impl Into<String>) -> Self {
-        RtError { loc: loc.to_string(), message: message.into(), log: String::new() }
+        RtError {
+            loc: loc.to_string(),
+            message: message.into(),
+            log: String::new(),
+        }
     }
 
     fn backend(loc: &str, what: impl fmt::Display, e: BackendError) -> Self {
-        RtError { loc: loc.to_string(), message: format!("{what}: {e}"), log: e.log }
+        RtError {
+            loc: loc.to_string(),
+            message: format!("{what}: {e}"),
+            log: e.log,
+        }
     }
 }
 
@@ -165,7 +173,10 @@ enum Devices {
     Unopened,
     Open(Vec<Device>),
     /// No device; the reason in words, and whether the user asked for a device explicitly.
-    Unavailable { reason: String, requested: bool },
+    Unavailable {
+        reason: String,
+        requested: bool,
+    },
 }
 
 /// The whole runtime state.
@@ -279,7 +290,9 @@ impl Runtime {
                 )
             }
             Err((reason, requested)) => {
-                self.info(|| format!("no offload device ({reason}); target regions run on the host"));
+                self.info(|| {
+                    format!("no offload device ({reason}); target regions run on the host")
+                });
                 Devices::Unavailable { reason, requested }
             }
         };
@@ -310,8 +323,17 @@ impl Runtime {
     /// Decides where a construct with device clause `device` runs.
     pub fn resolve(&mut self, device: i32, loc: &str) -> Result<Target, RtError> {
         let n = self.num_devices();
-        let id = if device == DEVICE_DEFAULT { self.default_device } else { device };
-        if self.options.offload == Offload::Disabled || id == INITIAL_DEVICE || id == n {
+        let id = if device == DEVICE_DEFAULT {
+            self.default_device
+        } else {
+            device
+        };
+        if self.options.offload == Offload::Disabled {
+            return Ok(Target::Host);
+        }
+        // device(omp_initial_device) is honoured even under MANDATORY; device number 0 that
+        // names the host only because no device exists is not (see the MANDATORY error below).
+        if id == INITIAL_DEVICE || (n > 0 && id == n) {
             return Ok(Target::Host);
         }
         if (0..n).contains(&id) {
@@ -345,7 +367,10 @@ impl Runtime {
         self.load_programs(target, loc)?;
         match &mut self.devices {
             Devices::Open(d) => Ok(&mut d[target]),
-            _ => Err(RtError::new(loc, "internal: device used before it was opened")),
+            _ => Err(RtError::new(
+                loc,
+                "internal: device used before it was opened",
+            )),
         }
     }
 
@@ -361,11 +386,20 @@ impl Runtime {
             return Ok(());
         }
         let new = &self.modules[loaded..];
-        let images: Vec<ModuleImage<'_>> =
-            new.iter().map(|m| ModuleImage { name: &m.name, ptx: &m.ptx }).collect();
+        let images: Vec<ModuleImage<'_>> = new
+            .iter()
+            .map(|m| ModuleImage {
+                name: &m.name,
+                ptx: &m.ptx,
+            })
+            .collect();
         let names: Vec<&str> = new.iter().map(|m| m.name.as_str()).collect();
         let program = dev.backend.load_program(&images).map_err(|e| {
-            RtError::backend(loc, format!("loading the device code of {}", names.join(", ")), e)
+            RtError::backend(
+                loc,
+                format!("loading the device code of {}", names.join(", ")),
+                e,
+            )
         })?;
         dev.programs.push((program, loaded..self.modules.len()));
         for m in new {
@@ -408,7 +442,10 @@ impl Runtime {
         }
         let info = self.options.info;
         if info {
-            eprintln!("ompcc-rt: info: device {target}: loaded device code of {}", names.join(", "));
+            eprintln!(
+                "ompcc-rt: info: device {target}: loaded device code of {}",
+                names.join(", ")
+            );
         }
         Ok(())
     }
@@ -416,9 +453,11 @@ impl Runtime {
     /// The program holding module `module` on device `target`.
     fn program_of(&self, target: usize, module: usize) -> Option<ProgramId> {
         match &self.devices {
-            Devices::Open(d) => {
-                d[target].programs.iter().find(|p| p.1.contains(&module)).map(|p| p.0)
-            }
+            Devices::Open(d) => d[target]
+                .programs
+                .iter()
+                .find(|p| p.1.contains(&module))
+                .map(|p| p.0),
             _ => None,
         }
     }
@@ -454,7 +493,11 @@ impl Runtime {
         if let Target::Device(d) = self.resolve(device, loc)? {
             let info = self.options.info;
             let dev = self.device(d, loc)?;
-            let release = if structured { Release::Structured } else { Release::Dynamic };
+            let release = if structured {
+                Release::Structured
+            } else {
+                Release::Dynamic
+            };
             dev.exit(d, items, release, info)?;
         }
         Ok(())
@@ -477,7 +520,11 @@ impl Runtime {
                 Lookup::Inside(k) => k,
                 Lookup::Partial(k) => return Err(partial_error(it, &dev.table, k, d)),
                 Lookup::Absent if it.flags & flags::PRESENT != 0 => {
-                    return Err(absent_error(it, d, "target update with the `present` modifier"));
+                    return Err(absent_error(
+                        it,
+                        d,
+                        "target update with the `present` modifier",
+                    ));
                 }
                 Lookup::Absent => {
                     if info {
@@ -489,7 +536,11 @@ impl Runtime {
                     continue;
                 }
             };
-            let dev_addr = dev.table.get(key).map(|e| e.translate(it.begin)).unwrap_or(0);
+            let dev_addr = dev
+                .table
+                .get(key)
+                .map(|e| e.translate(it.begin))
+                .unwrap_or(0);
             if it.flags & flags::TO != 0 {
                 dev.to_device(it, dev_addr, info)?;
             }
@@ -525,13 +576,23 @@ impl Runtime {
             .modules
             .get(l.module as usize)
             .ok_or_else(|| RtError::new(l.loc, format!("launch of unknown module {}", l.module)))?;
-        let kernel = module.kernels.get(l.kernel as usize).cloned().ok_or_else(|| {
-            RtError::new(l.loc, format!("module {} has no kernel {}", module.name, l.kernel))
-        })?;
+        let kernel = module
+            .kernels
+            .get(l.kernel as usize)
+            .cloned()
+            .ok_or_else(|| {
+                RtError::new(
+                    l.loc,
+                    format!("module {} has no kernel {}", module.name, l.kernel),
+                )
+            })?;
         let d = match self.resolve(l.device, l.loc)? {
             Target::Host => {
                 self.info(|| {
-                    format!("{}: kernel '{}' runs on the host (fallback)", l.loc, kernel.name)
+                    format!(
+                        "{}: kernel '{}' runs on the host (fallback)",
+                        l.loc, kernel.name
+                    )
                 });
                 return Ok(false);
             }
@@ -540,7 +601,10 @@ impl Runtime {
         let info = self.options.info;
         self.load_programs(d, l.loc)?;
         let program = self.program_of(d, l.module as usize).ok_or_else(|| {
-            RtError::new(l.loc, format!("internal: module {} is not loaded", l.module))
+            RtError::new(
+                l.loc,
+                format!("internal: module {} is not loaded", l.module),
+            )
         })?;
         let dev = self.device(d, l.loc)?;
         dev.enter(d, l.items, true, info)?;
@@ -571,8 +635,16 @@ impl Runtime {
                 }
             }
             let dims = LaunchDims {
-                teams: if l.num_teams > 0 { l.num_teams } else { 4 * dev.backend.multiprocessors() },
-                threads: if l.thread_limit > 0 { l.thread_limit } else { 128 },
+                teams: if l.num_teams > 0 {
+                    l.num_teams
+                } else {
+                    4 * dev.backend.multiprocessors()
+                },
+                threads: if l.thread_limit > 0 {
+                    l.thread_limit
+                } else {
+                    128
+                },
                 dyn_shared_bytes: l.dyn_shared_bytes,
             };
             if info {
@@ -584,13 +656,16 @@ impl Runtime {
             }
             let refs: Vec<&[u8]> = params.iter().map(Vec::as_slice).collect();
             let start = Instant::now();
-            let stats = dev.backend.launch(program, &kernel.name, &refs, dims).map_err(|e| {
-                RtError::backend(
-                    l.loc,
-                    format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
-                    e,
-                )
-            })?;
+            let stats = dev
+                .backend
+                .launch(program, &kernel.name, &refs, dims)
+                .map_err(|e| {
+                    RtError::backend(
+                        l.loc,
+                        format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
+                        e,
+                    )
+                })?;
             let time = start.elapsed();
             profile::with(|p| p.launch(&kernel.name, time, stats));
             Ok(())
@@ -622,7 +697,9 @@ impl Runtime {
                 format!("{ptr:#x} was not returned by omp_target_alloc for device {d}"),
             ));
         }
-        dev.backend.free(ptr).map_err(|e| RtError::backend("omp_target_free", "free", e))
+        dev.backend
+            .free(ptr)
+            .map_err(|e| RtError::backend("omp_target_free", "free", e))
     }
 
     /// Copies `size` bytes between host memory and devices (`omp_target_memcpy`).
@@ -651,23 +728,38 @@ impl Runtime {
             (Target::Device(d), Target::Host) => {
                 // SAFETY: the caller guarantees the host source range.
                 let bytes = unsafe { std::slice::from_raw_parts(src.0 as *const u8, len) };
-                self.device(d, LOC)?.backend.copy_to_device(dst.0, bytes).map_err(fail)?;
+                self.device(d, LOC)?
+                    .backend
+                    .copy_to_device(dst.0, bytes)
+                    .map_err(fail)?;
                 Direction::HostToDevice
             }
             (Target::Host, Target::Device(s)) => {
                 // SAFETY: the caller guarantees the host destination range.
                 let bytes = unsafe { std::slice::from_raw_parts_mut(dst.0 as *mut u8, len) };
-                self.device(s, LOC)?.backend.copy_from_device(bytes, src.0).map_err(fail)?;
+                self.device(s, LOC)?
+                    .backend
+                    .copy_from_device(bytes, src.0)
+                    .map_err(fail)?;
                 Direction::DeviceToHost
             }
             (Target::Device(d), Target::Device(s)) if d == s => {
-                self.device(d, LOC)?.backend.copy_within_device(dst.0, src.0, size).map_err(fail)?;
+                self.device(d, LOC)?
+                    .backend
+                    .copy_within_device(dst.0, src.0, size)
+                    .map_err(fail)?;
                 Direction::DeviceToDevice
             }
             (Target::Device(d), Target::Device(s)) => {
                 let mut staging = vec![0u8; len];
-                self.device(s, LOC)?.backend.copy_from_device(&mut staging, src.0).map_err(fail)?;
-                self.device(d, LOC)?.backend.copy_to_device(dst.0, &staging).map_err(fail)?;
+                self.device(s, LOC)?
+                    .backend
+                    .copy_from_device(&mut staging, src.0)
+                    .map_err(fail)?;
+                self.device(d, LOC)?
+                    .backend
+                    .copy_to_device(dst.0, &staging)
+                    .map_err(fail)?;
                 Direction::DeviceToDevice
             }
         };
@@ -716,13 +808,19 @@ impl Runtime {
                 Ok(())
             }
             Lookup::Inside(k)
-                if dev.table.get(k).is_some_and(|e| e.translate(host) == dev_addr) =>
+                if dev
+                    .table
+                    .get(k)
+                    .is_some_and(|e| e.translate(host) == dev_addr) =>
             {
                 Ok(())
             }
             _ => Err(RtError::new(
                 LOC,
-                format!("{} is already mapped on device {d} to other storage", hex_range(host, size)),
+                format!(
+                    "{} is already mapped on device {d} to other storage",
+                    hex_range(host, size)
+                ),
             )),
         }
     }
@@ -758,7 +856,10 @@ fn check_items(items: &[MapItem<'_>], loc: &str) -> Result<(), RtError> {
         if unknown != 0 {
             return Err(RtError::new(
                 loc,
-                format!("map entry {i} ('{}') has unknown flag bits {unknown:#x}", it.name),
+                format!(
+                    "map entry {i} ('{}') has unknown flag bits {unknown:#x}",
+                    it.name
+                ),
             ));
         }
         if let Some(p) = flags::member_of(it.flags)
@@ -766,11 +867,17 @@ fn check_items(items: &[MapItem<'_>], loc: &str) -> Result<(), RtError> {
         {
             return Err(RtError::new(
                 loc,
-                format!("map entry {i} ('{}') is a member of entry {p}, which does not precede it", it.name),
+                format!(
+                    "map entry {i} ('{}') is a member of entry {p}, which does not precede it",
+                    it.name
+                ),
             ));
         }
         if it.begin.checked_add(it.size).is_none() {
-            return Err(RtError::new(loc, format!("map entry {i} ('{}') wraps around", it.name)));
+            return Err(RtError::new(
+                loc,
+                format!("map entry {i} ('{}') wraps around", it.name),
+            ));
         }
     }
     Ok(())
@@ -779,7 +886,13 @@ fn check_items(items: &[MapItem<'_>], loc: &str) -> Result<(), RtError> {
 fn partial_error(it: &MapItem<'_>, table: &PresentTable, key: u64, d: usize) -> RtError {
     let (oname, orange, oloc) = table
         .get(key)
-        .map(|e| (e.name.clone(), hex_range(e.host_begin, e.size()), e.loc.clone()))
+        .map(|e| {
+            (
+                e.name.clone(),
+                hex_range(e.host_begin, e.size()),
+                e.loc.clone(),
+            )
+        })
         .unwrap_or_default();
     RtError::new(
         it.loc,
@@ -839,22 +952,35 @@ impl Device {
         let end = begin + size;
         let fixups: Vec<Shadow> = self.shadows.range(begin..end).map(|(_, s)| *s).collect();
         for s in fixups {
-            self.backend.copy_to_device(s.dev_addr, &s.dev_value.to_le_bytes()).map_err(|e| {
-                RtError::backend(it.loc, format!("re-attaching a pointer in '{}'", it.name), e)
-            })?;
+            self.backend
+                .copy_to_device(s.dev_addr, &s.dev_value.to_le_bytes())
+                .map_err(|e| {
+                    RtError::backend(
+                        it.loc,
+                        format!("re-attaching a pointer in '{}'", it.name),
+                        e,
+                    )
+                })?;
         }
         Ok(())
     }
 
     /// Device->host copy of one item's bytes; restores the host values of attached pointers.
-    fn from_device(&mut self, it: &MapItem<'_>, dev_addr: DevPtr, info: bool) -> Result<(), RtError> {
+    fn from_device(
+        &mut self,
+        it: &MapItem<'_>,
+        dev_addr: DevPtr,
+        info: bool,
+    ) -> Result<(), RtError> {
         // SAFETY: the generated code passes host ranges of live objects (ABI contract).
         let bytes =
             unsafe { std::slice::from_raw_parts_mut(it.begin as *mut u8, it.size as usize) };
         let start = Instant::now();
-        self.backend.copy_from_device(bytes, dev_addr).map_err(|e| {
-            RtError::backend(it.loc, format!("copying '{}' from the device", it.name), e)
-        })?;
+        self.backend
+            .copy_from_device(bytes, dev_addr)
+            .map_err(|e| {
+                RtError::backend(it.loc, format!("copying '{}' from the device", it.name), e)
+            })?;
         let t = start.elapsed();
         profile::with(|p| p.transfer(Direction::DeviceToHost, it.size, t));
         if info {
@@ -943,7 +1069,11 @@ impl Device {
                 (k, created.contains(&k))
             }
             Lookup::Absent if it.flags & flags::PRESENT != 0 => {
-                return Err(absent_error(it, d, "the map clause has the `present` modifier"));
+                return Err(absent_error(
+                    it,
+                    d,
+                    "the map clause has the `present` modifier",
+                ));
             }
             Lookup::Absent => {
                 let dev_begin = self.backend.alloc(it.size).map_err(|e| {
@@ -1022,11 +1152,22 @@ impl Device {
         let host_value = unsafe { (it.base as *const u64).read_unaligned() };
         let pointee = self.table.get(pointee_key).expect("live key");
         let dev_value = host_value.wrapping_add(pointee.translate(it.begin).wrapping_sub(it.begin));
-        let dev_addr = self.table.get(ptr_key).expect("live key").translate(it.base);
-        self.backend.copy_to_device(dev_addr, &dev_value.to_le_bytes()).map_err(|e| {
-            RtError::backend(it.loc, format!("attaching pointer '{}'", it.name), e)
-        })?;
-        self.shadows.insert(it.base, Shadow { host_value, dev_addr, dev_value });
+        let dev_addr = self
+            .table
+            .get(ptr_key)
+            .expect("live key")
+            .translate(it.base);
+        self.backend
+            .copy_to_device(dev_addr, &dev_value.to_le_bytes())
+            .map_err(|e| RtError::backend(it.loc, format!("attaching pointer '{}'", it.name), e))?;
+        self.shadows.insert(
+            it.base,
+            Shadow {
+                host_value,
+                dev_addr,
+                dev_value,
+            },
+        );
         if info {
             eprintln!(
                 "ompcc-rt: info: {}: attach '{}' at device {dev_addr:#x} = {dev_value:#x}",
@@ -1044,9 +1185,8 @@ impl Device {
         release: Release,
         info: bool,
     ) -> Result<(), RtError> {
-        let storage = |it: &MapItem<'_>| {
-            it.flags & (flags::LITERAL | flags::ATTACH) == 0 && it.size > 0
-        };
+        let storage =
+            |it: &MapItem<'_>| it.flags & (flags::LITERAL | flags::ATTACH) == 0 && it.size > 0;
         let mut dying: Vec<u64> = Vec::new();
         for it in items.iter().rev() {
             if !storage(it) || flags::member_of(it.flags).is_some() {
@@ -1056,7 +1196,11 @@ impl Device {
                 Lookup::Inside(k) => k,
                 Lookup::Partial(k) => return Err(partial_error(it, &self.table, k, d)),
                 Lookup::Absent if it.flags & flags::PRESENT != 0 => {
-                    return Err(absent_error(it, d, "the map clause has the `present` modifier"));
+                    return Err(absent_error(
+                        it,
+                        d,
+                        "the map clause has the `present` modifier",
+                    ));
                 }
                 Lookup::Absent => continue,
             };
@@ -1096,14 +1240,24 @@ impl Device {
             }
         }
         for key in dying {
-            let Some(e) = self.table.remove(key) else { continue };
-            let stale: Vec<u64> = self.shadows.range(e.host_begin..e.host_end).map(|(k, _)| *k).collect();
+            let Some(e) = self.table.remove(key) else {
+                continue;
+            };
+            let stale: Vec<u64> = self
+                .shadows
+                .range(e.host_begin..e.host_end)
+                .map(|(k, _)| *k)
+                .collect();
             for k in stale {
                 self.shadows.remove(&k);
             }
             if e.owned {
                 self.backend.free(e.dev_begin).map_err(|err| {
-                    RtError::backend(&e.loc, format!("freeing the device copy of '{}'", e.name), err)
+                    RtError::backend(
+                        &e.loc,
+                        format!("freeing the device copy of '{}'", e.name),
+                        err,
+                    )
                 })?;
             }
         }
@@ -1113,7 +1267,10 @@ impl Device {
     /// Kernel parameter bytes from the `TARGET_PARAM` items.
     fn kernel_params(&self, items: &[MapItem<'_>]) -> Result<Vec<Vec<u8>>, RtError> {
         let mut params = Vec::new();
-        for it in items.iter().filter(|it| it.flags & flags::TARGET_PARAM != 0) {
+        for it in items
+            .iter()
+            .filter(|it| it.flags & flags::TARGET_PARAM != 0)
+        {
             if it.flags & flags::LITERAL != 0 {
                 // SAFETY: `begin` points at `size` readable bytes (ABI contract).
                 let bytes =

@@ -84,7 +84,8 @@ impl Entry {
     /// Device address corresponding to host address `host` (which may lie outside the entry,
     /// e.g. the base of an array section that starts later).
     pub fn translate(&self, host: u64) -> DevPtr {
-        self.dev_begin.wrapping_add(host.wrapping_sub(self.host_begin))
+        self.dev_begin
+            .wrapping_add(host.wrapping_sub(self.host_begin))
     }
 
     /// Size in bytes.

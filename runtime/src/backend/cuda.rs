@@ -59,7 +59,8 @@ struct Driver {
     ) -> CuResult,
     module_load_data: unsafe extern "C" fn(*mut Handle, *const c_void) -> CuResult,
     module_get_function: unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> CuResult,
-    module_get_global: unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> CuResult,
+    module_get_global:
+        unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> CuResult,
     mem_alloc: unsafe extern "C" fn(*mut u64, usize) -> CuResult,
     mem_free: unsafe extern "C" fn(u64) -> CuResult,
     memcpy_htod: unsafe extern "C" fn(u64, *const c_void, usize) -> CuResult,
@@ -81,7 +82,8 @@ struct Driver {
     ) -> CuResult,
     get_error_name: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
     get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
-    link_create: unsafe extern "C" fn(c_uint, *mut c_int, *mut *mut c_void, *mut Handle) -> CuResult,
+    link_create:
+        unsafe extern "C" fn(c_uint, *mut c_int, *mut *mut c_void, *mut Handle) -> CuResult,
     link_add_data: unsafe extern "C" fn(
         Handle,
         c_int,
@@ -177,19 +179,28 @@ pub fn open_devices(lib_path: &str) -> Result<Vec<CudaDevice>, String> {
     let driver = Arc::new(Driver::load(lib_path)?);
     let d = &driver;
     // SAFETY: plain driver calls with valid out-pointers.
-    d.check("cuInit", unsafe { (d.init)(0) }).map_err(|e| format!("{e}"))?;
+    d.check("cuInit", unsafe { (d.init)(0) })
+        .map_err(|e| format!("{e}"))?;
     let mut version = 0;
     // SAFETY: valid out-pointer.
-    d.check("cuDriverGetVersion", unsafe { (d.driver_get_version)(&mut version) })
-        .map_err(|e| e.to_string())?;
+    d.check("cuDriverGetVersion", unsafe {
+        (d.driver_get_version)(&mut version)
+    })
+    .map_err(|e| e.to_string())?;
     let mut count = 0;
     // SAFETY: valid out-pointer.
-    d.check("cuDeviceGetCount", unsafe { (d.device_get_count)(&mut count) })
-        .map_err(|e| e.to_string())?;
+    d.check("cuDeviceGetCount", unsafe {
+        (d.device_get_count)(&mut count)
+    })
+    .map_err(|e| e.to_string())?;
     if count <= 0 {
-        return Err(format!("the CUDA driver (version {version}) reports no CUDA device"));
+        return Err(format!(
+            "the CUDA driver (version {version}) reports no CUDA device"
+        ));
     }
-    (0..count).map(|i| CudaDevice::open(driver.clone(), i).map_err(|e| e.to_string())).collect()
+    (0..count)
+        .map(|i| CudaDevice::open(driver.clone(), i).map_err(|e| e.to_string()))
+        .collect()
 }
 
 /// A loaded program: the module and a cache of kernel handles.
@@ -223,20 +234,28 @@ impl CudaDevice {
         d.check("cuDeviceGet", unsafe { (d.device_get)(&mut dev, ordinal) })?;
         let mut name = [0 as c_char; 128];
         // SAFETY: the buffer is 128 bytes, as declared.
-        d.check("cuDeviceGetName", unsafe { (d.device_get_name)(name.as_mut_ptr(), 128, dev) })?;
+        d.check("cuDeviceGetName", unsafe {
+            (d.device_get_name)(name.as_mut_ptr(), 128, dev)
+        })?;
         // SAFETY: the driver NUL-terminates within the buffer.
-        let name = unsafe { CStr::from_ptr(name.as_ptr()) }.to_string_lossy().into_owned();
+        let name = unsafe { CStr::from_ptr(name.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
         let attr = |a| {
             let mut v = 0;
             // SAFETY: valid out-pointer and attribute number.
-            d.check("cuDeviceGetAttribute", unsafe { (d.device_get_attribute)(&mut v, a, dev) })
-                .map(|_| v)
+            d.check("cuDeviceGetAttribute", unsafe {
+                (d.device_get_attribute)(&mut v, a, dev)
+            })
+            .map(|_| v)
         };
         let sm = (attr(ATTR_CC_MAJOR)?, attr(ATTR_CC_MINOR)?);
         let multiprocessors = attr(ATTR_MULTIPROCESSOR_COUNT)?.max(1) as u32;
         let mut context = std::ptr::null_mut();
         // SAFETY: valid out-pointer and device.
-        d.check("cuDevicePrimaryCtxRetain", unsafe { (d.primary_ctx_retain)(&mut context, dev) })?;
+        d.check("cuDevicePrimaryCtxRetain", unsafe {
+            (d.primary_ctx_retain)(&mut context, dev)
+        })?;
         let staging_threshold = std::env::var("OMPCC_PINNED_STAGING")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -257,7 +276,9 @@ impl CudaDevice {
     fn current(&self) -> Result<&Driver, BackendError> {
         let d = &*self.driver;
         // SAFETY: the context was retained in `open` and is never released.
-        d.check("cuCtxSetCurrent", unsafe { (d.ctx_set_current)(self.context) })?;
+        d.check("cuCtxSetCurrent", unsafe {
+            (d.ctx_set_current)(self.context)
+        })?;
         Ok(d)
     }
 
@@ -271,7 +292,9 @@ impl CudaDevice {
             let d = self.current()?;
             let mut p = std::ptr::null_mut();
             // SAFETY: valid out-pointer; flags 0 = plain page-locked memory.
-            d.check("cuMemHostAlloc", unsafe { (d.mem_host_alloc)(&mut p, STAGING_CHUNK, 0) })?;
+            d.check("cuMemHostAlloc", unsafe {
+                (d.mem_host_alloc)(&mut p, STAGING_CHUNK, 0)
+            })?;
             self.staging = Some((p, STAGING_CHUNK));
         }
         Ok(self.staging)
@@ -307,11 +330,13 @@ impl CudaDevice {
                 vals.as_mut_ptr(),
             )
         };
-        d.check("cuModuleLoadDataEx", status).map(|_| module).map_err(|mut e| {
-            e.message = format!("{} (module {name})", e.message);
-            e.log = log_text(&error);
-            e
-        })
+        d.check("cuModuleLoadDataEx", status)
+            .map(|_| module)
+            .map_err(|mut e| {
+                e.message = format!("{} (module {name})", e.message);
+                e.log = log_text(&error);
+                e
+            })
     }
 
     fn link(&self, d: &Driver, modules: &[ModuleImage<'_>]) -> Result<Handle, BackendError> {
@@ -333,7 +358,12 @@ impl CudaDevice {
         // SAFETY: option arrays of equal length; the log buffers outlive the link state, which
         // is destroyed below on every path.
         let status = unsafe {
-            (d.link_create)(opts.len() as c_uint, opts.as_mut_ptr(), vals.as_mut_ptr(), &mut state)
+            (d.link_create)(
+                opts.len() as c_uint,
+                opts.as_mut_ptr(),
+                vals.as_mut_ptr(),
+                &mut state,
+            )
         };
         d.check("cuLinkCreate", status)?;
         let result = (|| {
@@ -363,10 +393,14 @@ impl CudaDevice {
             let mut cubin = std::ptr::null_mut();
             let mut size = 0usize;
             // SAFETY: valid out-pointers; the cubin stays owned by `state` until destroyed.
-            d.check("cuLinkComplete", unsafe { (d.link_complete)(state, &mut cubin, &mut size) })?;
+            d.check("cuLinkComplete", unsafe {
+                (d.link_complete)(state, &mut cubin, &mut size)
+            })?;
             let mut module = std::ptr::null_mut();
             // SAFETY: `cubin` is the linker's output image, alive until `link_destroy`.
-            d.check("cuModuleLoadData", unsafe { (d.module_load_data)(&mut module, cubin) })?;
+            d.check("cuModuleLoadData", unsafe {
+                (d.module_load_data)(&mut module, cubin)
+            })?;
             Ok(module)
         })();
         // SAFETY: `state` came from cuLinkCreate and is destroyed once.
@@ -386,7 +420,10 @@ fn log_text(buf: &[u8]) -> String {
 
 impl Backend for CudaDevice {
     fn describe(&self) -> String {
-        format!("cuda:{} {} (sm_{}{})", self.ordinal, self.name, self.sm.0, self.sm.1)
+        format!(
+            "cuda:{} {} (sm_{}{})",
+            self.ordinal, self.name, self.sm.0, self.sm.1
+        )
     }
 
     fn multiprocessors(&self) -> u32 {
@@ -397,7 +434,9 @@ impl Backend for CudaDevice {
         let d = self.current()?;
         let mut p = 0u64;
         // SAFETY: valid out-pointer.
-        d.check("cuMemAlloc", unsafe { (d.mem_alloc)(&mut p, bytes as usize) })?;
+        d.check("cuMemAlloc", unsafe {
+            (d.mem_alloc)(&mut p, bytes as usize)
+        })?;
         Ok(p)
     }
 
@@ -415,13 +454,17 @@ impl Backend for CudaDevice {
                 unsafe { std::ptr::copy_nonoverlapping(chunk.as_ptr(), buf.cast(), chunk.len()) };
                 let at = dst + (i * cap) as u64;
                 // SAFETY: valid pinned source of chunk.len() bytes.
-                d.check("cuMemcpyHtoD", unsafe { (d.memcpy_htod)(at, buf, chunk.len()) })?;
+                d.check("cuMemcpyHtoD", unsafe {
+                    (d.memcpy_htod)(at, buf, chunk.len())
+                })?;
             }
             return Ok(());
         }
         let d = self.current()?;
         // SAFETY: `src` is a valid slice; the destination range is device memory.
-        d.check("cuMemcpyHtoD", unsafe { (d.memcpy_htod)(dst, src.as_ptr().cast(), src.len()) })
+        d.check("cuMemcpyHtoD", unsafe {
+            (d.memcpy_htod)(dst, src.as_ptr().cast(), src.len())
+        })
     }
 
     fn copy_from_device(&mut self, dst: &mut [u8], src: DevPtr) -> Result<(), BackendError> {
@@ -430,7 +473,9 @@ impl Backend for CudaDevice {
             for (i, chunk) in dst.chunks_mut(cap).enumerate() {
                 let at = src + (i * cap) as u64;
                 // SAFETY: valid pinned destination of chunk.len() <= cap bytes.
-                d.check("cuMemcpyDtoH", unsafe { (d.memcpy_dtoh)(buf, at, chunk.len()) })?;
+                d.check("cuMemcpyDtoH", unsafe {
+                    (d.memcpy_dtoh)(buf, at, chunk.len())
+                })?;
                 // SAFETY: the buffer now holds chunk.len() copied bytes.
                 unsafe {
                     std::ptr::copy_nonoverlapping(buf.cast(), chunk.as_mut_ptr(), chunk.len())
@@ -453,13 +498,20 @@ impl Backend for CudaDevice {
     ) -> Result<(), BackendError> {
         let d = self.current()?;
         // SAFETY: both ranges are device memory (the runtime checked them against its table).
-        d.check("cuMemcpyDtoD", unsafe { (d.memcpy_dtod)(dst, src, bytes as usize) })
+        d.check("cuMemcpyDtoD", unsafe {
+            (d.memcpy_dtod)(dst, src, bytes as usize)
+        })
     }
 
     fn load_program(&mut self, modules: &[ModuleImage<'_>]) -> Result<ProgramId, BackendError> {
         let d = self.current()?;
         let module = match modules {
-            [] => return Err(BackendError::new("load program", "no PTX module registered")),
+            [] => {
+                return Err(BackendError::new(
+                    "load program",
+                    "no PTX module registered",
+                ));
+            }
             [one] => {
                 let mut ptx = one.ptx.as_bytes().to_vec();
                 ptx.push(0);
@@ -467,7 +519,10 @@ impl Backend for CudaDevice {
             }
             many => self.link(d, many)?,
         };
-        self.programs.push(Program { module, functions: HashMap::new() });
+        self.programs.push(Program {
+            module,
+            functions: HashMap::new(),
+        });
         Ok(ProgramId(self.programs.len() as u32 - 1))
     }
 
@@ -504,7 +559,9 @@ impl Backend for CudaDevice {
         let driver = self.driver.clone();
         let d = &*driver;
         // SAFETY: the context was retained in `open`.
-        d.check("cuCtxSetCurrent", unsafe { (d.ctx_set_current)(self.context) })?;
+        d.check("cuCtxSetCurrent", unsafe {
+            (d.ctx_set_current)(self.context)
+        })?;
         let prog = self
             .programs
             .get_mut(program.0 as usize)
@@ -516,7 +573,8 @@ impl Backend for CudaDevice {
                     .map_err(|_| BackendError::new("cuModuleGetFunction", "name contains NUL"))?;
                 let mut f = std::ptr::null_mut();
                 // SAFETY: valid out-pointer, module and NUL-terminated name.
-                let status = unsafe { (d.module_get_function)(&mut f, prog.module, cname.as_ptr()) };
+                let status =
+                    unsafe { (d.module_get_function)(&mut f, prog.module, cname.as_ptr()) };
                 d.check("cuModuleGetFunction", status)?;
                 prog.functions.insert(kernel.to_string(), f);
                 f
@@ -524,8 +582,7 @@ impl Backend for CudaDevice {
         };
         // The driver reads each parameter through a pointer to its bytes; copy them into
         // 8-byte-aligned storage so every parameter type is suitably aligned.
-        let storage: Vec<Vec<u64>> =
-            params.iter().map(|p| bytes_to_words(p)).collect::<Vec<_>>();
+        let storage: Vec<Vec<u64>> = params.iter().map(|p| bytes_to_words(p)).collect::<Vec<_>>();
         let mut ptrs: Vec<*mut c_void> =
             storage.iter().map(|w| w.as_ptr() as *mut c_void).collect();
         // SAFETY: `ptrs` points at parameter values that live until after the call; the
@@ -568,7 +625,10 @@ mod tests {
     #[test]
     fn missing_library_is_a_reason_not_a_crash() {
         let err = open_devices("/nonexistent/libcuda.so.1").err().unwrap();
-        assert!(err.starts_with("cannot load /nonexistent/libcuda.so.1"), "{err}");
+        assert!(
+            err.starts_with("cannot load /nonexistent/libcuda.so.1"),
+            "{err}"
+        );
     }
 
     #[test]

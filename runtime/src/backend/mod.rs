@@ -70,7 +70,12 @@ pub struct BackendError {
 impl BackendError {
     /// An error without a symbolic code or log.
     pub fn new(op: impl Into<String>, message: impl Into<String>) -> Self {
-        BackendError { op: op.into(), code: None, message: message.into(), log: String::new() }
+        BackendError {
+            op: op.into(),
+            code: None,
+            message: message.into(),
+            log: String::new(),
+        }
     }
 }
 

@@ -28,7 +28,10 @@ impl SimMemory {
             .next_back()
             .ok_or_else(|| format!("address {addr:#x} is not in any device allocation"))?;
         let off = addr - start;
-        if off.checked_add(len).is_none_or(|end| end > block.len() as u64) {
+        if off
+            .checked_add(len)
+            .is_none_or(|end| end > block.len() as u64)
+        {
             return Err(format!(
                 "access of {len} bytes at {addr:#x} is outside the allocation at {start:#x} \
                  ({} bytes)",
@@ -141,16 +144,23 @@ impl Backend for SimBackend {
     }
 
     fn copy_to_device(&mut self, dst: DevPtr, src: &[u8]) -> Result<(), BackendError> {
-        self.memory.write(dst, src).map_err(sim_err("sim copy to device"))
+        self.memory
+            .write(dst, src)
+            .map_err(sim_err("sim copy to device"))
     }
 
     fn copy_from_device(&mut self, dst: &mut [u8], src: DevPtr) -> Result<(), BackendError> {
-        self.memory.read(src, dst).map_err(sim_err("sim copy from device"))
+        self.memory
+            .read(src, dst)
+            .map_err(sim_err("sim copy from device"))
     }
 
     fn load_program(&mut self, modules: &[ModuleImage<'_>]) -> Result<ProgramId, BackendError> {
         if let Some(empty) = modules.iter().find(|m| m.ptx.trim().is_empty()) {
-            return Err(BackendError::new("sim load", format!("module {} is empty", empty.name)));
+            return Err(BackendError::new(
+                "sim load",
+                format!("module {} is empty", empty.name),
+            ));
         }
         let mut globals = Vec::new();
         for (name, bytes) in self.globals.clone() {
@@ -213,9 +223,22 @@ mod tests {
     #[test]
     fn unknown_kernel_is_an_error() {
         let mut sim = SimBackend::new();
-        let p = sim.load_program(&[ModuleImage { name: "a.c", ptx: ".version 7.0" }]).unwrap();
-        let dims = LaunchDims { teams: 1, threads: 1, dyn_shared_bytes: 0 };
+        let p = sim
+            .load_program(&[ModuleImage {
+                name: "a.c",
+                ptx: ".version 7.0",
+            }])
+            .unwrap();
+        let dims = LaunchDims {
+            teams: 1,
+            threads: 1,
+            dyn_shared_bytes: 0,
+        };
         let err = sim.launch(p, "k", &[], dims).unwrap_err();
-        assert!(err.to_string().contains("no Rust implementation of kernel 'k'"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("no Rust implementation of kernel 'k'"),
+            "{err}"
+        );
     }
 }
