@@ -107,7 +107,8 @@ impl Driver {
     fn load(path: &str) -> Result<Driver, String> {
         // SAFETY: loading the CUDA driver runs its initializers, which are designed to be run
         // in any process.
-        let lib = unsafe { Library::new(path) }.map_err(|e| format!("cannot load {path}: {e}"))?;
+        let lib = unsafe { Library::new(path) }
+            .map_err(|e| format!("cannot load {path}: {}", chain(&e)))?;
         macro_rules! sym {
             ($name:literal) => {
                 // SAFETY: the symbol has the signature of the field it initializes (CUDA driver
@@ -166,6 +167,18 @@ impl Driver {
             log: String::new(),
         })
     }
+}
+
+/// An error and its sources, `: `-separated (libloading keeps dlerror's text in the source).
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
 }
 
 /// Where `libcuda` is looked for: `OMPCC_LIBCUDA`, else `libcuda.so.1`.

@@ -1,0 +1,134 @@
+/* Test program for libompcc_rt: each scenario (argv[1]) calls the C ABI the way generated
+ * code would. argv[2] is the directory holding the PTX files. */
+#include "ompcc_rt.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int g_val = 41;
+static const char *ptx_dir = ".";
+
+static char *slurp(const char *name, size_t *len) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", ptx_dir, name);
+  FILE *f = fopen(path, "rb");
+  if (!f) { perror(path); exit(2); }
+  static char buf[3][1 << 16];
+  static int next = 0;
+  char *b = buf[next++ % 3];
+  *len = fread(b, 1, sizeof buf[0] - 1, f);
+  b[*len] = 0;
+  fclose(f);
+  return b;
+}
+
+static int reg(const char *file, const ompcc_rt_kernel_desc *k, uint32_t nk,
+               const ompcc_rt_global_desc *g, uint32_t ng) {
+  ompcc_rt_module_desc d = {0};
+  d.abi_version = OMPCC_RT_ABI_VERSION;
+  d.name = file;
+  d.ptx = slurp(file, &(size_t){0});
+  d.ptx_size = strlen(d.ptx);
+  d.kernels = k;
+  d.num_kernels = nk;
+  d.globals = g;
+  d.num_globals = ng;
+  return ompcc_rt_register_module(&d);
+}
+
+static const uint32_t k_params[] = {8, 4};
+static const uint32_t one_ptr[] = {8};
+static const ompcc_rt_kernel_desc inc_kernels[] = {{"k", 2, k_params}, {"bump_g", 0, NULL}};
+static const ompcc_rt_global_desc inc_globals[] = {{"g_val", &g_val, sizeof g_val}};
+
+static int launch(int m, uint32_t kernel, uint32_t n, const ompcc_rt_map_entry *e,
+                  const char *loc) {
+  ompcc_rt_launch_args a = {0};
+  a.module = m;
+  a.kernel = kernel;
+  a.device = OMPCC_RT_DEVICE_DEFAULT;
+  a.num_entries = n;
+  a.entries = e;
+  a.num_teams = 2;
+  a.thread_limit = 4;
+  a.loc = loc;
+  return ompcc_rt_launch(&a);
+}
+
+int main(int argc, char **argv) {
+  const char *s = argc > 1 ? argv[1] : "devices";
+  if (argc > 2) ptx_dir = argv[2];
+  int a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  ompcc_rt_map_entry e = {a, a, sizeof a, OMPCC_RT_MAP_TO | OMPCC_RT_MAP_FROM, "a[0:8]",
+                          "prog.c:12:5"};
+  if (!strcmp(s, "devices")) {
+    printf("devices=%d initial=%d default=%d\n", omp_get_num_devices(),
+           omp_get_initial_device(), omp_get_default_device());
+  } else if (!strcmp(s, "data")) {
+    ompcc_rt_map_entry to = e;
+    to.flags = OMPCC_RT_MAP_TO;
+    ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &to, "prog.c:20:1");
+    a[0] = 100;
+    ompcc_rt_map_entry up = e;
+    up.flags = OMPCC_RT_MAP_FROM;
+    ompcc_rt_target_update(OMPCC_RT_DEVICE_DEFAULT, 1, &up, "prog.c:22:1");
+    ompcc_rt_target_exit_data(OMPCC_RT_DEVICE_DEFAULT, 1, &up, "prog.c:23:1");
+    printf("a0=%d a7=%d\n", a[0], a[7]);
+  } else if (!strcmp(s, "launch")) {
+    int m = reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
+    int n = 8;
+    ompcc_rt_map_entry args[2] = {e, {&n, &n, sizeof n, 0, "n", "prog.c:30:20"}};
+    args[0].flags |= OMPCC_RT_MAP_TARGET_PARAM;
+    args[1].flags = OMPCC_RT_MAP_LITERAL | OMPCC_RT_MAP_TARGET_PARAM;
+    int ran = launch(m, 0, 2, args, "prog.c:30:9");
+    if (!ran)
+      for (int i = 0; i < n; i++) a[i] += 1; /* host fallback */
+    printf("ran=%d a0=%d a7=%d\n", ran, a[0], a[7]);
+  } else if (!strcmp(s, "global")) {
+    int m = reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
+    int ran = launch(m, 1, 0, NULL, "prog.c:40:9");
+    if (!ran) g_val += 1;
+    ompcc_rt_map_entry g = {&g_val, &g_val, sizeof g_val, OMPCC_RT_MAP_FROM, "g_val",
+                            "prog.c:41:9"};
+    ompcc_rt_target_update(OMPCC_RT_DEVICE_DEFAULT, 1, &g, "prog.c:41:9");
+    printf("ran=%d g_val=%d present=%d\n", ran, g_val,
+           omp_target_is_present(&g_val, omp_get_default_device()));
+  } else if (!strcmp(s, "link")) {
+    static const ompcc_rt_kernel_desc kc[] = {{"use_twice", 1, one_ptr}};
+    int m = reg("caller.ptx", kc, 1, NULL, 0);
+    reg("callee.ptx", NULL, 0, NULL, 0);
+    a[0] = 21;
+    e.flags |= OMPCC_RT_MAP_TARGET_PARAM;
+    int ran = launch(m, 0, 1, &e, "prog.c:50:9");
+    if (!ran) a[0] *= 2;
+    printf("ran=%d a0=%d\n", ran, a[0]);
+  } else if (!strcmp(s, "badptx")) {
+    static const ompcc_rt_kernel_desc kb[] = {{"broken", 0, NULL}};
+    int m = reg("bad.ptx", kb, 1, NULL, 0);
+    int ran = launch(m, 0, 0, NULL, "prog.c:60:9");
+    printf("ran=%d\n", ran);
+  } else if (!strcmp(s, "overlap")) {
+    ompcc_rt_map_entry first = e, second = e;
+    first.size = 4 * sizeof(int);
+    second.begin = a + 2;
+    second.name = "a[2:4]";
+    second.loc = "prog.c:71:30";
+    ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &first, "prog.c:70:1");
+    ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &second, "prog.c:71:1");
+    printf("not reached\n");
+  } else if (!strcmp(s, "bandwidth")) {
+    size_t n = (size_t)256 << 20;
+    char *big = malloc(n);
+    memset(big, 1, n);
+    ompcc_rt_map_entry b = {big, big, n, OMPCC_RT_MAP_TO | OMPCC_RT_MAP_FROM, "big", "prog.c:80:1"};
+    for (int i = 0; i < 4; i++) {
+      ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &b, "prog.c:81:1");
+      ompcc_rt_target_exit_data(OMPCC_RT_DEVICE_DEFAULT, 1, &b, "prog.c:82:1");
+    }
+    printf("big=%d\n", big[n - 1]);
+  } else {
+    fprintf(stderr, "unknown scenario %s\n", s);
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,319 @@
+//! Links a C program (`tests/c/prog.c`) against the static library next to this test binary,
+//! with libgomp, and checks what users see: which `omp_*` definitions win, device selection
+//! without a driver, `OMPCC_INFO` / `OMPCC_PROFILE` output and fatal errors. On a machine with
+//! a CUDA GPU the same program runs real kernels (set `OMPCC_REQUIRE_GPU=1` to make a missing
+//! GPU a failure).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The static library cargo built with this test: `cargo test` leaves it in `deps/` as
+/// `libompcc_rt-HASH.a` (only `cargo build` copies it up a level), so take the newest of those.
+fn staticlib() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    let candidates = std::fs::read_dir(deps)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .chain([deps.parent().unwrap().join("libompcc_rt.a")])
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("libompcc_rt") && name.ends_with(".a") && p.exists()
+        });
+    let newest = candidates.max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok());
+    newest.unwrap_or_else(|| panic!("no libompcc_rt*.a in {}", deps.display()))
+}
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c")
+}
+
+struct Built {
+    _dir: tempfile::TempDir,
+    ours_first: PathBuf,
+    gomp_first: PathBuf,
+}
+
+/// Builds `tests/c/omp_only.c` (which calls nothing but `omp_*`) with the library before or
+/// after `-lgomp`.
+fn build_omp_only(dir: &Path, gomp_first: bool) -> PathBuf {
+    let out = dir.join(if gomp_first {
+        "omp_gomp_first"
+    } else {
+        "omp_ours_first"
+    });
+    let mut cmd = Command::new("cc");
+    cmd.arg("-fopenmp").arg(src_dir().join("omp_only.c"));
+    if gomp_first {
+        cmd.arg("-lgomp");
+    }
+    cmd.arg(staticlib())
+        .args(["-ldl", "-lpthread", "-lm", "-o"])
+        .arg(&out);
+    let o = cmd.output().expect("cc must be installed");
+    assert!(
+        o.status.success(),
+        "link failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
+fn build() -> &'static Built {
+    static BUILT: OnceLock<Built> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
+        let link = |out: &Path, gomp_first: bool| {
+            let mut cmd = Command::new("cc");
+            cmd.arg("-fopenmp")
+                .arg("-I")
+                .arg(&include)
+                .arg(src_dir().join("prog.c"));
+            if gomp_first {
+                cmd.arg("-lgomp");
+            }
+            cmd.arg(staticlib())
+                .args(["-ldl", "-lpthread", "-lm", "-o"])
+                .arg(out);
+            let o = cmd.output().expect("cc must be installed");
+            assert!(
+                o.status.success(),
+                "link failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        };
+        let ours_first = dir.path().join("prog");
+        let gomp_first = dir.path().join("prog_gomp_first");
+        link(&ours_first, false);
+        link(&gomp_first, true);
+        Built {
+            _dir: dir,
+            ours_first,
+            gomp_first,
+        }
+    })
+}
+
+/// Runs the program with a clean ompcc/OpenMP environment plus `env`.
+fn run_exe(exe: &Path, scenario: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(exe);
+    cmd.arg(scenario).arg(src_dir());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("OMPCC_") || k.starts_with("OMP_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.envs(env.iter().copied());
+    cmd.output().unwrap()
+}
+
+fn run(scenario: &str, env: &[(&str, &str)]) -> (i32, String, String) {
+    let o = run_exe(&build().ours_first, scenario, env);
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+const NO_DRIVER: (&str, &str) = ("OMPCC_LIBCUDA", "/nonexistent/libcuda.so.1");
+
+#[test]
+fn our_omp_functions_win_when_linked_before_libgomp() {
+    let (rc, out, _) = run("devices", &[("OMPCC_DEVICE", "sim")]);
+    assert_eq!(rc, 0);
+    assert_eq!(out, "devices=1 initial=1 default=0\n");
+    // A program that uses runtime entry points pulls our definitions in whatever the order
+    // (an executable's definition beats a shared library's, no duplicate-symbol error).
+    let o = run_exe(&build().gomp_first, "devices", &[("OMPCC_DEVICE", "sim")]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "devices=1 initial=1 default=0\n"
+    );
+    // A program that calls only omp_* functions shows why the driver puts libompcc_rt.a
+    // first: after -lgomp, libgomp's no-device versions are bound and ours never pulled in.
+    let dir = tempfile::tempdir().unwrap();
+    let sim = [("OMPCC_DEVICE", "sim")];
+    let o = run_exe(&build_omp_only(dir.path(), false), "", &sim);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "devices=1 initial=1 threads=2\n"
+    );
+    let o = run_exe(&build_omp_only(dir.path(), true), "", &sim);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "devices=0 initial=0 threads=2\n"
+    );
+}
+
+#[test]
+fn missing_driver_falls_back_to_the_host() {
+    let (rc, out, err) = run("launch", &[NO_DRIVER]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=0 a0=1 a7=8\n");
+    assert_eq!(err, "");
+    let (_, out, _) = run("devices", &[NO_DRIVER]);
+    assert_eq!(out, "devices=0 initial=0 default=0\n");
+}
+
+#[test]
+fn missing_driver_under_mandatory_is_a_clear_error() {
+    let (rc, out, err) = run("launch", &[NO_DRIVER, ("OMP_TARGET_OFFLOAD", "mandatory")]);
+    assert_eq!(rc, 1);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with(
+            "ompcc-rt: error: prog.c:30:9: OMP_TARGET_OFFLOAD=MANDATORY but no offload device is \
+             available: cannot load /nonexistent/libcuda.so.1: "
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn explicit_cuda_without_driver_is_an_error() {
+    let (rc, _, err) = run("data", &[NO_DRIVER, ("OMPCC_DEVICE", "cuda")]);
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("prog.c:20:1: no offload device: cannot load /nonexistent"),
+        "{err}"
+    );
+}
+
+#[test]
+fn host_device_and_disabled_offload_run_on_the_host() {
+    for env in [("OMPCC_DEVICE", "host"), ("OMP_TARGET_OFFLOAD", "disabled")] {
+        let (rc, out, err) = run("launch", &[env, ("OMPCC_INFO", "1")]);
+        assert_eq!(rc, 0);
+        assert_eq!(out, "ran=0 a0=1 a7=8\n");
+        assert!(
+            err.contains("prog.c:30:9: kernel 'k' runs on the host (fallback)"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn bad_environment_values_warn() {
+    let (rc, _, err) = run("devices", &[NO_DRIVER, ("OMP_TARGET_OFFLOAD", "sometimes")]);
+    assert_eq!(rc, 0);
+    assert!(
+        err.contains("ompcc-rt: warning: ignoring OMP_TARGET_OFFLOAD=sometimes"),
+        "{err}"
+    );
+}
+
+#[test]
+fn info_logs_maps_and_transfers_with_locations() {
+    let (rc, out, err) = run("data", &[("OMPCC_DEVICE", "sim"), ("OMPCC_INFO", "1")]);
+    assert_eq!(rc, 0);
+    assert_eq!(out, "a0=0 a7=7\n", "update from restored the device value");
+    let lines: Vec<&str> = err.lines().collect();
+    let has = |needle: &str| lines.iter().any(|l| l.contains(needle));
+    assert!(has("device 0: sim:0"), "{err}");
+    assert!(has("prog.c:12:5: map to 'a[0:8]' ["), "{err}");
+    assert!(has("+32) -> device 0 0x5ee0"), "{err}");
+    assert!(has("(new; refs dynamic=1 structured=0)"), "{err}");
+    assert!(has("prog.c:12:5: copy to device 'a[0:8]'"), "{err}");
+    assert!(has("prog.c:12:5: copy from device 'a[0:8]'"), "{err}");
+    assert!(has("refs dynamic=0 structured=0; removed"), "{err}");
+    let (_, _, quiet) = run("data", &[("OMPCC_DEVICE", "sim")]);
+    assert_eq!(quiet, "");
+}
+
+#[test]
+fn profile_table_is_printed_at_exit() {
+    let (rc, _, err) = run("data", &[("OMPCC_DEVICE", "sim"), ("OMPCC_PROFILE", "1")]);
+    assert_eq!(rc, 0);
+    assert!(err.starts_with("ompcc-rt profile\n"), "{err}");
+    let row = |name: &str| -> Vec<String> {
+        let line = err
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{err}"));
+        line.split_whitespace().map(str::to_string).collect()
+    };
+    assert_eq!(row("host->device")[1..3], ["1", "32"]);
+    assert_eq!(row("device->host")[1..3], ["2", "64"]);
+}
+
+#[test]
+fn profile_json_is_written_at_exit_even_after_a_fatal_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.json");
+    let spec = format!("json:{}", path.display());
+    let (rc, _, err) = run(
+        "overlap",
+        &[("OMPCC_DEVICE", "sim"), ("OMPCC_PROFILE", &spec)],
+    );
+    assert_eq!(rc, 1, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).expect("valid JSON");
+    assert_eq!(v["transfers"]["host_to_device"]["count"], 1);
+    assert_eq!(v["transfers"]["host_to_device"]["bytes"], 16);
+    assert!(v["kernels"].as_object().unwrap().is_empty());
+}
+
+#[test]
+fn fatal_mapping_error_names_both_items() {
+    let (rc, out, err) = run("overlap", &[("OMPCC_DEVICE", "sim")]);
+    assert_eq!(rc, 1);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with("ompcc-rt: error: prog.c:71:30: 'a[2:4]' [0x"),
+        "{err}"
+    );
+    assert!(err.contains("partially overlaps 'a[0:8]'"), "{err}");
+    assert!(err.contains("mapped at prog.c:12:5 on device 0"), "{err}");
+}
+
+#[test]
+fn emulator_selection_reports_that_it_is_not_built_in() {
+    let (rc, _, err) = run("data", &[("OMPCC_DEVICE", "emu")]);
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("PTX emulator backend is not part of this build"),
+        "{err}"
+    );
+}
+
+/// Real kernels on a CUDA GPU when one is present; otherwise the same scenarios must take the
+/// host fallback. `OMPCC_REQUIRE_GPU=1` turns a missing GPU into a failure.
+#[test]
+fn cuda_device_runs_kernels_or_falls_back() {
+    let (_, devices, err) = run("devices", &[]);
+    let has_gpu = !devices.starts_with("devices=0");
+    if std::env::var("OMPCC_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+        assert!(has_gpu, "OMPCC_REQUIRE_GPU=1 but no GPU: {devices} {err}");
+    }
+    let ran = if has_gpu { "1" } else { "0" };
+    let (rc, out, err) = run(
+        "launch",
+        &[(
+            "OMP_TARGET_OFFLOAD",
+            if has_gpu { "mandatory" } else { "default" },
+        )],
+    );
+    assert_eq!(
+        (rc, out.as_str()),
+        (0, format!("ran={ran} a0=1 a7=8\n").as_str()),
+        "{err}"
+    );
+    let (rc, out, err) = run("global", &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, format!("ran={ran} g_val=42 present=1\n"), "{err}");
+    let (rc, out, err) = run("link", &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, format!("ran={ran} a0=42\n"), "{err}");
+    let (rc, out, err) = run("badptx", &[]);
+    if has_gpu {
+        assert_eq!(rc, 1, "{out}");
+        assert!(err.contains("prog.c:60:9: loading the device code of bad.ptx: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX"), "{err}");
+        assert!(err.contains("ptxas"), "JIT log shown: {err}");
+    } else {
+        assert_eq!((rc, out.as_str()), (0, "ran=0\n"));
+    }
+}
