@@ -629,8 +629,11 @@ pub unsafe extern "C" fn omp_target_free(ptr: *mut c_void, device: c_int) {
     }
     guard((), || {
         with_runtime(|rt| match api_target(rt, device) {
-            // SAFETY: came from malloc in omp_target_alloc by contract.
-            Some(Target::Host) => Ok(unsafe { free(ptr) }),
+            Some(Target::Host) => {
+                // SAFETY: came from malloc in omp_target_alloc by contract.
+                unsafe { free(ptr) };
+                Ok(())
+            }
             Some(Target::Device(d)) => rt.target_free(d, ptr as u64),
             None => Err(api_error(
                 "omp_target_free",

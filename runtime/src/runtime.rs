@@ -542,10 +542,10 @@ impl Runtime {
                 .map(|e| e.translate(it.begin))
                 .unwrap_or(0);
             if it.flags & flags::TO != 0 {
-                dev.to_device(it, dev_addr, info)?;
+                dev.copy_in(it, dev_addr, info)?;
             }
             if it.flags & flags::FROM != 0 {
-                dev.from_device(it, dev_addr, info)?;
+                dev.copy_out(it, dev_addr, info)?;
             }
         }
         Ok(())
@@ -921,18 +921,8 @@ fn absent_error(it: &MapItem<'_>, d: usize, why: &str) -> RtError {
 
 impl Device {
     /// Host->device copy of one item's bytes; re-applies attached pointers in the range.
-    fn to_device(&mut self, it: &MapItem<'_>, dev_addr: DevPtr, info: bool) -> Result<(), RtError> {
-        self.to_device_range(it.begin, it.size, dev_addr, it, info)
-    }
-
-    fn to_device_range(
-        &mut self,
-        begin: u64,
-        size: u64,
-        dev_addr: DevPtr,
-        it: &MapItem<'_>,
-        info: bool,
-    ) -> Result<(), RtError> {
+    fn copy_in(&mut self, it: &MapItem<'_>, dev_addr: DevPtr, info: bool) -> Result<(), RtError> {
+        let (begin, size) = (it.begin, it.size);
         // SAFETY: the generated code passes host ranges of live objects (ABI contract).
         let bytes = unsafe { std::slice::from_raw_parts(begin as *const u8, size as usize) };
         let start = Instant::now();
@@ -966,12 +956,7 @@ impl Device {
     }
 
     /// Device->host copy of one item's bytes; restores the host values of attached pointers.
-    fn from_device(
-        &mut self,
-        it: &MapItem<'_>,
-        dev_addr: DevPtr,
-        info: bool,
-    ) -> Result<(), RtError> {
+    fn copy_out(&mut self, it: &MapItem<'_>, dev_addr: DevPtr, info: bool) -> Result<(), RtError> {
         // SAFETY: the generated code passes host ranges of live objects (ABI contract).
         let bytes =
             unsafe { std::slice::from_raw_parts_mut(it.begin as *mut u8, it.size as usize) };
@@ -1035,7 +1020,7 @@ impl Device {
                 let new = done[parent];
                 if it.flags & flags::TO != 0 && (new || it.flags & flags::ALWAYS != 0) {
                     let dev_addr = self.table.get(key).map_or(0, |e| e.translate(it.begin));
-                    self.to_device(it, dev_addr, info)?;
+                    self.copy_in(it, dev_addr, info)?;
                 }
                 new
             } else {
@@ -1113,7 +1098,7 @@ impl Device {
             );
         }
         if it.flags & flags::TO != 0 && (new || it.flags & flags::ALWAYS != 0) {
-            self.to_device(it, dev_addr, info)?;
+            self.copy_in(it, dev_addr, info)?;
         }
         Ok(new)
     }
@@ -1236,7 +1221,7 @@ impl Device {
             };
             if it.flags & flags::ALWAYS != 0 || dying.contains(&key) {
                 let dev_addr = self.table.get(key).expect("live key").translate(it.begin);
-                self.from_device(it, dev_addr, info)?;
+                self.copy_out(it, dev_addr, info)?;
             }
         }
         for key in dying {
