@@ -34,6 +34,7 @@ struct Built {
     _dir: tempfile::TempDir,
     ours_first: PathBuf,
     gomp_first: PathBuf,
+    fake_cuda: PathBuf,
 }
 
 /// Builds `tests/c/omp_only.c` (which calls nothing but `omp_*`) with the library before or
@@ -89,10 +90,19 @@ fn build() -> &'static Built {
         let gomp_first = dir.path().join("prog_gomp_first");
         link(&ours_first, false);
         link(&gomp_first, true);
+        let fake_cuda = dir.path().join("libfakecuda.so");
+        let o = Command::new("cc")
+            .args(["-shared", "-fPIC", "-o"])
+            .arg(&fake_cuda)
+            .arg(src_dir().join("fake_libcuda.c"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         Built {
             _dir: dir,
             ours_first,
             gomp_first,
+            fake_cuda,
         }
     })
 }
@@ -316,4 +326,107 @@ fn cuda_device_runs_kernels_or_falls_back() {
     } else {
         assert_eq!((rc, out.as_str()), (0, "ran=0\n"));
     }
+}
+
+/// Runs a scenario on the fake CUDA driver (`tests/c/fake_libcuda.c`), MANDATORY offload.
+fn run_fake(scenario: &str, env: &[(&str, &str)]) -> (i32, String, String) {
+    let lib = build().fake_cuda.to_str().unwrap().to_string();
+    let mut all = vec![
+        ("OMPCC_LIBCUDA", lib.as_str()),
+        ("OMP_TARGET_OFFLOAD", "mandatory"),
+    ];
+    all.extend_from_slice(env);
+    run(scenario, &all)
+}
+
+#[test]
+fn cuda_backend_maps_launches_and_copies_back_through_the_driver_api() {
+    let trace = [("FAKE_CUDA_TRACE", "1"), ("OMPCC_INFO", "1")];
+    let (rc, out, err) = run_fake("launch", &trace);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=1 a0=1 a7=8\n");
+    assert!(err.contains("device 0: cuda:0 Fake GPU (sm_90)"), "{err}");
+    assert!(
+        err.contains("fake-cuda: launch k grid=2x1x1 block=4x1x1 shared=0"),
+        "{err}"
+    );
+    assert!(
+        err.contains("prog.c:30:9: launch 'k' on device 0: 2 teams x 4 threads"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cuda_backend_finds_declare_target_globals() {
+    let (rc, out, err) = run_fake("global", &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=1 g_val=42 present=1\n");
+}
+
+#[test]
+fn cuda_backend_links_several_modules() {
+    let (rc, out, err) = run_fake("link", &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(
+        out, "ran=1 a0=42\n",
+        "use_twice resolved 'twice' from the other module"
+    );
+}
+
+#[test]
+fn cuda_jit_failure_shows_error_name_and_log() {
+    let (rc, out, err) = run_fake("badptx", &[]);
+    assert_eq!((rc, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "ompcc-rt: error: prog.c:60:9: loading the device code of bad.ptx: cuModuleLoadDataEx \
+         failed: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)\nptxas application ptx \
+         input, line 6; error   : Unknown symbol '%r1'\n"
+    );
+}
+
+#[test]
+fn cuda_without_device_is_named_by_the_driver_error() {
+    let (rc, _, err) = run_fake("launch", &[("FAKE_CUDA_NO_DEVICE", "1")]);
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains(
+            "MANDATORY but no offload device is available: cuInit failed: CUDA_ERROR_NO_DEVICE \
+             (no CUDA-capable device is detected)"
+        ),
+        "{err}"
+    );
+    let lib = build().fake_cuda.to_str().unwrap().to_string();
+    let (rc, out, _) = run(
+        "launch",
+        &[("OMPCC_LIBCUDA", &lib), ("FAKE_CUDA_NO_DEVICE", "1")],
+    );
+    assert_eq!((rc, out.as_str()), (0, "ran=0 a0=1 a7=8\n"));
+}
+
+#[test]
+fn cuda_pinned_staging_gives_the_same_results() {
+    let (rc, out, err) = run_fake("data", &[("OMPCC_PINNED_STAGING", "16")]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "a0=0 a7=7\n");
+    let (rc, out, err) = run_fake("launch", &[("OMPCC_PINNED_STAGING", "16")]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=1 a0=1 a7=8\n");
+}
+
+#[test]
+fn profile_counts_kernel_launches() {
+    let (rc, _, err) = run_fake("launch", &[("OMPCC_PROFILE", "1")]);
+    assert_eq!(rc, 0, "{err}");
+    let row = err
+        .lines()
+        .find(|l| l.starts_with("k "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let k: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(k[..2], ["k", "1"]);
+    assert_eq!(
+        k[4..],
+        ["-", "-"],
+        "the driver reports no instruction or sector counts"
+    );
 }

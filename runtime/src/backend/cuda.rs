@@ -313,7 +313,7 @@ impl CudaDevice {
         Ok(self.staging)
     }
 
-    fn load_one(&self, d: &Driver, image: &[u8], name: &str) -> Result<Handle, BackendError> {
+    fn load_one(&self, d: &Driver, image: &[u8]) -> Result<Handle, BackendError> {
         let mut info = vec![0u8; LOG_BYTES];
         let mut error = vec![0u8; LOG_BYTES];
         let mut opts = [
@@ -346,7 +346,6 @@ impl CudaDevice {
         d.check("cuModuleLoadDataEx", status)
             .map(|_| module)
             .map_err(|mut e| {
-                e.message = format!("{} (module {name})", e.message);
                 e.log = log_text(&error);
                 e
             })
@@ -398,10 +397,7 @@ impl CudaDevice {
                         std::ptr::null_mut(),
                     )
                 };
-                d.check("cuLinkAddData", status).map_err(|mut e| {
-                    e.message = format!("{} (module {})", e.message, m.name);
-                    e
-                })?;
+                d.check(&format!("cuLinkAddData({})", m.name), status)?;
             }
             let mut cubin = std::ptr::null_mut();
             let mut size = 0usize;
@@ -528,7 +524,7 @@ impl Backend for CudaDevice {
             [one] => {
                 let mut ptx = one.ptx.as_bytes().to_vec();
                 ptx.push(0);
-                self.load_one(d, &ptx, one.name)?
+                self.load_one(d, &ptx)?
             }
             many => self.link(d, many)?,
         };
