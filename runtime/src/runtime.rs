@@ -873,10 +873,22 @@ fn check_items(items: &[MapItem<'_>], loc: &str) -> Result<(), RtError> {
                 ),
             ));
         }
-        if it.begin.checked_add(it.size).is_none() {
+        if it.begin.checked_add(it.size).is_none() || it.size > isize::MAX as u64 {
             return Err(RtError::new(
                 loc,
-                format!("map entry {i} ('{}') wraps around", it.name),
+                format!(
+                    "map entry {i} ('{}') has an impossible size {}",
+                    it.name, it.size
+                ),
+            ));
+        }
+        if it.begin == 0 && it.size > 0 {
+            return Err(RtError::new(
+                it.loc,
+                format!(
+                    "'{}' is a NULL address with {} bytes to map",
+                    it.name, it.size
+                ),
             ));
         }
     }

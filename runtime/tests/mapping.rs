@@ -955,3 +955,19 @@ fn unmapping_frees_device_memory_exactly_once() {
     assert_eq!(live.load(SeqCst), 0);
     assert!(errors()[0].contains("was not returned by omp_target_alloc"));
 }
+
+#[test]
+fn null_and_impossible_ranges_are_errors_not_crashes() {
+    let _g = setup(SimBackend::new());
+    let null = map(std::ptr::null::<f64>(), 4, TO, "p[0:4]");
+    assert_eq!(enter(&[null]), -1);
+    assert!(errors()[0].contains("'p[0:4]' is a NULL address with 32 bytes to map"));
+    let a = [0u8; 4];
+    let mut huge = map(a.as_ptr(), 1, TO, "a[0:n]");
+    huge.size = u64::MAX - 8;
+    assert_eq!(enter(&[huge]), -1);
+    assert!(errors()[0].contains("impossible size"));
+    // A zero-length section at NULL is just a lookup.
+    assert_eq!(enter(&[map(std::ptr::null::<f64>(), 0, TO, "p[0:0]")]), 0);
+    assert!(entries().is_empty());
+}
