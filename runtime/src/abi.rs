@@ -10,8 +10,7 @@
 use crate::options::{Options, ProfileOutput};
 use crate::profile::{self, Profile};
 use crate::runtime::{
-    DEVICE_DEFAULT, GlobalDesc, INITIAL_DEVICE, KernelDesc, Launch, MapItem, ModuleDesc, RtError,
-    Runtime, Target,
+    GlobalDesc, INITIAL_DEVICE, KernelDesc, Launch, MapItem, ModuleDesc, RtError, Runtime, Target,
 };
 use std::borrow::Cow;
 use std::ffi::{CStr, c_char, c_int, c_void};
@@ -832,9 +831,4 @@ pub extern "C" fn omp_target_disassociate_ptr(host_ptr: *const c_void, device: c
             )),
         })
     })
-}
-
-/// Keeps `DEVICE_DEFAULT` in the header in sync (checked by a test).
-pub const fn device_default() -> i32 {
-    DEVICE_DEFAULT
 }

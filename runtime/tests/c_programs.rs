@@ -430,3 +430,149 @@ fn profile_counts_kernel_launches() {
         "the driver reports no instruction or sector counts"
     );
 }
+
+/// The header and the Rust definitions agree on every constant, size and offset.
+#[test]
+fn header_matches_the_rust_abi() {
+    use ompcc_rt::abi::{GlobalDescC, KernelDescC, LaunchArgsC, MapEntryC, ModuleDescC};
+    use ompcc_rt::flags::*;
+    use std::mem::{offset_of, size_of};
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("abi_layout");
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
+    let o = Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Werror", "-I"])
+        .arg(&include)
+        .arg(src_dir().join("abi_layout.c"))
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(Command::new(&exe).output().unwrap().stdout).unwrap();
+    let expect = [
+        ("abi", u64::from(ompcc_rt::abi::ABI_VERSION)),
+        ("to", TO),
+        ("from", FROM),
+        ("always", ALWAYS),
+        ("delete", DELETE),
+        ("target_param", TARGET_PARAM),
+        ("literal", LITERAL),
+        ("implicit", IMPLICIT),
+        ("close", CLOSE),
+        ("present", PRESENT),
+        ("attach", ATTACH),
+        ("member_of_3", member_of_bits(3)),
+        ("sizeof.kernel", size_of::<KernelDescC>() as u64),
+        ("sizeof.global", size_of::<GlobalDescC>() as u64),
+        ("sizeof.module", size_of::<ModuleDescC>() as u64),
+        ("sizeof.entry", size_of::<MapEntryC>() as u64),
+        ("sizeof.launch", size_of::<LaunchArgsC>() as u64),
+        (
+            "ompcc_rt_kernel_desc.num_params",
+            offset_of!(KernelDescC, num_params) as u64,
+        ),
+        (
+            "ompcc_rt_kernel_desc.param_sizes",
+            offset_of!(KernelDescC, param_sizes) as u64,
+        ),
+        (
+            "ompcc_rt_global_desc.host_addr",
+            offset_of!(GlobalDescC, host_addr) as u64,
+        ),
+        (
+            "ompcc_rt_global_desc.size",
+            offset_of!(GlobalDescC, size) as u64,
+        ),
+        (
+            "ompcc_rt_module_desc.num_kernels",
+            offset_of!(ModuleDescC, num_kernels) as u64,
+        ),
+        (
+            "ompcc_rt_module_desc.num_globals",
+            offset_of!(ModuleDescC, num_globals) as u64,
+        ),
+        (
+            "ompcc_rt_module_desc.name",
+            offset_of!(ModuleDescC, name) as u64,
+        ),
+        (
+            "ompcc_rt_module_desc.ptx",
+            offset_of!(ModuleDescC, ptx) as u64,
+        ),
+        (
+            "ompcc_rt_module_desc.ptx_size",
+            offset_of!(ModuleDescC, ptx_size) as u64,
+        ),
+        (
+            "ompcc_rt_module_desc.kernels",
+            offset_of!(ModuleDescC, kernels) as u64,
+        ),
+        (
+            "ompcc_rt_module_desc.globals",
+            offset_of!(ModuleDescC, globals) as u64,
+        ),
+        (
+            "ompcc_rt_map_entry.begin",
+            offset_of!(MapEntryC, begin) as u64,
+        ),
+        (
+            "ompcc_rt_map_entry.size",
+            offset_of!(MapEntryC, size) as u64,
+        ),
+        (
+            "ompcc_rt_map_entry.flags",
+            offset_of!(MapEntryC, flags) as u64,
+        ),
+        (
+            "ompcc_rt_map_entry.name",
+            offset_of!(MapEntryC, name) as u64,
+        ),
+        ("ompcc_rt_map_entry.loc", offset_of!(MapEntryC, loc) as u64),
+        (
+            "ompcc_rt_launch_args.kernel",
+            offset_of!(LaunchArgsC, kernel) as u64,
+        ),
+        (
+            "ompcc_rt_launch_args.device",
+            offset_of!(LaunchArgsC, device) as u64,
+        ),
+        (
+            "ompcc_rt_launch_args.num_entries",
+            offset_of!(LaunchArgsC, num_entries) as u64,
+        ),
+        (
+            "ompcc_rt_launch_args.entries",
+            offset_of!(LaunchArgsC, entries) as u64,
+        ),
+        (
+            "ompcc_rt_launch_args.num_teams",
+            offset_of!(LaunchArgsC, num_teams) as u64,
+        ),
+        (
+            "ompcc_rt_launch_args.thread_limit",
+            offset_of!(LaunchArgsC, thread_limit) as u64,
+        ),
+        (
+            "ompcc_rt_launch_args.dyn_shared_bytes",
+            offset_of!(LaunchArgsC, dyn_shared_bytes) as u64,
+        ),
+        (
+            "ompcc_rt_launch_args.loc",
+            offset_of!(LaunchArgsC, loc) as u64,
+        ),
+    ];
+    let mut want: String = format!(
+        "device_default {}\ndevice_initial {}\n",
+        ompcc_rt::DEVICE_DEFAULT,
+        ompcc_rt::INITIAL_DEVICE
+    );
+    for (k, v) in expect {
+        want.push_str(&format!("{k} {v}\n"));
+    }
+    let mut got: Vec<&str> = out.lines().collect();
+    let mut want: Vec<&str> = want.lines().collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+}
