@@ -576,3 +576,58 @@ fn header_matches_the_rust_abi() {
     want.sort();
     assert_eq!(got, want);
 }
+
+/// `ptxas` on PATH, else from the `nvidia-cuda-nvcc-cu12` Python package.
+fn ptxas() -> Option<PathBuf> {
+    if Command::new("ptxas")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return Some(PathBuf::from("ptxas"));
+    }
+    let o = Command::new("python3")
+        .args([
+            "-c",
+            "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])",
+        ])
+        .output()
+        .ok()?;
+    let dir = String::from_utf8(o.stdout).ok()?;
+    let p = Path::new(dir.trim()).join("bin/ptxas");
+    p.exists().then_some(p)
+}
+
+/// The test PTX (run on the real driver when a GPU is present) is valid PTX, and bad.ptx is
+/// not, so the JIT-failure scenario fails for the intended reason.
+#[test]
+fn test_ptx_files_assemble() {
+    let Some(ptxas) = ptxas() else {
+        let required = std::env::var("OMPCC_REQUIRE_PTXAS").is_ok_and(|v| v == "1");
+        assert!(!required, "OMPCC_REQUIRE_PTXAS=1 but ptxas was not found");
+        eprintln!("ptxas not found: PTX validity not checked");
+        return;
+    };
+    let out = tempfile::tempdir().unwrap();
+    for (file, ok) in [
+        ("inc.ptx", true),
+        ("caller.ptx", true),
+        ("callee.ptx", true),
+        ("bad.ptx", false),
+    ] {
+        for arch in ["sm_70", "sm_90"] {
+            let o = Command::new(&ptxas)
+                .args(["-c", "-arch", arch, "-o"])
+                .arg(out.path().join("x.cubin"))
+                .arg(src_dir().join(file))
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.success(),
+                ok,
+                "{file} {arch}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+}
