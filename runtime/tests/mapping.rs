@@ -971,3 +971,43 @@ fn null_and_impossible_ranges_are_errors_not_crashes() {
     assert_eq!(enter(&[map(std::ptr::null::<f64>(), 0, TO, "p[0:0]")]), 0);
     assert!(entries().is_empty());
 }
+
+#[test]
+fn is_device_ptr_passes_the_device_address_unchanged() {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(0u64));
+    let seen2 = seen.clone();
+    let sim = SimBackend::new().with_kernel("peek", move |_, p, _| {
+        *seen2.lock().unwrap() = u64::from_le_bytes(p[0].try_into().unwrap());
+        Ok(())
+    });
+    let _g = setup(sim);
+    let m = register(&[("peek", &[8])]);
+    let d = omp_target_alloc(64, DEV);
+    let e = [map(
+        &d as *const *mut c_void,
+        1,
+        LITERAL | TARGET_PARAM,
+        "d",
+    )];
+    assert_eq!(launch(m, DEV, &e), 1);
+    assert_eq!(*seen.lock().unwrap(), d as u64);
+    assert!(entries().is_empty());
+}
+
+#[test]
+fn modules_registered_after_first_use_are_loaded_later() {
+    let sim = SimBackend::new()
+        .with_kernel("scale", scale_kernel)
+        .with_kernel("nop", |_, _, _| Ok(()));
+    let _g = setup(sim);
+    let first = register(&[("scale", &[8, 8, 8])]);
+    let a = [1.0f64];
+    let (n, f) = (1i64, 4.0f64);
+    assert_eq!(launch(first, DEV, &scale_entries(&a, &n, &f)), 1);
+    let second = register(&[("nop", &[])]);
+    assert_eq!(second, first + 1);
+    assert_eq!(launch(second, DEV, &[]), 1);
+    assert_eq!(launch(first, DEV, &scale_entries(&a, &n, &f)), 1);
+    assert_eq!(a, [16.0]);
+    assert!(errors().is_empty());
+}
