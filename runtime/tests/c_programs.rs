@@ -631,3 +631,14 @@ fn test_ptx_files_assemble() {
         }
     }
 }
+
+#[test]
+fn cuda_launch_failure_names_kernel_device_and_location() {
+    let (rc, out, err) = run_fake("nokernel", &[]);
+    assert_eq!((rc, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "ompcc-rt: error: prog.c:65:9: kernel 'missing' on cuda:0 Fake GPU (sm_90): \
+         cuModuleGetFunction failed: CUDA_ERROR_NOT_FOUND (named symbol not found)\n"
+    );
+}

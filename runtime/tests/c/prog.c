@@ -107,6 +107,11 @@ int main(int argc, char **argv) {
     int m = reg("bad.ptx", kb, 1, NULL, 0);
     int ran = launch(m, 0, 0, NULL, "prog.c:60:9");
     printf("ran=%d\n", ran);
+  } else if (!strcmp(s, "nokernel")) {
+    static const ompcc_rt_kernel_desc km[] = {{"missing", 0, NULL}};
+    int m = reg("inc.ptx", km, 1, inc_globals, 1);
+    int ran = launch(m, 0, 0, NULL, "prog.c:65:9");
+    printf("ran=%d\n", ran);
   } else if (!strcmp(s, "overlap")) {
     ompcc_rt_map_entry first = e, second = e;
     first.size = 4 * sizeof(int);
