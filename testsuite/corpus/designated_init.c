@@ -1,4 +1,4 @@
-/* Designated initializers (fields, array indices, ranges, nested, out of order, overrides)
+/* Designated initializers (fields, array indices, GNU ranges, nested, out of order)
  * and compound literals (as arguments, lvalues, static storage, arrays of structs). */
 #include <stdio.h>
 #include <string.h>
