@@ -3,7 +3,8 @@
 //!
 //! Programs are found by scanning the folder; there is no hand-kept list. A program that must
 //! exit with a code other than 0 says so in a line `// expect-exit: N`. Every failure is
-//! collected and reported at the end, so one run shows all of them.
+//! collected and reported at the end, so one run shows all of them. `OMPCC_CORPUS_FILTER=text`
+//! restricts the build-and-run tests to programs whose name contains `text`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -84,6 +85,29 @@ fn corpus_programs() -> Vec<PathBuf> {
         .collect();
     programs.sort();
     programs
+}
+
+/// The programs the build-and-run tests use: all of them, or with `OMPCC_CORPUS_FILTER=text`
+/// only those whose file name contains `text` (for quick iteration on one failure). A filter
+/// that matches nothing fails, so a typo cannot turn the test into a silent pass.
+fn selected_programs() -> Vec<PathBuf> {
+    let all = corpus_programs();
+    let Ok(filter) = std::env::var("OMPCC_CORPUS_FILTER") else {
+        return all;
+    };
+    let chosen: Vec<PathBuf> = all
+        .into_iter()
+        .filter(|p| program_name(p).contains(&filter))
+        .collect();
+    assert!(
+        !chosen.is_empty(),
+        "OMPCC_CORPUS_FILTER={filter:?} matches no corpus program"
+    );
+    eprintln!(
+        "OMPCC_CORPUS_FILTER={filter:?}: running {} program(s)",
+        chosen.len()
+    );
+    chosen
 }
 
 fn program_name(path: &Path) -> String {
@@ -239,7 +263,7 @@ fn corpus_covers_what_it_must() {
 /// scheduling or on optimization).
 #[test]
 fn corpus_reference_builds_are_clean_and_deterministic() {
-    let programs = corpus_programs();
+    let programs = selected_programs();
     let failures = for_each_program(&programs, |program, scratch| {
         let source = fs::read_to_string(program).map_err(|e| e.to_string())?;
         let expected = expected_exit(&source)?;
@@ -281,7 +305,7 @@ fn corpus_reference_builds_are_clean_and_deterministic() {
 /// the `cc` build.
 #[test]
 fn corpus_ompcc_matches_cc() {
-    let programs = corpus_programs();
+    let programs = selected_programs();
     let ompcc = ompcc_binary();
     let failures = for_each_program(&programs, |program, scratch| {
         let source = fs::read_to_string(program).map_err(|e| e.to_string())?;
