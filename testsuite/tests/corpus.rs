@@ -19,6 +19,7 @@ use ompcc_testsuite::harness::{RunOutput, compare_outputs, ompcc_binary, run_wit
 /// Builds run two at a time: the machines running the suite have few cores.
 const WORKERS: usize = 2;
 const RUN_LIMIT: Duration = Duration::from_secs(30);
+const COMPILE_LIMIT: Duration = Duration::from_secs(120);
 /// Flags every reference build uses (gcc: no offload compilation of the fallback code).
 const REF_CC_FLAGS: &[&str] = &["-fopenmp", "-foffload=disable"];
 /// The standard the corpus is written in, with every warning an error.
@@ -169,16 +170,17 @@ fn report(what: &str, total: usize, failures: &[String]) {
     );
 }
 
-/// Runs a compiler command and turns a failure into a message with its diagnostics.
-fn compile(cmd: &mut Command, what: &str, output: &Path) -> Result<(), String> {
-    let out = cmd
-        .output()
+/// Runs a compiler command (with a time limit, so a hanging compiler fails instead of hanging the
+/// suite) and turns a failure into a message with its diagnostics.
+fn compile(cmd: &mut Command, what: &str, output: &Path, scratch: &Path) -> Result<(), String> {
+    // Compilers run in the scratch folder: anything they leave behind is removed with it.
+    let out = run_with_timeout(cmd.current_dir(scratch), scratch, "compile", COMPILE_LIMIT)
         .map_err(|e| format!("{what}: cannot start the compiler: {e}"))?;
-    if !out.status.success() {
+    if out.status.is_none_or(|s| !s.success()) {
         return Err(format!(
             "{what} failed ({}):\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
+            out.describe_end(),
+            out.stderr
         ));
     }
     if !output.is_file() {
@@ -278,7 +280,7 @@ fn corpus_reference_builds_are_clean_and_deterministic() {
                 .arg("-o")
                 .arg(&exe)
                 .args(LIBS);
-            compile(&mut cmd, &format!("cc {opt} (strict)"), &exe)?;
+            compile(&mut cmd, &format!("cc {opt} (strict)"), &exe, scratch)?;
             let tag = format!("cc {opt}, {threads} thread(s)");
             let mut run = Command::new(&exe);
             run.current_dir(scratch)
@@ -319,7 +321,7 @@ fn corpus_ompcc_matches_cc() {
             .arg("-o")
             .arg(&ref_exe)
             .args(LIBS);
-        compile(&mut cmd, "reference build (cc)", &ref_exe)?;
+        compile(&mut cmd, "reference build (cc)", &ref_exe, scratch)?;
 
         let ompcc_exe = scratch.join("ompcc");
         let mut cmd = Command::new(&ompcc);
@@ -328,7 +330,7 @@ fn corpus_ompcc_matches_cc() {
             .arg("-o")
             .arg(&ompcc_exe)
             .args(LIBS);
-        compile(&mut cmd, "ompcc build", &ompcc_exe)?;
+        compile(&mut cmd, "ompcc build", &ompcc_exe, scratch)?;
 
         let reference = run_program(&ref_exe, scratch, "cc")?;
         check_exit(&reference, expected, "cc")?;
