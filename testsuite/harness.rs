@@ -1,9 +1,9 @@
 //! Helpers shared by the test harnesses: locating the `ompcc` binary and `ptxas`, running a
 //! program with a time limit, and comparing program outputs with a float tolerance.
 //!
-//! Invariants: nothing here panics on a missing tool; absence is reported as `None` or as an
-//! `Err` with a message that says how to fix it, so each harness decides whether that is a
-//! failure.
+//! Invariants: only [`ompcc_binary`] panics on a missing tool (the harnesses cannot do anything
+//! without it, and the message says how to build it); everything else reports absence as `None`
+//! or as an `Err`, so each harness decides whether that is a failure.
 
 use std::env;
 use std::ffi::OsStr;
@@ -223,6 +223,18 @@ fn tokens_match(expected: &str, actual: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ptxas_is_found_when_required() {
+        // CI sets OMPCC_REQUIRE_PTXAS=1 after installing ptxas; elsewhere absence is allowed.
+        if require_ptxas() {
+            let found = find_ptxas();
+            assert!(
+                found.as_ref().is_some_and(|p| p.is_file()),
+                "OMPCC_REQUIRE_PTXAS=1 but ptxas was not found on PATH or in the nvidia.cuda_nvcc package"
+            );
+        }
+    }
 
     #[test]
     fn equal_outputs_match() {
