@@ -1,1 +1,2 @@
 //! Shared helpers for the file-test harnesses in `tests/`.
+pub mod harness;
