@@ -1,0 +1,207 @@
+//! Running host commands: `-v`/`-###` echo, exit statuses, interruption.
+//!
+//! Invariants: every command ompcc runs goes through [`Runner`], so `-v` shows exactly what
+//! runs and `-###` runs nothing. A child killed by signal N reads as exit status 128+N (the
+//! shell's convention). A SIGINT/SIGTERM/SIGHUP sent to ompcc is noted instead of killing it,
+//! so the temporary directory is removed before ompcc exits with 128+N; the children are not
+//! affected (a handler, unlike an ignored signal, is reset by exec).
+
+use std::io::Write as _;
+use std::os::unix::process::ExitStatusExt as _;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+
+/// A host command: program and arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cmd {
+    pub argv: Vec<String>,
+}
+
+/// Why a command could not produce an exit status.
+#[derive(Debug)]
+pub enum RunError {
+    /// The program could not be started.
+    Spawn {
+        program: String,
+        error: std::io::Error,
+    },
+    /// ompcc received signal N (exit with 128+N after cleanup).
+    Interrupted(i32),
+}
+
+/// Runs commands, echoing them for `-v`.
+pub struct Runner {
+    verbose: bool,
+    interrupted: Arc<AtomicUsize>,
+}
+
+impl Runner {
+    /// A runner; installs the interruption handlers.
+    pub fn new(verbose: bool) -> Runner {
+        let interrupted = Arc::new(AtomicUsize::new(0));
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            // Failing to register only means an interrupt may leave temporary files behind.
+            let _ = signal_hook::flag::register_usize(sig, Arc::clone(&interrupted), sig as usize);
+        }
+        Runner {
+            verbose,
+            interrupted,
+        }
+    }
+
+    /// The signal ompcc received, if any.
+    pub fn interruption(&self) -> Option<i32> {
+        match self.interrupted.load(Ordering::SeqCst) {
+            0 => None,
+            sig => i32::try_from(sig).ok(),
+        }
+    }
+
+    /// Runs `cmd` with inherited standard streams; returns its exit status.
+    pub fn run(&self, cmd: &Cmd) -> Result<i32, RunError> {
+        self.echo(cmd);
+        let status = self
+            .command(cmd)
+            .status()
+            .map_err(|error| spawn_error(cmd, error))?;
+        self.check_interrupt()?;
+        Ok(exit_code(status))
+    }
+
+    /// Runs `cmd` with its standard error captured; returns the status and what it wrote.
+    pub fn run_captured(&self, cmd: &Cmd) -> Result<(i32, Vec<u8>), RunError> {
+        self.echo(cmd);
+        let out = self
+            .command(cmd)
+            .stdout(Stdio::inherit())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|error| spawn_error(cmd, error))?;
+        self.check_interrupt()?;
+        Ok((exit_code(out.status), out.stderr))
+    }
+
+    /// Runs `cmd` with standard output captured and standard error discarded (for probes).
+    pub fn probe(&self, cmd: &Cmd) -> Result<(i32, Vec<u8>), RunError> {
+        let out = self
+            .command(cmd)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .map_err(|error| spawn_error(cmd, error))?;
+        self.check_interrupt()?;
+        Ok((exit_code(out.status), out.stdout))
+    }
+
+    fn command(&self, cmd: &Cmd) -> Command {
+        let mut c = Command::new(&cmd.argv[0]);
+        c.args(&cmd.argv[1..]);
+        c
+    }
+
+    fn echo(&self, cmd: &Cmd) {
+        if self.verbose {
+            eprintln!(" {}", shell_line(&cmd.argv));
+        }
+    }
+
+    fn check_interrupt(&self) -> Result<(), RunError> {
+        match self.interruption() {
+            Some(sig) => Err(RunError::Interrupted(sig)),
+            None => Ok(()),
+        }
+    }
+}
+
+fn spawn_error(cmd: &Cmd, error: std::io::Error) -> RunError {
+    RunError::Spawn {
+        program: cmd.argv[0].clone(),
+        error,
+    }
+}
+
+/// The exit status a shell would report.
+fn exit_code(status: std::process::ExitStatus) -> i32 {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => code,
+        (None, Some(sig)) => 128 + sig,
+        (None, None) => 1,
+    }
+}
+
+/// Prints commands the way gcc's `-###` does: every word double-quoted, one command a line.
+pub fn print_dry_run(cmds: &[Cmd]) {
+    let mut err = std::io::stderr().lock();
+    for cmd in cmds {
+        let line: Vec<String> = cmd
+            .argv
+            .iter()
+            .map(|w| {
+                let escaped = w.replace('\\', "\\\\").replace('"', "\\\"");
+                format!("\"{escaped}\"")
+            })
+            .collect();
+        let _ = writeln!(err, " {}", line.join(" "));
+    }
+}
+
+/// A command as a line a POSIX shell would read back to the same words.
+pub fn shell_line(argv: &[String]) -> String {
+    argv.iter()
+        .map(|w| shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=+/.,:@%^".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quoting_round_trips_through_sh() {
+        let words: Vec<String> = ["-DX=\"a b\"", "it's", "", "plain-1.c", "$HOME"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let line = shell_line(&words);
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf '%s\\n' {line}"))
+            .output()
+            .unwrap();
+        let back: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+        assert_eq!(back, words);
+    }
+
+    #[test]
+    fn statuses_follow_the_shell_convention() {
+        let runner = Runner::new(false);
+        let sh = |script: &str| Cmd {
+            argv: vec!["sh".into(), "-c".into(), script.into()],
+        };
+        assert_eq!(runner.run(&sh("exit 0")).unwrap(), 0);
+        assert_eq!(runner.run(&sh("exit 3")).unwrap(), 3);
+        assert_eq!(runner.run(&sh("kill -SEGV $$")).unwrap(), 128 + 11);
+        let (code, err) = runner.run_captured(&sh("echo oops >&2; exit 2")).unwrap();
+        assert_eq!((code, err), (2, b"oops\n".to_vec()));
+        let missing = Cmd {
+            argv: vec!["/nonexistent/ompcc-host-cc".into()],
+        };
+        assert!(matches!(runner.run(&missing), Err(RunError::Spawn { .. })));
+    }
+}
