@@ -86,12 +86,10 @@ fn omp_pragma(line: &str) -> Option<(&str, Vec<&str>)> {
 }
 
 fn is_device_directive(words: &[&str]) -> bool {
-    match words {
-        ["target", ..] => true,
-        ["declare", "target", ..] => true,
-        ["begin", "declare", "target", ..] => true,
-        _ => false,
-    }
+    matches!(
+        words,
+        ["target", ..] | ["declare", "target", ..] | ["begin", "declare", "target", ..]
+    )
 }
 
 #[cfg(test)]

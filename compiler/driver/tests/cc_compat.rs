@@ -1,0 +1,671 @@
+//! `ompcc` against `cc`: the same commands must produce the same files, output and exit codes;
+//! the commands ompcc runs are checked through `-###` and `-v`.
+
+mod support;
+
+use support::*;
+
+/// Runs the same command with cc in one sandbox and ompcc in another (same files), and
+/// checks that both produce the same files with the same contents and the same status.
+#[track_caller]
+fn same_as_cc(files: &[(&str, &str)], args: &[&str], compare: &[&str]) {
+    let (a, b) = (Sandbox::new(), Sandbox::new());
+    for (rel, text) in files {
+        a.write(rel, text);
+        b.write(rel, text);
+    }
+    let by_cc = a.cc(args);
+    let by_ompcc = b.ompcc(args);
+    assert_eq!(
+        by_cc.status.code(),
+        by_ompcc.status.code(),
+        "{args:?}\ncc: {}\nompcc: {}",
+        stderr(&by_cc),
+        stderr(&by_ompcc)
+    );
+    assert_eq!(a.files(), b.files(), "{args:?}: different files");
+    for rel in compare {
+        let (x, y) = (a.read(rel), b.read(rel));
+        if x != y {
+            panic!(
+                "{args:?}: {rel} differs\ncc:\n{}\nompcc:\n{}",
+                String::from_utf8_lossy(&x[..x.len().min(2000)]),
+                String::from_utf8_lossy(&y[..y.len().min(2000)])
+            );
+        }
+    }
+    assert_eq!(
+        stdout(&by_cc),
+        stdout(&by_ompcc),
+        "{args:?}: stdout differs"
+    );
+}
+
+const LIB: &str = "int twice(int x) { return 2 * x; }\n";
+const MAIN: &str = "#include <stdio.h>\nint twice(int);\nint main(void) { printf(\"%d\\n\", twice(21)); return 0; }\n";
+
+#[test]
+fn objects_assembly_and_preprocessed_output_equal_ccs() {
+    let files = [("a.c", HOST_PROGRAM), ("lib.c", LIB)];
+    for openmp in [&[][..], &["-fopenmp"][..]] {
+        let with = |args: &[&'static str]| -> Vec<&'static str> { [openmp, args].concat() };
+        same_as_cc(&files, &with(&["-c", "a.c"]), &["a.o"]);
+        // (-g would record each sandbox's directory in the object.)
+        same_as_cc(
+            &files,
+            &with(&["-c", "-O2", "-Wall", "a.c", "-o", "x.o"]),
+            &["x.o"],
+        );
+        same_as_cc(&files, &with(&["-S", "a.c"]), &["a.s"]);
+        same_as_cc(&files, &with(&["-c", "a.c", "lib.c"]), &["a.o", "lib.o"]);
+        same_as_cc(&files, &with(&["-E", "a.c"]), &[]);
+        same_as_cc(
+            &files,
+            &with(&["-E", "-DX=1", "a.c", "-o", "a.i"]),
+            &["a.i"],
+        );
+    }
+}
+
+#[test]
+fn device_units_give_the_same_object_names() {
+    let files = [
+        ("t.c", TARGET_PROGRAM),
+        ("inc/n.h", TARGET_HEADER),
+        ("lib.c", LIB),
+    ];
+    same_as_cc(&files, &["-fopenmp", "-c", "t.c", "lib.c"], &["lib.o"]);
+    same_as_cc(&files, &["-fopenmp", "-c", "t.c", "-o", "out.o"], &[]);
+    same_as_cc(&files, &["-fopenmp", "-S", "t.c"], &[]);
+    same_as_cc(&files, &["-fopenmp", "-E", "t.c", "-o", "t.i"], &["t.i"]);
+}
+
+#[test]
+fn dependency_files_equal_ccs() {
+    let header_files = [
+        ("t.c", TARGET_PROGRAM),
+        ("inc/n.h", TARGET_HEADER),
+        ("h.c", "#include \"inc/n.h\"\nint n = N;\n"),
+        (
+            "sub/m.c",
+            "#include \"../inc/n.h\"\nint main(void) { return N - 100; }\n",
+        ),
+    ];
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["-c", "-MD", "h.c"], &["h.d"]),
+        (&["-c", "-MMD", "-MP", "h.c", "-o", "o.x.o"], &["o.x.d"]),
+        (
+            &[
+                "-c", "-MD", "-MF", "deps.txt", "-MT", "tgt", "-MQ", "a$b", "h.c",
+            ],
+            &["deps.txt"],
+        ),
+        (&["-c", "-MD", "-MFdeps2.txt", "h.c"], &["deps2.txt"]),
+        (&["-S", "-MD", "h.c"], &["h.d"]),
+        (&["-MD", "sub/m.c", "-o", "prog"], &["prog.d"]),
+        (&["-MMD", "sub/m.c", "h.c"], &["a-m.d", "a-h.d"]),
+        (&["-M", "h.c"], &[]),
+        (&["-MM", "-MG", "h.c"], &[]),
+    ];
+    for (args, deps) in cases {
+        same_as_cc(&header_files, args, deps);
+        let with_openmp = [&["-fopenmp"][..], args].concat();
+        same_as_cc(&header_files, &with_openmp, deps);
+    }
+    // Device units: the .d files come from ompcc's own preprocessing step.
+    let device_cases: &[(&[&str], &[&str])] = &[
+        (&["-fopenmp", "-c", "-MD", "t.c"], &["t.d"]),
+        (
+            &["-fopenmp", "-c", "-MMD", "-MP", "t.c", "-o", "obj/t.o"],
+            &["obj/t.d"],
+        ),
+        (
+            &["-fopenmp", "-c", "-MD", "-MF", "t.dep", "-MT", "x y", "t.c"],
+            &["t.dep"],
+        ),
+        (&["-fopenmp", "-S", "-MMD", "t.c"], &["t.d"]),
+        (&["-fopenmp", "-MMD", "t.c", "-o", "prog"], &["prog.d"]),
+        (
+            &["-fopenmp", "-MMD", "t.c", "sub/m.c", "-o", "prog"],
+            &["prog.d"],
+        ),
+        (&["-fopenmp", "-MD", "t.c", "h.c"], &["a-t.d", "a-h.d"]),
+    ];
+    for (args, deps) in device_cases {
+        let mut files = header_files.to_vec();
+        files.push(("obj/.keep", ""));
+        if args.contains(&"sub/m.c") {
+            // Two mains would not link: make t.c's main a plain function there.
+            files[0] = (
+                "t.c",
+                "#include \"inc/n.h\"\nint f(void){int s=0;\n#pragma omp target map(tofrom: s)\ns = N;\nreturn s;}\n",
+            );
+        }
+        same_as_cc(&files, args, deps);
+    }
+}
+
+#[test]
+fn multiple_inputs_objects_and_archives_link() {
+    let sb = Sandbox::new();
+    sb.write("main.c", MAIN)
+        .write("lib.c", LIB)
+        .write("t.c", TARGET_PROGRAM);
+    sb.write("inc/n.h", TARGET_HEADER);
+    ok(&sb.cc(&["-c", "lib.c", "-o", "lib.o"]));
+    let ar = std::process::Command::new("ar")
+        .args(["rcs", "libtw.a", "lib.o"])
+        .current_dir(sb.path())
+        .output()
+        .unwrap();
+    ok(&ar);
+    // Sources, an object and an archive (by path and by -l) in one command.
+    ok(&sb.ompcc(&["-fopenmp", "main.c", "lib.o", "-o", "p1"]));
+    assert_eq!(stdout(&sb.run("p1")), "42\n");
+    ok(&sb.ompcc(&["-fopenmp", "main.c", "libtw.a", "-o", "p2"]));
+    assert_eq!(stdout(&sb.run("p2")), "42\n");
+    ok(&sb.ompcc(&["-fopenmp", "main.c", "-L.", "-ltw", "-o", "p3"]));
+    assert_eq!(stdout(&sb.run("p3")), "42\n");
+    // Two sources, one with a target region (compiled by ompcc's pipeline), linked together.
+    sb.write(
+        "t2.c",
+        &TARGET_PROGRAM.replace("int main(void)", "int run(void)"),
+    );
+    sb.write("m2.c", "int run(void);\nint main(void) { return run(); }\n");
+    ok(&sb.ompcc(&["-fopenmp", "-O2", "m2.c", "t2.c", "-o", "p4"]));
+    assert_eq!(stdout(&sb.run("p4")), "4950\n");
+    // `-x c` on a file with another suffix, then `-x none` for the object after it.
+    sb.write("prog.txt", TARGET_PROGRAM);
+    ok(&sb.ompcc(&[
+        "-fopenmp", "-x", "c", "prog.txt", "-x", "none", "lib.o", "-o", "p5",
+    ]));
+    assert_eq!(stdout(&sb.run("p5")), "4950\n");
+}
+
+#[test]
+fn target_programs_build_and_run() {
+    let sb = Sandbox::new();
+    sb.write("t.c", TARGET_PROGRAM)
+        .write("inc/n.h", TARGET_HEADER);
+    for opt in ["-O0", "-O2"] {
+        ok(&sb.ompcc(&["-fopenmp", opt, "t.c", "-o", "t"]));
+        assert_eq!(stdout(&sb.run("t")), "4950\n");
+    }
+    ok(&sb.ompcc(&["-fopenmp", "-c", "t.c"]));
+    ok(&sb.ompcc(&["-fopenmp", "t.o", "-o", "t2"]));
+    assert_eq!(stdout(&sb.run("t2")), "4950\n");
+}
+
+#[test]
+fn readme_example_builds_and_runs() {
+    let sb = Sandbox::new();
+    let hello = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/hello.c");
+    ok(&sb.ompcc(&["-fopenmp", "-O2", hello, "-o", "hello"]));
+    let out = sb.run("hello");
+    ok(&out);
+    assert_eq!(stdout(&out), "sum of 1/i^2 for i=1..1000 = 1.643934567\n");
+}
+
+#[test]
+fn exit_codes_and_messages_are_ccs() {
+    let sb = Sandbox::new();
+    sb.write("bad.c", "int main(void) { return 0 }\n");
+    sb.write("warn.c", "int main(void) { int unused; return 0; }\n");
+    sb.write("t.c", TARGET_PROGRAM)
+        .write("inc/n.h", TARGET_HEADER);
+    sb.write(
+        "badt.c",
+        "int main(void) {\n#pragma omp target\n{ int x = ; }\nreturn 0; }\n",
+    );
+    sb.write(
+        "warnt.c",
+        "int main(void) { int unused;\n#pragma omp target\n{}\nreturn 0; }\n",
+    );
+    let cases: &[&[&str]] = &[
+        &["-c", "bad.c"],
+        &["-fopenmp", "-c", "bad.c"],
+        &["-fopenmp", "-c", "badt.c"],
+        &["-fopenmp", "badt.c", "-o", "x"],
+        &["-c", "missing.c"],
+        &["-fopenmp", "missing.c"],
+        &["-c", "-fno-such-flag", "warn.c"],
+        &["-fopenmp", "-c", "-fno-such-flag", "warn.c"],
+        &["-c", "-Wall", "-Werror", "warn.c"],
+        &["-fopenmp", "-c", "-Wall", "-Werror", "warn.c"],
+        &["-fopenmp", "-c", "-Wall", "-Werror", "warnt.c"],
+        &["-fopenmp", "-c", "-Wall", "warnt.c"],
+        &["-c", "warn.c", "t.c", "-o", "one.o"],
+        &["-fopenmp", "-c", "warn.c", "t.c", "-o", "one.o"],
+        &["bad.c", "nomain-at-all.o"],
+        &[],
+    ];
+    for args in cases {
+        let cc = sb.cc(args);
+        let ours = sb.ompcc(args);
+        assert_eq!(
+            cc.status.code(),
+            ours.status.code(),
+            "{args:?}: {}",
+            stderr(&ours)
+        );
+        // The first diagnostic line is cc's (ompcc adds nothing).
+        let first = |s: String| s.lines().next().unwrap_or("").replace("cc1: ", "");
+        let (a, b) = (first(stderr(&cc)), first(stderr(&ours)));
+        assert_eq!(
+            a.replace("gcc:", "X:").replace("cc:", "X:"),
+            b.replace("gcc:", "X:").replace("cc:", "X:"),
+            "{args:?}"
+        );
+    }
+    // -Werror turns the warning into a failure in both paths.
+    assert!(
+        !sb.ompcc(&["-fopenmp", "-c", "-Wall", "-Werror", "warnt.c"])
+            .status
+            .success()
+    );
+    assert!(
+        sb.ompcc(&["-fopenmp", "-c", "-Wall", "warnt.c"])
+            .status
+            .success()
+    );
+}
+
+#[test]
+fn preprocessor_warnings_appear_once() {
+    let sb = Sandbox::new();
+    sb.write(
+        "w.c",
+        "#warning one-warning\nint main(void) { return 0; }\n",
+    );
+    sb.write(
+        "wt.c",
+        "#warning one-warning\nint main(void) {\n#pragma omp target\n{}\nreturn 0; }\n",
+    );
+    for file in ["w.c", "wt.c"] {
+        let out = sb.ompcc(&["-fopenmp", "-c", file]);
+        ok(&out);
+        assert_eq!(
+            stderr(&out).matches("warning: #warning").count(),
+            1,
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn dry_run_shows_exact_forwarded_flags() {
+    let sb = Sandbox::new();
+    let args = [
+        "-###",
+        "-c",
+        "-O2",
+        "-Ifoo",
+        "-I",
+        "bar",
+        "-DX=\"a b\"",
+        "-D",
+        "Y",
+        "-UZ",
+        "-include",
+        "pre.h",
+        "-isystem",
+        "sys",
+        "-iquote",
+        "q",
+        "-std=gnu11",
+        "-g3",
+        "-Wall",
+        "-Wno-unused",
+        "-Werror",
+        "-fPIC",
+        "-march=x86-64-v2",
+        "-mno-red-zone",
+        "-pipe",
+        "-x",
+        "c",
+        "a.src",
+        "-x",
+        "none",
+        "-MMD",
+        "-MF",
+        "a.d",
+        "-o",
+        "a.o",
+        "-pthread",
+        "-Wl,-z,now",
+        "-Xlinker",
+        "-v",
+    ];
+    let out = sb.ompcc(&args);
+    ok(&out);
+    let expected: Vec<String> = std::iter::once("cc")
+        .chain(args[1..].iter().copied())
+        .map(|w| format!("\"{}\"", w.replace('"', "\\\"")))
+        .collect();
+    assert_eq!(stderr(&out), format!(" {}\n", expected.join(" ")));
+    assert!(!sb.exists("a.o"));
+
+    // ompcc's own options never reach the host compiler.
+    let out = sb.ompcc(&[
+        "-###",
+        "-c",
+        "a.c",
+        "--offload-arch=sm_80",
+        "-Rpass=unroll",
+        "--passes=sroa",
+        "--print-after=gvn",
+        "--time-passes",
+        "-C",
+        "unroll=4",
+        "-foffload=disable",
+    ]);
+    ok(&out);
+    assert_eq!(
+        stderr(&out),
+        " \"cc\" \"-c\" \"a.c\" \"-foffload=disable\"\n"
+    );
+}
+
+#[test]
+fn dry_run_shows_the_openmp_pipeline() {
+    let sb = Sandbox::new();
+    let out = sb.ompcc(&["-###", "-fopenmp", "-O2", "-g", "-DX", "-c", "-MD", "a.c"]);
+    ok(&out);
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    // Step 1: preprocess with the user's flags (no -g: -g3 would add #define lines).
+    let tmp = lines[0]
+        .split('"')
+        .find(|w| w.ends_with("/0.i"))
+        .expect("temporary .i")
+        .trim_end_matches("/0.i");
+    assert_eq!(
+        lines[0],
+        format!(
+            " \"cc\" \"-E\" \"-fopenmp\" \"-O2\" \"-DX\" \"-MD\" \"-MF\" \"{tmp}/0.d\" \"-MQ\" \"a.o\" \"a.c\" \"-o\" \"{tmp}/0.i\""
+        )
+    );
+    // Then the user's own command (the path taken when no unit has device constructs).
+    assert_eq!(
+        lines[1],
+        " \"cc\" \"-fopenmp\" \"-O2\" \"-g\" \"-DX\" \"-c\" \"-MD\" \"a.c\""
+    );
+}
+
+#[test]
+fn verbose_shows_the_commands_run() {
+    let sb = Sandbox::new();
+    sb.write("t.c", TARGET_PROGRAM)
+        .write("inc/n.h", TARGET_HEADER);
+    sb.write("h.c", HOST_PROGRAM);
+    let out = sb.ompcc(&["-v", "-fopenmp", "-O1", "-c", "t.c"]);
+    ok(&out);
+    let err = stderr(&out);
+    let cmds: Vec<&str> = err.lines().filter(|l| l.starts_with(" cc ")).collect();
+    assert_eq!(cmds.len(), 2, "{err}");
+    assert!(
+        cmds[0].starts_with(" cc -E -fopenmp -O1 t.c -o /"),
+        "{}",
+        cmds[0]
+    );
+    assert!(
+        cmds[1].starts_with(" cc -v -fopenmp -O1 -foffload=disable -x cpp-output /"),
+        "{}",
+        cmds[1]
+    );
+    assert!(cmds[1].ends_with("/0.host.i -c -o t.o"), "{}", cmds[1]);
+    assert!(err.contains("device code generation is not yet implemented in this build"));
+    assert!(err.starts_with("ompcc version "));
+
+    // No device constructs: the user's command itself.
+    let out = sb.ompcc(&["-v", "-fopenmp", "-c", "h.c"]);
+    ok(&out);
+    let err = stderr(&out);
+    let cmds: Vec<&str> = err.lines().filter(|l| l.starts_with(" cc ")).collect();
+    assert_eq!(cmds.len(), 2, "{err}");
+    assert_eq!(cmds[1], " cc -v -fopenmp -c h.c");
+
+    // -foffload=disable: straight to the host compiler.
+    let out = sb.ompcc(&["-v", "-fopenmp", "-foffload=disable", "-c", "t.c"]);
+    ok(&out);
+    let err = stderr(&out);
+    let cmds: Vec<&str> = err.lines().filter(|l| l.starts_with(" cc ")).collect();
+    assert_eq!(cmds, [" cc -v -fopenmp -foffload=disable -c t.c"]);
+}
+
+#[test]
+fn version_help_and_host_queries() {
+    let sb = Sandbox::new();
+    let out = sb.ompcc(&["--version"]);
+    ok(&out);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(&format!("ompcc {}\n", env!("CARGO_PKG_VERSION"))),
+        "{text}"
+    );
+    assert!(text.contains(&stdout(&sb.cc(&["--version"]))), "{text}");
+
+    let out = sb.ompcc(&["--help"]);
+    ok(&out);
+    for needle in [
+        "Usage: ompcc",
+        "--emit=",
+        "--offload-arch=",
+        "OMPCC_HOST_CC",
+    ] {
+        assert!(stdout(&out).contains(needle), "{needle}");
+    }
+
+    for query in [
+        &["-dumpversion"][..],
+        &["-dumpmachine"],
+        &["-print-file-name=libgomp.so"],
+        &["-print-search-dirs"],
+        &["-fopenmp", "-print-prog-name=cc1"],
+    ] {
+        let (a, b) = (sb.cc(query), sb.ompcc(query));
+        assert_eq!(a.status.code(), b.status.code(), "{query:?}");
+        assert_eq!(stdout(&a), stdout(&b), "{query:?}");
+    }
+}
+
+#[test]
+fn emit_stages_are_not_silently_accepted() {
+    let sb = Sandbox::new();
+    sb.write("t.c", TARGET_PROGRAM)
+        .write("inc/n.h", TARGET_HEADER);
+    for (stage, producer) in [
+        ("tokens", "lexer"),
+        ("ast", "parser"),
+        ("ir", "IR lowering"),
+        ("ir-opt", "optimization pipeline"),
+        ("ptx", "PTX backend"),
+        ("host-c", "host-code rewriter"),
+    ] {
+        let flag = format!("--emit={stage}");
+        let out = sb.ompcc(&["-fopenmp", &flag, "t.c"]);
+        assert_eq!(out.status.code(), Some(1), "{stage}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "ompcc: error: {flag}: the {producer} stage is not yet implemented in this build\n"
+            )
+        );
+        assert!(stdout(&out).is_empty());
+    }
+    let out = sb.ompcc(&["--device-only", "-fopenmp", "t.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out)
+            .contains("--device-only: the device code generation stage is not yet implemented")
+    );
+    // Bad values of ompcc's options are ompcc's errors.
+    let out = sb.ompcc(&["--emit=llvm", "t.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("ompcc: error: unknown stage 'llvm' in '--emit'"));
+    let out = sb.ompcc(&["--offload-arch=gfx90a", "t.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("ompcc: error: invalid GPU architecture 'gfx90a'"));
+    let out = sb.ompcc(&["--emit=ir", "-E", "t.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    // A preprocessing error comes before the missing stage.
+    sb.write("inc.c", "#include \"nope.h\"\n");
+    let out = sb.ompcc(&["--emit=ast", "inc.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("nope.h"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("not yet implemented"));
+    // Colour follows -fdiagnostics-color.
+    let out = sb.ompcc(&["--emit=ast", "-fdiagnostics-color=always", "t.c"]);
+    assert!(
+        stderr(&out).contains("\x1b[01;31m\x1b[Kerror:"),
+        "{:?}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn temporary_files_are_removed() {
+    let sb = Sandbox::new();
+    sb.write("t.c", TARGET_PROGRAM)
+        .write("inc/n.h", TARGET_HEADER);
+    sb.write(
+        "bad.c",
+        "int main(void) {\n#pragma omp target\n{ int x = ; }\nreturn 0; }\n",
+    );
+    sb.write("inc.c", "#include \"nope.h\"\n");
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: &[(&[&str], bool)] = &[
+        (&["-fopenmp", "-MD", "t.c", "-o", "t"], true),
+        (&["-fopenmp", "-c", "t.c"], true),
+        (&["-fopenmp", "bad.c", "-o", "b"], false),
+        (&["-fopenmp", "inc.c"], false),
+        (&["--emit=ir", "t.c"], false),
+        (&["-c", "bad.c"], false),
+    ];
+    for (args, succeeds) in cases {
+        let out = sb
+            .ompcc_cmd(args)
+            .env("TMPDIR", tmp.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.success(),
+            *succeeds,
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+}
+
+#[test]
+fn host_compiler_comes_from_the_environment() {
+    let sb = Sandbox::new();
+    sb.write("t.c", TARGET_PROGRAM)
+        .write("inc/n.h", TARGET_HEADER);
+    sb.write(
+        "wrap.sh",
+        "#!/bin/sh\nprintf '%s|' \"$1\" \"$@\" >> \"$(dirname \"$0\")/log\"\necho >> \"$(dirname \"$0\")/log\"\nshift\nexec cc \"$@\"\n",
+    );
+    let wrapper = sb.join("wrap.sh").display().to_string();
+    // A command with arguments, as in "ccache gcc".
+    let host = format!("sh {wrapper} MARK");
+    let out = sb
+        .ompcc_cmd(&["-fopenmp", "t.c", "-o", "t"])
+        .env("OMPCC_HOST_CC", &host)
+        .output()
+        .unwrap();
+    ok(&out);
+    assert_eq!(stdout(&sb.run("t")), "4950\n");
+    let log = String::from_utf8(sb.read("log")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    // preprocess, --version probe (is it gcc?), compile, link: all through the wrapper.
+    assert_eq!(lines.len(), 4, "{log}");
+    assert!(lines.iter().all(|l| l.starts_with("MARK|MARK|")), "{log}");
+    assert!(
+        lines[0].starts_with("MARK|MARK|-E|-fopenmp|t.c|-o|"),
+        "{log}"
+    );
+    assert_eq!(lines[1], "MARK|MARK|--version|");
+
+    // The host compiler's exit status and signals come back as a shell would report them.
+    sb.write("die.sh", "#!/bin/sh\nkill -SEGV $$\n");
+    let out = sb
+        .ompcc_cmd(&["-c", "t.c"])
+        .env(
+            "OMPCC_HOST_CC",
+            format!("sh {}", sb.join("die.sh").display()),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(128 + 11));
+    let out = sb
+        .ompcc_cmd(&["-c", "t.c"])
+        .env("OMPCC_HOST_CC", "/nonexistent/cc")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "ompcc: fatal error: cannot execute '/nonexistent/cc': No such file or directory\ncompilation terminated.\n"
+    );
+}
+
+#[test]
+fn response_files_are_read() {
+    let sb = Sandbox::new();
+    sb.write("my prog.c", MAIN).write("lib.c", LIB);
+    sb.write(
+        "args.rsp",
+        "-fopenmp \"my prog.c\"\n@more.rsp -o 'out file'\n",
+    );
+    sb.write("more.rsp", "lib.c -DUNUSED='\"x\"'");
+    ok(&sb.ompcc(&["@args.rsp"]));
+    assert_eq!(stdout(&sb.run("out file")), "42\n");
+    // An unreadable response file is left to the host compiler, as gcc does.
+    let (a, b) = (sb.cc(&["@missing.rsp"]), sb.ompcc(&["@missing.rsp"]));
+    assert_eq!(a.status.code(), b.status.code());
+}
+
+#[test]
+fn interrupt_removes_temporary_files() {
+    use std::os::unix::process::CommandExt as _;
+    let sb = Sandbox::new();
+    sb.write("t.c", TARGET_PROGRAM)
+        .write("inc/n.h", TARGET_HEADER);
+    // A host compiler that hangs: ompcc is interrupted while it runs (step 1).
+    sb.write("hang.sh", "#!/bin/sh\nexec sleep 30\n");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut child = sb
+        .ompcc_cmd(&["-fopenmp", "-c", "t.c"])
+        .env("TMPDIR", tmp.path())
+        .env(
+            "OMPCC_HOST_CC",
+            format!("sh {}", sb.join("hang.sh").display()),
+        )
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    // Wait until ompcc has made its temporary directory, then Ctrl-C the process group.
+    let start = std::time::Instant::now();
+    while std::fs::read_dir(tmp.path()).unwrap().next().is_none() {
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "ompcc made no temporary directory"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let kill = std::process::Command::new("kill")
+        .args(["-s", "INT", "--", &format!("-{}", child.id())])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 2));
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert!(left.is_empty(), "left {left:?}");
+}
