@@ -74,9 +74,10 @@ pub enum Outcome {
     /// No device constructs: the original source is compiled exactly as cc would.
     HostOnly,
     /// Device constructs: `host_text` (preprocessed C with line markers) is compiled instead
-    /// of the source; `needs_runtime` links `libompcc_rt.a`.
+    /// of the source; `needs_runtime` links `libompcc_rt.a`. Bytes, not `String`: C sources
+    /// may hold non-UTF-8 bytes in strings and comments, and they must reach cc unchanged.
     Offload {
-        host_text: String,
+        host_text: Vec<u8>,
         needs_runtime: bool,
     },
 }
@@ -187,7 +188,6 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 unit.preprocessed.display()
             ))
         })?;
-        let text = String::from_utf8_lossy(&text);
         unit.outcome = frontend(unit.input, &text, &inv.ours, inv.verbose)?;
     }
 
@@ -231,7 +231,7 @@ fn emit_flag(ours: &OmpccOptions) -> String {
 /// without being parsed.
 fn frontend(
     input: &Input,
-    text: &str,
+    text: &[u8],
     ours: &OmpccOptions,
     verbose: bool,
 ) -> Result<Outcome, DriverError> {
@@ -244,7 +244,7 @@ fn frontend(
     if ours.device_only {
         return Err(not_implemented("--device-only", "device code generation"));
     }
-    let directives = scan::device_directives(text);
+    let directives = scan::device_directives(&String::from_utf8_lossy(text));
     let Some(first) = directives.first() else {
         return Ok(Outcome::HostOnly);
     };
@@ -266,7 +266,7 @@ fn frontend(
         );
     }
     Ok(Outcome::Offload {
-        host_text: text.to_owned(),
+        host_text: text.to_vec(),
         needs_runtime: false,
     })
 }
@@ -595,20 +595,20 @@ mod tests {
             emit: Some(crate::cli::EmitStage::Ir),
             ..OmpccOptions::default()
         };
-        let err = frontend(&input, "", &ours, false).unwrap_err();
+        let err = frontend(&input, b"", &ours, false).unwrap_err();
         assert!(
             matches!(&err, DriverError::Error(m) if m == "--emit=ir: the IR lowering stage is not yet implemented in this build"),
             "{err:?}"
         );
         ours.emit = None;
         assert!(matches!(
-            frontend(&input, "#pragma omp parallel\n", &ours, false).unwrap(),
+            frontend(&input, b"#pragma omp parallel\n", &ours, false).unwrap(),
             Outcome::HostOnly
         ));
-        let text = "#pragma omp target\n{}\n";
+        let text = b"#pragma omp target\n{}\n\xff";
         assert!(matches!(
             frontend(&input, text, &ours, false).unwrap(),
-            Outcome::Offload { host_text, needs_runtime: false } if host_text == text
+            Outcome::Offload { host_text, needs_runtime: false } if host_text == text.as_slice()
         ));
     }
 }

@@ -194,6 +194,11 @@ fn target_programs_build_and_run() {
     ok(&sb.ompcc(&["-fopenmp", "-c", "t.c"]));
     ok(&sb.ompcc(&["-fopenmp", "t.o", "-o", "t2"]));
     assert_eq!(stdout(&sb.run("t2")), "4950\n");
+    // Bytes that are not UTF-8 (a Latin-1 string) reach the host compiler unchanged.
+    let latin1 = b"#include <stdio.h>\nint main(void) {\n#pragma omp target\n{}\nputs(\"caf\xe9\");\nreturn 0; }\n";
+    std::fs::write(sb.join("l1.c"), latin1).unwrap();
+    ok(&sb.ompcc(&["-fopenmp", "l1.c", "-o", "l1"]));
+    assert_eq!(sb.run("l1").stdout, b"caf\xe9\n");
 }
 
 #[test]
