@@ -13,12 +13,30 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use tempfile::NamedTempFile;
 
 /// A host command: program and arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cmd {
     pub argv: Vec<String>,
+    /// How many leading words name the program (`ccache gcc` is two); the rest may go
+    /// into a response file.
+    pub program_words: usize,
 }
+
+impl Cmd {
+    /// A command whose program is the first word.
+    pub fn new(argv: Vec<String>) -> Cmd {
+        Cmd {
+            argv,
+            program_words: 1,
+        }
+    }
+}
+
+/// Arguments longer than this (in bytes, all together) go to the host compiler in a
+/// response file: expanding the user's `@file` could otherwise pass the kernel's limit.
+const RESPONSE_FILE_THRESHOLD: usize = 100_000;
 
 /// Why a command could not produce an exit status.
 #[derive(Debug)]
@@ -62,20 +80,18 @@ impl Runner {
 
     /// Runs `cmd` with inherited standard streams; returns its exit status.
     pub fn run(&self, cmd: &Cmd) -> Result<i32, RunError> {
-        self.echo(cmd);
-        let status = self
-            .command(cmd)
-            .status()
-            .map_err(|error| spawn_error(cmd, error))?;
+        let (mut command, _rsp) = self.command(cmd)?;
+        self.echo(&command);
+        let status = command.status().map_err(|error| spawn_error(cmd, error))?;
         self.check_interrupt()?;
         Ok(exit_code(status))
     }
 
     /// Runs `cmd` with its standard error captured; returns the status and what it wrote.
     pub fn run_captured(&self, cmd: &Cmd) -> Result<(i32, Vec<u8>), RunError> {
-        self.echo(cmd);
-        let out = self
-            .command(cmd)
+        let (mut command, _rsp) = self.command(cmd)?;
+        self.echo(&command);
+        let out = command
             .stdout(Stdio::inherit())
             .stderr(Stdio::piped())
             .output()
@@ -86,8 +102,8 @@ impl Runner {
 
     /// Runs `cmd` with standard output captured and standard error discarded (for probes).
     pub fn probe(&self, cmd: &Cmd) -> Result<(i32, Vec<u8>), RunError> {
-        let out = self
-            .command(cmd)
+        let (mut command, _rsp) = self.command(cmd)?;
+        let out = command
             .stdin(Stdio::null())
             .stderr(Stdio::null())
             .output()
@@ -96,15 +112,34 @@ impl Runner {
         Ok((exit_code(out.status), out.stdout))
     }
 
-    fn command(&self, cmd: &Cmd) -> Command {
-        let mut c = Command::new(&cmd.argv[0]);
-        c.args(&cmd.argv[1..]);
-        c
+    /// The process to start, and the response file it reads (removed when dropped, so it
+    /// must outlive the process).
+    fn command(&self, cmd: &Cmd) -> Result<(Command, Option<NamedTempFile>), RunError> {
+        let split = cmd.program_words.clamp(1, cmd.argv.len());
+        let (program, args) = cmd.argv.split_at(split);
+        let mut c = Command::new(&program[0]);
+        c.args(&program[1..]);
+        let length: usize = args.iter().map(|a| a.len() + 1).sum();
+        if length <= RESPONSE_FILE_THRESHOLD {
+            c.args(args);
+            return Ok((c, None));
+        }
+        let rsp = write_response_file(args).map_err(|error| RunError::Spawn {
+            program: format!("{} (writing a response file)", program[0]),
+            error,
+        })?;
+        c.arg(format!("@{}", rsp.path().display()));
+        Ok((c, Some(rsp)))
     }
 
-    fn echo(&self, cmd: &Cmd) {
+    /// `-v`: the command exactly as started (with its response file, if it got one).
+    fn echo(&self, command: &Command) {
         if self.verbose {
-            eprintln!(" {}", shell_line(&cmd.argv));
+            let words: Vec<String> = std::iter::once(command.get_program())
+                .chain(command.get_args())
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect();
+            eprintln!(" {}", shell_line(&words));
         }
     }
 
@@ -114,6 +149,32 @@ impl Runner {
             None => Ok(()),
         }
     }
+}
+
+fn write_response_file(args: &[String]) -> std::io::Result<NamedTempFile> {
+    let mut file = tempfile::Builder::new()
+        .prefix("ompcc-args-")
+        .suffix(".rsp")
+        .tempfile()?;
+    let text: Vec<String> = args.iter().map(|a| response_quote(a)).collect();
+    file.write_all(text.join("\n").as_bytes())?;
+    file.flush()?;
+    Ok(file)
+}
+
+/// One word for a gcc response file: whitespace, quotes and backslashes escaped.
+fn response_quote(word: &str) -> String {
+    if word.is_empty() {
+        return "\"\"".to_owned();
+    }
+    let mut out = String::with_capacity(word.len());
+    for c in word.chars() {
+        if c.is_whitespace() || matches!(c, '\\' | '\'' | '"') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn spawn_error(cmd: &Cmd, error: std::io::Error) -> RunError {
@@ -189,19 +250,56 @@ mod tests {
     }
 
     #[test]
+    fn response_file_quoting_round_trips() {
+        let words: Vec<String> = ["a b", "", "q'\"x", "back\\slash", "tab\there", "plain"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let text: Vec<String> = words.iter().map(|w| response_quote(w)).collect();
+        assert_eq!(crate::response::split_words(&text.join("\n")), words);
+    }
+
+    #[test]
+    fn long_commands_use_a_response_file() {
+        let runner = Runner::new(false);
+        let long = "x".repeat(RESPONSE_FILE_THRESHOLD);
+        // `sh -c SCRIPT sh ARGS`: with the program taken as three words, the script sees
+        // the response file as $1.
+        let cmd = Cmd {
+            argv: vec![
+                "sh".into(),
+                "-c".into(),
+                r#"case "$1" in @*) tr '\n' ' ' < "${1#@}"; exit 7;; esac; exit 1"#.into(),
+                "sh".into(),
+                "a b".into(),
+                long.clone(),
+            ],
+            program_words: 4,
+        };
+        let (command, rsp) = runner.command(&cmd).unwrap();
+        let rsp_path = rsp.as_ref().unwrap().path().to_owned();
+        assert_eq!(command.get_args().count(), 4);
+        drop((command, rsp));
+        assert!(!rsp_path.exists());
+        let (code, out) = runner.probe(&cmd).unwrap();
+        assert_eq!(code, 7);
+        assert!(
+            out.starts_with(b"a\\ b xxx"),
+            "{}",
+            String::from_utf8_lossy(&out[..20])
+        );
+    }
+
+    #[test]
     fn statuses_follow_the_shell_convention() {
         let runner = Runner::new(false);
-        let sh = |script: &str| Cmd {
-            argv: vec!["sh".into(), "-c".into(), script.into()],
-        };
+        let sh = |script: &str| Cmd::new(vec!["sh".into(), "-c".into(), script.into()]);
         assert_eq!(runner.run(&sh("exit 0")).unwrap(), 0);
         assert_eq!(runner.run(&sh("exit 3")).unwrap(), 3);
         assert_eq!(runner.run(&sh("kill -SEGV $$")).unwrap(), 128 + 11);
         let (code, err) = runner.run_captured(&sh("echo oops >&2; exit 2")).unwrap();
         assert_eq!((code, err), (2, b"oops\n".to_vec()));
-        let missing = Cmd {
-            argv: vec!["/nonexistent/ompcc-host-cc".into()],
-        };
+        let missing = Cmd::new(vec!["/nonexistent/ompcc-host-cc".into()]);
         assert!(matches!(runner.run(&missing), Err(RunError::Spawn { .. })));
     }
 }

@@ -52,7 +52,10 @@ impl HostCc {
     {
         let mut argv = self.argv.clone();
         argv.extend(args.into_iter().map(Into::into));
-        Cmd { argv }
+        Cmd {
+            argv,
+            program_words: self.argv.len(),
+        }
     }
 
     /// Whether the host compiler is gcc (then compiling host code ompcc already offloaded

@@ -674,3 +674,40 @@ fn interrupt_removes_temporary_files() {
     let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert!(left.is_empty(), "left {left:?}");
 }
+
+#[test]
+fn long_command_lines_reach_the_host_compiler() {
+    let sb = Sandbox::new();
+    sb.write("m.c", MAIN)
+        .write("lib.c", LIB)
+        .write("sub/dir/.keep", "");
+    ok(&sb.cc(&["-c", "lib.c"]));
+    let ar = std::process::Command::new("ar")
+        .args(["rcs", "libtw.a", "lib.o"])
+        .current_dir(sb.path())
+        .output()
+        .unwrap();
+    ok(&ar);
+    // 3,000 linker inputs (about 110 kB) through a response file: more than ompcc passes
+    // on a command line, so it hands them on in a response file of its own.
+    let inputs = vec!["sub/dir/../../sub/dir/../../libtw.a"; 3000];
+    sb.write("big.rsp", &inputs.join("\n"));
+    let tmp = tempfile::tempdir().unwrap();
+    let out = sb
+        .ompcc_cmd(&["-fopenmp", "-v", "m.c", "@big.rsp", "-o", "m"])
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
+    ok(&out);
+    let rsp = format!(" @{}/ompcc-args-", tmp.path().display());
+    let link = stderr(&out)
+        .lines()
+        .filter(|l| l.starts_with(" cc "))
+        .next_back()
+        .unwrap()
+        .to_owned();
+    assert!(link.contains(&rsp), "{link}");
+    assert_eq!(stdout(&sb.run("m")), "42\n");
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert!(left.is_empty(), "left {left:?}");
+}
