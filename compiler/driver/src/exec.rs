@@ -24,6 +24,7 @@ pub struct Cmd {
     pub program_words: usize,
 }
 
+#[cfg(test)]
 impl Cmd {
     /// A command whose program is the first word.
     pub fn new(argv: Vec<String>) -> Cmd {

@@ -702,8 +702,7 @@ fn long_command_lines_reach_the_host_compiler() {
     let rsp = format!(" @{}/ompcc-args-", tmp.path().display());
     let link = stderr(&out)
         .lines()
-        .filter(|l| l.starts_with(" cc "))
-        .next_back()
+        .rfind(|l| l.starts_with(" cc "))
         .unwrap()
         .to_owned();
     assert!(link.contains(&rsp), "{link}");
