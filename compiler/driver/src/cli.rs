@@ -279,6 +279,57 @@ const SEPARATE: &[&str] = &[
     "-wrapper",
 ];
 
+/// gcc's long option spellings (its driver's `option_map`) and the short options they stand
+/// for. Those taking a value accept `--name=value` and `--name value`.
+const LONG_ALIASES: &[(&str, &str)] = &[
+    ("--assemble", "-S"),
+    ("--assert", "-A"),
+    ("--compile", "-c"),
+    ("--debug", "-g"),
+    ("--define-macro", "-D"),
+    ("--dependencies", "-M"),
+    ("--dumpbase", "-dumpbase"),
+    ("--dumpdir", "-dumpdir"),
+    ("--entry", "-e"),
+    ("--for-linker", "-Xlinker"),
+    ("--force-link", "-u"),
+    ("--include", "-include"),
+    ("--include-directory", "-I"),
+    ("--include-directory-after", "-idirafter"),
+    ("--include-prefix", "-iprefix"),
+    ("--include-with-prefix", "-iwithprefix"),
+    ("--include-with-prefix-after", "-iwithprefix"),
+    ("--include-with-prefix-before", "-iwithprefixbefore"),
+    ("--language", "-x"),
+    ("--library-directory", "-L"),
+    ("--optimize", "-O"),
+    ("--output", "-o"),
+    ("--prefix", "-B"),
+    ("--preprocess", "-E"),
+    ("--print-missing-file-dependencies", "-MG"),
+    ("--save-temps", "-save-temps"),
+    ("--undefine-macro", "-U"),
+    ("--user-dependencies", "-MM"),
+    ("--verbose", "-v"),
+    ("--write-dependencies", "-MD"),
+    ("--write-user-dependencies", "-MMD"),
+];
+
+/// The short option a long gcc spelling stands for, and its `=value` if attached.
+fn long_alias(arg: &str) -> Option<(&'static str, Option<&str>)> {
+    let (name, value) = match arg.split_once('=') {
+        Some((name, value)) => (name, Some(value)),
+        None => (arg, None),
+    };
+    let &(_, short) = LONG_ALIASES.iter().find(|(long, _)| *long == name)?;
+    Some((short, value))
+}
+
+/// Whether a short option takes a value (attached or as the next word).
+fn takes_value(short: &str) -> bool {
+    SEPARATE.contains(&short)
+}
+
 /// Options after which the host compiler must see the command as the user wrote it.
 fn forces_host_only(opt: &str) -> bool {
     opt.starts_with("-print-")
@@ -391,8 +442,16 @@ pub fn parse(argv: &[String]) -> Result<Invocation, CliError> {
         }
 
         // Host options: find the option's words (one, or two for a detached argument).
-        let mut words = vec![arg.clone()];
-        let value: Option<String> = if SEPARATE.contains(&arg.as_str()) {
+        // gcc's long spellings (`--output=x`, `--compile`) are classified as their short
+        // forms; the user's words are kept as written.
+        let (canon, long_takes_value) = match long_alias(arg) {
+            Some((short, Some(v))) => (format!("{short}{v}"), false),
+            Some((short, None)) => (short.to_owned(), takes_value(short)),
+            None => (arg.clone(), false),
+        };
+        let arg = &canon;
+        let mut words = vec![argv[i - 1].clone()];
+        let value: Option<String> = if long_takes_value || SEPARATE.contains(&arg.as_str()) {
             match argv.get(i) {
                 Some(next) => {
                     i += 1;
@@ -691,6 +750,33 @@ mod tests {
                 CppOutput
             ]
         );
+    }
+
+    #[test]
+    fn long_spellings_are_classified_like_short_ones() {
+        let inv = parse_str("--compile --output=x.o --include-directory inc --language c in.txt");
+        assert_eq!(inv.action, Action::Compile);
+        assert_eq!(inv.output.as_deref(), Some("x.o"));
+        assert_eq!(
+            words(&inv),
+            [
+                "--compile",
+                "--output=x.o",
+                "--include-directory",
+                "inc",
+                "--language",
+                "c",
+                "in.txt"
+            ]
+        );
+        let inputs: Vec<_> = inv.inputs().collect();
+        assert_eq!(inputs.len(), 1);
+        assert_eq!(inputs[0].lang, Lang::C);
+        let inv = parse_str("--output out --write-dependencies --preprocess a.c");
+        assert_eq!(inv.output.as_deref(), Some("out"));
+        assert!(inv.deps.side_effect);
+        assert_eq!(inv.action, Action::Preprocess);
+        assert!(parse_str("--save-temps a.c").host_only);
     }
 
     #[test]

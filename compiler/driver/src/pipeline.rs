@@ -433,10 +433,7 @@ fn compile_split(
         }
         args.extend([mode.to_owned(), "-o".into(), out.clone()]);
         let code = runner.run(&host.cmd(args))?;
-        if code != 0 {
-            status = first_failure(status, code);
-            continue;
-        }
+        // gcc leaves the .d file of a unit that fails to compile: so does ompcc.
         if let Some(deps) = &unit.deps {
             let target = match &inv.deps.file {
                 Some(file) => file.clone(),
@@ -445,6 +442,10 @@ fn compile_split(
             fs::copy(deps, &target).map_err(|e| {
                 DriverError::Fatal(format!("opening dependency file {target}: {e}"))
             })?;
+        }
+        if code != 0 {
+            status = first_failure(status, code);
+            continue;
         }
         objects.push((unit.arg_index, out));
     }

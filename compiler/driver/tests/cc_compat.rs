@@ -130,10 +130,26 @@ fn dependency_files_equal_ccs() {
             &["prog.d"],
         ),
         (&["-fopenmp", "-MD", "t.c", "h.c"], &["a-t.d", "a-h.d"]),
+        (&["-fopenmp", "-c", "-MD", "badt.c"], &["badt.d"]),
+        (
+            &[
+                "-fopenmp",
+                "--compile",
+                "--write-dependencies",
+                "t.c",
+                "--output",
+                "o.o",
+            ],
+            &["o.d"],
+        ),
     ];
     for (args, deps) in device_cases {
         let mut files = header_files.to_vec();
         files.push(("obj/.keep", ""));
+        files.push((
+            "badt.c",
+            "#include \"inc/n.h\"\nint main(void) {\n#pragma omp target\n{ int x = ; }\n}\n",
+        ));
         if args.contains(&"sub/m.c") {
             // Two mains would not link: make t.c's main a plain function there.
             files[0] = (
