@@ -726,3 +726,88 @@ fn long_command_lines_reach_the_host_compiler() {
     let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert!(left.is_empty(), "left {left:?}");
 }
+
+#[test]
+fn preprocessing_flags_reach_the_device_path() {
+    let sb = Sandbox::new();
+    sb.write("sys/s.h", "#define FROM_ISYSTEM 3\n");
+    sb.write("quote/q.h", "#define FROM_IQUOTE 4\n");
+    sb.write("pre.h", "#define FROM_INCLUDE 5\n");
+    sb.write(
+        "p.c",
+        "#include <stdio.h>\n#include <s.h>\n#include \"q.h\"\n\
+         #ifdef UNDEFINED_BY_U\n#error -U was not applied\n#endif\n\
+         int main(void) {\n  int v = 0;\n\
+         #pragma omp target map(tofrom : v)\n  v = FROM_D + FROM_ISYSTEM + FROM_IQUOTE + FROM_INCLUDE;\n\
+         printf(\"%d %ld\\n\", v, __STDC_VERSION__);\n  return 0;\n}\n",
+    );
+    for opt in ["-O0", "-O1", "-O2", "-O3", "-Os", "-Ofast", "-Og"] {
+        let out = sb.ompcc(&[
+            "-fopenmp",
+            opt,
+            "-g",
+            "-std=c11",
+            "-DFROM_D=2",
+            "-DUNDEFINED_BY_U",
+            "-UUNDEFINED_BY_U",
+            "-isystem",
+            "sys",
+            "-iquote",
+            "quote",
+            "-include",
+            "pre.h",
+            "-Wall",
+            "-Wno-unused",
+            "-march=x86-64",
+            "-pipe",
+            "-pthread",
+            "p.c",
+            "-o",
+            "p",
+        ]);
+        ok(&out);
+        assert_eq!(stdout(&sb.run("p")), "14 201112\n", "{opt}");
+    }
+}
+
+#[test]
+fn shared_libraries_with_device_code_link() {
+    let sb = Sandbox::new();
+    sb.write(
+        "k.c",
+        "int k(int n) {\n  int s = 0;\n#pragma omp target teams distribute parallel for reduction(+ : s)\n  for (int i = 0; i < n; i++)\n    s += i;\n  return s;\n}\n",
+    );
+    sb.write(
+        "m.c",
+        "#include <stdio.h>\nint k(int);\nint main(void) { printf(\"%d\\n\", k(10)); return 0; }\n",
+    );
+    ok(&sb.ompcc(&["-fopenmp", "-shared", "-fPIC", "k.c", "-o", "libk.so"]));
+    ok(&sb.ompcc(&[
+        "-fopenmp",
+        "m.c",
+        "-L.",
+        "-lk",
+        "-Wl,-rpath,$ORIGIN",
+        "-o",
+        "m",
+    ]));
+    assert_eq!(stdout(&sb.run("m")), "45\n");
+    // A static archive of device code, and -Xlinker.
+    ok(&sb.ompcc(&["-fopenmp", "-fpic", "-c", "k.c", "-o", "k.o"]));
+    let ar = std::process::Command::new("ar")
+        .args(["rcs", "libks.a", "k.o"])
+        .current_dir(sb.path())
+        .output()
+        .unwrap();
+    ok(&ar);
+    ok(&sb.ompcc(&[
+        "-fopenmp",
+        "m.c",
+        "libks.a",
+        "-Xlinker",
+        "--as-needed",
+        "-o",
+        "m2",
+    ]));
+    assert_eq!(stdout(&sb.run("m2")), "45\n");
+}
