@@ -102,7 +102,8 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
     if !uses_pipeline(inv) {
         if inv.ours.emit.is_some() || inv.ours.device_only {
             return Err(DriverError::Error(format!(
-                "'{}' needs a C source file and cannot be combined with '-E', '-M' or '-MM'",
+                "'{}' needs a C source file to compile (not '-E', '-M', '-MM' or a query \
+                 the host compiler answers itself)",
                 emit_flag(&inv.ours)
             )));
         }
@@ -182,12 +183,17 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
 
     // Step 2: the frontend.
     for unit in &mut units {
-        let text = fs::read(&unit.preprocessed).map_err(|e| {
-            DriverError::Fatal(format!(
-                "cannot read '{}': {e}",
-                unit.preprocessed.display()
-            ))
-        })?;
+        let text = match fs::read(&unit.preprocessed) {
+            Ok(text) => text,
+            // Only a user's `.i` input can be unreadable here: cc says why.
+            Err(_) if !(inv.ours.emit.is_some() || inv.ours.device_only) => {
+                return Ok(runner.run(&pass_through)?);
+            }
+            Err(e) => {
+                let path = unit.preprocessed.display();
+                return Err(DriverError::Fatal(format!("cannot read '{path}': {e}")));
+            }
+        };
         unit.outcome = frontend(unit.input, &text, &inv.ours, inv.verbose)?;
     }
 

@@ -210,6 +210,29 @@ fn target_programs_build_and_run() {
     ok(&sb.ompcc(&["-fopenmp", "-c", "t.c"]));
     ok(&sb.ompcc(&["-fopenmp", "t.o", "-o", "t2"]));
     assert_eq!(stdout(&sb.run("t2")), "4950\n");
+    // Already preprocessed input (.i) goes through the frontend without step 1.
+    ok(&sb.cc(&["-fopenmp", "-E", "t.c", "-o", "pre.i"]));
+    let out = sb.ompcc(&["-v", "-fopenmp", "pre.i", "-o", "t3"]);
+    ok(&out);
+    assert!(!stderr(&out).contains(" -E "), "{}", stderr(&out));
+    assert!(stderr(&out).contains("-x cpp-output"), "{}", stderr(&out));
+    assert_eq!(stdout(&sb.run("t3")), "4950\n");
+    // Standard input goes to the host compiler as it is.
+    let mut child = sb
+        .ompcc_cmd(&["-fopenmp", "-x", "c", "-", "-o", "t4"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    let source = TARGET_PROGRAM.replace("#include \"inc/n.h\"", "#define N 100");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(stdout(&sb.run("t4")), "4950\n");
     // Bytes that are not UTF-8 (a Latin-1 string) reach the host compiler unchanged.
     let latin1 = b"#include <stdio.h>\nint main(void) {\n#pragma omp target\n{}\nputs(\"caf\xe9\");\nreturn 0; }\n";
     std::fs::write(sb.join("l1.c"), latin1).unwrap();
@@ -258,6 +281,7 @@ fn exit_codes_and_messages_are_ccs() {
         &["-c", "warn.c", "t.c", "-o", "one.o"],
         &["-fopenmp", "-c", "warn.c", "t.c", "-o", "one.o"],
         &["bad.c", "nomain-at-all.o"],
+        &["-fopenmp", "-c", "missing.i"],
         &[],
     ];
     for args in cases {
