@@ -488,7 +488,8 @@ pub fn parse(argv: &[String]) -> Result<Invocation, CliError> {
                 inv.verbose = true;
                 Kind::Verbose
             }
-            "-fopenmp" => {
+            // `-fopenmp=libomp` is clang's spelling.
+            a if a == "-fopenmp" || a.starts_with("-fopenmp=") => {
                 inv.openmp = true;
                 Kind::Compile
             }
@@ -795,6 +796,8 @@ mod tests {
         assert!(parse_str("-fopenmp a.c").openmp);
         assert!(!parse_str("-fopenmp -fno-openmp a.c").openmp);
         assert!(parse_str("-fno-openmp -fopenmp a.c").openmp);
+        assert!(parse_str("-fopenmp=libomp a.c").openmp);
+        assert!(!parse_str("-fopenmp-simd a.c").openmp);
     }
 
     #[test]

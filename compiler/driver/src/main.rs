@@ -55,16 +55,21 @@ fn real_main() -> i32 {
     }
     let runner = Runner::new(inv.verbose);
     if inv.version {
-        println!("ompcc {VERSION}");
-        println!(
-            "Host C compiler (${}): {}",
+        // One write of ours and the host compiler's text, so `ompcc --version | head -1`
+        // ends as quietly as `cc --version | head -1`.
+        let (code, host_text) = match runner.probe(&host.cmd(["--version"])) {
+            Ok(answer) => answer,
+            Err(e) => return DriverError::Run(e).report(color),
+        };
+        let mut text = format!(
+            "ompcc {VERSION}\nHost C compiler (${}): {}\n",
             host::HOST_CC_VAR,
             host.display()
-        );
-        let _ = std::io::stdout().flush();
-        return runner
-            .run(&host.cmd(["--version"]))
-            .unwrap_or_else(|e| DriverError::Run(e).report(color));
+        )
+        .into_bytes();
+        text.extend_from_slice(&host_text);
+        let _ = std::io::stdout().write_all(&text);
+        return code;
     }
     if inv.verbose {
         eprintln!(
@@ -75,8 +80,11 @@ fn real_main() -> i32 {
     pipeline::run(&inv, &host, &runner).unwrap_or_else(|e| e.report(color))
 }
 
+/// `--help`. Written with `writeln!` so that a closed pipe (`ompcc --help | head`) is not an
+/// error, as for cc.
 fn print_help(host: &HostCc) {
-    println!(
+    let _ = writeln!(
+        std::io::stdout(),
         "\
 Usage: ompcc [options] file...
 

@@ -482,6 +482,7 @@ fn compile_split(
             }
             if needs_runtime {
                 args.push(runtime_library()?.display().to_string());
+                args.extend(RUNTIME_SYSTEM_LIBS.iter().map(|l| l.to_string()));
             }
             status = runner.run(&host.cmd(args))?;
         }
@@ -513,6 +514,10 @@ fn eprint(bytes: &[u8]) {
 
 /// The name of ompcc's runtime library.
 const RUNTIME_LIB: &str = "libompcc_rt.a";
+
+/// What a Rust static library needs from the system when linked by a C compiler (the core of
+/// `rustc --print native-static-libs` on Linux; libc itself comes with every link).
+const RUNTIME_SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
 
 /// `libompcc_rt.a` next to the ompcc executable (a cargo build) or in `<prefix>/lib` (an
 /// installed `<prefix>/bin/ompcc`).

@@ -60,25 +60,43 @@ fn make_project_builds_with_ompcc_as_cc() {
     assert_eq!(in_dir(&sb, "make", &["-q", &cc]).status.code(), Some(1));
 }
 
+/// `cmake` on PATH, else the one inside the `cmake` Python package.
+fn find_cmake() -> Option<String> {
+    // A pyenv shim without the package behind it runs but fails: that is missing too.
+    let works = |program: &str| {
+        Command::new(program)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if works("cmake") {
+        return Some("cmake".to_owned());
+    }
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import cmake, os; print(os.path.join(cmake.CMAKE_BIN_DIR, 'cmake'))",
+        ])
+        .output()
+        .ok()?;
+    let path = String::from_utf8(out.stdout).ok()?.trim().to_owned();
+    works(&path).then_some(path)
+}
+
 #[test]
 fn cmake_project_configures_and_builds_with_ompcc() {
-    // A pyenv shim without the package behind it runs but fails: missing too.
-    let found = Command::new("cmake")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
+    let Some(cmake) = find_cmake() else {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
             "cmake is required in CI (python3 -m pip install cmake)"
         );
         eprintln!("note: cmake not found; skipping the CMake build test (CI requires it)");
         return;
-    }
+    };
     let sb = project("cmake");
     let configure = in_dir(
         &sb,
-        "cmake",
+        &cmake,
         &[
             "-S",
             ".",
@@ -95,7 +113,7 @@ fn cmake_project_configures_and_builds_with_ompcc() {
         "{log}"
     );
     assert!(log.contains("Found OpenMP_C: -fopenmp"), "{log}");
-    ok(&in_dir(&sb, "cmake", &["--build", "build", "--verbose"]));
+    ok(&in_dir(&sb, &cmake, &["--build", "build", "--verbose"]));
     let run = sb.run("build/saxpy");
     ok(&run);
     assert_eq!(stdout(&run), "saxpy sum = 1000000.0\n");
