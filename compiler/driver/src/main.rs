@@ -8,6 +8,7 @@ mod cli;
 mod diag;
 mod exec;
 mod host;
+mod link;
 mod pipeline;
 mod response;
 mod scan;
@@ -117,8 +118,11 @@ ompcc's own options:
   -C <key>=<value>          set a code-generation knob
 
 Environment:
-  {var}             host C compiler command (default: cc), e.g. \"ccache gcc\"",
+  {var}             host C compiler command (default: cc), e.g. \"ccache gcc\"
+  {rt_var}         the runtime library (default: libompcc_rt.a next to ompcc or in
+                            <prefix>/lib)",
         var = host::HOST_CC_VAR,
+        rt_var = link::RUNTIME_LIB_VAR,
         host = host.display()
     );
 }

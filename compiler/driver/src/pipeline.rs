@@ -13,7 +13,8 @@
 //!    compiled on its own, from the original source when it has no device constructs, from
 //!    the rewritten preprocessed text (`-x cpp-output`, plus `-foffload=disable` for gcc)
 //!    when it has; `-MD` files come from step 1 under gcc's names; then one link command
-//!    with the units' objects in place of the sources and `libompcc_rt.a` when needed.
+//!    with the units' objects in place of the sources and `libompcc_rt.a` when needed
+//!    (also for links of objects that call the runtime: see [`crate::link`]).
 //!
 //! Invariants: all temporary files live in one [`tempfile::TempDir`] that is removed when
 //! [`run`] returns, on success and on failure; the host compiler's exit status is returned
@@ -26,6 +27,7 @@ use crate::cli::{Action, Color, HostArg, Input, Invocation, Kind, Lang, OmpccOpt
 use crate::diag::{self, Severity};
 use crate::exec::{self, Cmd, RunError, Runner};
 use crate::host::HostCc;
+use crate::link;
 use crate::scan;
 
 /// An error of ompcc's own, reported as `ompcc: error: ...` with exit status 1.
@@ -107,6 +109,8 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 emit_flag(&inv.ours)
             )));
         }
+        let mut pass_through = pass_through;
+        pass_through.argv.extend(runtime_args(inv, false)?);
         if inv.dry_run {
             exec::print_dry_run(&[pass_through]);
             return Ok(0);
@@ -199,6 +203,8 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
 
     // Step 3: compile.
     if units.iter().all(|u| matches!(u.outcome, Outcome::HostOnly)) {
+        let mut pass_through = pass_through;
+        pass_through.argv.extend(runtime_args(inv, false)?);
         return Ok(runner.run(&pass_through)?);
     }
     compile_split(inv, host, runner, &units, tmp.path())
@@ -480,10 +486,7 @@ fn compile_split(
                     _ => args.extend(arg.words.iter().cloned()),
                 }
             }
-            if needs_runtime {
-                args.push(runtime_library()?.display().to_string());
-                args.extend(RUNTIME_SYSTEM_LIBS.iter().map(|l| l.to_string()));
-            }
+            args.extend(runtime_args(inv, needs_runtime)?);
             status = runner.run(&host.cmd(args))?;
         }
         _ => {
@@ -503,6 +506,24 @@ fn compile_split(
     Ok(status)
 }
 
+/// The runtime for a link: `libompcc_rt.a` and the system libraries it needs when an
+/// offloaded unit (`units_need`) or an object or archive being linked calls the runtime
+/// (separate compilation); nothing otherwise, so host-only programs link exactly as with cc.
+fn runtime_args(inv: &Invocation, units_need: bool) -> Result<Vec<String>, DriverError> {
+    let openmp_link = inv.action == Action::Link
+        && inv.openmp
+        && !inv.host_only
+        && inv.ours.offload == crate::cli::Offload::Enabled;
+    let needed = units_need || (openmp_link && link::inputs_reference_runtime(&inv.args));
+    if !needed {
+        return Ok(Vec::new());
+    }
+    let lib = link::runtime_library().map_err(DriverError::Fatal)?;
+    Ok(std::iter::once(lib.display().to_string())
+        .chain(link::RUNTIME_SYSTEM_LIBS.iter().map(|l| l.to_string()))
+        .collect())
+}
+
 fn first_failure(status: i32, code: i32) -> i32 {
     if status != 0 { status } else { code }
 }
@@ -510,43 +531,6 @@ fn first_failure(status: i32, code: i32) -> i32 {
 fn eprint(bytes: &[u8]) {
     use std::io::Write as _;
     let _ = std::io::stderr().write_all(bytes);
-}
-
-/// The name of ompcc's runtime library.
-const RUNTIME_LIB: &str = "libompcc_rt.a";
-
-/// What a Rust static library needs from the system when linked by a C compiler (the core of
-/// `rustc --print native-static-libs` on Linux; libc itself comes with every link).
-const RUNTIME_SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
-
-/// `libompcc_rt.a` next to the ompcc executable (a cargo build) or in `<prefix>/lib` (an
-/// installed `<prefix>/bin/ompcc`).
-fn runtime_library() -> Result<PathBuf, DriverError> {
-    let exe = std::env::current_exe()
-        .map_err(|e| DriverError::Fatal(format!("cannot locate the ompcc executable: {e}")))?;
-    let candidates = runtime_candidates(&exe);
-    candidates
-        .iter()
-        .find(|p| p.is_file())
-        .cloned()
-        .ok_or_else(|| {
-            let tried: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
-            DriverError::Fatal(format!(
-                "cannot find the ompcc runtime {RUNTIME_LIB} (looked for {})",
-                tried.join(", ")
-            ))
-        })
-}
-
-fn runtime_candidates(exe: &Path) -> Vec<PathBuf> {
-    let Some(bin) = exe.parent() else {
-        return Vec::new();
-    };
-    let mut out = vec![bin.join(RUNTIME_LIB)];
-    if let Some(prefix) = bin.parent() {
-        out.push(prefix.join("lib").join(RUNTIME_LIB));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -581,18 +565,6 @@ mod tests {
         assert_eq!(
             names(Link, Some(".hidden"), "b.c"),
             (".hidden.d".into(), ".hidden".into())
-        );
-    }
-
-    #[test]
-    fn runtime_is_looked_for_next_to_the_binary_then_in_lib() {
-        let got = runtime_candidates(Path::new("/opt/ompcc/bin/ompcc"));
-        assert_eq!(
-            got,
-            [
-                PathBuf::from("/opt/ompcc/bin/libompcc_rt.a"),
-                PathBuf::from("/opt/ompcc/lib/libompcc_rt.a")
-            ]
         );
     }
 

@@ -835,3 +835,86 @@ fn shared_libraries_with_device_code_link() {
     ]));
     assert_eq!(stdout(&sb.run("m2")), "45\n");
 }
+
+#[test]
+fn links_of_objects_that_call_the_runtime_get_it() {
+    let sb = Sandbox::new();
+    // A stand-in runtime and an object calling it, as offloaded code will.
+    sb.write("rt.c", "#include <stdio.h>\nint ompcc_rt_launch(const void *a) { (void)a; puts(\"runtime called\"); return 0; }\n");
+    sb.write(
+        "user.c",
+        "int ompcc_rt_launch(const void *);\nint main(void) { return ompcc_rt_launch(0); }\n",
+    );
+    sb.write("lib/.keep", "");
+    ok(&sb.cc(&["-c", "rt.c", "user.c"]));
+    let ar = |args: &[&str]| {
+        let out = std::process::Command::new("ar")
+            .args(args)
+            .current_dir(sb.path())
+            .output()
+            .unwrap();
+        ok(&out);
+    };
+    ar(&["rcs", "fake_rt.a", "rt.o"]);
+    ar(&["rcs", "lib/libuser.a", "user.o"]);
+    let rt = sb.join("fake_rt.a").display().to_string();
+    let link = |args: &[&str]| {
+        sb.ompcc_cmd(args)
+            .env("OMPCC_RUNTIME_LIB", &rt)
+            .output()
+            .unwrap()
+    };
+    for (args, exe) in [
+        (&["-fopenmp", "user.o", "-o", "u1"][..], "u1"),
+        (&["-fopenmp", "-Llib", "-luser", "-o", "u2"], "u2"),
+        (&["-fopenmp", "-v", "lib/libuser.a", "-o", "u3"], "u3"),
+    ] {
+        let out = link(args);
+        ok(&out);
+        assert_eq!(stdout(&sb.run(exe)), "runtime called\n", "{args:?}");
+        if args.contains(&"-v") {
+            let cmd = stderr(&out)
+                .lines()
+                .find(|l| l.starts_with(" cc "))
+                .unwrap()
+                .to_owned();
+            assert!(
+                cmd.ends_with(&format!(" -o u3 {rt} -lpthread -ldl -lm")),
+                "{cmd}"
+            );
+        }
+    }
+    // Without -fopenmp, or for host-only objects, the link is cc's own command.
+    let out = link(&["-v", "-fopenmp", "rt.o", "-o", "x"]);
+    assert!(
+        stderr(&out).contains(" cc -v -fopenmp rt.o -o x\n"),
+        "{}",
+        stderr(&out)
+    );
+    let out = link(&["-v", "user.o", "rt.o", "-o", "y"]);
+    assert!(
+        stderr(&out).contains(" cc -v user.o rt.o -o y\n"),
+        "{}",
+        stderr(&out)
+    );
+
+    // A copy of ompcc with no runtime beside it says where it looked.
+    std::fs::create_dir_all(sb.join("inst/bin")).unwrap();
+    std::fs::copy(OMPCC, sb.join("inst/bin/ompcc")).unwrap();
+    let out = std::process::Command::new(sb.join("inst/bin/ompcc"))
+        .args(["-fopenmp", "user.o", "-o", "z"])
+        .current_dir(sb.path())
+        .env_remove("OMPCC_RUNTIME_LIB")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let inst = sb.join("inst").display().to_string();
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "ompcc: fatal error: cannot find the ompcc runtime libompcc_rt.a (looked for \
+             {inst}/bin/libompcc_rt.a, {inst}/lib/libompcc_rt.a; set $OMPCC_RUNTIME_LIB to its \
+             path)\ncompilation terminated.\n"
+        )
+    );
+}
