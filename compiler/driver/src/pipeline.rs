@@ -100,7 +100,9 @@ struct Unit<'a> {
 
 /// Runs the whole command; returns the exit status.
 pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, DriverError> {
-    let pass_through = host.cmd(all_words(&inv.args));
+    // The user's command, plus the runtime when it links objects that call it.
+    let mut pass_through = host.cmd(all_words(&inv.args));
+    pass_through.argv.extend(runtime_args(inv, false)?);
     if !uses_pipeline(inv) {
         if inv.ours.emit.is_some() || inv.ours.device_only {
             return Err(DriverError::Error(format!(
@@ -109,8 +111,6 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 emit_flag(&inv.ours)
             )));
         }
-        let mut pass_through = pass_through;
-        pass_through.argv.extend(runtime_args(inv, false)?);
         if inv.dry_run {
             exec::print_dry_run(&[pass_through]);
             return Ok(0);
@@ -203,8 +203,6 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
 
     // Step 3: compile.
     if units.iter().all(|u| matches!(u.outcome, Outcome::HostOnly)) {
-        let mut pass_through = pass_through;
-        pass_through.argv.extend(runtime_args(inv, false)?);
         return Ok(runner.run(&pass_through)?);
     }
     compile_split(inv, host, runner, &units, tmp.path())
