@@ -816,6 +816,19 @@ fn shared_libraries_with_device_code_link() {
         "m",
     ]));
     assert_eq!(stdout(&sb.run("m")), "45\n");
+    // The shared library named by its path.
+    ok(&sb.ompcc(&[
+        "-fopenmp",
+        "m.c",
+        "./libk.so",
+        "-Wl,-rpath,$ORIGIN",
+        "-o",
+        "m1",
+    ]));
+    assert_eq!(stdout(&sb.run("m1")), "45\n");
+    // A static executable with device code.
+    ok(&sb.ompcc(&["-fopenmp", "-static", "m.c", "k.c", "-o", "ms"]));
+    assert_eq!(stdout(&sb.run("ms")), "45\n");
     // A static archive of device code, and -Xlinker.
     ok(&sb.ompcc(&["-fopenmp", "-fpic", "-c", "k.c", "-o", "k.o"]));
     let ar = std::process::Command::new("ar")
