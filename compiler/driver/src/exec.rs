@@ -8,6 +8,7 @@
 
 use std::io::Write as _;
 use std::os::unix::process::ExitStatusExt as _;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -153,14 +154,37 @@ impl Runner {
 }
 
 fn write_response_file(args: &[String]) -> std::io::Result<NamedTempFile> {
-    let mut file = tempfile::Builder::new()
-        .prefix("ompcc-args-")
-        .suffix(".rsp")
-        .tempfile()?;
+    let mut file = in_temp_dir(|dir| {
+        tempfile::Builder::new()
+            .prefix("ompcc-args-")
+            .suffix(".rsp")
+            .tempfile_in(dir)
+    })?;
     let text: Vec<String> = args.iter().map(|a| response_quote(a)).collect();
     file.write_all(text.join("\n").as_bytes())?;
     file.flush()?;
     Ok(file)
+}
+
+/// Creates a temporary file or directory with `make` in the first usable temporary
+/// directory: `$TMPDIR`, then `/tmp`, `/var/tmp` and `.`, as gcc does (an unusable `$TMPDIR`
+/// does not stop it).
+pub fn in_temp_dir<T>(make: impl Fn(&Path) -> std::io::Result<T>) -> std::io::Result<T> {
+    let mut first_error = None;
+    for dir in [
+        std::env::temp_dir(),
+        "/tmp".into(),
+        "/var/tmp".into(),
+        ".".into(),
+    ] {
+        match make(&dir) {
+            Ok(made) => return Ok(made),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_error.unwrap_or_else(|| std::io::Error::other("no temporary directory")))
 }
 
 /// One word for a gcc response file: whitespace, quotes and backslashes escaped.

@@ -118,9 +118,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         return Ok(runner.run(&pass_through)?);
     }
 
-    let tmp = tempfile::Builder::new()
-        .prefix("ompcc-")
-        .tempdir()
+    let tmp = exec::in_temp_dir(|dir| tempfile::Builder::new().prefix("ompcc-").tempdir_in(dir))
         .map_err(|e| DriverError::Fatal(format!("cannot create a temporary directory: {e}")))?;
     let color = step1_color(inv.ours.color);
 

@@ -604,6 +604,14 @@ fn temporary_files_are_removed() {
         let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
         assert!(left.is_empty(), "{args:?} left {left:?}");
     }
+    // An unusable $TMPDIR does not stop cc, nor ompcc.
+    let out = sb
+        .ompcc_cmd(&["-fopenmp", "t.c", "-o", "t"])
+        .env("TMPDIR", sb.join("no/such/dir"))
+        .output()
+        .unwrap();
+    ok(&out);
+    assert_eq!(stdout(&sb.run("t")), "4950\n");
 }
 
 #[test]
