@@ -277,6 +277,14 @@ const SEPARATE: &[&str] = &[
     "-dumpdir",
     "--param",
     "-wrapper",
+    "-imultiarch",
+    // clang's, so that a clang host compiler's arguments are not taken for inputs.
+    "-MJ",
+    "-Xclang",
+    "-mllvm",
+    "-target",
+    "-arch",
+    "-Xopenmp-target",
 ];
 
 /// gcc's long option spellings (its driver's `option_map`) and the short options they stand
@@ -715,6 +723,13 @@ mod tests {
             ]
         );
         assert_eq!(inv.output.as_deref(), Some("foo"));
+        let inputs: Vec<_> = inv.inputs().map(|i| i.path.as_str()).collect();
+        assert_eq!(inputs, ["a.c"]);
+    }
+
+    #[test]
+    fn clang_separate_arguments_are_not_inputs() {
+        let inv = parse_str("-Xclang -ast-dump.c -target x86_64.o -mllvm -x.c -MJ cdb.json a.c");
         let inputs: Vec<_> = inv.inputs().map(|i| i.path.as_str()).collect();
         assert_eq!(inputs, ["a.c"]);
     }
