@@ -13,8 +13,10 @@
 //!    compiled on its own, from the original source when it has no device constructs, from
 //!    the rewritten preprocessed text (`-x cpp-output`, plus `-foffload=disable` for gcc)
 //!    when it has; `-MD` files come from step 1 under gcc's names; then one link command
-//!    with the units' objects in place of the sources and `libompcc_rt.a` when needed
-//!    (also for links of objects that call the runtime: see [`crate::link`]).
+//!    with the units' objects in place of the sources, `-foffload=disable` for gcc (its
+//!    lto-wrapper would otherwise build offload images of the host fallback), and
+//!    `libompcc_rt.a` when needed (also for links of objects that call the runtime: see
+//!    [`crate::link`]).
 //!
 //! Invariants: all temporary files live in one [`tempfile::TempDir`] that is removed when
 //! [`run`] returns, on success and on failure; the host compiler's exit status is returned
@@ -102,7 +104,9 @@ struct Unit<'a> {
 pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, DriverError> {
     // The user's command, plus the runtime when it links objects that call it.
     let mut pass_through = host.cmd(all_words(&inv.args));
-    pass_through.argv.extend(runtime_args(inv, false)?);
+    pass_through
+        .argv
+        .extend(link_args(inv, host, runner, false, false)?);
     if !uses_pipeline(inv) {
         if inv.ours.emit.is_some() || inv.ours.device_only {
             return Err(DriverError::Error(format!(
@@ -482,7 +486,7 @@ fn compile_split(
                     _ => args.extend(arg.words.iter().cloned()),
                 }
             }
-            args.extend(runtime_args(inv, needs_runtime)?);
+            args.extend(link_args(inv, host, runner, true, needs_runtime)?);
             status = runner.run(&host.cmd(args))?;
         }
         _ => {
@@ -502,22 +506,37 @@ fn compile_split(
     Ok(status)
 }
 
-/// The runtime for a link: `libompcc_rt.a` and the system libraries it needs when an
-/// offloaded unit (`units_need`) or an object or archive being linked calls the runtime
-/// (separate compilation); nothing otherwise, so host-only programs link exactly as with cc.
-fn runtime_args(inv: &Invocation, units_need: bool) -> Result<Vec<String>, DriverError> {
+/// Extra arguments for a link. When an offloaded unit (`units_need_runtime`) or an object or
+/// archive being linked calls the runtime (separate compilation): `libompcc_rt.a` and the
+/// system libraries it needs. When ompcc offloaded anything (`offloaded`, or the runtime is
+/// linked): `-foffload=disable` for gcc, whose link step (lto-wrapper) would otherwise build
+/// its own offload images of the host-fallback code where gcc has offload compilers
+/// installed; the flag given when compiling does not stop gcc 12 from emitting the
+/// offload sections those images are built from. Nothing for host-only programs, which link
+/// exactly as with cc.
+fn link_args(
+    inv: &Invocation,
+    host: &HostCc,
+    runner: &Runner,
+    offloaded: bool,
+    units_need_runtime: bool,
+) -> Result<Vec<String>, DriverError> {
     let openmp_link = inv.action == Action::Link
         && inv.openmp
         && !inv.host_only
         && inv.ours.offload == crate::cli::Offload::Enabled;
-    let needed = units_need || (openmp_link && link::inputs_reference_runtime(&inv.args));
-    if !needed {
-        return Ok(Vec::new());
+    let needs_runtime =
+        units_need_runtime || (openmp_link && link::inputs_reference_runtime(&inv.args));
+    let mut args = Vec::new();
+    if needs_runtime {
+        let lib = link::runtime_library().map_err(DriverError::Fatal)?;
+        args.push(lib.display().to_string());
+        args.extend(link::RUNTIME_SYSTEM_LIBS.iter().map(|l| l.to_string()));
     }
-    let lib = link::runtime_library().map_err(DriverError::Fatal)?;
-    Ok(std::iter::once(lib.display().to_string())
-        .chain(link::RUNTIME_SYSTEM_LIBS.iter().map(|l| l.to_string()))
-        .collect())
+    if (offloaded || needs_runtime) && host.is_gcc(runner)? {
+        args.push("-foffload=disable".to_owned());
+    }
+    Ok(args)
 }
 
 fn first_failure(status: i32, code: i32) -> i32 {

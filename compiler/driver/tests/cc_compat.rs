@@ -461,6 +461,13 @@ fn verbose_shows_the_commands_run() {
         cmds[1]
     );
     assert!(cmds[1].ends_with("/0.host.i -c -o t.o"), "{}", cmds[1]);
+    // Linking an offloaded unit: gcc must not build its own offload images at link time.
+    let out = sb.ompcc(&["-v", "-fopenmp", "t.c", "-o", "t"]);
+    ok(&out);
+    let err = stderr(&out);
+    let link = err.lines().rfind(|l| l.starts_with(" cc ")).unwrap();
+    assert!(link.starts_with(" cc -v -fopenmp /"), "{link}");
+    assert!(link.ends_with("/0.o -o t -foffload=disable"), "{link}");
     assert!(err.contains("device code generation is not yet implemented in this build"));
     assert!(err.starts_with("ompcc version "));
 
@@ -900,7 +907,7 @@ fn links_of_objects_that_call_the_runtime_get_it() {
                 .unwrap()
                 .to_owned();
             assert!(
-                cmd.ends_with(&format!(" -o u3 {rt} -lpthread -ldl -lm")),
+                cmd.ends_with(&format!(" -o u3 {rt} -lpthread -ldl -lm -foffload=disable")),
                 "{cmd}"
             );
         }
