@@ -117,6 +117,8 @@ impl Runner {
     /// The process to start, and the response file it reads (removed when dropped, so it
     /// must outlive the process).
     fn command(&self, cmd: &Cmd) -> Result<(Command, Option<NamedTempFile>), RunError> {
+        // Interrupted before the start: the new process would not get the user's Ctrl-C.
+        self.check_interrupt()?;
         let split = cmd.program_words.clamp(1, cmd.argv.len());
         let (program, args) = cmd.argv.split_at(split);
         let mut c = Command::new(&program[0]);
