@@ -36,6 +36,11 @@ impl Cmd {
     }
 }
 
+/// Set in the environment of every command ompcc starts. An ompcc that finds it set was
+/// started by the host compiler ompcc ran, i.e. ompcc is its own host compiler (`cc` linked
+/// to ompcc, `OMPCC_HOST_CC=ompcc`): it stops instead of starting itself forever.
+pub const NESTED_VAR: &str = "OMPCC_HOST_CC_RUNNING";
+
 /// Arguments longer than this (in bytes, all together) go to the host compiler in a
 /// response file: expanding the user's `@file` could otherwise pass the kernel's limit.
 const RESPONSE_FILE_THRESHOLD: usize = 100_000;
@@ -122,7 +127,7 @@ impl Runner {
         let split = cmd.program_words.clamp(1, cmd.argv.len());
         let (program, args) = cmd.argv.split_at(split);
         let mut c = Command::new(&program[0]);
-        c.args(&program[1..]);
+        c.args(&program[1..]).env(NESTED_VAR, "1");
         let length: usize = args.iter().map(|a| a.len() + 1).sum();
         if length <= RESPONSE_FILE_THRESHOLD {
             c.args(args);

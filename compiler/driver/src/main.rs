@@ -30,6 +30,13 @@ fn main() {
 }
 
 fn real_main() -> i32 {
+    if std::env::var_os(exec::NESTED_VAR).is_some() {
+        let msg = format!(
+            "ompcc was started as its own host compiler; set ${} to a C compiler such as gcc",
+            host::HOST_CC_VAR
+        );
+        return DriverError::Fatal(msg).report(diag::use_color(Color::Auto));
+    }
     let mut argv = Vec::new();
     for arg in std::env::args_os().skip(1) {
         match arg.into_string() {

@@ -670,6 +670,32 @@ fn host_compiler_comes_from_the_environment() {
 }
 
 #[test]
+fn ompcc_as_its_own_host_compiler_stops() {
+    let sb = Sandbox::new();
+    sb.write("a.c", MAIN);
+    // `cc` on PATH being ompcc (as when cc is linked to it) or OMPCC_HOST_CC=ompcc.
+    std::fs::create_dir_all(sb.join("bin")).unwrap();
+    std::os::unix::fs::symlink(OMPCC, sb.join("bin/cc")).unwrap();
+    let path = format!(
+        "{}:{}",
+        sb.join("bin").display(),
+        std::env::var("PATH").unwrap()
+    );
+    let expected = "ompcc: fatal error: ompcc was started as its own host compiler; set \
+                    $OMPCC_HOST_CC to a C compiler such as gcc\ncompilation terminated.\n";
+    for cmd in [
+        sb.ompcc_cmd(&["-c", "a.c"]).env("PATH", &path).output(),
+        sb.ompcc_cmd(&["-fopenmp", "a.c"])
+            .env("OMPCC_HOST_CC", OMPCC)
+            .output(),
+    ] {
+        let out = cmd.unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stderr(&out), expected);
+    }
+}
+
+#[test]
 fn response_files_are_read() {
     let sb = Sandbox::new();
     sb.write("my prog.c", MAIN).write("lib.c", LIB);
