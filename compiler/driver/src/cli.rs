@@ -153,6 +153,17 @@ pub enum Offload {
     Disabled,
 }
 
+/// Which remarks `-Rpass*` asks for (clang's three kinds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RemarkKind {
+    /// `-Rpass=`: transformations done.
+    Passed,
+    /// `-Rpass-missed=`: transformations tried and not done.
+    Missed,
+    /// `-Rpass-analysis=`: analysis results behind those decisions.
+    Analysis,
+}
+
 /// The options that only ompcc understands (never forwarded to the host compiler).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OmpccOptions {
@@ -162,8 +173,9 @@ pub struct OmpccOptions {
     pub offload_arch: Option<String>,
     /// `--device-only`: produce the device code (PTX) only.
     pub device_only: bool,
-    /// `-Rpass=REGEX` (remarks from the passes whose name matches).
-    pub remarks: Vec<String>,
+    /// `-Rpass=REGEX`, `-Rpass-missed=REGEX`, `-Rpass-analysis=REGEX`: remarks of that kind
+    /// from the passes whose name matches, in order.
+    pub remarks: Vec<(RemarkKind, String)>,
     /// `--passes=a,b,c`: run this pass list instead of the -O pipeline.
     pub passes: Option<Vec<String>>,
     /// `--print-after=a,b`: print the IR after these passes.
@@ -654,9 +666,15 @@ fn parse_ours(
         }
         _ => {}
     }
-    if let Some(regex) = arg.strip_prefix("-Rpass=") {
-        ours.remarks.push(regex.to_owned());
-        return Ok(Some(0));
+    for (prefix, kind) in [
+        ("-Rpass=", RemarkKind::Passed),
+        ("-Rpass-missed=", RemarkKind::Missed),
+        ("-Rpass-analysis=", RemarkKind::Analysis),
+    ] {
+        if let Some(regex) = arg.strip_prefix(prefix) {
+            ours.remarks.push((kind, regex.to_owned()));
+            return Ok(Some(0));
+        }
     }
     // `-C key=value` / `-Ckey=value`. gcc's own `-C` (keep comments) takes no argument, so a
     // `-C` followed by a word without '=' stays gcc's.
@@ -818,7 +836,7 @@ mod tests {
     #[test]
     fn ours_are_removed_from_host_args() {
         let inv = parse_str(
-            "--emit=ptx --offload-arch sm_80 --device-only -Rpass=unroll --passes=sroa,gvn \
+            "--emit=ptx --offload-arch sm_80 --device-only -Rpass=unroll -Rpass-missed=licm|gvn --passes=sroa,gvn \
              --print-after=gvn --time-passes -C unroll=4 -Cinline=no -C a.c -fdiagnostics-color=never",
         );
         assert_eq!(words(&inv), ["-C", "a.c", "-fdiagnostics-color=never"]);
@@ -826,7 +844,13 @@ mod tests {
         assert_eq!(o.emit, Some(EmitStage::Ptx));
         assert_eq!(o.offload_arch.as_deref(), Some("sm_80"));
         assert!(o.device_only && o.time_passes);
-        assert_eq!(o.remarks, ["unroll"]);
+        assert_eq!(
+            o.remarks,
+            [
+                (RemarkKind::Passed, "unroll".to_owned()),
+                (RemarkKind::Missed, "licm|gvn".to_owned())
+            ]
+        );
         assert_eq!(
             o.passes.as_deref(),
             Some(&["sroa".to_owned(), "gvn".to_owned()][..])

@@ -118,7 +118,8 @@ ompcc's own options:
   --emit=<stage>            stop after <stage> and print it: tokens, ast, ir, ir-opt, ptx, host-c
   --offload-arch=sm_<NN>    the GPU architecture to generate PTX for
   --device-only             produce only the device code
-  -Rpass=<regex>            remarks from the passes matching <regex>
+  -Rpass=<regex>            remarks from the passes matching <regex> (also -Rpass-missed=,
+                            -Rpass-analysis=)
   --passes=<p1,p2,...>      run these device passes instead of the -O pipeline
   --print-after=<p1,...>    print the device IR after these passes
   --time-passes             report the time spent in each pass
