@@ -176,10 +176,12 @@ pub struct OmpccOptions {
     /// `-Rpass=REGEX`, `-Rpass-missed=REGEX`, `-Rpass-analysis=REGEX`: remarks of that kind
     /// from the passes whose name matches, in order.
     pub remarks: Vec<(RemarkKind, String)>,
-    /// `--passes=a,b,c`: run this pass list instead of the -O pipeline.
-    pub passes: Option<Vec<String>>,
-    /// `--print-after=a,b`: print the IR after these passes.
-    pub print_after: Vec<String>,
+    /// `--passes=a,b,c` as written (last one wins): run this comma-separated pass list
+    /// instead of the -O pipeline. Validated by the pass manager, which knows the names.
+    pub passes: Option<String>,
+    /// `--print-after=a,b` or `--print-after=all` as written (last one wins): print the IR
+    /// after these passes.
+    pub print_after: Option<String>,
     /// `--time-passes`.
     pub time_passes: bool,
     /// `-C key=value` codegen knobs, in order.
@@ -647,12 +649,12 @@ fn parse_ours(
     }
     if let Some((value, used)) = long("--passes") {
         let value = value.ok_or_else(|| missing("--passes"))?;
-        ours.passes = Some(split_list(&value));
+        ours.passes = Some(value);
         return Ok(Some(used));
     }
     if let Some((value, used)) = long("--print-after") {
         let value = value.ok_or_else(|| missing("--print-after"))?;
-        ours.print_after.extend(split_list(&value));
+        ours.print_after = Some(value);
         return Ok(Some(used));
     }
     match arg {
@@ -698,13 +700,6 @@ fn key_value(text: &str) -> Result<(String, String), CliError> {
             "invalid codegen option '-C {text}' (expected -C key=value)"
         ))),
     }
-}
-
-fn split_list(text: &str) -> Vec<String> {
-    text.split(',')
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect()
 }
 
 #[cfg(test)]
@@ -851,11 +846,8 @@ mod tests {
                 (RemarkKind::Missed, "licm|gvn".to_owned())
             ]
         );
-        assert_eq!(
-            o.passes.as_deref(),
-            Some(&["sroa".to_owned(), "gvn".to_owned()][..])
-        );
-        assert_eq!(o.print_after, ["gvn"]);
+        assert_eq!(o.passes.as_deref(), Some("sroa,gvn"));
+        assert_eq!(o.print_after.as_deref(), Some("gvn"));
         assert_eq!(
             o.codegen,
             [
