@@ -218,10 +218,23 @@ fn uses_pipeline(inv: &Invocation) -> bool {
     let compile_inputs = inv.inputs().filter(|i| i.lang != Lang::Linker).count();
     wants_frontend
         && !inv.host_only
+        // gcc's "input file 'x' is the same as output file": ompcc's own commands read
+        // temporary files, so only the user's command lets cc see it (and not clobber x).
+        && !output_is_an_input(inv)
         && inv.action != Action::Preprocess
         && inv.inputs().any(Input::is_c_source)
         // gcc's "cannot specify '-o' with '-c', '-S' or '-E' with multiple files".
         && !(inv.output.is_some() && inv.action != Action::Link && compile_inputs > 1)
+}
+
+fn output_is_an_input(inv: &Invocation) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let Some(out) = inv.output.as_deref().and_then(|o| fs::metadata(o).ok()) else {
+        return false;
+    };
+    inv.inputs().any(|input| {
+        fs::metadata(&input.path).is_ok_and(|m| m.dev() == out.dev() && m.ino() == out.ino())
+    })
 }
 
 fn emit_flag(ours: &OmpccOptions) -> String {

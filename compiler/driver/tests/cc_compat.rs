@@ -282,6 +282,8 @@ fn exit_codes_and_messages_are_ccs() {
         &["-fopenmp", "-c", "warn.c", "t.c", "-o", "one.o"],
         &["bad.c", "nomain-at-all.o"],
         &["-fopenmp", "-c", "missing.i"],
+        &["-fopenmp", "-c", "t.c", "-o", "t.c"],
+        &["-fopenmp", "t.c", "-o", "./t.c"],
         &[],
     ];
     for args in cases {
@@ -297,6 +299,7 @@ fn exit_codes_and_messages_are_ccs() {
         assert_eq!(stderr(&cc), stderr(&ours), "{args:?}");
         assert_eq!(stdout(&cc), stdout(&ours), "{args:?}");
     }
+    assert_eq!(sb.read("t.c"), TARGET_PROGRAM.as_bytes());
     // -Werror turns the warning into a failure in both paths.
     assert!(
         !sb.ompcc(&["-fopenmp", "-c", "-Wall", "-Werror", "warnt.c"])
