@@ -5,7 +5,8 @@
 //! the per-unit pipeline for each C input:
 //!
 //! 1. preprocess: `host -E` with the user's preprocessing and code-generation flags
-//!    (`-fopenmp` among them) into a temporary `.i`, standard error kept aside;
+//!    (`-fopenmp` among them) into a temporary `.i`, standard error kept aside; a unit that
+//!    fails here skips step 2 and is compiled from its source, so cc reports the problem;
 //! 2. frontend ([`frontend`]): decides whether the unit has device constructs and, once the
 //!    frontend crates are wired in, produces the device code and the rewritten host text;
 //! 3. compile: if no unit has device constructs, the user's command runs unchanged, so the
@@ -97,6 +98,10 @@ struct Unit<'a> {
     deps: Option<PathBuf>,
     /// Step 1's standard error (warnings the host compiler printed while preprocessing).
     pp_stderr: Vec<u8>,
+    /// Step 1 succeeded and the preprocessed text could be read: the frontend decides.
+    /// Otherwise the unit is compiled from its source, and the host compiler says what is
+    /// wrong with it.
+    analysable: bool,
     outcome: Outcome,
 }
 
@@ -162,6 +167,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
             preprocessed,
             deps,
             pp_stderr: Vec::new(),
+            analysable: true,
             outcome: Outcome::HostOnly,
         });
     }
@@ -181,19 +187,22 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 eprint(&stderr);
                 return Ok(code);
             }
-            // The host compiler reports the problem itself, exactly as cc would.
-            return Ok(runner.run(&pass_through)?);
+            // Compiled from its source in step 3, where the host compiler reports the
+            // problem itself, exactly as cc would; the other units go on as usual.
+            unit.analysable = false;
+            continue;
         }
         unit.pp_stderr = stderr;
     }
 
     // Step 2: the frontend.
-    for unit in &mut units {
+    for unit in units.iter_mut().filter(|u| u.analysable) {
         let text = match fs::read(&unit.preprocessed) {
             Ok(text) => text,
-            // Only a user's `.i` input can be unreadable here: cc says why.
+            // Only a user's `.i` input can be unreadable here: cc says why in step 3.
             Err(_) if !(inv.ours.emit.is_some() || inv.ours.device_only) => {
-                return Ok(runner.run(&pass_through)?);
+                unit.analysable = false;
+                continue;
             }
             Err(e) => {
                 let path = unit.preprocessed.display();
@@ -458,8 +467,9 @@ fn compile_split(
         }
         args.extend([mode.to_owned(), "-o".into(), out.clone()]);
         let code = runner.run(&host.cmd(args))?;
-        // gcc leaves the .d file of a unit that fails to compile: so does ompcc.
-        if let Some(deps) = &unit.deps {
+        // gcc leaves the .d file of a unit that fails to compile: so does ompcc (if step 1
+        // got as far as writing one).
+        if let Some(deps) = unit.deps.as_ref().filter(|d| d.exists()) {
             let target = match &inv.deps.file {
                 Some(file) => file.clone(),
                 None => default_dep_names(inv.action, inv.output.as_deref(), &unit.input.path).0,

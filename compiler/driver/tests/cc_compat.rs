@@ -78,6 +78,23 @@ fn device_units_give_the_same_object_names() {
     same_as_cc(&files, &["-fopenmp", "-c", "t.c", "-o", "out.o"], &[]);
     same_as_cc(&files, &["-fopenmp", "-S", "t.c"], &[]);
     same_as_cc(&files, &["-fopenmp", "-E", "t.c", "-o", "t.i"], &["t.i"]);
+    // A unit the preprocessor rejects does not stop the others, as with cc.
+    let with_missing = [
+        ("t.c", TARGET_PROGRAM),
+        ("inc/n.h", TARGET_HEADER),
+        ("miss.c", "#include \"nope.h\"\nint f(void) { return 1; }\n"),
+    ];
+    same_as_cc(&with_missing, &["-fopenmp", "-c", "t.c", "miss.c"], &[]);
+    same_as_cc(
+        &with_missing,
+        &["-fopenmp", "-c", "-MD", "miss.c", "t.c"],
+        &["t.d"],
+    );
+    same_as_cc(
+        &with_missing,
+        &["-fopenmp", "t.c", "miss.c", "-o", "x"],
+        &[],
+    );
 }
 
 #[test]
