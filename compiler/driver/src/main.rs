@@ -1,5 +1,136 @@
 //! The `ompcc` command: a drop-in replacement for `cc` that offloads OpenMP regions to GPUs.
+//!
+//! `main` only gathers the arguments, expands response files and hands over to
+//! [`pipeline::run`]; its exit status is the host compiler's, 1 for ompcc's own errors, and
+//! 128+N when ompcc or the host compiler was stopped by signal N.
+
+mod cli;
+mod diag;
+mod exec;
+mod host;
+mod link;
+mod pipeline;
+mod response;
+mod scan;
+
+use std::io::Write as _;
+
+use cli::Color;
+use exec::Runner;
+use host::HostCc;
+use pipeline::DriverError;
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 fn main() {
-    std::process::exit(0);
+    let code = real_main();
+    // Flush before `exit`, which skips destructors (nothing else is left to drop here).
+    let _ = std::io::stdout().flush();
+    std::process::exit(code);
+}
+
+fn real_main() -> i32 {
+    if std::env::var_os(exec::NESTED_VAR).is_some() {
+        let msg = format!(
+            "ompcc was started as its own host compiler; set ${} to a C compiler such as gcc",
+            host::HOST_CC_VAR
+        );
+        return DriverError::Fatal(msg).report(diag::use_color(Color::Auto));
+    }
+    let mut argv = Vec::new();
+    for arg in std::env::args_os().skip(1) {
+        match arg.into_string() {
+            Ok(arg) => argv.push(arg),
+            Err(bad) => {
+                let msg = format!("argument is not valid UTF-8: {}", bad.to_string_lossy());
+                return DriverError::Error(msg).report(diag::use_color(Color::Auto));
+            }
+        }
+    }
+    let argv = match response::expand(argv) {
+        Ok(argv) => argv,
+        Err(e) => return DriverError::Error(e.to_string()).report(diag::use_color(Color::Auto)),
+    };
+    let inv = match cli::parse(&argv) {
+        Ok(inv) => inv,
+        Err(e) => return DriverError::Error(e.0).report(diag::use_color(Color::Auto)),
+    };
+    let color = diag::use_color(inv.ours.color);
+    let host = HostCc::from_env();
+    if inv.help {
+        print_help(&host);
+        return 0;
+    }
+    let runner = Runner::new(inv.verbose);
+    if inv.version {
+        // One write of ours and the host compiler's text, so `ompcc --version | head -1`
+        // ends as quietly as `cc --version | head -1`.
+        let (code, host_text) = match runner.probe(&host.cmd(["--version"])) {
+            Ok(answer) => answer,
+            Err(e) => return DriverError::Run(e).report(color),
+        };
+        let mut text = format!(
+            "ompcc {VERSION}\nHost C compiler (${}): {}\n",
+            host::HOST_CC_VAR,
+            host.display()
+        )
+        .into_bytes();
+        text.extend_from_slice(&host_text);
+        let _ = std::io::stdout().write_all(&text);
+        return code;
+    }
+    if inv.verbose {
+        eprintln!(
+            "ompcc version {VERSION} (host compiler: {})",
+            host.display()
+        );
+    }
+    pipeline::run(&inv, &host, &runner).unwrap_or_else(|e| e.report(color))
+}
+
+/// `--help`. Written with `writeln!` so that a closed pipe (`ompcc --help | head`) is not an
+/// error, as for cc.
+fn print_help(host: &HostCc) {
+    let _ = writeln!(
+        std::io::stdout(),
+        "\
+Usage: ompcc [options] file...
+
+ompcc is a drop-in C compiler (cc) for OpenMP programs that runs their target regions on
+NVIDIA GPUs. Host code is compiled by the host C compiler (${var}, now: {host});
+every option below that is not ompcc's own is passed to it, so cc's options all work.
+
+Common cc options:
+  -c / -S / -E              compile / compile to assembly / preprocess only
+  -o <file>                 write the output to <file>
+  -I<dir> -D<m>[=<v>] -U<m> -include <file> -isystem <dir> -iquote <dir>
+  -std=<std> -O<level> -g -W<warning> -f<flag> -m<flag> -l<lib> -L<dir> -Wl,<args>
+  -MD -MMD -MF <file> -MT <target> -MQ <target> -MP -M -MM
+  -fopenmp                  enable OpenMP (device constructs go through ompcc's pipeline)
+  -foffload=disable         compile target regions for the host only
+  -fdiagnostics-color=<when>  never, always or auto
+  -v                        print the commands run
+  -###                      print the commands without running them
+  @<file>                   read options from <file>
+  --version                 print ompcc's and the host compiler's versions
+
+ompcc's own options:
+  --emit=<stage>            stop after <stage> and print it: tokens, ast, ir, ir-opt, ptx, host-c
+  --offload-arch=sm_<NN>    the GPU architecture to generate PTX for
+  --device-only             produce only the device code
+  -Rpass=<regex>            remarks from the passes matching <regex> (also -Rpass-missed=,
+                            -Rpass-analysis=)
+  --passes=<p1,p2,...>      run these device passes instead of the -O pipeline
+  --print-after=<p1,...>    print the device IR after these passes
+  --time-passes             report the time spent in each pass
+  -C <key>=<value>          set a code-generation knob
+
+Environment:
+  {var}             host C compiler command (default: cc), e.g. \"ccache gcc\"
+  {rt_var}         the runtime library (default: libompcc_rt.a next to ompcc or in
+                            <prefix>/lib)",
+        var = host::HOST_CC_VAR,
+        rt_var = link::RUNTIME_LIB_VAR,
+        host = host.display()
+    );
 }

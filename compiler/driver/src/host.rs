@@ -1,0 +1,100 @@
+//! The host C compiler: `$OMPCC_HOST_CC` (default `cc`), which may be a command with
+//! arguments (`ccache gcc`, `gcc -m64`), split by the same rules as response files.
+//!
+//! Invariant: `argv` is never empty.
+
+use std::cell::OnceCell;
+
+use crate::exec::{Cmd, RunError, Runner};
+use crate::response::split_words;
+
+/// The environment variable that names the host compiler.
+pub const HOST_CC_VAR: &str = "OMPCC_HOST_CC";
+
+/// The host compiler command.
+#[derive(Debug)]
+pub struct HostCc {
+    argv: Vec<String>,
+    is_gcc: OnceCell<bool>,
+}
+
+impl HostCc {
+    /// The host compiler named by `value` (the content of `$OMPCC_HOST_CC`, if set).
+    pub fn new(value: Option<&str>) -> HostCc {
+        let argv = value.map(split_words).unwrap_or_default();
+        let argv = if argv.is_empty() {
+            vec!["cc".to_owned()]
+        } else {
+            argv
+        };
+        HostCc {
+            argv,
+            is_gcc: OnceCell::new(),
+        }
+    }
+
+    /// The host compiler named by the environment.
+    pub fn from_env() -> HostCc {
+        let value = std::env::var(HOST_CC_VAR).ok();
+        HostCc::new(value.as_deref())
+    }
+
+    /// The command as the user wrote it (for messages).
+    pub fn display(&self) -> String {
+        self.argv.join(" ")
+    }
+
+    /// A host command with `args` after the compiler's own words.
+    pub fn cmd<I, S>(&self, args: I) -> Cmd
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut argv = self.argv.clone();
+        argv.extend(args.into_iter().map(Into::into));
+        Cmd {
+            argv,
+            program_words: self.argv.len(),
+        }
+    }
+
+    /// Whether the host compiler is gcc (then compiling host code ompcc already offloaded
+    /// needs `-foffload=disable`). Decided once from `--version`: gcc's names the Free
+    /// Software Foundation, clang's does not, whatever the executable is called.
+    pub fn is_gcc(&self, runner: &Runner) -> Result<bool, RunError> {
+        if let Some(&known) = self.is_gcc.get() {
+            return Ok(known);
+        }
+        let (_, stdout) = runner.probe(&self.cmd(["--version"]))?;
+        let known = String::from_utf8_lossy(&stdout).contains("Free Software Foundation");
+        Ok(*self.is_gcc.get_or_init(|| known))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_the_variable_and_defaults_to_cc() {
+        assert_eq!(HostCc::new(None).argv, ["cc"]);
+        assert_eq!(HostCc::new(Some("  ")).argv, ["cc"]);
+        assert_eq!(
+            HostCc::new(Some("ccache gcc -m64")).argv,
+            ["ccache", "gcc", "-m64"]
+        );
+        assert_eq!(
+            HostCc::new(Some("'/opt/my cc/gcc'")).cmd(["-c"]).argv,
+            ["/opt/my cc/gcc", "-c"]
+        );
+    }
+
+    #[test]
+    fn recognises_gcc_by_its_version_text() {
+        let runner = Runner::new(false);
+        let gcc = HostCc::new(Some("sh -c 'echo \"Free Software Foundation\"' sh"));
+        assert!(gcc.is_gcc(&runner).unwrap());
+        let other = HostCc::new(Some("sh -c 'echo \"clang version 18\"' sh"));
+        assert!(!other.is_gcc(&runner).unwrap());
+    }
+}

@@ -1,0 +1,636 @@
+//! The compilation pipeline: from a parsed command line to host-compiler commands.
+//!
+//! Every command either goes to the host compiler unchanged (*pass-through*: anything that
+//! is not an OpenMP compile of C, `-E`, `-M`, info queries, unusual file naming), or through
+//! the per-unit pipeline for each C input:
+//!
+//! 1. preprocess: `host -E` with the user's preprocessing and code-generation flags
+//!    (`-fopenmp` among them) into a temporary `.i`, standard error kept aside; a unit that
+//!    fails here skips step 2 and is compiled from its source, so cc reports the problem;
+//! 2. frontend ([`frontend`]): decides whether the unit has device constructs and, once the
+//!    frontend crates are wired in, produces the device code and the rewritten host text;
+//! 3. compile: if no unit has device constructs, the user's command runs unchanged, so the
+//!    build is exactly cc's (outputs, `.d` files, warnings, exit code). Otherwise each unit is
+//!    compiled on its own, from the original source when it has no device constructs, from
+//!    the rewritten preprocessed text (`-x cpp-output`, plus `-foffload=disable` for gcc)
+//!    when it has; `-MD` files come from step 1 under gcc's names; then one link command
+//!    with the units' objects in place of the sources, `-foffload=disable` for gcc (its
+//!    lto-wrapper would otherwise build offload images of the host fallback), and
+//!    `libompcc_rt.a` when needed (also for links of objects that call the runtime: see
+//!    [`crate::link`]).
+//!
+//! Invariants: all temporary files live in one [`tempfile::TempDir`] that is removed when
+//! [`run`] returns, on success and on failure; the host compiler's exit status is returned
+//! unchanged; nothing but the user's requested outputs is written outside that directory.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::cli::{Action, Color, HostArg, Input, Invocation, Kind, Lang, OmpccOptions};
+use crate::diag::{self, Severity};
+use crate::exec::{self, Cmd, RunError, Runner};
+use crate::host::HostCc;
+use crate::link;
+use crate::scan;
+
+/// An error of ompcc's own, reported as `ompcc: error: ...` with exit status 1.
+#[derive(Debug)]
+pub enum DriverError {
+    /// A plain error.
+    Error(String),
+    /// A fatal error (gcc's "fatal error: ... compilation terminated.").
+    Fatal(String),
+    /// A host command could not be started, or ompcc was interrupted.
+    Run(RunError),
+}
+
+impl DriverError {
+    /// Prints the error (if it has a message) and returns the exit status for it.
+    pub fn report(&self, color: bool) -> i32 {
+        match self {
+            DriverError::Error(msg) => diag::emit(Severity::Error, msg, color),
+            DriverError::Fatal(msg) => diag::emit(Severity::Fatal, msg, color),
+            DriverError::Run(RunError::Spawn { program, error }) => {
+                let reason = match error.kind() {
+                    std::io::ErrorKind::NotFound => "No such file or directory".to_owned(),
+                    _ => error.to_string(),
+                };
+                diag::emit(
+                    Severity::Fatal,
+                    &format!("cannot execute '{program}': {reason}"),
+                    color,
+                );
+            }
+            DriverError::Run(RunError::Interrupted(sig)) => return 128 + sig,
+        }
+        1
+    }
+}
+
+impl From<RunError> for DriverError {
+    fn from(e: RunError) -> Self {
+        DriverError::Run(e)
+    }
+}
+
+/// What the frontend decided for one translation unit.
+#[derive(Debug)]
+pub enum Outcome {
+    /// No device constructs: the original source is compiled exactly as cc would.
+    HostOnly,
+    /// Device constructs: `host_text` (preprocessed C with line markers) is compiled instead
+    /// of the source; `needs_runtime` links `libompcc_rt.a`. Bytes, not `String`: C sources
+    /// may hold non-UTF-8 bytes in strings and comments, and they must reach cc unchanged.
+    Offload {
+        host_text: Vec<u8>,
+        needs_runtime: bool,
+    },
+}
+
+/// One C input taken through the per-unit pipeline.
+struct Unit<'a> {
+    /// Position in `Invocation::args`.
+    arg_index: usize,
+    input: &'a Input,
+    /// The preprocessed text (the input itself for `.i` files).
+    preprocessed: PathBuf,
+    /// Step 1's `-MD` output, when the user asked for dependency files.
+    deps: Option<PathBuf>,
+    /// Step 1's standard error (warnings the host compiler printed while preprocessing).
+    pp_stderr: Vec<u8>,
+    /// Step 1 succeeded and the preprocessed text could be read: the frontend decides.
+    /// Otherwise the unit is compiled from its source, and the host compiler says what is
+    /// wrong with it.
+    analysable: bool,
+    outcome: Outcome,
+}
+
+/// Runs the whole command; returns the exit status.
+pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, DriverError> {
+    // The user's command, plus the runtime when it links objects that call it.
+    let mut pass_through = host.cmd(all_words(&inv.args));
+    pass_through
+        .argv
+        .extend(link_args(inv, host, runner, false, false)?);
+    if !uses_pipeline(inv) {
+        if inv.ours.emit.is_some() || inv.ours.device_only {
+            return Err(DriverError::Error(format!(
+                "'{}' needs a C source file to compile (not '-E', '-M', '-MM' or a query \
+                 the host compiler answers itself)",
+                emit_flag(&inv.ours)
+            )));
+        }
+        if inv.dry_run {
+            exec::print_dry_run(&[pass_through]);
+            return Ok(0);
+        }
+        return Ok(runner.run(&pass_through)?);
+    }
+
+    let tmp = exec::in_temp_dir(|dir| tempfile::Builder::new().prefix("ompcc-").tempdir_in(dir))
+        .map_err(|e| DriverError::Fatal(format!("cannot create a temporary directory: {e}")))?;
+    let color = step1_color(inv.ours.color);
+
+    // Step 1: preprocess every C unit.
+    let mut units = Vec::new();
+    let mut step1 = Vec::new();
+    for (arg_index, arg) in inv.args.iter().enumerate() {
+        let Kind::Input(input) = &arg.kind else {
+            continue;
+        };
+        if !input.is_c_source() {
+            continue;
+        }
+        let n = units.len();
+        let (preprocessed, deps) = match input.lang {
+            Lang::CppOutput => (PathBuf::from(&input.path), None),
+            _ => (
+                tmp.path().join(format!("{n}.i")),
+                inv.deps
+                    .side_effect
+                    .then(|| tmp.path().join(format!("{n}.d"))),
+            ),
+        };
+        if input.lang == Lang::C {
+            step1.push(preprocess_cmd(
+                inv,
+                host,
+                input,
+                &preprocessed,
+                deps.as_deref(),
+                color,
+            ));
+        }
+        units.push(Unit {
+            arg_index,
+            input,
+            preprocessed,
+            deps,
+            pp_stderr: Vec::new(),
+            analysable: true,
+            outcome: Outcome::HostOnly,
+        });
+    }
+    if inv.dry_run {
+        // Without running step 1 the frontend cannot decide; show the path taken when no
+        // unit has device constructs.
+        step1.push(pass_through);
+        exec::print_dry_run(&step1);
+        return Ok(0);
+    }
+    let mut step1 = step1.into_iter();
+    for unit in units.iter_mut().filter(|u| u.input.lang == Lang::C) {
+        let Some(cmd) = step1.next() else { break };
+        let (code, stderr) = runner.run_captured(&cmd)?;
+        if code != 0 {
+            if inv.ours.emit.is_some() || inv.ours.device_only {
+                eprint(&stderr);
+                return Ok(code);
+            }
+            // Compiled from its source in step 3, where the host compiler reports the
+            // problem itself, exactly as cc would; the other units go on as usual.
+            unit.analysable = false;
+            continue;
+        }
+        unit.pp_stderr = stderr;
+    }
+
+    // Step 2: the frontend.
+    for unit in units.iter_mut().filter(|u| u.analysable) {
+        let text = match fs::read(&unit.preprocessed) {
+            Ok(text) => text,
+            // Only a user's `.i` input can be unreadable here: cc says why in step 3.
+            Err(_) if !(inv.ours.emit.is_some() || inv.ours.device_only) => {
+                unit.analysable = false;
+                continue;
+            }
+            Err(e) => {
+                let path = unit.preprocessed.display();
+                return Err(DriverError::Fatal(format!("cannot read '{path}': {e}")));
+            }
+        };
+        unit.outcome = frontend(unit.input, &text, &inv.ours, inv.verbose)?;
+    }
+
+    // Step 3: compile.
+    if units.iter().all(|u| matches!(u.outcome, Outcome::HostOnly)) {
+        return Ok(runner.run(&pass_through)?);
+    }
+    compile_split(inv, host, runner, &units, tmp.path())
+}
+
+/// Whether the command goes through the per-unit pipeline (else: to the host unchanged).
+fn uses_pipeline(inv: &Invocation) -> bool {
+    let wants_frontend = inv.ours.emit.is_some()
+        || inv.ours.device_only
+        || (inv.openmp && inv.ours.offload == crate::cli::Offload::Enabled);
+    let compile_inputs = inv.inputs().filter(|i| i.lang != Lang::Linker).count();
+    wants_frontend
+        && !inv.host_only
+        // gcc's "input file 'x' is the same as output file": ompcc's own commands read
+        // temporary files, so only the user's command lets cc see it (and not clobber x).
+        && !output_is_an_input(inv)
+        && inv.action != Action::Preprocess
+        && inv.inputs().any(Input::is_c_source)
+        // gcc's "cannot specify '-o' with '-c', '-S' or '-E' with multiple files".
+        && !(inv.output.is_some() && inv.action != Action::Link && compile_inputs > 1)
+}
+
+fn output_is_an_input(inv: &Invocation) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let Some(out) = inv.output.as_deref().and_then(|o| fs::metadata(o).ok()) else {
+        return false;
+    };
+    inv.inputs().any(|input| {
+        fs::metadata(&input.path).is_ok_and(|m| m.dev() == out.dev() && m.ino() == out.ino())
+    })
+}
+
+fn emit_flag(ours: &OmpccOptions) -> String {
+    match ours.emit {
+        Some(stage) => format!("--emit={}", stage.name()),
+        None => "--device-only".to_owned(),
+    }
+}
+
+/// Stage 2 for one unit: the frontend. Inputs: the unit's input (for messages), its
+/// preprocessed text (line markers kept: they map every token back to the user's file and
+/// line), and ompcc's options (`--emit`, `--offload-arch`, `-Rpass`, `--passes`,
+/// `--print-after`, `--time-passes`, `-C`, the `-O` level, diagnostics colour).
+///
+/// INTEGRATION POINT for the frontend crates: lex and parse `text` (ompcc-syntax), check it
+/// (ompcc-sema), honour `--emit` by printing the requested stage, lower the outlined target
+/// regions to IR, optimize, emit PTX, and return `Outcome::Offload` with the rewritten host
+/// text (`needs_runtime: true`). Units without device directives keep `Outcome::HostOnly`
+/// without being parsed.
+fn frontend(
+    input: &Input,
+    text: &[u8],
+    ours: &OmpccOptions,
+    verbose: bool,
+) -> Result<Outcome, DriverError> {
+    if let Some(stage) = ours.emit {
+        return Err(not_implemented(
+            &format!("--emit={}", stage.name()),
+            stage.producer(),
+        ));
+    }
+    if ours.device_only {
+        return Err(not_implemented("--device-only", "device code generation"));
+    }
+    let directives = scan::device_directives(&String::from_utf8_lossy(text));
+    let Some(first) = directives.first() else {
+        return Ok(Outcome::HostOnly);
+    };
+    // Until device code generation lands, target regions take the host fallback: the host
+    // compiler compiles the preprocessed text as it is, as gcc without an offload target does.
+    if verbose {
+        diag::emit(
+            Severity::Note,
+            &format!(
+                "{}: {} device construct(s), first '#pragma omp {}' at {}:{}; device code \
+                 generation is not yet implemented in this build, so they run on the host",
+                input.path,
+                directives.len(),
+                first.text,
+                first.file,
+                first.line
+            ),
+            false,
+        );
+    }
+    Ok(Outcome::Offload {
+        host_text: text.to_vec(),
+        needs_runtime: false,
+    })
+}
+
+fn not_implemented(flag: &str, stage: &str) -> DriverError {
+    DriverError::Error(format!(
+        "{flag}: the {stage} stage is not yet implemented in this build"
+    ))
+}
+
+/// Every word, in order: the user's command for the host compiler.
+fn all_words(args: &[HostArg]) -> Vec<String> {
+    args.iter().flat_map(|a| a.words.iter().cloned()).collect()
+}
+
+/// The words of the arguments whose kind `keep` accepts.
+fn words_where(args: &[HostArg], keep: impl Fn(&Kind) -> bool) -> Vec<String> {
+    args.iter()
+        .filter(|a| keep(&a.kind))
+        .flat_map(|a| a.words.iter().cloned())
+        .collect()
+}
+
+/// The `-fdiagnostics-color=always` that keeps colours in step 1's captured output when the
+/// user's terminal would have shown them.
+fn step1_color(choice: Color) -> Option<&'static str> {
+    (choice == Color::Auto && diag::use_color(Color::Auto)).then_some("-fdiagnostics-color=always")
+}
+
+/// Step 1's command: `host -E <flags> [-x L] input -o out [-MD -MF deps ...]`.
+fn preprocess_cmd(
+    inv: &Invocation,
+    host: &HostCc,
+    input: &Input,
+    out: &Path,
+    deps: Option<&Path>,
+    color: Option<&str>,
+) -> Cmd {
+    let mut args = vec!["-E".to_owned()];
+    args.extend(words_where(&inv.args, |k| {
+        matches!(k, Kind::Compile | Kind::Offload)
+    }));
+    args.extend(color.map(str::to_owned));
+    if let Some(deps) = deps {
+        // -MD/-MMD, -MT/-MQ/-MP/-MG as the user wrote them; -MF and the default target as
+        // gcc would choose them for the user's command.
+        for arg in inv.args.iter().filter(|a| a.kind == Kind::Deps) {
+            let opt = arg.words[0].as_str();
+            if !(opt.starts_with("-MF") || opt == "-M" || opt == "-MM") {
+                args.extend(arg.words.iter().cloned());
+            }
+        }
+        args.push("-MF".into());
+        args.push(deps.display().to_string());
+        if !inv.deps.has_target {
+            let (_, target) = default_dep_names(inv.action, inv.output.as_deref(), &input.path);
+            args.push("-MQ".into());
+            args.push(target);
+        }
+    }
+    args.extend(lang_words(input));
+    args.push(input.path.clone());
+    args.push("-o".into());
+    args.push(out.display().to_string());
+    host.cmd(args)
+}
+
+/// `-x L` when the user's `-x` applied to this input.
+fn lang_words(input: &Input) -> Vec<String> {
+    match &input.explicit_lang {
+        Some(lang) => vec!["-x".into(), lang.clone()],
+        None => Vec::new(),
+    }
+}
+
+/// gcc 12's names for a unit's dependency file and its default target, for the user's
+/// command: `-o out.o` gives `out.d` / `out.o`; without `-o`, `-c` gives `stem.d` / `stem.o`
+/// and linking gives `a-stem.d` / `stem.o`.
+pub fn default_dep_names(action: Action, output: Option<&str>, input: &str) -> (String, String) {
+    let name = input.rsplit('/').next().unwrap_or(input);
+    let stem = strip_suffix(name);
+    match output {
+        Some(out) => (format!("{}.d", strip_suffix(out)), out.to_owned()),
+        None if action == Action::Link => (format!("a-{stem}.d"), format!("{stem}.o")),
+        None => (format!("{stem}.d"), format!("{stem}.o")),
+    }
+}
+
+/// `path` without the suffix of its last component (`dir.x/a.tar.gz` -> `dir.x/a.tar`).
+fn strip_suffix(path: &str) -> &str {
+    let name_start = path.rfind('/').map_or(0, |i| i + 1);
+    match path[name_start..].rfind('.') {
+        Some(dot) if dot > 0 => &path[..name_start + dot],
+        _ => path,
+    }
+}
+
+/// Step 3 when some unit has device constructs: one host command per unit, then the rest.
+fn compile_split(
+    inv: &Invocation,
+    host: &HostCc,
+    runner: &Runner,
+    units: &[Unit<'_>],
+    tmp: &Path,
+) -> Result<i32, DriverError> {
+    let mode = match inv.action {
+        Action::Assemble => "-S",
+        _ => "-c",
+    };
+    let is_gcc = host.is_gcc(runner)?;
+    let mut status = 0;
+    let mut objects = Vec::new();
+    let mut needs_runtime = false;
+    for (n, unit) in units.iter().enumerate() {
+        let out = match (inv.action, &inv.output) {
+            (Action::Link, _) => tmp.join(format!("{n}.o")).display().to_string(),
+            (_, Some(out)) => out.clone(),
+            (_, None) => {
+                let name = unit
+                    .input
+                    .path
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(&unit.input.path);
+                let suffix = if inv.action == Action::Assemble {
+                    "s"
+                } else {
+                    "o"
+                };
+                format!("{}.{suffix}", strip_suffix(name))
+            }
+        };
+        let mut args = Vec::new();
+        match &unit.outcome {
+            Outcome::HostOnly => {
+                args.extend(words_where(&inv.args, |k| {
+                    matches!(
+                        k,
+                        Kind::Compile | Kind::Debug | Kind::Offload | Kind::Verbose
+                    )
+                }));
+                args.extend(lang_words(unit.input));
+                args.push(unit.input.path.clone());
+            }
+            Outcome::Offload {
+                host_text,
+                needs_runtime: rt,
+            } => {
+                // Preprocessing warnings are not repeated by a cpp-output compile: show them.
+                eprint(&unit.pp_stderr);
+                needs_runtime |= *rt;
+                let path = tmp.join(format!("{n}.host.i"));
+                fs::write(&path, host_text).map_err(|e| {
+                    DriverError::Fatal(format!("cannot write '{}': {e}", path.display()))
+                })?;
+                args.extend(words_where(&inv.args, |k| {
+                    matches!(k, Kind::Compile | Kind::Debug | Kind::Verbose)
+                }));
+                if is_gcc {
+                    args.push("-foffload=disable".into());
+                }
+                args.extend(["-x".into(), "cpp-output".into(), path.display().to_string()]);
+            }
+        }
+        args.extend([mode.to_owned(), "-o".into(), out.clone()]);
+        let code = runner.run(&host.cmd(args))?;
+        // gcc leaves the .d file of a unit that fails to compile: so does ompcc (if step 1
+        // got as far as writing one).
+        if let Some(deps) = unit.deps.as_ref().filter(|d| d.exists()) {
+            let target = match &inv.deps.file {
+                Some(file) => file.clone(),
+                None => default_dep_names(inv.action, inv.output.as_deref(), &unit.input.path).0,
+            };
+            fs::copy(deps, &target).map_err(|e| {
+                DriverError::Fatal(format!("opening dependency file {target}: {e}"))
+            })?;
+        }
+        if code != 0 {
+            status = first_failure(status, code);
+            continue;
+        }
+        objects.push((unit.arg_index, out));
+    }
+
+    // The rest of the command: other inputs (-c/-S), or the link.
+    let unit_at = |i: usize| objects.iter().find(|(at, _)| *at == i).map(|(_, o)| o);
+    let is_unit = |i: usize| units.iter().any(|u| u.arg_index == i);
+    match inv.action {
+        Action::Link => {
+            if status != 0 {
+                return Ok(status);
+            }
+            let mut args = Vec::new();
+            for (i, arg) in inv.args.iter().enumerate() {
+                match (&arg.kind, unit_at(i)) {
+                    (Kind::Input(input), Some(obj)) => match &input.explicit_lang {
+                        Some(lang) => args.extend([
+                            "-x".into(),
+                            "none".into(),
+                            obj.clone(),
+                            "-x".into(),
+                            lang.clone(),
+                        ]),
+                        None => args.push(obj.clone()),
+                    },
+                    _ => args.extend(arg.words.iter().cloned()),
+                }
+            }
+            args.extend(link_args(inv, host, runner, true, needs_runtime)?);
+            status = runner.run(&host.cmd(args))?;
+        }
+        _ => {
+            let rest: Vec<&HostArg> = inv
+                .args
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| !is_unit(i))
+                .map(|(_, a)| a)
+                .collect();
+            if rest.iter().any(|a| matches!(a.kind, Kind::Input(_))) {
+                let args = rest.iter().flat_map(|a| a.words.iter().cloned());
+                status = first_failure(status, runner.run(&host.cmd(args))?);
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// Extra arguments for a link. When an offloaded unit (`units_need_runtime`) or an object or
+/// archive being linked calls the runtime (separate compilation): `libompcc_rt.a` and the
+/// system libraries it needs. When ompcc offloaded anything (`offloaded`, or the runtime is
+/// linked): `-foffload=disable` for gcc, whose link step (lto-wrapper) would otherwise build
+/// its own offload images of the host-fallback code where gcc has offload compilers
+/// installed; the flag given when compiling does not stop gcc 12 from emitting the
+/// offload sections those images are built from. Nothing for host-only programs, which link
+/// exactly as with cc.
+fn link_args(
+    inv: &Invocation,
+    host: &HostCc,
+    runner: &Runner,
+    offloaded: bool,
+    units_need_runtime: bool,
+) -> Result<Vec<String>, DriverError> {
+    let openmp_link = inv.action == Action::Link
+        && inv.openmp
+        && !inv.host_only
+        && inv.ours.offload == crate::cli::Offload::Enabled;
+    let needs_runtime =
+        units_need_runtime || (openmp_link && link::inputs_reference_runtime(&inv.args));
+    let mut args = Vec::new();
+    if needs_runtime {
+        let lib = link::runtime_library().map_err(DriverError::Fatal)?;
+        args.push(lib.display().to_string());
+        args.extend(link::RUNTIME_SYSTEM_LIBS.iter().map(|l| l.to_string()));
+    }
+    if (offloaded || needs_runtime) && host.is_gcc(runner)? {
+        args.push("-foffload=disable".to_owned());
+    }
+    Ok(args)
+}
+
+fn first_failure(status: i32, code: i32) -> i32 {
+    if status != 0 { status } else { code }
+}
+
+fn eprint(bytes: &[u8]) {
+    use std::io::Write as _;
+    let _ = std::io::stderr().write_all(bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dep_names_follow_gcc() {
+        use Action::*;
+        let names = |a, o, i| default_dep_names(a, o, i);
+        assert_eq!(
+            names(Compile, None, "sub/a.c"),
+            ("a.d".into(), "a.o".into())
+        );
+        assert_eq!(
+            names(Assemble, None, "sub/a.c"),
+            ("a.d".into(), "a.o".into())
+        );
+        assert_eq!(
+            names(Compile, Some("out/x.tar.o"), "a.c"),
+            ("out/x.tar.d".into(), "out/x.tar.o".into())
+        );
+        assert_eq!(
+            names(Compile, Some("dir.x/o"), "a.c"),
+            ("dir.x/o.d".into(), "dir.x/o".into())
+        );
+        assert_eq!(names(Link, None, "sub/b.c"), ("a-b.d".into(), "b.o".into()));
+        assert_eq!(
+            names(Link, Some("prog"), "b.c"),
+            ("prog.d".into(), "prog".into())
+        );
+        assert_eq!(
+            names(Link, Some(".hidden"), "b.c"),
+            (".hidden.d".into(), ".hidden".into())
+        );
+    }
+
+    #[test]
+    fn frontend_reports_unimplemented_stages_and_finds_device_units() {
+        let input = Input {
+            path: "t.c".into(),
+            lang: Lang::C,
+            explicit_lang: None,
+        };
+        let mut ours = OmpccOptions {
+            emit: Some(crate::cli::EmitStage::Ir),
+            ..OmpccOptions::default()
+        };
+        let err = frontend(&input, b"", &ours, false).unwrap_err();
+        assert!(
+            matches!(&err, DriverError::Error(m) if m == "--emit=ir: the IR lowering stage is not yet implemented in this build"),
+            "{err:?}"
+        );
+        ours.emit = None;
+        assert!(matches!(
+            frontend(&input, b"#pragma omp parallel\n", &ours, false).unwrap(),
+            Outcome::HostOnly
+        ));
+        let text = b"#pragma omp target\n{}\n\xff";
+        assert!(matches!(
+            frontend(&input, text, &ours, false).unwrap(),
+            Outcome::Offload { host_text, needs_runtime: false } if host_text == text.as_slice()
+        ));
+    }
+}

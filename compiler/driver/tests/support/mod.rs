@@ -1,0 +1,150 @@
+//! Shared helpers for the driver's integration tests: run `ompcc` and `cc` side by side in
+//! fresh directories and compare what they produce.
+
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `ompcc` binary under test.
+pub const OMPCC: &str = env!("CARGO_BIN_EXE_ompcc");
+
+/// A fresh directory with some files in it.
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        Sandbox {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn join(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// Writes `text` to `rel`, creating directories.
+    pub fn write(&self, rel: &str, text: &str) -> &Self {
+        let path = self.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        self
+    }
+
+    pub fn read(&self, rel: &str) -> Vec<u8> {
+        std::fs::read(self.join(rel)).unwrap_or_else(|e| panic!("reading {rel}: {e}"))
+    }
+
+    pub fn exists(&self, rel: &str) -> bool {
+        self.join(rel).exists()
+    }
+
+    /// `ompcc ARGS` in this directory, with the host compiler unset (so `cc`).
+    pub fn ompcc(&self, args: &[&str]) -> Output {
+        self.ompcc_cmd(args).output().expect("running ompcc")
+    }
+
+    pub fn ompcc_cmd(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(OMPCC);
+        cmd.args(args)
+            .current_dir(self.path())
+            .env_remove("OMPCC_HOST_CC")
+            .env("LC_ALL", "C");
+        cmd
+    }
+
+    /// `cc ARGS` in this directory.
+    pub fn cc(&self, args: &[&str]) -> Output {
+        Command::new("cc")
+            .args(args)
+            .current_dir(self.path())
+            .env("LC_ALL", "C")
+            .output()
+            .expect("running cc")
+    }
+
+    /// Runs a program built in this directory.
+    pub fn run(&self, rel: &str) -> Output {
+        Command::new(self.join(rel))
+            .current_dir(self.path())
+            .output()
+            .expect("running the built program")
+    }
+
+    /// Every file under the directory (relative paths, sorted).
+    pub fn files(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        list(self.path(), self.path(), &mut out);
+        out.sort();
+        out
+    }
+}
+
+fn list(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            list(root, &path, out);
+        } else {
+            out.push(path.strip_prefix(root).unwrap().display().to_string());
+        }
+    }
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts that a command succeeded, showing its output otherwise.
+#[track_caller]
+pub fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        stdout(out),
+        stderr(out)
+    );
+}
+
+/// A program with a device construct (a target region), printing 4950.
+pub const TARGET_PROGRAM: &str = "\
+#include <stdio.h>
+#include \"inc/n.h\"
+int main(void) {
+    int a[N], s = 0;
+#pragma omp target teams distribute parallel for map(from : a)
+    for (int i = 0; i < N; i++)
+        a[i] = i;
+    for (int i = 0; i < N; i++)
+        s += a[i];
+    printf(\"%d\\n\", s);
+    return 0;
+}
+";
+
+/// A header for [`TARGET_PROGRAM`].
+pub const TARGET_HEADER: &str = "#define N 100\n";
+
+/// A program with host-only OpenMP.
+pub const HOST_PROGRAM: &str = "\
+#include <stdio.h>
+int main(void) {
+    long s = 0;
+#pragma omp parallel for reduction(+ : s)
+    for (int i = 0; i < 100; i++)
+        s += i;
+    printf(\"%ld\\n\", s);
+    return 0;
+}
+";
