@@ -11,7 +11,8 @@
 //! - `; test: parse-error` — the file must not parse; the `line:col: message` error is matched
 //!   by `; check:` lines (no round trip).
 //!
-//! All failures are collected and reported together.
+//! The outputs of all dumping subtests of a file are concatenated in header order and matched
+//! by one filecheck run. All failures are collected and reported together.
 
 use filecheck::CheckerBuilder;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree, LoopAnalysis};
@@ -47,7 +48,9 @@ fn filecheck(src: &str, output: &str) -> Result<(), String> {
     let mut any = false;
     for l in src.lines() {
         if l.trim_start().starts_with(';') {
-            any |= b.directive(l).map_err(|e| format!("bad directive `{l}`: {e}"))?;
+            any |= b
+                .directive(l)
+                .map_err(|e| format!("bad directive `{l}`: {e}"))?;
         }
     }
     if !any {
@@ -66,17 +69,21 @@ fn filecheck(src: &str, output: &str) -> Result<(), String> {
 
 fn round_trip(m: &Module) -> Result<(), String> {
     let text = module_to_string(m, WriteOptions::default());
-    let again = parse_module(&text).map_err(|e| format!("printed text does not parse: {e}\n{text}"))?;
+    let again =
+        parse_module(&text).map_err(|e| format!("printed text does not parse: {e}\n{text}"))?;
     let text2 = module_to_string(&again, WriteOptions::default());
     if text != text2 {
-        return Err(format!("round trip changed the text:\n{text}\n---\n{text2}"));
+        return Err(format!(
+            "round trip changed the text:\n{text}\n---\n{text2}"
+        ));
     }
     let opts = WriteOptions {
         renumber: true,
         annotations: None,
     };
     let ren = module_to_string(m, opts);
-    let again = parse_module(&ren).map_err(|e| format!("renumbered text does not parse: {e}\n{ren}"))?;
+    let again =
+        parse_module(&ren).map_err(|e| format!("renumbered text does not parse: {e}\n{ren}"))?;
     if module_to_string(&again, opts) != ren {
         return Err(format!("renumbered round trip changed the text:\n{ren}"));
     }
@@ -88,13 +95,16 @@ fn verify_test(src: &str) -> Result<(), String> {
     // Expected errors: (line, text, matched).
     let mut expected: Vec<(u32, String, bool)> = Vec::new();
     for (i, l) in src.lines().enumerate() {
-        if let Some((code, c)) = l.split_once(';') {
-            if let Some(t) = c.trim().strip_prefix("error:") {
-                if code.trim().is_empty() {
-                    return Err(format!("line {}: `; error:` must follow the offending code", i + 1));
-                }
-                expected.push((i as u32 + 1, t.trim().to_string(), false));
+        if let Some((code, c)) = l.split_once(';')
+            && let Some(t) = c.trim().strip_prefix("error:")
+        {
+            if code.trim().is_empty() {
+                return Err(format!(
+                    "line {}: `; error:` must follow the offending code",
+                    i + 1
+                ));
             }
+            expected.push((i as u32 + 1, t.trim().to_string(), false));
         }
     }
     let errors = verify_module(&m).err().unwrap_or_default();
@@ -139,7 +149,10 @@ fn verify_test(src: &str) -> Result<(), String> {
 }
 
 fn names(bs: impl IntoIterator<Item = ompcc_ir::Block>) -> String {
-    bs.into_iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ")
+    bs.into_iter()
+        .map(|b| b.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn dump_cfg(f: &Function, out: &mut String) {
@@ -214,6 +227,9 @@ fn run_file(path: &Path) -> Result<usize, String> {
     }
     let m = parse_module(&src).map_err(|e| format!("parse error: {e}"))?;
     round_trip(&m)?;
+    // The outputs of all dumping subtests are concatenated in header order and matched by
+    // one filecheck run, so `; check:` lines follow that order.
+    let mut combined = String::new();
     for t in &tests {
         let out = match *t {
             "verify" => {
@@ -241,7 +257,10 @@ fn run_file(path: &Path) -> Result<usize, String> {
             }
             other => return Err(format!("unknown test kind `{other}`")),
         };
-        filecheck(&src, &out)?;
+        combined.push_str(&out);
+    }
+    if !combined.is_empty() {
+        filecheck(&src, &combined)?;
     }
     Ok(tests.len())
 }
@@ -261,6 +280,10 @@ fn ir_file_tests() {
             Err(e) => failures.push(format!("{}:\n{e}", f.display())),
         }
     }
-    eprintln!("{} IR files, {subtests} subtests, {} failed", files.len(), failures.len());
+    eprintln!(
+        "{} IR files, {subtests} subtests, {} failed",
+        files.len(),
+        failures.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

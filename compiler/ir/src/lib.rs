@@ -27,7 +27,9 @@ pub use instructions::{
     SpecialReg, VoteMode,
 };
 pub use layout::Layout;
-pub use parser::{Location, ParseError, SourceMap, parse_function, parse_module, parse_module_with_locations};
+pub use parser::{
+    Location, ParseError, SourceMap, parse_function, parse_module, parse_module_with_locations,
+};
 pub use types::{AddrSpace, Type};
 pub use verifier::{ErrorLocation, VerifierError, annotate, verify_function, verify_module};
 pub use write::{WriteOptions, function_to_string, module_to_string};
