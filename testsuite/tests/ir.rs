@@ -8,6 +8,8 @@
 //!   lines (the `filecheck` crate's directives).
 //! - `; test: cfg` / `; test: domtree` / `; test: loops` — a dump of the analysis per function,
 //!   matched by `; check:` lines.
+//! - `; run: pass1, pass2` — runs the passes (ompcc-opt) on every function, verifying after
+//!   each, then prints the module for the `; check:` lines; the result must round-trip too.
 //! - `; test: parse-error` — the file must not parse; the `line:col: message` error is matched
 //!   by `; check:` lines (no round trip).
 //!
@@ -216,8 +218,9 @@ fn run_file(path: &Path) -> Result<usize, String> {
     let tests: Vec<&str> = comment_lines(&src)
         .filter_map(|c| c.strip_prefix("test:").map(str::trim))
         .collect();
-    if tests.is_empty() {
-        return Err("no `; test:` line".into());
+    let has_run = comment_lines(&src).any(|c| c.starts_with("run:"));
+    if tests.is_empty() && !has_run {
+        return Err("no `; test:` or `; run:` line".into());
     }
     if tests == ["parse-error"] {
         return match parse_module(&src) {
@@ -227,6 +230,9 @@ fn run_file(path: &Path) -> Result<usize, String> {
     }
     let m = parse_module(&src).map_err(|e| format!("parse error: {e}"))?;
     round_trip(&m)?;
+    let runs: Vec<&str> = comment_lines(&src)
+        .filter_map(|c| c.strip_prefix("run:").map(str::trim))
+        .collect();
     // The outputs of all dumping subtests are concatenated in header order and matched by
     // one filecheck run, so `; check:` lines follow that order.
     let mut combined = String::new();
@@ -259,10 +265,19 @@ fn run_file(path: &Path) -> Result<usize, String> {
         };
         combined.push_str(&out);
     }
+    for r in &runs {
+        let passes = ompcc_opt::parse_pipeline(r)?;
+        let mut pm = ompcc_opt::PassManager::new(passes);
+        pm.verify = true;
+        let mut opt = m.clone();
+        pm.run_module(&mut opt).map_err(|e| e.to_string())?;
+        round_trip(&opt)?;
+        combined.push_str(&module_to_string(&opt, WriteOptions::default()));
+    }
     if !combined.is_empty() {
         filecheck(&src, &combined)?;
     }
-    Ok(tests.len())
+    Ok(tests.len() + runs.len())
 }
 
 #[test]
