@@ -264,3 +264,78 @@ impl PassManager {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ompcc_ir::parser::parse_function;
+
+    const SRC: &str = "func @f(i32) -> i32 {
+block0(v0: i32):
+    v1 = iconst.i32 0
+    v2 = iadd v0, v1
+    v3 = imul v2, v2
+    return v2
+}
+";
+
+    #[test]
+    fn pipeline_parsing() {
+        let p = parse_pipeline("simplify, dce,,simplifycfg").unwrap();
+        let names: Vec<&str> = p.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["simplify", "dce", "simplifycfg"]);
+        let e = parse_pipeline("simplify,gvn").unwrap_err();
+        assert!(e.contains("unknown pass `gvn`"), "{e}");
+        assert!(pipeline_for_level(0).is_empty());
+        assert_eq!(pipeline_for_level(2)[0].name, "mem2reg");
+        assert_eq!(PrintFilter::parse("all").unwrap(), PrintFilter::All);
+        assert!(PrintFilter::parse("nope").is_err());
+    }
+
+    #[test]
+    fn hooks_and_timing() {
+        let mut f = parse_function(SRC).unwrap();
+        let mut pm = PassManager::new(parse_pipeline("simplify,dce").unwrap());
+        pm.verify = true;
+        pm.print_before = PrintFilter::parse("simplify").unwrap();
+        pm.print_after = PrintFilter::All;
+        pm.time_passes = true;
+        pm.run_function(&mut f).unwrap();
+        assert_eq!(pm.printed.matches("; before simplify on @f").count(), 1);
+        assert_eq!(pm.printed.matches("; after ").count(), 2);
+        assert!(
+            pm.printed.contains(
+                "; after dce on @f\nfunc @f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n"
+            ),
+            "{}",
+            pm.printed
+        );
+        let table = pm.timing_table();
+        assert!(table.lines().any(|l| l.starts_with("simplify ")), "{table}");
+        assert!(table.lines().any(|l| l.starts_with("total")), "{table}");
+    }
+
+    #[test]
+    fn verifier_stops_a_broken_pass() {
+        fn breaker(f: &mut Function) -> bool {
+            let b = f.layout.entry_block().unwrap();
+            let term = f.layout.last_inst(b).unwrap();
+            f.layout.remove_inst(term);
+            true
+        }
+        let mut f = parse_function(SRC).unwrap();
+        let mut pm = PassManager::new(vec![Pass {
+            name: "breaker",
+            description: "removes the entry terminator",
+            run: breaker,
+        }]);
+        pm.verify = true;
+        let e = pm.run_function(&mut f).unwrap_err();
+        assert_eq!(e.pass, "breaker");
+        assert!(
+            e.to_string()
+                .contains("; error: block does not end in a terminator"),
+            "{e}"
+        );
+    }
+}

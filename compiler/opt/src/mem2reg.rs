@@ -161,23 +161,24 @@ pub fn mem2reg(func: &mut Function) -> bool {
     }
     // Place block parameters on the iterated dominance frontier of each slot's stores.
     let mut new_params: SecondaryMap<Block, Vec<(usize, Value)>> = SecondaryMap::new();
-    for k in 0..cands.len() {
-        let mut has_param: SecondaryMap<Block, bool> = SecondaryMap::new();
-        let mut work: Vec<Block> = Vec::new();
-        for &b in dt.rpo() {
-            if func
-                .layout
-                .block_insts(b)
-                .any(|i| access(func, i) == Some((k, true)))
+    let mut def_blocks: Vec<Vec<Block>> = vec![Vec::new(); cands.len()];
+    for &b in dt.rpo() {
+        for i in func.layout.block_insts(b) {
+            if let Some((k, true)) = access(func, i)
+                && def_blocks[k].last() != Some(&b)
             {
-                work.push(b);
+                def_blocks[k].push(b);
             }
         }
+    }
+    for (k, (&ty, defs)) in slot_ty.iter().zip(def_blocks).enumerate() {
+        let mut has_param: SecondaryMap<Block, bool> = SecondaryMap::new();
+        let mut work = defs;
         while let Some(b) = work.pop() {
             for &f in &df[b] {
                 if !has_param[f] {
                     has_param[f] = true;
-                    let p = func.dfg.append_block_param(f, slot_ty[k]);
+                    let p = func.dfg.append_block_param(f, ty);
                     new_params[f].push((k, p));
                     work.push(f);
                 }
