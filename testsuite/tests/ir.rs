@@ -10,6 +10,9 @@
 //!   matched by `; check:` lines.
 //! - `; run: pass1, pass2` — runs the passes (ompcc-opt) on every function, verifying after
 //!   each, then prints the module for the `; check:` lines; the result must round-trip too.
+//! - `; eval: @f(1, 2.5) == 3` — runs `@f` in the reference interpreter (`ompcc_ir::interp`)
+//!   and compares the results; in a file with `; run:` lines it is checked both before and
+//!   after the passes, so each pass test is also a semantic test.
 //! - `; test: parse-error` — the file must not parse; the `line:col: message` error is matched
 //!   by `; check:` lines (no round trip).
 //!
@@ -18,6 +21,7 @@
 
 use filecheck::CheckerBuilder;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree, LoopAnalysis};
+use ompcc_ir::interp::{DataValue, Interpreter};
 use ompcc_ir::{
     ErrorLocation, Function, Module, WriteOptions, module_to_string, parse_module,
     parse_module_with_locations, verify_module,
@@ -150,6 +154,51 @@ fn verify_test(src: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks every `; eval:` line of `src` against `m`.
+fn eval_lines(src: &str, m: &Module, when: &str) -> Result<usize, String> {
+    let mut n = 0;
+    for line in comment_lines(src) {
+        let Some(e) = line.strip_prefix("eval:") else {
+            continue;
+        };
+        let bad = || format!("malformed eval `{e}` (expected `@f(args) == results`)");
+        let (call, expect) = e.split_once("==").ok_or_else(bad)?;
+        let call = call.trim().strip_prefix('@').ok_or_else(bad)?;
+        let (name, args) = call.split_once('(').ok_or_else(bad)?;
+        let args = args.trim().strip_suffix(')').ok_or_else(bad)?;
+        let f = m
+            .function(name)
+            .ok_or_else(|| format!("eval: no function @{name}"))?;
+        let split = |s: &str| -> Vec<String> {
+            s.split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+                .collect()
+        };
+        let parse = |tys: &[ompcc_ir::Type], vals: Vec<String>| -> Result<Vec<DataValue>, String> {
+            if tys.len() != vals.len() {
+                return Err(format!("eval `{e}`: expected {} values", tys.len()));
+            }
+            tys.iter()
+                .zip(&vals)
+                .map(|(t, v)| DataValue::parse(*t, v).ok_or_else(|| format!("eval: bad {t} `{v}`")))
+                .collect()
+        };
+        let args = parse(&f.sig.params, split(args))?;
+        let want = parse(&f.sig.returns, split(expect))?;
+        let mut it = Interpreter::new(m).map_err(|e| e.to_string())?;
+        let got = it
+            .call(name, &args)
+            .map_err(|err| format!("eval `{e}` {when}: {err}"))?;
+        if got.len() != want.len() || got.iter().zip(&want).any(|(g, w)| !g.same(*w)) {
+            let shown: Vec<String> = got.iter().map(|g| g.to_string()).collect();
+            return Err(format!("eval `{e}` {when}: got {}", shown.join(", ")));
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
 fn names(bs: impl IntoIterator<Item = ompcc_ir::Block>) -> String {
     bs.into_iter()
         .map(|b| b.to_string())
@@ -218,9 +267,9 @@ fn run_file(path: &Path) -> Result<usize, String> {
     let tests: Vec<&str> = comment_lines(&src)
         .filter_map(|c| c.strip_prefix("test:").map(str::trim))
         .collect();
-    let has_run = comment_lines(&src).any(|c| c.starts_with("run:"));
+    let has_run = comment_lines(&src).any(|c| c.starts_with("run:") || c.starts_with("eval:"));
     if tests.is_empty() && !has_run {
-        return Err("no `; test:` or `; run:` line".into());
+        return Err("no `; test:`, `; run:` or `; eval:` line".into());
     }
     if tests == ["parse-error"] {
         return match parse_module(&src) {
@@ -233,6 +282,7 @@ fn run_file(path: &Path) -> Result<usize, String> {
     let runs: Vec<&str> = comment_lines(&src)
         .filter_map(|c| c.strip_prefix("run:").map(str::trim))
         .collect();
+    let evals = eval_lines(&src, &m, "before passes")?;
     // The outputs of all dumping subtests are concatenated in header order and matched by
     // one filecheck run, so `; check:` lines follow that order.
     let mut combined = String::new();
@@ -272,12 +322,13 @@ fn run_file(path: &Path) -> Result<usize, String> {
         let mut opt = m.clone();
         pm.run_module(&mut opt).map_err(|e| e.to_string())?;
         round_trip(&opt)?;
+        eval_lines(&src, &opt, &format!("after `{r}`"))?;
         combined.push_str(&module_to_string(&opt, WriteOptions::default()));
     }
     if !combined.is_empty() {
         filecheck(&src, &combined)?;
     }
-    Ok(tests.len() + runs.len())
+    Ok(tests.len() + runs.len() + evals)
 }
 
 #[test]

@@ -12,8 +12,10 @@ pub mod dfg;
 pub mod entities;
 pub mod function;
 pub mod instructions;
+pub mod interp;
 pub mod layout;
 pub mod parser;
+pub mod semantics;
 pub mod types;
 pub mod verifier;
 pub mod write;
@@ -23,7 +25,7 @@ pub use dfg::{DataFlowGraph, ValueDef};
 pub use entities::{AnyEntity, Block, FuncRef, GlobalRef, Inst, JumpTable, StackSlot, Value};
 pub use function::{FuncDecl, FuncKind, Function, GlobalData, Module, Signature, StackSlotData};
 pub use instructions::{
-    AtomicRmwOp, BlockCall, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
+    AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
     SpecialReg, VoteMode,
 };
 pub use layout::Layout;

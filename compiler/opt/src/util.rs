@@ -1,6 +1,6 @@
 //! Helpers shared by the passes: value replacement and constant inspection.
 
-use ompcc_ir::{Function, Inst, InstData, Type, Value, ValueDef};
+use ompcc_ir::{Function, Inst, InstData, Value, ValueDef};
 use rustc_hash::FxHashMap;
 
 /// A set of pending "replace every use of `a` by `b`" rewrites, resolved transitively.
@@ -77,12 +77,4 @@ pub fn all_insts(func: &Function) -> Vec<Inst> {
         .blocks()
         .flat_map(|b| func.layout.block_insts(b).collect::<Vec<_>>())
         .collect()
-}
-
-/// Bits of `ty` as a mask.
-pub fn mask(ty: Type) -> u64 {
-    match ty.bits() {
-        64 => u64::MAX,
-        b => (1u64 << b) - 1,
-    }
 }
