@@ -10,7 +10,7 @@
 //!   matched by `; check:` lines.
 //! - `; run: pass1, pass2` — runs the passes (ompcc-opt) on every function, verifying after
 //!   each, then prints the module for the `; check:` lines; the result must round-trip too.
-//! - `; eval: @f(1, 2.5) == 3` — runs `@f` in the reference interpreter (`ompcc_ir::interp`)
+//! - `; eval: @f(1, 2.5) == 3` (or `; eval: @f(0) fails <text>`) — runs `@f` in the reference interpreter (`ompcc_ir::interp`)
 //!   and compares the results; in a file with `; run:` lines it is checked both before and
 //!   after the passes, so each pass test is also a semantic test.
 //! - `; test: parse-error` — the file must not parse; the `line:col: message` error is matched
@@ -161,8 +161,18 @@ fn eval_lines(src: &str, m: &Module, when: &str) -> Result<usize, String> {
         let Some(e) = line.strip_prefix("eval:") else {
             continue;
         };
-        let bad = || format!("malformed eval `{e}` (expected `@f(args) == results`)");
-        let (call, expect) = e.split_once("==").ok_or_else(bad)?;
+        let bad = || {
+            format!(
+                "malformed eval `{e}` (expected `@f(args) == results` or `@f(args) fails <text>`)"
+            )
+        };
+        let (call, expect, fails) = match e.split_once("==") {
+            Some((c, x)) => (c, x, None),
+            None => {
+                let (c, x) = e.split_once(" fails ").ok_or_else(bad)?;
+                (c, "", Some(x.trim()))
+            }
+        };
         let call = call.trim().strip_prefix('@').ok_or_else(bad)?;
         let (name, args) = call.split_once('(').ok_or_else(bad)?;
         let args = args.trim().strip_suffix(')').ok_or_else(bad)?;
@@ -185,8 +195,17 @@ fn eval_lines(src: &str, m: &Module, when: &str) -> Result<usize, String> {
                 .collect()
         };
         let args = parse(&f.sig.params, split(args))?;
-        let want = parse(&f.sig.returns, split(expect))?;
         let mut it = Interpreter::new(m).map_err(|e| e.to_string())?;
+        if let Some(text) = fails {
+            match it.call(name, &args) {
+                Err(err) if err.to_string().contains(text) => {}
+                Err(err) => return Err(format!("eval `{e}` {when}: failed with `{err}`")),
+                Ok(_) => return Err(format!("eval `{e}` {when}: did not fail")),
+            }
+            n += 1;
+            continue;
+        }
+        let want = parse(&f.sig.returns, split(expect))?;
         let got = it
             .call(name, &args)
             .map_err(|err| format!("eval `{e}` {when}: {err}"))?;
