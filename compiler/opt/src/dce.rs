@@ -5,11 +5,12 @@
 //! barriers, volatile loads, branch conditions, returns) and flows backwards through operands
 //! and from a live block parameter to the matching argument of every branch into its block, so
 //! loop-carried values that feed nothing are removed too. The entry block's parameters are the
-//! signature and always stay.
+//! signature and always stay. Finally, stack slots no `stack_addr` names are dropped and the
+//! remaining ones renumbered in order.
 
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{PrimaryMap, SecondaryMap};
 use ompcc_ir::analysis::ControlFlowGraph;
-use ompcc_ir::{Block, Function, Inst, InstData, Value, ValueDef};
+use ompcc_ir::{Block, Function, Inst, InstData, StackSlot, Value, ValueDef};
 
 fn is_root(func: &Function, inst: Inst) -> bool {
     match func.dfg.inst(inst) {
@@ -89,5 +90,40 @@ pub fn dce(func: &mut Function) -> bool {
             changed = true;
         }
     }
+    changed |= drop_unused_stack_slots(func);
     changed
+}
+
+/// Removes stack slots no `stack_addr` in the layout names, renumbering the rest in order.
+fn drop_unused_stack_slots(func: &mut Function) -> bool {
+    let mut used: SecondaryMap<StackSlot, bool> = SecondaryMap::new();
+    let insts: Vec<Inst> = func
+        .layout
+        .blocks()
+        .flat_map(|b| func.layout.block_insts(b).collect::<Vec<_>>())
+        .collect();
+    for &inst in &insts {
+        if let InstData::StackAddr { slot } = func.dfg.inst(inst) {
+            used[*slot] = true;
+        }
+    }
+    if func.stack_slots.keys().all(|s| used[s]) {
+        return false;
+    }
+    let mut renamed: SecondaryMap<StackSlot, Option<StackSlot>> = SecondaryMap::new();
+    let mut kept = PrimaryMap::new();
+    for (s, d) in func.stack_slots.iter() {
+        if used[s] {
+            renamed[s] = Some(kept.push(*d));
+        }
+    }
+    func.stack_slots = kept;
+    for inst in insts {
+        if let InstData::StackAddr { slot } = func.dfg.inst_mut(inst)
+            && let Some(n) = renamed[*slot]
+        {
+            *slot = n;
+        }
+    }
+    true
 }
