@@ -540,20 +540,22 @@ impl<'a> Verifier<'a> {
                     }
                     _ => return,
                 };
+                let space_ok = matches!(
+                    space,
+                    AddrSpace::Global | AddrSpace::Shared | AddrSpace::Generic
+                );
                 need(
-                    matches!(
-                        space,
-                        AddrSpace::Global | AddrSpace::Shared | AddrSpace::Generic
-                    ),
+                    space_ok,
                     format!("atomics act on global, shared or generic memory, not {space}"),
                 );
+                // One cause, one error: the pointer is only compared with a valid space.
                 match ptr.addr_space() {
                     None => need(
                         false,
                         format!("atomic address must be a pointer, got {ptr}"),
                     ),
                     Some(ps) => need(
-                        ps == space || space == AddrSpace::Generic,
+                        !space_ok || ps == space || space == AddrSpace::Generic,
                         format!("atomic in {space} space through a {ptr} pointer"),
                     ),
                 }
