@@ -152,3 +152,46 @@ fn parser_never_panics_on_mutations() {
         }
     }
 }
+
+#[test]
+fn verifier_and_printer_never_panic_on_corrupted_ir() {
+    // Deterministic xorshift so failures reproduce.
+    let mut state = 0x1234_5678_9abc_def1u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..300 {
+        let mut func = saxpy();
+        let insts: Vec<Inst> = func
+            .layout
+            .blocks()
+            .flat_map(|b| func.layout.block_insts(b).collect::<Vec<_>>())
+            .collect();
+        let nv = func.dfg.num_values() as u64 * 2;
+        let nb = func.dfg.num_blocks() as u64 * 2;
+        for _ in 0..3 {
+            let inst = insts[(next() % insts.len() as u64) as usize];
+            match next() % 4 {
+                0 => func.dfg.map_inst_uses(inst, |_| Value::from_u32((next() % nv) as u32)),
+                1 => {
+                    for call in func.dfg.branch_destinations_mut(inst) {
+                        call.block = Block::from_u32((next() % nb) as u32);
+                    }
+                }
+                2 => func.layout.remove_inst(inst),
+                _ => {
+                    *func.dfg.inst_mut(inst) = InstData::Binary {
+                        opcode: Opcode::Fma,
+                        args: [Value::from_u32(0), Value::from_u32(1)],
+                    }
+                }
+            }
+        }
+        let errors = verify_function(&func).err().unwrap_or_default();
+        let text = annotate(&func, &errors);
+        assert!(!text.is_empty(), "round {round}");
+    }
+}
