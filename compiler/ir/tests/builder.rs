@@ -175,7 +175,9 @@ fn verifier_and_printer_never_panic_on_corrupted_ir() {
         for _ in 0..3 {
             let inst = insts[(next() % insts.len() as u64) as usize];
             match next() % 4 {
-                0 => func.dfg.map_inst_uses(inst, |_| Value::from_u32((next() % nv) as u32)),
+                0 => func
+                    .dfg
+                    .map_inst_uses(inst, |_| Value::from_u32((next() % nv) as u32)),
                 1 => {
                     for call in func.dfg.branch_destinations_mut(inst) {
                         call.block = Block::from_u32((next() % nb) as u32);

@@ -2,16 +2,17 @@
 //!
 //! 1. Fold constant branches: `brif` on a constant, `brif` whose arms are the same call, and
 //!    `br_table` on a constant become `jump`.
-//! 2. Thread empty blocks: a block (not the entry) holding only `jump T(args)` is bypassed by
-//!    every branch into it, its parameters replaced by the incoming arguments. Safe because a
-//!    value the jump passes either is one of the block's parameters or dominates the block, and
-//!    then also dominates each predecessor's branch.
+//! 2. Thread empty blocks: a block (not the entry) holding only `jump T(args)`, whose
+//!    parameters nothing but that jump uses, is bypassed by every branch into it, its
+//!    parameters replaced by the incoming arguments. Safe because a value the jump passes
+//!    either is one of the block's parameters or dominates the block, and then also dominates
+//!    each predecessor's branch.
 //! 3. Remove blocks unreachable from the entry.
 //! 4. Merge a block into its predecessor when it has exactly one incoming edge, from a `jump`
 //!    (the parameters become the jump's arguments).
 
 use crate::util::{Replacements, iconst_value};
-use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
+use ompcc_ir::analysis::{ControlFlowGraph, DefUse, DominatorTree};
 use ompcc_ir::{Block, BlockCall, Function, Inst, InstData};
 
 fn fold_branches(func: &mut Function) -> bool {
@@ -71,13 +72,24 @@ fn thread_jumps(func: &mut Function) -> bool {
         if Some(e) == entry {
             continue;
         }
-        let Some((_, target, jargs)) = lone_jump(func, e) else {
+        let Some((jump, target, jargs)) = lone_jump(func, e) else {
             continue;
         };
         if target == e {
             continue;
         }
         let params = func.dfg.block_params(e).to_vec();
+        // The parameters disappear with the block: they may only be used by its own jump
+        // (blocks that `e` dominates could use them directly).
+        if !params.is_empty() {
+            let du = DefUse::compute(func);
+            if params
+                .iter()
+                .any(|&p| du.users(p).iter().any(|&u| u != jump))
+            {
+                continue;
+            }
+        }
         let cfg = ControlFlowGraph::compute(func);
         for &(_, br) in cfg.preds(e) {
             let (calls, pool) = func.dfg.branch_destinations_and_pool(br);

@@ -45,6 +45,8 @@ struct Gen<'a, 'f> {
     b: &'a mut FunctionBuilder<'f>,
     rng: Rng,
     slots: Vec<Value>,
+    /// Address of an `f64` variable.
+    fslot: Value,
 }
 
 impl Gen<'_, '_> {
@@ -78,8 +80,67 @@ impl Gen<'_, '_> {
         self.b.ins().icmp(cc, x, y)
     }
 
+    fn float_stmt(&mut self) {
+        let fa = self.fslot;
+        let f = self
+            .b
+            .ins()
+            .load(Type::F64, AddrSpace::Local, MemFlags::aligned(8), fa);
+        let x = self.operand();
+        let xf = self.b.ins().sitofp(Type::F64, x);
+        let r = match self.rng.below(4) {
+            0 => self.b.ins().fadd(f, xf),
+            1 => self.b.ins().fmul(f, xf),
+            2 => self.b.ins().fmin(f, xf),
+            _ => {
+                let h = self.b.ins().fconst(Type::F64, 0.5);
+                self.b.ins().fmul(f, h)
+            }
+        };
+        self.b
+            .ins()
+            .store(AddrSpace::Local, MemFlags::aligned(8), r, fa);
+        // Feed the float back into an integer variable now and then.
+        if self.rng.below(2) == 0 {
+            let i = self.b.ins().fptosi(Type::I32, r);
+            let dst = self.rng.below(VARS as u64) as usize;
+            self.store(dst, i);
+        }
+    }
+
+    fn switch_stmt(&mut self, depth: u32) {
+        let x = self.operand();
+        let three = self.b.ins().iconst(Type::I32, 3);
+        let idx = self.b.ins().urem(x, three);
+        let arms: Vec<Block> = (0..3).map(|_| self.b.create_block()).collect();
+        let join = self.b.create_block();
+        let table: Vec<(Block, &[Value])> = arms[1..].iter().map(|&a| (a, &[][..])).collect();
+        self.b.ins().br_table(idx, (arms[0], &[]), &table);
+        for a in arms {
+            self.b.switch_to_block(a);
+            self.stmts(depth + 1, 1);
+            if self.rng.below(6) == 0 {
+                // An early return: the rest of this arm is unreachable.
+                let v = self.load(0);
+                let w = self.load(1);
+                self.b.ins().ret(&[v, w]);
+            } else {
+                self.b.ins().jump(join, &[]);
+            }
+        }
+        self.b.switch_to_block(join);
+    }
+
     fn stmts(&mut self, depth: u32, n: u32) {
         for _ in 0..n {
+            if self.rng.below(5) == 0 {
+                self.float_stmt();
+                continue;
+            }
+            if depth <= 2 && self.rng.below(8) == 0 {
+                self.switch_stmt(depth);
+                continue;
+            }
             match self.rng.below(if depth > 2 { 2 } else { 5 }) {
                 0 | 1 => {
                     let (x, y) = (self.operand(), self.operand());
@@ -181,10 +242,16 @@ fn random_module(seed: u64) -> Module {
                 .store(AddrSpace::Local, MemFlags::aligned(4), init, a);
             slots.push(a);
         }
+        let fss = b.create_stack_slot(8, 8);
+        let fslot = b.ins().stack_addr(fss);
+        let one = b.ins().fconst(Type::F64, 1.0);
+        b.ins()
+            .store(AddrSpace::Local, MemFlags::aligned(8), one, fslot);
         let mut g = Gen {
             b: &mut b,
             rng: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
             slots,
+            fslot,
         };
         g.stmts(0, 6);
         // Every variable reaches the result, so no statement is trivially dead.
@@ -194,7 +261,13 @@ fn random_module(seed: u64) -> Module {
         let w = g.load(3);
         let xy = g.b.ins().xor(x, y);
         let zw = g.b.ins().iadd(z, w);
-        g.b.ins().ret(&[xy, zw]);
+        let fa = g.fslot;
+        let f =
+            g.b.ins()
+                .load(Type::F64, AddrSpace::Local, MemFlags::aligned(8), fa);
+        let fi = g.b.ins().fptosi(Type::I32, f);
+        let zwf = g.b.ins().xor(zw, fi);
+        g.b.ins().ret(&[xy, zwf]);
     }
     let mut m = Module::new();
     m.functions.push(func);
