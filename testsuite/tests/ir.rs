@@ -196,6 +196,8 @@ fn eval_lines(src: &str, m: &Module, when: &str) -> Result<usize, String> {
         };
         let args = parse(&f.sig.params, split(args))?;
         let mut it = Interpreter::new(m).map_err(|e| e.to_string())?;
+        // Enough for every test program; keeps the infinite-loop tests fast.
+        it.steps_left = 1_000_000;
         if let Some(text) = fails {
             match it.call(name, &args) {
                 Err(err) if err.to_string().contains(text) => {}

@@ -4,6 +4,8 @@
 //! manager can verify after every pass). `optimize` runs the pipeline of an optimization level.
 
 pub mod dce;
+pub mod gvn;
+pub mod licm;
 pub mod manager;
 pub mod mem2reg;
 pub mod simplify;
@@ -11,6 +13,8 @@ pub mod simplifycfg;
 mod util;
 
 pub use dce::dce;
+pub use gvn::gvn;
+pub use licm::licm;
 pub use manager::{
     PASSES, Pass, PassError, PassManager, PrintFilter, lookup, parse_pipeline, pipeline_for_level,
 };

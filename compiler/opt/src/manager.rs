@@ -46,6 +46,16 @@ pub const PASSES: &[Pass] = &[
         run: crate::dce::dce,
     },
     Pass {
+        name: "gvn",
+        description: "remove pure instructions a dominating identical one already computed",
+        run: crate::gvn::gvn,
+    },
+    Pass {
+        name: "licm",
+        description: "give loops preheaders and hoist pure, non-trapping invariant instructions",
+        run: crate::licm::licm,
+    },
+    Pass {
         name: "simplifycfg",
         description: "fold constant branches, thread empty blocks, drop unreachable blocks, merge straight-line blocks",
         run: crate::simplifycfg::simplifycfg,
@@ -284,8 +294,8 @@ block0(v0: i32):
         let p = parse_pipeline("simplify, dce,,simplifycfg").unwrap();
         let names: Vec<&str> = p.iter().map(|p| p.name).collect();
         assert_eq!(names, ["simplify", "dce", "simplifycfg"]);
-        let e = parse_pipeline("simplify,gvn").unwrap_err();
-        assert!(e.contains("unknown pass `gvn`"), "{e}");
+        let e = parse_pipeline("simplify,sroa").unwrap_err();
+        assert!(e.contains("unknown pass `sroa`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
         assert_eq!(pipeline_for_level(2)[0].name, "mem2reg");
         assert_eq!(PrintFilter::parse("all").unwrap(), PrintFilter::All);

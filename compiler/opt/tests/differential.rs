@@ -1,6 +1,6 @@
 //! Differential test: random structured programs are built the way lowering builds them
 //! (every variable in a stack slot, loaded and stored around each statement), optimized with
-//! the -O1 pipeline under the verifier, and run in the reference interpreter before and after
+//! the -O1 and -O2 pipelines under the verifier, and run in the reference interpreter before and after
 //! on random inputs. Results must agree whenever the original does not trap.
 
 use ompcc_ir::interp::{DataValue, Interpreter};
@@ -288,6 +288,15 @@ fn run(m: &Module, a: i32, b: i32) -> Option<Vec<DataValue>> {
 
 #[test]
 fn o1_pipeline_preserves_meaning() {
+    check_level(1);
+}
+
+#[test]
+fn o2_pipeline_preserves_meaning() {
+    check_level(2);
+}
+
+fn check_level(level: u8) {
     let mut compared = 0;
     for seed in 0..400u64 {
         let m = random_module(seed);
@@ -295,7 +304,7 @@ fn o1_pipeline_preserves_meaning() {
             panic!("seed {seed}: generator built invalid IR: {e:?}\n{m}");
         }
         let mut opt = m.clone();
-        ompcc_opt::optimize(&mut opt, 1, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        ompcc_opt::optimize(&mut opt, level, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let text = opt.to_string();
         let reparsed = parse_module(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
         assert_eq!(reparsed.to_string(), text, "seed {seed}");
