@@ -144,11 +144,11 @@ impl<'f> InsertBuilder<'f> {
         or = Or;
         /// Bitwise xor.
         xor = Xor;
-        /// Shift left (amount modulo width).
+        /// Shift left (an amount >= the width gives 0, as in PTX).
         shl = Shl;
-        /// Logical shift right.
+        /// Logical shift right (an amount >= the width gives 0).
         lshr = Lshr;
-        /// Arithmetic shift right.
+        /// Arithmetic shift right (an amount >= the width gives the sign).
         ashr = Ashr;
         /// Signed minimum.
         smin = Smin;

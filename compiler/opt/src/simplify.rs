@@ -5,7 +5,7 @@
 //! constant is rewritten in place into `iconst`/`fconst` (its result value stays); one whose
 //! result equals an existing value is removed and its uses rewired. Nothing with side effects
 //! is touched, and folds that would trap (division by zero, `MIN / -1`) are left alone.
-//! Shift amounts are taken modulo the width, as the IR defines them. Integer constants are kept
+//! Shifts follow the IR's PTX-like semantics (`ompcc_ir::semantics`). Integer constants are kept
 //! sign-extended from their width (`normalize_imm`), so signed and unsigned views come from
 //! the same `i64`. Float folds compute in the operand type with Rust's IEEE arithmetic.
 //! Constants move to the right-hand side of commutative integer operations.
