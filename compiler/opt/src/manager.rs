@@ -31,6 +31,11 @@ impl fmt::Debug for Pass {
 /// Every registered pass.
 pub const PASSES: &[Pass] = &[
     Pass {
+        name: "sroa",
+        description: "split stack slots accessed at constant offsets into one slot per field",
+        run: crate::sroa::sroa,
+    },
+    Pass {
         name: "mem2reg",
         description: "promote loaded/stored stack slots to SSA values",
         run: crate::mem2reg::mem2reg,
@@ -91,6 +96,7 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     let names: &[&str] = match level {
         0 => &[],
         _ => &[
+            "sroa",
             "mem2reg",
             "simplify",
             "simplifycfg",
@@ -294,10 +300,10 @@ block0(v0: i32):
         let p = parse_pipeline("simplify, dce,,simplifycfg").unwrap();
         let names: Vec<&str> = p.iter().map(|p| p.name).collect();
         assert_eq!(names, ["simplify", "dce", "simplifycfg"]);
-        let e = parse_pipeline("simplify,sroa").unwrap_err();
-        assert!(e.contains("unknown pass `sroa`"), "{e}");
+        let e = parse_pipeline("simplify,inline").unwrap_err();
+        assert!(e.contains("unknown pass `inline`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
-        assert_eq!(pipeline_for_level(2)[0].name, "mem2reg");
+        assert_eq!(pipeline_for_level(2)[0].name, "sroa");
         assert_eq!(PrintFilter::parse("all").unwrap(), PrintFilter::All);
         assert!(PrintFilter::parse("nope").is_err());
     }
