@@ -1,7 +1,8 @@
-//! Differential test: random structured programs are built two ways — the way lowering
+//! Differential test: random structured programs are built three ways — the way lowering
 //! builds them at -O0 (every variable in a stack slot, loaded and stored around each
-//! statement) and through the builder's SSA variables — then the slot version is optimized
-//! with the -O1 and -O2 pipelines under the verifier. All versions run in the reference
+//! statement), with the integer variables as fields of one aggregate slot, and through the
+//! builder's SSA variables — then the slot and aggregate versions are optimized with the -O1
+//! and -O2 pipelines under the verifier. All versions run in the reference
 //! interpreter on random inputs and must agree whenever the original does not trap.
 
 use ompcc_ir::interp::{DataValue, Interpreter};
@@ -49,6 +50,13 @@ enum Cell {
     Slot(Value, Type),
     /// A builder variable.
     Var(Variable),
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Slots,
+    Aggregate,
+    Vars,
 }
 
 struct Gen<'a, 'f> {
@@ -264,7 +272,8 @@ impl Gen<'_, '_> {
     }
 }
 
-fn random_module(seed: u64, use_vars: bool) -> Module {
+fn random_module(seed: u64, mode: Mode) -> Module {
+    let use_vars = mode == Mode::Vars;
     let sig = Signature::new(vec![Type::I32, Type::I32], vec![Type::I32, Type::I32]);
     let mut func = Function::new("f", FuncKind::Device, sig);
     {
@@ -281,12 +290,26 @@ fn random_module(seed: u64, use_vars: bool) -> Module {
             ints: Vec::new(),
             float: placeholder,
         };
+        // In aggregate mode the integers are the fields of one `int[VARS]` slot.
+        let aggregate = (mode == Mode::Aggregate).then(|| {
+            let ss = g.b.create_stack_slot(4 * VARS as u32, 8);
+            g.b.ins().stack_addr(ss)
+        });
         for i in 0..VARS {
             let init = match params.get(i) {
                 Some(&p) => p,
                 None => g.b.ins().iconst(Type::I32, i as i64),
             };
-            let c = g.new_cell(Type::I32, init);
+            let c = match aggregate {
+                Some(base) => {
+                    let off = g.b.ins().iconst(Type::I64, 4 * i as i64);
+                    let a = g.b.ins().ptr_offset(base, off);
+                    let c = Cell::Slot(a, Type::I32);
+                    g.set(c, init);
+                    c
+                }
+                None => g.new_cell(Type::I32, init),
+            };
             g.ints.push(c);
         }
         let one = g.b.ins().fconst(Type::F64, 1.0);
@@ -324,11 +347,17 @@ fn o2_pipeline_preserves_meaning() {
 fn check_level(level: u8) {
     let mut compared = 0;
     for seed in 0..400u64 {
-        let m = random_module(seed, false);
+        let m = random_module(seed, Mode::Slots);
         if let Err(e) = verify_module(&m) {
             panic!("seed {seed}: generator built invalid IR: {e:?}\n{m}");
         }
-        let ssa = random_module(seed, true);
+        let mut agg = random_module(seed, Mode::Aggregate);
+        ompcc_opt::optimize(&mut agg, level, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(
+            !agg.to_string().contains("load"),
+            "seed {seed}: sroa + mem2reg left a load\n{agg}"
+        );
+        let ssa = random_module(seed, Mode::Vars);
         if let Err(e) = verify_module(&ssa) {
             panic!("seed {seed}: builder variables built invalid IR: {e:?}\n{ssa}");
         }
@@ -353,6 +382,12 @@ fn check_level(level: u8) {
                 got.as_ref(),
                 Some(&want),
                 "seed {seed} inputs ({a}, {b})\nbefore:\n{m}\nafter:\n{opt}"
+            );
+            let got = run(&agg, a, b);
+            assert_eq!(
+                got.as_ref(),
+                Some(&want),
+                "seed {seed} inputs ({a}, {b})\nslots:\n{m}\naggregate, optimized:\n{agg}"
             );
             let got = run(&ssa, a, b);
             assert_eq!(
