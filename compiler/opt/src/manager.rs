@@ -91,17 +91,29 @@ pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
 }
 
 /// The pipeline of an optimization level: -O0 runs nothing (lowering output is already valid
-/// IR for the backend); -O1 and up run the baseline cleanups.
+/// IR for the backend); -O1 runs the baseline cleanups; -O2 and up add GVN and LICM.
 pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     let names: &[&str] = match level {
         0 => &[],
-        _ => &[
+        1 => &[
             "sroa",
             "mem2reg",
             "simplify",
             "simplifycfg",
             "dce",
             "simplify",
+            "simplifycfg",
+        ],
+        _ => &[
+            "sroa",
+            "mem2reg",
+            "simplify",
+            "simplifycfg",
+            "gvn",
+            "licm",
+            "simplify",
+            "gvn",
+            "dce",
             "simplifycfg",
         ],
     };
@@ -303,6 +315,10 @@ block0(v0: i32):
         let e = parse_pipeline("simplify,inline").unwrap_err();
         assert!(e.contains("unknown pass `inline`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
+        let o2: Vec<&str> = pipeline_for_level(2).iter().map(|p| p.name).collect();
+        assert!(o2.contains(&"gvn") && o2.contains(&"licm"), "{o2:?}");
+        let o1: Vec<&str> = pipeline_for_level(1).iter().map(|p| p.name).collect();
+        assert!(!o1.contains(&"gvn"), "{o1:?}");
         assert_eq!(pipeline_for_level(2)[0].name, "sroa");
         assert_eq!(PrintFilter::parse("all").unwrap(), PrintFilter::All);
         assert!(PrintFilter::parse("nope").is_err());
