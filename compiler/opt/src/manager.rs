@@ -72,10 +72,15 @@ pub fn lookup(name: &str) -> Option<Pass> {
     PASSES.iter().copied().find(|p| p.name == name)
 }
 
-/// Parses a comma-separated pass list (`"mem2reg,simplify,dce"`).
+/// Parses a comma-separated pass list (`"mem2reg,simplify,dce"`); `O0`..`O3` stand for the
+/// pipeline of that level.
 pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
     let mut out = Vec::new();
     for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if let Some(level) = name.strip_prefix('O').and_then(|l| l.parse::<u8>().ok()) {
+            out.extend(pipeline_for_level(level));
+            continue;
+        }
         match lookup(name) {
             Some(p) => out.push(p),
             None => {
@@ -315,6 +320,11 @@ block0(v0: i32):
         let e = parse_pipeline("simplify,inline").unwrap_err();
         assert!(e.contains("unknown pass `inline`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
+        assert_eq!(
+            parse_pipeline("O2").unwrap().len(),
+            pipeline_for_level(2).len()
+        );
+        assert_eq!(parse_pipeline("O0, dce").unwrap().len(), 1);
         let o2: Vec<&str> = pipeline_for_level(2).iter().map(|p| p.name).collect();
         assert!(o2.contains(&"gvn") && o2.contains(&"licm"), "{o2:?}");
         let o1: Vec<&str> = pipeline_for_level(1).iter().map(|p| p.name).collect();
