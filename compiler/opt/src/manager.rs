@@ -61,6 +61,11 @@ pub const PASSES: &[Pass] = &[
         run: crate::licm::licm,
     },
     Pass {
+        name: "spaces",
+        description: "infer the address space of generic pointers and access memory through it",
+        run: crate::spaces::spaces,
+    },
+    Pass {
         name: "simplifycfg",
         description: "fold constant branches, thread empty blocks, drop unreachable blocks, merge straight-line blocks",
         run: crate::simplifycfg::simplifycfg,
@@ -96,7 +101,8 @@ pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
 }
 
 /// The pipeline of an optimization level: -O0 runs nothing (lowering output is already valid
-/// IR for the backend); -O1 runs the baseline cleanups; -O2 and up add GVN and LICM.
+/// IR for the backend); -O1 runs the baseline cleanups; -O2 and up add GVN, LICM and
+/// memory-space inference.
 pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     let names: &[&str] = match level {
         0 => &[],
@@ -116,6 +122,7 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "simplifycfg",
             "gvn",
             "licm",
+            "spaces",
             "simplify",
             "gvn",
             "dce",
