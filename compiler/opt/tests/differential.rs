@@ -65,6 +65,8 @@ struct Gen<'a, 'f> {
     use_vars: bool,
     ints: Vec<Cell>,
     float: Cell,
+    /// Generic pointer to a global `i32[8]` array the program reads and writes.
+    gmem: Value,
 }
 
 impl Gen<'_, '_> {
@@ -173,10 +175,39 @@ impl Gen<'_, '_> {
         self.b.seal_block(join);
     }
 
+    /// `gmem[k]` through the generic pointer.
+    fn gmem_elem(&mut self, k: i64) -> Value {
+        let off = self.b.ins().iconst(Type::I64, 4 * k);
+        let g = self.gmem;
+        self.b.ins().ptr_offset(g, off)
+    }
+
+    fn memory_stmt(&mut self) {
+        let k = self.rng.below(8) as i64;
+        let i = self.rng.below(VARS as u64) as usize;
+        let p = self.gmem_elem(k);
+        if self.rng.below(2) == 0 {
+            let v = self.load(i);
+            self.b
+                .ins()
+                .store(AddrSpace::Generic, MemFlags::aligned(4), v, p);
+        } else {
+            let v = self
+                .b
+                .ins()
+                .load(Type::I32, AddrSpace::Generic, MemFlags::aligned(4), p);
+            self.store(i, v);
+        }
+    }
+
     fn stmts(&mut self, depth: u32, n: u32) {
         for _ in 0..n {
             if self.rng.below(5) == 0 {
                 self.float_stmt();
+                continue;
+            }
+            if self.rng.below(6) == 0 {
+                self.memory_stmt();
                 continue;
             }
             if depth <= 2 && self.rng.below(8) == 0 {
@@ -268,7 +299,13 @@ impl Gen<'_, '_> {
         let f = self.get(self.float);
         let fi = self.b.ins().fptosi(Type::I32, f);
         let zwf = self.b.ins().xor(zw, fi);
-        self.b.ins().ret(&[xy, zwf]);
+        let p = self.gmem_elem(3);
+        let m = self
+            .b
+            .ins()
+            .load(Type::I32, AddrSpace::Generic, MemFlags::aligned(4), p);
+        let out = self.b.ins().iadd(zwf, m);
+        self.b.ins().ret(&[xy, out]);
     }
 }
 
@@ -283,12 +320,16 @@ fn random_module(seed: u64, mode: Mode) -> Module {
         b.seal_block(entry);
         let params = b.block_params(entry).to_vec();
         let placeholder = Cell::Slot(params[0], Type::I32);
+        let gv = b.import_global("mem", AddrSpace::Global);
+        let ga = b.ins().global_addr(gv);
+        let gmem = b.ins().addrspacecast(Type::PTR, ga);
         let mut g = Gen {
             b: &mut b,
             rng: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
             use_vars,
             ints: Vec::new(),
             float: placeholder,
+            gmem,
         };
         // In aggregate mode the integers are the fields of one `int[VARS]` slot.
         let aggregate = (mode == Mode::Aggregate).then(|| {
@@ -318,6 +359,13 @@ fn random_module(seed: u64, mode: Mode) -> Module {
         g.ret();
     }
     let mut m = Module::new();
+    m.globals.push(GlobalData {
+        name: "mem".into(),
+        space: AddrSpace::Global,
+        size: 32,
+        align: 4,
+        init: None,
+    });
     m.functions.push(func);
     m
 }
@@ -354,8 +402,8 @@ fn check_level(level: u8) {
         let mut agg = random_module(seed, Mode::Aggregate);
         ompcc_opt::optimize(&mut agg, level, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert!(
-            !agg.to_string().contains("load"),
-            "seed {seed}: sroa + mem2reg left a load\n{agg}"
+            !agg.to_string().contains("local"),
+            "seed {seed}: sroa + mem2reg left a local access\n{agg}"
         );
         let ssa = random_module(seed, Mode::Vars);
         if let Err(e) = verify_module(&ssa) {
@@ -367,9 +415,15 @@ fn check_level(level: u8) {
         let reparsed = parse_module(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
         assert_eq!(reparsed.to_string(), text, "seed {seed}");
         assert!(
-            !text.contains("load"),
+            !text.contains("load.i32 local") && !text.contains("load.f64 local"),
             "seed {seed}: mem2reg left a load\n{text}"
         );
+        if level >= 2 {
+            assert!(
+                !text.contains("generic"),
+                "seed {seed}: spaces left a generic access\n{text}"
+            );
+        }
         let mut rng = Rng(seed + 7);
         for _ in 0..6 {
             let (a, b) = (
