@@ -195,6 +195,19 @@ fn verifier_and_printer_never_panic_on_corrupted_ir() {
         let errors = verify_function(&func).err().unwrap_or_default();
         let text = annotate(&func, &errors);
         assert!(!text.is_empty(), "round {round}");
+        // The interpreter reports broken IR as an error, never a panic.
+        let mut m = Module::new();
+        m.functions.push(func);
+        let mut it = ompcc_ir::interp::Interpreter::new(&m).unwrap();
+        it.steps_left = 10_000;
+        let g = Type::Ptr(AddrSpace::Global);
+        let args = [
+            ompcc_ir::interp::DataValue::Int(Type::I32, 4),
+            ompcc_ir::interp::DataValue::Float(Type::F32, 1.0),
+            ompcc_ir::interp::DataValue::Ptr(g, 0),
+            ompcc_ir::interp::DataValue::Ptr(g, 0),
+        ];
+        let _ = it.call("saxpy", &args);
     }
 }
 
