@@ -123,6 +123,10 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "gvn",
             "licm",
             "spaces",
+            // Generic accesses to locals became local ones: promote them now.
+            "dce",
+            "sroa",
+            "mem2reg",
             "simplify",
             "gvn",
             "dce",
