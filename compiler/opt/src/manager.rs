@@ -136,6 +136,19 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     names.iter().filter_map(|n| lookup(n)).collect()
 }
 
+/// The pipeline for a `-O` level as the driver keeps it (`0`..`3`, `s`, `fast`, `g`):
+/// `g` is treated as 1, `s` and `fast` as 2.
+pub fn pipeline_for_opt(level: &str) -> Result<Vec<Pass>, String> {
+    let n = match level {
+        "g" => 1,
+        "s" | "fast" => 2,
+        l => l
+            .parse::<u8>()
+            .map_err(|_| format!("unknown optimization level `-O{l}`"))?,
+    };
+    Ok(pipeline_for_level(n))
+}
+
 /// Which passes a print hook fires for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum PrintFilter {
@@ -331,6 +344,15 @@ block0(v0: i32):
         let e = parse_pipeline("simplify,inline").unwrap_err();
         assert!(e.contains("unknown pass `inline`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
+        assert_eq!(
+            pipeline_for_opt("fast").unwrap().len(),
+            pipeline_for_level(2).len()
+        );
+        assert_eq!(
+            pipeline_for_opt("g").unwrap().len(),
+            pipeline_for_level(1).len()
+        );
+        assert!(pipeline_for_opt("x").is_err());
         assert_eq!(
             parse_pipeline("O2").unwrap().len(),
             pipeline_for_level(2).len()
