@@ -185,7 +185,7 @@ impl PrintFilter {
 /// A pass broke the IR.
 #[derive(Clone, Debug)]
 pub struct PassError {
-    /// The pass that ran last.
+    /// The pass that ran last (`input` when the function was invalid before any pass).
     pub pass: &'static str,
     /// The function it broke.
     pub function: String,
@@ -240,8 +240,20 @@ impl PassManager {
         &self.passes
     }
 
-    /// Runs the pipeline on one function.
+    /// Runs the pipeline on one function. With `verify`, the input is checked first (an
+    /// invalid input is reported as pass `input`, not blamed on the first pass).
     pub fn run_function(&mut self, func: &mut Function) -> Result<(), PassError> {
+        if self.verify
+            && !self.passes.is_empty()
+            && let Err(errors) = verify_function(func)
+        {
+            return Err(PassError {
+                pass: "input",
+                function: func.name.clone(),
+                annotated: annotate(func, &errors),
+                errors,
+            });
+        }
         for i in 0..self.passes.len() {
             let pass = self.passes[i];
             if self.print_before.matches(pass.name) {
@@ -398,6 +410,11 @@ block0(v0: i32):
             f.layout.remove_inst(term);
             true
         }
+        let mut bad = parse_function("func @g() {\nblock0:\n    v0 = iconst.i32 1\n}\n").unwrap();
+        let mut pm = PassManager::new(parse_pipeline("dce").unwrap());
+        pm.verify = true;
+        assert_eq!(pm.run_function(&mut bad).unwrap_err().pass, "input");
+
         let mut f = parse_function(SRC).unwrap();
         let mut pm = PassManager::new(vec![Pass {
             name: "breaker",
