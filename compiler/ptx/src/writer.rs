@@ -351,6 +351,12 @@ impl<'f> FuncEmitter<'f> {
                     self.e(format_args!("ld.param.b32 {b}, {src}"));
                     self.e(format_args!("setp.ne.b32 {r}, {b}, 0"));
                 }
+                // The host passes generic addresses; PTX defines the global window apart.
+                (Type::Ptr(AddrSpace::Global), true) => {
+                    let g = self.tmp(RegClass::B64);
+                    self.e(format_args!("ld.param.u64 {g}, {src}"));
+                    self.e(format_args!("cvta.to.global.u64 {r}, {g}"));
+                }
                 (t, true) => self.e(format_args!("ld.param.{} {r}, {src}", mem(t))),
                 (t, false) => self.e(format_args!("ld.param.{} {r}, {src}", abi_move(t))),
             }
