@@ -97,7 +97,11 @@ fn ptx_file_tests() {
     let mut fails = Vec::new();
     let mut assembled = 0;
     for path in &files {
-        let name = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let name = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         let src = std::fs::read_to_string(path).expect("readable test file");
         let opts = match directive(&src, "target") {
             Some(a) => match PtxOptions::for_arch(a) {
@@ -145,7 +149,9 @@ fn ptx_file_tests() {
         }
         match checker.explain(&ptx, filecheck::NO_VARIABLES) {
             Ok((true, _)) => {}
-            Ok((false, why)) => fails.push(format!("{name}: check failed:\n{why}\n--- PTX ---\n{ptx}")),
+            Ok((false, why)) => {
+                fails.push(format!("{name}: check failed:\n{why}\n--- PTX ---\n{ptx}"))
+            }
             Err(e) => fails.push(format!("{name}: filecheck error {e}")),
         }
         if let Some(p) = &ptxas {

@@ -100,10 +100,7 @@ impl FuncEmitter<'_> {
         let f = self.func;
         let data = f.dfg.inst(inst).clone();
         let res = f.dfg.first_result(inst);
-        let d = match res {
-            Some(v) => Some(self.v(v)),
-            None => None,
-        };
+        let d = res.map(|v| self.v(v));
         let dt = res.map(|v| self.ty(v));
         // Instructions without results: memory writes, calls, synchronization.
         let (Some(d), Some(dt)) = (d, dt) else {
@@ -119,7 +116,10 @@ impl FuncEmitter<'_> {
                     self.e(format_args!("mov.f64 {d}, 0d{bits:016X}"));
                 }
             }
-            InstData::Binary { opcode, args: [a, b] } => {
+            InstData::Binary {
+                opcode,
+                args: [a, b],
+            } => {
                 let (ra, rb) = (self.v(a), self.v(b));
                 if dt.is_float() {
                     self.float_binary(opcode, d, dt, ra, rb);
@@ -171,10 +171,18 @@ impl FuncEmitter<'_> {
                 ));
             }
             InstData::Special { reg } => {
-                let t = if reg == SpecialReg::Clock64 { "u64" } else { "u32" };
+                let t = if reg == SpecialReg::Clock64 {
+                    "u64"
+                } else {
+                    "u32"
+                };
                 self.e(format_args!("mov.{t} {d}, {}", sreg(reg)));
             }
-            InstData::Load { space: s, flags, arg } => {
+            InstData::Load {
+                space: s,
+                flags,
+                arg,
+            } => {
                 let a = self.v(arg);
                 self.load(d, dt, s, flags, a)?;
             }
@@ -226,10 +234,9 @@ impl FuncEmitter<'_> {
                 opcode: Opcode::Activemask,
             } => self.e(format_args!("activemask.b32 {d}")),
             _ => {
-                return Err(self.unsupported(format!(
-                    "cannot emit `{}` with a result",
-                    data.opcode()
-                )));
+                return Err(
+                    self.unsupported(format!("cannot emit `{}` with a result", data.opcode()))
+                );
             }
         }
         Ok(())
@@ -256,10 +263,9 @@ impl FuncEmitter<'_> {
             InstData::Fence { scope: s } => self.e(format_args!("fence.sc.{}", scope(s))),
             // Ops whose only result is unused still have one; anything else here is a bug.
             _ => {
-                return Err(self.unsupported(format!(
-                    "cannot emit `{}` without a result",
-                    data.opcode()
-                )));
+                return Err(
+                    self.unsupported(format!("cannot emit `{}` without a result", data.opcode()))
+                );
             }
         }
         Ok(())
@@ -459,7 +465,11 @@ impl FuncEmitter<'_> {
             O::Sext | O::Zext => {
                 // The source type is exact (`s8` for i8), so only its low byte is read.
                 let s = op == O::Sext;
-                self.e(format_args!("cvt.{}.{} {d}, {a}", int(dt, s), cvt_int(at, s)));
+                self.e(format_args!(
+                    "cvt.{}.{} {d}, {a}",
+                    int(dt, s),
+                    cvt_int(at, s)
+                ));
             }
             O::Trunc if dt == Type::I1 => {
                 let t = self.tmp(RegClass::of(at));

@@ -147,7 +147,10 @@ fn widen(func: &mut Function, before: Inst, v: Value, signed: bool) -> Value {
 fn legalize_narrow(func: &mut Function, inst: Inst) {
     let data = func.dfg.inst(inst).clone();
     match data {
-        InstData::Binary { opcode, args: [a, b] } if ty(func, a) == Type::I8 => {
+        InstData::Binary {
+            opcode,
+            args: [a, b],
+        } if ty(func, a) == Type::I8 => {
             use Opcode as O;
             let signed = match opcode {
                 O::Sdiv | O::Srem | O::Ashr | O::Smin | O::Smax | O::Smulhi => true,

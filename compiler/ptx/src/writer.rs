@@ -132,7 +132,11 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
             writeln!(self.out)?;
         }
         for d in &m.decls {
-            writeln!(self.out, ".extern .func {};", func_prototype(&d.name, &d.sig)?)?;
+            writeln!(
+                self.out,
+                ".extern .func {};",
+                func_prototype(&d.name, &d.sig)?
+            )?;
         }
         if !m.globals.is_empty() {
             writeln!(self.out)?;
@@ -149,7 +153,11 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
             writeln!(self.out)?;
         }
         for f in devices {
-            writeln!(self.out, ".visible .func {};", func_prototype(&f.name, &f.sig)?)?;
+            writeln!(
+                self.out,
+                ".visible .func {};",
+                func_prototype(&f.name, &f.sig)?
+            )?;
         }
         for f in &m.functions {
             writeln!(self.out)?;
@@ -287,9 +295,17 @@ impl<'f> FuncEmitter<'f> {
                 write!(head, ".visible .entry {name}(")?;
                 for (i, t) in f.sig.params.iter().enumerate() {
                     let sep = if i == 0 { "" } else { "," };
-                    write!(head, "{sep}\n\t.param {} {name}_param_{i}", kernel_param(*t))?;
+                    write!(
+                        head,
+                        "{sep}\n\t.param {} {name}_param_{i}",
+                        kernel_param(*t)
+                    )?;
                 }
-                head.push_str(if f.sig.params.is_empty() { ")\n" } else { "\n)\n" });
+                head.push_str(if f.sig.params.is_empty() {
+                    ")\n"
+                } else {
+                    "\n)\n"
+                });
             }
             FuncKind::Device => {
                 writeln!(head, ".visible .func {}", func_prototype(name, &f.sig)?)?;
@@ -425,7 +441,10 @@ impl<'f> FuncEmitter<'f> {
         let f = self.func;
         match f.dfg.inst(inst) {
             InstData::Jump { dest } => self.fallthrough_edge(dest, next),
-            InstData::Brif { arg, blocks: [t, e] } => {
+            InstData::Brif {
+                arg,
+                blocks: [t, e],
+            } => {
                 let c = self.v(*arg);
                 let (tm, em) = (self.has_moves(t), self.has_moves(e));
                 // Branch along an edge without copies where possible, so the other edge's
@@ -501,7 +520,10 @@ impl<'f> FuncEmitter<'f> {
         };
         let targets: Vec<String> = table.iter().map(|c| self.cond_target(c)).collect();
         let tbl = self.fresh_label("T");
-        self.raw(format_args!("{tbl}: .branchtargets {};", targets.join(", ")));
+        self.raw(format_args!(
+            "{tbl}: .branchtargets {};",
+            targets.join(", ")
+        ));
         self.e(format_args!("brx.idx {idx32}, {tbl}"));
     }
 
