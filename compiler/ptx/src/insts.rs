@@ -12,7 +12,7 @@ use crate::regs::{Reg, RegClass, bits, cvt_int, float, int, mem, reg_bits};
 use crate::writer::FuncEmitter;
 use ompcc_ir::{
     AddrSpace, AtomicRmwOp, FloatCC, Inst, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
-    SpecialReg, Type, VoteMode,
+    SpecialReg, Type, Value, ValueDef, VoteMode,
 };
 
 fn space(s: AddrSpace) -> &'static str {
@@ -95,6 +95,54 @@ fn sreg(r: SpecialReg) -> &'static str {
 }
 
 impl FuncEmitter<'_> {
+    /// The address operand for an access in space `s` through `addr`: `[reg]`, or
+    /// `[base+imm]` when `addr` is a `ptr_offset` by a constant, with `base` a symbol
+    /// (`stack_addr`, `global_addr`) when the access is in that symbol's own space.
+    fn addr(&mut self, addr: Value, s: AddrSpace) -> String {
+        let dfg = &self.func.dfg;
+        let konst = |v: Value| match dfg.value_def(v) {
+            ValueDef::Result(i, 0) => match dfg.inst(i) {
+                InstData::UnaryImm { imm, .. } => i32::try_from(*imm).ok(),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (base, off) = match dfg.value_def(addr) {
+            ValueDef::Result(i, 0) => match dfg.inst(i) {
+                InstData::Binary {
+                    opcode: Opcode::PtrOffset,
+                    args: [b, o],
+                } => match konst(*o) {
+                    Some(k) => (*b, k),
+                    None => (addr, 0),
+                },
+                _ => (addr, 0),
+            },
+            _ => (addr, 0),
+        };
+        let sym = match dfg.value_def(base) {
+            ValueDef::Result(i, 0) if s != AddrSpace::Generic => match dfg.inst(i) {
+                InstData::StackAddr { slot } if s == AddrSpace::Local => {
+                    Some(format!("__stack_{}", slot.as_u32()))
+                }
+                InstData::GlobalAddr { global } if Some(s) == self.ty(base).addr_space() => {
+                    Some(dfg.globals[*global].name.clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let b = match sym {
+            Some(name) => name,
+            None => self.v(base).to_string(),
+        };
+        if off == 0 {
+            format!("[{b}]")
+        } else {
+            format!("[{b}+{off}]")
+        }
+    }
+
     /// Emits one non-terminator instruction.
     pub(crate) fn inst(&mut self, inst: Inst) -> Result<(), PtxError> {
         let f = self.func;
@@ -183,8 +231,8 @@ impl FuncEmitter<'_> {
                 flags,
                 arg,
             } => {
-                let a = self.v(arg);
-                self.load(d, dt, s, flags, a)?;
+                let a = self.addr(arg, s);
+                self.load(d, dt, s, flags, &a)?;
             }
             InstData::StackAddr { slot } => {
                 self.e(format_args!("mov.u64 {d}, __stack_{}", slot.as_u32()));
@@ -200,17 +248,18 @@ impl FuncEmitter<'_> {
                 scope: sc,
                 args: [addr, val],
             } => {
-                let (a, v) = (self.v(addr), self.v(val));
-                self.atomic_rmw(d, dt, op, s, sc, a, v);
+                let (a, v) = (self.addr(addr, s), self.v(val));
+                self.atomic_rmw(d, dt, op, s, sc, &a, v);
             }
             InstData::AtomicCas {
                 space: s,
                 scope: sc,
                 args,
             } => {
-                let [a, b, c] = args.map(|v| self.v(v));
+                let a = self.addr(args[0], s);
+                let [b, c] = [args[1], args[2]].map(|v| self.v(v));
                 self.e(format_args!(
-                    "atom{}{}.cas.b{} {d}, [{a}], {b}, {c}",
+                    "atom{}{}.cas.b{} {d}, {a}, {b}, {c}",
                     atom_scope(sc),
                     space(s),
                     dt.bits()
@@ -251,10 +300,10 @@ impl FuncEmitter<'_> {
                 args: [val, addr],
             } => {
                 let t = self.ty(val);
-                let (v, a) = (self.v(val), self.v(addr));
+                let (v, a) = (self.v(val), self.addr(addr, s));
                 self.check_align(t, flags)?;
                 let vol = if flags.volatile { ".volatile" } else { "" };
-                self.e(format_args!("st{vol}{}.{} [{a}], {v}", space(s), mem(t)));
+                self.e(format_args!("st{vol}{}.{} {a}, {v}", space(s), mem(t)));
             }
             InstData::Call { .. } => self.call(inst)?,
             InstData::Nullary {
@@ -528,16 +577,16 @@ impl FuncEmitter<'_> {
         t: Type,
         s: AddrSpace,
         flags: MemFlags,
-        a: Reg,
+        a: &str,
     ) -> Result<(), PtxError> {
         self.check_align(t, flags)?;
         let m = mem(t);
         if flags.volatile {
-            self.e(format_args!("ld.volatile{}.{m} {d}, [{a}]", space(s)));
+            self.e(format_args!("ld.volatile{}.{m} {d}, {a}", space(s)));
         } else if flags.readonly && s == AddrSpace::Global {
-            self.e(format_args!("ld.global.nc.{m} {d}, [{a}]"));
+            self.e(format_args!("ld.global.nc.{m} {d}, {a}"));
         } else {
-            self.e(format_args!("ld{}.{m} {d}, [{a}]", space(s)));
+            self.e(format_args!("ld{}.{m} {d}, {a}", space(s)));
         }
         Ok(())
     }
@@ -550,7 +599,7 @@ impl FuncEmitter<'_> {
         op: AtomicRmwOp,
         s: AddrSpace,
         sc: Scope,
-        a: Reg,
+        a: &str,
         v: Reg,
     ) {
         use AtomicRmwOp as A;
@@ -589,7 +638,7 @@ impl FuncEmitter<'_> {
             A::Inc => ("inc", "u32".to_string(), v),
             A::Dec => ("dec", "u32".to_string(), v),
         };
-        self.e(format_args!("{pre}.{name}.{ty} {d}, [{a}], {val}"));
+        self.e(format_args!("{pre}.{name}.{ty} {d}, {a}, {val}"));
     }
 
     fn shuffle(&mut self, d: Reg, t: Type, mode: ShuffleMode, v: Reg, lane: Reg, mask: Reg) {

@@ -128,7 +128,6 @@ pub fn emit_module(module: &Module, opts: &PtxOptions) -> Result<String, PtxErro
     if !TARGETS.iter().any(|t| t.0 == opts.sm) {
         return Err(PtxError::UnknownTarget(format!("sm_{}", opts.sm)));
     }
-    ompcc_ir::verify_module(module).map_err(PtxError::InvalidIr)?;
     let mut out = String::new();
     Writer::new(&mut out, opts).module(module)?;
     Ok(out)
@@ -148,5 +147,38 @@ mod tests {
             Err(PtxError::UnknownTarget(_))
         ));
         assert!(PtxOptions::for_arch("compute_80").is_err());
+        let m = Module::new();
+        assert!(matches!(
+            emit_module(&m, &PtxOptions { sm: 71 }),
+            Err(PtxError::UnknownTarget(_))
+        ));
+    }
+
+    fn module_with_global(name: &str, size: u64) -> Module {
+        let mut m = Module::new();
+        m.globals.push(ompcc_ir::GlobalData {
+            name: name.to_string(),
+            space: ompcc_ir::AddrSpace::Global,
+            size,
+            align: 4,
+            init: None,
+        });
+        m
+    }
+
+    #[test]
+    fn refused_symbols() {
+        let opts = PtxOptions::default();
+        let ok = emit_module(&module_with_global("g", 4), &opts).expect("emits");
+        assert!(ok.contains(".visible .global .align 4 .b8 g[4];"), "{ok}");
+        assert_eq!(
+            emit_module(&module_with_global("a.b", 4), &opts),
+            Err(PtxError::BadName("a.b".into()))
+        );
+        let zero = emit_module(&module_with_global("z", 0), &opts);
+        assert!(
+            matches!(&zero, Err(PtxError::Unsupported { symbol, .. }) if symbol == "z"),
+            "{zero:?}"
+        );
     }
 }

@@ -110,8 +110,9 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
         Writer { out, opts }
     }
 
-    /// Writes the whole module (which must verify).
+    /// Writes the whole module; a module that does not verify is refused.
     pub fn module(&mut self, m: &Module) -> Result<(), PtxError> {
+        ompcc_ir::verify_module(m).map_err(PtxError::InvalidIr)?;
         let names = m
             .globals
             .iter()
