@@ -285,7 +285,16 @@ impl DataFlowGraph {
 
     /// Mutable branch targets of `inst` (to retarget or change arguments).
     pub fn branch_destinations_mut(&mut self, inst: Inst) -> &mut [BlockCall] {
-        match &mut self.insts[inst] {
+        self.branch_destinations_and_pool(inst).0
+    }
+
+    /// Mutable branch targets of `inst` together with the pool their argument lists live in,
+    /// to edit arguments in place.
+    pub fn branch_destinations_and_pool(
+        &mut self,
+        inst: Inst,
+    ) -> (&mut [BlockCall], &mut ValueListPool) {
+        let calls: &mut [BlockCall] = match &mut self.insts[inst] {
             InstData::Jump { dest } => std::slice::from_mut(dest),
             InstData::Brif { blocks, .. } => blocks,
             InstData::BrTable { table, .. } => match self.jump_tables.get_mut(*table) {
@@ -293,7 +302,8 @@ impl DataFlowGraph {
                 None => &mut [],
             },
             _ => &mut [],
-        }
+        };
+        (calls, &mut self.value_lists)
     }
 
     /// Creates a jump table; `calls[0]` is the default target.

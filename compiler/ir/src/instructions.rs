@@ -214,6 +214,119 @@ impl Opcode {
     }
 }
 
+/// The operand layout of an instruction: which `InstData` variant an opcode uses.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[allow(missing_docs)]
+pub enum Format {
+    Nullary,
+    UnaryImm,
+    UnaryIeee,
+    Unary,
+    Binary,
+    Ternary,
+    IntCompare,
+    FloatCompare,
+    Special,
+    Load,
+    Store,
+    StackAddr,
+    GlobalAddr,
+    Call,
+    Return,
+    Jump,
+    Brif,
+    BrTable,
+    AtomicRmw,
+    AtomicCas,
+    Fence,
+    Shuffle,
+    Vote,
+}
+
+impl Opcode {
+    /// The format instructions with this opcode must use.
+    pub fn format(self) -> Format {
+        use Opcode as O;
+        match self {
+            O::Iconst => Format::UnaryImm,
+            O::Fconst => Format::UnaryIeee,
+            O::Iadd
+            | O::Isub
+            | O::Imul
+            | O::Sdiv
+            | O::Udiv
+            | O::Srem
+            | O::Urem
+            | O::Smulhi
+            | O::Umulhi
+            | O::And
+            | O::Or
+            | O::Xor
+            | O::Shl
+            | O::Lshr
+            | O::Ashr
+            | O::Smin
+            | O::Smax
+            | O::Umin
+            | O::Umax
+            | O::Fadd
+            | O::Fsub
+            | O::Fmul
+            | O::Fdiv
+            | O::Frem
+            | O::Fmin
+            | O::Fmax
+            | O::Fcopysign
+            | O::PtrOffset => Format::Binary,
+            O::Neg
+            | O::Not
+            | O::Popcnt
+            | O::Clz
+            | O::Ctz
+            | O::Bswap
+            | O::Fneg
+            | O::Fabs
+            | O::Sqrt
+            | O::Floor
+            | O::Ceil
+            | O::Ftrunc
+            | O::Nearest
+            | O::Sext
+            | O::Zext
+            | O::Trunc
+            | O::Fpext
+            | O::Fptrunc
+            | O::Sitofp
+            | O::Uitofp
+            | O::Fptosi
+            | O::Fptoui
+            | O::Bitcast
+            | O::Ptrtoint
+            | O::Inttoptr
+            | O::Addrspacecast => Format::Unary,
+            O::Fma | O::Select => Format::Ternary,
+            O::Icmp => Format::IntCompare,
+            O::Fcmp => Format::FloatCompare,
+            O::Sreg => Format::Special,
+            O::Load => Format::Load,
+            O::Store => Format::Store,
+            O::StackAddr => Format::StackAddr,
+            O::GlobalAddr => Format::GlobalAddr,
+            O::Call => Format::Call,
+            O::Return => Format::Return,
+            O::Jump => Format::Jump,
+            O::Brif => Format::Brif,
+            O::BrTable => Format::BrTable,
+            O::AtomicRmw => Format::AtomicRmw,
+            O::AtomicCas => Format::AtomicCas,
+            O::Fence => Format::Fence,
+            O::Shuffle => Format::Shuffle,
+            O::Vote => Format::Vote,
+            O::Barrier | O::Activemask | O::Unreachable | O::Trap => Format::Nullary,
+        }
+    }
+}
+
 named_enum! {
     /// Integer comparison condition codes.
     IntCC {
@@ -503,6 +616,35 @@ impl InstData {
             InstData::Fence { .. } => Opcode::Fence,
             InstData::Shuffle { .. } => Opcode::Shuffle,
             InstData::Vote { .. } => Opcode::Vote,
+        }
+    }
+
+    /// The format of this instruction (`opcode().format()` in well-formed IR).
+    pub fn format(&self) -> Format {
+        match self {
+            InstData::Nullary { .. } => Format::Nullary,
+            InstData::UnaryImm { .. } => Format::UnaryImm,
+            InstData::UnaryIeee { .. } => Format::UnaryIeee,
+            InstData::Unary { .. } => Format::Unary,
+            InstData::Binary { .. } => Format::Binary,
+            InstData::Ternary { .. } => Format::Ternary,
+            InstData::IntCompare { .. } => Format::IntCompare,
+            InstData::FloatCompare { .. } => Format::FloatCompare,
+            InstData::Special { .. } => Format::Special,
+            InstData::Load { .. } => Format::Load,
+            InstData::Store { .. } => Format::Store,
+            InstData::StackAddr { .. } => Format::StackAddr,
+            InstData::GlobalAddr { .. } => Format::GlobalAddr,
+            InstData::Call { .. } => Format::Call,
+            InstData::Return { .. } => Format::Return,
+            InstData::Jump { .. } => Format::Jump,
+            InstData::Brif { .. } => Format::Brif,
+            InstData::BrTable { .. } => Format::BrTable,
+            InstData::AtomicRmw { .. } => Format::AtomicRmw,
+            InstData::AtomicCas { .. } => Format::AtomicCas,
+            InstData::Fence { .. } => Format::Fence,
+            InstData::Shuffle { .. } => Format::Shuffle,
+            InstData::Vote { .. } => Format::Vote,
         }
     }
 

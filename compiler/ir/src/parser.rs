@@ -60,6 +60,10 @@ pub struct Location {
 /// Where each parsed entity was written, per function (same order as `Module::functions`).
 #[derive(Clone, Debug, Default)]
 pub struct SourceMap {
+    /// Location of each module global.
+    pub globals: Vec<Location>,
+    /// Location of each module declaration.
+    pub decls: Vec<Location>,
     /// Entity locations of each function; `AnyEntity::Function` is its header.
     pub functions: Vec<FxHashMap<AnyEntity, Location>>,
 }
@@ -432,10 +436,12 @@ impl<'a> Parser<'a> {
                 Tok::Eof => return Ok(m),
                 Tok::Word("global") => {
                     self.bump();
+                    map.globals.push(t.loc);
                     m.globals.push(self.global()?);
                 }
                 Tok::Word("declare") => {
                     self.bump();
+                    map.decls.push(t.loc);
                     let name = self.name()?;
                     let sig = self.sig()?;
                     m.decls.push(FuncDecl { name, sig });

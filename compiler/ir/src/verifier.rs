@@ -5,7 +5,8 @@
 //!    exactly one terminator and has no terminator before its last instruction.
 //! 2. Entry: the entry block's parameters match the signature's parameters in number and type;
 //!    no branch targets the entry block; kernels return nothing.
-//! 3. References: every value, block, stack slot, global, callee and jump table an instruction
+//! 3. Format: each opcode is stored in its own operand format (guards hand-built IR).
+//!    References: every value, block, stack slot, global, callee and jump table an instruction
 //!    names exists; branch targets are in the layout; used values are defined by an instruction
 //!    or block in the layout.
 //! 4. Results: every instruction has exactly the results its opcode, operand types and
@@ -172,6 +173,17 @@ impl<'a> Verifier<'a> {
         let f = self.func;
         let dfg = &f.dfg;
         let data = dfg.inst(inst);
+        if data.opcode().format() != data.format() {
+            self.report(
+                AnyEntity::Inst(inst),
+                format!(
+                    "`{}` built in the {:?} format",
+                    data.opcode(),
+                    data.format()
+                ),
+            );
+            return false;
+        }
         let mut ok = true;
         for &v in dfg.inst_args(inst) {
             ok &= self.value_ok(inst, v);
@@ -528,20 +540,22 @@ impl<'a> Verifier<'a> {
                     }
                     _ => return,
                 };
+                let space_ok = matches!(
+                    space,
+                    AddrSpace::Global | AddrSpace::Shared | AddrSpace::Generic
+                );
                 need(
-                    matches!(
-                        space,
-                        AddrSpace::Global | AddrSpace::Shared | AddrSpace::Generic
-                    ),
+                    space_ok,
                     format!("atomics act on global, shared or generic memory, not {space}"),
                 );
+                // One cause, one error: the pointer is only compared with a valid space.
                 match ptr.addr_space() {
                     None => need(
                         false,
                         format!("atomic address must be a pointer, got {ptr}"),
                     ),
                     Some(ps) => need(
-                        ps == space || space == AddrSpace::Generic,
+                        !space_ok || ps == space || space == AddrSpace::Generic,
                         format!("atomic in {space} space through a {ptr} pointer"),
                     ),
                 }

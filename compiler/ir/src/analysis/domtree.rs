@@ -28,7 +28,8 @@ impl DominatorTree {
         let Some(entry) = func.layout.entry_block() else {
             return dt;
         };
-        // Iterative DFS postorder from the entry.
+        // Iterative DFS postorder from the entry, visiting successors last to first so that the
+        // reverse postorder lists a block's first successor first (stable, readable dumps).
         let mut post = Vec::new();
         let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
         let mut stack = vec![(entry, 0usize)];
@@ -37,7 +38,7 @@ impl DominatorTree {
             let succs = cfg.succs(b);
             if i < succs.len() {
                 stack.push((b, i + 1));
-                let s = succs[i];
+                let s = succs[succs.len() - 1 - i];
                 if !seen[s] {
                     seen[s] = true;
                     stack.push((s, 0));
