@@ -180,9 +180,10 @@ impl FuncEmitter<'_> {
                         rb
                     };
                     self.e(format_args!("add.s64 {d}, {ra}, {off}"));
+                } else if matches!(opcode, Opcode::Shl | Opcode::Lshr | Opcode::Ashr) {
+                    self.shift(opcode, d, dt, ra, b);
                 } else {
-                    let bt = self.ty(b);
-                    self.int_binary(opcode, d, dt, ra, rb, bt)?;
+                    self.int_binary(opcode, d, dt, ra, rb)?;
                 }
             }
             InstData::Unary { opcode, arg } => {
@@ -362,31 +363,46 @@ impl FuncEmitter<'_> {
         self.e(format_args!("{name}.{ft} {d}, {a}, {b}"));
     }
 
-    /// `a - trunc(a / b) * b` with one rounding in the fma; `a` itself when `b` is infinite.
-    /// Exact while the quotient fits the mantissa (the common case); PTX has no `rem.f`.
+    /// `a - trunc(a / b) * b` with one rounding in the fma, then corrected by one `b` when the
+    /// rounded quotient crossed an integer (the remainder's sign then differs from `a`'s);
+    /// `a` itself when `b` is infinite. Exact while the quotient fits the mantissa; PTX has no
+    /// `rem.f`, and huge quotients would need an iterative reduction.
     fn frem(&mut self, d: Reg, t: Type, a: Reg, b: Reg) {
         let ft = float(t);
+        let w = t.bits();
         let class = RegClass::of(t);
-        let (q, n) = (self.tmp(class), self.tmp(class));
-        let r = self.tmp(class);
-        let p = self.tmp(RegClass::Pred);
+        let int_class = if w == 32 {
+            RegClass::B32
+        } else {
+            RegClass::B64
+        };
+        let [q, n, r, m, fixed, exact] = [0; 6].map(|_| self.tmp(class));
+        let [ri, ai, x] = [0; 3].map(|_| self.tmp(int_class));
+        let [wrong, nonzero, inf] = [0; 3].map(|_| self.tmp(RegClass::Pred));
         self.e(format_args!("div.rn.{ft} {q}, {a}, {b}"));
         self.e(format_args!("cvt.rzi.{ft}.{ft} {q}, {q}"));
         self.e(format_args!("neg.{ft} {n}, {q}"));
         self.e(format_args!("fma.rn.{ft} {r}, {n}, {b}, {a}"));
-        self.e(format_args!("testp.infinite.{ft} {p}, {b}"));
-        self.e(format_args!("selp.{ft} {d}, {a}, {r}, {p}"));
+        self.e(format_args!("mov.b{w} {ri}, {r}"));
+        self.e(format_args!("mov.b{w} {ai}, {a}"));
+        self.e(format_args!("xor.b{w} {x}, {ri}, {ai}"));
+        self.e(format_args!("setp.lt.s{w} {wrong}, {x}, 0"));
+        let zero = if w == 32 {
+            "0f00000000"
+        } else {
+            "0d0000000000000000"
+        };
+        self.e(format_args!("setp.ne.{ft} {nonzero}, {r}, {zero}"));
+        self.e(format_args!("and.pred {wrong}, {wrong}, {nonzero}"));
+        // |b| with the sign of a.
+        self.e(format_args!("copysign.{ft} {m}, {a}, {b}"));
+        self.e(format_args!("add.rn.{ft} {fixed}, {r}, {m}"));
+        self.e(format_args!("selp.{ft} {exact}, {fixed}, {r}, {wrong}"));
+        self.e(format_args!("testp.infinite.{ft} {inf}, {b}"));
+        self.e(format_args!("selp.{ft} {d}, {a}, {exact}, {inf}"));
     }
 
-    fn int_binary(
-        &mut self,
-        op: Opcode,
-        d: Reg,
-        t: Type,
-        a: Reg,
-        b: Reg,
-        bt: Type,
-    ) -> Result<(), PtxError> {
+    fn int_binary(&mut self, op: Opcode, d: Reg, t: Type, a: Reg, b: Reg) -> Result<(), PtxError> {
         use Opcode as O;
         if t == Type::I1 {
             let name = match op {
@@ -414,27 +430,45 @@ impl FuncEmitter<'_> {
             O::And => ("and", bits(t)),
             O::Or => ("or", bits(t)),
             O::Xor => ("xor", bits(t)),
-            O::Shl | O::Lshr | O::Ashr => {
-                // PTX shift amounts are always .u32.
-                let amt = if bt == Type::I32 {
-                    b
-                } else {
-                    let r = self.tmp(RegClass::B32);
-                    self.e(format_args!("cvt.u32.{} {r}, {b}", cvt_int(bt, false)));
-                    r
-                };
-                let (name, ty) = match op {
-                    O::Shl => ("shl", bits(t)),
-                    O::Lshr => ("shr", int(t, false)),
-                    _ => ("shr", int(t, true)),
-                };
-                self.e(format_args!("{name}.{ty} {d}, {a}, {amt}"));
-                return Ok(());
-            }
             _ => return Err(self.unsupported(format!("cannot emit integer `{op}`"))),
         };
         self.e(format_args!("{name}.{ty} {d}, {a}, {b}"));
         Ok(())
+    }
+
+    /// Shifts take the amount modulo the width (the IR's rule); PTX clamps instead, so the
+    /// amount is masked (folded for constants) and converted to the .u32 PTX requires.
+    fn shift(&mut self, op: Opcode, d: Reg, t: Type, a: Reg, amount: Value) {
+        let width = i64::from(t.bits());
+        let dfg = &self.func.dfg;
+        let konst = match dfg.value_def(amount) {
+            ValueDef::Result(i, 0) => match dfg.inst(i) {
+                InstData::UnaryImm { imm, .. } => Some(imm.rem_euclid(width)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let amt = match konst {
+            Some(k) => k.to_string(),
+            None => {
+                let at = self.ty(amount);
+                let b = self.v(amount);
+                let r = self.tmp(RegClass::B32);
+                if at == Type::I32 {
+                    self.e(format_args!("and.b32 {r}, {b}, {}", width - 1));
+                } else {
+                    self.e(format_args!("cvt.u32.{} {r}, {b}", cvt_int(at, false)));
+                    self.e(format_args!("and.b32 {r}, {r}, {}", width - 1));
+                }
+                r.to_string()
+            }
+        };
+        let (name, ty) = match op {
+            Opcode::Shl => ("shl", bits(t)),
+            Opcode::Lshr => ("shr", int(t, false)),
+            _ => ("shr", int(t, true)),
+        };
+        self.e(format_args!("{name}.{ty} {d}, {a}, {amt}"));
     }
 
     fn unary(&mut self, op: Opcode, d: Reg, dt: Type, a: Reg, at: Type) -> Result<(), PtxError> {
