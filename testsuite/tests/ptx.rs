@@ -6,6 +6,9 @@
 //! that must be refused with a `PtxError` whose message contains TEXT. Each file needs at least
 //! one check or error line, so no test passes vacuously.
 //!
+//! A second test feeds every `testsuite/ir/**/*.ir` module that parses and verifies to the
+//! emitter: each must become PTX that ptxas accepts (sm_90), or a `PtxError` (never a panic).
+//!
 //! ptxas is looked up on PATH, then in the `nvidia-cuda-nvcc-cu12` Python package. Without it
 //! the PTX is still checked, a note is printed, and the test fails only when
 //! `OMPCC_REQUIRE_PTXAS=1`. (Local lookup; to be shared with the other harnesses.)
@@ -163,5 +166,61 @@ fn ptx_file_tests() {
         "{} PTX file tests, {assembled} assembled with ptxas",
         files.len()
     );
+    assert!(fails.is_empty(), "{}", fails.join("\n\n"));
+}
+
+fn ir_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            ir_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "ir") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn ir_suite_emits_or_refuses() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("ir");
+    let mut files = Vec::new();
+    ir_files(&root, &mut files);
+    files.sort();
+    let ptxas = find_ptxas();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let (mut emitted, mut refused, mut fails) = (0, 0, Vec::new());
+    for path in &files {
+        let Ok(src) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let Ok(module) = ompcc_ir::parse_module(&src) else {
+            continue;
+        };
+        if ompcc_ir::verify_module(&module).is_err() {
+            continue;
+        }
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace(['/', '\\'], "_");
+        match emit_module(&module, &PtxOptions::default()) {
+            Ok(ptx) => {
+                emitted += 1;
+                if let Some(p) = &ptxas {
+                    fails.extend(assemble(p, tmp.path(), &name, &ptx, 90));
+                }
+            }
+            Err(e) => {
+                refused += 1;
+                eprintln!("{name}: refused: {e}");
+            }
+        }
+    }
+    eprintln!("IR suite: {emitted} emitted, {refused} refused");
+    assert!(emitted > 0, "no IR file emitted");
     assert!(fails.is_empty(), "{}", fails.join("\n\n"));
 }

@@ -303,7 +303,7 @@ impl FuncEmitter<'_> {
                 let t = self.ty(val);
                 let (v, a) = (self.v(val), self.addr(addr, s));
                 self.check_align(t, flags)?;
-                let vol = if flags.volatile { ".volatile" } else { "" };
+                let vol = if volatile(flags, s) { ".volatile" } else { "" };
                 self.e(format_args!("st{vol}{}.{} {a}, {v}", space(s), mem(t)));
             }
             InstData::Call { .. } => self.call(inst)?,
@@ -615,7 +615,7 @@ impl FuncEmitter<'_> {
     ) -> Result<(), PtxError> {
         self.check_align(t, flags)?;
         let m = mem(t);
-        if flags.volatile {
+        if volatile(flags, s) {
             self.e(format_args!("ld.volatile{}.{m} {d}, {a}", space(s)));
         } else if flags.readonly && s == AddrSpace::Global {
             self.e(format_args!("ld.global.nc.{m} {d}, {a}"));
@@ -699,6 +699,17 @@ impl FuncEmitter<'_> {
         ));
         self.e(format_args!("mov.b64 {d}, {{{nlo}, {nhi}}}"));
     }
+}
+
+/// Whether an access is written `.volatile`: PTX allows it for global, shared and generic
+/// accesses only; local, const and param memory are private or read-only, so nothing else
+/// can observe the difference.
+fn volatile(flags: MemFlags, s: AddrSpace) -> bool {
+    flags.volatile
+        && matches!(
+            s,
+            AddrSpace::Global | AddrSpace::Shared | AddrSpace::Generic
+        )
 }
 
 /// Scope qualifier of `atom` (gpu is the default and written bare).

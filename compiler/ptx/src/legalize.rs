@@ -10,34 +10,36 @@
 //!    read the upper byte are rewritten to act on sign- or zero-extended `i16` values
 //!    (division, remainder, right shifts, min/max, high multiply, compares, int-to-float).
 //! 4. `popcnt`/`clz`/`ctz` of `i8`/`i16` and `br_table` on `i8`/`i16` indices work on `i32`.
+//! 5. Loads and stores less aligned than their size (PTX needs natural alignment) become
+//!    aligned pieces combined with shifts (after step 1, before step 3).
 //!
 //! Each rewrite keeps the original instruction's result value (the instruction is changed in
 //! place, new instructions go before it), so no use needs rewriting. The result verifies.
 
 use ompcc_ir::{
-    Function, Inst, InstData, IntCC, Opcode, Type, Value,
+    Function, Inst, InstData, IntCC, MemFlags, Opcode, Type, Value,
     builder::{InsertBuilder, InsertPoint},
 };
 
 /// Legalizes `func` in place.
 pub fn legalize(func: &mut Function) {
-    let insts: Vec<Inst> = func
-        .layout
-        .blocks()
-        .flat_map(|b| func.layout.block_insts(b).collect::<Vec<_>>())
-        .collect();
-    for &inst in &insts {
+    for &inst in &all_insts(func) {
         legalize_i1(func, inst);
     }
-    // Step 1/2 may create i8 compares, so the i8 step sees every instruction afterwards.
-    let insts: Vec<Inst> = func
-        .layout
-        .blocks()
-        .flat_map(|b| func.layout.block_insts(b).collect::<Vec<_>>())
-        .collect();
-    for &inst in &insts {
+    // Later steps see the instructions earlier steps created (byte loads, i8 compares).
+    for &inst in &all_insts(func) {
+        legalize_align(func, inst);
+    }
+    for &inst in &all_insts(func) {
         legalize_narrow(func, inst);
     }
+}
+
+fn all_insts(func: &Function) -> Vec<Inst> {
+    func.layout
+        .blocks()
+        .flat_map(|b| func.layout.block_insts(b).collect::<Vec<_>>())
+        .collect()
 }
 
 fn ins(func: &mut Function, before: Inst) -> InsertBuilder<'_> {
@@ -132,6 +134,101 @@ fn legalize_i1(func: &mut Function, inst: Inst) {
             };
         }
         _ => {}
+    }
+}
+
+/// Splits a load or store narrower-aligned than its type into naturally aligned pieces of
+/// the alignment's size, little-endian: a load ORs the zero-extended pieces shifted into
+/// place (the original instruction becomes the last `or`, or the final bitcast/inttoptr); a
+/// store writes shifted, truncated pieces (the original becomes the last piece's store).
+fn legalize_align(func: &mut Function, inst: Inst) {
+    let data = func.dfg.inst(inst).clone();
+    let (space, flags, addr, t, store_val) = match data {
+        InstData::Load { space, flags, arg } => match func.dfg.first_result(inst) {
+            Some(r) => (space, flags, arg, ty(func, r), None),
+            None => return,
+        },
+        InstData::Store {
+            space,
+            flags,
+            args: [val, addr],
+        } => (space, flags, addr, ty(func, val), Some(val)),
+        _ => return,
+    };
+    let size = t.bytes();
+    if flags.align >= size {
+        return;
+    }
+    let piece = flags.align;
+    let (Some(int_ty), Some(piece_ty)) = (Type::int(size * 8), Type::int(piece * 8)) else {
+        return;
+    };
+    let pflags = MemFlags {
+        align: piece,
+        ..flags
+    };
+    let n = size / piece;
+    let mut addrs = vec![addr];
+    for k in 1..n {
+        let off = ins(func, inst).iconst(Type::I64, i64::from(k * piece));
+        addrs.push(ins(func, inst).ptr_offset(addr, off));
+    }
+    let shift = |k: u32| i64::from(8 * piece * k);
+    match store_val {
+        None => {
+            let mut acc: Option<Value> = None;
+            for (k, &a) in (0u32..).zip(&addrs) {
+                let p = ins(func, inst).load(piece_ty, space, pflags, a);
+                let mut w = ins(func, inst).zext(int_ty, p);
+                if k > 0 {
+                    let amt = ins(func, inst).iconst(int_ty, shift(k));
+                    w = ins(func, inst).shl(w, amt);
+                }
+                acc = Some(match acc {
+                    None => w,
+                    Some(prev) if k + 1 == n && t == int_ty => {
+                        *func.dfg.inst_mut(inst) = InstData::Binary {
+                            opcode: Opcode::Or,
+                            args: [prev, w],
+                        };
+                        return;
+                    }
+                    Some(prev) => ins(func, inst).or(prev, w),
+                });
+            }
+            let Some(bits) = acc else { return };
+            let opcode = if t.is_ptr() {
+                Opcode::Inttoptr
+            } else {
+                Opcode::Bitcast
+            };
+            *func.dfg.inst_mut(inst) = InstData::Unary { opcode, arg: bits };
+        }
+        Some(val) => {
+            let bits = match t {
+                Type::Ptr(_) => ins(func, inst).ptrtoint(int_ty, val),
+                t if t.is_float() => ins(func, inst).bitcast(int_ty, val),
+                _ => val,
+            };
+            for (k, &a) in (0u32..).zip(&addrs) {
+                let shifted = if k > 0 {
+                    let amt = ins(func, inst).iconst(int_ty, shift(k));
+                    ins(func, inst).lshr(bits, amt)
+                } else {
+                    bits
+                };
+                let p = ins(func, inst).trunc(piece_ty, shifted);
+                if k + 1 == n {
+                    *func.dfg.inst_mut(inst) = InstData::Store {
+                        space,
+                        flags: pflags,
+                        args: [p, a],
+                    };
+                } else {
+                    ins(func, inst).store(space, pflags, p, a);
+                }
+            }
+        }
     }
 }
 

@@ -68,6 +68,9 @@ fn abi_move(ty: Type) -> &'static str {
     }
 }
 
+/// Device functions the CUDA driver provides to every module.
+const RUNTIME_FUNCS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"];
+
 /// Type of a kernel parameter as the host lays it out.
 fn kernel_param(ty: Type) -> &'static str {
     match ty {
@@ -80,17 +83,40 @@ fn kernel_param(ty: Type) -> &'static str {
     }
 }
 
+/// Byte offsets, total size and alignment of several return values packed in one `.param`
+/// array (PTX returns at most one `.param` value, so multiple results travel as an
+/// aggregate, each slot naturally aligned; small values take 4 bytes as in the scalar case).
+fn ret_layout(rets: &[Type]) -> (Vec<u32>, u32, u32) {
+    let mut offsets = Vec::with_capacity(rets.len());
+    let (mut size, mut align) = (0u32, 4u32);
+    for t in rets {
+        let n = if abi_decl(*t) == ".b64" { 8 } else { 4 };
+        size = size.next_multiple_of(n);
+        offsets.push(size);
+        size += n;
+        align = align.max(n);
+    }
+    (offsets, size.next_multiple_of(align), align)
+}
+
+/// The `.param` operand of return value `i` of `n` in the return parameter `base`.
+fn ret_slot(base: &str, rets: &[Type], i: usize) -> String {
+    if rets.len() == 1 {
+        return format!("[{base}]");
+    }
+    let (offsets, _, _) = ret_layout(rets);
+    format!("[{base}+{}]", offsets[i])
+}
+
 /// `(.param .b32 name_retval0) name(.param ... name_param_0, ...)` for a device function.
 fn func_prototype(name: &str, sig: &Signature) -> Result<String, PtxError> {
     let mut s = String::new();
     match sig.returns.as_slice() {
         [] => {}
         [t] => write!(s, "(.param {} {name}_retval0) ", abi_decl(*t))?,
-        _ => {
-            return Err(PtxError::Unsupported {
-                symbol: name.to_string(),
-                reason: "PTX functions return at most one value".into(),
-            });
+        rets => {
+            let (_, size, align) = ret_layout(rets);
+            write!(s, "(.param .align {align} .b8 {name}_retval0[{size}]) ")?;
         }
     }
     write!(s, "{name}(")?;
@@ -160,6 +186,7 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
                 func_prototype(&f.name, &f.sig)?
             )?;
         }
+        let defined: Vec<String> = m.functions.iter().map(|f| f.name.clone()).collect();
         for f in &m.functions {
             writeln!(self.out)?;
             let mut f = f.clone();
@@ -171,7 +198,7 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
                     e.first().map_or(String::new(), |e| e.to_string())
                 ),
             })?;
-            let text = FuncEmitter::new(&f, self.opts).function()?;
+            let text = FuncEmitter::new(&f, self.opts, defined.clone()).function()?;
             self.out.write_str(&text)?;
         }
         Ok(())
@@ -224,10 +251,12 @@ pub(crate) struct FuncEmitter<'f> {
     body: String,
     trampolines: Vec<Trampoline>,
     labels: u32,
+    /// Names of the functions the module defines (callable without the runtime).
+    defined: Vec<String>,
 }
 
 impl<'f> FuncEmitter<'f> {
-    fn new(func: &'f Function, opts: &'f PtxOptions) -> FuncEmitter<'f> {
+    fn new(func: &'f Function, opts: &'f PtxOptions, defined: Vec<String>) -> FuncEmitter<'f> {
         FuncEmitter {
             func,
             opts,
@@ -236,6 +265,7 @@ impl<'f> FuncEmitter<'f> {
             body: String::new(),
             trampolines: Vec::new(),
             labels: 0,
+            defined,
         }
     }
 
@@ -466,11 +496,11 @@ impl<'f> FuncEmitter<'f> {
             }
             InstData::Return { args } => {
                 let vals = args.as_slice(&f.dfg.value_lists).to_vec();
-                if let Some(&v) = vals.first() {
+                let base = format!("{}_retval0", f.name);
+                for (i, &v) in vals.iter().enumerate() {
                     let r = self.v(v);
                     let t = self.ty(v);
-                    let dst = format!("[{}_retval0]", f.name);
-                    self.store_param(&dst, r, t);
+                    self.store_param(&ret_slot(&base, &f.sig.returns, i), r, t);
                 }
                 self.e("ret");
             }
@@ -537,10 +567,11 @@ impl<'f> FuncEmitter<'f> {
         let callee = &f.dfg.ext_funcs[*func];
         let args = args.as_slice(&f.dfg.value_lists).to_vec();
         let results = f.dfg.inst_results(inst).to_vec();
-        if results.len() > 1 {
+        if !self.defined.contains(&callee.name) && !RUNTIME_FUNCS.contains(&callee.name.as_str()) {
             return Err(self.unsupported(format!(
-                "call to `{}` returns more than one value",
-                callee.name
+                "`{}` is neither defined in the module nor a CUDA device runtime function ({})",
+                callee.name,
+                RUNTIME_FUNCS.join(", ")
             )));
         }
         self.raw("\t{");
@@ -552,13 +583,18 @@ impl<'f> FuncEmitter<'f> {
             self.store_param(&format!("[param{i}]"), r, t);
             names.push(format!("param{i}"));
         }
-        let ret = match results.first() {
-            Some(&v) => {
-                let t = self.ty(v);
-                self.e(format_args!(".param {} retval0", abi_decl(t)));
+        let rets = callee.sig.returns.clone();
+        let ret = match rets.as_slice() {
+            [] => "",
+            [t] => {
+                self.e(format_args!(".param {} retval0", abi_decl(*t)));
                 "(retval0), "
             }
-            None => "",
+            _ => {
+                let (_, size, align) = ret_layout(&rets);
+                self.e(format_args!(".param .align {align} .b8 retval0[{size}]"));
+                "(retval0), "
+            }
         };
         // Plain `call`, not `call.uni`: the call may sit in divergent code.
         if names.is_empty() {
@@ -570,15 +606,16 @@ impl<'f> FuncEmitter<'f> {
                 names.join(", ")
             ));
         }
-        if let Some(&v) = results.first() {
+        for (i, &v) in results.iter().enumerate() {
             let t = self.ty(v);
             let r = self.v(v);
+            let src = ret_slot("retval0", &rets, i);
             if t == Type::I1 {
                 let b = self.tmp(RegClass::B32);
-                self.e(format_args!("ld.param.b32 {b}, [retval0]"));
+                self.e(format_args!("ld.param.b32 {b}, {src}"));
                 self.e(format_args!("setp.ne.b32 {r}, {b}, 0"));
             } else {
-                self.e(format_args!("ld.param.{} {r}, [retval0]", abi_move(t)));
+                self.e(format_args!("ld.param.{} {r}, {src}", abi_move(t)));
             }
         }
         self.raw("\t}");
