@@ -6,6 +6,15 @@
 //! (`regs`), block parameters leave SSA through parallel copies on edges (`copies`), blocks are
 //! laid out in IR order with fallthrough. ptxas does the real register allocation.
 //!
+//! ```
+//! let ir = "kernel @k(ptr(global)) {\nblock0(v0: ptr(global)):\n    v1 = sreg tid.x\n    \
+//!           store global align 4 v1, v0\n    return\n}\n";
+//! let module = ompcc_ir::parse_module(ir).unwrap();
+//! let ptx = ompcc_ptx::emit_module(&module, &ompcc_ptx::PtxOptions::default()).unwrap();
+//! assert!(ptx.contains(".visible .entry k("));
+//! assert!(ptx.contains("st.global.u32 [%rd1], %r1;"));
+//! ```
+//!
 //! Invariant: everything the verifier accepts either becomes PTX that ptxas assembles for the
 //! chosen target, or a `PtxError` naming the function and the reason; nothing here panics on a
 //! verified module.
