@@ -2,7 +2,7 @@
 //! file's filecheck directives (`; check:` ...; a literal `$` is written `$$`), and assembled
 //! by ptxas for sm_70, sm_80 and sm_90 (those at least the file's target).
 //!
-//! Per-file directives: `; target: sm_XX` (default sm_70) and `; error: TEXT` for a module
+//! Per-file directives: `; target: sm_XX` (default sm_70), `; jump-tables: yes` and `; error: TEXT` for a module
 //! that must be refused with a `PtxError` whose message contains TEXT. Each file needs at least
 //! one check or error line, so no test passes vacuously.
 //!
@@ -115,6 +115,10 @@ fn ptx_file_tests() {
                 }
             },
             None => PtxOptions::default(),
+        };
+        let opts = PtxOptions {
+            jump_tables: directive(&src, "jump-tables") == Some("yes"),
+            ..opts
         };
         let module = match ompcc_ir::parse_module(&src) {
             Ok(m) => m,

@@ -1,4 +1,5 @@
-//! Prints the PTX for an IR text file: `cargo run -p ompcc-ptx --example ir2ptx -- FILE [sm_XX]`.
+//! Prints the PTX for an IR text file:
+//! `cargo run -p ompcc-ptx --example ir2ptx -- FILE [sm_XX]` (`OMPCC_JUMP_TABLES=1` for brx.idx).
 
 use std::process::ExitCode;
 
@@ -15,6 +16,10 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
+    };
+    let opts = ompcc_ptx::PtxOptions {
+        jump_tables: std::env::var_os("OMPCC_JUMP_TABLES").is_some(),
+        ..opts
     };
     let src = match std::fs::read_to_string(&path) {
         Ok(s) => s,

@@ -35,13 +35,19 @@ pub use writer::Writer;
 pub struct PtxOptions {
     /// Target compute capability times ten (`70` for `sm_70`).
     pub sm: u32,
+    /// Lower large `br_table`s to `brx.idx` jump tables instead of a binary search of
+    /// compares (off by default: the built-in emulator does not run `brx.idx` yet).
+    pub jump_tables: bool,
 }
 
 impl Default for PtxOptions {
     /// `sm_70` with PTX ISA 7.0: the PTX then JIT-compiles on every GPU from Volta on with any
     /// driver since CUDA 11.0.
     fn default() -> PtxOptions {
-        PtxOptions { sm: 70 }
+        PtxOptions {
+            sm: 70,
+            jump_tables: false,
+        }
     }
 }
 
@@ -74,7 +80,10 @@ impl PtxOptions {
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|sm| TARGETS.iter().any(|t| t.0 == *sm));
         match sm {
-            Some(sm) => Ok(PtxOptions { sm }),
+            Some(sm) => Ok(PtxOptions {
+                sm,
+                ..PtxOptions::default()
+            }),
             None => Err(PtxError::UnknownTarget(arch.to_string())),
         }
     }
@@ -158,7 +167,13 @@ mod tests {
         assert!(PtxOptions::for_arch("compute_80").is_err());
         let m = Module::new();
         assert!(matches!(
-            emit_module(&m, &PtxOptions { sm: 71 }),
+            emit_module(
+                &m,
+                &PtxOptions {
+                    sm: 71,
+                    jump_tables: false
+                }
+            ),
             Err(PtxError::UnknownTarget(_))
         ));
     }

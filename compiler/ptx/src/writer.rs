@@ -522,7 +522,8 @@ impl<'f> FuncEmitter<'f> {
         }
     }
 
-    /// `br_table`: a compare chain for small tables, `brx.idx` otherwise.
+    /// `br_table`: a compare chain for small tables; otherwise a bounds check, then a binary
+    /// search of compares, or `brx.idx` when `PtxOptions::jump_tables` asks for it.
     fn br_table(&mut self, idx: Reg, ty: Type, calls: &[BlockCall], next: Option<Block>) {
         let Some((default, table)) = calls.split_first() else {
             return;
@@ -542,6 +543,11 @@ impl<'f> FuncEmitter<'f> {
         self.e(format_args!("setp.ge.u{w} {p}, {idx}, {}", table.len()));
         let dflt = self.cond_target(default);
         self.e(format_args!("@{p} bra {dflt}"));
+        let targets: Vec<String> = table.iter().map(|c| self.cond_target(c)).collect();
+        if !self.opts.jump_tables {
+            self.search_tree(idx, w, &targets, 0);
+            return;
+        }
         let idx32 = if w == 64 {
             let r = self.tmp(RegClass::B32);
             self.e(format_args!("cvt.u32.u64 {r}, {idx}"));
@@ -549,13 +555,37 @@ impl<'f> FuncEmitter<'f> {
         } else {
             idx
         };
-        let targets: Vec<String> = table.iter().map(|c| self.cond_target(c)).collect();
         let tbl = self.fresh_label("T");
         self.raw(format_args!(
             "{tbl}: .branchtargets {};",
             targets.join(", ")
         ));
         self.e(format_args!("brx.idx {idx32}, {tbl}"));
+    }
+
+    /// Branches to `targets[idx - lo]` by binary search, `idx` known to be in range: halves
+    /// with `setp.lt`, then up to three equality tests, the last one implied.
+    fn search_tree(&mut self, idx: Reg, w: u32, targets: &[String], lo: usize) {
+        if targets.len() <= 3 {
+            let Some((last, rest)) = targets.split_last() else {
+                return;
+            };
+            for (k, t) in rest.iter().enumerate() {
+                let p = self.tmp(RegClass::Pred);
+                self.e(format_args!("setp.eq.b{w} {p}, {idx}, {}", lo + k));
+                self.e(format_args!("@{p} bra {t}"));
+            }
+            self.e(format_args!("bra {last}"));
+            return;
+        }
+        let mid = targets.len() / 2;
+        let left = self.fresh_label("S");
+        let p = self.tmp(RegClass::Pred);
+        self.e(format_args!("setp.lt.u{w} {p}, {idx}, {}", lo + mid));
+        self.e(format_args!("@{p} bra {left}"));
+        self.search_tree(idx, w, &targets[mid..], lo + mid);
+        self.raw(format_args!("{left}:"));
+        self.search_tree(idx, w, &targets[..mid], lo);
     }
 
     /// A call through the `.param` convention, in its own `{ }` scope.
