@@ -144,11 +144,11 @@ impl<'f> InsertBuilder<'f> {
         or = Or;
         /// Bitwise xor.
         xor = Xor;
-        /// Shift left (amount modulo width).
+        /// Shift left (an amount >= the width gives 0, as in PTX).
         shl = Shl;
-        /// Logical shift right.
+        /// Logical shift right (an amount >= the width gives 0).
         lshr = Lshr;
-        /// Arithmetic shift right.
+        /// Arithmetic shift right (an amount >= the width gives the sign).
         ashr = Ashr;
         /// Signed minimum.
         smin = Smin;
@@ -476,11 +476,30 @@ pub fn normalize_imm(ty: Type, imm: i64) -> i64 {
     }
 }
 
+/// A source-level variable whose SSA values the builder tracks (`def_var`/`use_var`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Variable(u32);
+cranelift_entity::entity_impl!(Variable, "var");
+
 /// Builds a function block by block, appending at the end of the current block.
+///
+/// Besides plain instruction building it constructs SSA form for `Variable`s on the fly
+/// (Braun et al., "Simple and Efficient Construction of Static Single Assignment Form"):
+/// `def_var` records a variable's current value in the current block, `use_var` finds the
+/// reaching value, adding block parameters (and the matching branch arguments) where control
+/// flow merges. A block must be sealed (`seal_block`) once all branches into it exist;
+/// parameters needed before that are completed at sealing time. Parameters that turn out to
+/// be redundant are left for `simplify` to remove. Explicit parameters of a block
+/// (`append_block_param`) must be appended before a variable is used in it, since variable
+/// parameters follow them.
 pub struct FunctionBuilder<'f> {
     /// The function being built.
     pub func: &'f mut Function,
     current: Option<Block>,
+    var_types: cranelift_entity::PrimaryMap<Variable, Type>,
+    defs: rustc_hash::FxHashMap<(Variable, Block), Value>,
+    sealed: cranelift_entity::SecondaryMap<Block, bool>,
+    incomplete: cranelift_entity::SecondaryMap<Block, Vec<(Variable, Value)>>,
 }
 
 impl<'f> FunctionBuilder<'f> {
@@ -489,6 +508,134 @@ impl<'f> FunctionBuilder<'f> {
         FunctionBuilder {
             func,
             current: None,
+            var_types: cranelift_entity::PrimaryMap::new(),
+            defs: rustc_hash::FxHashMap::default(),
+            sealed: cranelift_entity::SecondaryMap::new(),
+            incomplete: cranelift_entity::SecondaryMap::new(),
+        }
+    }
+
+    /// Declares a variable of type `ty`.
+    pub fn declare_var(&mut self, ty: Type) -> Variable {
+        self.var_types.push(ty)
+    }
+
+    /// The type of a variable.
+    pub fn var_type(&self, var: Variable) -> Type {
+        self.var_types[var]
+    }
+
+    /// Sets `var` to `val` from here on in the current block.
+    pub fn def_var(&mut self, var: Variable, val: Value) {
+        if let Some(b) = self.current {
+            self.defs.insert((var, b), val);
+        }
+    }
+
+    /// The value of `var` at the current position. A variable read before any definition on
+    /// some path reads zero there (C leaves it undefined).
+    pub fn use_var(&mut self, var: Variable) -> Value {
+        match self.current {
+            Some(b) => self.use_var_in(var, b),
+            None => self.zero_of(var, None),
+        }
+    }
+
+    /// Declares that every branch into `block` has been built.
+    pub fn seal_block(&mut self, block: Block) {
+        if self.sealed[block] {
+            return;
+        }
+        self.sealed[block] = true;
+        for (var, param) in std::mem::take(&mut self.incomplete[block]) {
+            self.add_param_args(var, block, param);
+        }
+    }
+
+    /// Seals every block in the layout.
+    pub fn seal_all_blocks(&mut self) {
+        let blocks: Vec<Block> = self.func.layout.blocks().collect();
+        for b in blocks {
+            self.seal_block(b);
+        }
+    }
+
+    fn zero_of(&mut self, var: Variable, block: Option<Block>) -> Value {
+        let ty = self.var_types[var];
+        // Materialize at the top of the entry block so the zero dominates every use.
+        let entry = self.func.layout.entry_block().or(block);
+        let at = match entry {
+            Some(e) => match self.func.layout.first_inst(e) {
+                Some(i) => InsertPoint::Before(i),
+                None => InsertPoint::End(e),
+            },
+            None => InsertPoint::Detached,
+        };
+        let ins = InsertBuilder::new(self.func, at);
+        if ty.is_float() {
+            ins.fconst(ty, 0.0)
+        } else if ty.is_ptr() {
+            let z = ins.iconst(Type::I64, 0);
+            InsertBuilder::new(self.func, at).inttoptr(ty, z)
+        } else {
+            ins.iconst(ty, 0)
+        }
+    }
+
+    /// Branch instructions (in the layout) that target `block`, with their blocks.
+    fn branches_into(&self, block: Block) -> Vec<(Block, Inst)> {
+        let mut out = Vec::new();
+        for b in self.func.layout.blocks() {
+            if let Some(t) = self.func.layout.last_inst(b)
+                && self
+                    .func
+                    .dfg
+                    .branch_destinations(t)
+                    .iter()
+                    .any(|c| c.block == block)
+            {
+                out.push((b, t));
+            }
+        }
+        out
+    }
+
+    fn use_var_in(&mut self, var: Variable, block: Block) -> Value {
+        if let Some(&v) = self.defs.get(&(var, block)) {
+            return v;
+        }
+        let ty = self.var_types[var];
+        let v = if !self.sealed[block] {
+            let p = self.func.dfg.append_block_param(block, ty);
+            self.incomplete[block].push((var, p));
+            p
+        } else {
+            let preds = self.branches_into(block);
+            match preds.as_slice() {
+                [] => self.zero_of(var, Some(block)),
+                [(pb, _)] => self.use_var_in(var, *pb),
+                _ => {
+                    let p = self.func.dfg.append_block_param(block, ty);
+                    // Record first so a loop back to this block finds the parameter.
+                    self.defs.insert((var, block), p);
+                    self.add_param_args(var, block, p);
+                    p
+                }
+            }
+        };
+        self.defs.insert((var, block), v);
+        v
+    }
+
+    /// Appends the reaching value of `var` to every branch into `block` for `param`.
+    fn add_param_args(&mut self, var: Variable, block: Block, param: Value) {
+        self.defs.entry((var, block)).or_insert(param);
+        for (pb, br) in self.branches_into(block) {
+            let v = self.use_var_in(var, pb);
+            let (calls, pool) = self.func.dfg.branch_destinations_and_pool(br);
+            for call in calls.iter_mut().filter(|c| c.block == block) {
+                call.args.push(v, pool);
+            }
         }
     }
 

@@ -69,7 +69,7 @@ pub mod types;
 pub mod verifier;
 pub mod write;
 
-pub use builder::{FuncCursor, FunctionBuilder, InsertBuilder, InsertPoint};
+pub use builder::{FuncCursor, FunctionBuilder, InsertBuilder, InsertPoint, Variable};
 pub use dfg::{DataFlowGraph, ValueDef};
 pub use entities::{AnyEntity, Block, FuncRef, GlobalRef, Inst, JumpTable, StackSlot, Value};
 pub use function::{FuncDecl, FuncKind, Function, GlobalData, Module, Signature, StackSlotData};

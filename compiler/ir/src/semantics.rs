@@ -2,7 +2,8 @@
 //!
 //! Integers are carried as `i64` normalized to their type (`normalize_imm`: sign-extended from
 //! the width, `i1` as 0/1), so the signed view is the value and the unsigned view is the value
-//! masked to the width. Shift amounts are taken modulo the width. Floats are carried as `f64`;
+//! masked to the width. Shift amounts are unsigned and clamp as in PTX: shifting by the width
+//! or more gives 0 (`ashr`: the sign). Floats are carried as `f64`;
 //! `f32` operations round to `f32`.
 
 use crate::builder::normalize_imm;
@@ -24,7 +25,8 @@ pub fn int_binary(op: Opcode, ty: Type, a: i64, b: i64) -> Option<i64> {
     let m = mask(ty);
     let (ua, ub) = (a as u64 & m, b as u64 & m);
     let min = normalize_imm(ty, 1i64 << (bits - 1));
-    let amt = (ub % bits as u64) as u32;
+    // PTX semantics: the amount is unsigned and amounts >= width shift everything out.
+    let amt = ub.min(bits as u64) as u32;
     let v = match op {
         Opcode::Iadd => a.wrapping_add(b),
         Opcode::Isub => a.wrapping_sub(b),
@@ -38,9 +40,9 @@ pub fn int_binary(op: Opcode, ty: Type, a: i64, b: i64) -> Option<i64> {
         Opcode::And => a & b,
         Opcode::Or => a | b,
         Opcode::Xor => a ^ b,
-        Opcode::Shl => (ua << amt) as i64,
-        Opcode::Lshr => (ua >> amt) as i64,
-        Opcode::Ashr => a >> amt,
+        Opcode::Shl => ua.checked_shl(amt).unwrap_or(0) as i64,
+        Opcode::Lshr => ua.checked_shr(amt).unwrap_or(0) as i64,
+        Opcode::Ashr => a >> amt.min(63),
         Opcode::Smin => a.min(b),
         Opcode::Smax => a.max(b),
         Opcode::Umin => ua.min(ub) as i64,

@@ -195,5 +195,120 @@ fn verifier_and_printer_never_panic_on_corrupted_ir() {
         let errors = verify_function(&func).err().unwrap_or_default();
         let text = annotate(&func, &errors);
         assert!(!text.is_empty(), "round {round}");
+        // The interpreter reports broken IR as an error, never a panic.
+        let mut m = Module::new();
+        m.functions.push(func);
+        let mut it = ompcc_ir::interp::Interpreter::new(&m).unwrap();
+        it.steps_left = 10_000;
+        let g = Type::Ptr(AddrSpace::Global);
+        let args = [
+            ompcc_ir::interp::DataValue::Int(Type::I32, 4),
+            ompcc_ir::interp::DataValue::Float(Type::F32, 1.0),
+            ompcc_ir::interp::DataValue::Ptr(g, 0),
+            ompcc_ir::interp::DataValue::Ptr(g, 0),
+        ];
+        let _ = it.call("saxpy", &args);
     }
+}
+
+/// `int f(int n, int k) { int s = 0; for (int i = 0; i < n; i++) { if (i & 1) s += k; else s -= 1; } return s; }`
+/// with `s` and `i` as builder variables.
+#[test]
+fn variables_build_ssa() {
+    let sig = Signature::new(vec![Type::I32, Type::I32], vec![Type::I32]);
+    let mut func = Function::new("f", FuncKind::Device, sig);
+    let mut b = FunctionBuilder::new(&mut func);
+    let (s, i) = (b.declare_var(Type::I32), b.declare_var(Type::I32));
+    let entry = b.create_entry_block();
+    let [header, body, odd, even, latch, exit] = [(); 6].map(|_| b.create_block());
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let (n, k) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+    let zero = b.ins().iconst(Type::I32, 0);
+    b.def_var(s, zero);
+    b.def_var(i, zero);
+    b.ins().jump(header, &[]);
+
+    b.switch_to_block(header); // not sealed: the back edge does not exist yet
+    let iv = b.use_var(i);
+    let c = b.ins().icmp(IntCC::Slt, iv, n);
+    b.ins().brif(c, body, &[], exit, &[]);
+
+    b.switch_to_block(body);
+    b.seal_block(body);
+    let iv = b.use_var(i);
+    let one = b.ins().iconst(Type::I32, 1);
+    let bit = b.ins().and(iv, one);
+    let zero = b.ins().iconst(Type::I32, 0);
+    let is_odd = b.ins().icmp(IntCC::Ne, bit, zero);
+    b.ins().brif(is_odd, odd, &[], even, &[]);
+    b.seal_block(odd);
+    b.seal_block(even);
+
+    b.switch_to_block(odd);
+    let sv = b.use_var(s);
+    let sv = b.ins().iadd(sv, k);
+    b.def_var(s, sv);
+    b.ins().jump(latch, &[]);
+
+    b.switch_to_block(even);
+    let sv = b.use_var(s);
+    let one = b.ins().iconst(Type::I32, 1);
+    let sv = b.ins().isub(sv, one);
+    b.def_var(s, sv);
+    b.ins().jump(latch, &[]);
+
+    b.switch_to_block(latch);
+    b.seal_block(latch);
+    let iv = b.use_var(i);
+    let one = b.ins().iconst(Type::I32, 1);
+    let next = b.ins().iadd(iv, one);
+    b.def_var(i, next);
+    b.ins().jump(header, &[]);
+    b.seal_block(header);
+
+    b.switch_to_block(exit);
+    b.seal_block(exit);
+    let sv = b.use_var(s);
+    b.ins().ret(&[sv]);
+
+    verify_function(&func).unwrap_or_else(|e| panic!("{e:?}\n{}", annotate(&func, &e)));
+    let text = func.to_string();
+    assert!(
+        text.contains("block1(v"),
+        "header takes parameters:\n{text}"
+    );
+    let mut m = Module::new();
+    m.functions.push(func);
+    let mut it = ompcc_ir::interp::Interpreter::new(&m).unwrap();
+    let int = |v| ompcc_ir::interp::DataValue::Int(Type::I32, v);
+    // n = 5, k = 10: i = 0..4 -> even, odd, even, odd, even: -1 + 10 - 1 + 10 - 1 = 17.
+    assert_eq!(it.call("f", &[int(5), int(10)]).unwrap(), vec![int(17)]);
+    assert_eq!(it.call("f", &[int(0), int(10)]).unwrap(), vec![int(0)]);
+}
+
+#[test]
+fn variable_read_before_definition_is_zero() {
+    let sig = Signature::new(vec![Type::I1], vec![Type::F64]);
+    let mut func = Function::new("g", FuncKind::Device, sig);
+    let mut b = FunctionBuilder::new(&mut func);
+    let x = b.declare_var(Type::F64);
+    let entry = b.create_entry_block();
+    let (then, join) = (b.create_block(), b.create_block());
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let c = b.block_params(entry)[0];
+    b.ins().brif(c, then, &[], join, &[]);
+    b.switch_to_block(then);
+    b.seal_block(then);
+    let v = b.ins().fconst(Type::F64, 2.5);
+    b.def_var(x, v);
+    b.ins().jump(join, &[]);
+    b.switch_to_block(join);
+    b.seal_block(join);
+    let r = b.use_var(x);
+    b.ins().ret(&[r]);
+    verify_function(&func).unwrap_or_else(|e| panic!("{e:?}\n{}", annotate(&func, &e)));
+    let text = func.to_string();
+    assert!(text.contains("fconst.f64 0.0"), "{text}");
 }

@@ -10,6 +10,8 @@ pub mod manager;
 pub mod mem2reg;
 pub mod simplify;
 pub mod simplifycfg;
+pub mod spaces;
+pub mod sroa;
 mod util;
 
 pub use dce::dce;
@@ -21,6 +23,8 @@ pub use manager::{
 pub use mem2reg::mem2reg;
 pub use simplify::simplify;
 pub use simplifycfg::simplifycfg;
+pub use spaces::spaces;
+pub use sroa::sroa;
 
 /// Runs the pipeline of optimization level `level` over every function of `module`, verifying
 /// after each pass when `verify` is set.

@@ -31,6 +31,11 @@ impl fmt::Debug for Pass {
 /// Every registered pass.
 pub const PASSES: &[Pass] = &[
     Pass {
+        name: "sroa",
+        description: "split stack slots accessed at constant offsets into one slot per field",
+        run: crate::sroa::sroa,
+    },
+    Pass {
         name: "mem2reg",
         description: "promote loaded/stored stack slots to SSA values",
         run: crate::mem2reg::mem2reg,
@@ -56,6 +61,11 @@ pub const PASSES: &[Pass] = &[
         run: crate::licm::licm,
     },
     Pass {
+        name: "spaces",
+        description: "infer the address space of generic pointers and access memory through it",
+        run: crate::spaces::spaces,
+    },
+    Pass {
         name: "simplifycfg",
         description: "fold constant branches, thread empty blocks, drop unreachable blocks, merge straight-line blocks",
         run: crate::simplifycfg::simplifycfg,
@@ -67,10 +77,15 @@ pub fn lookup(name: &str) -> Option<Pass> {
     PASSES.iter().copied().find(|p| p.name == name)
 }
 
-/// Parses a comma-separated pass list (`"mem2reg,simplify,dce"`).
+/// Parses a comma-separated pass list (`"mem2reg,simplify,dce"`); `O0`..`O3` stand for the
+/// pipeline of that level.
 pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
     let mut out = Vec::new();
     for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if let Some(level) = name.strip_prefix('O').and_then(|l| l.parse::<u8>().ok()) {
+            out.extend(pipeline_for_level(level));
+            continue;
+        }
         match lookup(name) {
             Some(p) => out.push(p),
             None => {
@@ -86,16 +101,35 @@ pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
 }
 
 /// The pipeline of an optimization level: -O0 runs nothing (lowering output is already valid
-/// IR for the backend); -O1 and up run the baseline cleanups.
+/// IR for the backend); -O1 runs the baseline cleanups; -O2 and up add GVN, LICM and
+/// memory-space inference.
 pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     let names: &[&str] = match level {
         0 => &[],
-        _ => &[
+        1 => &[
+            "sroa",
             "mem2reg",
             "simplify",
             "simplifycfg",
             "dce",
             "simplify",
+            "simplifycfg",
+        ],
+        _ => &[
+            "sroa",
+            "mem2reg",
+            "simplify",
+            "simplifycfg",
+            "gvn",
+            "licm",
+            "spaces",
+            // Generic accesses to locals became local ones: promote them now.
+            "dce",
+            "sroa",
+            "mem2reg",
+            "simplify",
+            "gvn",
+            "dce",
             "simplifycfg",
         ],
     };
@@ -294,10 +328,19 @@ block0(v0: i32):
         let p = parse_pipeline("simplify, dce,,simplifycfg").unwrap();
         let names: Vec<&str> = p.iter().map(|p| p.name).collect();
         assert_eq!(names, ["simplify", "dce", "simplifycfg"]);
-        let e = parse_pipeline("simplify,sroa").unwrap_err();
-        assert!(e.contains("unknown pass `sroa`"), "{e}");
+        let e = parse_pipeline("simplify,inline").unwrap_err();
+        assert!(e.contains("unknown pass `inline`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
-        assert_eq!(pipeline_for_level(2)[0].name, "mem2reg");
+        assert_eq!(
+            parse_pipeline("O2").unwrap().len(),
+            pipeline_for_level(2).len()
+        );
+        assert_eq!(parse_pipeline("O0, dce").unwrap().len(), 1);
+        let o2: Vec<&str> = pipeline_for_level(2).iter().map(|p| p.name).collect();
+        assert!(o2.contains(&"gvn") && o2.contains(&"licm"), "{o2:?}");
+        let o1: Vec<&str> = pipeline_for_level(1).iter().map(|p| p.name).collect();
+        assert!(!o1.contains(&"gvn"), "{o1:?}");
+        assert_eq!(pipeline_for_level(2)[0].name, "sroa");
         assert_eq!(PrintFilter::parse("all").unwrap(), PrintFilter::All);
         assert!(PrintFilter::parse("nope").is_err());
     }

@@ -5,10 +5,12 @@
 //! constant is rewritten in place into `iconst`/`fconst` (its result value stays); one whose
 //! result equals an existing value is removed and its uses rewired. Nothing with side effects
 //! is touched, and folds that would trap (division by zero, `MIN / -1`) are left alone.
-//! Shift amounts are taken modulo the width, as the IR defines them. Integer constants are kept
+//! Shifts follow the IR's PTX-like semantics (`ompcc_ir::semantics`). Integer constants are kept
 //! sign-extended from their width (`normalize_imm`), so signed and unsigned views come from
 //! the same `i64`. Float folds compute in the operand type with Rust's IEEE arithmetic.
-//! Constants move to the right-hand side of commutative integer operations.
+//! Constants move to the right-hand side of commutative integer operations. First, block
+//! parameters that receive the same value on every edge (or themselves, around a loop) are
+//! replaced by that value.
 
 use crate::util::{Replacements, fconst_value, iconst_value};
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
@@ -165,10 +167,75 @@ fn simplify_inst(func: &mut Function, inst: Inst) -> Option<Fold> {
     }
 }
 
+/// Replaces block parameters that receive one value on every incoming edge (other than the
+/// parameter itself, around a loop) by that value, removing the parameter and its arguments.
+/// Repeats until no such parameter is left, since one removal can make another redundant.
+fn redundant_params(func: &mut Function, cfg: &ControlFlowGraph, dt: &DominatorTree) -> bool {
+    let entry = func.layout.entry_block();
+    let mut changed = false;
+    loop {
+        let mut repl = Replacements::default();
+        for &b in dt.rpo() {
+            if Some(b) == entry {
+                continue;
+            }
+            let params = func.dfg.block_params(b).to_vec();
+            for (i, &p) in params.iter().enumerate().rev() {
+                let mut same: Option<Value> = None;
+                let mut redundant = true;
+                for &(_, br) in cfg.preds(b) {
+                    for call in func
+                        .dfg
+                        .branch_destinations(br)
+                        .iter()
+                        .filter(|c| c.block == b)
+                    {
+                        let a = func.dfg.block_call_args(call).get(i).copied();
+                        match a {
+                            Some(a) if a == p => {}
+                            Some(a) if same.is_none() || same == Some(a) => same = Some(a),
+                            _ => redundant = false,
+                        }
+                    }
+                }
+                let Some(v) = same.filter(|_| redundant) else {
+                    continue;
+                };
+                // A value defined in `b` itself cannot replace its parameter (it would not
+                // dominate its uses); this only happens in unreachable code.
+                let defined_in_b = match func.dfg.value_def(v) {
+                    ompcc_ir::ValueDef::Result(d, _) => func.layout.inst_block(d) == Some(b),
+                    ompcc_ir::ValueDef::Param(pb, _) => pb == b,
+                    ompcc_ir::ValueDef::Placeholder => true,
+                };
+                if defined_in_b {
+                    continue;
+                }
+                for &(_, br) in cfg.preds(b) {
+                    let (calls, pool) = func.dfg.branch_destinations_and_pool(br);
+                    for call in calls.iter_mut().filter(|c| c.block == b) {
+                        if i < call.args.len(pool) {
+                            call.args.remove(i, pool);
+                        }
+                    }
+                }
+                func.dfg.remove_block_param(b, i);
+                repl.insert(p, v);
+            }
+        }
+        if repl.is_empty() {
+            return changed;
+        }
+        repl.apply(func);
+        changed = true;
+    }
+}
+
 /// Runs simplify; returns whether anything changed.
 pub fn simplify(func: &mut Function) -> bool {
     let cfg = ControlFlowGraph::compute(func);
     let dt = DominatorTree::compute(func, &cfg);
+    let params_changed = redundant_params(func, &cfg, &dt);
     let mut order: Vec<Block> = dt.rpo().to_vec();
     order.extend(func.layout.blocks().filter(|&b| !dt.is_reachable(b)));
     let mut repl = Replacements::default();
@@ -208,5 +275,5 @@ pub fn simplify(func: &mut Function) -> bool {
         }
     }
     repl.apply(func);
-    changed
+    changed || params_changed
 }

@@ -31,6 +31,11 @@ impl Replacements {
         v
     }
 
+    /// Whether nothing is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
     /// Rewrites the uses of one instruction.
     pub fn apply_to_inst(&self, func: &mut Function, inst: Inst) {
         if !self.map.is_empty() {

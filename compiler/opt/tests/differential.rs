@@ -1,7 +1,9 @@
-//! Differential test: random structured programs are built the way lowering builds them
-//! (every variable in a stack slot, loaded and stored around each statement), optimized with
-//! the -O1 and -O2 pipelines under the verifier, and run in the reference interpreter before and after
-//! on random inputs. Results must agree whenever the original does not trap.
+//! Differential test: random structured programs are built three ways — the way lowering
+//! builds them at -O0 (every variable in a stack slot, loaded and stored around each
+//! statement), with the integer variables as fields of one aggregate slot, and through the
+//! builder's SSA variables — then the slot and aggregate versions are optimized with the -O1
+//! and -O2 pipelines under the verifier. All versions run in the reference
+//! interpreter on random inputs and must agree whenever the original does not trap.
 
 use ompcc_ir::interp::{DataValue, Interpreter};
 use ompcc_ir::*;
@@ -41,27 +43,75 @@ const OPS: &[Opcode] = &[
     Opcode::Urem,
 ];
 
+/// Where a source variable lives.
+#[derive(Clone, Copy)]
+enum Cell {
+    /// A stack slot address and the type stored there.
+    Slot(Value, Type),
+    /// A builder variable.
+    Var(Variable),
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Slots,
+    Aggregate,
+    Vars,
+}
+
 struct Gen<'a, 'f> {
     b: &'a mut FunctionBuilder<'f>,
     rng: Rng,
-    slots: Vec<Value>,
-    /// Address of an `f64` variable.
-    fslot: Value,
+    use_vars: bool,
+    ints: Vec<Cell>,
+    float: Cell,
+    /// Generic pointer to a global `i32[8]` array the program reads and writes.
+    gmem: Value,
 }
 
 impl Gen<'_, '_> {
+    fn new_cell(&mut self, ty: Type, init: Value) -> Cell {
+        if self.use_vars {
+            let v = self.b.declare_var(ty);
+            self.b.def_var(v, init);
+            Cell::Var(v)
+        } else {
+            let ss = self.b.create_stack_slot(ty.bytes(), ty.bytes());
+            let a = self.b.ins().stack_addr(ss);
+            let c = Cell::Slot(a, ty);
+            self.set(c, init);
+            c
+        }
+    }
+
+    fn get(&mut self, c: Cell) -> Value {
+        match c {
+            Cell::Slot(a, ty) => {
+                self.b
+                    .ins()
+                    .load(ty, AddrSpace::Local, MemFlags::aligned(ty.bytes()), a)
+            }
+            Cell::Var(v) => self.b.use_var(v),
+        }
+    }
+
+    fn set(&mut self, c: Cell, val: Value) {
+        match c {
+            Cell::Slot(a, ty) => {
+                self.b
+                    .ins()
+                    .store(AddrSpace::Local, MemFlags::aligned(ty.bytes()), val, a);
+            }
+            Cell::Var(v) => self.b.def_var(v, val),
+        }
+    }
+
     fn load(&mut self, i: usize) -> Value {
-        let a = self.slots[i];
-        self.b
-            .ins()
-            .load(Type::I32, AddrSpace::Local, MemFlags::aligned(4), a)
+        self.get(self.ints[i])
     }
 
     fn store(&mut self, i: usize, v: Value) {
-        let a = self.slots[i];
-        self.b
-            .ins()
-            .store(AddrSpace::Local, MemFlags::aligned(4), v, a);
+        self.set(self.ints[i], v)
     }
 
     fn operand(&mut self) -> Value {
@@ -81,11 +131,7 @@ impl Gen<'_, '_> {
     }
 
     fn float_stmt(&mut self) {
-        let fa = self.fslot;
-        let f = self
-            .b
-            .ins()
-            .load(Type::F64, AddrSpace::Local, MemFlags::aligned(8), fa);
+        let f = self.get(self.float);
         let x = self.operand();
         let xf = self.b.ins().sitofp(Type::F64, x);
         let r = match self.rng.below(4) {
@@ -97,9 +143,7 @@ impl Gen<'_, '_> {
                 self.b.ins().fmul(f, h)
             }
         };
-        self.b
-            .ins()
-            .store(AddrSpace::Local, MemFlags::aligned(8), r, fa);
+        self.set(self.float, r);
         // Feed the float back into an integer variable now and then.
         if self.rng.below(2) == 0 {
             let i = self.b.ins().fptosi(Type::I32, r);
@@ -118,23 +162,52 @@ impl Gen<'_, '_> {
         self.b.ins().br_table(idx, (arms[0], &[]), &table);
         for a in arms {
             self.b.switch_to_block(a);
+            self.b.seal_block(a);
             self.stmts(depth + 1, 1);
             if self.rng.below(6) == 0 {
                 // An early return: the rest of this arm is unreachable.
-                let v = self.load(0);
-                let w = self.load(1);
-                self.b.ins().ret(&[v, w]);
+                self.ret();
             } else {
                 self.b.ins().jump(join, &[]);
             }
         }
         self.b.switch_to_block(join);
+        self.b.seal_block(join);
+    }
+
+    /// `gmem[k]` through the generic pointer.
+    fn gmem_elem(&mut self, k: i64) -> Value {
+        let off = self.b.ins().iconst(Type::I64, 4 * k);
+        let g = self.gmem;
+        self.b.ins().ptr_offset(g, off)
+    }
+
+    fn memory_stmt(&mut self) {
+        let k = self.rng.below(8) as i64;
+        let i = self.rng.below(VARS as u64) as usize;
+        let p = self.gmem_elem(k);
+        if self.rng.below(2) == 0 {
+            let v = self.load(i);
+            self.b
+                .ins()
+                .store(AddrSpace::Generic, MemFlags::aligned(4), v, p);
+        } else {
+            let v = self
+                .b
+                .ins()
+                .load(Type::I32, AddrSpace::Generic, MemFlags::aligned(4), p);
+            self.store(i, v);
+        }
     }
 
     fn stmts(&mut self, depth: u32, n: u32) {
         for _ in 0..n {
             if self.rng.below(5) == 0 {
                 self.float_stmt();
+                continue;
+            }
+            if self.rng.below(6) == 0 {
+                self.memory_stmt();
                 continue;
             }
             if depth <= 2 && self.rng.below(8) == 0 {
@@ -170,24 +243,23 @@ impl Gen<'_, '_> {
                     );
                     self.b.ins().brif(c, t, &[], e, &[]);
                     self.b.switch_to_block(t);
+                    self.b.seal_block(t);
                     let k = self.rng.below(3) as u32 + 1;
                     self.stmts(depth + 1, k);
                     self.b.ins().jump(j, &[]);
                     self.b.switch_to_block(e);
+                    self.b.seal_block(e);
                     let k = self.rng.below(3) as u32;
                     self.stmts(depth + 1, k);
                     self.b.ins().jump(j, &[]);
                     self.b.switch_to_block(j);
+                    self.b.seal_block(j);
                 }
                 _ => {
-                    // for (c = 0; c < trips; c++) { ... } with the counter in its own slot.
+                    // for (c = 0; c < trips; c++) { ... }
                     let trips = self.rng.below(5) as i64;
-                    let ss = self.b.create_stack_slot(4, 4);
-                    let ca = self.b.ins().stack_addr(ss);
                     let zero = self.b.ins().iconst(Type::I32, 0);
-                    self.b
-                        .ins()
-                        .store(AddrSpace::Local, MemFlags::aligned(4), zero, ca);
+                    let counter = self.new_cell(Type::I32, zero);
                     let (h, body, exit) = (
                         self.b.create_block(),
                         self.b.create_block(),
@@ -195,81 +267,105 @@ impl Gen<'_, '_> {
                     );
                     self.b.ins().jump(h, &[]);
                     self.b.switch_to_block(h);
-                    let c =
-                        self.b
-                            .ins()
-                            .load(Type::I32, AddrSpace::Local, MemFlags::aligned(4), ca);
+                    let c = self.get(counter);
                     let n = self.b.ins().iconst(Type::I32, trips);
                     let go = self.b.ins().icmp(IntCC::Slt, c, n);
                     self.b.ins().brif(go, body, &[], exit, &[]);
                     self.b.switch_to_block(body);
+                    self.b.seal_block(body);
                     let k = self.rng.below(3) as u32 + 1;
                     self.stmts(depth + 1, k);
-                    let c =
-                        self.b
-                            .ins()
-                            .load(Type::I32, AddrSpace::Local, MemFlags::aligned(4), ca);
+                    let c = self.get(counter);
                     let one = self.b.ins().iconst(Type::I32, 1);
                     let c1 = self.b.ins().iadd(c, one);
-                    self.b
-                        .ins()
-                        .store(AddrSpace::Local, MemFlags::aligned(4), c1, ca);
+                    self.set(counter, c1);
                     self.b.ins().jump(h, &[]);
+                    self.b.seal_block(h);
                     self.b.switch_to_block(exit);
+                    self.b.seal_block(exit);
                 }
             }
         }
     }
+
+    /// Returns a value that depends on every variable, so no statement is trivially dead.
+    fn ret(&mut self) {
+        let x = self.load(0);
+        let y = self.load(1);
+        let z = self.load(2);
+        let w = self.load(3);
+        let xy = self.b.ins().xor(x, y);
+        let zw = self.b.ins().iadd(z, w);
+        let f = self.get(self.float);
+        let fi = self.b.ins().fptosi(Type::I32, f);
+        let zwf = self.b.ins().xor(zw, fi);
+        let p = self.gmem_elem(3);
+        let m = self
+            .b
+            .ins()
+            .load(Type::I32, AddrSpace::Generic, MemFlags::aligned(4), p);
+        let out = self.b.ins().iadd(zwf, m);
+        self.b.ins().ret(&[xy, out]);
+    }
 }
 
-fn random_module(seed: u64) -> Module {
+fn random_module(seed: u64, mode: Mode) -> Module {
+    let use_vars = mode == Mode::Vars;
     let sig = Signature::new(vec![Type::I32, Type::I32], vec![Type::I32, Type::I32]);
     let mut func = Function::new("f", FuncKind::Device, sig);
     {
         let mut b = FunctionBuilder::new(&mut func);
         let entry = b.create_entry_block();
         b.switch_to_block(entry);
+        b.seal_block(entry);
         let params = b.block_params(entry).to_vec();
-        let mut slots = Vec::new();
-        for i in 0..VARS {
-            let ss = b.create_stack_slot(4, 4);
-            let a = b.ins().stack_addr(ss);
-            let init = match params.get(i) {
-                Some(&p) => p,
-                None => b.ins().iconst(Type::I32, i as i64),
-            };
-            b.ins()
-                .store(AddrSpace::Local, MemFlags::aligned(4), init, a);
-            slots.push(a);
-        }
-        let fss = b.create_stack_slot(8, 8);
-        let fslot = b.ins().stack_addr(fss);
-        let one = b.ins().fconst(Type::F64, 1.0);
-        b.ins()
-            .store(AddrSpace::Local, MemFlags::aligned(8), one, fslot);
+        let placeholder = Cell::Slot(params[0], Type::I32);
+        let gv = b.import_global("mem", AddrSpace::Global);
+        let ga = b.ins().global_addr(gv);
+        let gmem = b.ins().addrspacecast(Type::PTR, ga);
         let mut g = Gen {
             b: &mut b,
             rng: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
-            slots,
-            fslot,
+            use_vars,
+            ints: Vec::new(),
+            float: placeholder,
+            gmem,
         };
+        // In aggregate mode the integers are the fields of one `int[VARS]` slot.
+        let aggregate = (mode == Mode::Aggregate).then(|| {
+            let ss = g.b.create_stack_slot(4 * VARS as u32, 8);
+            g.b.ins().stack_addr(ss)
+        });
+        for i in 0..VARS {
+            let init = match params.get(i) {
+                Some(&p) => p,
+                None => g.b.ins().iconst(Type::I32, i as i64),
+            };
+            let c = match aggregate {
+                Some(base) => {
+                    let off = g.b.ins().iconst(Type::I64, 4 * i as i64);
+                    let a = g.b.ins().ptr_offset(base, off);
+                    let c = Cell::Slot(a, Type::I32);
+                    g.set(c, init);
+                    c
+                }
+                None => g.new_cell(Type::I32, init),
+            };
+            g.ints.push(c);
+        }
+        let one = g.b.ins().fconst(Type::F64, 1.0);
+        g.float = g.new_cell(Type::F64, one);
         g.stmts(0, 6);
-        // Every variable reaches the result, so no statement is trivially dead.
-        let x = g.load(0);
-        let y = g.load(1);
-        let z = g.load(2);
-        let w = g.load(3);
-        let xy = g.b.ins().xor(x, y);
-        let zw = g.b.ins().iadd(z, w);
-        let fa = g.fslot;
-        let f =
-            g.b.ins()
-                .load(Type::F64, AddrSpace::Local, MemFlags::aligned(8), fa);
-        let fi = g.b.ins().fptosi(Type::I32, f);
-        let zwf = g.b.ins().xor(zw, fi);
-        g.b.ins().ret(&[xy, zwf]);
+        g.ret();
     }
     let mut m = Module::new();
+    m.globals.push(GlobalData {
+        name: "mem".into(),
+        space: AddrSpace::Global,
+        size: 32,
+        align: 4,
+        init: None,
+    });
     m.functions.push(func);
     m
 }
@@ -299,9 +395,19 @@ fn o2_pipeline_preserves_meaning() {
 fn check_level(level: u8) {
     let mut compared = 0;
     for seed in 0..400u64 {
-        let m = random_module(seed);
+        let m = random_module(seed, Mode::Slots);
         if let Err(e) = verify_module(&m) {
             panic!("seed {seed}: generator built invalid IR: {e:?}\n{m}");
+        }
+        let mut agg = random_module(seed, Mode::Aggregate);
+        ompcc_opt::optimize(&mut agg, level, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(
+            !agg.to_string().contains("local"),
+            "seed {seed}: sroa + mem2reg left a local access\n{agg}"
+        );
+        let ssa = random_module(seed, Mode::Vars);
+        if let Err(e) = verify_module(&ssa) {
+            panic!("seed {seed}: builder variables built invalid IR: {e:?}\n{ssa}");
         }
         let mut opt = m.clone();
         ompcc_opt::optimize(&mut opt, level, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
@@ -309,9 +415,15 @@ fn check_level(level: u8) {
         let reparsed = parse_module(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
         assert_eq!(reparsed.to_string(), text, "seed {seed}");
         assert!(
-            !text.contains("load"),
+            !text.contains("load.i32 local") && !text.contains("load.f64 local"),
             "seed {seed}: mem2reg left a load\n{text}"
         );
+        if level >= 2 {
+            assert!(
+                !text.contains("generic"),
+                "seed {seed}: spaces left a generic access\n{text}"
+            );
+        }
         let mut rng = Rng(seed + 7);
         for _ in 0..6 {
             let (a, b) = (
@@ -324,6 +436,18 @@ fn check_level(level: u8) {
                 got.as_ref(),
                 Some(&want),
                 "seed {seed} inputs ({a}, {b})\nbefore:\n{m}\nafter:\n{opt}"
+            );
+            let got = run(&agg, a, b);
+            assert_eq!(
+                got.as_ref(),
+                Some(&want),
+                "seed {seed} inputs ({a}, {b})\nslots:\n{m}\naggregate, optimized:\n{agg}"
+            );
+            let got = run(&ssa, a, b);
+            assert_eq!(
+                got.as_ref(),
+                Some(&want),
+                "seed {seed} inputs ({a}, {b})\nslots:\n{m}\nvariables:\n{ssa}"
             );
             compared += 1;
         }
