@@ -60,6 +60,14 @@ fn float_cc(cc: FloatCC) -> &'static str {
     }
 }
 
+/// The bits of an integer type as a mask.
+fn mask(t: Type) -> u64 {
+    match t.bits() {
+        64 => u64::MAX,
+        b => (1u64 << b) - 1,
+    }
+}
+
 fn scope(s: Scope) -> &'static str {
     match s {
         Scope::Cta => "cta",
@@ -436,14 +444,16 @@ impl FuncEmitter<'_> {
         Ok(())
     }
 
-    /// Shifts take the amount modulo the width (the IR's rule); PTX clamps instead, so the
-    /// amount is masked (folded for constants) and converted to the .u32 PTX requires.
+    /// Shifts follow the IR (and PTX) rule: the amount is unsigned and amounts of the width or
+    /// more shift everything out. PTX clamps a .u32 amount itself, so only a 64-bit amount is
+    /// clamped before its narrowing; constants become immediates.
     fn shift(&mut self, op: Opcode, d: Reg, t: Type, a: Reg, amount: Value) {
-        let width = i64::from(t.bits());
+        let width = u64::from(t.bits());
+        let at = self.ty(amount);
         let dfg = &self.func.dfg;
         let konst = match dfg.value_def(amount) {
             ValueDef::Result(i, 0) => match dfg.inst(i) {
-                InstData::UnaryImm { imm, .. } => Some(imm.rem_euclid(width)),
+                InstData::UnaryImm { imm, .. } => Some((*imm as u64 & mask(at)).min(width)),
                 _ => None,
             },
             _ => None,
@@ -451,16 +461,23 @@ impl FuncEmitter<'_> {
         let amt = match konst {
             Some(k) => k.to_string(),
             None => {
-                let at = self.ty(amount);
                 let b = self.v(amount);
-                let r = self.tmp(RegClass::B32);
-                if at == Type::I32 {
-                    self.e(format_args!("and.b32 {r}, {b}, {}", width - 1));
-                } else {
-                    self.e(format_args!("cvt.u32.{} {r}, {b}", cvt_int(at, false)));
-                    self.e(format_args!("and.b32 {r}, {r}, {}", width - 1));
+                match at {
+                    Type::I32 => b.to_string(),
+                    Type::I64 => {
+                        let c = self.tmp(RegClass::B64);
+                        let r = self.tmp(RegClass::B32);
+                        self.e(format_args!("min.u64 {c}, {b}, {width}"));
+                        self.e(format_args!("cvt.u32.u64 {r}, {c}"));
+                        r.to_string()
+                    }
+                    _ => {
+                        // The exact type (u8 for i8) reads only the amount's own bits.
+                        let r = self.tmp(RegClass::B32);
+                        self.e(format_args!("cvt.u32.{} {r}, {b}", cvt_int(at, false)));
+                        r.to_string()
+                    }
                 }
-                r.to_string()
             }
         };
         let (name, ty) = match op {

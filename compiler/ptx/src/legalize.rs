@@ -256,18 +256,15 @@ fn legalize_narrow(func: &mut Function, inst: Inst) {
             };
             let wa = widen(func, inst, a, signed);
             let wide = match opcode {
-                // The amount is taken modulo 8 here, before the shift becomes a 16-bit one.
-                O::Ashr | O::Lshr => {
-                    let seven = ins(func, inst).iconst(Type::I8, 7);
-                    let amt = ins(func, inst).and(b, seven);
-                    ins(func, inst).build(
-                        InstData::Binary {
-                            opcode,
-                            args: [wa, amt],
-                        },
-                        None,
-                    )
-                }
+                // Amounts of 8 or more shift everything out of the extended value too (the
+                // emitter reads the i8 amount exactly and PTX clamps it).
+                O::Ashr | O::Lshr => ins(func, inst).build(
+                    InstData::Binary {
+                        opcode,
+                        args: [wa, b],
+                    },
+                    None,
+                ),
                 O::Smulhi | O::Umulhi => {
                     let wb = widen(func, inst, b, signed);
                     let prod = ins(func, inst).imul(wa, wb);
