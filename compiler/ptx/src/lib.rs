@@ -2,9 +2,12 @@
 //!
 //! The pipeline per module: verify the IR (`ompcc_ir::verify_module`), legalize each function
 //! on a copy (`legalize`: `i1` in memory, `i1` compares and selects, exact `i8` values where an
-//! operation needs them), then emit (`writer`): one typed virtual register per SSA value
+//! operation needs them, underaligned accesses split), then emit (`writer` for frames, calls
+//! and control flow, `insts` per instruction family): one typed virtual register per SSA value
 //! (`regs`), block parameters leave SSA through parallel copies on edges (`copies`), blocks are
 //! laid out in IR order with fallthrough. ptxas does the real register allocation.
+//!
+//! The IR carries no source locations yet, so no `.loc`/`.file` line info is written.
 //!
 //! ```
 //! let ir = "kernel @k(ptr(global)) {\nblock0(v0: ptr(global)):\n    v1 = sreg tid.x\n    \
