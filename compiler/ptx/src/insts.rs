@@ -371,10 +371,11 @@ impl FuncEmitter<'_> {
         self.e(format_args!("{name}.{ft} {d}, {a}, {b}"));
     }
 
-    /// `a - trunc(a / b) * b` with one rounding in the fma, then corrected by one `b` when the
-    /// rounded quotient crossed an integer (the remainder's sign then differs from `a`'s);
-    /// `a` itself when `b` is infinite. Exact while the quotient fits the mantissa; PTX has no
-    /// `rem.f`, and huge quotients would need an iterative reduction.
+    /// Exact `fmod` (PTX has no `rem.f`). Fast path: `a - trunc(a / b) * b` with one rounding
+    /// in the fma, corrected by one `b` when the rounded quotient crossed an integer (the
+    /// remainder's sign then differs from `a`'s), which is exact while the quotient fits the
+    /// mantissa; `a` itself when `b` is infinite; NaN for infinite `a` or zero `b`. Larger
+    /// quotients take `frem_long`.
     fn frem(&mut self, d: Reg, t: Type, a: Reg, b: Reg) {
         let ft = float(t);
         let w = t.bits();
@@ -406,8 +407,127 @@ impl FuncEmitter<'_> {
         self.e(format_args!("copysign.{ft} {m}, {a}, {b}"));
         self.e(format_args!("add.rn.{ft} {fixed}, {r}, {m}"));
         self.e(format_args!("selp.{ft} {exact}, {fixed}, {r}, {wrong}"));
+        // a % inf is a (for finite a); the result always carries a's sign (zeros included).
+        let fin_a = self.tmp(RegClass::Pred);
         self.e(format_args!("testp.infinite.{ft} {inf}, {b}"));
+        self.e(format_args!("testp.finite.{ft} {fin_a}, {a}"));
+        self.e(format_args!("and.pred {inf}, {inf}, {fin_a}"));
         self.e(format_args!("selp.{ft} {d}, {a}, {exact}, {inf}"));
+        self.e(format_args!("copysign.{ft} {d}, {a}, {d}"));
+        // Quotients too large for the mantissa (finite operands): exact long division.
+        let limit = if w == 32 {
+            "0f4B800000"
+        } else {
+            "0d4340000000000000"
+        };
+        let qa = self.tmp(class);
+        let [slow, fin] = [0; 2].map(|_| self.tmp(RegClass::Pred));
+        self.e(format_args!("abs.{ft} {qa}, {q}"));
+        self.e(format_args!("setp.ge.{ft} {slow}, {qa}, {limit}"));
+        self.e(format_args!("testp.finite.{ft} {fin}, {a}"));
+        self.e(format_args!("and.pred {slow}, {slow}, {fin}"));
+        self.e(format_args!("testp.finite.{ft} {fin}, {b}"));
+        self.e(format_args!("and.pred {slow}, {slow}, {fin}"));
+        self.e(format_args!("setp.ne.{ft} {fin}, {b}, {zero}"));
+        self.e(format_args!("and.pred {slow}, {slow}, {fin}"));
+        let end = self.fresh_label("F");
+        self.e(format_args!("@!{slow} bra {end}"));
+        self.frem_long(d, t, a, b);
+        self.raw(format_args!("{end}:"));
+    }
+
+    /// Exact `fmod` of finite `a`, `b` (`b` nonzero, `|a| >= |b|`) by shift-and-subtract on
+    /// the integer significands, one exponent step per iteration (at most ~280 for f32, ~2100
+    /// for f64), as in the classic libm algorithm; the result is exact, so no rounding.
+    fn frem_long(&mut self, d: Reg, t: Type, a: Reg, b: Reg) {
+        let w = t.bits();
+        let (mant, sign, abs_mask, mant_mask): (u32, u64, u64, u64) = if w == 32 {
+            (23, 0x8000_0000, 0x7fff_ffff, 0x7f_ffff)
+        } else {
+            (52, 1 << 63, (1 << 63) - 1, (1 << 52) - 1)
+        };
+        let implicit = mant_mask + 1;
+        let ic = if w == 32 {
+            RegClass::B32
+        } else {
+            RegClass::B64
+        };
+        let [ix, iy, sx, mx, my, tmp] = [0; 6].map(|_| self.tmp(ic));
+        let [ex, ey, sh] = [0; 3].map(|_| self.tmp(RegClass::B32));
+        let p = self.tmp(RegClass::Pred);
+        let to32 = |w: u32| if w == 32 { "mov.b32" } else { "cvt.u32.u64" };
+        self.e(format_args!("mov.b{w} {ix}, {a}"));
+        self.e(format_args!("mov.b{w} {iy}, {b}"));
+        self.e(format_args!("and.b{w} {sx}, {ix}, {sign}"));
+        self.e(format_args!("and.b{w} {ix}, {ix}, {abs_mask}"));
+        self.e(format_args!("and.b{w} {iy}, {iy}, {abs_mask}"));
+        for (i, m, e) in [(ix, mx, ex), (iy, my, ey)] {
+            self.e(format_args!("shr.u{w} {tmp}, {i}, {mant}"));
+            self.e(format_args!("{} {e}, {tmp}", to32(w)));
+            self.e(format_args!("and.b{w} {m}, {i}, {mant_mask}"));
+            // Normal: add the implicit bit. Subnormal: exponent 1, then normalize below 1.
+            self.e(format_args!("setp.eq.u32 {p}, {e}, 0"));
+            self.e(format_args!("@!{p} or.b{w} {m}, {m}, {implicit}"));
+            self.e(format_args!("@{p} mov.u32 {e}, 1"));
+            let (top, done) = (self.fresh_label("F"), self.fresh_label("F"));
+            self.raw(format_args!("{top}:"));
+            self.e(format_args!("setp.ge.u{w} {p}, {m}, {implicit}"));
+            self.e(format_args!("@{p} bra {done}"));
+            self.e(format_args!("shl.b{w} {m}, {m}, 1"));
+            self.e(format_args!("sub.s32 {e}, {e}, 1"));
+            self.e(format_args!("bra {top}"));
+            self.raw(format_args!("{done}:"));
+        }
+        // Invariant mx < 2*my: subtract when possible, then shift in the next quotient bit.
+        let (top, after) = (self.fresh_label("F"), self.fresh_label("F"));
+        self.raw(format_args!("{top}:"));
+        self.e(format_args!("setp.le.s32 {p}, {ex}, {ey}"));
+        self.e(format_args!("@{p} bra {after}"));
+        self.e(format_args!("sub.s{w} {tmp}, {mx}, {my}"));
+        self.e(format_args!("setp.ge.s{w} {p}, {tmp}, 0"));
+        self.e(format_args!("@{p} mov.b{w} {mx}, {tmp}"));
+        self.e(format_args!("shl.b{w} {mx}, {mx}, 1"));
+        self.e(format_args!("sub.s32 {ex}, {ex}, 1"));
+        self.e(format_args!("bra {top}"));
+        self.raw(format_args!("{after}:"));
+        self.e(format_args!("sub.s{w} {tmp}, {mx}, {my}"));
+        self.e(format_args!("setp.ge.s{w} {p}, {tmp}, 0"));
+        self.e(format_args!("@{p} mov.b{w} {mx}, {tmp}"));
+        let (sign_l, norm, pack, denorm) = (
+            self.fresh_label("F"),
+            self.fresh_label("F"),
+            self.fresh_label("F"),
+            self.fresh_label("F"),
+        );
+        // A zero remainder keeps only the sign of a.
+        self.e(format_args!("setp.eq.u{w} {p}, {mx}, 0"));
+        self.e(format_args!("@{p} bra {sign_l}"));
+        self.raw(format_args!("{norm}:"));
+        self.e(format_args!("setp.ge.u{w} {p}, {mx}, {implicit}"));
+        self.e(format_args!("@{p} bra {pack}"));
+        self.e(format_args!("shl.b{w} {mx}, {mx}, 1"));
+        self.e(format_args!("sub.s32 {ex}, {ex}, 1"));
+        self.e(format_args!("bra {norm}"));
+        self.raw(format_args!("{pack}:"));
+        self.e(format_args!("setp.lt.s32 {p}, {ex}, 1"));
+        self.e(format_args!("@{p} bra {denorm}"));
+        self.e(format_args!("sub.s{w} {mx}, {mx}, {implicit}"));
+        if w == 32 {
+            self.e(format_args!("shl.b32 {tmp}, {ex}, {mant}"));
+        } else {
+            self.e(format_args!("cvt.u64.u32 {tmp}, {ex}"));
+            self.e(format_args!("shl.b64 {tmp}, {tmp}, {mant}"));
+        }
+        self.e(format_args!("or.b{w} {mx}, {mx}, {tmp}"));
+        self.e(format_args!("bra {sign_l}"));
+        // Subnormal result: shift right by 1 - ex (exact: the dropped bits are zero).
+        self.raw(format_args!("{denorm}:"));
+        self.e(format_args!("neg.s32 {sh}, {ex}"));
+        self.e(format_args!("add.s32 {sh}, {sh}, 1"));
+        self.e(format_args!("shr.u{w} {mx}, {mx}, {sh}"));
+        self.raw(format_args!("{sign_l}:"));
+        self.e(format_args!("or.b{w} {mx}, {mx}, {sx}"));
+        self.e(format_args!("mov.b{w} {d}, {mx}"));
     }
 
     fn int_binary(&mut self, op: Opcode, d: Reg, t: Type, a: Reg, b: Reg) -> Result<(), PtxError> {

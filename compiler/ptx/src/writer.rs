@@ -276,7 +276,7 @@ impl<'f> FuncEmitter<'f> {
     }
 
     /// Emits a line as is (labels, braces, directives).
-    fn raw(&mut self, text: impl fmt::Display) {
+    pub(crate) fn raw(&mut self, text: impl fmt::Display) {
         let _ = writeln!(self.body, "{text}");
     }
 
@@ -312,7 +312,7 @@ impl<'f> FuncEmitter<'f> {
         format!("$L__BB{}", b.index())
     }
 
-    fn fresh_label(&mut self, kind: &str) -> String {
+    pub(crate) fn fresh_label(&mut self, kind: &str) -> String {
         self.labels += 1;
         format!("$L__{kind}{}", self.labels)
     }
