@@ -312,3 +312,22 @@ fn variable_read_before_definition_is_zero() {
     let text = func.to_string();
     assert!(text.contains("fconst.f64 0.0"), "{text}");
 }
+
+#[test]
+fn replace_all_uses_rewrites_operands_and_block_args() {
+    let mut func = saxpy();
+    let entry = func.layout.entry_block().unwrap();
+    let n = func.dfg.block_params(entry)[0];
+    let k = {
+        let first = func.layout.first_inst(entry).unwrap();
+        let mut cur = FuncCursor::new(&mut func);
+        cur.goto_inst(first);
+        cur.ins().iconst(Type::I32, 64)
+    };
+    func.replace_all_uses(n, k);
+    let du = ompcc_ir::analysis::DefUse::compute(&func);
+    assert_eq!(du.num_uses(n), 0);
+    assert_eq!(du.num_uses(k), 1);
+    verify_function(&func).unwrap();
+    assert_eq!(func.layout.all_insts().count(), 23);
+}

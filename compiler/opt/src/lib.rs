@@ -19,6 +19,7 @@ pub use gvn::gvn;
 pub use licm::licm;
 pub use manager::{
     PASSES, Pass, PassError, PassManager, PrintFilter, lookup, parse_pipeline, pipeline_for_level,
+    pipeline_for_opt,
 };
 pub use mem2reg::mem2reg;
 pub use simplify::simplify;

@@ -136,6 +136,19 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     names.iter().filter_map(|n| lookup(n)).collect()
 }
 
+/// The pipeline for a `-O` level as the driver keeps it (`0`..`3`, `s`, `fast`, `g`):
+/// `g` is treated as 1, `s` and `fast` as 2.
+pub fn pipeline_for_opt(level: &str) -> Result<Vec<Pass>, String> {
+    let n = match level {
+        "g" => 1,
+        "s" | "fast" => 2,
+        l => l
+            .parse::<u8>()
+            .map_err(|_| format!("unknown optimization level `-O{l}`"))?,
+    };
+    Ok(pipeline_for_level(n))
+}
+
 /// Which passes a print hook fires for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum PrintFilter {
@@ -172,7 +185,7 @@ impl PrintFilter {
 /// A pass broke the IR.
 #[derive(Clone, Debug)]
 pub struct PassError {
-    /// The pass that ran last.
+    /// The pass that ran last (`input` when the function was invalid before any pass).
     pub pass: &'static str,
     /// The function it broke.
     pub function: String,
@@ -227,8 +240,20 @@ impl PassManager {
         &self.passes
     }
 
-    /// Runs the pipeline on one function.
+    /// Runs the pipeline on one function. With `verify`, the input is checked first (an
+    /// invalid input is reported as pass `input`, not blamed on the first pass).
     pub fn run_function(&mut self, func: &mut Function) -> Result<(), PassError> {
+        if self.verify
+            && !self.passes.is_empty()
+            && let Err(errors) = verify_function(func)
+        {
+            return Err(PassError {
+                pass: "input",
+                function: func.name.clone(),
+                annotated: annotate(func, &errors),
+                errors,
+            });
+        }
         for i in 0..self.passes.len() {
             let pass = self.passes[i];
             if self.print_before.matches(pass.name) {
@@ -332,6 +357,15 @@ block0(v0: i32):
         assert!(e.contains("unknown pass `inline`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
         assert_eq!(
+            pipeline_for_opt("fast").unwrap().len(),
+            pipeline_for_level(2).len()
+        );
+        assert_eq!(
+            pipeline_for_opt("g").unwrap().len(),
+            pipeline_for_level(1).len()
+        );
+        assert!(pipeline_for_opt("x").is_err());
+        assert_eq!(
             parse_pipeline("O2").unwrap().len(),
             pipeline_for_level(2).len()
         );
@@ -376,6 +410,11 @@ block0(v0: i32):
             f.layout.remove_inst(term);
             true
         }
+        let mut bad = parse_function("func @g() {\nblock0:\n    v0 = iconst.i32 1\n}\n").unwrap();
+        let mut pm = PassManager::new(parse_pipeline("dce").unwrap());
+        pm.verify = true;
+        assert_eq!(pm.run_function(&mut bad).unwrap_err().pass, "input");
+
         let mut f = parse_function(SRC).unwrap();
         let mut pm = PassManager::new(vec![Pass {
             name: "breaker",
