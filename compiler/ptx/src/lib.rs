@@ -1,0 +1,211 @@
+//! IR module -> PTX text.
+//!
+//! The pipeline per module: verify the IR (`ompcc_ir::verify_module`), legalize each function
+//! on a copy (`legalize`: `i1` in memory, `i1` compares and selects, exact `i8` values where an
+//! operation needs them, underaligned accesses split), then emit (`writer` for frames, calls
+//! and control flow, `insts` per instruction family): one typed virtual register per SSA value
+//! (`regs`), block parameters leave SSA through parallel copies on edges (`copies`), blocks are
+//! laid out in IR order with fallthrough. ptxas does the real register allocation.
+//!
+//! The IR carries no source locations yet, so no `.loc`/`.file` line info is written.
+//!
+//! ```
+//! let ir = "kernel @k(ptr(global)) {\nblock0(v0: ptr(global)):\n    v1 = sreg tid.x\n    \
+//!           store global align 4 v1, v0\n    return\n}\n";
+//! let module = ompcc_ir::parse_module(ir).unwrap();
+//! let ptx = ompcc_ptx::emit_module(&module, &ompcc_ptx::PtxOptions::default()).unwrap();
+//! assert!(ptx.contains(".visible .entry k("));
+//! assert!(ptx.contains("st.global.u32 [%rd1], %r1;"));
+//! ```
+//!
+//! Invariant: everything the verifier accepts either becomes PTX that ptxas assembles for the
+//! chosen target, or a `PtxError` naming the function and the reason; nothing here panics on a
+//! verified module.
+
+mod copies;
+mod insts;
+mod legalize;
+mod regs;
+mod writer;
+
+use ompcc_ir::{Module, VerifierError};
+use std::fmt;
+
+pub use writer::Writer;
+
+/// Emission options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxOptions {
+    /// Target compute capability times ten (`70` for `sm_70`).
+    pub sm: u32,
+    /// Lower large `br_table`s to `brx.idx` jump tables instead of a binary search of
+    /// compares (off by default: the built-in emulator does not run `brx.idx` yet).
+    pub jump_tables: bool,
+}
+
+impl Default for PtxOptions {
+    /// `sm_70` with PTX ISA 7.0: the PTX then JIT-compiles on every GPU from Volta on with any
+    /// driver since CUDA 11.0.
+    fn default() -> PtxOptions {
+        PtxOptions {
+            sm: 70,
+            jump_tables: false,
+        }
+    }
+}
+
+/// Targets we know, with the first PTX ISA version (major*10+minor) that accepts each.
+const TARGETS: &[(u32, u32)] = &[
+    (70, 60),
+    (72, 61),
+    (75, 63),
+    (80, 70),
+    (86, 71),
+    (87, 74),
+    (89, 78),
+    (90, 78),
+    (100, 86),
+    (101, 86),
+    (103, 88),
+    (120, 87),
+    (121, 88),
+];
+
+/// The PTX ISA version we write: 7.0 (the oldest that every supported target's toolchain
+/// knows and that has every instruction we emit), or later where the target needs it.
+const BASE_PTX_VERSION: u32 = 70;
+
+impl PtxOptions {
+    /// Options for an `sm_XX` name (as in `--offload-arch=sm_80`).
+    pub fn for_arch(arch: &str) -> Result<PtxOptions, PtxError> {
+        let sm = arch
+            .strip_prefix("sm_")
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|sm| TARGETS.iter().any(|t| t.0 == *sm));
+        match sm {
+            Some(sm) => Ok(PtxOptions {
+                sm,
+                ..PtxOptions::default()
+            }),
+            None => Err(PtxError::UnknownTarget(arch.to_string())),
+        }
+    }
+
+    /// The `.version` written, as major*10+minor.
+    pub fn ptx_version(&self) -> u32 {
+        let min = TARGETS
+            .iter()
+            .find(|t| t.0 == self.sm)
+            .map_or(BASE_PTX_VERSION, |t| t.1);
+        min.max(BASE_PTX_VERSION)
+    }
+}
+
+/// Something the IR verifier allows but this backend cannot express in PTX.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PtxError {
+    /// `--offload-arch` named no target we know.
+    UnknownTarget(String),
+    /// The module does not verify; emission needs valid IR.
+    InvalidIr(Vec<VerifierError>),
+    /// A symbol name that is not a PTX identifier.
+    BadName(String),
+    /// A construct that PTX cannot express.
+    Unsupported {
+        /// The function or global it is in.
+        symbol: String,
+        /// Why.
+        reason: String,
+    },
+    /// The output sink failed.
+    Write,
+}
+
+impl fmt::Display for PtxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PtxError::UnknownTarget(a) => write!(
+                f,
+                "unknown GPU architecture `{a}` (expected sm_70 or newer, e.g. sm_80)"
+            ),
+            PtxError::InvalidIr(errs) => {
+                write!(f, "invalid IR:")?;
+                for e in errs {
+                    write!(f, "\n  {e}")?;
+                }
+                Ok(())
+            }
+            PtxError::BadName(n) => write!(f, "`{n}` is not a valid PTX symbol name"),
+            PtxError::Unsupported { symbol, reason } => write!(f, "in `{symbol}`: {reason}"),
+            PtxError::Write => f.write_str("failed to write the PTX output"),
+        }
+    }
+}
+
+impl std::error::Error for PtxError {}
+
+/// Emits `module` as one PTX text for `opts`.
+pub fn emit_module(module: &Module, opts: &PtxOptions) -> Result<String, PtxError> {
+    if !TARGETS.iter().any(|t| t.0 == opts.sm) {
+        return Err(PtxError::UnknownTarget(format!("sm_{}", opts.sm)));
+    }
+    let mut out = String::new();
+    Writer::new(&mut out, opts).module(module)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arch_names() {
+        assert_eq!(PtxOptions::for_arch("sm_80").map(|o| o.sm), Ok(80));
+        assert_eq!(PtxOptions::default().ptx_version(), 70);
+        assert_eq!(PtxOptions::for_arch("sm_90").unwrap().ptx_version(), 78);
+        assert!(matches!(
+            PtxOptions::for_arch("sm_61"),
+            Err(PtxError::UnknownTarget(_))
+        ));
+        assert!(PtxOptions::for_arch("compute_80").is_err());
+        let m = Module::new();
+        assert!(matches!(
+            emit_module(
+                &m,
+                &PtxOptions {
+                    sm: 71,
+                    jump_tables: false
+                }
+            ),
+            Err(PtxError::UnknownTarget(_))
+        ));
+    }
+
+    fn module_with_global(name: &str, size: u64) -> Module {
+        let mut m = Module::new();
+        m.globals.push(ompcc_ir::GlobalData {
+            name: name.to_string(),
+            space: ompcc_ir::AddrSpace::Global,
+            size,
+            align: 4,
+            init: None,
+        });
+        m
+    }
+
+    #[test]
+    fn refused_symbols() {
+        let opts = PtxOptions::default();
+        let ok = emit_module(&module_with_global("g", 4), &opts).expect("emits");
+        assert!(ok.contains(".visible .global .align 4 .b8 g[4];"), "{ok}");
+        assert_eq!(
+            emit_module(&module_with_global("a.b", 4), &opts),
+            Err(PtxError::BadName("a.b".into()))
+        );
+        let zero = emit_module(&module_with_global("z", 0), &opts);
+        assert!(
+            matches!(&zero, Err(PtxError::Unsupported { symbol, .. }) if symbol == "z"),
+            "{zero:?}"
+        );
+    }
+}

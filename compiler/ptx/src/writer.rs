@@ -1,0 +1,670 @@
+//! The module and function writer: header, declarations, globals, function frames, the
+//! `.param` calling convention and control flow (out-of-SSA copies, branch layout).
+//!
+//! Module order: `.version`/`.target`/`.address_size`, external declarations (`.extern .func`),
+//! globals, prototypes of every device function (so calls may precede definitions), then the
+//! functions. A function body is built in a buffer first because its `.reg` declarations must
+//! come before the code and are only known at the end.
+//!
+//! Out of SSA: every block parameter has its own register; an edge with arguments becomes a
+//! sequentialized parallel copy (`copies`). A `jump` copies before branching. A conditional
+//! edge copies on the fallthrough path right after the conditional branch or, when the other
+//! edge already took that path, in a trampoline after the function's blocks, so copies never
+//! run on the wrong edge (critical edges are split that way). Non-instruction-specific code
+//! lives here; the per-family instruction cases are in `insts`.
+
+use crate::copies::sequentialize;
+use crate::legalize::legalize;
+use crate::regs::{Reg, RegAlloc, RegClass, mem};
+use crate::{PtxError, PtxOptions};
+use cranelift_entity::{EntityRef, SecondaryMap};
+use ompcc_ir::instructions::BlockCall;
+use ompcc_ir::{
+    AddrSpace, Block, FuncKind, Function, GlobalData, Inst, InstData, Module, Signature, Type,
+    Value,
+};
+use std::fmt::{self, Write as _};
+
+/// Writes PTX for a module into any `fmt::Write`.
+pub struct Writer<'o, W: fmt::Write> {
+    out: W,
+    opts: &'o PtxOptions,
+}
+
+impl From<fmt::Error> for PtxError {
+    fn from(_: fmt::Error) -> PtxError {
+        PtxError::Write
+    }
+}
+
+/// Whether `name` is a PTX identifier: `[a-zA-Z][a-zA-Z0-9_$]*` or `[_$][a-zA-Z0-9_$]+`.
+fn valid_name(name: &str) -> bool {
+    let mut cs = name.chars();
+    let ok_rest = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    match cs.next() {
+        Some(c) if c.is_ascii_alphabetic() => cs.all(ok_rest),
+        Some('_' | '$') => name.len() > 1 && cs.all(ok_rest),
+        _ => false,
+    }
+}
+
+/// Declared type of a device-function parameter or return value (small integers widen to
+/// 32 bits, as in the CUDA ABI).
+fn abi_decl(ty: Type) -> &'static str {
+    match ty {
+        Type::I64 | Type::F64 | Type::Ptr(_) => ".b64",
+        _ => ".b32",
+    }
+}
+
+/// Type of the `ld.param`/`st.param` moving a value of `ty` (i1 moves as a 32-bit 0/1).
+fn abi_move(ty: Type) -> &'static str {
+    match ty {
+        Type::I1 | Type::I32 => "b32",
+        Type::I8 | Type::I16 => "b16",
+        Type::I64 | Type::Ptr(_) => "b64",
+        Type::F32 => "f32",
+        Type::F64 => "f64",
+    }
+}
+
+/// Device functions the CUDA driver provides to every module.
+const RUNTIME_FUNCS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"];
+
+/// Type of a kernel parameter as the host lays it out.
+fn kernel_param(ty: Type) -> &'static str {
+    match ty {
+        Type::I1 | Type::I8 => ".u8",
+        Type::I16 => ".u16",
+        Type::I32 => ".u32",
+        Type::I64 | Type::Ptr(_) => ".u64",
+        Type::F32 => ".f32",
+        Type::F64 => ".f64",
+    }
+}
+
+/// Byte offsets, total size and alignment of several return values packed in one `.param`
+/// array (PTX returns at most one `.param` value, so multiple results travel as an
+/// aggregate, each slot naturally aligned; small values take 4 bytes as in the scalar case).
+fn ret_layout(rets: &[Type]) -> (Vec<u32>, u32, u32) {
+    let mut offsets = Vec::with_capacity(rets.len());
+    let (mut size, mut align) = (0u32, 4u32);
+    for t in rets {
+        let n = if abi_decl(*t) == ".b64" { 8 } else { 4 };
+        size = size.next_multiple_of(n);
+        offsets.push(size);
+        size += n;
+        align = align.max(n);
+    }
+    (offsets, size.next_multiple_of(align), align)
+}
+
+/// The `.param` operand of return value `i` of `n` in the return parameter `base`.
+fn ret_slot(base: &str, rets: &[Type], i: usize) -> String {
+    if rets.len() == 1 {
+        return format!("[{base}]");
+    }
+    let (offsets, _, _) = ret_layout(rets);
+    format!("[{base}+{}]", offsets[i])
+}
+
+/// `(.param .b32 name_retval0) name(.param ... name_param_0, ...)` for a device function.
+fn func_prototype(name: &str, sig: &Signature) -> Result<String, PtxError> {
+    let mut s = String::new();
+    match sig.returns.as_slice() {
+        [] => {}
+        [t] => write!(s, "(.param {} {name}_retval0) ", abi_decl(*t))?,
+        rets => {
+            let (_, size, align) = ret_layout(rets);
+            write!(s, "(.param .align {align} .b8 {name}_retval0[{size}]) ")?;
+        }
+    }
+    write!(s, "{name}(")?;
+    for (i, t) in sig.params.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        write!(s, ".param {} {name}_param_{i}", abi_decl(*t))?;
+    }
+    s.push(')');
+    Ok(s)
+}
+
+impl<'o, W: fmt::Write> Writer<'o, W> {
+    /// A writer for `opts` onto `out`.
+    pub fn new(out: W, opts: &'o PtxOptions) -> Writer<'o, W> {
+        Writer { out, opts }
+    }
+
+    /// Writes the whole module; a module that does not verify is refused.
+    pub fn module(&mut self, m: &Module) -> Result<(), PtxError> {
+        ompcc_ir::verify_module(m).map_err(PtxError::InvalidIr)?;
+        let names = m
+            .globals
+            .iter()
+            .map(|g| &g.name)
+            .chain(m.decls.iter().map(|d| &d.name))
+            .chain(m.functions.iter().map(|f| &f.name));
+        for n in names {
+            if !valid_name(n) {
+                return Err(PtxError::BadName(n.clone()));
+            }
+        }
+        let v = self.opts.ptx_version();
+        writeln!(self.out, "//\n// Generated by ompcc\n//\n")?;
+        writeln!(self.out, ".version {}.{}", v / 10, v % 10)?;
+        writeln!(self.out, ".target sm_{}", self.opts.sm)?;
+        writeln!(self.out, ".address_size 64")?;
+        if !m.decls.is_empty() {
+            writeln!(self.out)?;
+        }
+        for d in &m.decls {
+            writeln!(
+                self.out,
+                ".extern .func {};",
+                func_prototype(&d.name, &d.sig)?
+            )?;
+        }
+        if !m.globals.is_empty() {
+            writeln!(self.out)?;
+        }
+        for g in &m.globals {
+            self.global(g)?;
+        }
+        let devices: Vec<&Function> = m
+            .functions
+            .iter()
+            .filter(|f| f.kind == FuncKind::Device)
+            .collect();
+        if !devices.is_empty() {
+            writeln!(self.out)?;
+        }
+        for f in devices {
+            writeln!(
+                self.out,
+                ".visible .func {};",
+                func_prototype(&f.name, &f.sig)?
+            )?;
+        }
+        let defined: Vec<String> = m.functions.iter().map(|f| f.name.clone()).collect();
+        for f in &m.functions {
+            writeln!(self.out)?;
+            let mut f = f.clone();
+            legalize(&mut f);
+            ompcc_ir::verify_function(&f).map_err(|e| PtxError::Unsupported {
+                symbol: f.name.clone(),
+                reason: format!(
+                    "legalization produced invalid IR (a backend bug): {}",
+                    e.first().map_or(String::new(), |e| e.to_string())
+                ),
+            })?;
+            let text = FuncEmitter::new(&f, self.opts, defined.clone()).function()?;
+            self.out.write_str(&text)?;
+        }
+        Ok(())
+    }
+
+    fn global(&mut self, g: &GlobalData) -> Result<(), PtxError> {
+        if g.size == 0 {
+            return Err(PtxError::Unsupported {
+                symbol: g.name.clone(),
+                reason: "PTX has no zero-sized variables".into(),
+            });
+        }
+        let space = match g.space {
+            AddrSpace::Shared => ".shared",
+            AddrSpace::Const => ".visible .const",
+            _ => ".visible .global",
+        };
+        write!(
+            self.out,
+            "{space} .align {} .b8 {}[{}]",
+            g.align, g.name, g.size
+        )?;
+        if let Some(init) = &g.init {
+            self.out.write_str(" = {")?;
+            for i in 0..g.size {
+                let b = init.get(i as usize).copied().unwrap_or(0);
+                let sep = if i == 0 { "" } else { ", " };
+                write!(self.out, "{sep}{b}")?;
+            }
+            self.out.write_str("}")?;
+        }
+        writeln!(self.out, ";")?;
+        Ok(())
+    }
+}
+
+/// A trampoline: the copies of one conditional edge, then a branch to its block.
+struct Trampoline {
+    label: String,
+    moves: Vec<(Reg, Reg)>,
+    target: Block,
+}
+
+/// Emits one (legalized) function.
+pub(crate) struct FuncEmitter<'f> {
+    pub(crate) func: &'f Function,
+    pub(crate) opts: &'f PtxOptions,
+    pub(crate) regs: RegAlloc,
+    vregs: SecondaryMap<Value, Option<Reg>>,
+    body: String,
+    trampolines: Vec<Trampoline>,
+    labels: u32,
+    /// Names of the functions the module defines (callable without the runtime).
+    defined: Vec<String>,
+}
+
+impl<'f> FuncEmitter<'f> {
+    fn new(func: &'f Function, opts: &'f PtxOptions, defined: Vec<String>) -> FuncEmitter<'f> {
+        FuncEmitter {
+            func,
+            opts,
+            regs: RegAlloc::default(),
+            vregs: SecondaryMap::new(),
+            body: String::new(),
+            trampolines: Vec::new(),
+            labels: 0,
+            defined,
+        }
+    }
+
+    /// Emits one instruction line (`\t<text>;`).
+    pub(crate) fn e(&mut self, text: impl fmt::Display) {
+        // Writing to a String cannot fail.
+        let _ = writeln!(self.body, "\t{text};");
+    }
+
+    /// Emits a line as is (labels, braces, directives).
+    pub(crate) fn raw(&mut self, text: impl fmt::Display) {
+        let _ = writeln!(self.body, "{text}");
+    }
+
+    /// The register of `v`.
+    pub(crate) fn v(&mut self, v: Value) -> Reg {
+        if let Some(r) = self.vregs[v] {
+            return r;
+        }
+        let r = self.regs.fresh(RegClass::of(self.func.dfg.value_type(v)));
+        self.vregs[v] = Some(r);
+        r
+    }
+
+    /// The type of `v`.
+    pub(crate) fn ty(&self, v: Value) -> Type {
+        self.func.dfg.value_type(v)
+    }
+
+    /// A fresh temporary register.
+    pub(crate) fn tmp(&mut self, class: RegClass) -> Reg {
+        self.regs.fresh(class)
+    }
+
+    /// An error about this function.
+    pub(crate) fn unsupported(&self, reason: impl Into<String>) -> PtxError {
+        PtxError::Unsupported {
+            symbol: self.func.name.clone(),
+            reason: reason.into(),
+        }
+    }
+
+    fn label(b: Block) -> String {
+        format!("$L__BB{}", b.index())
+    }
+
+    pub(crate) fn fresh_label(&mut self, kind: &str) -> String {
+        self.labels += 1;
+        format!("$L__{kind}{}", self.labels)
+    }
+
+    fn function(mut self) -> Result<String, PtxError> {
+        let f = self.func;
+        let name = &f.name;
+        let mut head = String::new();
+        match f.kind {
+            FuncKind::Kernel => {
+                write!(head, ".visible .entry {name}(")?;
+                for (i, t) in f.sig.params.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { "," };
+                    write!(
+                        head,
+                        "{sep}\n\t.param {} {name}_param_{i}",
+                        kernel_param(*t)
+                    )?;
+                }
+                head.push_str(if f.sig.params.is_empty() {
+                    ")\n"
+                } else {
+                    "\n)\n"
+                });
+            }
+            FuncKind::Device => {
+                writeln!(head, ".visible .func {}", func_prototype(name, &f.sig)?)?;
+            }
+        }
+        let blocks: Vec<Block> = f.layout.blocks().collect();
+        for (i, &block) in blocks.iter().enumerate() {
+            if i == 0 {
+                self.params(block);
+            } else {
+                self.raw(format_args!("{}:", Self::label(block)));
+            }
+            let next = blocks.get(i + 1).copied();
+            for inst in f.layout.block_insts(block) {
+                if f.dfg.inst(inst).opcode().is_terminator() {
+                    self.terminator(inst, next)?;
+                } else {
+                    self.inst(inst)?;
+                }
+            }
+        }
+        for t in std::mem::take(&mut self.trampolines) {
+            self.raw(format_args!("{}:", t.label));
+            self.moves(&t.moves);
+            self.e(format_args!("bra {}", Self::label(t.target)));
+        }
+        head.push_str("{\n");
+        head.push_str(&self.regs.declarations());
+        for (ss, d) in f.stack_slots.iter() {
+            writeln!(
+                head,
+                "\t.local .align {} .b8 __stack_{}[{}];",
+                d.align,
+                ss.index(),
+                d.size.max(1)
+            )?;
+        }
+        head.push_str(&self.body);
+        head.push_str("}\n");
+        Ok(head)
+    }
+
+    /// Loads the entry block's parameters from the `.param` space.
+    fn params(&mut self, entry: Block) {
+        let f = self.func;
+        let kernel = f.kind == FuncKind::Kernel;
+        for (i, &p) in f.dfg.block_params(entry).iter().enumerate() {
+            let t = self.ty(p);
+            let r = self.v(p);
+            let src = format!("[{}_param_{i}]", f.name);
+            match (t, kernel) {
+                (Type::I1, true) => {
+                    let b = self.tmp(RegClass::B16);
+                    self.e(format_args!("ld.param.u8 {b}, {src}"));
+                    self.e(format_args!("setp.ne.b16 {r}, {b}, 0"));
+                }
+                (Type::I1, false) => {
+                    let b = self.tmp(RegClass::B32);
+                    self.e(format_args!("ld.param.b32 {b}, {src}"));
+                    self.e(format_args!("setp.ne.b32 {r}, {b}, 0"));
+                }
+                // The host passes generic addresses; PTX defines the global window apart.
+                (Type::Ptr(AddrSpace::Global), true) => {
+                    let g = self.tmp(RegClass::B64);
+                    self.e(format_args!("ld.param.u64 {g}, {src}"));
+                    self.e(format_args!("cvta.to.global.u64 {r}, {g}"));
+                }
+                (t, true) => self.e(format_args!("ld.param.{} {r}, {src}", mem(t))),
+                (t, false) => self.e(format_args!("ld.param.{} {r}, {src}", abi_move(t))),
+            }
+        }
+    }
+
+    /// `mov` for each sequential copy.
+    fn moves(&mut self, moves: &[(Reg, Reg)]) {
+        for (d, s) in moves {
+            self.e(format_args!("mov.{} {d}, {s}", d.class.mov()));
+        }
+    }
+
+    /// Whether a block call moves anything.
+    fn has_moves(&self, call: &BlockCall) -> bool {
+        let dfg = &self.func.dfg;
+        let params = dfg.block_params(call.block);
+        params
+            .iter()
+            .zip(dfg.block_call_args(call))
+            .any(|(p, a)| p != a)
+    }
+
+    /// The sequentialized copies of a block call.
+    fn edge_moves(&mut self, call: &BlockCall) -> Vec<(Reg, Reg)> {
+        let dfg = &self.func.dfg;
+        let pairs: Vec<(Value, Value)> = dfg
+            .block_params(call.block)
+            .iter()
+            .copied()
+            .zip(dfg.block_call_args(call).iter().copied())
+            .collect();
+        let regs: Vec<(Reg, Reg)> = pairs.iter().map(|&(p, a)| (self.v(p), self.v(a))).collect();
+        let mut alloc = std::mem::take(&mut self.regs);
+        let seq = sequentialize(&regs, |r| alloc.fresh(r.class));
+        self.regs = alloc;
+        seq
+    }
+
+    /// The label a conditional branch along `call` jumps to: the block itself when the edge
+    /// has no copies, else a new trampoline.
+    fn cond_target(&mut self, call: &BlockCall) -> String {
+        let moves = self.edge_moves(call);
+        if moves.is_empty() {
+            return Self::label(call.block);
+        }
+        let label = self.fresh_label("E");
+        self.trampolines.push(Trampoline {
+            label: label.clone(),
+            moves,
+            target: call.block,
+        });
+        label
+    }
+
+    /// Copies for `call` inline, then a branch unless `call.block` comes next.
+    fn fallthrough_edge(&mut self, call: &BlockCall, next: Option<Block>) {
+        let moves = self.edge_moves(call);
+        self.moves(&moves);
+        if next != Some(call.block) {
+            self.e(format_args!("bra {}", Self::label(call.block)));
+        }
+    }
+
+    fn terminator(&mut self, inst: Inst, next: Option<Block>) -> Result<(), PtxError> {
+        let f = self.func;
+        match f.dfg.inst(inst) {
+            InstData::Jump { dest } => self.fallthrough_edge(dest, next),
+            InstData::Brif {
+                arg,
+                blocks: [t, e],
+            } => {
+                let c = self.v(*arg);
+                let (tm, em) = (self.has_moves(t), self.has_moves(e));
+                // Branch along an edge without copies where possible, so the other edge's
+                // copies run on the fallthrough path; prefer falling through to `next`.
+                if !em && (tm || next == Some(t.block)) {
+                    self.e(format_args!("@!{c} bra {}", Self::label(e.block)));
+                    self.fallthrough_edge(t, next);
+                } else {
+                    let target = self.cond_target(t);
+                    self.e(format_args!("@{c} bra {target}"));
+                    self.fallthrough_edge(e, next);
+                }
+            }
+            InstData::BrTable { arg, .. } => {
+                let calls = f.dfg.branch_destinations(inst).to_vec();
+                let idx = self.v(*arg);
+                self.br_table(idx, self.ty(*arg), &calls, next);
+            }
+            InstData::Return { args } => {
+                let vals = args.as_slice(&f.dfg.value_lists).to_vec();
+                let base = format!("{}_retval0", f.name);
+                for (i, &v) in vals.iter().enumerate() {
+                    let r = self.v(v);
+                    let t = self.ty(v);
+                    self.store_param(&ret_slot(&base, &f.sig.returns, i), r, t);
+                }
+                self.e("ret");
+            }
+            // Reaching `unreachable` is undefined; trapping makes it loud.
+            InstData::Nullary { .. } => self.e("trap"),
+            _ => return Err(self.unsupported("unknown terminator")),
+        }
+        Ok(())
+    }
+
+    /// `st.param` of a value of type `t` (i1 as a 32-bit 0/1).
+    fn store_param(&mut self, dst: &str, r: Reg, t: Type) {
+        if t == Type::I1 {
+            let b = self.tmp(RegClass::B32);
+            self.e(format_args!("selp.u32 {b}, 1, 0, {r}"));
+            self.e(format_args!("st.param.b32 {dst}, {b}"));
+        } else {
+            self.e(format_args!("st.param.{} {dst}, {r}", abi_move(t)));
+        }
+    }
+
+    /// `br_table`: a compare chain for small tables; otherwise a bounds check, then a binary
+    /// search of compares, or `brx.idx` when `PtxOptions::jump_tables` asks for it.
+    fn br_table(&mut self, idx: Reg, ty: Type, calls: &[BlockCall], next: Option<Block>) {
+        let Some((default, table)) = calls.split_first() else {
+            return;
+        };
+        let w = ty.bits();
+        if table.len() <= 3 {
+            for (k, call) in table.iter().enumerate() {
+                let target = self.cond_target(call);
+                let p = self.tmp(RegClass::Pred);
+                self.e(format_args!("setp.eq.b{w} {p}, {idx}, {k}"));
+                self.e(format_args!("@{p} bra {target}"));
+            }
+            self.fallthrough_edge(default, next);
+            return;
+        }
+        let p = self.tmp(RegClass::Pred);
+        self.e(format_args!("setp.ge.u{w} {p}, {idx}, {}", table.len()));
+        let dflt = self.cond_target(default);
+        self.e(format_args!("@{p} bra {dflt}"));
+        let targets: Vec<String> = table.iter().map(|c| self.cond_target(c)).collect();
+        if !self.opts.jump_tables {
+            self.search_tree(idx, w, &targets, 0);
+            return;
+        }
+        let idx32 = if w == 64 {
+            let r = self.tmp(RegClass::B32);
+            self.e(format_args!("cvt.u32.u64 {r}, {idx}"));
+            r
+        } else {
+            idx
+        };
+        let tbl = self.fresh_label("T");
+        self.raw(format_args!(
+            "{tbl}: .branchtargets {};",
+            targets.join(", ")
+        ));
+        self.e(format_args!("brx.idx {idx32}, {tbl}"));
+    }
+
+    /// Branches to `targets[idx - lo]` by binary search, `idx` known to be in range: halves
+    /// with `setp.lt`, then up to three equality tests, the last one implied.
+    fn search_tree(&mut self, idx: Reg, w: u32, targets: &[String], lo: usize) {
+        if targets.len() <= 3 {
+            let Some((last, rest)) = targets.split_last() else {
+                return;
+            };
+            for (k, t) in rest.iter().enumerate() {
+                let p = self.tmp(RegClass::Pred);
+                self.e(format_args!("setp.eq.b{w} {p}, {idx}, {}", lo + k));
+                self.e(format_args!("@{p} bra {t}"));
+            }
+            self.e(format_args!("bra {last}"));
+            return;
+        }
+        let mid = targets.len() / 2;
+        let left = self.fresh_label("S");
+        let p = self.tmp(RegClass::Pred);
+        self.e(format_args!("setp.lt.u{w} {p}, {idx}, {}", lo + mid));
+        self.e(format_args!("@{p} bra {left}"));
+        self.search_tree(idx, w, &targets[mid..], lo + mid);
+        self.raw(format_args!("{left}:"));
+        self.search_tree(idx, w, &targets[..mid], lo);
+    }
+
+    /// A call through the `.param` convention, in its own `{ }` scope.
+    pub(crate) fn call(&mut self, inst: Inst) -> Result<(), PtxError> {
+        let f = self.func;
+        let InstData::Call { func, args } = f.dfg.inst(inst) else {
+            return Ok(());
+        };
+        let callee = &f.dfg.ext_funcs[*func];
+        let args = args.as_slice(&f.dfg.value_lists).to_vec();
+        let results = f.dfg.inst_results(inst).to_vec();
+        if !self.defined.contains(&callee.name) && !RUNTIME_FUNCS.contains(&callee.name.as_str()) {
+            return Err(self.unsupported(format!(
+                "`{}` is neither defined in the module nor a CUDA device runtime function ({})",
+                callee.name,
+                RUNTIME_FUNCS.join(", ")
+            )));
+        }
+        self.raw("\t{");
+        let mut names = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let t = self.ty(a);
+            let r = self.v(a);
+            self.e(format_args!(".param {} param{i}", abi_decl(t)));
+            self.store_param(&format!("[param{i}]"), r, t);
+            names.push(format!("param{i}"));
+        }
+        let rets = callee.sig.returns.clone();
+        let ret = match rets.as_slice() {
+            [] => "",
+            [t] => {
+                self.e(format_args!(".param {} retval0", abi_decl(*t)));
+                "(retval0), "
+            }
+            _ => {
+                let (_, size, align) = ret_layout(&rets);
+                self.e(format_args!(".param .align {align} .b8 retval0[{size}]"));
+                "(retval0), "
+            }
+        };
+        // Plain `call`, not `call.uni`: the call may sit in divergent code.
+        if names.is_empty() {
+            self.e(format_args!("call {ret}{}", callee.name));
+        } else {
+            self.e(format_args!(
+                "call {ret}{}, ({})",
+                callee.name,
+                names.join(", ")
+            ));
+        }
+        for (i, &v) in results.iter().enumerate() {
+            let t = self.ty(v);
+            let r = self.v(v);
+            let src = ret_slot("retval0", &rets, i);
+            if t == Type::I1 {
+                let b = self.tmp(RegClass::B32);
+                self.e(format_args!("ld.param.b32 {b}, {src}"));
+                self.e(format_args!("setp.ne.b32 {r}, {b}, 0"));
+            } else {
+                self.e(format_args!("ld.param.{} {r}, {src}", abi_move(t)));
+            }
+        }
+        self.raw("\t}");
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert!(valid_name("saxpy"));
+        assert!(valid_name("_Z3fooi"));
+        assert!(valid_name("$x"));
+        assert!(!valid_name("_"));
+        assert!(!valid_name("a.b"));
+        assert!(!valid_name("1a"));
+        assert!(!valid_name(""));
+    }
+}
