@@ -1,1 +1,266 @@
 //! PTX emulator: parses PTX, decodes it once, executes grids with checked memory and counters.
+//!
+//! Use: `Module::parse` the PTX text, create a `Device`, `alloc`/`copy_to_device` buffers,
+//! `load` the module (allocates and initializes its `.global`/`.const` variables), then
+//! `launch` kernels with one byte slice per kernel parameter. Every device memory access is
+//! checked; a faulting kernel returns `EmuError::Fault` naming kernel, block, thread, address
+//! and PTX line. `launch` returns per-launch counters (`LaunchStats`).
+//!
+//! Invariants: nothing here panics on user input (PTX text, pointers, launch geometry);
+//! device addresses are never reused after `free`, so stale pointers fault.
+
+mod decode;
+mod error;
+mod exec;
+mod lex;
+mod memory;
+mod parse;
+mod printf;
+mod program;
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+pub use error::{EmuError, FaultSite};
+pub use exec::LaunchStats;
+pub use program::InstClass;
+
+use memory::GlobalMem;
+use program::Program;
+
+/// A decoded PTX module, ready to be loaded on any `Device`.
+#[derive(Clone, Debug)]
+pub struct Module {
+    prog: Arc<Program>,
+}
+
+/// Placement of one kernel parameter in the parameter buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamInfo {
+    pub offset: u32,
+    pub size: u32,
+}
+
+impl Module {
+    /// Parses and decodes PTX text.
+    pub fn parse(ptx: &str) -> Result<Module, EmuError> {
+        let ast = parse::parse(ptx)?;
+        let prog = decode::decode(&ast)?;
+        Ok(Module { prog: Arc::new(prog) })
+    }
+
+    /// Names of the kernels (`.entry` functions) with bodies.
+    pub fn kernels(&self) -> Vec<&str> {
+        self.prog.funcs.iter().filter(|f| f.is_kernel && f.entry != u32::MAX).map(|f| f.name.as_str()).collect()
+    }
+
+    /// Parameter layout of a kernel.
+    pub fn kernel_params(&self, kernel: &str) -> Option<Vec<ParamInfo>> {
+        let f = self.prog.funcs.iter().find(|f| f.is_kernel && f.name == kernel)?;
+        Some(f.params.iter().map(|p| ParamInfo { offset: p.offset, size: p.size }).collect())
+    }
+
+    /// Number of decoded instructions (all functions).
+    pub fn instruction_count(&self) -> usize {
+        self.prog.code.len()
+    }
+}
+
+/// A device address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DevPtr(pub u64);
+
+impl DevPtr {
+    /// The address `bytes` further on.
+    pub fn offset(self, bytes: u64) -> DevPtr {
+        DevPtr(self.0.wrapping_add(bytes))
+    }
+}
+
+/// A module whose global variables live in one device's memory.
+#[derive(Debug)]
+pub struct LoadedModule {
+    module: Module,
+    gaddrs: Vec<u64>,
+    device_id: u64,
+}
+
+impl LoadedModule {
+    /// Address and size of a `.global`/`.const` variable (declare-target globals).
+    pub fn global(&self, name: &str) -> Option<(DevPtr, u64)> {
+        let i = self.module.prog.globals.iter().position(|g| g.name == name)?;
+        Some((DevPtr(self.gaddrs[i]), self.module.prog.globals[i].size))
+    }
+
+    /// The module this was loaded from.
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+}
+
+/// The emulated device: global memory, a printf sink and launch settings.
+pub struct Device {
+    mem: GlobalMem,
+    sink: Mutex<Box<dyn Write + Send>>,
+    workers: u32,
+    stack_limit: usize,
+    id: u64,
+}
+
+impl Default for Device {
+    fn default() -> Self {
+        Device::new()
+    }
+}
+
+static NEXT_DEVICE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// Most threads in a block.
+const MAX_BLOCK_THREADS: u32 = 1024;
+/// Most dynamic shared memory per block.
+const MAX_DYN_SHARED: u32 = 227 * 1024;
+
+impl Device {
+    /// A device with empty memory, printf to stdout, one worker per host core.
+    pub fn new() -> Device {
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        Device {
+            mem: GlobalMem::new(),
+            sink: Mutex::new(Box::new(std::io::stdout())),
+            workers,
+            stack_limit: 1 << 20,
+            id: NEXT_DEVICE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        }
+    }
+
+    /// Number of host threads that run blocks (at least 1).
+    pub fn set_workers(&mut self, n: u32) {
+        self.workers = n.max(1);
+    }
+
+    /// Where device `printf` output goes.
+    pub fn set_printf_sink(&mut self, sink: Box<dyn Write + Send>) {
+        self.sink = Mutex::new(sink);
+    }
+
+    /// Allocates zeroed device memory.
+    pub fn alloc(&mut self, bytes: u64) -> Result<DevPtr, EmuError> {
+        self.mem.alloc(bytes).map(DevPtr).ok_or_else(|| EmuError::api(format!("cannot allocate {bytes} bytes of device memory")))
+    }
+
+    /// Frees an allocation made by `alloc`.
+    pub fn free(&mut self, p: DevPtr) -> Result<(), EmuError> {
+        if self.mem.free(p.0) { Ok(()) } else { Err(EmuError::api(format!("free of 0x{:x}, which is not an allocation", p.0))) }
+    }
+
+    /// Size of the allocation starting at `p`.
+    pub fn allocation_size(&self, p: DevPtr) -> Option<u64> {
+        self.mem.size_of(p.0)
+    }
+
+    /// Copies host bytes to device memory (`dst` may point inside an allocation).
+    pub fn copy_to_device(&mut self, dst: DevPtr, src: &[u8]) -> Result<(), EmuError> {
+        if src.is_empty() {
+            return Ok(());
+        }
+        self.mem.copy_in(dst.0, src).map_err(|_| {
+            EmuError::api(format!("copy of {} bytes to 0x{:x} is outside device allocations", src.len(), dst.0))
+        })
+    }
+
+    /// Copies device memory to host bytes.
+    pub fn copy_from_device(&self, dst: &mut [u8], src: DevPtr) -> Result<(), EmuError> {
+        if dst.is_empty() {
+            return Ok(());
+        }
+        self.mem.copy_out(src.0, dst).map_err(|_| {
+            EmuError::api(format!("copy of {} bytes from 0x{:x} is outside device allocations", dst.len(), src.0))
+        })
+    }
+
+    /// Allocates and initializes the module's global variables on this device.
+    pub fn load(&mut self, m: &Module) -> Result<LoadedModule, EmuError> {
+        let prog = &m.prog;
+        let mut gaddrs = Vec::with_capacity(prog.globals.len());
+        for g in &prog.globals {
+            if g.align > 256 {
+                return Err(EmuError::api(format!("global `{}` needs alignment {}, more than 256", g.name, g.align)));
+            }
+            let p = self.alloc(g.size)?;
+            gaddrs.push(p.0);
+        }
+        for (g, &addr) in prog.globals.iter().zip(&gaddrs) {
+            let mut bytes = g.init.clone();
+            for &(off, target, add) in &g.relocs {
+                let v = gaddrs[target as usize].wrapping_add(add as u64);
+                if let Some(s) = bytes.get_mut(off as usize..off as usize + 8) {
+                    s.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            bytes.truncate(g.size as usize);
+            self.copy_to_device(DevPtr(addr), &bytes)?;
+        }
+        Ok(LoadedModule { module: m.clone(), gaddrs, device_id: self.id })
+    }
+
+    /// Runs `kernel` on a `grid` of blocks of `block` threads with `dyn_shared` bytes of
+    /// dynamic shared memory; `args` holds the bytes of each kernel parameter in order.
+    pub fn launch(
+        &self,
+        m: &LoadedModule,
+        kernel: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        dyn_shared: u32,
+        args: &[&[u8]],
+    ) -> Result<LaunchStats, EmuError> {
+        if m.device_id != self.id {
+            return Err(EmuError::api("module was loaded on another device"));
+        }
+        let prog = &m.module.prog;
+        let Some(ki) = prog.funcs.iter().position(|f| f.is_kernel && f.name == kernel && f.entry != u32::MAX) else {
+            return Err(EmuError::api(format!("no kernel named `{kernel}` in the module")));
+        };
+        let kf = &prog.funcs[ki];
+        if grid.contains(&0) || block.contains(&0) {
+            return Err(EmuError::api(format!("launch of `{kernel}` with an empty grid or block")));
+        }
+        let threads = block[0] as u64 * block[1] as u64 * block[2] as u64;
+        if threads > MAX_BLOCK_THREADS as u64 || block[2] > 64 {
+            return Err(EmuError::api(format!("launch of `{kernel}`: block of {threads} threads exceeds {MAX_BLOCK_THREADS}")));
+        }
+        if grid[1] > 65535 || grid[2] > 65535 {
+            return Err(EmuError::api(format!("launch of `{kernel}`: grid y/z dimension above 65535")));
+        }
+        if dyn_shared > MAX_DYN_SHARED {
+            return Err(EmuError::api(format!("launch of `{kernel}`: {dyn_shared} bytes of dynamic shared memory exceed {MAX_DYN_SHARED}")));
+        }
+        if args.len() != kf.params.len() {
+            return Err(EmuError::api(format!("kernel `{kernel}` takes {} parameters, {} given", kf.params.len(), args.len())));
+        }
+        let mut params = vec![0u8; kf.param_size as usize];
+        for (i, (a, p)) in args.iter().zip(&kf.params).enumerate() {
+            if a.len() != p.size as usize {
+                return Err(EmuError::api(format!("kernel `{kernel}` parameter {i} is {} bytes, {} given", p.size, a.len())));
+            }
+            params[p.offset as usize..(p.offset + p.size) as usize].copy_from_slice(a);
+        }
+        let launch = exec::Launch {
+            prog,
+            kernel: ki as u32,
+            gaddrs: &m.gaddrs,
+            mem: &self.mem,
+            params: &params,
+            grid,
+            block,
+            dyn_shared,
+            sink: &self.sink,
+            workers: self.workers,
+            stack_limit: self.stack_limit,
+        };
+        let r = exec::run_grid(&launch);
+        // printf output is best effort, like the device's
+        let _ = self.sink.lock().unwrap_or_else(|p| p.into_inner()).flush();
+        r
+    }
+}

@@ -1,0 +1,1654 @@
+//! The interpreter: runs a grid of blocks over host threads, each block's warps in lockstep.
+//!
+//! Scheduling inside a warp: every lane has its own pc; the warp runs the group of lanes with
+//! the smallest key (deepest call first, then lowest pc) until that group's pc passes the key
+//! of another waiting group, which makes divergent lanes reconverge at the first instruction
+//! they share. Warps of a block run one at a time until every lane has exited or waits at a
+//! barrier; then barriers whose thread count is met are released.
+//!
+//! Invariants: a lane's registers for the current frame are `regs[rbase..rbase+nregs]` and its
+//! frame's local memory is `local[lbase..lbase+frame_size]`; every memory access goes through
+//! `load`/`store`/`atomic`, which check mapping, bounds and alignment; faults become
+//! `EmuError::Fault` naming kernel, block, thread, address and PTX line.
+
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use crate::error::{EmuError, FaultSite};
+use crate::memory::{GlobalMem, LOCAL_WINDOW, MemFault, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::printf::{self, ArgSource};
+use crate::program::*;
+
+/// Per-launch counters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaunchStats {
+    /// Warp-level instructions issued, by `InstClass` (index with `InstClass as usize`).
+    pub warp_insts: [u64; InstClass::COUNT],
+    /// Thread-level instructions executed (active lanes), by class.
+    pub thread_insts: [u64; InstClass::COUNT],
+    /// Warp-level global loads/stores (each one a memory request).
+    pub global_requests: u64,
+    /// Distinct 32-byte sectors touched by those requests, summed.
+    pub global_sectors: u64,
+    /// Blocks run.
+    pub blocks: u64,
+    /// Threads run.
+    pub threads: u64,
+}
+
+impl LaunchStats {
+    /// Warp-level instructions of one class.
+    pub fn warp(&self, c: InstClass) -> u64 {
+        self.warp_insts[c as usize]
+    }
+    /// Thread-level instructions of one class.
+    pub fn thread(&self, c: InstClass) -> u64 {
+        self.thread_insts[c as usize]
+    }
+    /// All thread-level instructions.
+    pub fn total_thread_insts(&self) -> u64 {
+        self.thread_insts.iter().sum()
+    }
+    /// All warp-level instructions.
+    pub fn total_warp_insts(&self) -> u64 {
+        self.warp_insts.iter().sum()
+    }
+    fn add(&mut self, o: &LaunchStats) {
+        for i in 0..InstClass::COUNT {
+            self.warp_insts[i] += o.warp_insts[i];
+            self.thread_insts[i] += o.thread_insts[i];
+        }
+        self.global_requests += o.global_requests;
+        self.global_sectors += o.global_sectors;
+        self.blocks += o.blocks;
+        self.threads += o.threads;
+    }
+}
+
+/// Everything a launch needs.
+pub(crate) struct Launch<'a> {
+    pub prog: &'a Program,
+    pub kernel: u32,
+    pub gaddrs: &'a [u64],
+    pub mem: &'a GlobalMem,
+    pub params: &'a [u8],
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub dyn_shared: u32,
+    pub sink: &'a Mutex<Box<dyn Write + Send>>,
+    pub workers: u32,
+    /// Per-thread local memory limit in bytes.
+    pub stack_limit: usize,
+}
+
+const RUN: u8 = 0;
+const BAR: u8 = 1;
+const EXIT: u8 = 2;
+
+struct Frame {
+    call_pc: u32,
+    rbase: usize,
+    lbase: usize,
+    func: u32,
+}
+
+#[derive(Default)]
+struct Lane {
+    regs: Vec<u64>,
+    rbase: usize,
+    local: Vec<u8>,
+    lbase: usize,
+    func: u32,
+    stack: Vec<Frame>,
+}
+
+impl Lane {
+    #[inline(always)]
+    fn set(&mut self, r: u32, v: u64) {
+        let i = self.rbase + r as usize;
+        self.regs[i] = v;
+    }
+    #[inline(always)]
+    fn get(&self, r: u32) -> u64 {
+        self.regs[self.rbase + r as usize]
+    }
+}
+
+struct Warp {
+    id: u32,
+    n: usize,
+    lanes: Vec<Lane>,
+    pc: [u32; 32],
+    state: [u8; 32],
+    /// Barrier id and expected count (0 = all threads) of waiting lanes.
+    bar: [(u32, u32); 32],
+    tid: [[u32; 3]; 32],
+}
+
+struct Env<'a> {
+    l: &'a Launch<'a>,
+    ctaid: [u32; 3],
+    shared: Vec<u8>,
+    stats: LaunchStats,
+    worker: u32,
+    nwarps: u32,
+    clock: u64,
+    start: Instant,
+    /// Barrier arrivals (`bar.arrive`) per barrier id.
+    arrived: [u32; 16],
+    sectors: Vec<u64>,
+}
+
+/// Bits of a lane mask, lowest first.
+struct Bits(u32);
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            None
+        } else {
+            let l = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            Some(l)
+        }
+    }
+}
+
+#[inline(always)]
+fn key(depth: usize, pc: u32) -> u64 {
+    ((u32::MAX as u64 - depth as u64) << 32) | pc as u64
+}
+
+/// Runs the whole grid. Blocks go to `workers` host threads; the error of the lowest block
+/// index wins so failures are reproducible.
+pub(crate) fn run_grid(l: &Launch) -> Result<LaunchStats, EmuError> {
+    let nblocks = l.grid[0] as u64 * l.grid[1] as u64 * l.grid[2] as u64;
+    let next = AtomicU64::new(0);
+    let abort = AtomicBool::new(false);
+    let first_err: Mutex<Option<(u64, EmuError)>> = Mutex::new(None);
+    let total = Mutex::new(LaunchStats::default());
+    let start = Instant::now();
+    let workers = l.workers.clamp(1, 256).min(nblocks.max(1) as u32);
+    let work = |worker: u32| {
+        let mut env = Env {
+            l,
+            ctaid: [0; 3],
+            shared: Vec::new(),
+            stats: LaunchStats::default(),
+            worker,
+            nwarps: 0,
+            clock: 0,
+            start,
+            arrived: [0; 16],
+            sectors: Vec::with_capacity(128),
+        };
+        let mut warps = Vec::new();
+        loop {
+            if abort.load(Ordering::Relaxed) {
+                break;
+            }
+            let b = next.fetch_add(1, Ordering::Relaxed);
+            if b >= nblocks {
+                break;
+            }
+            let gx = l.grid[0] as u64;
+            let gy = l.grid[1] as u64;
+            env.ctaid = [(b % gx) as u32, ((b / gx) % gy) as u32, (b / (gx * gy)) as u32];
+            if let Err(e) = run_block(&mut env, &mut warps) {
+                abort.store(true, Ordering::Relaxed);
+                let mut fe = first_err.lock().unwrap_or_else(|p| p.into_inner());
+                if fe.as_ref().is_none_or(|(fb, _)| b < *fb) {
+                    *fe = Some((b, e));
+                }
+                break;
+            }
+        }
+        total.lock().unwrap_or_else(|p| p.into_inner()).add(&env.stats);
+    };
+    if workers == 1 {
+        work(0);
+    } else {
+        std::thread::scope(|s| {
+            for w in 0..workers {
+                let work = &work;
+                s.spawn(move || work(w));
+            }
+        });
+    }
+    if let Some((_, e)) = first_err.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    Ok(total.into_inner().unwrap_or_else(|p| p.into_inner()))
+}
+
+fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
+    let l = env.l;
+    let prog = l.prog;
+    let kf = &prog.funcs[l.kernel as usize];
+    let nthreads = (l.block[0] * l.block[1] * l.block[2]) as usize;
+    let nw = nthreads.div_ceil(32);
+    env.nwarps = nw as u32;
+    env.arrived = [0; 16];
+    env.shared.clear();
+    env.shared.resize(prog.dyn_shared_base.max(prog.static_shared) as usize + l.dyn_shared as usize, 0);
+    let nregs = kf.nregs as usize;
+    let lbase = prog.static_local as usize;
+    let local_len = lbase + kf.frame_size as usize;
+    while warps.len() < nw {
+        warps.push(Warp { id: 0, n: 0, lanes: Vec::new(), pc: [0; 32], state: [EXIT; 32], bar: [(0, 0); 32], tid: [[0; 3]; 32] });
+    }
+    for (wi, w) in warps.iter_mut().take(nw).enumerate() {
+        w.id = wi as u32;
+        w.n = (nthreads - wi * 32).min(32);
+        w.lanes.resize_with(w.n, Lane::default);
+        for (li, lane) in w.lanes.iter_mut().enumerate() {
+            let t = wi * 32 + li;
+            let bx = l.block[0] as usize;
+            let by = l.block[1] as usize;
+            w.tid[li] = [(t % bx) as u32, ((t / bx) % by) as u32, (t / (bx * by)) as u32];
+            lane.regs.clear();
+            lane.regs.resize(nregs, 0);
+            lane.rbase = 0;
+            lane.local.clear();
+            lane.local.resize(local_len, 0);
+            lane.lbase = lbase;
+            lane.func = l.kernel;
+            lane.stack.clear();
+            w.pc[li] = kf.entry;
+            w.state[li] = RUN;
+        }
+        for li in w.n..32 {
+            w.state[li] = EXIT;
+        }
+    }
+    env.stats.blocks += 1;
+    env.stats.threads += nthreads as u64;
+    loop {
+        for w in warps.iter_mut().take(nw) {
+            run_warp(env, w)?;
+        }
+        // every lane has exited or waits at a barrier
+        let mut live = 0u32;
+        let mut waiting = [0u32; 16];
+        let mut need = [0u32; 16];
+        for w in warps.iter().take(nw) {
+            for li in 0..w.n {
+                match w.state[li] {
+                    EXIT => {}
+                    BAR => {
+                        live += 1;
+                        let (id, cnt) = w.bar[li];
+                        waiting[id as usize] += 1;
+                        if cnt != 0 {
+                            need[id as usize] = cnt;
+                        }
+                    }
+                    _ => live += 1,
+                }
+            }
+        }
+        if live == 0 {
+            return Ok(());
+        }
+        let mut released = false;
+        for id in 0..16 {
+            let need_id = if need[id] != 0 { need[id] } else { live };
+            if waiting[id] > 0 && waiting[id] + env.arrived[id] >= need_id {
+                released = true;
+                env.arrived[id] = 0;
+                for w in warps.iter_mut().take(nw) {
+                    for li in 0..w.n {
+                        if w.state[li] == BAR && w.bar[li].0 as usize == id {
+                            w.state[li] = RUN;
+                        }
+                    }
+                }
+            }
+        }
+        if !released {
+            // report the first waiting thread
+            for w in warps.iter().take(nw) {
+                for li in 0..w.n {
+                    if w.state[li] == BAR {
+                        let (id, _) = w.bar[li];
+                        let pc = w.pc[li].saturating_sub(1);
+                        return Err(fault(
+                            env,
+                            w,
+                            li,
+                            pc,
+                            format!("barrier deadlock: {} of {} live threads wait at barrier {id}", waiting[id as usize], live),
+                        ));
+                    }
+                }
+            }
+            return Err(EmuError::api("internal: barrier state inconsistent"));
+        }
+    }
+}
+
+fn fault(env: &Env, w: &Warp, li: usize, pc: u32, msg: String) -> EmuError {
+    let prog = env.l.prog;
+    let (line, source) = match prog.code.get(pc as usize) {
+        Some(i) => {
+            let src = prog.files.get(i.src_file as usize).map(|f| (f.clone(), i.src_line));
+            (i.line, src)
+        }
+        None => (0, None),
+    };
+    EmuError::Fault {
+        site: Box::new(FaultSite {
+            kernel: prog.funcs[env.l.kernel as usize].name.clone(),
+            block: env.ctaid,
+            thread: w.tid[li],
+            ptx_line: line,
+            source,
+        }),
+        msg,
+    }
+}
+
+#[inline(always)]
+fn rd(env: &Env, w: &Warp, l: usize, s: Src) -> u64 {
+    match s {
+        Src::Reg(r) => w.lanes[l].get(r),
+        Src::Imm(v) => v,
+        Src::SReg(sr) => sreg(env, w, l, sr),
+        Src::GlobalAddr(g, off) => env.l.gaddrs[g as usize].wrapping_add(off as u64),
+        Src::FrameAddr(o) => (w.lanes[l].lbase + o as usize) as u64,
+    }
+}
+
+fn sreg(env: &Env, w: &Warp, l: usize, s: SReg) -> u64 {
+    let lm = |f: fn(u32) -> u32| f(l as u32) as u64;
+    match s {
+        SReg::Tid(d) => w.tid[l][d as usize] as u64,
+        SReg::Ntid(d) => env.l.block[d as usize] as u64,
+        SReg::Ctaid(d) => env.ctaid[d as usize] as u64,
+        SReg::Nctaid(d) => env.l.grid[d as usize] as u64,
+        SReg::LaneId => l as u64,
+        SReg::WarpId => w.id as u64,
+        SReg::NWarpId => env.nwarps as u64,
+        SReg::SmId => env.worker as u64,
+        SReg::NSmId => env.l.workers as u64,
+        SReg::GridId => 1,
+        SReg::Clock => env.clock & 0xffff_ffff,
+        SReg::Clock64 => env.clock,
+        SReg::GlobalTimer => env.start.elapsed().as_nanos() as u64,
+        SReg::LanemaskEq => lm(|l| 1 << l),
+        SReg::LanemaskLe => lm(|l| ((1u64 << (l + 1)) - 1) as u32),
+        SReg::LanemaskLt => lm(|l| (1u32 << l) - 1),
+        SReg::LanemaskGe => lm(|l| !((1u32 << l) - 1)),
+        SReg::LanemaskGt => lm(|l| if l == 31 { 0 } else { !((1u32 << (l + 1)) - 1) }),
+        SReg::DynSmem => env.l.dyn_shared as u64,
+        SReg::TotalSmem => env.shared.len() as u64,
+    }
+}
+
+/// A resolved memory location.
+#[derive(Clone, Copy)]
+enum Loc {
+    Global(u64),
+    Shared(u64),
+    Local(u64),
+    KParam(u64),
+}
+
+#[inline(always)]
+fn resolve(sp: MemSpace, a: u64) -> Loc {
+    match sp {
+        MemSpace::Global => Loc::Global(a),
+        MemSpace::Shared => Loc::Shared(a),
+        MemSpace::Local => Loc::Local(a),
+        MemSpace::KParam => Loc::KParam(a),
+        MemSpace::Generic => {
+            if a.wrapping_sub(SHARED_WINDOW) < WINDOW_SIZE {
+                Loc::Shared(a - SHARED_WINDOW)
+            } else if a.wrapping_sub(LOCAL_WINDOW) < WINDOW_SIZE {
+                Loc::Local(a - LOCAL_WINDOW)
+            } else if a.wrapping_sub(PARAM_WINDOW) < WINDOW_SIZE {
+                Loc::KParam(a - PARAM_WINDOW)
+            } else {
+                Loc::Global(a)
+            }
+        }
+    }
+}
+
+fn space_name(loc: Loc) -> &'static str {
+    match loc {
+        Loc::Global(_) => "global",
+        Loc::Shared(_) => "shared",
+        Loc::Local(_) => "local",
+        Loc::KParam(_) => "parameter",
+    }
+}
+
+#[inline(always)]
+fn read_le(buf: &[u8], off: u64, len: u32) -> Option<u64> {
+    let o = usize::try_from(off).ok()?;
+    let s = buf.get(o..o.checked_add(len as usize)?)?;
+    let mut v = [0u8; 8];
+    v[..s.len()].copy_from_slice(s);
+    Some(u64::from_le_bytes(v))
+}
+
+#[inline(always)]
+fn write_le(buf: &mut [u8], off: u64, len: u32, v: u64) -> bool {
+    let Ok(o) = usize::try_from(off) else { return false };
+    let Some(end) = o.checked_add(len as usize) else { return false };
+    match buf.get_mut(o..end) {
+        Some(s) => {
+            s.copy_from_slice(&v.to_le_bytes()[..len as usize]);
+            true
+        }
+        None => false,
+    }
+}
+
+fn mem_msg(kind: &str, loc: Loc, addr: u64, len: u32, f: Option<MemFault>, limit: usize) -> String {
+    let sp = space_name(loc);
+    match f {
+        Some(MemFault::Unmapped) => format!("{kind} of {len} bytes at unmapped {sp} address 0x{addr:x}"),
+        Some(MemFault::OutOfBounds { base, size }) => format!(
+            "out-of-bounds {sp} {kind} of {len} bytes at address 0x{addr:x} (allocation 0x{base:x} of {size} bytes)"
+        ),
+        None => format!("out-of-bounds {sp} {kind} of {len} bytes at address 0x{addr:x} ({sp} memory is {limit} bytes)"),
+    }
+}
+
+fn load(env: &Env, lane: &Lane, loc: Loc, len: u32) -> Result<u64, String> {
+    match loc {
+        Loc::Global(a) => env.l.mem.read(a, len).map_err(|f| mem_msg("load", loc, a, len, Some(f), 0)),
+        Loc::Shared(a) => read_le(&env.shared, a, len).ok_or_else(|| mem_msg("load", loc, a, len, None, env.shared.len())),
+        Loc::Local(a) => read_le(&lane.local, a, len).ok_or_else(|| mem_msg("load", loc, a, len, None, lane.local.len())),
+        Loc::KParam(a) => read_le(env.l.params, a, len).ok_or_else(|| mem_msg("load", loc, a, len, None, env.l.params.len())),
+    }
+}
+
+fn store(env: &mut Env, lane: &mut Lane, loc: Loc, len: u32, v: u64) -> Result<(), String> {
+    match loc {
+        Loc::Global(a) => env.l.mem.write(a, len, v).map_err(|f| mem_msg("store", loc, a, len, Some(f), 0)),
+        Loc::Shared(a) => {
+            let n = env.shared.len();
+            if write_le(&mut env.shared, a, len, v) { Ok(()) } else { Err(mem_msg("store", loc, a, len, None, n)) }
+        }
+        Loc::Local(a) => {
+            let n = lane.local.len();
+            if write_le(&mut lane.local, a, len, v) { Ok(()) } else { Err(mem_msg("store", loc, a, len, None, n)) }
+        }
+        Loc::KParam(a) => Err(format!("store to kernel parameter space at offset 0x{a:x}")),
+    }
+}
+
+fn loc_addr(loc: Loc) -> u64 {
+    match loc {
+        Loc::Global(a) | Loc::Shared(a) | Loc::Local(a) | Loc::KParam(a) => a,
+    }
+}
+
+#[inline(always)]
+fn eff_addr(env: &Env, w: &Warp, l: usize, a: &Addr) -> u64 {
+    let base = match a.base {
+        Base::Reg(r) => w.lanes[l].get(r),
+        Base::Global(g) => env.l.gaddrs[g as usize],
+        Base::Frame(o) => (w.lanes[l].lbase + o as usize) as u64,
+        Base::Abs => 0,
+    };
+    base.wrapping_add(a.off as u64)
+}
+
+#[inline(always)]
+fn f32v(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+#[inline(always)]
+fn f64v(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+
+fn ftz32(x: f32) -> f32 {
+    if x.is_subnormal() { 0.0f32.copysign(x) } else { x }
+}
+fn sat64(x: f64) -> f64 {
+    if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }
+}
+
+/// Float binary op in the precision of the instruction.
+fn fbin(op: FOp, is64: bool, ftz: bool, sat: bool, a: u64, b: u64) -> u64 {
+    if is64 {
+        let (x, y) = (f64v(a), f64v(b));
+        let r = match op {
+            FOp::Add => x + y,
+            FOp::Sub => x - y,
+            FOp::Mul => x * y,
+            FOp::Div | FOp::DivApprox => x / y,
+            FOp::Min => x.min(y),
+            FOp::Max => x.max(y),
+            FOp::Copysign => y.copysign(x),
+        };
+        (if sat { sat64(r) } else { r }).to_bits()
+    } else {
+        let (mut x, mut y) = (f32v(a), f32v(b));
+        if ftz {
+            x = ftz32(x);
+            y = ftz32(y);
+        }
+        let mut r = match op {
+            FOp::Add => x + y,
+            FOp::Sub => x - y,
+            FOp::Mul => x * y,
+            FOp::Div | FOp::DivApprox => x / y,
+            FOp::Min => x.min(y),
+            FOp::Max => x.max(y),
+            FOp::Copysign => y.copysign(x),
+        };
+        if ftz {
+            r = ftz32(r);
+        }
+        if sat {
+            r = sat64(r as f64) as f32;
+        }
+        r.to_bits() as u64
+    }
+}
+
+fn fun(op: FUnOp, is64: bool, ftz: bool, sat: bool, a: u64) -> u64 {
+    if is64 {
+        let x = f64v(a);
+        let r = match op {
+            FUnOp::Neg => -x,
+            FUnOp::Abs => x.abs(),
+            FUnOp::Sqrt => x.sqrt(),
+            FUnOp::Rcp => 1.0 / x,
+            FUnOp::Rsqrt => 1.0 / x.sqrt(),
+            FUnOp::Sin => x.sin(),
+            FUnOp::Cos => x.cos(),
+            FUnOp::Ex2 => x.exp2(),
+            FUnOp::Lg2 => x.log2(),
+            FUnOp::Tanh => x.tanh(),
+        };
+        (if sat { sat64(r) } else { r }).to_bits()
+    } else {
+        let mut x = f32v(a);
+        if ftz {
+            x = ftz32(x);
+        }
+        let mut r = match op {
+            FUnOp::Neg => -x,
+            FUnOp::Abs => x.abs(),
+            FUnOp::Sqrt => x.sqrt(),
+            FUnOp::Rcp => 1.0 / x,
+            FUnOp::Rsqrt => 1.0 / x.sqrt(),
+            FUnOp::Sin => x.sin(),
+            FUnOp::Cos => x.cos(),
+            FUnOp::Ex2 => x.exp2(),
+            FUnOp::Lg2 => x.log2(),
+            FUnOp::Tanh => x.tanh(),
+        };
+        if ftz {
+            r = ftz32(r);
+        }
+        if sat {
+            r = sat64(r as f64) as f32;
+        }
+        r.to_bits() as u64
+    }
+}
+
+fn ibin(op: IOp, bits: u32, signed: bool, a: u64, b: u64) -> u64 {
+    let m = mask(bits);
+    let (ua, ub) = (a & m, b & m);
+    let (sa, sb) = (sext(a, bits), sext(b, bits));
+    match op {
+        IOp::Add => ua.wrapping_add(ub) & m,
+        IOp::Sub => ua.wrapping_sub(ub) & m,
+        IOp::MulLo => ua.wrapping_mul(ub) & m,
+        IOp::MulHi => {
+            if signed {
+                ((sa as i128 * sb as i128) >> bits) as u64 & m
+            } else {
+                ((ua as u128 * ub as u128) >> bits) as u64 & m
+            }
+        }
+        IOp::MulWide => {
+            if signed {
+                (sa as i128 * sb as i128) as u64 & mask(bits * 2)
+            } else {
+                (ua as u128 * ub as u128) as u64 & mask(bits * 2)
+            }
+        }
+        IOp::Mul24Lo | IOp::Mul24Hi => {
+            let p = if signed { sext(a, 24) as i128 * sext(b, 24) as i128 } else { ((a & 0xff_ffff) * (b & 0xff_ffff)) as i128 };
+            if op == IOp::Mul24Lo { p as u64 & m } else { (p >> 16) as u64 & m }
+        }
+        IOp::Div => {
+            if ub == 0 {
+                m
+            } else if signed {
+                sa.wrapping_div(sb) as u64 & m
+            } else {
+                ua / ub
+            }
+        }
+        IOp::Rem => {
+            if ub == 0 {
+                ua
+            } else if signed {
+                sa.wrapping_rem(sb) as u64 & m
+            } else {
+                ua % ub
+            }
+        }
+        IOp::Min => {
+            if signed {
+                sa.min(sb) as u64 & m
+            } else {
+                ua.min(ub)
+            }
+        }
+        IOp::Max => {
+            if signed {
+                sa.max(sb) as u64 & m
+            } else {
+                ua.max(ub)
+            }
+        }
+        IOp::And => ua & ub,
+        IOp::Or => ua | ub,
+        IOp::Xor => ua ^ ub,
+        IOp::Shl => {
+            let s = b & 0xffff_ffff;
+            if s >= bits as u64 { 0 } else { (ua << s) & m }
+        }
+        IOp::Shr => {
+            let s = (b & 0xffff_ffff).min(bits as u64 - 1 + (!signed) as u64);
+            if signed {
+                (sa >> s.min(63)) as u64 & m
+            } else if s >= bits as u64 {
+                0
+            } else {
+                ua >> s
+            }
+        }
+        IOp::AddSat | IOp::SubSat => {
+            let r = if op == IOp::AddSat { sa as i128 + sb as i128 } else { sa as i128 - sb as i128 };
+            let lo = -(1i128 << (bits - 1));
+            let hi = (1i128 << (bits - 1)) - 1;
+            r.clamp(lo, hi) as u64 & m
+        }
+    }
+}
+
+fn iun(op: IUnOp, bits: u32, signed: bool, a: u64) -> u64 {
+    let m = mask(bits);
+    let ua = a & m;
+    match op {
+        IUnOp::Neg => ua.wrapping_neg() & m,
+        IUnOp::Abs => sext(a, bits).unsigned_abs() & m,
+        IUnOp::Not => !ua & m,
+        IUnOp::Cnot => (ua == 0) as u64,
+        IUnOp::Popc => ua.count_ones() as u64,
+        IUnOp::Clz => (ua.leading_zeros() - (64 - bits)) as u64,
+        IUnOp::Brev => ua.reverse_bits() >> (64 - bits),
+        IUnOp::Bfind | IUnOp::BfindShift => {
+            let v = if signed && sext(a, bits) < 0 { !ua & m } else { ua };
+            if v == 0 {
+                0xffff_ffff
+            } else {
+                let pos = 63 - v.leading_zeros() as u64;
+                if op == IUnOp::BfindShift { bits as u64 - 1 - pos } else { pos }
+            }
+        }
+    }
+}
+
+fn cmp_vals(cmp: Cmp, ty: Ty, a: u64, b: u64) -> bool {
+    if ty.float() {
+        let (x, y) = if ty == Ty::F64 { (f64v(a), f64v(b)) } else { (f32v(a) as f64, f32v(b) as f64) };
+        let nan = x.is_nan() || y.is_nan();
+        match cmp {
+            Cmp::Eq => !nan && x == y,
+            Cmp::Ne => !nan && x != y,
+            Cmp::Lt | Cmp::Lo => !nan && x < y,
+            Cmp::Le | Cmp::Ls => !nan && x <= y,
+            Cmp::Gt | Cmp::Hi => !nan && x > y,
+            Cmp::Ge | Cmp::Hs => !nan && x >= y,
+            Cmp::Equ => nan || x == y,
+            Cmp::Neu => nan || x != y,
+            Cmp::Ltu => nan || x < y,
+            Cmp::Leu => nan || x <= y,
+            Cmp::Gtu => nan || x > y,
+            Cmp::Geu => nan || x >= y,
+            Cmp::Num => !nan,
+            Cmp::Nan => nan,
+        }
+    } else {
+        let bits = ty.bits();
+        let (ua, ub) = (a & mask(bits), b & mask(bits));
+        let (sa, sb) = (sext(a, bits), sext(b, bits));
+        let s = ty.signed();
+        match cmp {
+            Cmp::Eq | Cmp::Equ => ua == ub,
+            Cmp::Ne | Cmp::Neu => ua != ub,
+            Cmp::Lt | Cmp::Ltu => if s { sa < sb } else { ua < ub },
+            Cmp::Le | Cmp::Leu => if s { sa <= sb } else { ua <= ub },
+            Cmp::Gt | Cmp::Gtu => if s { sa > sb } else { ua > ub },
+            Cmp::Ge | Cmp::Geu => if s { sa >= sb } else { ua >= ub },
+            Cmp::Lo => ua < ub,
+            Cmp::Ls => ua <= ub,
+            Cmp::Hi => ua > ub,
+            Cmp::Hs => ua >= ub,
+            Cmp::Num => true,
+            Cmp::Nan => false,
+        }
+    }
+}
+
+fn boolop(op: BoolOp, a: bool, b: bool) -> bool {
+    match op {
+        BoolOp::And => a && b,
+        BoolOp::Or => a || b,
+        BoolOp::Xor => a ^ b,
+    }
+}
+
+fn round_int(x: f64, rnd: Rnd) -> f64 {
+    match rnd {
+        Rnd::Rni | Rnd::Rn => x.round_ties_even(),
+        Rnd::Rmi | Rnd::Rm => x.floor(),
+        Rnd::Rpi | Rnd::Rp => x.ceil(),
+        Rnd::Rzi | Rnd::Rz | Rnd::None => x.trunc(),
+    }
+}
+
+/// f64 -> f32 with a directed rounding mode.
+fn to_f32(x: f64, rnd: Rnd) -> f32 {
+    let r = x as f32;
+    if r.is_nan() || (r as f64) == x {
+        return r;
+    }
+    match rnd {
+        Rnd::Rz if (r as f64).abs() > x.abs() => {
+            if r > 0.0 {
+                r.next_down()
+            } else {
+                r.next_up()
+            }
+        }
+        Rnd::Rm if (r as f64) > x => r.next_down(),
+        Rnd::Rp if (r as f64) < x => r.next_up(),
+        _ => r,
+    }
+}
+
+/// Integer (as i128) -> f64 with a directed rounding mode.
+fn i_to_f64(v: i128, rnd: Rnd) -> f64 {
+    let r = v as f64;
+    let back = r as i128;
+    if back == v {
+        return r;
+    }
+    match rnd {
+        Rnd::Rz if back.abs() > v.abs() => {
+            if r > 0.0 {
+                r.next_down()
+            } else {
+                r.next_up()
+            }
+        }
+        Rnd::Rm if back > v => r.next_down(),
+        Rnd::Rp if back < v => r.next_up(),
+        _ => r,
+    }
+}
+
+fn i_to_f32(v: i128, rnd: Rnd) -> f32 {
+    let r = v as f32;
+    let back = r as i128;
+    if back == v {
+        return r;
+    }
+    match rnd {
+        Rnd::Rz if back.abs() > v.abs() => {
+            if r > 0.0 {
+                r.next_down()
+            } else {
+                r.next_up()
+            }
+        }
+        Rnd::Rm if back > v => r.next_down(),
+        Rnd::Rp if back < v => r.next_up(),
+        _ => r,
+    }
+}
+
+fn int_range(t: Ty) -> (i128, i128) {
+    let b = t.bits();
+    if t.signed() { (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1) } else { (0, (1i128 << b) - 1) }
+}
+
+fn cvt(dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, v: u64) -> u64 {
+    if st.float() {
+        let mut x = if st == Ty::F64 { f64v(v) } else { f32v(v) as f64 };
+        if ftz && st == Ty::F32 {
+            x = ftz32(x as f32) as f64;
+        }
+        if dt.float() {
+            let int_rnd = matches!(rnd, Rnd::Rni | Rnd::Rzi | Rnd::Rmi | Rnd::Rpi);
+            if int_rnd {
+                x = round_int(x, rnd);
+            }
+            if sat {
+                x = sat64(x);
+            }
+            if dt == Ty::F64 {
+                x.to_bits()
+            } else {
+                let mut r = if int_rnd { x as f32 } else { to_f32(x, rnd) };
+                if ftz {
+                    r = ftz32(r);
+                }
+                r.to_bits() as u64
+            }
+        } else {
+            if x.is_nan() {
+                return 0;
+            }
+            let r = round_int(x, rnd);
+            let (lo, hi) = int_range(dt);
+            let i = if r <= lo as f64 {
+                lo
+            } else if r >= hi as f64 {
+                hi
+            } else {
+                r as i128
+            };
+            i as u64 & mask(dt.bits())
+        }
+    } else {
+        let iv: i128 = if st.signed() { sext(v, st.bits()) as i128 } else { (v & mask(st.bits())) as i128 };
+        match dt {
+            Ty::F64 => i_to_f64(iv, rnd).to_bits(),
+            Ty::F32 => i_to_f32(iv, rnd).to_bits() as u64,
+            _ => {
+                let iv = if sat {
+                    let (lo, hi) = int_range(dt);
+                    iv.clamp(lo, hi)
+                } else {
+                    iv
+                };
+                // sign-extend narrower signed results into the register like hardware does
+                let r = iv as u64 & mask(dt.bits());
+                if dt.signed() { sext(r, dt.bits()) as u64 & mask(dt.bits().max(32)) } else { r }
+            }
+        }
+    }
+}
+
+fn atom_apply(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
+    let bits = ty.bits();
+    let m = mask(bits);
+    match (op, ty) {
+        (AtomOp::Add, Ty::F32) => (f32v(old) + f32v(b)).to_bits() as u64,
+        (AtomOp::Add, Ty::F64) => (f64v(old) + f64v(b)).to_bits(),
+        (AtomOp::Min, Ty::F32) => f32v(old).min(f32v(b)).to_bits() as u64,
+        (AtomOp::Max, Ty::F32) => f32v(old).max(f32v(b)).to_bits() as u64,
+        (AtomOp::Min, Ty::F64) => f64v(old).min(f64v(b)).to_bits(),
+        (AtomOp::Max, Ty::F64) => f64v(old).max(f64v(b)).to_bits(),
+        (AtomOp::Add, _) => old.wrapping_add(b) & m,
+        (AtomOp::Min, _) => ibin(IOp::Min, bits, ty.signed(), old, b),
+        (AtomOp::Max, _) => ibin(IOp::Max, bits, ty.signed(), old, b),
+        (AtomOp::Inc, _) => {
+            if (old & m) >= (b & m) {
+                0
+            } else {
+                (old + 1) & m
+            }
+        }
+        (AtomOp::Dec, _) => {
+            if old & m == 0 || (old & m) > (b & m) {
+                b & m
+            } else {
+                (old - 1) & m
+            }
+        }
+        (AtomOp::And, _) => old & b & m,
+        (AtomOp::Or, _) => (old | b) & m,
+        (AtomOp::Xor, _) => (old ^ b) & m,
+        (AtomOp::Exch, _) => b & m,
+        (AtomOp::Cas, _) => {
+            if old & m == b & m {
+                c & m
+            } else {
+                old
+            }
+        }
+    }
+}
+
+fn bfe(bits: u32, signed: bool, a: u64, pos: u64, len: u64) -> u64 {
+    let m = mask(bits);
+    let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
+    let ua = a & m;
+    if len == 0 {
+        return 0;
+    }
+    let msb = bits - 1;
+    let sbit = if signed { (ua >> (pos + len - 1).min(msb)) & 1 } else { 0 };
+    let flen = if pos > msb { 0 } else { len.min(bits - pos) };
+    let field = if flen == 0 { 0 } else { (ua >> pos) & mask(flen) };
+    if sbit == 1 { (field | (!mask(flen))) & m } else { field }
+}
+
+fn bfi(bits: u32, a: u64, b: u64, pos: u64, len: u64) -> u64 {
+    let m = mask(bits);
+    let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
+    if len == 0 || pos >= bits {
+        return b & m;
+    }
+    let flen = len.min(bits - pos);
+    let fm = mask(flen) << pos;
+    ((b & !fm) | ((a << pos) & fm)) & m
+}
+
+fn prmt(a: u64, b: u64, c: u64) -> u64 {
+    let bytes = (a & 0xffff_ffff) | ((b & 0xffff_ffff) << 32);
+    let mut r = 0u64;
+    for i in 0..4 {
+        let sel = (c >> (4 * i)) & 0xf;
+        let mut byte = (bytes >> (8 * (sel & 7))) & 0xff;
+        if sel & 8 != 0 {
+            byte = if byte & 0x80 != 0 { 0xff } else { 0 };
+        }
+        r |= byte << (8 * i);
+    }
+    r
+}
+
+/// Reads a call slot of the caller (bytes of a frame parameter, a register or an immediate).
+fn slot_read(lane: &Lane, s: Slot, size: u32) -> u64 {
+    match s {
+        Slot::Frame(o) => read_le(&lane.local, (lane.lbase + o as usize) as u64, size.min(8)).unwrap_or(0),
+        Slot::Reg(r) => lane.get(r),
+        Slot::Imm(v) => v,
+    }
+}
+
+struct PrintfArgs<'a, 'b> {
+    env: &'a Env<'b>,
+    lane: &'a Lane,
+    base: u64,
+}
+
+impl ArgSource for PrintfArgs<'_, '_> {
+    fn arg(&mut self, offset: u64, size: u32) -> Result<u64, String> {
+        if self.base == 0 {
+            return Err("printf argument buffer is null but the format needs arguments".into());
+        }
+        let a = self.base.wrapping_add(offset);
+        load(self.env, self.lane, resolve(MemSpace::Generic, a), size)
+    }
+    fn string(&mut self, addr: u64) -> Result<Vec<u8>, String> {
+        read_cstr(self.env, self.lane, addr)
+    }
+}
+
+fn read_cstr(env: &Env, lane: &Lane, addr: u64) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut a = addr;
+    loop {
+        let b = load(env, lane, resolve(MemSpace::Generic, a), 1)? as u8;
+        if b == 0 {
+            return Ok(out);
+        }
+        out.push(b);
+        if out.len() > 1 << 20 {
+            return Err("printf string longer than 1 MiB (missing NUL?)".into());
+        }
+        a = a.wrapping_add(1);
+    }
+}
+
+fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
+    let prog = env.l.prog;
+    let code = &prog.code[..];
+    loop {
+        // pick the group: deepest call, then lowest pc
+        let mut best = u64::MAX;
+        for li in 0..w.n {
+            if w.state[li] == RUN {
+                best = best.min(key(w.lanes[li].stack.len(), w.pc[li]));
+            }
+        }
+        if best == u64::MAX {
+            return Ok(());
+        }
+        let mut gmask = 0u32;
+        let mut next_other = u64::MAX;
+        for li in 0..w.n {
+            if w.state[li] == RUN {
+                let k = key(w.lanes[li].stack.len(), w.pc[li]);
+                if k == best {
+                    gmask |= 1 << li;
+                } else {
+                    next_other = next_other.min(k);
+                }
+            }
+        }
+        let depth_key = best & !0xffff_ffff;
+        let mut pc = best as u32;
+        loop {
+            let Some(inst) = code.get(pc as usize) else {
+                let li = gmask.trailing_zeros() as usize;
+                return Err(fault(env, w, li, pc.saturating_sub(1), "execution ran past the end of the function".into()));
+            };
+            let mut exec = gmask;
+            if inst.guard != NO_GUARD {
+                exec = 0;
+                for l in Bits(gmask) {
+                    if ((w.lanes[l].get(inst.guard) & 1) != 0) != inst.guard_neg {
+                        exec |= 1 << l;
+                    }
+                }
+            }
+            env.clock += 1;
+            let ci = inst.class as usize;
+            env.stats.warp_insts[ci] += 1;
+            env.stats.thread_insts[ci] += exec.count_ones() as u64;
+            macro_rules! fail {
+                ($l:expr, $msg:expr) => {
+                    return Err(fault(env, w, $l, pc, $msg))
+                };
+            }
+            match &inst.op {
+                Op::Mov { d, a, bits } => {
+                    let m = mask(*bits);
+                    for l in Bits(exec) {
+                        let v = rd(env, w, l, *a) & m;
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Pack { d, parts, part_bits } => {
+                    for l in Bits(exec) {
+                        let mut v = 0u64;
+                        for (k, p) in parts.iter().enumerate() {
+                            v |= (rd(env, w, l, *p) & mask(*part_bits)) << (k as u32 * part_bits);
+                        }
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Unpack { ds, a, part_bits } => {
+                    for l in Bits(exec) {
+                        let v = rd(env, w, l, *a);
+                        for (k, d) in ds.iter().enumerate() {
+                            if let Some(d) = d {
+                                w.lanes[l].set(*d, (v >> (k as u32 * part_bits)) & mask(*part_bits));
+                            }
+                        }
+                    }
+                }
+                Op::Ld { sp, ty, n, d, addr } => {
+                    let size = ty.bytes();
+                    let total = size * *n as u32;
+                    let mut global = false;
+                    env.sectors.clear();
+                    for l in Bits(exec) {
+                        let a = eff_addr(env, w, l, addr);
+                        let loc = resolve(*sp, a);
+                        let la = loc_addr(loc);
+                        if la % total as u64 != 0 {
+                            fail!(l, format!("misaligned {} load of {total} bytes at address 0x{a:x}", space_name(loc)));
+                        }
+                        if let Loc::Global(g) = loc {
+                            global = true;
+                            for s in (g >> 5)..=((g + total as u64 - 1) >> 5) {
+                                env.sectors.push(s);
+                            }
+                        }
+                        for k in 0..*n as usize {
+                            let v = match load(env, &w.lanes[l], offset_loc(loc, k as u64 * size as u64), size) {
+                                Ok(v) => v,
+                                Err(m) => fail!(l, m),
+                            };
+                            let v = if ty.signed() { sext(v, ty.bits()) as u64 } else { v };
+                            w.lanes[l].set(d[k], v);
+                        }
+                    }
+                    if global {
+                        count_sectors(env);
+                    } else if *sp == MemSpace::Generic && exec != 0 {
+                        reclass_generic(env, ci, exec, w, addr, *sp);
+                    }
+                }
+                Op::St { sp, ty, n, s, addr } => {
+                    let size = ty.bytes();
+                    let total = size * *n as u32;
+                    let mut global = false;
+                    env.sectors.clear();
+                    for l in Bits(exec) {
+                        let a = eff_addr(env, w, l, addr);
+                        let loc = resolve(*sp, a);
+                        let la = loc_addr(loc);
+                        if la % total as u64 != 0 {
+                            fail!(l, format!("misaligned {} store of {total} bytes at address 0x{a:x}", space_name(loc)));
+                        }
+                        if let Loc::Global(g) = loc {
+                            global = true;
+                            for s in (g >> 5)..=((g + total as u64 - 1) >> 5) {
+                                env.sectors.push(s);
+                            }
+                        }
+                        for k in 0..*n as usize {
+                            let v = rd(env, w, l, s[k]);
+                            if let Err(m) = store(env, &mut w.lanes[l], offset_loc(loc, k as u64 * size as u64), size, v) {
+                                fail!(l, m);
+                            }
+                        }
+                    }
+                    if global {
+                        count_sectors(env);
+                    } else if *sp == MemSpace::Generic && exec != 0 {
+                        reclass_generic(env, ci, exec, w, addr, *sp);
+                    }
+                }
+                Op::IBin { op, bits, signed, d, a, b } => {
+                    for l in Bits(exec) {
+                        let v = ibin(*op, *bits, *signed, rd(env, w, l, *a), rd(env, w, l, *b));
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::IUn { op, bits, signed, d, a } => {
+                    for l in Bits(exec) {
+                        let v = iun(*op, *bits, *signed, rd(env, w, l, *a));
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Mad { mode, bits, signed, sat, d, a, b, c } => {
+                    for l in Bits(exec) {
+                        let (x, y, z) = (rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c));
+                        let v = match mode {
+                            MadMode::Lo => ibin(IOp::Add, *bits, *signed, ibin(IOp::MulLo, *bits, *signed, x, y), z),
+                            MadMode::Hi if *sat && *signed => {
+                                let p = (sext(x, *bits) as i128 * sext(y, *bits) as i128) >> bits;
+                                let r = p + sext(z, *bits) as i128;
+                                r.clamp(-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) as u64 & mask(*bits)
+                            }
+                            MadMode::Hi => ibin(IOp::Add, *bits, *signed, ibin(IOp::MulHi, *bits, *signed, x, y), z),
+                            MadMode::Wide => {
+                                ibin(IOp::Add, bits * 2, *signed, ibin(IOp::MulWide, *bits, *signed, x, y), z)
+                            }
+                        };
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::FBin { op, f64, ftz, sat, d, a, b } => {
+                    for l in Bits(exec) {
+                        let v = fbin(*op, *f64, *ftz, *sat, rd(env, w, l, *a), rd(env, w, l, *b));
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::FUn { op, f64, ftz, sat, d, a } => {
+                    for l in Bits(exec) {
+                        let v = fun(*op, *f64, *ftz, *sat, rd(env, w, l, *a));
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Fma { f64, ftz, sat, d, a, b, c } => {
+                    for l in Bits(exec) {
+                        let (x, y, z) = (rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c));
+                        let v = if *f64 {
+                            let r = f64v(x).mul_add(f64v(y), f64v(z));
+                            (if *sat { sat64(r) } else { r }).to_bits()
+                        } else {
+                            let (mut x, mut y, mut z) = (f32v(x), f32v(y), f32v(z));
+                            if *ftz {
+                                (x, y, z) = (ftz32(x), ftz32(y), ftz32(z));
+                            }
+                            let mut r = x.mul_add(y, z);
+                            if *ftz {
+                                r = ftz32(r);
+                            }
+                            if *sat {
+                                r = sat64(r as f64) as f32;
+                            }
+                            r.to_bits() as u64
+                        };
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Setp { cmp, ty, d, d2, a, b, comb } => {
+                    for l in Bits(exec) {
+                        let r = cmp_vals(*cmp, *ty, rd(env, w, l, *a), rd(env, w, l, *b));
+                        let (p, q) = match comb {
+                            Some((op, c, neg)) => {
+                                let c = ((rd(env, w, l, *c) & 1) != 0) != *neg;
+                                (boolop(*op, r, c), boolop(*op, !r, c))
+                            }
+                            None => (r, !r),
+                        };
+                        w.lanes[l].set(*d, p as u64);
+                        if let Some(d2) = d2 {
+                            w.lanes[l].set(*d2, q as u64);
+                        }
+                    }
+                }
+                Op::Set { cmp, ty, dty, d, a, b, comb } => {
+                    for l in Bits(exec) {
+                        let mut r = cmp_vals(*cmp, *ty, rd(env, w, l, *a), rd(env, w, l, *b));
+                        if let Some((op, c, neg)) = comb {
+                            let c = ((rd(env, w, l, *c) & 1) != 0) != *neg;
+                            r = boolop(*op, r, c);
+                        }
+                        let v = match (r, dty) {
+                            (false, _) => 0,
+                            (true, Ty::F32) => 1.0f32.to_bits() as u64,
+                            (true, _) => mask(dty.bits()),
+                        };
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Selp { bits, d, a, b, p } => {
+                    for l in Bits(exec) {
+                        let v = if rd(env, w, l, *p) & 1 != 0 { rd(env, w, l, *a) } else { rd(env, w, l, *b) };
+                        w.lanes[l].set(*d, v & mask(*bits));
+                    }
+                }
+                Op::Slct { bits, cf32, d, a, b, c } => {
+                    for l in Bits(exec) {
+                        let cv = rd(env, w, l, *c);
+                        let take_a = if *cf32 { f32v(cv) >= 0.0 } else { sext(cv, 32) >= 0 };
+                        let v = if take_a { rd(env, w, l, *a) } else { rd(env, w, l, *b) };
+                        w.lanes[l].set(*d, v & mask(*bits));
+                    }
+                }
+                Op::Cvt { dt, st, rnd, sat, ftz, d, a } => {
+                    for l in Bits(exec) {
+                        let v = cvt(*dt, *st, *rnd, *sat, *ftz, rd(env, w, l, *a));
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Cvta { to, sp, d, a } => {
+                    let win = match sp {
+                        MemSpace::Shared => SHARED_WINDOW,
+                        MemSpace::Local => LOCAL_WINDOW,
+                        MemSpace::KParam => PARAM_WINDOW,
+                        _ => 0,
+                    };
+                    for l in Bits(exec) {
+                        let x = rd(env, w, l, *a);
+                        let v = if win == 0 {
+                            x
+                        } else if *to {
+                            if x.wrapping_sub(win) >= WINDOW_SIZE && x != 0 {
+                                fail!(l, format!("cvta.to: generic address 0x{x:x} is not in the requested state space"));
+                            }
+                            x.wrapping_sub(win) & if x == 0 { 0 } else { u64::MAX }
+                        } else if x == 0 {
+                            0
+                        } else {
+                            x + win
+                        };
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Bfe { bits, signed, d, a, b, c } => {
+                    for l in Bits(exec) {
+                        let v = bfe(*bits, *signed, rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c));
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Bfi { bits, d, a, b, c, e } => {
+                    for l in Bits(exec) {
+                        let v = bfi(*bits, rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c), rd(env, w, l, *e));
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Prmt { d, a, b, c } => {
+                    for l in Bits(exec) {
+                        let v = prmt(rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c));
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Bra { target } => {
+                    if exec == gmask {
+                        pc = *target;
+                        if depth_key | pc as u64 >= next_other {
+                            write_pcs(w, gmask, pc);
+                            break;
+                        }
+                        continue;
+                    } else if exec == 0 {
+                        // fall through
+                    } else {
+                        write_pcs(w, exec, *target);
+                        write_pcs(w, gmask & !exec, pc + 1);
+                        break;
+                    }
+                }
+                Op::Call(ci) => {
+                    for l in Bits(exec) {
+                        if let Err(m) = do_call(env, w, l, pc, ci) {
+                            fail!(l, m);
+                        }
+                    }
+                    write_pcs(w, gmask & !exec, pc + 1);
+                    break;
+                }
+                Op::Ret => {
+                    for l in Bits(exec) {
+                        if w.lanes[l].stack.is_empty() {
+                            w.state[l] = EXIT;
+                        } else {
+                            w.pc[l] = do_ret(env, w, l);
+                        }
+                    }
+                    write_pcs(w, gmask & !exec, pc + 1);
+                    break;
+                }
+                Op::Exit => {
+                    for l in Bits(exec) {
+                        w.state[l] = EXIT;
+                    }
+                    gmask &= !exec;
+                    if gmask == 0 {
+                        break;
+                    }
+                }
+                Op::Trap => {
+                    if exec != 0 {
+                        fail!(exec.trailing_zeros() as usize, "trap instruction executed".into());
+                    }
+                }
+                Op::Bar { id, count, arrive } => {
+                    for l in Bits(exec) {
+                        let id = rd(env, w, l, *id);
+                        if id >= 16 {
+                            fail!(l, format!("barrier id {id} out of range (0..15)"));
+                        }
+                        let cnt = match count {
+                            Some(c) => rd(env, w, l, *c) as u32,
+                            None => 0,
+                        };
+                        if *arrive {
+                            env.arrived[id as usize] += 1;
+                        } else {
+                            w.state[l] = BAR;
+                            w.bar[l] = (id as u32, cnt);
+                        }
+                    }
+                    if !*arrive && exec != 0 {
+                        write_pcs(w, gmask, pc + 1);
+                        break;
+                    }
+                }
+                Op::WarpSync | Op::Nop => {}
+                Op::Fence => std::sync::atomic::fence(Ordering::SeqCst),
+                Op::Atom { sp, op, ty, d, addr, b, c } => {
+                    let size = ty.bytes();
+                    for l in Bits(exec) {
+                        let a = eff_addr(env, w, l, addr);
+                        let loc = resolve(*sp, a);
+                        if loc_addr(loc) % size as u64 != 0 {
+                            fail!(l, format!("misaligned {} atomic of {size} bytes at address 0x{a:x}", space_name(loc)));
+                        }
+                        let (bv, cv) = (rd(env, w, l, *b), rd(env, w, l, *c));
+                        let old = match loc {
+                            Loc::Global(g) => match env.l.mem.atomic(g, size, |old| atom_apply(*op, *ty, old, bv, cv)) {
+                                Ok(v) => v,
+                                Err(f) => fail!(l, mem_msg("atomic", loc, g, size, Some(f), 0)),
+                            },
+                            Loc::Shared(_) | Loc::Local(_) => {
+                                let old = match load(env, &w.lanes[l], loc, size) {
+                                    Ok(v) => v,
+                                    Err(m) => fail!(l, m),
+                                };
+                                let new = atom_apply(*op, *ty, old, bv, cv);
+                                if let Err(m) = store(env, &mut w.lanes[l], loc, size, new) {
+                                    fail!(l, m);
+                                }
+                                old
+                            }
+                            Loc::KParam(_) => fail!(l, "atomic on kernel parameter space".into()),
+                        };
+                        if let Some(d) = d {
+                            w.lanes[l].set(*d, old);
+                        }
+                    }
+                }
+                Op::Shfl { mode, d, p, a, b, c } => {
+                    let mut vals = [0u64; 32];
+                    let mut ok = [false; 32];
+                    for l in Bits(exec) {
+                        let bval = (rd(env, w, l, *b) & 0x1f) as i32;
+                        let cv = rd(env, w, l, *c) as u32;
+                        let clamp = (cv & 0x1f) as i32;
+                        let seg = ((cv >> 8) & 0x1f) as i32;
+                        let lane = l as i32;
+                        let max_lane = (lane & seg) | (clamp & !seg);
+                        let min_lane = lane & seg;
+                        let (j, pv) = match mode {
+                            ShflMode::Up => (lane - bval, lane - bval >= max_lane),
+                            ShflMode::Down => (lane + bval, lane + bval <= max_lane),
+                            ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
+                            ShflMode::Idx => {
+                                let j = min_lane | (bval & !seg);
+                                (j, j <= max_lane)
+                            }
+                        };
+                        let j = if pv && (0..w.n as i32).contains(&j) { j as usize } else { l };
+                        vals[l] = rd(env, w, j, *a) & 0xffff_ffff;
+                        ok[l] = pv;
+                    }
+                    for l in Bits(exec) {
+                        w.lanes[l].set(*d, vals[l]);
+                        if let Some(p) = p {
+                            w.lanes[l].set(*p, ok[l] as u64);
+                        }
+                    }
+                }
+                Op::Vote { mode, d, a, neg } => {
+                    let mut ballot = 0u32;
+                    for l in Bits(exec) {
+                        if ((rd(env, w, l, *a) & 1) != 0) != *neg {
+                            ballot |= 1 << l;
+                        }
+                    }
+                    let v = match mode {
+                        VoteMode::Ballot => ballot as u64,
+                        VoteMode::All => (ballot == exec) as u64,
+                        VoteMode::Any => (ballot != 0) as u64,
+                        VoteMode::Uni => (ballot == exec || ballot == 0) as u64,
+                    };
+                    for l in Bits(exec) {
+                        w.lanes[l].set(*d, v);
+                    }
+                }
+                Op::Activemask { d } => {
+                    for l in Bits(exec) {
+                        w.lanes[l].set(*d, gmask as u64);
+                    }
+                }
+                Op::Match { all, bits, d, p, a } => {
+                    let mut vals = [0u64; 32];
+                    for l in Bits(exec) {
+                        vals[l] = rd(env, w, l, *a) & mask(*bits);
+                    }
+                    let mut same_all = true;
+                    let first = vals[exec.trailing_zeros().min(31) as usize];
+                    for l in Bits(exec) {
+                        same_all &= vals[l] == first;
+                    }
+                    for l in Bits(exec) {
+                        let v = if *all {
+                            if same_all { exec as u64 } else { 0 }
+                        } else {
+                            Bits(exec).filter(|&k| vals[k] == vals[l]).fold(0u64, |m, k| m | (1 << k))
+                        };
+                        w.lanes[l].set(*d, v);
+                        if let Some(p) = p {
+                            w.lanes[l].set(*p, same_all as u64);
+                        }
+                    }
+                }
+                Op::Vprintf { fmt, args, ret } => {
+                    for l in Bits(exec) {
+                        let lane = &w.lanes[l];
+                        let fp = slot_read(lane, *fmt, 8);
+                        let ap = slot_read(lane, *args, 8);
+                        let text = match read_cstr(env, lane, fp) {
+                            Ok(t) => t,
+                            Err(m) => fail!(l, format!("vprintf format string: {m}")),
+                        };
+                        let out = match printf::format(&text, &mut PrintfArgs { env, lane, base: ap }) {
+                            Ok(o) => o,
+                            Err(m) => fail!(l, format!("vprintf: {m}")),
+                        };
+                        {
+                            let mut sink = env.l.sink.lock().unwrap_or_else(|p| p.into_inner());
+                            // the sink is the user's; an I/O error there is not a kernel fault
+                            let _ = sink.write_all(&out);
+                        }
+                        if let Some(r) = ret {
+                            let n = out.len() as u64;
+                            let lane = &mut w.lanes[l];
+                            match r {
+                                Slot::Frame(o) => {
+                                    let off = (lane.lbase + *o as usize) as u64;
+                                    write_le(&mut lane.local, off, 4, n);
+                                }
+                                Slot::Reg(reg) => lane.set(*reg, n),
+                                Slot::Imm(_) => {}
+                            }
+                        }
+                    }
+                }
+            }
+            pc += 1;
+            if depth_key | pc as u64 >= next_other {
+                write_pcs(w, gmask, pc);
+                break;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn write_pcs(w: &mut Warp, mask: u32, pc: u32) {
+    for l in Bits(mask) {
+        w.pc[l] = pc;
+    }
+}
+
+fn offset_loc(loc: Loc, k: u64) -> Loc {
+    match loc {
+        Loc::Global(a) => Loc::Global(a + k),
+        Loc::Shared(a) => Loc::Shared(a + k),
+        Loc::Local(a) => Loc::Local(a + k),
+        Loc::KParam(a) => Loc::KParam(a + k),
+    }
+}
+
+/// Counts the distinct sectors gathered for one warp-level global access.
+fn count_sectors(env: &mut Env) {
+    let s = &mut env.sectors;
+    s.sort_unstable();
+    s.dedup();
+    env.stats.global_requests += 1;
+    env.stats.global_sectors += s.len() as u64;
+}
+
+/// A generic access that hit shared or local memory: move it from the global class.
+fn reclass_generic(env: &mut Env, ci: usize, exec: u32, w: &Warp, addr: &Addr, sp: MemSpace) {
+    let l = exec.trailing_zeros() as usize;
+    let class = match resolve(sp, eff_addr(env, w, l, addr)) {
+        Loc::Shared(_) => InstClass::SharedMem,
+        _ => InstClass::LocalMem,
+    } as usize;
+    env.stats.warp_insts[ci] -= 1;
+    env.stats.thread_insts[ci] -= exec.count_ones() as u64;
+    env.stats.warp_insts[class] += 1;
+    env.stats.thread_insts[class] += exec.count_ones() as u64;
+}
+
+fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<(), String> {
+    let prog = env.l.prog;
+    let lane = &mut w.lanes[l];
+    let cur = &prog.funcs[lane.func as usize];
+    let callee = &prog.funcs[ci.callee as usize];
+    let new_rbase = lane.rbase + cur.nregs as usize;
+    let new_lbase = (lane.lbase + cur.frame_size as usize).div_ceil(16) * 16;
+    let lend = new_lbase + callee.frame_size as usize;
+    if lend > env.l.stack_limit || lane.stack.len() >= 100_000 {
+        return Err(format!("call stack overflow calling `{}` (depth {}, {} bytes of local memory)", callee.name, lane.stack.len(), lend));
+    }
+    if lane.regs.len() < new_rbase + callee.nregs as usize {
+        lane.regs.resize(new_rbase + callee.nregs as usize, 0);
+    }
+    if lane.local.len() < lend {
+        lane.local.resize(lend, 0);
+    }
+    for &(slot, off, size) in &ci.args {
+        let dst = new_lbase + off as usize;
+        match slot {
+            Slot::Frame(o) => {
+                let src = lane.lbase + o as usize;
+                if !copy_local(&mut lane.local, src, dst, size as usize) {
+                    return Err(format!("argument of `{}` does not fit its parameter", callee.name));
+                }
+            }
+            Slot::Reg(_) | Slot::Imm(_) => {
+                let v = slot_read(lane, slot, size);
+                write_le(&mut lane.local, dst as u64, size.min(8), v);
+            }
+        }
+    }
+    lane.stack.push(Frame { call_pc: pc, rbase: lane.rbase, lbase: lane.lbase, func: lane.func });
+    lane.rbase = new_rbase;
+    lane.lbase = new_lbase;
+    lane.func = ci.callee;
+    w.pc[l] = callee.entry;
+    Ok(())
+}
+
+/// Returns from a device function; gives the pc to continue at.
+fn do_ret(env: &Env, w: &mut Warp, l: usize) -> u32 {
+    let prog = env.l.prog;
+    let lane = &mut w.lanes[l];
+    let Some(f) = lane.stack.pop() else { return 0 };
+    let callee_lbase = lane.lbase;
+    lane.rbase = f.rbase;
+    lane.lbase = f.lbase;
+    lane.func = f.func;
+    if let Op::Call(ci) = &prog.code[f.call_pc as usize].op {
+        for &(off, slot, size) in &ci.rets {
+            let src = callee_lbase + off as usize;
+            match slot {
+                Slot::Frame(o) => {
+                    let dst = lane.lbase + o as usize;
+                    // decode sized both slots from the callee's signature
+                    copy_local(&mut lane.local, src, dst, size as usize);
+                }
+                Slot::Reg(r) => {
+                    let v = read_le(&lane.local, src as u64, size.min(8)).unwrap_or(0);
+                    lane.set(r, v);
+                }
+                Slot::Imm(_) => {}
+            }
+        }
+    }
+    f.call_pc + 1
+}
+
+/// Copies `len` bytes inside one local memory; false when either range is out of bounds.
+fn copy_local(local: &mut [u8], src: usize, dst: usize, len: usize) -> bool {
+    let n = local.len();
+    if src.checked_add(len).is_none_or(|e| e > n) || dst.checked_add(len).is_none_or(|e| e > n) {
+        return false;
+    }
+    local.copy_within(src..src + len, dst);
+    true
+}
