@@ -722,7 +722,7 @@ impl<'a> Fx<'a> {
                         "copysign" => FOp::Copysign,
                         _ => return self.err(format!("`{}` on a float type", i.opcode)),
                     };
-                    Op::FBin { op, f64: ty == Ty::F64, ftz: mods.has("ftz"), sat: mods.has("sat"), d, a, b }
+                    Op::FBin { op, f64: ty == Ty::F64, ftz: mods.has("ftz"), sat: mods.has("sat"), rnd: mods.rnd(), d, a, b }
                 } else {
                     let sat = mods.has("sat");
                     let op = match mn {
@@ -759,7 +759,7 @@ impl<'a> Fx<'a> {
                         return self.err("half-precision arithmetic is not supported");
                     }
                     let c = self.src(&o[3], ty)?;
-                    Op::Fma { f64: ty == Ty::F64, ftz: mods.has("ftz"), sat: mods.has("sat"), d, a, b, c }
+                    Op::Fma { f64: ty == Ty::F64, ftz: mods.has("ftz"), sat: mods.has("sat"), rnd: mods.rnd(), d, a, b, c }
                 } else {
                     let mode = if mods.has("hi") {
                         MadMode::Hi

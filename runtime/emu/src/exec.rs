@@ -518,7 +518,7 @@ fn sat64(x: f64) -> f64 {
 }
 
 /// Float binary op in the precision of the instruction.
-fn fbin(op: FOp, is64: bool, ftz: bool, sat: bool, a: u64, b: u64) -> u64 {
+fn fbin(op: FOp, is64: bool, ftz: bool, sat: bool, rnd: Rnd, a: u64, b: u64) -> u64 {
     if is64 {
         let (x, y) = (f64v(a), f64v(b));
         let r = match op {
@@ -537,7 +537,14 @@ fn fbin(op: FOp, is64: bool, ftz: bool, sat: bool, a: u64, b: u64) -> u64 {
             x = ftz32(x);
             y = ftz32(y);
         }
+        let directed = matches!(rnd, Rnd::Rz | Rnd::Rm | Rnd::Rp);
         let mut r = match op {
+            // f32 sums and products are exact in f64 (barring far-apart exponents), so one
+            // directed rounding from f64 gives the f32 result
+            FOp::Add if directed => to_f32(x as f64 + y as f64, rnd),
+            FOp::Sub if directed => to_f32(x as f64 - y as f64, rnd),
+            FOp::Mul if directed => to_f32(x as f64 * y as f64, rnd),
+            FOp::Div if directed => to_f32(x as f64 / y as f64, rnd),
             FOp::Add => x + y,
             FOp::Sub => x - y,
             FOp::Mul => x * y,
@@ -1185,9 +1192,9 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::FBin { op, f64, ftz, sat, d, a, b } => {
+                Op::FBin { op, f64, ftz, sat, rnd, d, a, b } => {
                     for l in Bits(exec) {
-                        let v = fbin(*op, *f64, *ftz, *sat, rd(env, w, l, *a), rd(env, w, l, *b));
+                        let v = fbin(*op, *f64, *ftz, *sat, *rnd, rd(env, w, l, *a), rd(env, w, l, *b));
                         w.lanes[l].set(*d, v);
                     }
                 }
@@ -1197,7 +1204,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::Fma { f64, ftz, sat, d, a, b, c } => {
+                Op::Fma { f64, ftz, sat, rnd, d, a, b, c } => {
                     for l in Bits(exec) {
                         let (x, y, z) = (rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c));
                         let v = if *f64 {
@@ -1208,7 +1215,11 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             if *ftz {
                                 (x, y, z) = (ftz32(x), ftz32(y), ftz32(z));
                             }
-                            let mut r = x.mul_add(y, z);
+                            let mut r = if matches!(rnd, Rnd::Rz | Rnd::Rm | Rnd::Rp) {
+                                to_f32((x as f64).mul_add(y as f64, z as f64), *rnd)
+                            } else {
+                                x.mul_add(y, z)
+                            };
                             if *ftz {
                                 r = ftz32(r);
                             }

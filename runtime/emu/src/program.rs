@@ -394,9 +394,9 @@ pub(crate) enum Op {
     IBin { op: IOp, bits: u32, signed: bool, d: u32, a: Src, b: Src },
     IUn { op: IUnOp, bits: u32, signed: bool, d: u32, a: Src },
     Mad { mode: MadMode, bits: u32, signed: bool, sat: bool, d: u32, a: Src, b: Src, c: Src },
-    FBin { op: FOp, f64: bool, ftz: bool, sat: bool, d: u32, a: Src, b: Src },
+    FBin { op: FOp, f64: bool, ftz: bool, sat: bool, rnd: Rnd, d: u32, a: Src, b: Src },
     FUn { op: FUnOp, f64: bool, ftz: bool, sat: bool, d: u32, a: Src },
-    Fma { f64: bool, ftz: bool, sat: bool, d: u32, a: Src, b: Src, c: Src },
+    Fma { f64: bool, ftz: bool, sat: bool, rnd: Rnd, d: u32, a: Src, b: Src, c: Src },
     Setp { cmp: Cmp, ty: Ty, d: u32, d2: Option<u32>, a: Src, b: Src, comb: Option<(BoolOp, Src, bool)> },
     /// `set`: writes all ones / 1.0f on true.
     Set { cmp: Cmp, ty: Ty, dty: Ty, d: u32, a: Src, b: Src, comb: Option<(BoolOp, Src, bool)> },
