@@ -1294,14 +1294,12 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         let v = if win == 0 {
                             x
                         } else if *to {
-                            if x.wrapping_sub(win) >= WINDOW_SIZE && x != 0 {
+                            if x.wrapping_sub(win) >= WINDOW_SIZE {
                                 fail!(l, format!("cvta.to: generic address 0x{x:x} is not in the requested state space"));
                             }
-                            x.wrapping_sub(win) & if x == 0 { 0 } else { u64::MAX }
-                        } else if x == 0 {
-                            0
+                            x - win
                         } else {
-                            x + win
+                            x.wrapping_add(win)
                         };
                         w.lanes[l].set(*d, v);
                     }

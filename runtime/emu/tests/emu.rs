@@ -28,3 +28,209 @@ fn saxpy_small_with_tail() {
     assert_eq!(st.global_sectors, 31 * 3 * 4 + 3);
     assert!(st.thread(InstClass::Float) == n as u64);
 }
+
+#[test]
+fn divergent_branches_see_their_own_masks() {
+    let mut e = Env::new("divergence");
+    let out = e.zeros(48 * 12);
+    e.run("diverge", 1, 48, &[&p(out)]);
+    let v = e.download::<u32>(out, 48 * 3);
+    for t in 0..48usize {
+        let (mask, ballot, after) = (v[t * 3], v[t * 3 + 1], v[t * 3 + 2]);
+        let full = if t < 32 { u32::MAX } else { 0xffff };
+        let odd = t % 2 == 1;
+        assert_eq!(mask, if odd { 0xaaaa_aaaa } else { 0x5555_5555 } & full, "thread {t} mask");
+        let exp_ballot = if odd { 0x2222_2222 & full } else if t < 32 { 0x55 } else { 0 };
+        assert_eq!(ballot, exp_ballot, "thread {t} ballot");
+        assert_eq!(after, full, "thread {t} after the join");
+    }
+}
+
+#[test]
+fn loops_with_per_thread_trip_counts_reconverge() {
+    let mut e = Env::new("loops");
+    let n = 3 * 64;
+    let (out, masks) = (e.zeros(n * 4), e.zeros(n * 4));
+    let st = e.run("tri_loop", 3, 64, &[&p(out), &p(masks)]);
+    let v = e.download::<u32>(out, n);
+    for (g, &x) in v.iter().enumerate() {
+        let exp: u32 = (0..g as u32).map(|i| i * i).fold(0u32, |a, b| a.wrapping_add(b));
+        assert_eq!(x, exp, "thread {g}");
+    }
+    assert!(e.download::<u32>(masks, n).iter().all(|&m| m == u32::MAX));
+    assert!(st.warp(InstClass::Control) > 0);
+    let out2 = e.zeros(64 * 4);
+    e.run("nested_break", 1, 64, &[&p(out2)]);
+    for (t, &x) in e.download::<u32>(out2, 64).iter().enumerate() {
+        let pairs = (t * t.saturating_sub(1) / 2) as u32;
+        assert_eq!(x, pairs.min(100), "thread {t}");
+    }
+}
+
+#[test]
+fn barrier_reverses_through_shared_memory() {
+    let mut e = Env::new("barrier");
+    let n = 4 * 256;
+    let input: Vec<u32> = (0..n as u32).map(|i| i * 3 + 1).collect();
+    let (din, dout) = (e.upload(&input), e.zeros(n * 4));
+    e.run("reverse", 4, 256, &[&p(din), &p(dout)]);
+    let v = e.download::<u32>(dout, n);
+    for b in 0..4 {
+        for t in 0..256 {
+            assert_eq!(v[b * 256 + t], input[b * 256 + 255 - t]);
+        }
+    }
+}
+
+#[test]
+fn barriers_from_divergent_paths_and_after_exits() {
+    let mut e = Env::new("barrier");
+    for limit in [96u32, 50] {
+        let out = e.zeros(96 * 4);
+        e.run("split_barrier", 1, 96, &[&p(out), &limit.to_le_bytes()]);
+        let v = e.download::<u32>(out, 96);
+        for t in 0..limit {
+            assert_eq!(v[t as usize], ((t + 1) % limit) * 10, "limit {limit} thread {t}");
+        }
+    }
+}
+
+#[test]
+fn barrier_that_cannot_complete_is_reported() {
+    let e = Env::new("barrier");
+    let err = e.launch("stuck", [1, 1, 1], [32, 1, 1], &[]).unwrap_err().to_string();
+    assert!(err.contains("barrier deadlock") && err.contains("kernel `stuck`"), "{err}");
+}
+
+#[test]
+fn shared_memory_tree_reduction() {
+    let mut e = Env::new("reduce_shared");
+    let n = 1000u32;
+    let input: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
+    let (din, dout) = (e.upload(&input), e.zeros(4 * 4));
+    e.dev.launch(&e.m, "block_sum", [4, 1, 1], [256, 1, 1], 256 * 4, &[&p(din), &p(dout), &n.to_le_bytes()]).unwrap();
+    let v = e.download::<f32>(dout, 4);
+    for b in 0..4 {
+        let exp: f32 = input.iter().skip(b * 256).take(256).sum();
+        assert_eq!(v[b], exp, "block {b}");
+    }
+    // without the dynamic shared memory the first store is out of bounds
+    let err = e.dev.launch(&e.m, "block_sum", [1, 1, 1], [256, 1, 1], 0, &[&p(din), &p(dout), &n.to_le_bytes()]).unwrap_err();
+    assert!(err.to_string().contains("out-of-bounds shared store"), "{err}");
+}
+
+#[test]
+fn warp_shuffle_reduction() {
+    let mut e = Env::new("shuffle");
+    let n = 64 * 32;
+    let input: Vec<u32> = (0..n as u32).map(|i| i ^ 0x55).collect();
+    let (din, dout) = (e.upload(&input), e.zeros(4));
+    let st = e.run("warp_sum", 16, 128, &[&p(din), &p(dout)]);
+    assert_eq!(e.download::<u32>(dout, 1)[0], input.iter().sum::<u32>());
+    assert_eq!(st.warp(InstClass::Sync), 5 * 64);
+    assert_eq!(st.thread(InstClass::Atomic), 64);
+}
+
+#[test]
+fn warp_shuffle_modes_width_and_predicate() {
+    let mut e = Env::new("shuffle");
+    let out = e.zeros(32 * 32);
+    e.run("modes", 1, 32, &[&p(out)]);
+    let v = e.download::<u32>(out, 32 * 8);
+    for l in 0..32u32 {
+        let r = &v[l as usize * 8..l as usize * 8 + 8];
+        let val = |k: u32| k * 100;
+        assert_eq!(r[0], val(if l >= 1 { l - 1 } else { l }), "up lane {l}");
+        let seg_end = (l / 8) * 8 + 7;
+        assert_eq!(r[1], val(if l + 3 <= seg_end { l + 3 } else { l }), "down width 8 lane {l}");
+        assert_eq!(r[2], val(l ^ 5), "bfly lane {l}");
+        assert_eq!(r[3], val((l + 7) % 32), "idx lane {l}");
+        assert_eq!(r[4], val((l / 16) * 16 + 2), "idx width 16 lane {l}");
+        assert_eq!(r[5], (l >= 1) as u32, "up predicate lane {l}");
+        assert_eq!(r[6], (l + 3 <= seg_end) as u32, "down predicate lane {l}");
+        let seg_start = (l / 8) * 8;
+        assert_eq!(r[7], val(if l >= seg_start + 2 { l - 2 } else { l }), "up width 8 lane {l}");
+    }
+}
+
+#[test]
+fn atomics_under_contention_across_blocks() {
+    let mut e = Env::new("atomics");
+    let g = e.zeros(64);
+    let mut init = vec![0u8; 64];
+    init[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+    init[16..20].copy_from_slice(&0x8000_0000u32.to_le_bytes());
+    init[56..60].copy_from_slice(&u32::MAX.to_le_bytes());
+    e.dev.copy_to_device(g, &init).unwrap();
+    let (blocks, threads) = (64u32, 128u32);
+    let n = blocks * threads;
+    let st = e.run("atomics", blocks, threads, &[&p(g)]);
+    let w = e.download::<u32>(g, 16);
+    assert_eq!(w[0], n);
+    assert_eq!(w[1], n - 1);
+    assert_eq!(w[2], 0);
+    assert_eq!(w[3], n % 1000);
+    assert_eq!(w[4], u32::MAX);
+    assert_eq!(w[5], (0..n).fold(0, |a, b| a ^ b));
+    assert_eq!(f32::from_bits(w[6]), n as f32 * 0.5);
+    let sum = (n as u64) * (n as u64 - 1) / 2;
+    assert_eq!(w[8] as u64 | (w[9] as u64) << 32, sum);
+    assert_eq!(f64::from_bits(w[10] as u64 | (w[11] as u64) << 32), sum as f64);
+    assert!(w[12] < n);
+    // dec: starts at 0 -> 7, then counts down and wraps every 8 operations
+    assert_eq!(w[13], (8 - n % 8) % 8);
+    assert_eq!(w[14], 0);
+    assert_eq!(w[15], blocks * threads * (threads - 1) / 2);
+    assert!(st.thread(InstClass::Atomic) >= 14 * n as u64);
+}
+
+#[test]
+fn vprintf_formats_like_c() {
+    let e = Env::new("printf");
+    e.dev.launch(&e.m, "hello", [1, 1, 1], [2, 1, 1], 0, &[&0.25f64.to_le_bytes()]).unwrap();
+    let out = e.printed();
+    let mut exp = String::new();
+    for t in 0..2i32 {
+        let d = t as f64 + 0.25;
+        let r2 = (t * 255) as u32;
+        let x = if r2 == 0 { "0".to_string() } else { format!("{r2:#x}") };
+        let neg = format!("{:<4}", -t);
+        let e_str = if t == 0 { "2.500000e-01" } else { "1.250000e+00" };
+        exp += &format!("tid {t}: [{d:6.2}] hello {x}|{neg}|-1234567890123 {} {e_str} 0.25 hel|{r2}|{r2:o}\n", (65 + t) as u8 as char);
+    }
+    exp += "no args % here\nno args % here\n";
+    assert_eq!(out, exp);
+}
+
+#[test]
+fn device_function_calls_and_recursion() {
+    let mut e = Env::new("calls");
+    let out = e.zeros(64 * 24);
+    e.run("calls", 1, 64, &[&p(out)]);
+    let mut b = vec![0u8; 64 * 24];
+    e.dev.copy_from_device(&mut b, out).unwrap();
+    let fib = |n: u32| {
+        let (mut a, mut c) = (0u32, 1u32);
+        for _ in 0..n {
+            (a, c) = (c, a + c);
+        }
+        a
+    };
+    for t in 0..64u32 {
+        let r = &b[t as usize * 24..];
+        let u32at = |o: usize| u32::from_le_bytes(r[o..o + 4].try_into().unwrap());
+        assert_eq!(u32at(0), t * t + 3, "add_sq {t}");
+        let fact: u64 = (1..=(t % 16) as u64).product();
+        assert_eq!(u64::from_le_bytes(r[8..16].try_into().unwrap()), fact, "fact {t}");
+        assert_eq!(u32at(16), fib(t % 13), "fib {t}");
+        let full = if t < 32 { u32::MAX } else { u32::MAX };
+        assert_eq!(u32at(20), full, "reconverged after calls {t}");
+    }
+}
+
+#[test]
+fn unbounded_recursion_is_a_stack_overflow_error() {
+    let e = Env::new("calls");
+    let err = e.launch("runaway", [1, 1, 1], [1, 1, 1], &[]).unwrap_err().to_string();
+    assert!(err.contains("call stack overflow") && err.contains("_Z7foreveri"), "{err}");
+}
