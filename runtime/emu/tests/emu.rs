@@ -234,3 +234,130 @@ fn unbounded_recursion_is_a_stack_overflow_error() {
     let err = e.launch("runaway", [1, 1, 1], [1, 1, 1], &[]).unwrap_err().to_string();
     assert!(err.contains("call stack overflow") && err.contains("_Z7foreveri"), "{err}");
 }
+
+#[test]
+fn votes_and_matches() {
+    let mut e = Env::new("vote");
+    let out = e.zeros(32 * 32);
+    e.run("votes", 1, 32, &[&p(out)]);
+    let v = e.download::<u32>(out, 32 * 8);
+    for l in 0..32usize {
+        let r = &v[l * 8..l * 8 + 8];
+        assert_eq!(r[0..4], [1, 1, 0, 0], "lane {l} all/any/all/uni");
+        assert_eq!(r[4], 0x1f);
+        assert_eq!(r[5], !0x1f);
+        assert_eq!(r[6], 0xffu32 << ((l / 8) * 8), "match.any lane {l}");
+        assert_eq!(r[7], 0, "match.all lane {l}");
+    }
+}
+
+#[test]
+fn module_globals_const_and_pointer_initializers() {
+    let mut e = Env::new("memory");
+    let out = e.zeros(64 * 4);
+    e.run("globals", 2, 32, &[&p(out)]);
+    let v = e.download::<u32>(out, 64);
+    for t in 0..32u32 {
+        let table = [10u32, 20, 30, 40];
+        let coef = [15u32, 25];
+        let exp = table[(t % 4) as usize] + table[((t + 1) % 4) as usize] + coef[(t % 2) as usize];
+        assert_eq!(v[t as usize], exp, "thread {t}");
+    }
+    let (hits, size) = e.m.global("hits").unwrap();
+    assert_eq!(size, 4);
+    assert_eq!(e.download::<u32>(hits, 1)[0], 64);
+    let (tab, size) = e.m.global("table").unwrap();
+    assert_eq!(size, 16);
+    assert_eq!(e.download::<u32>(tab, 4), vec![10, 20, 30, 40]);
+    assert!(e.m.global("nope").is_none());
+}
+
+#[test]
+fn local_arrays_and_generic_pointers() {
+    let mut e = Env::new("memory");
+    let out = e.zeros(64 * 4);
+    e.run("local_generic", 1, 64, &[&p(out)]);
+    let v = e.download::<u32>(out, 64);
+    let val = |t: u32| (t % 16) * t + 1 + 15 * t + 1;
+    for t in 0..64u32 {
+        assert_eq!(v[t as usize], val(t) + val(0), "thread {t}");
+    }
+}
+
+#[test]
+fn dynamic_shared_memory() {
+    let mut e = Env::new("memory");
+    let out = e.zeros(128 * 4);
+    e.dev.launch(&e.m, "dyn_reverse", [1, 1, 1], [128, 1, 1], 512, &[&p(out)]).unwrap();
+    let v = e.download::<u32>(out, 128);
+    assert!(v.iter().enumerate().all(|(t, &x)| x == 127 - t as u32));
+}
+
+#[test]
+fn vector_loads_and_stores() {
+    let mut e = Env::new("memory");
+    let x: Vec<f32> = (0..128).map(|i| i as f32 * 0.5).collect();
+    let pairs: Vec<u64> = (0..64).map(|i| i * 1_000_000_007).collect();
+    let (dx, dy, dp, dq) = (e.upload(&x), e.zeros(128 * 4), e.upload(&pairs), e.zeros(64 * 8));
+    let st = e.run("vectors", 1, 32, &[&p(dx), &p(dy), &p(dp), &p(dq)]);
+    let y = e.download::<f32>(dy, 128);
+    for i in 0..32 {
+        for k in 0..4 {
+            assert_eq!(y[i * 4 + k], x[i * 4 + 3 - k] * 2.0);
+        }
+    }
+    let q = e.download::<u64>(dq, 64);
+    for i in 0..32 {
+        assert_eq!((q[2 * i], q[2 * i + 1]), (pairs[2 * i + 1], pairs[2 * i]));
+    }
+    // 32 lanes x 16 bytes = 512 contiguous bytes = 16 sectors per request
+    assert_eq!(st.global_requests, 4);
+    assert_eq!(st.global_sectors, 64);
+}
+
+#[test]
+fn coalescing_counts_sectors_per_warp_access() {
+    let mut e = Env::new("memory");
+    let n = 4096u32;
+    let input: Vec<u32> = (0..n).collect();
+    let (din, dout) = (e.upload(&input), e.zeros(1024 * 4));
+    let contiguous = e.run("strided", 4, 256, &[&p(din), &p(dout), &1u32.to_le_bytes(), &n.to_le_bytes()]);
+    assert_eq!(contiguous.global_requests, 64);
+    assert_eq!(contiguous.global_sectors, 64 * 4);
+    let strided = e.run("strided", 4, 256, &[&p(din), &p(dout), &8u32.to_le_bytes(), &n.to_le_bytes()]);
+    // loads hit 32 different sectors per warp, stores stay contiguous
+    assert_eq!(strided.global_sectors, 32 * 32 + 32 * 4);
+    let out = e.download::<u32>(dout, 1024);
+    assert!(out.iter().enumerate().all(|(g, &v)| v == (g as u32 * 8) % n));
+}
+
+#[test]
+fn special_registers_in_3d_grids() {
+    let mut e = Env::new("sregs");
+    let (grid, block) = ([2u32, 3, 2], [8u32, 4, 2]);
+    let nthreads = 12 * 64;
+    let out = e.zeros(nthreads * 64);
+    e.launch("sregs", grid, block, &[&p(out)]).unwrap();
+    let v = e.download::<u32>(out, nthreads * 16);
+    for bz in 0..2 {
+        for by in 0..3 {
+            for bx in 0..2 {
+                for tz in 0..2 {
+                    for ty in 0..4 {
+                        for tx in 0..8 {
+                            let b = (bz * 3 + by) * 2 + bx;
+                            let t = (tz * 4 + ty) * 8 + tx;
+                            let r = &v[(b * 64 + t) as usize * 16..][..16];
+                            let lane = t % 32;
+                            assert_eq!(
+                                r,
+                                [tx, ty, tz, 8, 4, 2, bx, by, bz, 2, 3, 2, lane, t / 32, (1u32 << lane) - 1, !((1u32 << lane) - 1)],
+                                "block {b} thread {t}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
