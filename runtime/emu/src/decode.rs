@@ -9,7 +9,9 @@
 use std::collections::HashMap;
 
 use crate::error::EmuError;
-use crate::parse::{Ast, FuncDecl, Init, InstAst, Item, Num, Operand, ParamDecl, Space, Stmt, VarDecl};
+use crate::parse::{
+    Ast, FuncDecl, Init, InstAst, Item, Num, Operand, ParamDecl, Space, Stmt, VarDecl,
+};
 use crate::program::*;
 
 /// What a name means.
@@ -24,12 +26,17 @@ enum Sym {
     Func(u32),
 }
 
+/// A pointer relocation in a global initializer: (byte offset, target global, addend).
+type Reloc = (u64, u32, i64);
+
 fn align_up(v: u64, a: u64) -> u64 {
     if a <= 1 { v } else { v.div_ceil(a) * a }
 }
 
 fn elem_bytes(ty: &str, line: u32) -> Result<u32, EmuError> {
-    Ty::parse(ty).map(Ty::bytes).ok_or_else(|| EmuError::decode(line, format!("unknown type `.{ty}`")))
+    Ty::parse(ty)
+        .map(Ty::bytes)
+        .ok_or_else(|| EmuError::decode(line, format!("unknown type `.{ty}`")))
 }
 
 fn var_size(v: &VarDecl) -> Result<(u64, u32, bool), EmuError> {
@@ -43,13 +50,25 @@ fn var_size(v: &VarDecl) -> Result<(u64, u32, bool), EmuError> {
         }
     }
     if unsized_ {
-        n = if v.init.is_empty() { 0 } else { (v.init.len() as u64).div_ceil(v.vec as u64) };
+        n = if v.init.is_empty() {
+            0
+        } else {
+            (v.init.len() as u64).div_ceil(v.vec as u64)
+        };
     }
     let align = if v.align > 0 { v.align } else { eb as u32 };
-    Ok((n.saturating_mul(eb), align.max(1), unsized_ && v.init.is_empty()))
+    Ok((
+        n.saturating_mul(eb),
+        align.max(1),
+        unsized_ && v.init.is_empty(),
+    ))
 }
 
-fn param_layout(ps: &[ParamDecl], start: u64, line: u32) -> Result<(Vec<ParamSlot>, u64), EmuError> {
+fn param_layout(
+    ps: &[ParamDecl],
+    start: u64,
+    line: u32,
+) -> Result<(Vec<ParamSlot>, u64), EmuError> {
     let mut off = start;
     let mut out = Vec::new();
     for p in ps {
@@ -57,7 +76,10 @@ fn param_layout(ps: &[ParamDecl], start: u64, line: u32) -> Result<(Vec<ParamSlo
         let a = if p.align > 0 { p.align as u64 } else { eb };
         off = align_up(off, a);
         let size = eb * p.count;
-        out.push(ParamSlot { offset: off as u32, size: size as u32 });
+        out.push(ParamSlot {
+            offset: off as u32,
+            size: size as u32,
+        });
         off += size;
     }
     Ok((out, off))
@@ -130,7 +152,12 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
                         static_local += size;
                         s
                     }
-                    Space::Param => return Err(EmuError::decode(v.line, "`.param` variable at module scope")),
+                    Space::Param => {
+                        return Err(EmuError::decode(
+                            v.line,
+                            "`.param` variable at module scope",
+                        ));
+                    }
                 };
                 m.syms.insert(v.name.clone(), sym);
             }
@@ -171,7 +198,10 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
     }
     // Function-scope shared variables join the module-wide layout.
     for item in &ast.items {
-        if let Item::Func(FuncDecl { body: Some(body), .. }) = item {
+        if let Item::Func(FuncDecl {
+            body: Some(body), ..
+        }) = item
+        {
             for s in body {
                 if let Stmt::Var(v) = s
                     && v.space == Space::Shared
@@ -205,14 +235,16 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
     let mut code = Vec::new();
     let mut shared_cursor = 0usize;
     for fi in 0..m.funcs.len() {
-        let Item::Func(f) = &ast.items[m.decls[fi]] else { continue };
+        let Item::Func(f) = &ast.items[m.decls[fi]] else {
+            continue;
+        };
         let Some(body) = &f.body else { continue };
         let entry = code.len() as u32;
         let (nregs, frame) = decode_body(&m, fi as u32, f, body, &mut code, &mut shared_cursor)?;
         let func = &mut m.funcs[fi];
         func.entry = entry;
         func.nregs = nregs;
-        func.frame_size = align_up(frame as u64, 16) as u32;
+        func.frame_size = align_up(frame, 16) as u32;
     }
     Ok(Program {
         code,
@@ -225,8 +257,9 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
     })
 }
 
-fn init_bytes(v: &VarDecl, syms: &HashMap<String, Sym>) -> Result<(Vec<u8>, Vec<(u64, u32, i64)>), EmuError> {
-    let ty = Ty::parse(&v.ty).ok_or_else(|| EmuError::decode(v.line, format!("unknown type `.{}`", v.ty)))?;
+fn init_bytes(v: &VarDecl, syms: &HashMap<String, Sym>) -> Result<(Vec<u8>, Vec<Reloc>), EmuError> {
+    let ty = Ty::parse(&v.ty)
+        .ok_or_else(|| EmuError::decode(v.line, format!("unknown type `.{}`", v.ty)))?;
     let eb = ty.bytes() as usize;
     let mut out = Vec::with_capacity(v.init.len() * eb);
     let mut relocs = Vec::new();
@@ -242,7 +275,10 @@ fn init_bytes(v: &VarDecl, syms: &HashMap<String, Sym>) -> Result<(Vec<u8>, Vec<
                     out.extend_from_slice(&vec![0u8; eb]);
                 }
                 _ => {
-                    return Err(EmuError::decode(v.line, format!("initializer refers to `{name}`, which is not a global variable")));
+                    return Err(EmuError::decode(
+                        v.line,
+                        format!("initializer refers to `{name}`, which is not a global variable"),
+                    ));
                 }
             },
         }
@@ -293,7 +329,11 @@ fn decode_body(
     };
     // Parameters and results.
     for (p, slot) in f.params.iter().zip(&func.params) {
-        let s = if f.is_entry { Sym::KParam(slot.offset) } else { Sym::Frame(slot.offset) };
+        let s = if f.is_entry {
+            Sym::KParam(slot.offset)
+        } else {
+            Sym::Frame(slot.offset)
+        };
         fx.scopes[0].insert(p.name.clone(), s);
     }
     for (p, slot) in f.rets.iter().zip(&func.rets) {
@@ -305,10 +345,11 @@ fn decode_body(
     for s in body {
         match s {
             Stmt::Inst(_) => pc += 1,
-            Stmt::Label(name, line) => {
-                if fx.labels.insert(name.as_str(), pc).is_some() {
-                    return Err(EmuError::decode(*line, format!("label `{name}` defined twice")));
-                }
+            Stmt::Label(name, line) if fx.labels.insert(name.as_str(), pc).is_some() => {
+                return Err(EmuError::decode(
+                    *line,
+                    format!("label `{name}` defined twice"),
+                ));
             }
             _ => {}
         }
@@ -354,7 +395,10 @@ fn decode_body(
                         s
                     }
                     Space::Global | Space::Const => {
-                        return Err(EmuError::decode(v.line, "function-scope `.global`/`.const` variables are not supported"));
+                        return Err(EmuError::decode(
+                            v.line,
+                            "function-scope `.global`/`.const` variables are not supported",
+                        ));
                     }
                 };
                 fx.scopes.last_mut().map(|s| s.insert(v.name.clone(), sym));
@@ -367,7 +411,15 @@ fn decode_body(
                     Some(g) => (fx.reg(&g.reg)?, g.neg),
                     None => (NO_GUARD, false),
                 };
-                code.push(Inst { op, guard, guard_neg, class, line: i.line, src_file: loc.0, src_line: loc.1 });
+                code.push(Inst {
+                    op,
+                    guard,
+                    guard_neg,
+                    class,
+                    line: i.line,
+                    src_file: loc.0,
+                    src_line: loc.1,
+                });
             }
         }
     }
@@ -419,9 +471,13 @@ fn classify(op: &Op) -> InstClass {
             MemSpace::Local | MemSpace::KParam => InstClass::LocalMem,
         },
         Op::Bra { .. } | Op::Call(_) | Op::Ret | Op::Exit => InstClass::Control,
-        Op::Bar { .. } | Op::WarpSync | Op::Fence | Op::Shfl { .. } | Op::Vote { .. } | Op::Activemask { .. } | Op::Match { .. } => {
-            InstClass::Sync
-        }
+        Op::Bar { .. }
+        | Op::WarpSync
+        | Op::Fence
+        | Op::Shfl { .. }
+        | Op::Vote { .. }
+        | Op::Activemask { .. }
+        | Op::Match { .. } => InstClass::Sync,
         Op::Atom { .. } => InstClass::Atomic,
         Op::Trap | Op::Vprintf { .. } => InstClass::Other,
     }
@@ -587,20 +643,49 @@ impl<'a> Fx<'a> {
             }
         };
         let Some(base) = base else {
-            return Ok((reg_space, Addr { base: Base::Abs, off }));
+            return Ok((
+                reg_space,
+                Addr {
+                    base: Base::Abs,
+                    off,
+                },
+            ));
         };
-        let abs = |o: u32| Addr { base: Base::Abs, off: o as i64 + off };
+        let abs = |o: u32| Addr {
+            base: Base::Abs,
+            off: o as i64 + off,
+        };
         Ok(match self.lookup(base) {
-            Some(Sym::Reg(r)) => (reg_space, Addr { base: Base::Reg(r), off }),
+            Some(Sym::Reg(r)) => (
+                reg_space,
+                Addr {
+                    base: Base::Reg(r),
+                    off,
+                },
+            ),
             Some(Sym::Global(g)) => {
                 if !matches!(reg_space, MemSpace::Global | MemSpace::Generic) {
-                    return self.err(format!("global variable `{base}` used in another state space"));
+                    return self.err(format!(
+                        "global variable `{base}` used in another state space"
+                    ));
                 }
-                (MemSpace::Global, Addr { base: Base::Global(g), off })
+                (
+                    MemSpace::Global,
+                    Addr {
+                        base: Base::Global(g),
+                        off,
+                    },
+                )
             }
             Some(Sym::Shared(o)) => (MemSpace::Shared, abs(o)),
             Some(Sym::StaticLocal(o)) => (MemSpace::Local, abs(o)),
-            Some(Sym::Frame(o)) => (MemSpace::Local, Addr { base: Base::Frame(o), off }),
+            Some(Sym::Frame(o)) => (
+                MemSpace::Local,
+                Addr {
+                    base: Base::Frame(o),
+                    off,
+                },
+            ),
             Some(Sym::KParam(o)) => (MemSpace::KParam, abs(o)),
             Some(Sym::Func(_)) => return self.err(format!("`{base}` is a function")),
             None => return self.err(format!("undeclared name `{base}`")),
@@ -612,7 +697,9 @@ impl<'a> Fx<'a> {
             Operand::Name(n) => match self.lookup(n) {
                 Some(Sym::Frame(o)) => Ok(Slot::Frame(o)),
                 Some(Sym::Reg(r)) => Ok(Slot::Reg(r)),
-                _ => self.err(format!("call argument `{n}` is not a parameter or register")),
+                _ => self.err(format!(
+                    "call argument `{n}` is not a parameter or register"
+                )),
             },
             Operand::Imm(Num::Int(v)) => Ok(Slot::Imm(*v as u64)),
             _ => self.err("unsupported call argument"),
@@ -628,7 +715,11 @@ impl<'a> Fx<'a> {
 
     fn ops<'o>(&self, i: &'o InstAst, n: usize) -> Result<&'o [Operand], EmuError> {
         if i.operands.len() < n {
-            return self.err(format!("`{}` needs {n} operands, got {}", i.opcode, i.operands.len()));
+            return self.err(format!(
+                "`{}` needs {n} operands, got {}",
+                i.opcode,
+                i.operands.len()
+            ));
         }
         Ok(&i.operands)
     }
@@ -636,7 +727,9 @@ impl<'a> Fx<'a> {
     fn inst(&self, i: &InstAst) -> Result<Op, EmuError> {
         let mut parts = i.opcode.split('.');
         let mn = parts.next().unwrap_or("");
-        let mods = Mods { list: parts.collect() };
+        let mods = Mods {
+            list: parts.collect(),
+        };
         let o = &i.operands;
         Ok(match mn {
             "mov" => {
@@ -645,8 +738,15 @@ impl<'a> Fx<'a> {
                 match (&o[0], &o[1]) {
                     (Operand::Vec(ds), a) => {
                         let part_bits = ty.bits() / ds.len() as u32;
-                        let ds = ds.iter().map(|d| self.dst_opt(d)).collect::<Result<Vec<_>, _>>()?;
-                        Op::Unpack { ds: ds.into(), a: self.src(a, ty)?, part_bits }
+                        let ds = ds
+                            .iter()
+                            .map(|d| self.dst_opt(d))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        Op::Unpack {
+                            ds: ds.into(),
+                            a: self.src(a, ty)?,
+                            part_bits,
+                        }
                     }
                     (d, Operand::Vec(ps)) => {
                         let part_bits = ty.bits() / ps.len() as u32;
@@ -655,10 +755,21 @@ impl<'a> Fx<'a> {
                             16 => Ty::B16,
                             _ => Ty::B32,
                         };
-                        let parts = ps.iter().map(|p| self.src(p, pty)).collect::<Result<Vec<_>, _>>()?;
-                        Op::Pack { d: self.dst(d)?, parts: parts.into(), part_bits }
+                        let parts = ps
+                            .iter()
+                            .map(|p| self.src(p, pty))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        Op::Pack {
+                            d: self.dst(d)?,
+                            parts: parts.into(),
+                            part_bits,
+                        }
                     }
-                    (d, a) => Op::Mov { d: self.dst(d)?, a: self.src(a, ty)?, bits: ty.bits() },
+                    (d, a) => Op::Mov {
+                        d: self.dst(d)?,
+                        a: self.src(a, ty)?,
+                        bits: ty.bits(),
+                    },
                 }
             }
             "ld" | "ldu" => {
@@ -699,14 +810,32 @@ impl<'a> Fx<'a> {
                     x if n == 1 => s[0] = self.src(x, ty)?,
                     _ => return self.err("vector store needs a `{...}` source"),
                 }
-                Op::St { sp, ty, n, s: Box::new(s), addr }
+                Op::St {
+                    sp,
+                    ty,
+                    n,
+                    s: Box::new(s),
+                    addr,
+                }
             }
-            "prefetch" | "prefetchu" | "nanosleep" | "pmevent" | "brkpt" | "discard" | "applypriority" => Op::Nop,
-            "add" | "sub" | "min" | "max" | "div" | "rem" | "mul" | "mul24" | "and" | "or" | "xor" | "shl" | "shr" | "copysign" => {
+            "prefetch" | "prefetchu" | "nanosleep" | "pmevent" | "brkpt" | "discard"
+            | "applypriority" => Op::Nop,
+            "add" | "sub" | "min" | "max" | "div" | "rem" | "mul" | "mul24" | "and" | "or"
+            | "xor" | "shl" | "shr" | "copysign" => {
                 let ty = self.ty1(&mods)?;
                 let o = self.ops(i, 3)?;
                 let d = self.dst(&o[0])?;
-                let (a, b) = (self.src(&o[1], ty)?, self.src(&o[2], if matches!(mn, "shl" | "shr") { Ty::U32 } else { ty })?);
+                let (a, b) = (
+                    self.src(&o[1], ty)?,
+                    self.src(
+                        &o[2],
+                        if matches!(mn, "shl" | "shr") {
+                            Ty::U32
+                        } else {
+                            ty
+                        },
+                    )?,
+                );
                 if ty.float() {
                     if ty == Ty::F16 {
                         return self.err("half-precision arithmetic is not supported");
@@ -722,7 +851,16 @@ impl<'a> Fx<'a> {
                         "copysign" => FOp::Copysign,
                         _ => return self.err(format!("`{}` on a float type", i.opcode)),
                     };
-                    Op::FBin { op, f64: ty == Ty::F64, ftz: mods.has("ftz"), sat: mods.has("sat"), rnd: mods.rnd(), d, a, b }
+                    Op::FBin {
+                        op,
+                        f64: ty == Ty::F64,
+                        ftz: mods.has("ftz"),
+                        sat: mods.has("sat"),
+                        rnd: mods.rnd(),
+                        d,
+                        a,
+                        b,
+                    }
                 } else {
                     let sat = mods.has("sat");
                     let op = match mn {
@@ -746,7 +884,14 @@ impl<'a> Fx<'a> {
                         "shr" => IOp::Shr,
                         _ => return self.err(format!("`{}` on an integer type", i.opcode)),
                     };
-                    Op::IBin { op, bits: ty.bits(), signed: ty.signed(), d, a, b }
+                    Op::IBin {
+                        op,
+                        bits: ty.bits(),
+                        signed: ty.signed(),
+                        d,
+                        a,
+                        b,
+                    }
                 }
             }
             "mad" | "mad24" | "fma" => {
@@ -759,7 +904,16 @@ impl<'a> Fx<'a> {
                         return self.err("half-precision arithmetic is not supported");
                     }
                     let c = self.src(&o[3], ty)?;
-                    Op::Fma { f64: ty == Ty::F64, ftz: mods.has("ftz"), sat: mods.has("sat"), rnd: mods.rnd(), d, a, b, c }
+                    Op::Fma {
+                        f64: ty == Ty::F64,
+                        ftz: mods.has("ftz"),
+                        sat: mods.has("sat"),
+                        rnd: mods.rnd(),
+                        d,
+                        a,
+                        b,
+                        c,
+                    }
                 } else {
                     let mode = if mods.has("hi") {
                         MadMode::Hi
@@ -768,15 +922,29 @@ impl<'a> Fx<'a> {
                     } else {
                         MadMode::Lo
                     };
-                    let cty = if mode == MadMode::Wide { if ty.signed() { Ty::S64 } else { Ty::U64 } } else { ty };
+                    let cty = if mode == MadMode::Wide {
+                        if ty.signed() { Ty::S64 } else { Ty::U64 }
+                    } else {
+                        ty
+                    };
                     let c = self.src(&o[3], cty)?;
                     if mn == "mad24" {
                         return self.err("mad24 is not supported");
                     }
-                    Op::Mad { mode, bits: ty.bits(), signed: ty.signed(), sat: mods.has("sat"), d, a, b, c }
+                    Op::Mad {
+                        mode,
+                        bits: ty.bits(),
+                        signed: ty.signed(),
+                        sat: mods.has("sat"),
+                        d,
+                        a,
+                        b,
+                        c,
+                    }
                 }
             }
-            "abs" | "neg" | "not" | "cnot" | "popc" | "clz" | "brev" | "bfind" | "sqrt" | "rcp" | "rsqrt" | "sin" | "cos" | "ex2" | "lg2" | "tanh" => {
+            "abs" | "neg" | "not" | "cnot" | "popc" | "clz" | "brev" | "bfind" | "sqrt" | "rcp"
+            | "rsqrt" | "sin" | "cos" | "ex2" | "lg2" | "tanh" => {
                 let ty = self.ty1(&mods)?;
                 let o = self.ops(i, 2)?;
                 let d = self.dst(&o[0])?;
@@ -798,7 +966,14 @@ impl<'a> Fx<'a> {
                         "tanh" => FUnOp::Tanh,
                         _ => return self.err(format!("`{}` on a float type", i.opcode)),
                     };
-                    Op::FUn { op, f64: ty == Ty::F64, ftz: mods.has("ftz"), sat: mods.has("sat"), d, a }
+                    Op::FUn {
+                        op,
+                        f64: ty == Ty::F64,
+                        ftz: mods.has("ftz"),
+                        sat: mods.has("sat"),
+                        d,
+                        a,
+                    }
                 } else {
                     let op = match mn {
                         "abs" => IUnOp::Abs,
@@ -812,14 +987,24 @@ impl<'a> Fx<'a> {
                         "bfind" => IUnOp::Bfind,
                         _ => return self.err(format!("`{}` on an integer type", i.opcode)),
                     };
-                    Op::IUn { op, bits: ty.bits(), signed: ty.signed(), d, a }
+                    Op::IUn {
+                        op,
+                        bits: ty.bits(),
+                        signed: ty.signed(),
+                        d,
+                        a,
+                    }
                 }
             }
             "setp" | "set" => {
                 let cmp = mods.list.first().and_then(|m| Cmp::parse(m));
-                let Some(cmp) = cmp else { return self.err("setp/set without a comparison") };
+                let Some(cmp) = cmp else {
+                    return self.err("setp/set without a comparison");
+                };
                 let tys = mods.types();
-                let ty = *tys.last().ok_or_else(|| EmuError::decode(i.line, "setp without a type"))?;
+                let ty = *tys
+                    .last()
+                    .ok_or_else(|| EmuError::decode(i.line, "setp without a type"))?;
                 let n = if mods.boolop().is_some() { 4 } else { 3 };
                 let o = self.ops(i, n)?;
                 let a = self.src(&o[1], ty)?;
@@ -833,18 +1018,40 @@ impl<'a> Fx<'a> {
                 };
                 if mn == "set" {
                     let dty = tys[0];
-                    return Ok(Op::Set { cmp, ty, dty, d: self.dst(&o[0])?, a, b, comb });
+                    return Ok(Op::Set {
+                        cmp,
+                        ty,
+                        dty,
+                        d: self.dst(&o[0])?,
+                        a,
+                        b,
+                        comb,
+                    });
                 }
                 let (d, d2) = match &o[0] {
                     Operand::Pair(x, y) => (self.reg(x)?, Some(self.reg(y)?)),
                     x => (self.dst(x)?, None),
                 };
-                Op::Setp { cmp, ty, d, d2, a, b, comb }
+                Op::Setp {
+                    cmp,
+                    ty,
+                    d,
+                    d2,
+                    a,
+                    b,
+                    comb,
+                }
             }
             "selp" => {
                 let ty = self.ty1(&mods)?;
                 let o = self.ops(i, 4)?;
-                Op::Selp { bits: ty.bits(), d: self.dst(&o[0])?, a: self.src(&o[1], ty)?, b: self.src(&o[2], ty)?, p: self.src(&o[3], Ty::Pred)? }
+                Op::Selp {
+                    bits: ty.bits(),
+                    d: self.dst(&o[0])?,
+                    a: self.src(&o[1], ty)?,
+                    b: self.src(&o[2], ty)?,
+                    p: self.src(&o[3], Ty::Pred)?,
+                }
             }
             "slct" => {
                 let tys = mods.types();
@@ -870,7 +1077,15 @@ impl<'a> Fx<'a> {
                     return self.err("f16 conversions are not supported");
                 }
                 let o = self.ops(i, 2)?;
-                Op::Cvt { dt: tys[0], st: tys[1], rnd: mods.rnd(), sat: mods.has("sat"), ftz: mods.has("ftz"), d: self.dst(&o[0])?, a: self.src(&o[1], tys[1])? }
+                Op::Cvt {
+                    dt: tys[0],
+                    st: tys[1],
+                    rnd: mods.rnd(),
+                    sat: mods.has("sat"),
+                    ftz: mods.has("ftz"),
+                    d: self.dst(&o[0])?,
+                    a: self.src(&o[1], tys[1])?,
+                }
             }
             "cvta" => {
                 let to = mods.has("to");
@@ -882,12 +1097,24 @@ impl<'a> Fx<'a> {
                     None => return self.err("cvta without a state space"),
                 };
                 let o = self.ops(i, 2)?;
-                Op::Cvta { to, sp, d: self.dst(&o[0])?, a: self.src(&o[1], Ty::U64)? }
+                Op::Cvta {
+                    to,
+                    sp,
+                    d: self.dst(&o[0])?,
+                    a: self.src(&o[1], Ty::U64)?,
+                }
             }
             "bfe" => {
                 let ty = self.ty1(&mods)?;
                 let o = self.ops(i, 4)?;
-                Op::Bfe { bits: ty.bits(), signed: ty.signed(), d: self.dst(&o[0])?, a: self.src(&o[1], ty)?, b: self.src(&o[2], Ty::U32)?, c: self.src(&o[3], Ty::U32)? }
+                Op::Bfe {
+                    bits: ty.bits(),
+                    signed: ty.signed(),
+                    d: self.dst(&o[0])?,
+                    a: self.src(&o[1], ty)?,
+                    b: self.src(&o[2], Ty::U32)?,
+                    c: self.src(&o[3], Ty::U32)?,
+                }
             }
             "bfi" => {
                 let ty = self.ty1(&mods)?;
@@ -906,11 +1133,18 @@ impl<'a> Fx<'a> {
                     return self.err("prmt modes (f4e, b4e, ...) are not supported");
                 }
                 let o = self.ops(i, 4)?;
-                Op::Prmt { d: self.dst(&o[0])?, a: self.src(&o[1], Ty::B32)?, b: self.src(&o[2], Ty::B32)?, c: self.src(&o[3], Ty::B32)? }
+                Op::Prmt {
+                    d: self.dst(&o[0])?,
+                    a: self.src(&o[1], Ty::B32)?,
+                    b: self.src(&o[2], Ty::B32)?,
+                    c: self.src(&o[3], Ty::B32)?,
+                }
             }
             "bra" => {
                 let o = self.ops(i, 1)?;
-                let Operand::Name(l) = &o[0] else { return self.err("bra needs a label") };
+                let Operand::Name(l) = &o[0] else {
+                    return self.err("bra needs a label");
+                };
                 match self.labels.get(l.as_str()) {
                     Some(t) => Op::Bra { target: *t },
                     None => return self.err(format!("unknown label `{l}`")),
@@ -967,16 +1201,26 @@ impl<'a> Fx<'a> {
                     let o = self.ops(i, 3)?;
                     (Some(self.dst(&o[0])?), &o[1..])
                 } else {
-                    (None, &self.ops(i, 2)?[..])
+                    (None, self.ops(i, 2)?)
                 };
                 let (sp, addr) = self.addr(&rest[0], mods.space())?;
                 let b = self.src(&rest[1], ty)?;
                 let c = match rest.get(2) {
                     Some(x) => self.src(x, ty)?,
-                    None if op == AtomOp::Cas => return self.err("atom.cas needs a compare and a new value"),
+                    None if op == AtomOp::Cas => {
+                        return self.err("atom.cas needs a compare and a new value");
+                    }
                     None => Src::Imm(0),
                 };
-                Op::Atom { sp, op, ty, d, addr, b, c }
+                Op::Atom {
+                    sp,
+                    op,
+                    ty,
+                    d,
+                    addr,
+                    b,
+                    c,
+                }
             }
             "shfl" => {
                 let mode = mods
@@ -995,7 +1239,14 @@ impl<'a> Fx<'a> {
                     Operand::Pair(x, y) => (self.reg(x)?, Some(self.reg(y)?)),
                     x => (self.dst(x)?, None),
                 };
-                Op::Shfl { mode, d, p, a: self.src(&o[1], Ty::B32)?, b: self.src(&o[2], Ty::U32)?, c: self.src(&o[3], Ty::U32)? }
+                Op::Shfl {
+                    mode,
+                    d,
+                    p,
+                    a: self.src(&o[1], Ty::B32)?,
+                    b: self.src(&o[2], Ty::U32)?,
+                    c: self.src(&o[3], Ty::U32)?,
+                }
             }
             "vote" => {
                 let mode = mods
@@ -1011,11 +1262,18 @@ impl<'a> Fx<'a> {
                     .ok_or_else(|| EmuError::decode(i.line, "vote without a mode"))?;
                 let o = self.ops(i, 2)?;
                 let (a, neg) = self.psrc(&o[1])?;
-                Op::Vote { mode, d: self.dst(&o[0])?, a, neg }
+                Op::Vote {
+                    mode,
+                    d: self.dst(&o[0])?,
+                    a,
+                    neg,
+                }
             }
             "activemask" => {
                 let o = self.ops(i, 1)?;
-                Op::Activemask { d: self.dst(&o[0])? }
+                Op::Activemask {
+                    d: self.dst(&o[0])?,
+                }
             }
             "match" => {
                 let ty = self.ty1(&mods)?;
@@ -1024,7 +1282,13 @@ impl<'a> Fx<'a> {
                     Operand::Pair(x, y) => (self.reg(x)?, Some(self.reg(y)?)),
                     x => (self.dst(x)?, None),
                 };
-                Op::Match { all: mods.has("all"), bits: ty.bits(), d, p, a: self.src(&o[1], ty)? }
+                Op::Match {
+                    all: mods.has("all"),
+                    bits: ty.bits(),
+                    d,
+                    p,
+                    a: self.src(&o[1], ty)?,
+                }
             }
             _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
         })
@@ -1063,16 +1327,36 @@ impl<'a> Fx<'a> {
                 Some(r) => Some(self.slot(r)?),
                 None => None,
             };
-            return Ok(Op::Vprintf { fmt: self.slot(&args[0])?, args: self.slot(&args[1])?, ret });
+            return Ok(Op::Vprintf {
+                fmt: self.slot(&args[0])?,
+                args: self.slot(&args[1])?,
+                ret,
+            });
         }
         if !self.m.has_body[fi as usize] {
-            return self.err(format!("call of external function `{callee}`, which the emulator does not provide"));
+            return self.err(format!(
+                "call of external function `{callee}`, which the emulator does not provide"
+            ));
         }
         if args.len() != f.params.len() || rets.len() != f.rets.len() {
-            return self.err(format!("call of `{callee}` with the wrong number of arguments or results"));
+            return self.err(format!(
+                "call of `{callee}` with the wrong number of arguments or results"
+            ));
         }
-        let args = args.iter().zip(&f.params).map(|(a, p)| Ok((self.slot(a)?, p.offset, p.size))).collect::<Result<Vec<_>, EmuError>>()?;
-        let rets = rets.iter().zip(&f.rets).map(|(r, p)| Ok((p.offset, self.slot(r)?, p.size))).collect::<Result<Vec<_>, EmuError>>()?;
-        Ok(Op::Call(Box::new(CallInfo { callee: fi, args, rets })))
+        let args = args
+            .iter()
+            .zip(&f.params)
+            .map(|(a, p)| Ok((self.slot(a)?, p.offset, p.size)))
+            .collect::<Result<Vec<_>, EmuError>>()?;
+        let rets = rets
+            .iter()
+            .zip(&f.rets)
+            .map(|(r, p)| Ok((p.offset, self.slot(r)?, p.size)))
+            .collect::<Result<Vec<_>, EmuError>>()?;
+        Ok(Op::Call(Box::new(CallInfo {
+            callee: fi,
+            args,
+            rets,
+        })))
     }
 }

@@ -35,10 +35,16 @@ pub enum EmuError {
 
 impl EmuError {
     pub(crate) fn parse(line: u32, msg: impl Into<String>) -> Self {
-        EmuError::Parse { line, msg: msg.into() }
+        EmuError::Parse {
+            line,
+            msg: msg.into(),
+        }
     }
     pub(crate) fn decode(line: u32, msg: impl Into<String>) -> Self {
-        EmuError::Decode { line, msg: msg.into() }
+        EmuError::Decode {
+            line,
+            msg: msg.into(),
+        }
     }
     pub(crate) fn api(msg: impl Into<String>) -> Self {
         EmuError::Api(msg.into())

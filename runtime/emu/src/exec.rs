@@ -196,7 +196,11 @@ pub(crate) fn run_grid(l: &Launch) -> Result<LaunchStats, EmuError> {
             }
             let gx = l.grid[0] as u64;
             let gy = l.grid[1] as u64;
-            env.ctaid = [(b % gx) as u32, ((b / gx) % gy) as u32, (b / (gx * gy)) as u32];
+            env.ctaid = [
+                (b % gx) as u32,
+                ((b / gx) % gy) as u32,
+                (b / (gx * gy)) as u32,
+            ];
             if let Err(e) = run_block(&mut env, &mut warps) {
                 abort.store(true, Ordering::Relaxed);
                 let mut fe = first_err.lock().unwrap_or_else(|p| p.into_inner());
@@ -206,7 +210,10 @@ pub(crate) fn run_grid(l: &Launch) -> Result<LaunchStats, EmuError> {
                 break;
             }
         }
-        total.lock().unwrap_or_else(|p| p.into_inner()).add(&env.stats);
+        total
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .add(&env.stats);
     };
     if workers == 1 {
         work(0);
@@ -233,12 +240,23 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
     env.nwarps = nw as u32;
     env.arrived = [0; 16];
     env.shared.clear();
-    env.shared.resize(prog.dyn_shared_base.max(prog.static_shared) as usize + l.dyn_shared as usize, 0);
+    env.shared.resize(
+        prog.dyn_shared_base.max(prog.static_shared) as usize + l.dyn_shared as usize,
+        0,
+    );
     let nregs = kf.nregs as usize;
     let lbase = prog.static_local as usize;
     let local_len = lbase + kf.frame_size as usize;
     while warps.len() < nw {
-        warps.push(Warp { id: 0, n: 0, lanes: Vec::new(), pc: [0; 32], state: [EXIT; 32], bar: [(0, 0); 32], tid: [[0; 3]; 32] });
+        warps.push(Warp {
+            id: 0,
+            n: 0,
+            lanes: Vec::new(),
+            pc: [0; 32],
+            state: [EXIT; 32],
+            bar: [(0, 0); 32],
+            tid: [[0; 3]; 32],
+        });
     }
     for (wi, w) in warps.iter_mut().take(nw).enumerate() {
         w.id = wi as u32;
@@ -248,7 +266,11 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
             let t = wi * 32 + li;
             let bx = l.block[0] as usize;
             let by = l.block[1] as usize;
-            w.tid[li] = [(t % bx) as u32, ((t / bx) % by) as u32, (t / (bx * by)) as u32];
+            w.tid[li] = [
+                (t % bx) as u32,
+                ((t / bx) % by) as u32,
+                (t / (bx * by)) as u32,
+            ];
             lane.regs.clear();
             lane.regs.resize(nregs, 0);
             lane.rbase = 0;
@@ -320,7 +342,10 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
                             w,
                             li,
                             pc,
-                            format!("barrier deadlock: {} of {} live threads wait at barrier {id}", waiting[id as usize], live),
+                            format!(
+                                "barrier deadlock: {} of {} live threads wait at barrier {id}",
+                                waiting[id as usize], live
+                            ),
                         ));
                     }
                 }
@@ -334,7 +359,10 @@ fn fault(env: &Env, w: &Warp, li: usize, pc: u32, msg: String) -> EmuError {
     let prog = env.l.prog;
     let (line, source) = match prog.code.get(pc as usize) {
         Some(i) => {
-            let src = prog.files.get(i.src_file as usize).map(|f| (f.clone(), i.src_line));
+            let src = prog
+                .files
+                .get(i.src_file as usize)
+                .map(|f| (f.clone(), i.src_line));
             (i.line, src)
         }
         None => (0, None),
@@ -438,8 +466,12 @@ fn read_le(buf: &[u8], off: u64, len: u32) -> Option<u64> {
 
 #[inline(always)]
 fn write_le(buf: &mut [u8], off: u64, len: u32, v: u64) -> bool {
-    let Ok(o) = usize::try_from(off) else { return false };
-    let Some(end) = o.checked_add(len as usize) else { return false };
+    let Ok(o) = usize::try_from(off) else {
+        return false;
+    };
+    let Some(end) = o.checked_add(len as usize) else {
+        return false;
+    };
     match buf.get_mut(o..end) {
         Some(s) => {
             s.copy_from_slice(&v.to_le_bytes()[..len as usize]);
@@ -452,33 +484,56 @@ fn write_le(buf: &mut [u8], off: u64, len: u32, v: u64) -> bool {
 fn mem_msg(kind: &str, loc: Loc, addr: u64, len: u32, f: Option<MemFault>, limit: usize) -> String {
     let sp = space_name(loc);
     match f {
-        Some(MemFault::Unmapped) => format!("{kind} of {len} bytes at unmapped {sp} address 0x{addr:x}"),
+        Some(MemFault::Unmapped) => {
+            format!("{kind} of {len} bytes at unmapped {sp} address 0x{addr:x}")
+        }
         Some(MemFault::OutOfBounds { base, size }) => format!(
             "out-of-bounds {sp} {kind} of {len} bytes at address 0x{addr:x} (allocation 0x{base:x} of {size} bytes)"
         ),
-        None => format!("out-of-bounds {sp} {kind} of {len} bytes at address 0x{addr:x} ({sp} memory is {limit} bytes)"),
+        None => format!(
+            "out-of-bounds {sp} {kind} of {len} bytes at address 0x{addr:x} ({sp} memory is {limit} bytes)"
+        ),
     }
 }
 
 fn load(env: &Env, lane: &Lane, loc: Loc, len: u32) -> Result<u64, String> {
     match loc {
-        Loc::Global(a) => env.l.mem.read(a, len).map_err(|f| mem_msg("load", loc, a, len, Some(f), 0)),
-        Loc::Shared(a) => read_le(&env.shared, a, len).ok_or_else(|| mem_msg("load", loc, a, len, None, env.shared.len())),
-        Loc::Local(a) => read_le(&lane.local, a, len).ok_or_else(|| mem_msg("load", loc, a, len, None, lane.local.len())),
-        Loc::KParam(a) => read_le(env.l.params, a, len).ok_or_else(|| mem_msg("load", loc, a, len, None, env.l.params.len())),
+        Loc::Global(a) => env
+            .l
+            .mem
+            .read(a, len)
+            .map_err(|f| mem_msg("load", loc, a, len, Some(f), 0)),
+        Loc::Shared(a) => read_le(&env.shared, a, len)
+            .ok_or_else(|| mem_msg("load", loc, a, len, None, env.shared.len())),
+        Loc::Local(a) => read_le(&lane.local, a, len)
+            .ok_or_else(|| mem_msg("load", loc, a, len, None, lane.local.len())),
+        Loc::KParam(a) => read_le(env.l.params, a, len)
+            .ok_or_else(|| mem_msg("load", loc, a, len, None, env.l.params.len())),
     }
 }
 
 fn store(env: &mut Env, lane: &mut Lane, loc: Loc, len: u32, v: u64) -> Result<(), String> {
     match loc {
-        Loc::Global(a) => env.l.mem.write(a, len, v).map_err(|f| mem_msg("store", loc, a, len, Some(f), 0)),
+        Loc::Global(a) => env
+            .l
+            .mem
+            .write(a, len, v)
+            .map_err(|f| mem_msg("store", loc, a, len, Some(f), 0)),
         Loc::Shared(a) => {
             let n = env.shared.len();
-            if write_le(&mut env.shared, a, len, v) { Ok(()) } else { Err(mem_msg("store", loc, a, len, None, n)) }
+            if write_le(&mut env.shared, a, len, v) {
+                Ok(())
+            } else {
+                Err(mem_msg("store", loc, a, len, None, n))
+            }
         }
         Loc::Local(a) => {
             let n = lane.local.len();
-            if write_le(&mut lane.local, a, len, v) { Ok(()) } else { Err(mem_msg("store", loc, a, len, None, n)) }
+            if write_le(&mut lane.local, a, len, v) {
+                Ok(())
+            } else {
+                Err(mem_msg("store", loc, a, len, None, n))
+            }
         }
         Loc::KParam(a) => Err(format!("store to kernel parameter space at offset 0x{a:x}")),
     }
@@ -511,7 +566,11 @@ fn f64v(v: u64) -> f64 {
 }
 
 fn ftz32(x: f32) -> f32 {
-    if x.is_subnormal() { 0.0f32.copysign(x) } else { x }
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
 }
 fn sat64(x: f64) -> f64 {
     if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }
@@ -629,8 +688,16 @@ fn ibin(op: IOp, bits: u32, signed: bool, a: u64, b: u64) -> u64 {
             }
         }
         IOp::Mul24Lo | IOp::Mul24Hi => {
-            let p = if signed { sext(a, 24) as i128 * sext(b, 24) as i128 } else { ((a & 0xff_ffff) * (b & 0xff_ffff)) as i128 };
-            if op == IOp::Mul24Lo { p as u64 & m } else { (p >> 16) as u64 & m }
+            let p = if signed {
+                sext(a, 24) as i128 * sext(b, 24) as i128
+            } else {
+                ((a & 0xff_ffff) * (b & 0xff_ffff)) as i128
+            };
+            if op == IOp::Mul24Lo {
+                p as u64 & m
+            } else {
+                (p >> 16) as u64 & m
+            }
         }
         IOp::Div => {
             if ub == 0 {
@@ -682,7 +749,11 @@ fn ibin(op: IOp, bits: u32, signed: bool, a: u64, b: u64) -> u64 {
             }
         }
         IOp::AddSat | IOp::SubSat => {
-            let r = if op == IOp::AddSat { sa as i128 + sb as i128 } else { sa as i128 - sb as i128 };
+            let r = if op == IOp::AddSat {
+                sa as i128 + sb as i128
+            } else {
+                sa as i128 - sb as i128
+            };
             let lo = -(1i128 << (bits - 1));
             let hi = (1i128 << (bits - 1)) - 1;
             r.clamp(lo, hi) as u64 & m
@@ -702,12 +773,20 @@ fn iun(op: IUnOp, bits: u32, signed: bool, a: u64) -> u64 {
         IUnOp::Clz => (ua.leading_zeros() - (64 - bits)) as u64,
         IUnOp::Brev => ua.reverse_bits() >> (64 - bits),
         IUnOp::Bfind | IUnOp::BfindShift => {
-            let v = if signed && sext(a, bits) < 0 { !ua & m } else { ua };
+            let v = if signed && sext(a, bits) < 0 {
+                !ua & m
+            } else {
+                ua
+            };
             if v == 0 {
                 0xffff_ffff
             } else {
                 let pos = 63 - v.leading_zeros() as u64;
-                if op == IUnOp::BfindShift { bits as u64 - 1 - pos } else { pos }
+                if op == IUnOp::BfindShift {
+                    bits as u64 - 1 - pos
+                } else {
+                    pos
+                }
             }
         }
     }
@@ -715,7 +794,11 @@ fn iun(op: IUnOp, bits: u32, signed: bool, a: u64) -> u64 {
 
 fn cmp_vals(cmp: Cmp, ty: Ty, a: u64, b: u64) -> bool {
     if ty.float() {
-        let (x, y) = if ty == Ty::F64 { (f64v(a), f64v(b)) } else { (f32v(a) as f64, f32v(b) as f64) };
+        let (x, y) = if ty == Ty::F64 {
+            (f64v(a), f64v(b))
+        } else {
+            (f32v(a) as f64, f32v(b) as f64)
+        };
         let nan = x.is_nan() || y.is_nan();
         match cmp {
             Cmp::Eq => !nan && x == y,
@@ -741,10 +824,34 @@ fn cmp_vals(cmp: Cmp, ty: Ty, a: u64, b: u64) -> bool {
         match cmp {
             Cmp::Eq | Cmp::Equ => ua == ub,
             Cmp::Ne | Cmp::Neu => ua != ub,
-            Cmp::Lt | Cmp::Ltu => if s { sa < sb } else { ua < ub },
-            Cmp::Le | Cmp::Leu => if s { sa <= sb } else { ua <= ub },
-            Cmp::Gt | Cmp::Gtu => if s { sa > sb } else { ua > ub },
-            Cmp::Ge | Cmp::Geu => if s { sa >= sb } else { ua >= ub },
+            Cmp::Lt | Cmp::Ltu => {
+                if s {
+                    sa < sb
+                } else {
+                    ua < ub
+                }
+            }
+            Cmp::Le | Cmp::Leu => {
+                if s {
+                    sa <= sb
+                } else {
+                    ua <= ub
+                }
+            }
+            Cmp::Gt | Cmp::Gtu => {
+                if s {
+                    sa > sb
+                } else {
+                    ua > ub
+                }
+            }
+            Cmp::Ge | Cmp::Geu => {
+                if s {
+                    sa >= sb
+                } else {
+                    ua >= ub
+                }
+            }
             Cmp::Lo => ua < ub,
             Cmp::Ls => ua <= ub,
             Cmp::Hi => ua > ub,
@@ -835,12 +942,20 @@ fn i_to_f32(v: i128, rnd: Rnd) -> f32 {
 
 fn int_range(t: Ty) -> (i128, i128) {
     let b = t.bits();
-    if t.signed() { (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1) } else { (0, (1i128 << b) - 1) }
+    if t.signed() {
+        (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
+    } else {
+        (0, (1i128 << b) - 1)
+    }
 }
 
 fn cvt(dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, v: u64) -> u64 {
     if st.float() {
-        let mut x = if st == Ty::F64 { f64v(v) } else { f32v(v) as f64 };
+        let mut x = if st == Ty::F64 {
+            f64v(v)
+        } else {
+            f32v(v) as f64
+        };
         if ftz && st == Ty::F32 {
             x = ftz32(x as f32) as f64;
         }
@@ -877,7 +992,11 @@ fn cvt(dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, v: u64) -> u64 {
             i as u64 & mask(dt.bits())
         }
     } else {
-        let iv: i128 = if st.signed() { sext(v, st.bits()) as i128 } else { (v & mask(st.bits())) as i128 };
+        let iv: i128 = if st.signed() {
+            sext(v, st.bits()) as i128
+        } else {
+            (v & mask(st.bits())) as i128
+        };
         match dt {
             Ty::F64 => i_to_f64(iv, rnd).to_bits(),
             Ty::F32 => i_to_f32(iv, rnd).to_bits() as u64,
@@ -890,7 +1009,11 @@ fn cvt(dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, v: u64) -> u64 {
                 };
                 // sign-extend narrower signed results into the register like hardware does
                 let r = iv as u64 & mask(dt.bits());
-                if dt.signed() { sext(r, dt.bits()) as u64 & mask(dt.bits().max(32)) } else { r }
+                if dt.signed() {
+                    sext(r, dt.bits()) as u64 & mask(dt.bits().max(32))
+                } else {
+                    r
+                }
             }
         }
     }
@@ -945,10 +1068,22 @@ fn bfe(bits: u32, signed: bool, a: u64, pos: u64, len: u64) -> u64 {
         return 0;
     }
     let msb = bits - 1;
-    let sbit = if signed { (ua >> (pos + len - 1).min(msb)) & 1 } else { 0 };
+    let sbit = if signed {
+        (ua >> (pos + len - 1).min(msb)) & 1
+    } else {
+        0
+    };
     let flen = if pos > msb { 0 } else { len.min(bits - pos) };
-    let field = if flen == 0 { 0 } else { (ua >> pos) & mask(flen) };
-    if sbit == 1 { (field | (!mask(flen))) & m } else { field }
+    let field = if flen == 0 {
+        0
+    } else {
+        (ua >> pos) & mask(flen)
+    };
+    if sbit == 1 {
+        (field | (!mask(flen))) & m
+    } else {
+        field
+    }
 }
 
 fn bfi(bits: u32, a: u64, b: u64, pos: u64, len: u64) -> u64 {
@@ -979,7 +1114,9 @@ fn prmt(a: u64, b: u64, c: u64) -> u64 {
 /// Reads a call slot of the caller (bytes of a frame parameter, a register or an immediate).
 fn slot_read(lane: &Lane, s: Slot, size: u32) -> u64 {
     match s {
-        Slot::Frame(o) => read_le(&lane.local, (lane.lbase + o as usize) as u64, size.min(8)).unwrap_or(0),
+        Slot::Frame(o) => {
+            read_le(&lane.local, (lane.lbase + o as usize) as u64, size.min(8)).unwrap_or(0)
+        }
         Slot::Reg(r) => lane.get(r),
         Slot::Imm(v) => v,
     }
@@ -1051,7 +1188,13 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
         loop {
             let Some(inst) = code.get(pc as usize) else {
                 let li = gmask.trailing_zeros() as usize;
-                return Err(fault(env, w, li, pc.saturating_sub(1), "execution ran past the end of the function".into()));
+                return Err(fault(
+                    env,
+                    w,
+                    li,
+                    pc.saturating_sub(1),
+                    "execution ran past the end of the function".into(),
+                ));
             };
             let mut exec = gmask;
             if inst.guard != NO_GUARD {
@@ -1079,7 +1222,11 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::Pack { d, parts, part_bits } => {
+                Op::Pack {
+                    d,
+                    parts,
+                    part_bits,
+                } => {
                     for l in Bits(exec) {
                         let mut v = 0u64;
                         for (k, p) in parts.iter().enumerate() {
@@ -1093,7 +1240,8 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         let v = rd(env, w, l, *a);
                         for (k, d) in ds.iter().enumerate() {
                             if let Some(d) = d {
-                                w.lanes[l].set(*d, (v >> (k as u32 * part_bits)) & mask(*part_bits));
+                                w.lanes[l]
+                                    .set(*d, (v >> (k as u32 * part_bits)) & mask(*part_bits));
                             }
                         }
                     }
@@ -1107,8 +1255,14 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         let a = eff_addr(env, w, l, addr);
                         let loc = resolve(*sp, a);
                         let la = loc_addr(loc);
-                        if la % total as u64 != 0 {
-                            fail!(l, format!("misaligned {} load of {total} bytes at address 0x{a:x}", space_name(loc)));
+                        if !la.is_multiple_of(total as u64) {
+                            fail!(
+                                l,
+                                format!(
+                                    "misaligned {} load of {total} bytes at address 0x{a:x}",
+                                    space_name(loc)
+                                )
+                            );
                         }
                         if let Loc::Global(g) = loc {
                             global = true;
@@ -1116,13 +1270,22 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                                 env.sectors.push(s);
                             }
                         }
-                        for k in 0..*n as usize {
-                            let v = match load(env, &w.lanes[l], offset_loc(loc, k as u64 * size as u64), size) {
+                        for (k, &dk) in d.iter().enumerate().take(*n as usize) {
+                            let v = match load(
+                                env,
+                                &w.lanes[l],
+                                offset_loc(loc, k as u64 * size as u64),
+                                size,
+                            ) {
                                 Ok(v) => v,
                                 Err(m) => fail!(l, m),
                             };
-                            let v = if ty.signed() { sext(v, ty.bits()) as u64 } else { v };
-                            w.lanes[l].set(d[k], v);
+                            let v = if ty.signed() {
+                                sext(v, ty.bits()) as u64
+                            } else {
+                                v
+                            };
+                            w.lanes[l].set(dk, v);
                         }
                     }
                     if global {
@@ -1140,8 +1303,14 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         let a = eff_addr(env, w, l, addr);
                         let loc = resolve(*sp, a);
                         let la = loc_addr(loc);
-                        if la % total as u64 != 0 {
-                            fail!(l, format!("misaligned {} store of {total} bytes at address 0x{a:x}", space_name(loc)));
+                        if !la.is_multiple_of(total as u64) {
+                            fail!(
+                                l,
+                                format!(
+                                    "misaligned {} store of {total} bytes at address 0x{a:x}",
+                                    space_name(loc)
+                                )
+                            );
                         }
                         if let Loc::Global(g) = loc {
                             global = true;
@@ -1149,9 +1318,15 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                                 env.sectors.push(s);
                             }
                         }
-                        for k in 0..*n as usize {
-                            let v = rd(env, w, l, s[k]);
-                            if let Err(m) = store(env, &mut w.lanes[l], offset_loc(loc, k as u64 * size as u64), size, v) {
+                        for (k, &sk) in s.iter().enumerate().take(*n as usize) {
+                            let v = rd(env, w, l, sk);
+                            if let Err(m) = store(
+                                env,
+                                &mut w.lanes[l],
+                                offset_loc(loc, k as u64 * size as u64),
+                                size,
+                                v,
+                            ) {
                                 fail!(l, m);
                             }
                         }
@@ -1162,49 +1337,121 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         reclass_generic(env, ci, exec, w, addr, *sp);
                     }
                 }
-                Op::IBin { op, bits, signed, d, a, b } => {
+                Op::IBin {
+                    op,
+                    bits,
+                    signed,
+                    d,
+                    a,
+                    b,
+                } => {
                     for l in Bits(exec) {
                         let v = ibin(*op, *bits, *signed, rd(env, w, l, *a), rd(env, w, l, *b));
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::IUn { op, bits, signed, d, a } => {
+                Op::IUn {
+                    op,
+                    bits,
+                    signed,
+                    d,
+                    a,
+                } => {
                     for l in Bits(exec) {
                         let v = iun(*op, *bits, *signed, rd(env, w, l, *a));
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::Mad { mode, bits, signed, sat, d, a, b, c } => {
+                Op::Mad {
+                    mode,
+                    bits,
+                    signed,
+                    sat,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
                     for l in Bits(exec) {
                         let (x, y, z) = (rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c));
                         let v = match mode {
-                            MadMode::Lo => ibin(IOp::Add, *bits, *signed, ibin(IOp::MulLo, *bits, *signed, x, y), z),
+                            MadMode::Lo => ibin(
+                                IOp::Add,
+                                *bits,
+                                *signed,
+                                ibin(IOp::MulLo, *bits, *signed, x, y),
+                                z,
+                            ),
                             MadMode::Hi if *sat && *signed => {
                                 let p = (sext(x, *bits) as i128 * sext(y, *bits) as i128) >> bits;
                                 let r = p + sext(z, *bits) as i128;
-                                r.clamp(-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) as u64 & mask(*bits)
+                                r.clamp(-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) as u64
+                                    & mask(*bits)
                             }
-                            MadMode::Hi => ibin(IOp::Add, *bits, *signed, ibin(IOp::MulHi, *bits, *signed, x, y), z),
-                            MadMode::Wide => {
-                                ibin(IOp::Add, bits * 2, *signed, ibin(IOp::MulWide, *bits, *signed, x, y), z)
-                            }
+                            MadMode::Hi => ibin(
+                                IOp::Add,
+                                *bits,
+                                *signed,
+                                ibin(IOp::MulHi, *bits, *signed, x, y),
+                                z,
+                            ),
+                            MadMode::Wide => ibin(
+                                IOp::Add,
+                                bits * 2,
+                                *signed,
+                                ibin(IOp::MulWide, *bits, *signed, x, y),
+                                z,
+                            ),
                         };
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::FBin { op, f64, ftz, sat, rnd, d, a, b } => {
+                Op::FBin {
+                    op,
+                    f64,
+                    ftz,
+                    sat,
+                    rnd,
+                    d,
+                    a,
+                    b,
+                } => {
                     for l in Bits(exec) {
-                        let v = fbin(*op, *f64, *ftz, *sat, *rnd, rd(env, w, l, *a), rd(env, w, l, *b));
+                        let v = fbin(
+                            *op,
+                            *f64,
+                            *ftz,
+                            *sat,
+                            *rnd,
+                            rd(env, w, l, *a),
+                            rd(env, w, l, *b),
+                        );
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::FUn { op, f64, ftz, sat, d, a } => {
+                Op::FUn {
+                    op,
+                    f64,
+                    ftz,
+                    sat,
+                    d,
+                    a,
+                } => {
                     for l in Bits(exec) {
                         let v = fun(*op, *f64, *ftz, *sat, rd(env, w, l, *a));
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::Fma { f64, ftz, sat, rnd, d, a, b, c } => {
+                Op::Fma {
+                    f64,
+                    ftz,
+                    sat,
+                    rnd,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
                     for l in Bits(exec) {
                         let (x, y, z) = (rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c));
                         let v = if *f64 {
@@ -1231,7 +1478,15 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::Setp { cmp, ty, d, d2, a, b, comb } => {
+                Op::Setp {
+                    cmp,
+                    ty,
+                    d,
+                    d2,
+                    a,
+                    b,
+                    comb,
+                } => {
                     for l in Bits(exec) {
                         let r = cmp_vals(*cmp, *ty, rd(env, w, l, *a), rd(env, w, l, *b));
                         let (p, q) = match comb {
@@ -1247,7 +1502,15 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         }
                     }
                 }
-                Op::Set { cmp, ty, dty, d, a, b, comb } => {
+                Op::Set {
+                    cmp,
+                    ty,
+                    dty,
+                    d,
+                    a,
+                    b,
+                    comb,
+                } => {
                     for l in Bits(exec) {
                         let mut r = cmp_vals(*cmp, *ty, rd(env, w, l, *a), rd(env, w, l, *b));
                         if let Some((op, c, neg)) = comb {
@@ -1264,19 +1527,46 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                 }
                 Op::Selp { bits, d, a, b, p } => {
                     for l in Bits(exec) {
-                        let v = if rd(env, w, l, *p) & 1 != 0 { rd(env, w, l, *a) } else { rd(env, w, l, *b) };
+                        let v = if rd(env, w, l, *p) & 1 != 0 {
+                            rd(env, w, l, *a)
+                        } else {
+                            rd(env, w, l, *b)
+                        };
                         w.lanes[l].set(*d, v & mask(*bits));
                     }
                 }
-                Op::Slct { bits, cf32, d, a, b, c } => {
+                Op::Slct {
+                    bits,
+                    cf32,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
                     for l in Bits(exec) {
                         let cv = rd(env, w, l, *c);
-                        let take_a = if *cf32 { f32v(cv) >= 0.0 } else { sext(cv, 32) >= 0 };
-                        let v = if take_a { rd(env, w, l, *a) } else { rd(env, w, l, *b) };
+                        let take_a = if *cf32 {
+                            f32v(cv) >= 0.0
+                        } else {
+                            sext(cv, 32) >= 0
+                        };
+                        let v = if take_a {
+                            rd(env, w, l, *a)
+                        } else {
+                            rd(env, w, l, *b)
+                        };
                         w.lanes[l].set(*d, v & mask(*bits));
                     }
                 }
-                Op::Cvt { dt, st, rnd, sat, ftz, d, a } => {
+                Op::Cvt {
+                    dt,
+                    st,
+                    rnd,
+                    sat,
+                    ftz,
+                    d,
+                    a,
+                } => {
                     for l in Bits(exec) {
                         let v = cvt(*dt, *st, *rnd, *sat, *ftz, rd(env, w, l, *a));
                         w.lanes[l].set(*d, v);
@@ -1295,7 +1585,12 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             x
                         } else if *to {
                             if x.wrapping_sub(win) >= WINDOW_SIZE {
-                                fail!(l, format!("cvta.to: generic address 0x{x:x} is not in the requested state space"));
+                                fail!(
+                                    l,
+                                    format!(
+                                        "cvta.to: generic address 0x{x:x} is not in the requested state space"
+                                    )
+                                );
                             }
                             x - win
                         } else {
@@ -1304,15 +1599,41 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::Bfe { bits, signed, d, a, b, c } => {
+                Op::Bfe {
+                    bits,
+                    signed,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
                     for l in Bits(exec) {
-                        let v = bfe(*bits, *signed, rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c));
+                        let v = bfe(
+                            *bits,
+                            *signed,
+                            rd(env, w, l, *a),
+                            rd(env, w, l, *b),
+                            rd(env, w, l, *c),
+                        );
                         w.lanes[l].set(*d, v);
                     }
                 }
-                Op::Bfi { bits, d, a, b, c, e } => {
+                Op::Bfi {
+                    bits,
+                    d,
+                    a,
+                    b,
+                    c,
+                    e,
+                } => {
                     for l in Bits(exec) {
-                        let v = bfi(*bits, rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c), rd(env, w, l, *e));
+                        let v = bfi(
+                            *bits,
+                            rd(env, w, l, *a),
+                            rd(env, w, l, *b),
+                            rd(env, w, l, *c),
+                            rd(env, w, l, *e),
+                        );
                         w.lanes[l].set(*d, v);
                     }
                 }
@@ -1369,7 +1690,10 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                 }
                 Op::Trap => {
                     if exec != 0 {
-                        fail!(exec.trailing_zeros() as usize, "trap instruction executed".into());
+                        fail!(
+                            exec.trailing_zeros() as usize,
+                            "trap instruction executed".into()
+                        );
                     }
                 }
                 Op::Bar { id, count, arrive } => {
@@ -1396,17 +1720,35 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                 }
                 Op::WarpSync | Op::Nop => {}
                 Op::Fence => std::sync::atomic::fence(Ordering::SeqCst),
-                Op::Atom { sp, op, ty, d, addr, b, c } => {
+                Op::Atom {
+                    sp,
+                    op,
+                    ty,
+                    d,
+                    addr,
+                    b,
+                    c,
+                } => {
                     let size = ty.bytes();
                     for l in Bits(exec) {
                         let a = eff_addr(env, w, l, addr);
                         let loc = resolve(*sp, a);
-                        if loc_addr(loc) % size as u64 != 0 {
-                            fail!(l, format!("misaligned {} atomic of {size} bytes at address 0x{a:x}", space_name(loc)));
+                        if !loc_addr(loc).is_multiple_of(size as u64) {
+                            fail!(
+                                l,
+                                format!(
+                                    "misaligned {} atomic of {size} bytes at address 0x{a:x}",
+                                    space_name(loc)
+                                )
+                            );
                         }
                         let (bv, cv) = (rd(env, w, l, *b), rd(env, w, l, *c));
                         let old = match loc {
-                            Loc::Global(g) => match env.l.mem.atomic(g, size, |old| atom_apply(*op, *ty, old, bv, cv)) {
+                            Loc::Global(g) => match env
+                                .l
+                                .mem
+                                .atomic(g, size, |old| atom_apply(*op, *ty, old, bv, cv))
+                            {
                                 Ok(v) => v,
                                 Err(f) => fail!(l, mem_msg("atomic", loc, g, size, Some(f), 0)),
                             },
@@ -1428,7 +1770,14 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         }
                     }
                 }
-                Op::Shfl { mode, d, p, a, b, c } => {
+                Op::Shfl {
+                    mode,
+                    d,
+                    p,
+                    a,
+                    b,
+                    c,
+                } => {
                     let mut vals = [0u64; 32];
                     let mut ok = [false; 32];
                     for l in Bits(exec) {
@@ -1448,7 +1797,11 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                                 (j, j <= max_lane)
                             }
                         };
-                        let j = if pv && (0..w.n as i32).contains(&j) { j as usize } else { l };
+                        let j = if pv && (0..w.n as i32).contains(&j) {
+                            j as usize
+                        } else {
+                            l
+                        };
                         vals[l] = rd(env, w, j, *a) & 0xffff_ffff;
                         ok[l] = pv;
                     }
@@ -1495,7 +1848,9 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         let v = if *all {
                             if same_all { exec as u64 } else { 0 }
                         } else {
-                            Bits(exec).filter(|&k| vals[k] == vals[l]).fold(0u64, |m, k| m | (1 << k))
+                            Bits(exec)
+                                .filter(|&k| vals[k] == vals[l])
+                                .fold(0u64, |m, k| m | (1 << k))
                         };
                         w.lanes[l].set(*d, v);
                         if let Some(p) = p {
@@ -1512,7 +1867,14 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             Ok(t) => t,
                             Err(m) => fail!(l, format!("vprintf format string: {m}")),
                         };
-                        let out = match printf::format(&text, &mut PrintfArgs { env, lane, base: ap }) {
+                        let out = match printf::format(
+                            &text,
+                            &mut PrintfArgs {
+                                env,
+                                lane,
+                                base: ap,
+                            },
+                        ) {
                             Ok(o) => o,
                             Err(m) => fail!(l, format!("vprintf: {m}")),
                         };
@@ -1592,7 +1954,12 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
     let new_lbase = (lane.lbase + cur.frame_size as usize).div_ceil(16) * 16;
     let lend = new_lbase + callee.frame_size as usize;
     if lend > env.l.stack_limit || lane.stack.len() >= 100_000 {
-        return Err(format!("call stack overflow calling `{}` (depth {}, {} bytes of local memory)", callee.name, lane.stack.len(), lend));
+        return Err(format!(
+            "call stack overflow calling `{}` (depth {}, {} bytes of local memory)",
+            callee.name,
+            lane.stack.len(),
+            lend
+        ));
     }
     if lane.regs.len() < new_rbase + callee.nregs as usize {
         lane.regs.resize(new_rbase + callee.nregs as usize, 0);
@@ -1606,7 +1973,10 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
             Slot::Frame(o) => {
                 let src = lane.lbase + o as usize;
                 if !copy_local(&mut lane.local, src, dst, size as usize) {
-                    return Err(format!("argument of `{}` does not fit its parameter", callee.name));
+                    return Err(format!(
+                        "argument of `{}` does not fit its parameter",
+                        callee.name
+                    ));
                 }
             }
             Slot::Reg(_) | Slot::Imm(_) => {
@@ -1615,7 +1985,12 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
             }
         }
     }
-    lane.stack.push(Frame { call_pc: pc, rbase: lane.rbase, lbase: lane.lbase, func: lane.func });
+    lane.stack.push(Frame {
+        call_pc: pc,
+        rbase: lane.rbase,
+        lbase: lane.lbase,
+        func: lane.func,
+    });
     lane.rbase = new_rbase;
     lane.lbase = new_lbase;
     lane.func = ci.callee;

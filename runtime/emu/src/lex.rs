@@ -86,24 +86,36 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, EmuError> {
                 return Err(EmuError::parse(line, "unterminated string literal"));
             }
             i += 1;
-            out.push(Token { kind: Tok::Str, text: &src[start..i], line });
+            out.push(Token {
+                kind: Tok::Str,
+                text: &src[start..i],
+                line,
+            });
         } else if c == b'.' && b.get(i + 1).is_some_and(|&n| is_word_start(n)) {
             let start = i;
             i += 1;
             while i < b.len() && is_word_char(b[i]) {
                 i += 1;
             }
-            out.push(Token { kind: Tok::Directive, text: &src[start..i], line });
+            out.push(Token {
+                kind: Tok::Directive,
+                text: &src[start..i],
+                line,
+            });
         } else if is_word_start(c) {
             let start = i;
             while i < b.len() && is_word_char(b[i]) {
                 i += 1;
             }
-            out.push(Token { kind: Tok::Ident, text: &src[start..i], line });
+            out.push(Token {
+                kind: Tok::Ident,
+                text: &src[start..i],
+                line,
+            });
         } else if c.is_ascii_digit() {
             let start = i;
-            let hexlike = c == b'0'
-                && matches!(b.get(i + 1), Some(b'x' | b'X' | b'f' | b'F' | b'd' | b'D'));
+            let hexlike =
+                c == b'0' && matches!(b.get(i + 1), Some(b'x' | b'X' | b'f' | b'F' | b'd' | b'D'));
             if hexlike {
                 i += 2;
                 while i < b.len() && b[i].is_ascii_hexdigit() {
@@ -135,13 +147,24 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, EmuError> {
             if i < b.len() && (b[i] == b'U' || b[i] == b'u') {
                 i += 1;
             }
-            out.push(Token { kind: Tok::Number, text: &src[start..i], line });
+            out.push(Token {
+                kind: Tok::Number,
+                text: &src[start..i],
+                line,
+            });
         } else if b",;:[](){}<>@!+-=|".contains(&c) {
-            out.push(Token { kind: Tok::Punct(c as char), text: &src[i..i + 1], line });
+            out.push(Token {
+                kind: Tok::Punct(c as char),
+                text: &src[i..i + 1],
+                line,
+            });
             i += 1;
         } else {
             let ch = src[i..].chars().next().unwrap_or('?');
-            return Err(EmuError::parse(line, format!("unexpected character `{ch}`")));
+            return Err(EmuError::parse(
+                line,
+                format!("unexpected character `{ch}`"),
+            ));
         }
     }
     Ok(out)

@@ -46,18 +46,37 @@ impl Module {
     pub fn parse(ptx: &str) -> Result<Module, EmuError> {
         let ast = parse::parse(ptx)?;
         let prog = decode::decode(&ast)?;
-        Ok(Module { prog: Arc::new(prog) })
+        Ok(Module {
+            prog: Arc::new(prog),
+        })
     }
 
     /// Names of the kernels (`.entry` functions) with bodies.
     pub fn kernels(&self) -> Vec<&str> {
-        self.prog.funcs.iter().filter(|f| f.is_kernel && f.entry != u32::MAX).map(|f| f.name.as_str()).collect()
+        self.prog
+            .funcs
+            .iter()
+            .filter(|f| f.is_kernel && f.entry != u32::MAX)
+            .map(|f| f.name.as_str())
+            .collect()
     }
 
     /// Parameter layout of a kernel.
     pub fn kernel_params(&self, kernel: &str) -> Option<Vec<ParamInfo>> {
-        let f = self.prog.funcs.iter().find(|f| f.is_kernel && f.name == kernel)?;
-        Some(f.params.iter().map(|p| ParamInfo { offset: p.offset, size: p.size }).collect())
+        let f = self
+            .prog
+            .funcs
+            .iter()
+            .find(|f| f.is_kernel && f.name == kernel)?;
+        Some(
+            f.params
+                .iter()
+                .map(|p| ParamInfo {
+                    offset: p.offset,
+                    size: p.size,
+                })
+                .collect(),
+        )
     }
 
     /// Number of decoded instructions (all functions).
@@ -88,7 +107,12 @@ pub struct LoadedModule {
 impl LoadedModule {
     /// Address and size of a `.global`/`.const` variable (declare-target globals).
     pub fn global(&self, name: &str) -> Option<(DevPtr, u64)> {
-        let i = self.module.prog.globals.iter().position(|g| g.name == name)?;
+        let i = self
+            .module
+            .prog
+            .globals
+            .iter()
+            .position(|g| g.name == name)?;
         Some((DevPtr(self.gaddrs[i]), self.module.prog.globals[i].size))
     }
 
@@ -145,12 +169,22 @@ impl Device {
 
     /// Allocates zeroed device memory.
     pub fn alloc(&mut self, bytes: u64) -> Result<DevPtr, EmuError> {
-        self.mem.alloc(bytes).map(DevPtr).ok_or_else(|| EmuError::api(format!("cannot allocate {bytes} bytes of device memory")))
+        self.mem
+            .alloc(bytes)
+            .map(DevPtr)
+            .ok_or_else(|| EmuError::api(format!("cannot allocate {bytes} bytes of device memory")))
     }
 
     /// Frees an allocation made by `alloc`.
     pub fn free(&mut self, p: DevPtr) -> Result<(), EmuError> {
-        if self.mem.free(p.0) { Ok(()) } else { Err(EmuError::api(format!("free of 0x{:x}, which is not an allocation", p.0))) }
+        if self.mem.free(p.0) {
+            Ok(())
+        } else {
+            Err(EmuError::api(format!(
+                "free of 0x{:x}, which is not an allocation",
+                p.0
+            )))
+        }
     }
 
     /// Size of the allocation starting at `p`.
@@ -164,7 +198,11 @@ impl Device {
             return Ok(());
         }
         self.mem.copy_in(dst.0, src).map_err(|_| {
-            EmuError::api(format!("copy of {} bytes to 0x{:x} is outside device allocations", src.len(), dst.0))
+            EmuError::api(format!(
+                "copy of {} bytes to 0x{:x} is outside device allocations",
+                src.len(),
+                dst.0
+            ))
         })
     }
 
@@ -174,7 +212,11 @@ impl Device {
             return Ok(());
         }
         self.mem.copy_out(src.0, dst).map_err(|_| {
-            EmuError::api(format!("copy of {} bytes from 0x{:x} is outside device allocations", dst.len(), src.0))
+            EmuError::api(format!(
+                "copy of {} bytes from 0x{:x} is outside device allocations",
+                dst.len(),
+                src.0
+            ))
         })
     }
 
@@ -184,7 +226,10 @@ impl Device {
         let mut gaddrs = Vec::with_capacity(prog.globals.len());
         for g in &prog.globals {
             if g.align > 256 {
-                return Err(EmuError::api(format!("global `{}` needs alignment {}, more than 256", g.name, g.align)));
+                return Err(EmuError::api(format!(
+                    "global `{}` needs alignment {}, more than 256",
+                    g.name, g.align
+                )));
             }
             let p = self.alloc(g.size)?;
             gaddrs.push(p.0);
@@ -200,7 +245,11 @@ impl Device {
             bytes.truncate(g.size as usize);
             self.copy_to_device(DevPtr(addr), &bytes)?;
         }
-        Ok(LoadedModule { module: m.clone(), gaddrs, device_id: self.id })
+        Ok(LoadedModule {
+            module: m.clone(),
+            gaddrs,
+            device_id: self.id,
+        })
     }
 
     /// Runs `kernel` on a `grid` of blocks of `block` threads with `dyn_shared` bytes of
@@ -218,30 +267,52 @@ impl Device {
             return Err(EmuError::api("module was loaded on another device"));
         }
         let prog = &m.module.prog;
-        let Some(ki) = prog.funcs.iter().position(|f| f.is_kernel && f.name == kernel && f.entry != u32::MAX) else {
-            return Err(EmuError::api(format!("no kernel named `{kernel}` in the module")));
+        let Some(ki) = prog
+            .funcs
+            .iter()
+            .position(|f| f.is_kernel && f.name == kernel && f.entry != u32::MAX)
+        else {
+            return Err(EmuError::api(format!(
+                "no kernel named `{kernel}` in the module"
+            )));
         };
         let kf = &prog.funcs[ki];
         if grid.contains(&0) || block.contains(&0) {
-            return Err(EmuError::api(format!("launch of `{kernel}` with an empty grid or block")));
+            return Err(EmuError::api(format!(
+                "launch of `{kernel}` with an empty grid or block"
+            )));
         }
         let threads = block[0] as u64 * block[1] as u64 * block[2] as u64;
         if threads > MAX_BLOCK_THREADS as u64 || block[2] > 64 {
-            return Err(EmuError::api(format!("launch of `{kernel}`: block of {threads} threads exceeds {MAX_BLOCK_THREADS}")));
+            return Err(EmuError::api(format!(
+                "launch of `{kernel}`: block of {threads} threads exceeds {MAX_BLOCK_THREADS}"
+            )));
         }
         if grid[1] > 65535 || grid[2] > 65535 {
-            return Err(EmuError::api(format!("launch of `{kernel}`: grid y/z dimension above 65535")));
+            return Err(EmuError::api(format!(
+                "launch of `{kernel}`: grid y/z dimension above 65535"
+            )));
         }
         if dyn_shared > MAX_DYN_SHARED {
-            return Err(EmuError::api(format!("launch of `{kernel}`: {dyn_shared} bytes of dynamic shared memory exceed {MAX_DYN_SHARED}")));
+            return Err(EmuError::api(format!(
+                "launch of `{kernel}`: {dyn_shared} bytes of dynamic shared memory exceed {MAX_DYN_SHARED}"
+            )));
         }
         if args.len() != kf.params.len() {
-            return Err(EmuError::api(format!("kernel `{kernel}` takes {} parameters, {} given", kf.params.len(), args.len())));
+            return Err(EmuError::api(format!(
+                "kernel `{kernel}` takes {} parameters, {} given",
+                kf.params.len(),
+                args.len()
+            )));
         }
         let mut params = vec![0u8; kf.param_size as usize];
         for (i, (a, p)) in args.iter().zip(&kf.params).enumerate() {
             if a.len() != p.size as usize {
-                return Err(EmuError::api(format!("kernel `{kernel}` parameter {i} is {} bytes, {} given", p.size, a.len())));
+                return Err(EmuError::api(format!(
+                    "kernel `{kernel}` parameter {i} is {} bytes, {} given",
+                    p.size,
+                    a.len()
+                )));
             }
             params[p.offset as usize..(p.offset + p.size) as usize].copy_from_slice(a);
         }

@@ -53,7 +53,11 @@ pub(crate) struct GlobalMem {
 
 impl GlobalMem {
     pub fn new() -> Self {
-        GlobalMem { allocs: Vec::new(), next: HEAP_BASE, locks: (0..LOCKS).map(|_| Mutex::new(())).collect() }
+        GlobalMem {
+            allocs: Vec::new(),
+            next: HEAP_BASE,
+            locks: (0..LOCKS).map(|_| Mutex::new(())).collect(),
+        }
     }
 
     /// Allocates `bytes` zeroed bytes aligned to `ALLOC_ALIGN`.
@@ -80,7 +84,10 @@ impl GlobalMem {
 
     /// Size of the allocation that starts at `base`.
     pub fn size_of(&self, base: u64) -> Option<u64> {
-        self.allocs.binary_search_by_key(&base, |a| a.base).ok().map(|i| self.allocs[i].data.len() as u64)
+        self.allocs
+            .binary_search_by_key(&base, |a| a.base)
+            .ok()
+            .map(|i| self.allocs[i].data.len() as u64)
     }
 
     /// The allocation holding `[addr, addr+len)`.
@@ -92,10 +99,20 @@ impl GlobalMem {
         }
         let a = &self.allocs[i - 1];
         if addr >= a.end() {
+            // inside the guard gap: report it against the allocation it overran
+            if addr - a.end() < GUARD {
+                return Err(MemFault::OutOfBounds {
+                    base: a.base,
+                    size: a.data.len() as u64,
+                });
+            }
             return Err(MemFault::Unmapped);
         }
         if addr.checked_add(len).is_none_or(|e| e > a.end()) {
-            return Err(MemFault::OutOfBounds { base: a.base, size: a.data.len() as u64 });
+            return Err(MemFault::OutOfBounds {
+                base: a.base,
+                size: a.data.len() as u64,
+            });
         }
         Ok(a)
     }
@@ -166,8 +183,15 @@ mod tests {
         assert!(b >= a + 16 + GUARD);
         m.write(a + 8, 8, 0x1122_3344_5566_7788).unwrap();
         assert_eq!(m.read(a + 8, 4).unwrap(), 0x5566_7788);
-        assert!(matches!(m.read(a + 12, 8), Err(MemFault::OutOfBounds { .. })));
-        assert!(matches!(m.read(a + 16, 4), Err(MemFault::Unmapped)));
+        assert!(matches!(
+            m.read(a + 12, 8),
+            Err(MemFault::OutOfBounds { .. })
+        ));
+        assert!(matches!(
+            m.read(a + 16, 4),
+            Err(MemFault::OutOfBounds { .. })
+        ));
+        assert!(matches!(m.read(a + 16 + GUARD, 4), Err(MemFault::Unmapped)));
         assert!(matches!(m.read(0, 4), Err(MemFault::Unmapped)));
         assert!(m.free(a));
         assert!(matches!(m.read(a, 4), Err(MemFault::Unmapped)));

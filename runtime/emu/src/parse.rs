@@ -53,7 +53,10 @@ pub(crate) struct VarDecl {
 pub(crate) enum Init {
     Num(Num),
     /// Address of a symbol (`x`, `generic(x)`, `x+8`).
-    Sym { name: String, add: i64 },
+    Sym {
+        name: String,
+        add: i64,
+    },
 }
 
 /// A numeric literal as written.
@@ -89,7 +92,10 @@ pub(crate) struct FuncDecl {
 #[derive(Debug)]
 pub(crate) enum Stmt {
     /// `.reg .ty names;` each name optionally a range `%r<N>`.
-    Reg { names: Vec<(String, Option<u32>)>, line: u32 },
+    Reg {
+        names: Vec<(String, Option<u32>)>,
+        line: u32,
+    },
     Var(VarDecl),
     Label(String, u32),
     Inst(InstAst),
@@ -97,7 +103,10 @@ pub(crate) enum Stmt {
     Open,
     Close,
     /// `.loc file line`.
-    Loc { file: u32, line: u32 },
+    Loc {
+        file: u32,
+        line: u32,
+    },
 }
 
 /// A guard predicate `@%p` / `@!%p`.
@@ -124,7 +133,10 @@ pub(crate) enum Operand {
     Not(String),
     Imm(Num),
     /// `[base+off]`, base absent for absolute addresses.
-    Addr { base: Option<String>, off: i64 },
+    Addr {
+        base: Option<String>,
+        off: i64,
+    },
     /// `{a, b, c}` vector operand.
     Vec(Vec<Operand>),
     /// `%p|%q` pair destination of setp.
@@ -146,9 +158,17 @@ pub(crate) fn parse_number(text: &str) -> Option<Num> {
     let b = s.as_bytes();
     if b.len() > 2 && b[0] == b'0' {
         match b[1] {
-            b'x' | b'X' => return u128::from_str_radix(&s[2..], 16).ok().map(|v| Num::Int(v as i128)),
-            b'f' | b'F' if s.len() == 10 => return u32::from_str_radix(&s[2..], 16).ok().map(Num::F32),
-            b'd' | b'D' if s.len() == 18 => return u64::from_str_radix(&s[2..], 16).ok().map(Num::F64),
+            b'x' | b'X' => {
+                return u128::from_str_radix(&s[2..], 16)
+                    .ok()
+                    .map(|v| Num::Int(v as i128));
+            }
+            b'f' | b'F' if s.len() == 10 => {
+                return u32::from_str_radix(&s[2..], 16).ok().map(Num::F32);
+            }
+            b'd' | b'D' if s.len() == 18 => {
+                return u64::from_str_radix(&s[2..], 16).ok().map(Num::F64);
+            }
             _ => {}
         }
     }
@@ -156,7 +176,9 @@ pub(crate) fn parse_number(text: &str) -> Option<Num> {
         return s.parse::<f64>().ok().map(|f| Num::F64(f.to_bits()));
     }
     if b.len() > 1 && b[0] == b'0' && b.iter().all(|c| (b'0'..=b'7').contains(c)) {
-        return u128::from_str_radix(&s[1..], 8).ok().map(|v| Num::Int(v as i128));
+        return u128::from_str_radix(&s[1..], 8)
+            .ok()
+            .map(|v| Num::Int(v as i128));
     }
     s.parse::<u128>().ok().map(|v| Num::Int(v as i128))
 }
@@ -169,7 +191,11 @@ impl<'a> P<'a> {
         self.t.get(self.i).or(self.t.last()).map_or(1, |t| t.line)
     }
     fn next(&mut self) -> Result<Token<'a>, EmuError> {
-        let t = self.t.get(self.i).copied().ok_or_else(|| EmuError::parse(self.line(), "unexpected end of input"))?;
+        let t = self
+            .t
+            .get(self.i)
+            .copied()
+            .ok_or_else(|| EmuError::parse(self.line(), "unexpected end of input"))?;
         self.i += 1;
         Ok(t)
     }
@@ -196,7 +222,8 @@ impl<'a> P<'a> {
         }
     }
     fn is_dir(&self, d: &str) -> bool {
-        self.peek().is_some_and(|t| t.kind == Tok::Directive && t.text == d)
+        self.peek()
+            .is_some_and(|t| t.kind == Tok::Directive && t.text == d)
     }
     fn eat_dir(&mut self, d: &str) -> bool {
         if self.is_dir(d) {
@@ -211,16 +238,23 @@ impl<'a> P<'a> {
         if t.kind == Tok::Ident {
             Ok(t.text)
         } else {
-            Err(EmuError::parse(t.line, format!("expected a name, found `{}`", t.text)))
+            Err(EmuError::parse(
+                t.line,
+                format!("expected a name, found `{}`", t.text),
+            ))
         }
     }
     fn number(&mut self) -> Result<Num, EmuError> {
         let neg = self.eat_punct('-');
         let t = self.next()?;
         if t.kind != Tok::Number {
-            return Err(EmuError::parse(t.line, format!("expected a number, found `{}`", t.text)));
+            return Err(EmuError::parse(
+                t.line,
+                format!("expected a number, found `{}`", t.text),
+            ));
         }
-        let n = parse_number(t.text).ok_or_else(|| EmuError::parse(t.line, format!("bad number `{}`", t.text)))?;
+        let n = parse_number(t.text)
+            .ok_or_else(|| EmuError::parse(t.line, format!("bad number `{}`", t.text)))?;
         Ok(if neg { negate(n) } else { n })
     }
     fn uint(&mut self) -> Result<u64, EmuError> {
@@ -247,7 +281,10 @@ fn negate(n: Num) -> Num {
 
 /// Parses PTX text.
 pub(crate) fn parse(src: &str) -> Result<Ast, EmuError> {
-    let mut p = P { t: tokenize(src)?, i: 0 };
+    let mut p = P {
+        t: tokenize(src)?,
+        i: 0,
+    };
     let mut ast = Ast::default();
     while let Some(t) = p.peek().copied() {
         match (t.kind, t.text) {
@@ -266,7 +303,10 @@ pub(crate) fn parse(src: &str) -> Result<Ast, EmuError> {
                 p.i += 1;
                 let n = p.uint()?;
                 if n != 64 {
-                    return Err(EmuError::parse(t.line, "only `.address_size 64` is supported"));
+                    return Err(EmuError::parse(
+                        t.line,
+                        "only `.address_size 64` is supported",
+                    ));
                 }
             }
             (Tok::Directive, ".file") => {
@@ -338,13 +378,28 @@ fn parse_decl(p: &mut P, ast: &mut Ast) -> Result<(), EmuError> {
             rets = parse_params(p)?;
         }
         let name = p.ident()?.to_string();
-        let params = if p.is_punct('(') { parse_params(p)? } else { Vec::new() };
+        let params = if p.is_punct('(') {
+            parse_params(p)?
+        } else {
+            Vec::new()
+        };
         // performance directives and attributes up to the body or `;`
         while !p.is_punct('{') && !p.is_punct(';') {
             p.next()?;
         }
-        let body = if p.eat_punct(';') { None } else { Some(parse_body(p)?) };
-        ast.items.push(Item::Func(FuncDecl { name, is_entry, rets, params, body, line }));
+        let body = if p.eat_punct(';') {
+            None
+        } else {
+            Some(parse_body(p)?)
+        };
+        ast.items.push(Item::Func(FuncDecl {
+            name,
+            is_entry,
+            rets,
+            params,
+            body,
+            line,
+        }));
         return Ok(());
     }
     let mut v = parse_var(p)?;
@@ -370,7 +425,12 @@ fn parse_params(p: &mut P) -> Result<Vec<ParamDecl>, EmuError> {
         loop {
             if p.eat_dir(".align") {
                 align = p.uint()? as u32;
-            } else if p.eat_dir(".ptr") || p.eat_dir(".global") || p.eat_dir(".shared") || p.eat_dir(".const") || p.eat_dir(".local") {
+            } else if p.eat_dir(".ptr")
+                || p.eat_dir(".global")
+                || p.eat_dir(".shared")
+                || p.eat_dir(".const")
+                || p.eat_dir(".local")
+            {
             } else if p.peek().is_some_and(|t| t.kind == Tok::Directive) {
                 ty = p.next()?.text[1..].to_string();
             } else {
@@ -386,7 +446,12 @@ fn parse_params(p: &mut P) -> Result<Vec<ParamDecl>, EmuError> {
         if ty.is_empty() {
             return p.err(format!("parameter `{name}` has no type"));
         }
-        out.push(ParamDecl { name, ty, align, count });
+        out.push(ParamDecl {
+            name,
+            ty,
+            align,
+            count,
+        });
         if p.eat_punct(')') {
             return Ok(out);
         }
@@ -404,7 +469,12 @@ fn parse_var(p: &mut P) -> Result<VarDecl, EmuError> {
         ".local" => Space::Local,
         ".const" => Space::Const,
         ".param" => Space::Param,
-        other => return Err(EmuError::parse(t.line, format!("unexpected directive `{other}`"))),
+        other => {
+            return Err(EmuError::parse(
+                t.line,
+                format!("unexpected directive `{other}`"),
+            ));
+        }
     };
     let mut align = 0;
     let mut vec = 1;
@@ -440,7 +510,17 @@ fn parse_var(p: &mut P) -> Result<VarDecl, EmuError> {
         parse_init(p, &mut init)?;
     }
     p.expect_punct(';')?;
-    Ok(VarDecl { space, align, ty, vec, name, dims, init, is_extern: false, line })
+    Ok(VarDecl {
+        space,
+        align,
+        ty,
+        vec,
+        name,
+        dims,
+        init,
+        is_extern: false,
+        line,
+    })
 }
 
 /// init = "{" init % "," "}" | number | name ("+" n)? | "generic" "(" name ")"
@@ -474,7 +554,10 @@ fn parse_init(p: &mut P, out: &mut Vec<Init>) -> Result<(), EmuError> {
                 _ => return p.err("expected an integer offset"),
             }
         }
-        out.push(Init::Sym { name: name.to_string(), add });
+        out.push(Init::Sym {
+            name: name.to_string(),
+            add,
+        });
         return Ok(());
     }
     out.push(Init::Num(p.number()?));
@@ -524,7 +607,10 @@ fn parse_body(p: &mut P) -> Result<Vec<Stmt>, EmuError> {
                         }
                     }
                     p.expect_punct(';')?;
-                    out.push(Stmt::Reg { names, line: t.line });
+                    out.push(Stmt::Reg {
+                        names,
+                        line: t.line,
+                    });
                 }
                 ".loc" => {
                     p.i += 1;
@@ -560,7 +646,10 @@ fn parse_inst(p: &mut P) -> Result<InstAst, EmuError> {
     let mut guard = None;
     if p.eat_punct('@') {
         let neg = p.eat_punct('!');
-        guard = Some(Guard { reg: p.ident()?.to_string(), neg });
+        guard = Some(Guard {
+            reg: p.ident()?.to_string(),
+            neg,
+        });
     }
     let opcode = p.ident()?.to_string();
     let mut operands = Vec::new();
@@ -573,7 +662,12 @@ fn parse_inst(p: &mut P) -> Result<InstAst, EmuError> {
             p.expect_punct(',')?;
         }
     }
-    Ok(InstAst { guard, opcode, operands, line })
+    Ok(InstAst {
+        guard,
+        opcode,
+        operands,
+        line,
+    })
 }
 
 fn parse_operand(p: &mut P) -> Result<Operand, EmuError> {
@@ -587,13 +681,16 @@ fn parse_operand(p: &mut P) -> Result<Operand, EmuError> {
             let mut off = 0i64;
             if p.peek().is_some_and(|t| t.kind == Tok::Ident) {
                 base = Some(p.ident()?.to_string());
-                if p.eat_punct('+') {
-                    { let n = p.number()?; off = int_of(p, n)?; }
-                } else if p.is_punct('-') {
-                    { let n = p.number()?; off = int_of(p, n)?; }
+                // `[r+4]`, `[r+-4]` and `[r-4]`: number() takes the sign
+                if p.eat_punct('+') || p.is_punct('-') {
+                    let n = p.number()?;
+                    off = int_of(p, n)?;
                 }
             } else {
-                { let n = p.number()?; off = int_of(p, n)?; }
+                {
+                    let n = p.number()?;
+                    off = int_of(p, n)?;
+                }
             }
             p.expect_punct(']')?;
             Ok(Operand::Addr { base, off })
@@ -673,7 +770,9 @@ mod tests {
             .visible .entry k(.param .u64 k_param_0)\n{\n.reg .b32 %r<3>;\n$L1:\n@!%p1 bra $L1;\nret;\n}\n";
         let ast = parse(src).unwrap();
         assert_eq!(ast.items.len(), 2);
-        let Item::Func(f) = &ast.items[1] else { panic!("expected a function") };
+        let Item::Func(f) = &ast.items[1] else {
+            panic!("expected a function")
+        };
         assert_eq!(f.params[0].name, "k_param_0");
         assert_eq!(f.body.as_ref().unwrap().len(), 4);
     }

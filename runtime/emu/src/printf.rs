@@ -69,7 +69,10 @@ pub(crate) fn format(fmt: &[u8], src: &mut dyn ArgSource) -> Result<Vec<u8>, Str
             s.width = w.unsigned_abs() as usize;
         } else {
             while let Some(d) = fmt.get(i).filter(|d| d.is_ascii_digit()) {
-                s.width = s.width.saturating_mul(10).saturating_add((d - b'0') as usize);
+                s.width = s
+                    .width
+                    .saturating_mul(10)
+                    .saturating_add((d - b'0') as usize);
                 i += 1;
             }
         }
@@ -109,7 +112,11 @@ pub(crate) fn format(fmt: &[u8], src: &mut dyn ArgSource) -> Result<Vec<u8>, Str
         match conv {
             b'd' | b'i' => {
                 let v = next(isize_, src)?;
-                let v = if long { v as i64 } else { v as u32 as i32 as i64 };
+                let v = if long {
+                    v as i64
+                } else {
+                    v as u32 as i32 as i64
+                };
                 let sign = if v < 0 {
                     "-"
                 } else if s.plus {
@@ -131,7 +138,14 @@ pub(crate) fn format(fmt: &[u8], src: &mut dyn ArgSource) -> Result<Vec<u8>, Str
                     b'X' => (format!("{v:X}"), if s.alt && v != 0 { "0X" } else { "" }),
                     _ => {
                         let d = format!("{v:o}");
-                        (if s.alt && !d.starts_with('0') { format!("0{d}") } else { d }, "")
+                        (
+                            if s.alt && !d.starts_with('0') {
+                                format!("0{d}")
+                            } else {
+                                d
+                            },
+                            "",
+                        )
                     }
                 };
                 put_int(&mut out, &s, "", prefix, &digits);
@@ -142,7 +156,11 @@ pub(crate) fn format(fmt: &[u8], src: &mut dyn ArgSource) -> Result<Vec<u8>, Str
             }
             b's' => {
                 let p = next(8, src)?;
-                let mut text = if p == 0 { b"(null)".to_vec() } else { src.string(p)? };
+                let mut text = if p == 0 {
+                    b"(null)".to_vec()
+                } else {
+                    src.string(p)?
+                };
                 if let Some(pr) = s.prec {
                     text.truncate(pr);
                 }
@@ -175,7 +193,10 @@ fn pad(out: &mut Vec<u8>, s: &Spec, body: &[u8], zero_ok: bool) {
         out.extend_from_slice(body);
         out.extend(std::iter::repeat_n(b' ', fill));
     } else {
-        out.extend(std::iter::repeat_n(if zero_ok && s.zero { b'0' } else { b' ' }, fill));
+        out.extend(std::iter::repeat_n(
+            if zero_ok && s.zero { b'0' } else { b' ' },
+            fill,
+        ));
         out.extend_from_slice(body);
     }
 }
@@ -210,7 +231,11 @@ fn fmt_e(v: f64, prec: usize, alt: bool) -> String {
     if alt && prec == 0 {
         mant.push('.');
     }
-    format!("{mant}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs())
+    format!(
+        "{mant}e{}{:02}",
+        if exp < 0 { '-' } else { '+' },
+        exp.unsigned_abs()
+    )
 }
 
 fn strip_zeros(s: &mut String) {
@@ -239,7 +264,11 @@ fn put_float(out: &mut Vec<u8>, s: &Spec, conv: u8, v: f64) {
     let a = v.abs();
     let body = if !a.is_finite() {
         let t = if a.is_nan() { "nan" } else { "inf" };
-        let t = if upper { t.to_uppercase() } else { t.to_string() };
+        let t = if upper {
+            t.to_uppercase()
+        } else {
+            t.to_string()
+        };
         pad(out, s, format!("{sign}{t}").as_bytes(), false);
         return;
     } else {
@@ -256,11 +285,17 @@ fn put_float(out: &mut Vec<u8>, s: &Spec, conv: u8, v: f64) {
             b'g' => {
                 let p = if prec == 0 { 1 } else { prec };
                 let e = fmt_e(a, p - 1, false);
-                let x: i32 = e.rsplit_once('e').and_then(|(_, x)| x.parse().ok()).unwrap_or(0);
+                let x: i32 = e
+                    .rsplit_once('e')
+                    .and_then(|(_, x)| x.parse().ok())
+                    .unwrap_or(0);
                 let mut r = if x < -4 || x >= p as i32 {
                     let mut r = fmt_e(a, p - 1, s.alt);
                     if !s.alt {
-                        let (m, ex) = r.split_once('e').map(|(m, x)| (m.to_string(), x.to_string())).unwrap_or_default();
+                        let (m, ex) = r
+                            .split_once('e')
+                            .map(|(m, x)| (m.to_string(), x.to_string()))
+                            .unwrap_or_default();
                         let mut m = m;
                         strip_zeros(&mut m);
                         r = format!("{m}e{ex}");
@@ -301,7 +336,11 @@ fn hexfloat(a: f64, prec: Option<usize>) -> String {
     let bits = a.to_bits();
     let exp = ((bits >> 52) & 0x7ff) as i64;
     let frac = bits & ((1 << 52) - 1);
-    let (lead, e) = if exp == 0 { (0, -1022) } else { (1, exp - 1023) };
+    let (lead, e) = if exp == 0 {
+        (0, -1022)
+    } else {
+        (1, exp - 1023)
+    };
     let mut digits = format!("{frac:013x}");
     match prec {
         Some(p) => digits.truncate(p),
@@ -312,7 +351,11 @@ fn hexfloat(a: f64, prec: Option<usize>) -> String {
         }
     }
     let dot = if digits.is_empty() { "" } else { "." };
-    format!("0x{lead}{dot}{digits}p{}{}", if e < 0 { '-' } else { '+' }, e.abs())
+    format!(
+        "0x{lead}{dot}{digits}p{}{}",
+        if e < 0 { '-' } else { '+' },
+        e.abs()
+    )
 }
 
 #[cfg(test)]
@@ -349,9 +392,29 @@ mod tests {
         assert_eq!(run("%g", &g), "0.0001234");
         let g = 1234567.0f64.to_bits().to_le_bytes();
         assert_eq!(run("%g %e", &[g, g].concat()), "1.23457e+06 1.234567e+06");
-        assert_eq!(run("%08.2f", &(-3.14159f64).to_bits().to_le_bytes()), "-0003.14");
-        assert_eq!(run("%s %c%%", &[1u64.to_le_bytes(), 65u64.to_le_bytes()].concat()), "str A%");
-        assert_eq!(run("%+.3d %o %X", &[7u32.to_le_bytes(), 8u32.to_le_bytes(), 0xabu32.to_le_bytes()].concat()), "+007 10 AB");
+        assert_eq!(
+            run("%08.2f", &(-3.25159f64).to_bits().to_le_bytes()),
+            "-0003.25"
+        );
+        assert_eq!(
+            run(
+                "%s %c%%",
+                &[1u64.to_le_bytes(), 65u64.to_le_bytes()].concat()
+            ),
+            "str A%"
+        );
+        assert_eq!(
+            run(
+                "%+.3d %o %X",
+                &[
+                    7u32.to_le_bytes(),
+                    8u32.to_le_bytes(),
+                    0xabu32.to_le_bytes()
+                ]
+                .concat()
+            ),
+            "+007 10 AB"
+        );
     }
 
     #[test]

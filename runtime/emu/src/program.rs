@@ -74,7 +74,11 @@ impl Ty {
 /// All-ones mask of the low `bits` bits.
 #[inline]
 pub(crate) fn mask(bits: u32) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
 }
 
 /// Sign-extends the low `bits` bits of `v`.
@@ -384,45 +388,215 @@ pub(crate) struct CallInfo {
 /// A decoded operation.
 #[derive(Debug)]
 pub(crate) enum Op {
-    Mov { d: u32, a: Src, bits: u32 },
+    Mov {
+        d: u32,
+        a: Src,
+        bits: u32,
+    },
     /// `mov.b64 %rd, {%r1, %r2}`: parts from low to high.
-    Pack { d: u32, parts: Box<[Src]>, part_bits: u32 },
+    Pack {
+        d: u32,
+        parts: Box<[Src]>,
+        part_bits: u32,
+    },
     /// `mov.b64 {%r1, %r2}, %rd`: `None` for `_` sinks.
-    Unpack { ds: Box<[Option<u32>]>, a: Src, part_bits: u32 },
-    Ld { sp: MemSpace, ty: Ty, n: u8, d: [u32; 4], addr: Addr },
-    St { sp: MemSpace, ty: Ty, n: u8, s: Box<[Src; 4]>, addr: Addr },
-    IBin { op: IOp, bits: u32, signed: bool, d: u32, a: Src, b: Src },
-    IUn { op: IUnOp, bits: u32, signed: bool, d: u32, a: Src },
-    Mad { mode: MadMode, bits: u32, signed: bool, sat: bool, d: u32, a: Src, b: Src, c: Src },
-    FBin { op: FOp, f64: bool, ftz: bool, sat: bool, rnd: Rnd, d: u32, a: Src, b: Src },
-    FUn { op: FUnOp, f64: bool, ftz: bool, sat: bool, d: u32, a: Src },
-    Fma { f64: bool, ftz: bool, sat: bool, rnd: Rnd, d: u32, a: Src, b: Src, c: Src },
-    Setp { cmp: Cmp, ty: Ty, d: u32, d2: Option<u32>, a: Src, b: Src, comb: Option<(BoolOp, Src, bool)> },
+    Unpack {
+        ds: Box<[Option<u32>]>,
+        a: Src,
+        part_bits: u32,
+    },
+    Ld {
+        sp: MemSpace,
+        ty: Ty,
+        n: u8,
+        d: [u32; 4],
+        addr: Addr,
+    },
+    St {
+        sp: MemSpace,
+        ty: Ty,
+        n: u8,
+        s: Box<[Src; 4]>,
+        addr: Addr,
+    },
+    IBin {
+        op: IOp,
+        bits: u32,
+        signed: bool,
+        d: u32,
+        a: Src,
+        b: Src,
+    },
+    IUn {
+        op: IUnOp,
+        bits: u32,
+        signed: bool,
+        d: u32,
+        a: Src,
+    },
+    Mad {
+        mode: MadMode,
+        bits: u32,
+        signed: bool,
+        sat: bool,
+        d: u32,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    FBin {
+        op: FOp,
+        f64: bool,
+        ftz: bool,
+        sat: bool,
+        rnd: Rnd,
+        d: u32,
+        a: Src,
+        b: Src,
+    },
+    FUn {
+        op: FUnOp,
+        f64: bool,
+        ftz: bool,
+        sat: bool,
+        d: u32,
+        a: Src,
+    },
+    Fma {
+        f64: bool,
+        ftz: bool,
+        sat: bool,
+        rnd: Rnd,
+        d: u32,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Setp {
+        cmp: Cmp,
+        ty: Ty,
+        d: u32,
+        d2: Option<u32>,
+        a: Src,
+        b: Src,
+        comb: Option<(BoolOp, Src, bool)>,
+    },
     /// `set`: writes all ones / 1.0f on true.
-    Set { cmp: Cmp, ty: Ty, dty: Ty, d: u32, a: Src, b: Src, comb: Option<(BoolOp, Src, bool)> },
-    Selp { bits: u32, d: u32, a: Src, b: Src, p: Src },
-    Slct { bits: u32, cf32: bool, d: u32, a: Src, b: Src, c: Src },
-    Cvt { dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, d: u32, a: Src },
+    Set {
+        cmp: Cmp,
+        ty: Ty,
+        dty: Ty,
+        d: u32,
+        a: Src,
+        b: Src,
+        comb: Option<(BoolOp, Src, bool)>,
+    },
+    Selp {
+        bits: u32,
+        d: u32,
+        a: Src,
+        b: Src,
+        p: Src,
+    },
+    Slct {
+        bits: u32,
+        cf32: bool,
+        d: u32,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Cvt {
+        dt: Ty,
+        st: Ty,
+        rnd: Rnd,
+        sat: bool,
+        ftz: bool,
+        d: u32,
+        a: Src,
+    },
     /// `to`: generic -> space; else space -> generic.
-    Cvta { to: bool, sp: MemSpace, d: u32, a: Src },
-    Bfe { bits: u32, signed: bool, d: u32, a: Src, b: Src, c: Src },
-    Bfi { bits: u32, d: u32, a: Src, b: Src, c: Src, e: Src },
-    Prmt { d: u32, a: Src, b: Src, c: Src },
-    Bra { target: u32 },
+    Cvta {
+        to: bool,
+        sp: MemSpace,
+        d: u32,
+        a: Src,
+    },
+    Bfe {
+        bits: u32,
+        signed: bool,
+        d: u32,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Bfi {
+        bits: u32,
+        d: u32,
+        a: Src,
+        b: Src,
+        c: Src,
+        e: Src,
+    },
+    Prmt {
+        d: u32,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Bra {
+        target: u32,
+    },
     Call(Box<CallInfo>),
     Ret,
     Exit,
     Trap,
-    Bar { id: Src, count: Option<Src>, arrive: bool },
+    Bar {
+        id: Src,
+        count: Option<Src>,
+        arrive: bool,
+    },
     WarpSync,
     Fence,
-    Atom { sp: MemSpace, op: AtomOp, ty: Ty, d: Option<u32>, addr: Addr, b: Src, c: Src },
-    Shfl { mode: ShflMode, d: u32, p: Option<u32>, a: Src, b: Src, c: Src },
-    Vote { mode: VoteMode, d: u32, a: Src, neg: bool },
-    Activemask { d: u32 },
-    Match { all: bool, bits: u32, d: u32, p: Option<u32>, a: Src },
+    Atom {
+        sp: MemSpace,
+        op: AtomOp,
+        ty: Ty,
+        d: Option<u32>,
+        addr: Addr,
+        b: Src,
+        c: Src,
+    },
+    Shfl {
+        mode: ShflMode,
+        d: u32,
+        p: Option<u32>,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Vote {
+        mode: VoteMode,
+        d: u32,
+        a: Src,
+        neg: bool,
+    },
+    Activemask {
+        d: u32,
+    },
+    Match {
+        all: bool,
+        bits: u32,
+        d: u32,
+        p: Option<u32>,
+        a: Src,
+    },
     /// Call of the extern `vprintf(fmt, args)`.
-    Vprintf { fmt: Slot, args: Slot, ret: Option<Slot> },
+    Vprintf {
+        fmt: Slot,
+        args: Slot,
+        ret: Option<Slot>,
+    },
     Nop,
 }
 

@@ -5,7 +5,13 @@ mod common;
 
 use common::{Env, p};
 
-fn run_slots(file: &str, kernel: &str, slots: usize, slot_bytes: usize, args: &[&[u8]]) -> Vec<u64> {
+fn run_slots(
+    file: &str,
+    kernel: &str,
+    slots: usize,
+    slot_bytes: usize,
+    args: &[&[u8]],
+) -> Vec<u64> {
     let mut e = Env::new(file);
     let out = e.zeros(slots * slot_bytes);
     let mut all: Vec<&[u8]> = Vec::new();
@@ -13,11 +19,22 @@ fn run_slots(file: &str, kernel: &str, slots: usize, slot_bytes: usize, args: &[
     all.push(&po);
     all.extend_from_slice(args);
     e.run(kernel, 1, 1, &all);
-    if slot_bytes == 8 { e.download::<u64>(out, slots) } else { e.download::<u32>(out, slots).into_iter().map(u64::from).collect() }
+    if slot_bytes == 8 {
+        e.download::<u64>(out, slots)
+    } else {
+        e.download::<u32>(out, slots)
+            .into_iter()
+            .map(u64::from)
+            .collect()
+    }
 }
 
 fn bfind(v: u32) -> u32 {
-    if v == 0 { u32::MAX } else { 31 - v.leading_zeros() }
+    if v == 0 {
+        u32::MAX
+    } else {
+        31 - v.leading_zeros()
+    }
 }
 
 fn prmt_ref(a: u32, b: u32, sel: u32) -> u32 {
@@ -26,7 +43,11 @@ fn prmt_ref(a: u32, b: u32, sel: u32) -> u32 {
     for (i, o) in out.iter_mut().enumerate() {
         let s = (sel >> (4 * i)) & 0xf;
         let byte = bytes[(s & 7) as usize];
-        *o = if s & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+        *o = if s & 8 != 0 {
+            if byte & 0x80 != 0 { 0xff } else { 0 }
+        } else {
+            byte
+        };
     }
     u32::from_le_bytes(out)
 }
@@ -35,7 +56,7 @@ fn int_expected(a: i32, b: i32, c: i64, d: i64) -> Vec<u64> {
     let (ua, ub, uc, ud) = (a as u32, b as u32, c as u64, d as u64);
     let s = |v: i32| v as i64 as u64;
     let u = |v: u32| v as u64;
-    let sh = (ub & 31) as u32;
+    let sh = ub & 31;
     let sh64 = ub & 63;
     let sext24 = |v: u32| ((v << 8) as i32 >> 8) as i64;
     vec![
@@ -116,25 +137,51 @@ fn integer_arithmetic_all_widths() {
         (7, 3, 100, 7),
         (-123456789, 98765, -5_000_000_000_123, 77_777_777),
         (i32::MIN, -1, i64::MIN + 5, -3),
-        (0x7fff_0f0f, 0x1234_5678u32 as i32, 0x0123_4567_89ab_cdef, -0x0fed_cba9_8765_4321),
+        (
+            0x7fff_0f0f,
+            0x1234_5678u32 as i32,
+            0x0123_4567_89ab_cdef,
+            -0x0fed_cba9_8765_4321,
+        ),
     ];
     for (a, b, c, d) in inputs {
         let exp = int_expected(a, b, c, d);
-        let got = run_slots("int_arith", "int_ops", exp.len(), 8, &[&a.to_le_bytes(), &b.to_le_bytes(), &c.to_le_bytes(), &d.to_le_bytes()]);
+        let got = run_slots(
+            "int_arith",
+            "int_ops",
+            exp.len(),
+            8,
+            &[
+                &a.to_le_bytes(),
+                &b.to_le_bytes(),
+                &c.to_le_bytes(),
+                &d.to_le_bytes(),
+            ],
+        );
         for (i, (g, e)) in got.iter().zip(&exp).enumerate() {
-            assert_eq!(g, e, "slot {i} for inputs {a} {b} {c} {d}: got {g:#x}, expected {e:#x}");
+            assert_eq!(
+                g, e,
+                "slot {i} for inputs {a} {b} {c} {d}: got {g:#x}, expected {e:#x}"
+            );
         }
     }
 }
 
 fn rz32(v: f64) -> f32 {
     let r = v as f32;
-    if (r as f64).abs() > v.abs() { if r > 0.0 { r.next_down() } else { r.next_up() } } else { r }
+    if (r as f64).abs() > v.abs() {
+        if r > 0.0 { r.next_down() } else { r.next_up() }
+    } else {
+        r
+    }
 }
 
 #[test]
 fn float_arithmetic_f32_f64() {
-    for (x, y, z, xd, yd, zd) in [(1.7f32, -0.3f32, 2.25f32, 3.5f64, -1.25f64, 0.1f64), (1.0, -1e-8, -7.0, 1e300, 3e-10, -2.0)] {
+    for (x, y, z, xd, yd, zd) in [
+        (1.7f32, -0.3f32, 2.25f32, 3.5f64, -1.25f64, 0.1f64),
+        (1.0, -1e-8, -7.0, 1e300, 3e-10, -2.0),
+    ] {
         let b32 = |v: f32| v.to_bits() as u64;
         let b64 = |v: f64| v.to_bits();
         let exact = [
@@ -153,7 +200,17 @@ fn float_arithmetic_f32_f64() {
             b32(x.sqrt()),
             b32(1.0 / x),
         ];
-        let approx32 = [x.sqrt(), 1.0 / x, 1.0 / x.sqrt(), x.sin(), x.cos(), x.exp2(), x.log2(), x / y, x / y];
+        let approx32 = [
+            x.sqrt(),
+            1.0 / x,
+            1.0 / x.sqrt(),
+            x.sin(),
+            x.cos(),
+            x.exp2(),
+            x.log2(),
+            x / y,
+            x / y,
+        ];
         let tail32 = [b32((x + y).clamp(0.0, 1.0)), b32(x * y)];
         let exact64 = [
             b64(xd + yd),
@@ -174,7 +231,14 @@ fn float_arithmetic_f32_f64() {
             "float_ops",
             n,
             8,
-            &[&x.to_le_bytes(), &y.to_le_bytes(), &z.to_le_bytes(), &xd.to_le_bytes(), &yd.to_le_bytes(), &zd.to_le_bytes()],
+            &[
+                &x.to_le_bytes(),
+                &y.to_le_bytes(),
+                &z.to_le_bytes(),
+                &xd.to_le_bytes(),
+                &yd.to_le_bytes(),
+                &zd.to_le_bytes(),
+            ],
         );
         let mut i = 0;
         for e in exact {
@@ -183,7 +247,10 @@ fn float_arithmetic_f32_f64() {
         }
         for e in approx32 {
             let g = f32::from_bits(got[i] as u32);
-            assert!((g - e).abs() <= 1e-5 * e.abs().max(1.0), "approx slot {i}: {g} vs {e}");
+            assert!(
+                (g - e).abs() <= 1e-5 * e.abs().max(1.0),
+                "approx slot {i}: {g} vs {e}"
+            );
             i += 1;
         }
         for e in tail32 {
@@ -225,7 +292,13 @@ fn i64_f32_dir(i: i64, mode: u8) -> f32 {
         return r;
     }
     match mode {
-        b'z' if back.abs() > v.abs() => if r > 0.0 { r.next_down() } else { r.next_up() },
+        b'z' if back.abs() > v.abs() => {
+            if r > 0.0 {
+                r.next_down()
+            } else {
+                r.next_up()
+            }
+        }
         b'm' if back > v => r.next_down(),
         b'p' if back < v => r.next_up(),
         _ => r,
@@ -234,7 +307,12 @@ fn i64_f32_dir(i: i64, mode: u8) -> f32 {
 
 #[test]
 fn conversions_with_rounding_and_saturation() {
-    for (x, xd, i) in [(2.5f32, 123456789.123456789f64, 0x0123_4567_89ab_cdefi64), (-3.7, -0.5, -123_456_789_012_345), (1e10, 1e30, 300), (-1e10, 2.5, -129)] {
+    for (x, xd, i) in [
+        (2.5f32, 123456789.12345679f64, 0x0123_4567_89ab_cdefi64),
+        (-3.7, -0.5, -123_456_789_012_345),
+        (1e10, 1e30, 300),
+        (-1e10, 2.5, -129),
+    ] {
         let xf = x as f64;
         let rnd = |v: f64, m: u8| match m {
             b'n' => v.round_ties_even(),
@@ -276,36 +354,114 @@ fn conversions_with_rounding_and_saturation() {
         exp.push(i as i8 as i64 as u64);
         exp.push(i as u16 as u64);
         exp.push(i as i8 as i64 as u64);
-        let got = run_slots("cvt", "cvt_ops", exp.len(), 8, &[&x.to_le_bytes(), &xd.to_le_bytes(), &i.to_le_bytes()]);
+        let got = run_slots(
+            "cvt",
+            "cvt_ops",
+            exp.len(),
+            8,
+            &[&x.to_le_bytes(), &xd.to_le_bytes(), &i.to_le_bytes()],
+        );
         for (k, (g, e)) in got.iter().zip(&exp).enumerate() {
-            assert_eq!(g, e, "cvt slot {k} for ({x}, {xd}, {i}): got {g:#x}, expected {e:#x}");
+            assert_eq!(
+                g, e,
+                "cvt slot {k} for ({x}, {xd}, {i}): got {g:#x}, expected {e:#x}"
+            );
         }
     }
 }
 
 #[test]
 fn comparisons_predicates_and_selects() {
-    for (x, y, a, b) in [(1.0f32, 2.0f32, 3i32, -4i32), (f32::NAN, 2.0, 0, 5), (-0.0, 0.0, -7, -7), (5.5, -1.0, 0, 0)] {
+    for (x, y, a, b) in [
+        (1.0f32, 2.0f32, 3i32, -4i32),
+        (f32::NAN, 2.0, 0, 5),
+        (-0.0, 0.0, -7, -7),
+        (5.5, -1.0, 0, 0),
+    ] {
         let nan = x.is_nan() || y.is_nan();
-        let fc = [x == y, !nan && x != y, x < y, x <= y, x > y, x >= y, nan || x == y, x != y, nan || x < y, nan || x <= y, nan || x > y, nan || x >= y, !nan, nan];
+        let fc = [
+            x == y,
+            !nan && x != y,
+            x < y,
+            x <= y,
+            x > y,
+            x >= y,
+            nan || x == y,
+            x != y,
+            nan || x < y,
+            nan || x <= y,
+            nan || x > y,
+            nan || x >= y,
+            !nan,
+            nan,
+        ];
         let (xd, yd) = (x as f64, y as f64);
-        let dc = [xd == yd, !nan && xd != yd, xd < yd, xd <= yd, xd > yd, xd >= yd];
+        let dc = [
+            xd == yd,
+            !nan && xd != yd,
+            xd < yd,
+            xd <= yd,
+            xd > yd,
+            xd >= yd,
+        ];
         let sc = [a == b, a != b, a < b, a <= b, a > b, a >= b];
         let (ua, ub) = (a as u32, b as u32);
-        let uc = [ua == ub, ua != ub, ua < ub, ua <= ub, ua > ub, ua >= ub, ua < ub, ua <= ub, ua > ub, ua >= ub];
+        let uc = [
+            ua == ub,
+            ua != ub,
+            ua < ub,
+            ua <= ub,
+            ua > ub,
+            ua >= ub,
+            ua < ub,
+            ua <= ub,
+            ua > ub,
+            ua >= ub,
+        ];
         let lt = a < b;
-        let mut exp: Vec<u64> = fc.iter().chain(&dc).chain(&sc).chain(&uc).map(|&c| c as u64).collect();
-        for c in [a < b, lt && a == 0, lt || a != 0, (a >= b) ^ (b != 0), !lt, lt && a != 0, lt || a != 0, lt ^ (a != 0), !lt] {
+        let mut exp: Vec<u64> = fc
+            .iter()
+            .chain(&dc)
+            .chain(&sc)
+            .chain(&uc)
+            .map(|&c| c as u64)
+            .collect();
+        for c in [
+            a < b,
+            lt && a == 0,
+            lt || a != 0,
+            (a >= b) ^ (b != 0),
+            !lt,
+            lt && a != 0,
+            lt || a != 0,
+            lt ^ (a != 0),
+            !lt,
+        ] {
             exp.push(c as u64);
         }
         exp.push(if lt { x.to_bits() } else { y.to_bits() } as u64);
         exp.push(if a >= 0 { 10 } else { 20 });
         exp.push(if x >= 0.0 { 10 } else { 20 });
         exp.push(if lt { 0xffff_ffff } else { 0 });
-        exp.push(if !nan && x > y { 1.0f32.to_bits() as u64 } else { 0 });
+        exp.push(if !nan && x > y {
+            1.0f32.to_bits() as u64
+        } else {
+            0
+        });
         exp.push(if lt { 8 } else { 7 });
         exp.push(if lt { 7 } else { 8 });
-        let got = run_slots("setp", "setp_ops", exp.len(), 4, &[&x.to_le_bytes(), &y.to_le_bytes(), &a.to_le_bytes(), &b.to_le_bytes()]);
+        let got = run_slots(
+            "setp",
+            "setp_ops",
+            exp.len(),
+            4,
+            &[
+                &x.to_le_bytes(),
+                &y.to_le_bytes(),
+                &a.to_le_bytes(),
+                &b.to_le_bytes(),
+            ],
+        );
         for (k, (g, e)) in got.iter().zip(&exp).enumerate() {
             assert_eq!(g, e, "setp slot {k} for ({x}, {y}, {a}, {b})");
         }

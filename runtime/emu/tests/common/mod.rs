@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 use ompcc_emu::{DevPtr, Device, EmuError, LaunchStats, LoadedModule, Module};
 
 pub fn ptx_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("ptx")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("ptx")
 }
 
 pub fn module(name: &str) -> Module {
@@ -46,12 +48,19 @@ impl Env {
         Env { dev, m, out }
     }
 
-    pub fn launch(&self, k: &str, grid: [u32; 3], block: [u32; 3], args: &[&[u8]]) -> Result<LaunchStats, EmuError> {
+    pub fn launch(
+        &self,
+        k: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        args: &[&[u8]],
+    ) -> Result<LaunchStats, EmuError> {
         self.dev.launch(&self.m, k, grid, block, 0, args)
     }
 
     pub fn run(&self, k: &str, grid: u32, block: u32, args: &[&[u8]]) -> LaunchStats {
-        self.launch(k, [grid, 1, 1], [block, 1, 1], args).unwrap_or_else(|e| panic!("{e}"))
+        self.launch(k, [grid, 1, 1], [block, 1, 1], args)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     pub fn printed(&self) -> String {

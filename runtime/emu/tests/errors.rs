@@ -1,0 +1,238 @@
+//! Error reporting: faults name kernel, block, thread, address and PTX line; malformed or
+//! unsupported PTX gives errors with the line; API misuse gives errors, never panics.
+
+mod common;
+
+use common::{Env, p, ptx_dir};
+use ompcc_emu::{DevPtr, Device, EmuError, Module};
+
+fn line_of(file: &str, needle: &str) -> u32 {
+    let text = std::fs::read_to_string(ptx_dir().join(file)).unwrap();
+    text.lines()
+        .position(|l| l.contains(needle))
+        .expect("needle in file") as u32
+        + 1
+}
+
+#[test]
+fn out_of_bounds_global_load_names_everything() {
+    let mut e = Env::new("oob");
+    let n = 256usize;
+    let input = e.upload(&vec![7u32; n]);
+    let out = e.zeros(n * 4);
+    // in range: every thread copies
+    e.run(
+        "read_past",
+        2,
+        128,
+        &[&p(input), &p(out), &0u32.to_le_bytes()],
+    );
+    let err = e
+        .launch(
+            "read_past",
+            [2, 1, 1],
+            [128, 1, 1],
+            &[&p(input), &p(out), &16u32.to_le_bytes()],
+        )
+        .unwrap_err();
+    let line = line_of("oob.ptx", "ld.global.u32 \t%r7, [%rd5];");
+    let EmuError::Fault { site, msg } = &err else {
+        panic!("expected a fault, got {err}")
+    };
+    assert_eq!(site.kernel, "read_past");
+    assert_eq!(site.block, [1, 0, 0]);
+    assert_eq!(site.thread, [112, 0, 0]);
+    assert_eq!(site.ptx_line, line);
+    assert_eq!(site.source, Some(("oob.c".to_string(), 7)));
+    let addr = format!("0x{:x}", input.0 + 4 * n as u64);
+    assert!(
+        msg.contains("out-of-bounds global load of 4 bytes") && msg.contains(&addr),
+        "{msg}"
+    );
+    let text = err.to_string();
+    for part in [
+        "kernel `read_past`",
+        "block (1,0,0)",
+        "thread (112,0,0)",
+        &addr,
+        &format!("PTX line {line}"),
+        "oob.c:7",
+    ] {
+        assert!(text.contains(part), "`{part}` missing in: {text}");
+    }
+}
+
+#[test]
+fn misaligned_null_and_shared_faults() {
+    let mut e = Env::new("oob");
+    let buf = e.zeros(64);
+    let err = e
+        .launch("misaligned", [1, 1, 1], [1, 1, 1], &[&p(buf)])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("misaligned global load of 4 bytes")
+            && err.contains(&format!("0x{:x}", buf.0 + 2)),
+        "{err}"
+    );
+    let err = e
+        .launch("null_deref", [1, 1, 1], [1, 1, 1], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("unmapped global address 0x0"), "{err}");
+    e.launch("shared_oob", [1, 1, 1], [1, 1, 1], &[&60u32.to_le_bytes()])
+        .unwrap();
+    let err = e
+        .launch("shared_oob", [1, 1, 1], [1, 1, 1], &[&64u32.to_le_bytes()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("out-of-bounds shared store of 4 bytes at address 0x40"),
+        "{err}"
+    );
+    let err = e
+        .launch("do_trap", [1, 1, 1], [1, 1, 1], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("trap instruction executed") && err.contains("kernel `do_trap`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn use_after_free_faults() {
+    let mut e = Env::new("oob");
+    let input = e.upload(&[1u32; 32]);
+    let out = e.zeros(32 * 4);
+    e.dev.free(input).unwrap();
+    let err = e
+        .launch(
+            "read_past",
+            [1, 1, 1],
+            [32, 1, 1],
+            &[&p(input), &p(out), &0u32.to_le_bytes()],
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("unmapped global address"), "{err}");
+    assert!(e.dev.free(input).is_err());
+}
+
+fn parse_err(src: &str) -> (u32, String) {
+    match Module::parse(src) {
+        Err(EmuError::Parse { line, msg } | EmuError::Decode { line, msg }) => (line, msg),
+        Err(e) => panic!("unexpected error kind: {e}"),
+        Ok(_) => panic!("expected an error for:\n{src}"),
+    }
+}
+
+const HEAD: &str = ".version 7.0\n.target sm_70\n.address_size 64\n";
+
+#[test]
+fn parse_and_decode_errors_carry_the_line() {
+    let cases: &[(&str, u32, &str)] = &[
+        (
+            ".visible .entry k()\n{\n\tmov.u32 %r1, 1;\n\tret;\n}\n",
+            6,
+            "undeclared register `%r1`",
+        ),
+        (
+            ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tbra $L_nowhere;\n}\n",
+            7,
+            "unknown label",
+        ),
+        (
+            ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tfrobnicate.u32 %r0, %r1;\n}\n",
+            7,
+            "unsupported instruction `frobnicate.u32`",
+        ),
+        (
+            ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r0 %r1;\n}\n",
+            7,
+            "expected `,`",
+        ),
+        (
+            ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r0, #1;\n}\n",
+            7,
+            "unexpected character",
+        ),
+        (
+            ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tret;\n",
+            7,
+            "unterminated function body",
+        ),
+        (
+            ".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n\tld.global.u32 %rd0, [nosuch];\n}\n",
+            7,
+            "undeclared name `nosuch`",
+        ),
+        (
+            ".visible .entry k()\n{\n\tcall.uni foo;\n}\n",
+            6,
+            "unknown function `foo`",
+        ),
+    ];
+    for (body, line, msg) in cases {
+        let (l, m) = parse_err(&format!("{HEAD}{body}"));
+        assert_eq!(l, *line, "{m}");
+        assert!(m.contains(msg), "expected `{msg}` in `{m}`");
+    }
+    let (l, m) = parse_err(".version 7.0\n.target sm_70\n.address_size 32\n");
+    assert_eq!(l, 3);
+    assert!(m.contains("address_size"));
+}
+
+#[test]
+fn api_misuse_is_an_error() {
+    let mut e = Env::new("saxpy");
+    let x = e.zeros(16);
+    let args: [&[u8]; 4] = [&4u32.to_le_bytes(), &1f32.to_le_bytes(), &p(x), &p(x)];
+    assert!(
+        e.launch("nosuch", [1, 1, 1], [1, 1, 1], &args)
+            .unwrap_err()
+            .to_string()
+            .contains("no kernel named")
+    );
+    assert!(e.launch("saxpy", [1, 1, 1], [2048, 1, 1], &args).is_err());
+    assert!(e.launch("saxpy", [0, 1, 1], [1, 1, 1], &args).is_err());
+    assert!(e.launch("saxpy", [1, 1, 1], [1, 1, 1], &args[..3]).is_err());
+    let short: [&[u8]; 4] = [&4u16.to_le_bytes(), &1f32.to_le_bytes(), &p(x), &p(x)];
+    assert!(
+        e.launch("saxpy", [1, 1, 1], [1, 1, 1], &short)
+            .unwrap_err()
+            .to_string()
+            .contains("parameter 0")
+    );
+    assert!(e.dev.copy_to_device(DevPtr(x.0 + 8), &[0u8; 16]).is_err());
+    let mut b = [0u8; 4];
+    assert!(e.dev.copy_from_device(&mut b, DevPtr(12345)).is_err());
+    assert!(e.dev.free(DevPtr(x.0 + 4)).is_err());
+    let other = Device::new();
+    assert!(
+        other
+            .launch(&e.m, "saxpy", [1, 1, 1], [1, 1, 1], 0, &args)
+            .unwrap_err()
+            .to_string()
+            .contains("another device")
+    );
+    assert_eq!(e.m.module().kernel_params("saxpy").unwrap().len(), 4);
+    assert_eq!(e.m.module().kernels(), vec!["saxpy"]);
+}
+
+/// Mutated inputs never panic: every truncation of every test file parses or fails cleanly.
+#[test]
+fn truncated_inputs_never_panic() {
+    for entry in std::fs::read_dir(ptx_dir()).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let mut cut = text.len();
+        while cut > 0 {
+            let mut c = cut;
+            while !text.is_char_boundary(c) {
+                c -= 1;
+            }
+            let _ = Module::parse(&text[..c]);
+            cut = cut.saturating_sub(97);
+        }
+    }
+}
