@@ -29,6 +29,13 @@ enum Sym {
 /// A pointer relocation in a global initializer: (byte offset, target global, addend).
 type Reloc = (u64, u32, i64);
 
+/// Most virtual registers per function.
+const MAX_REGS: u64 = 1 << 22;
+/// Most local memory per thread (as on the hardware); also the emulator's stack limit.
+pub(crate) const MAX_LOCAL: u64 = 512 * 1024;
+/// Most static shared memory per module.
+const MAX_SHARED: u64 = 1 << 20;
+
 fn align_up(v: u64, a: u64) -> u64 {
     if a <= 1 { v } else { v.div_ceil(a) * a }
 }
@@ -214,6 +221,18 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
             }
         }
     }
+    if shared_off > MAX_SHARED {
+        return Err(EmuError::decode(
+            1,
+            format!("{shared_off} bytes of static shared memory exceed {MAX_SHARED}"),
+        ));
+    }
+    if static_local > MAX_LOCAL {
+        return Err(EmuError::decode(
+            1,
+            format!("{static_local} bytes of module `.local` variables exceed {MAX_LOCAL}"),
+        ));
+    }
     let static_shared = shared_off as u32;
     m.dyn_shared_base = align_up(shared_off, 16) as u32;
     for name in dyn_vars {
@@ -369,13 +388,16 @@ fn decode_body(
                 for (name, range) in names {
                     match range {
                         Some(n) => {
+                            if fx.nregs as u64 + *n as u64 > MAX_REGS {
+                                return Err(EmuError::decode(*line, "too many registers"));
+                            }
                             for k in 0..*n {
                                 fx.declare_reg(format!("{name}{k}"));
                             }
                         }
                         None => fx.declare_reg(name.clone()),
                     }
-                    if fx.nregs > 1 << 22 {
+                    if fx.nregs as u64 > MAX_REGS {
                         return Err(EmuError::decode(*line, "too many registers"));
                     }
                 }
@@ -423,8 +445,14 @@ fn decode_body(
             }
         }
     }
-    if fx.frame > u32::MAX as u64 / 2 {
-        return Err(EmuError::decode(f.line, "local frame too large"));
+    if fx.frame > MAX_LOCAL {
+        return Err(EmuError::decode(
+            f.line,
+            format!(
+                "local frame of `{}` is {} bytes, more than {MAX_LOCAL}",
+                f.name, fx.frame
+            ),
+        ));
     }
     Ok((fx.nregs, fx.frame))
 }
@@ -464,7 +492,7 @@ fn classify(op: &Op) -> InstClass {
                 InstClass::Int
             }
         }
-        Op::FBin { .. } | Op::FUn { .. } | Op::Fma { .. } => InstClass::Float,
+        Op::FBin { .. } | Op::FUn { .. } | Op::Fma { .. } | Op::Testp { .. } => InstClass::Float,
         Op::Ld { sp, .. } | Op::St { sp, .. } => match sp {
             MemSpace::Global | MemSpace::Generic => InstClass::GlobalMem,
             MemSpace::Shared => InstClass::SharedMem,
@@ -1267,6 +1295,28 @@ impl<'a> Fx<'a> {
                     d: self.dst(&o[0])?,
                     a,
                     neg,
+                }
+            }
+            "testp" => {
+                let ty = self.ty1(&mods)?;
+                let kind =
+                    match mods.list.first().copied() {
+                        Some("finite") => TestKind::Finite,
+                        Some("infinite") => TestKind::Infinite,
+                        Some("number") => TestKind::Number,
+                        Some("notanumber") => TestKind::NotANumber,
+                        Some("normal") => TestKind::Normal,
+                        Some("subnormal") => TestKind::Subnormal,
+                        _ => return self.err(
+                            "testp needs finite, infinite, number, notanumber, normal or subnormal",
+                        ),
+                    };
+                let o = self.ops(i, 2)?;
+                Op::Testp {
+                    kind,
+                    f64: ty == Ty::F64,
+                    d: self.dst(&o[0])?,
+                    a: self.src(&o[1], ty)?,
                 }
             }
             "activemask" => {

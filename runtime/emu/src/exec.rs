@@ -1829,6 +1829,27 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         w.lanes[l].set(*d, v);
                     }
                 }
+                Op::Testp { kind, f64, d, a } => {
+                    for l in Bits(exec) {
+                        let v = rd(env, w, l, *a);
+                        let x = if *f64 { f64v(v) } else { f32v(v) as f64 };
+                        // f32 subnormals are normal f64 values: classify in the source width
+                        let sub = if *f64 {
+                            x.is_subnormal()
+                        } else {
+                            f32v(v).is_subnormal()
+                        };
+                        let r = match kind {
+                            TestKind::Finite => x.is_finite(),
+                            TestKind::Infinite => x.is_infinite(),
+                            TestKind::Number => !x.is_nan(),
+                            TestKind::NotANumber => x.is_nan(),
+                            TestKind::Normal => x.is_finite() && x != 0.0 && !sub,
+                            TestKind::Subnormal => sub,
+                        };
+                        w.lanes[l].set(*d, r as u64);
+                    }
+                }
                 Op::Activemask { d } => {
                     for l in Bits(exec) {
                         w.lanes[l].set(*d, gmask as u64);

@@ -152,7 +152,7 @@ impl Device {
             mem: GlobalMem::new(),
             sink: Mutex::new(Box::new(std::io::stdout())),
             workers,
-            stack_limit: 1 << 20,
+            stack_limit: 2 * decode::MAX_LOCAL as usize,
             id: NEXT_DEVICE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -218,6 +218,25 @@ impl Device {
                 src.0
             ))
         })
+    }
+
+    /// Sets `len` bytes at `dst` to `byte`.
+    pub fn memset(&mut self, dst: DevPtr, byte: u8, len: u64) -> Result<(), EmuError> {
+        let bytes = usize::try_from(len).map_err(|_| EmuError::api("memset length too large"))?;
+        self.copy_to_device(dst, &vec![byte; bytes])
+    }
+
+    /// Copies `len` bytes between device addresses (the ranges may overlap).
+    pub fn copy_device_to_device(
+        &mut self,
+        dst: DevPtr,
+        src: DevPtr,
+        len: u64,
+    ) -> Result<(), EmuError> {
+        let bytes = usize::try_from(len).map_err(|_| EmuError::api("copy length too large"))?;
+        let mut tmp = vec![0u8; bytes];
+        self.copy_from_device(&mut tmp, src)?;
+        self.copy_to_device(dst, &tmp)
     }
 
     /// Allocates and initializes the module's global variables on this device.

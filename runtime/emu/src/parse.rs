@@ -147,6 +147,10 @@ pub(crate) enum Operand {
     SymOff(String, i64),
 }
 
+/// Deepest `{...}`/`(...)` nesting accepted in operands and initializers (keeps recursion
+/// bounded on hostile input).
+const MAX_NESTING: u32 = 16;
+
 struct P<'a> {
     t: Vec<Token<'a>>,
     i: usize,
@@ -507,7 +511,7 @@ fn parse_var(p: &mut P) -> Result<VarDecl, EmuError> {
     }
     let mut init = Vec::new();
     if p.eat_punct('=') {
-        parse_init(p, &mut init)?;
+        parse_init(p, &mut init, 0)?;
     }
     p.expect_punct(';')?;
     Ok(VarDecl {
@@ -524,13 +528,16 @@ fn parse_var(p: &mut P) -> Result<VarDecl, EmuError> {
 }
 
 /// init = "{" init % "," "}" | number | name ("+" n)? | "generic" "(" name ")"
-fn parse_init(p: &mut P, out: &mut Vec<Init>) -> Result<(), EmuError> {
+fn parse_init(p: &mut P, out: &mut Vec<Init>, depth: u32) -> Result<(), EmuError> {
+    if depth > MAX_NESTING {
+        return p.err("initializer nested too deeply");
+    }
     if p.eat_punct('{') {
         if p.eat_punct('}') {
             return Ok(());
         }
         loop {
-            parse_init(p, out)?;
+            parse_init(p, out, depth + 1)?;
             if p.eat_punct('}') {
                 return Ok(());
             }
@@ -655,7 +662,7 @@ fn parse_inst(p: &mut P) -> Result<InstAst, EmuError> {
     let mut operands = Vec::new();
     if !p.eat_punct(';') {
         loop {
-            operands.push(parse_operand(p)?);
+            operands.push(parse_operand(p, 0)?);
             if p.eat_punct(';') {
                 break;
             }
@@ -670,7 +677,10 @@ fn parse_inst(p: &mut P) -> Result<InstAst, EmuError> {
     })
 }
 
-fn parse_operand(p: &mut P) -> Result<Operand, EmuError> {
+fn parse_operand(p: &mut P, depth: u32) -> Result<Operand, EmuError> {
+    if depth > MAX_NESTING {
+        return p.err("operand nested too deeply");
+    }
     let Some(t) = p.peek().copied() else {
         return p.err("expected an operand");
     };
@@ -699,7 +709,7 @@ fn parse_operand(p: &mut P) -> Result<Operand, EmuError> {
             p.i += 1;
             let mut v = Vec::new();
             loop {
-                v.push(parse_operand(p)?);
+                v.push(parse_operand(p, depth + 1)?);
                 if p.eat_punct('}') {
                     break;
                 }
@@ -714,7 +724,7 @@ fn parse_operand(p: &mut P) -> Result<Operand, EmuError> {
                 return Ok(Operand::List(v));
             }
             loop {
-                v.push(parse_operand(p)?);
+                v.push(parse_operand(p, depth + 1)?);
                 if p.eat_punct(')') {
                     break;
                 }

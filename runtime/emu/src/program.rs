@@ -352,6 +352,16 @@ pub(crate) enum AtomOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TestKind {
+    Finite,
+    Infinite,
+    Number,
+    NotANumber,
+    Normal,
+    Subnormal,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ShflMode {
     Up,
     Down,
@@ -589,6 +599,12 @@ pub(crate) enum Op {
         bits: u32,
         d: u32,
         p: Option<u32>,
+        a: Src,
+    },
+    Testp {
+        kind: TestKind,
+        f64: bool,
+        d: u32,
         a: Src,
     },
     /// Call of the extern `vprintf(fmt, args)`.

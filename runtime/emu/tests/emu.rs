@@ -494,3 +494,68 @@ fn special_registers_in_3d_grids() {
         }
     }
 }
+
+#[test]
+fn clang_style_ptx_struct_returns_packing_testp_and_exit_in_function() {
+    let mut e = Env::new("clang_style");
+    let out = e.zeros(16 * 32);
+    e.run("clang_kernel", 1, 16, &[&p(out)]);
+    let v = e.download::<u32>(out, 16 * 8);
+    for t in 0..16u32 {
+        let r = &v[t as usize * 8..][..8];
+        assert_eq!((r[0], r[1]), (t / 3, t % 3), "divmod {t}");
+        assert_eq!(r[2], ((t as f64).to_bits() >> 32) as u32, "high word {t}");
+        assert_eq!(r[3], (t & 0xffff) | (0x7f << 16), "repacked {t}");
+        let x = 1.0f32 / (t as f32 - 4.0);
+        let nan = (t as f32 - 8.0).sqrt().is_nan();
+        assert_eq!(
+            r[4],
+            x.is_finite() as u32 | (x.is_infinite() as u32) << 1 | (nan as u32) << 2,
+            "testp {t}"
+        );
+        assert_eq!(r[5], (t % 2 == 0) as u32, "exit inside a function {t}");
+    }
+}
+
+#[test]
+fn memset_and_device_copies() {
+    let mut e = Env::new("saxpy");
+    let a = e.zeros(64);
+    let b = e.zeros(64);
+    e.dev.memset(a, 0xab, 64).unwrap();
+    e.dev.copy_device_to_device(b.offset(8), a, 16).unwrap();
+    let v = e.download::<u8>(b, 64);
+    assert!(
+        v[..8].iter().all(|&x| x == 0)
+            && v[8..24].iter().all(|&x| x == 0xab)
+            && v[24..].iter().all(|&x| x == 0)
+    );
+    assert!(e.dev.memset(a.offset(60), 0, 8).is_err());
+    assert_eq!(e.dev.allocation_size(a), Some(64));
+}
+
+/// Speed guard: saxpy over 1M elements must finish in seconds even in the test profile.
+#[test]
+fn saxpy_one_million_elements() {
+    let mut e = Env::new("saxpy");
+    let n = 1usize << 20;
+    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let y: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+    let (dx, dy) = (e.upload(&x), e.upload(&y));
+    let start = std::time::Instant::now();
+    let st = e.run(
+        "saxpy",
+        (n / 256) as u32,
+        256,
+        &[
+            &(n as u32).to_le_bytes(),
+            &0.5f32.to_le_bytes(),
+            &p(dx),
+            &p(dy),
+        ],
+    );
+    let secs = start.elapsed().as_secs_f64();
+    assert_eq!(e.download::<f32>(dy, n), saxpy_host(0.5, &x, &y));
+    assert_eq!(st.total_thread_insts(), 19 * n as u64);
+    assert!(secs < 30.0, "saxpy 1M took {secs:.1} s");
+}
