@@ -7,8 +7,7 @@ use ompcc_emu::{Device, Module};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n: u32 = std::env::args().nth(1).map_or(Ok(1 << 20), |s| s.parse())?;
-    let ptx = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ptx/saxpy.ptx"))?;
-    let module = Module::parse(&ptx)?;
+    let module = Module::parse(include_str!("../tests/ptx/saxpy.ptx"))?;
     let mut dev = Device::new();
     let m = dev.load(&module)?;
     let x: Vec<u8> = (0..n).flat_map(|i| (i as f32).to_le_bytes()).collect();
