@@ -59,34 +59,37 @@ impl Cuda {
             if lib.is_null() {
                 return Err("libcuda.so.1 not found".into());
             }
-            let sym = |name: &str| -> Result<*mut c_void, String> {
+            // SAFETY (caller): `T` must be the function-pointer type of the symbol.
+            unsafe fn sym<T: Copy>(lib: *mut c_void, name: &str) -> Result<T, String> {
                 let c = CString::new(name).map_err(|e| e.to_string())?;
-                let p = dlsym(lib, c.as_ptr());
+                // SAFETY: `c` is NUL-terminated; `lib` came from dlopen.
+                let p = unsafe { dlsym(lib, c.as_ptr()) };
                 if p.is_null() {
-                    Err(format!("{name} missing in libcuda"))
-                } else {
-                    Ok(p)
+                    return Err(format!("{name} missing in libcuda"));
                 }
-            };
-            let init: unsafe extern "C" fn(c_uint) -> Res = std::mem::transmute(sym("cuInit")?);
-            let dev_get: unsafe extern "C" fn(*mut c_int, c_int) -> Res =
-                std::mem::transmute(sym("cuDeviceGet")?);
-            let ctx_create: unsafe extern "C" fn(*mut Ptr, c_uint, c_int) -> Res =
-                std::mem::transmute(sym("cuCtxCreate_v2")?);
+                // SAFETY: a non-null code pointer reinterpreted as the documented signature.
+                Ok(unsafe { std::mem::transmute_copy::<*mut c_void, T>(&p) })
+            }
+            type InitFn = unsafe extern "C" fn(c_uint) -> Res;
+            type DevGetFn = unsafe extern "C" fn(*mut c_int, c_int) -> Res;
+            type CtxCreateFn = unsafe extern "C" fn(*mut Ptr, c_uint, c_int) -> Res;
+            let init: InitFn = sym(lib, "cuInit")?;
+            let dev_get: DevGetFn = sym(lib, "cuDeviceGet")?;
+            let ctx_create: CtxCreateFn = sym(lib, "cuCtxCreate_v2")?;
             check("cuInit", init(0))?;
             let mut dev = 0;
             check("cuDeviceGet", dev_get(&mut dev, 0))?;
             let mut ctx = std::ptr::null_mut();
             check("cuCtxCreate", ctx_create(&mut ctx, 0, dev))?;
             Ok(Cuda {
-                module_load_data: std::mem::transmute(sym("cuModuleLoadData")?),
-                module_get_function: std::mem::transmute(sym("cuModuleGetFunction")?),
-                mem_alloc: std::mem::transmute(sym("cuMemAlloc_v2")?),
-                memcpy_htod: std::mem::transmute(sym("cuMemcpyHtoD_v2")?),
-                memcpy_dtoh: std::mem::transmute(sym("cuMemcpyDtoH_v2")?),
-                mem_free: std::mem::transmute(sym("cuMemFree_v2")?),
-                launch: std::mem::transmute(sym("cuLaunchKernel")?),
-                sync: std::mem::transmute(sym("cuCtxSynchronize")?),
+                module_load_data: sym(lib, "cuModuleLoadData")?,
+                module_get_function: sym(lib, "cuModuleGetFunction")?,
+                mem_alloc: sym(lib, "cuMemAlloc_v2")?,
+                memcpy_htod: sym(lib, "cuMemcpyHtoD_v2")?,
+                memcpy_dtoh: sym(lib, "cuMemcpyDtoH_v2")?,
+                mem_free: sym(lib, "cuMemFree_v2")?,
+                launch: sym(lib, "cuLaunchKernel")?,
+                sync: sym(lib, "cuCtxSynchronize")?,
             })
         }
     }

@@ -32,7 +32,7 @@ type Reloc = (u64, u32, i64);
 /// Most virtual registers per function.
 const MAX_REGS: u64 = 1 << 22;
 /// Most local memory per thread (as on the hardware); also the emulator's stack limit.
-pub(crate) const MAX_LOCAL: u64 = 512 * 1024;
+pub(crate) const MAX_LOCAL: u64 = 128 * 1024;
 /// Most static shared memory per module.
 const MAX_SHARED: u64 = 1 << 20;
 
@@ -1382,6 +1382,9 @@ impl<'a> Fx<'a> {
                 args: self.slot(&args[1])?,
                 ret,
             });
+        }
+        if f.is_kernel {
+            return self.err(format!("call of kernel `{callee}` from device code"));
         }
         if !self.m.has_body[fi as usize] {
             return self.err(format!(

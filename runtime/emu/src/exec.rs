@@ -83,6 +83,11 @@ pub(crate) struct Launch<'a> {
     pub stack_limit: usize,
 }
 
+/// Deepest call nesting per thread (hardware stacks allow far less).
+const MAX_CALL_DEPTH: usize = 8192;
+/// Most registers (all frames together) per thread, bounding host memory under recursion.
+const MAX_FRAME_REGS: usize = 1 << 16;
+
 const RUN: u8 = 0;
 const BAR: u8 = 1;
 const EXIT: u8 = 2;
@@ -1974,7 +1979,8 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
     let new_rbase = lane.rbase + cur.nregs as usize;
     let new_lbase = (lane.lbase + cur.frame_size as usize).div_ceil(16) * 16;
     let lend = new_lbase + callee.frame_size as usize;
-    if lend > env.l.stack_limit || lane.stack.len() >= 100_000 {
+    let rend = new_rbase + callee.nregs as usize;
+    if lend > env.l.stack_limit || rend > MAX_FRAME_REGS || lane.stack.len() >= MAX_CALL_DEPTH {
         return Err(format!(
             "call stack overflow calling `{}` (depth {}, {} bytes of local memory)",
             callee.name,
@@ -1982,8 +1988,8 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
             lend
         ));
     }
-    if lane.regs.len() < new_rbase + callee.nregs as usize {
-        lane.regs.resize(new_rbase + callee.nregs as usize, 0);
+    if lane.regs.len() < rend {
+        lane.regs.resize(rend, 0);
     }
     if lane.local.len() < lend {
         lane.local.resize(lend, 0);
