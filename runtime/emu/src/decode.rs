@@ -500,7 +500,7 @@ fn classify(op: &Op) -> InstClass {
         },
         Op::Bra { .. } | Op::Call(_) | Op::Ret | Op::Exit => InstClass::Control,
         Op::Bar { .. }
-        | Op::WarpSync
+        | Op::WarpSync { .. }
         | Op::Fence
         | Op::Shfl { .. }
         | Op::Vote { .. }
@@ -1184,7 +1184,11 @@ impl<'a> Fx<'a> {
             "trap" => Op::Trap,
             "bar" | "barrier" => {
                 if mods.has("warp") {
-                    Op::WarpSync
+                    let mask = match o.first() {
+                        Some(x) => Some(self.src(x, Ty::B32)?),
+                        None => None,
+                    };
+                    Op::WarpSync { mask }
                 } else if mods.has("red") {
                     return self.err("bar.red is not supported");
                 } else {
@@ -1274,6 +1278,7 @@ impl<'a> Fx<'a> {
                     a: self.src(&o[1], Ty::B32)?,
                     b: self.src(&o[2], Ty::U32)?,
                     c: self.src(&o[3], Ty::U32)?,
+                    mask: self.sync_mask(&mods, o, 4)?,
                 }
             }
             "vote" => {
@@ -1295,6 +1300,7 @@ impl<'a> Fx<'a> {
                     d: self.dst(&o[0])?,
                     a,
                     neg,
+                    mask: self.sync_mask(&mods, o, 2)?,
                 }
             }
             "testp" => {
@@ -1338,10 +1344,22 @@ impl<'a> Fx<'a> {
                     d,
                     p,
                     a: self.src(&o[1], ty)?,
+                    mask: self.sync_mask(&mods, o, 2)?,
                 }
             }
             _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
         })
+    }
+
+    /// The member mask operand of a `.sync` warp instruction (`None` without `.sync`).
+    fn sync_mask(&self, mods: &Mods, o: &[Operand], at: usize) -> Result<Option<Src>, EmuError> {
+        if !mods.has("sync") {
+            return Ok(None);
+        }
+        match o.get(at) {
+            Some(x) => Ok(Some(self.src(x, Ty::B32)?)),
+            None => self.err("`.sync` warp instruction without a member mask"),
+        }
     }
 
     /// call = "call" ("(" rets ")" ",")? name ("," "(" args ")")? ("," proto)?

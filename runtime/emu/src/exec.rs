@@ -81,6 +81,8 @@ pub(crate) struct Launch<'a> {
     pub workers: u32,
     /// Per-thread local memory limit in bytes.
     pub stack_limit: usize,
+    /// Most warp instructions one block may issue.
+    pub max_block_insts: u64,
 }
 
 /// Deepest call nesting per thread (hardware stacks allow far less).
@@ -88,9 +90,14 @@ const MAX_CALL_DEPTH: usize = 8192;
 /// Most registers (all frames together) per thread, bounding host memory under recursion.
 const MAX_FRAME_REGS: usize = 1 << 16;
 
+/// Instructions a divergent group runs before another group of its warp gets a turn.
+const SLICE: u32 = 1 << 14;
+
 const RUN: u8 = 0;
 const BAR: u8 = 1;
 const EXIT: u8 = 2;
+/// Waiting at a `.sync` warp instruction for the other lanes of its member mask.
+const WSYNC: u8 = 3;
 
 struct Frame {
     call_pc: u32,
@@ -130,6 +137,9 @@ struct Warp {
     /// Barrier id and expected count (0 = all threads) of waiting lanes.
     bar: [(u32, u32); 32],
     tid: [[u32; 3]; 32],
+    /// Lanes released from `WSYNC` without their whole member mask (the rest exited or
+    /// wait elsewhere): their next `.sync` instruction runs with the lanes present.
+    forced: u32,
 }
 
 struct Env<'a> {
@@ -140,6 +150,8 @@ struct Env<'a> {
     worker: u32,
     nwarps: u32,
     clock: u64,
+    /// Warp instructions issued in the current block.
+    block_insts: u64,
     start: Instant,
     /// Barrier arrivals (`bar.arrive`) per barrier id.
     arrived: [u32; 16],
@@ -186,6 +198,7 @@ pub(crate) fn run_grid(l: &Launch) -> Result<LaunchStats, EmuError> {
             worker,
             nwarps: 0,
             clock: 0,
+            block_insts: 0,
             start,
             arrived: [0; 16],
             sectors: Vec::with_capacity(128),
@@ -243,6 +256,7 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
     let nthreads = (l.block[0] * l.block[1] * l.block[2]) as usize;
     let nw = nthreads.div_ceil(32);
     env.nwarps = nw as u32;
+    env.block_insts = 0;
     env.arrived = [0; 16];
     env.shared.clear();
     env.shared.resize(
@@ -261,10 +275,12 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
             state: [EXIT; 32],
             bar: [(0, 0); 32],
             tid: [[0; 3]; 32],
+            forced: 0,
         });
     }
     for (wi, w) in warps.iter_mut().take(nw).enumerate() {
         w.id = wi as u32;
+        w.forced = 0;
         w.n = (nthreads - wi * 32).min(32);
         w.lanes.resize_with(w.n, Lane::default);
         for (li, lane) in w.lanes.iter_mut().enumerate() {
@@ -1165,32 +1181,87 @@ fn read_cstr(env: &Env, lane: &Lane, addr: u64) -> Result<Vec<u8>, String> {
 fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
     let prog = env.l.prog;
     let code = &prog.code[..];
+    // after a time slice, the next group is the one after this key (fairness, see below)
+    let mut rotate: Option<u64> = None;
     loop {
         // pick the group: deepest call, then lowest pc
         let mut best = u64::MAX;
+        let mut lowest = u64::MAX;
         for li in 0..w.n {
             if w.state[li] == RUN {
-                best = best.min(key(w.lanes[li].stack.len(), w.pc[li]));
+                let k = key(w.lanes[li].stack.len(), w.pc[li]);
+                lowest = lowest.min(k);
+                if rotate.is_some_and(|r| k > r) {
+                    best = best.min(k);
+                }
             }
         }
         if best == u64::MAX {
-            return Ok(());
+            best = lowest;
+        }
+        rotate = None;
+        if best == u64::MAX {
+            // only lanes waiting at `.sync` instructions are left: let them go on
+            let mut waiting = 0u32;
+            for li in 0..w.n {
+                if w.state[li] == WSYNC {
+                    w.state[li] = RUN;
+                    waiting |= 1 << li;
+                }
+            }
+            if waiting == 0 {
+                return Ok(());
+            }
+            w.forced |= waiting;
+            continue;
         }
         let mut gmask = 0u32;
         let mut next_other = u64::MAX;
+        let mut divergent = false;
         for li in 0..w.n {
+            if w.state[li] == WSYNC && key(w.lanes[li].stack.len(), w.pc[li]) == best {
+                // the lanes it waited for have caught up
+                w.state[li] = RUN;
+            }
             if w.state[li] == RUN {
                 let k = key(w.lanes[li].stack.len(), w.pc[li]);
                 if k == best {
                     gmask |= 1 << li;
                 } else {
-                    next_other = next_other.min(k);
+                    divergent = true;
+                    // merge only with groups ahead; groups behind wait for their turn
+                    if k > best {
+                        next_other = next_other.min(k);
+                    }
                 }
             }
         }
         let depth_key = best & !0xffff_ffff;
         let mut pc = best as u32;
+        let mut slice = SLICE;
         loop {
+            // A divergent group that spins (waiting for a lock another group of the warp
+            // holds) must not starve that group: after a slice, let the next group run.
+            if divergent {
+                slice -= 1;
+                if slice == 0 {
+                    write_pcs(w, gmask, pc);
+                    rotate = Some(depth_key | pc as u64);
+                    break;
+                }
+            }
+            env.block_insts += 1;
+            if env.block_insts > env.l.max_block_insts {
+                let li = gmask.trailing_zeros() as usize;
+                let limit = env.l.max_block_insts;
+                return Err(fault(
+                    env,
+                    w,
+                    li,
+                    pc,
+                    format!("block ran more than {limit} warp instructions (endless loop?)"),
+                ));
+            }
             let Some(inst) = code.get(pc as usize) else {
                 let li = gmask.trailing_zeros() as usize;
                 return Err(fault(
@@ -1214,6 +1285,32 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
             let ci = inst.class as usize;
             env.stats.warp_insts[ci] += 1;
             env.stats.thread_insts[ci] += exec.count_ones() as u64;
+            if inst.class == InstClass::Sync
+                && let Op::Shfl { mask: Some(m), .. }
+                | Op::Vote { mask: Some(m), .. }
+                | Op::Match { mask: Some(m), .. }
+                | Op::WarpSync { mask: Some(m) } = &inst.op
+            {
+                // sm_70 `.sync` semantics: wait until every live lane of the member mask
+                // has arrived here
+                let member = rd(env, w, gmask.trailing_zeros() as usize, *m) as u32;
+                let mut live = 0u32;
+                for li in 0..w.n {
+                    if w.state[li] != EXIT {
+                        live |= 1 << li;
+                    }
+                }
+                if member & live & !gmask != 0 && w.forced & gmask == 0 {
+                    env.stats.warp_insts[ci] -= 1;
+                    env.stats.thread_insts[ci] -= exec.count_ones() as u64;
+                    for l in Bits(gmask) {
+                        w.state[l] = WSYNC;
+                    }
+                    write_pcs(w, gmask, pc);
+                    break;
+                }
+                w.forced &= !gmask;
+            }
             macro_rules! fail {
                 ($l:expr, $msg:expr) => {
                     return Err(fault(env, w, $l, pc, $msg))
@@ -1723,7 +1820,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         break;
                     }
                 }
-                Op::WarpSync | Op::Nop => {}
+                Op::WarpSync { .. } | Op::Nop => {}
                 Op::Fence => std::sync::atomic::fence(Ordering::SeqCst),
                 Op::Atom {
                     sp,
@@ -1782,6 +1879,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     a,
                     b,
                     c,
+                    ..
                 } => {
                     let mut vals = [0u64; 32];
                     let mut ok = [false; 32];
@@ -1817,7 +1915,9 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         }
                     }
                 }
-                Op::Vote { mode, d, a, neg } => {
+                Op::Vote {
+                    mode, d, a, neg, ..
+                } => {
                     let mut ballot = 0u32;
                     for l in Bits(exec) {
                         if ((rd(env, w, l, *a) & 1) != 0) != *neg {
@@ -1860,7 +1960,9 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         w.lanes[l].set(*d, gmask as u64);
                     }
                 }
-                Op::Match { all, bits, d, p, a } => {
+                Op::Match {
+                    all, bits, d, p, a, ..
+                } => {
                     let mut vals = [0u64; 32];
                     for l in Bits(exec) {
                         vals[l] = rd(env, w, l, *a) & mask(*bits);

@@ -128,6 +128,7 @@ pub struct Device {
     sink: Mutex<Box<dyn Write + Send>>,
     workers: u32,
     stack_limit: usize,
+    max_block_insts: u64,
     id: u64,
 }
 
@@ -153,6 +154,7 @@ impl Device {
             sink: Mutex::new(Box::new(std::io::stdout())),
             workers,
             stack_limit: 2 * decode::MAX_LOCAL as usize,
+            max_block_insts: u64::MAX,
             id: NEXT_DEVICE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -160,6 +162,12 @@ impl Device {
     /// Number of host threads that run blocks (at least 1).
     pub fn set_workers(&mut self, n: u32) {
         self.workers = n.max(1);
+    }
+
+    /// Stops a launch with an error when one block issues more than `limit` warp
+    /// instructions (a guard against endless loops); unlimited by default.
+    pub fn set_block_instruction_limit(&mut self, limit: Option<u64>) {
+        self.max_block_insts = limit.unwrap_or(u64::MAX);
     }
 
     /// Where device `printf` output goes.
@@ -347,6 +355,7 @@ impl Device {
             sink: &self.sink,
             workers: self.workers,
             stack_limit: self.stack_limit,
+            max_block_insts: self.max_block_insts,
         };
         let r = exec::run_grid(&launch);
         // printf output is best effort, like the device's

@@ -566,7 +566,10 @@ pub(crate) enum Op {
         count: Option<Src>,
         arrive: bool,
     },
-    WarpSync,
+    /// `bar.warp.sync membermask`.
+    WarpSync {
+        mask: Option<Src>,
+    },
     Fence,
     Atom {
         sp: MemSpace,
@@ -584,12 +587,15 @@ pub(crate) enum Op {
         a: Src,
         b: Src,
         c: Src,
+        /// `.sync` member mask.
+        mask: Option<Src>,
     },
     Vote {
         mode: VoteMode,
         d: u32,
         a: Src,
         neg: bool,
+        mask: Option<Src>,
     },
     Activemask {
         d: u32,
@@ -600,6 +606,7 @@ pub(crate) enum Op {
         d: u32,
         p: Option<u32>,
         a: Src,
+        mask: Option<Src>,
     },
     Testp {
         kind: TestKind,

@@ -559,3 +559,28 @@ fn saxpy_one_million_elements() {
     assert_eq!(st.total_thread_insts(), 19 * n as u64);
     assert!(secs < 30.0, "saxpy 1M took {secs:.1} s");
 }
+
+#[test]
+fn spin_lock_inside_one_warp_makes_progress() {
+    let mut e = Env::new("sync");
+    let (lock, counter) = (e.zeros(4), e.zeros(4));
+    e.run("critical", 2, 64, &[&p(lock), &p(counter)]);
+    let exp: u32 = 2 * (1..=64).sum::<u32>();
+    assert_eq!(e.download::<u32>(counter, 1)[0], exp);
+    assert_eq!(e.download::<u32>(lock, 1)[0], 0);
+}
+
+#[test]
+fn sync_shuffles_wait_for_lanes_from_long_uneven_loops() {
+    let mut e = Env::new("sync");
+    let out = e.zeros(32 * 8);
+    e.run("uneven_then_shuffle", 1, 32, &[&p(out)]);
+    let v = e.download::<u32>(out, 64);
+    let total = (0..32u32)
+        .map(|l| (0..l * 700).fold(0u32, |a, i| a.wrapping_add(i)))
+        .fold(0u32, u32::wrapping_add);
+    for l in 0..32 {
+        assert_eq!(v[2 * l], total, "lane {l} sum");
+        assert_eq!(v[2 * l + 1], u32::MAX, "lane {l} mask after bar.warp.sync");
+    }
+}

@@ -236,3 +236,22 @@ fn truncated_inputs_never_panic() {
         }
     }
 }
+
+#[test]
+fn block_instruction_limit_stops_endless_work() {
+    let mut e = Env::new("sync");
+    let out = e.zeros(32 * 8);
+    e.dev.set_block_instruction_limit(Some(10_000));
+    let err = e
+        .launch("uneven_then_shuffle", [1, 1, 1], [32, 1, 1], &[&p(out)])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("more than 10000 warp instructions")
+            && err.contains("kernel `uneven_then_shuffle`"),
+        "{err}"
+    );
+    e.dev.set_block_instruction_limit(None);
+    e.launch("uneven_then_shuffle", [1, 1, 1], [32, 1, 1], &[&p(out)])
+        .unwrap();
+}
