@@ -2,14 +2,19 @@
 //!
 //! Scheduling inside a warp: every lane has its own pc; the warp runs the group of lanes with
 //! the smallest key (deepest call first, then lowest pc) until that group's pc passes the key
-//! of another waiting group, which makes divergent lanes reconverge at the first instruction
-//! they share. Warps of a block run one at a time until every lane has exited or waits at a
-//! barrier; then barriers whose thread count is met are released.
+//! of another group ahead, which makes divergent lanes reconverge at the first instruction
+//! they share. `.sync` warp instructions (shfl, vote, match, bar.warp) follow sm_70 rules:
+//! a group waits there (`WSYNC`) until every live lane of its member mask has arrived. A
+//! divergent group gets time slices of `SLICE` instructions, so a lane spinning on a lock
+//! another group of its warp holds cannot starve it. Warps of a block run one at a time until
+//! every lane has exited or waits at a barrier; then barriers whose thread count is met are
+//! released, or the block fails with a deadlock error.
 //!
 //! Invariants: a lane's registers for the current frame are `regs[rbase..rbase+nregs]` and its
 //! frame's local memory is `local[lbase..lbase+frame_size]`; every memory access goes through
-//! `load`/`store`/`atomic`, which check mapping, bounds and alignment; faults become
-//! `EmuError::Fault` naming kernel, block, thread, address and PTX line.
+//! `load`/`store`/the atomic path, which check mapping, bounds and alignment; faults become
+//! `EmuError::Fault` naming kernel, block, thread, address and PTX line. Blocks share only
+//! global memory, whose bytes are atomics (see `memory`).
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -1356,8 +1361,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     for l in Bits(exec) {
                         let a = eff_addr(env, w, l, addr);
                         let loc = resolve(*sp, a);
-                        let la = loc_addr(loc);
-                        if !la.is_multiple_of(total as u64) {
+                        if !loc_addr(loc).is_multiple_of(needed_align(loc, size, total)) {
                             fail!(
                                 l,
                                 format!(
@@ -1404,8 +1408,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     for l in Bits(exec) {
                         let a = eff_addr(env, w, l, addr);
                         let loc = resolve(*sp, a);
-                        let la = loc_addr(loc);
-                        if !la.is_multiple_of(total as u64) {
+                        if !loc_addr(loc).is_multiple_of(needed_align(loc, size, total)) {
                             fail!(
                                 l,
                                 format!(
@@ -2048,6 +2051,17 @@ fn offset_loc(loc: Loc, k: u64) -> Loc {
         Loc::Shared(a) => Loc::Shared(a + k),
         Loc::Local(a) => Loc::Local(a + k),
         Loc::KParam(a) => Loc::KParam(a + k),
+    }
+}
+
+/// Alignment an access must have: the whole vector in global and shared memory (the
+/// hardware faults otherwise); one element in parameter and local space, whose `.param`
+/// slots compilers declare with element alignment and ptxas keeps in registers.
+#[inline(always)]
+fn needed_align(loc: Loc, elem: u32, total: u32) -> u64 {
+    match loc {
+        Loc::Global(_) | Loc::Shared(_) => total as u64,
+        Loc::Local(_) | Loc::KParam(_) => elem as u64,
     }
 }
 

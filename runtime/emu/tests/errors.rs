@@ -255,3 +255,11 @@ fn block_instruction_limit_stops_endless_work() {
     e.launch("uneven_then_shuffle", [1, 1, 1], [32, 1, 1], &[&p(out)])
         .unwrap();
 }
+
+#[test]
+fn device_and_modules_can_be_shared_between_host_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Device>();
+    assert_send_sync::<ompcc_emu::LoadedModule>();
+    assert_send_sync::<Module>();
+}
