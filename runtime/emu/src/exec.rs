@@ -113,27 +113,18 @@ struct Frame {
 
 #[derive(Default)]
 struct Lane {
-    regs: Vec<u64>,
-    rbase: usize,
     local: Vec<u8>,
     lbase: usize,
     func: u32,
     stack: Vec<Frame>,
 }
 
-impl Lane {
-    #[inline(always)]
-    fn set(&mut self, r: u32, v: u64) {
-        let i = self.rbase + r as usize;
-        self.regs[i] = v;
-    }
-    #[inline(always)]
-    fn get(&self, r: u32) -> u64 {
-        self.regs[self.rbase + r as usize]
-    }
-}
-
+/// A warp. Registers are slot-major (`regs[slot * 32 + lane]`), lane `l`'s current frame
+/// starting at slot `rb[l]`: lanes in the same frame touch neighbouring words, and deeper
+/// frames only append slots.
 struct Warp {
+    regs: Vec<u64>,
+    rb: [usize; 32],
     id: u32,
     n: usize,
     lanes: Vec<Lane>,
@@ -273,6 +264,8 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
     let local_len = lbase + kf.frame_size as usize;
     while warps.len() < nw {
         warps.push(Warp {
+            regs: Vec::new(),
+            rb: [0; 32],
             id: 0,
             n: 0,
             lanes: Vec::new(),
@@ -285,6 +278,9 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
     }
     for (wi, w) in warps.iter_mut().take(nw).enumerate() {
         w.id = wi as u32;
+        w.regs.clear();
+        w.regs.resize(nregs * 32, 0);
+        w.rb = [0; 32];
         w.forced = 0;
         w.n = (nthreads - wi * 32).min(32);
         w.lanes.resize_with(w.n, Lane::default);
@@ -297,9 +293,6 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
                 ((t / bx) % by) as u32,
                 (t / (bx * by)) as u32,
             ];
-            lane.regs.clear();
-            lane.regs.resize(nregs, 0);
-            lane.rbase = 0;
             lane.local.clear();
             lane.local.resize(local_len, 0);
             lane.lbase = lbase;
@@ -381,6 +374,18 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
     }
 }
 
+impl Warp {
+    #[inline(always)]
+    fn get(&self, l: usize, r: u32) -> u64 {
+        self.regs[(self.rb[l] + r as usize) * 32 + l]
+    }
+    #[inline(always)]
+    fn set(&mut self, l: usize, r: u32, v: u64) {
+        let i = (self.rb[l] + r as usize) * 32 + l;
+        self.regs[i] = v;
+    }
+}
+
 fn fault(env: &Env, w: &Warp, li: usize, pc: u32, msg: String) -> EmuError {
     let prog = env.l.prog;
     let (line, source) = match prog.code.get(pc as usize) {
@@ -408,7 +413,7 @@ fn fault(env: &Env, w: &Warp, li: usize, pc: u32, msg: String) -> EmuError {
 #[inline(always)]
 fn rd(env: &Env, w: &Warp, l: usize, s: Src) -> u64 {
     match s {
-        Src::Reg(r) => w.lanes[l].get(r),
+        Src::Reg(r) => w.get(l, r),
         Src::Imm(v) => v,
         Src::SReg(sr) => sreg(env, w, l, sr),
         Src::GlobalAddr(g, off) => env.l.gaddrs[g as usize].wrapping_add(off as u64),
@@ -574,7 +579,7 @@ fn loc_addr(loc: Loc) -> u64 {
 #[inline(always)]
 fn eff_addr(env: &Env, w: &Warp, l: usize, a: &Addr) -> u64 {
     let base = match a.base {
-        Base::Reg(r) => w.lanes[l].get(r),
+        Base::Reg(r) => w.get(l, r),
         Base::Global(g) => env.l.gaddrs[g as usize],
         Base::Frame(o) => (w.lanes[l].lbase + o as usize) as u64,
         Base::Abs => 0,
@@ -1138,12 +1143,13 @@ fn prmt(a: u64, b: u64, c: u64) -> u64 {
 }
 
 /// Reads a call slot of the caller (bytes of a frame parameter, a register or an immediate).
-fn slot_read(lane: &Lane, s: Slot, size: u32) -> u64 {
+fn slot_read(w: &Warp, l: usize, s: Slot, size: u32) -> u64 {
+    let lane = &w.lanes[l];
     match s {
         Slot::Frame(o) => {
             read_le(&lane.local, (lane.lbase + o as usize) as u64, size.min(8)).unwrap_or(0)
         }
-        Slot::Reg(r) => lane.get(r),
+        Slot::Reg(r) => w.get(l, r),
         Slot::Imm(v) => v,
     }
 }
@@ -1281,7 +1287,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
             if inst.guard != NO_GUARD {
                 exec = 0;
                 for l in Bits(gmask) {
-                    if ((w.lanes[l].get(inst.guard) & 1) != 0) != inst.guard_neg {
+                    if ((w.get(l, inst.guard) & 1) != 0) != inst.guard_neg {
                         exec |= 1 << l;
                     }
                 }
@@ -1326,7 +1332,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     let m = mask(*bits);
                     for l in Bits(exec) {
                         let v = rd(env, w, l, *a) & m;
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Pack {
@@ -1339,7 +1345,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         for (k, p) in parts.iter().enumerate() {
                             v |= (rd(env, w, l, *p) & mask(*part_bits)) << (k as u32 * part_bits);
                         }
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Unpack { ds, a, part_bits } => {
@@ -1347,8 +1353,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         let v = rd(env, w, l, *a);
                         for (k, d) in ds.iter().enumerate() {
                             if let Some(d) = d {
-                                w.lanes[l]
-                                    .set(*d, (v >> (k as u32 * part_bits)) & mask(*part_bits));
+                                w.set(l, *d, (v >> (k as u32 * part_bits)) & mask(*part_bits));
                             }
                         }
                     }
@@ -1391,7 +1396,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             } else {
                                 v
                             };
-                            w.lanes[l].set(dk, v);
+                            w.set(l, dk, v);
                         }
                     }
                     if global {
@@ -1452,7 +1457,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                 } => {
                     for l in Bits(exec) {
                         let v = ibin(*op, *bits, *signed, rd(env, w, l, *a), rd(env, w, l, *b));
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::IUn {
@@ -1464,7 +1469,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                 } => {
                     for l in Bits(exec) {
                         let v = iun(*op, *bits, *signed, rd(env, w, l, *a));
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Mad {
@@ -1508,7 +1513,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                                 z,
                             ),
                         };
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::FBin {
@@ -1531,7 +1536,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             rd(env, w, l, *a),
                             rd(env, w, l, *b),
                         );
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::FUn {
@@ -1544,7 +1549,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                 } => {
                     for l in Bits(exec) {
                         let v = fun(*op, *f64, *ftz, *sat, rd(env, w, l, *a));
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Fma {
@@ -1580,7 +1585,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             }
                             r.to_bits() as u64
                         };
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Setp {
@@ -1601,9 +1606,9 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             }
                             None => (r, !r),
                         };
-                        w.lanes[l].set(*d, p as u64);
+                        w.set(l, *d, p as u64);
                         if let Some(d2) = d2 {
-                            w.lanes[l].set(*d2, q as u64);
+                            w.set(l, *d2, q as u64);
                         }
                     }
                 }
@@ -1627,7 +1632,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             (true, Ty::F32) => 1.0f32.to_bits() as u64,
                             (true, _) => mask(dty.bits()),
                         };
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Selp { bits, d, a, b, p } => {
@@ -1637,7 +1642,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         } else {
                             rd(env, w, l, *b)
                         };
-                        w.lanes[l].set(*d, v & mask(*bits));
+                        w.set(l, *d, v & mask(*bits));
                     }
                 }
                 Op::Slct {
@@ -1660,7 +1665,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         } else {
                             rd(env, w, l, *b)
                         };
-                        w.lanes[l].set(*d, v & mask(*bits));
+                        w.set(l, *d, v & mask(*bits));
                     }
                 }
                 Op::Cvt {
@@ -1674,7 +1679,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                 } => {
                     for l in Bits(exec) {
                         let v = cvt(*dt, *st, *rnd, *sat, *ftz, rd(env, w, l, *a));
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Cvta { to, sp, d, a } => {
@@ -1701,7 +1706,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         } else {
                             x.wrapping_add(win)
                         };
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Bfe {
@@ -1720,7 +1725,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             rd(env, w, l, *b),
                             rd(env, w, l, *c),
                         );
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Bfi {
@@ -1739,13 +1744,13 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             rd(env, w, l, *c),
                             rd(env, w, l, *e),
                         );
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Prmt { d, a, b, c } => {
                     for l in Bits(exec) {
                         let v = prmt(rd(env, w, l, *a), rd(env, w, l, *b), rd(env, w, l, *c));
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Bra { target } => {
@@ -1871,7 +1876,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             Loc::KParam(_) => fail!(l, "atomic on kernel parameter space".into()),
                         };
                         if let Some(d) = d {
-                            w.lanes[l].set(*d, old);
+                            w.set(l, *d, old);
                         }
                     }
                 }
@@ -1912,9 +1917,9 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         ok[l] = pv;
                     }
                     for l in Bits(exec) {
-                        w.lanes[l].set(*d, vals[l]);
+                        w.set(l, *d, vals[l]);
                         if let Some(p) = p {
-                            w.lanes[l].set(*p, ok[l] as u64);
+                            w.set(l, *p, ok[l] as u64);
                         }
                     }
                 }
@@ -1934,7 +1939,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         VoteMode::Uni => (ballot == exec || ballot == 0) as u64,
                     };
                     for l in Bits(exec) {
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                     }
                 }
                 Op::Testp { kind, f64, d, a } => {
@@ -1955,12 +1960,12 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             TestKind::Normal => x.is_finite() && x != 0.0 && !sub,
                             TestKind::Subnormal => sub,
                         };
-                        w.lanes[l].set(*d, r as u64);
+                        w.set(l, *d, r as u64);
                     }
                 }
                 Op::Activemask { d } => {
                     for l in Bits(exec) {
-                        w.lanes[l].set(*d, gmask as u64);
+                        w.set(l, *d, gmask as u64);
                     }
                 }
                 Op::Match {
@@ -1983,17 +1988,17 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                                 .filter(|&k| vals[k] == vals[l])
                                 .fold(0u64, |m, k| m | (1 << k))
                         };
-                        w.lanes[l].set(*d, v);
+                        w.set(l, *d, v);
                         if let Some(p) = p {
-                            w.lanes[l].set(*p, same_all as u64);
+                            w.set(l, *p, same_all as u64);
                         }
                     }
                 }
                 Op::Vprintf { fmt, args, ret } => {
                     for l in Bits(exec) {
+                        let fp = slot_read(w, l, *fmt, 8);
+                        let ap = slot_read(w, l, *args, 8);
                         let lane = &w.lanes[l];
-                        let fp = slot_read(lane, *fmt, 8);
-                        let ap = slot_read(lane, *args, 8);
                         let text = match read_cstr(env, lane, fp) {
                             Ok(t) => t,
                             Err(m) => fail!(l, format!("vprintf format string: {m}")),
@@ -2016,13 +2021,13 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         }
                         if let Some(r) = ret {
                             let n = out.len() as u64;
-                            let lane = &mut w.lanes[l];
                             match r {
                                 Slot::Frame(o) => {
+                                    let lane = &mut w.lanes[l];
                                     let off = (lane.lbase + *o as usize) as u64;
                                     write_le(&mut lane.local, off, 4, n);
                                 }
-                                Slot::Reg(reg) => lane.set(*reg, n),
+                                Slot::Reg(reg) => w.set(l, *reg, n),
                                 Slot::Imm(_) => {}
                             }
                         }
@@ -2089,13 +2094,20 @@ fn reclass_generic(env: &mut Env, ci: usize, exec: u32, w: &Warp, addr: &Addr, s
 
 fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<(), String> {
     let prog = env.l.prog;
-    let lane = &mut w.lanes[l];
-    let cur = &prog.funcs[lane.func as usize];
+    let cur = &prog.funcs[w.lanes[l].func as usize];
     let callee = &prog.funcs[ci.callee as usize];
-    let new_rbase = lane.rbase + cur.nregs as usize;
+    let new_rb = w.rb[l] + cur.nregs as usize;
+    let rend = new_rb + callee.nregs as usize;
+    // register arguments are read before the callee's frame exists
+    let mut reg_args = [0u64; 16];
+    for (k, &(slot, _, size)) in ci.args.iter().enumerate().take(16) {
+        if !matches!(slot, Slot::Frame(_)) {
+            reg_args[k] = slot_read(w, l, slot, size);
+        }
+    }
+    let lane = &mut w.lanes[l];
     let new_lbase = (lane.lbase + cur.frame_size as usize).div_ceil(16) * 16;
     let lend = new_lbase + callee.frame_size as usize;
-    let rend = new_rbase + callee.nregs as usize;
     if lend > env.l.stack_limit || rend > MAX_FRAME_REGS || lane.stack.len() >= MAX_CALL_DEPTH {
         return Err(format!(
             "call stack overflow calling `{}` (depth {}, {} bytes of local memory)",
@@ -2104,13 +2116,10 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
             lend
         ));
     }
-    if lane.regs.len() < rend {
-        lane.regs.resize(rend, 0);
-    }
     if lane.local.len() < lend {
         lane.local.resize(lend, 0);
     }
-    for &(slot, off, size) in &ci.args {
+    for (k, &(slot, off, size)) in ci.args.iter().enumerate() {
         let dst = new_lbase + off as usize;
         match slot {
             Slot::Frame(o) => {
@@ -2123,20 +2132,28 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
                 }
             }
             Slot::Reg(_) | Slot::Imm(_) => {
-                let v = slot_read(lane, slot, size);
+                let Some(&v) = reg_args.get(k) else {
+                    return Err(format!(
+                        "more than 16 register arguments calling `{}`",
+                        callee.name
+                    ));
+                };
                 write_le(&mut lane.local, dst as u64, size.min(8), v);
             }
         }
     }
     lane.stack.push(Frame {
         call_pc: pc,
-        rbase: lane.rbase,
+        rbase: w.rb[l],
         lbase: lane.lbase,
         func: lane.func,
     });
-    lane.rbase = new_rbase;
     lane.lbase = new_lbase;
     lane.func = ci.callee;
+    if w.regs.len() < rend * 32 {
+        w.regs.resize(rend * 32, 0);
+    }
+    w.rb[l] = new_rb;
     w.pc[l] = callee.entry;
     Ok(())
 }
@@ -2147,12 +2164,13 @@ fn do_ret(env: &Env, w: &mut Warp, l: usize) -> u32 {
     let lane = &mut w.lanes[l];
     let Some(f) = lane.stack.pop() else { return 0 };
     let callee_lbase = lane.lbase;
-    lane.rbase = f.rbase;
     lane.lbase = f.lbase;
     lane.func = f.func;
+    w.rb[l] = f.rbase;
     if let Op::Call(ci) = &prog.code[f.call_pc as usize].op {
         for &(off, slot, size) in &ci.rets {
             let src = callee_lbase + off as usize;
+            let lane = &mut w.lanes[l];
             match slot {
                 Slot::Frame(o) => {
                     let dst = lane.lbase + o as usize;
@@ -2161,7 +2179,7 @@ fn do_ret(env: &Env, w: &mut Warp, l: usize) -> u32 {
                 }
                 Slot::Reg(r) => {
                     let v = read_le(&lane.local, src as u64, size.min(8)).unwrap_or(0);
-                    lane.set(r, v);
+                    w.set(l, r, v);
                 }
                 Slot::Imm(_) => {}
             }
