@@ -3,7 +3,7 @@
 //! local and parameter memory, and turns opcode strings into typed `Op`s.
 //!
 //! Invariants: each `Stmt::Inst` becomes exactly one `Inst` (so label positions can be counted
-//! before decoding); the layout of shared memory is module-wide (every kernel sees every
+//! before decoding), and every body ends with an implicit `ret`; the layout of shared memory is module-wide (every kernel sees every
 //! `.shared` variable at the same offset; dynamic shared memory starts after all of them).
 
 use std::collections::HashMap;
@@ -445,6 +445,17 @@ fn decode_body(
             }
         }
     }
+    // Falling off the end of a body returns (the code of the next function follows).
+    let last_line = code.last().map_or(f.line, |i| i.line);
+    code.push(Inst {
+        op: Op::Ret,
+        guard: NO_GUARD,
+        guard_neg: false,
+        class: InstClass::Control,
+        line: last_line,
+        src_file: u32::MAX,
+        src_line: 0,
+    });
     if fx.frame > MAX_LOCAL {
         return Err(EmuError::decode(
             f.line,

@@ -1377,7 +1377,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         }
                         if let Loc::Global(g) = loc {
                             global = true;
-                            for s in (g >> 5)..=((g + total as u64 - 1) >> 5) {
+                            for s in (g >> 5)..=(g.saturating_add(total as u64 - 1) >> 5) {
                                 env.sectors.push(s);
                             }
                         }
@@ -1424,7 +1424,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         }
                         if let Loc::Global(g) = loc {
                             global = true;
-                            for s in (g >> 5)..=((g + total as u64 - 1) >> 5) {
+                            for s in (g >> 5)..=(g.saturating_add(total as u64 - 1) >> 5) {
                                 env.sectors.push(s);
                             }
                         }
@@ -2052,10 +2052,10 @@ fn write_pcs(w: &mut Warp, mask: u32, pc: u32) {
 
 fn offset_loc(loc: Loc, k: u64) -> Loc {
     match loc {
-        Loc::Global(a) => Loc::Global(a + k),
-        Loc::Shared(a) => Loc::Shared(a + k),
-        Loc::Local(a) => Loc::Local(a + k),
-        Loc::KParam(a) => Loc::KParam(a + k),
+        Loc::Global(a) => Loc::Global(a.wrapping_add(k)),
+        Loc::Shared(a) => Loc::Shared(a.wrapping_add(k)),
+        Loc::Local(a) => Loc::Local(a.wrapping_add(k)),
+        Loc::KParam(a) => Loc::KParam(a.wrapping_add(k)),
     }
 }
 
