@@ -98,6 +98,14 @@ fn misaligned_null_and_shared_faults() {
         err.contains("trap instruction executed") && err.contains("kernel `do_trap`"),
         "{err}"
     );
+    let err = e
+        .launch("far_address", [1, 1, 1], [1, 1, 1], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("unmapped global address 0xfffffffffffffff0"),
+        "{err}"
+    );
 }
 
 #[test]
