@@ -37,6 +37,8 @@ pub struct LaunchStats {
     pub global_requests: u64,
     /// Distinct 32-byte sectors touched by those requests, summed.
     pub global_sectors: u64,
+    /// Warp-level conditional branches whose lanes went both ways.
+    pub divergent_branches: u64,
     /// Blocks run.
     pub blocks: u64,
     /// Threads run.
@@ -67,6 +69,7 @@ impl LaunchStats {
         }
         self.global_requests += o.global_requests;
         self.global_sectors += o.global_sectors;
+        self.divergent_branches += o.divergent_branches;
         self.blocks += o.blocks;
         self.threads += o.threads;
     }
@@ -1764,6 +1767,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     } else if exec == 0 {
                         // fall through
                     } else {
+                        env.stats.divergent_branches += 1;
                         write_pcs(w, exec, *target);
                         write_pcs(w, gmask & !exec, pc + 1);
                         break;

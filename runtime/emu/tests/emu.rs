@@ -43,7 +43,8 @@ fn saxpy_small_with_tail() {
 fn divergent_branches_see_their_own_masks() {
     let mut e = Env::new("divergence");
     let out = e.zeros(48 * 12);
-    e.run("diverge", 1, 48, &[&p(out)]);
+    let first = e.run("diverge", 1, 48, &[&p(out)]);
+    assert_eq!(first.divergent_branches, 2);
     let v = e.download::<u32>(out, 48 * 3);
     for t in 0..48usize {
         let (mask, ballot, after) = (v[t * 3], v[t * 3 + 1], v[t * 3 + 2]);
