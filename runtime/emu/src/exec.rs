@@ -530,6 +530,7 @@ fn mem_msg(kind: &str, loc: Loc, addr: u64, len: u32, f: Option<MemFault>, limit
     }
 }
 
+#[inline]
 fn load(env: &Env, lane: &Lane, loc: Loc, len: u32) -> Result<u64, String> {
     match loc {
         Loc::Global(a) => env
@@ -546,6 +547,7 @@ fn load(env: &Env, lane: &Lane, loc: Loc, len: u32) -> Result<u64, String> {
     }
 }
 
+#[inline]
 fn store(env: &mut Env, lane: &mut Lane, loc: Loc, len: u32, v: u64) -> Result<(), String> {
     match loc {
         Loc::Global(a) => env
@@ -1358,6 +1360,42 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             if let Some(d) = d {
                                 w.set(l, *d, (v >> (k as u32 * part_bits)) & mask(*part_bits));
                             }
+                        }
+                    }
+                }
+                Op::Ld {
+                    sp: MemSpace::KParam,
+                    ty,
+                    n,
+                    d,
+                    addr:
+                        Addr {
+                            base: Base::Abs,
+                            off,
+                        },
+                } if exec != 0 => {
+                    // kernel parameters at fixed offsets are the same for every lane: read once
+                    let size = ty.bytes();
+                    let mut vals = [0u64; 4];
+                    for (k, v) in vals.iter_mut().enumerate().take(*n as usize) {
+                        let a = (*off as u64).wrapping_add(k as u64 * size as u64);
+                        let Some(x) = read_le(env.l.params, a, size)
+                            .filter(|_| a.is_multiple_of(size as u64))
+                        else {
+                            fail!(
+                                exec.trailing_zeros() as usize,
+                                format!("bad kernel parameter load of {size} bytes at offset {a}")
+                            );
+                        };
+                        *v = if ty.signed() {
+                            sext(x, ty.bits()) as u64
+                        } else {
+                            x
+                        };
+                    }
+                    for l in Bits(exec) {
+                        for (k, &dk) in d.iter().enumerate().take(*n as usize) {
+                            w.set(l, dk, vals[k]);
                         }
                     }
                 }
