@@ -58,6 +58,20 @@ pub struct ParamInfo {
     pub size: u32,
 }
 
+/// Static resources of a kernel, as the emulator lays them out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelInfo {
+    pub params: Vec<ParamInfo>,
+    /// Size of the parameter buffer.
+    pub param_bytes: u32,
+    /// Virtual registers declared in the kernel body (not counting called functions).
+    pub virtual_registers: u32,
+    /// Per-thread local memory of the kernel frame plus module `.local` variables.
+    pub local_bytes: u32,
+    /// Static shared memory of the module (every kernel sees all of it).
+    pub static_shared_bytes: u32,
+}
+
 impl Module {
     /// Parses and decodes PTX text.
     pub fn parse(ptx: &str) -> Result<Module, EmuError> {
@@ -94,6 +108,29 @@ impl Module {
                 })
                 .collect(),
         )
+    }
+
+    /// Static resources of a kernel.
+    pub fn kernel_info(&self, kernel: &str) -> Option<KernelInfo> {
+        let f = self
+            .prog
+            .funcs
+            .iter()
+            .find(|f| f.is_kernel && f.name == kernel)?;
+        Some(KernelInfo {
+            params: f
+                .params
+                .iter()
+                .map(|p| ParamInfo {
+                    offset: p.offset,
+                    size: p.size,
+                })
+                .collect(),
+            param_bytes: f.param_size,
+            virtual_registers: f.nregs,
+            local_bytes: f.frame_size + self.prog.static_local,
+            static_shared_bytes: self.prog.static_shared,
+        })
     }
 
     /// Number of decoded instructions (all functions).

@@ -435,6 +435,13 @@ fn parse_params(p: &mut P) -> Result<Vec<ParamDecl>, EmuError> {
                 || p.eat_dir(".const")
                 || p.eat_dir(".local")
             {
+            } else if let Some(t) = p.peek().filter(|t| t.text.starts_with(".ptr.")) {
+                // `.ptr.global.align 16` written as one word
+                let with_align = t.text.ends_with(".align");
+                p.i += 1;
+                if with_align {
+                    align = p.uint()? as u32;
+                }
             } else if p.peek().is_some_and(|t| t.kind == Tok::Directive) {
                 ty = p.next()?.text[1..].to_string();
             } else {
@@ -785,6 +792,17 @@ mod tests {
         };
         assert_eq!(f.params[0].name, "k_param_0");
         assert_eq!(f.body.as_ref().unwrap().len(), 4);
+    }
+
+    #[test]
+    fn pointer_parameter_attributes() {
+        let src = ".visible .entry k(.param .u64 .ptr .global .align 16 a, .param .u64 .ptr.global.align 8 b)\n{\nret;\n}\n";
+        let ast = parse(src).unwrap();
+        let Item::Func(f) = &ast.items[0] else {
+            panic!("expected a function")
+        };
+        assert_eq!((f.params[0].align, f.params[1].align), (16, 8));
+        assert_eq!(f.params[1].ty, "u64");
     }
 
     #[test]

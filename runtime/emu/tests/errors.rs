@@ -226,6 +226,13 @@ fn api_misuse_is_an_error() {
     );
     assert_eq!(e.m.module().kernel_params("saxpy").unwrap().len(), 4);
     assert_eq!(e.m.module().kernels(), vec!["saxpy"]);
+    let info = e.m.module().kernel_info("saxpy").unwrap();
+    assert_eq!(
+        (info.param_bytes, info.local_bytes, info.static_shared_bytes),
+        (24, 0, 0)
+    );
+    assert_eq!(info.params[1], ompcc_emu::ParamInfo { offset: 4, size: 4 });
+    assert_eq!(info.virtual_registers, 2 + 5 + 6 + 8);
 }
 
 /// Mutated inputs never panic: every truncation of every test file parses or fails cleanly.
