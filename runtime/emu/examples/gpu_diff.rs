@@ -273,6 +273,25 @@ fn cases() -> Vec<Case> {
             ],
         });
     }
+    let (a, b) = (0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128, u128::MAX - 3);
+    let u = |v: u64| Arg::Val(v.to_le_bytes().into());
+    v.push(Case {
+        file: "carry",
+        kernel: "wide",
+        grid: one,
+        block: one,
+        dyn_shared: 0,
+        args: vec![
+            Arg::Buf(vec![0; 40]),
+            u(a as u64),
+            u((a >> 64) as u64),
+            u(b as u64),
+            u((b >> 64) as u64),
+            Arg::Val(u32::MAX.to_le_bytes().into()),
+            Arg::Val(0xdead_beefu32.to_le_bytes().into()),
+            Arg::Val(7u32.to_le_bytes().into()),
+        ],
+    });
     let simple = |file, kernel, block: u32, bytes: usize| Case {
         file,
         kernel,

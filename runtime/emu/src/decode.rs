@@ -480,6 +480,8 @@ fn classify(op: &Op) -> InstClass {
         | Op::Bfe { .. }
         | Op::Bfi { .. }
         | Op::Prmt { .. }
+        | Op::AddC { .. }
+        | Op::MadC { .. }
         | Op::Cvta { .. }
         | Op::Nop => InstClass::Int,
         Op::Setp { ty, .. } | Op::Set { ty, .. } => {
@@ -859,6 +861,39 @@ impl<'a> Fx<'a> {
             }
             "prefetch" | "prefetchu" | "nanosleep" | "pmevent" | "brkpt" | "discard"
             | "applypriority" => Op::Nop,
+            "add" | "sub" | "addc" | "subc" if mods.has("cc") || mn.ends_with('c') => {
+                let ty = self.ty1(&mods)?;
+                if ty.float() || ty.bits() < 32 {
+                    return self.err("carry arithmetic needs a 32- or 64-bit integer type");
+                }
+                let o = self.ops(i, 3)?;
+                Op::AddC {
+                    sub: mn.starts_with("sub"),
+                    cin: mn.ends_with('c'),
+                    cout: mods.has("cc"),
+                    bits: ty.bits(),
+                    d: self.dst(&o[0])?,
+                    a: self.src(&o[1], ty)?,
+                    b: self.src(&o[2], ty)?,
+                }
+            }
+            "mad" | "madc" if mods.has("cc") || mn == "madc" => {
+                let ty = self.ty1(&mods)?;
+                if ty.float() || ty.bits() < 32 {
+                    return self.err("carry arithmetic needs a 32- or 64-bit integer type");
+                }
+                let o = self.ops(i, 4)?;
+                Op::MadC {
+                    hi: mods.has("hi"),
+                    cin: mn == "madc",
+                    cout: mods.has("cc"),
+                    bits: ty.bits(),
+                    d: self.dst(&o[0])?,
+                    a: self.src(&o[1], ty)?,
+                    b: self.src(&o[2], ty)?,
+                    c: self.src(&o[3], ty)?,
+                }
+            }
             "add" | "sub" | "min" | "max" | "div" | "rem" | "mul" | "mul24" | "and" | "or"
             | "xor" | "shl" | "shr" | "copysign" => {
                 let ty = self.ty1(&mods)?;

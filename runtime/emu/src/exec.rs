@@ -139,6 +139,8 @@ struct Warp {
     /// Lanes released from `WSYNC` without their whole member mask (the rest exited or
     /// wait elsewhere): their next `.sync` instruction runs with the lanes present.
     forced: u32,
+    /// Carry flag (CC.CF) per lane.
+    carry: u32,
 }
 
 struct Env<'a> {
@@ -277,6 +279,7 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
             bar: [(0, 0); 32],
             tid: [[0; 3]; 32],
             forced: 0,
+            carry: 0,
         });
     }
     for (wi, w) in warps.iter_mut().take(nw).enumerate() {
@@ -285,6 +288,7 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
         w.regs.resize(nregs * 32, 0);
         w.rb = [0; 32];
         w.forced = 0;
+        w.carry = 0;
         w.n = (nthreads - wi * 32).min(32);
         w.lanes.resize_with(w.n, Lane::default);
         for (li, lane) in w.lanes.iter_mut().enumerate() {
@@ -1786,6 +1790,58 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             rd(env, w, l, *e),
                         );
                         w.set(l, *d, v);
+                    }
+                }
+                Op::AddC {
+                    sub,
+                    cin,
+                    cout,
+                    bits,
+                    d,
+                    a,
+                    b,
+                } => {
+                    let m = mask(*bits);
+                    for l in Bits(exec) {
+                        let (x, y) = (
+                            (rd(env, w, l, *a) & m) as i128,
+                            (rd(env, w, l, *b) & m) as i128,
+                        );
+                        let c = (*cin && w.carry & (1 << l) != 0) as i128;
+                        let full = if *sub { x - y - c } else { x + y + c };
+                        let flag = if *sub { full < 0 } else { full > m as i128 };
+                        if *cout {
+                            w.carry = (w.carry & !(1 << l)) | ((flag as u32) << l);
+                        }
+                        w.set(l, *d, full as u64 & m);
+                    }
+                }
+                Op::MadC {
+                    hi,
+                    cin,
+                    cout,
+                    bits,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
+                    let m = mask(*bits);
+                    for l in Bits(exec) {
+                        let (x, y, z) = (
+                            rd(env, w, l, *a) & m,
+                            rd(env, w, l, *b) & m,
+                            rd(env, w, l, *c) & m,
+                        );
+                        let prod = x as u128 * y as u128;
+                        let part = if *hi { prod >> bits } else { prod & m as u128 };
+                        let carry_in = (*cin && w.carry & (1 << l) != 0) as u128;
+                        let full = part + z as u128 + carry_in;
+                        if *cout {
+                            let flag = (full >> bits) & 1;
+                            w.carry = (w.carry & !(1 << l)) | ((flag as u32) << l);
+                        }
+                        w.set(l, *d, full as u64 & m);
                     }
                 }
                 Op::Prmt { d, a, b, c } => {

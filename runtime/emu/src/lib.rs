@@ -11,7 +11,8 @@
 //! `.param` calling convention (recursion included), `.reg` ranges, `.global`/`.const`/
 //! `.shared` (static and dynamic)/`.local`/`.param` variables with initializers, `.loc`/
 //! `.file`; mov (incl. vector pack/unpack), ld/st/ldu (all spaces, generic, `.nc`, v2/v4),
-//! cvta, integer add/sub/mul(.lo/.hi/.wide)/mul24/mad/div/rem/abs/neg/min/max/add.sat,
+//! cvta, integer add/sub/mul(.lo/.hi/.wide)/mul24/mad/div/rem/abs/neg/min/max/add.sat and
+//! carry chains (add.cc/addc/sub.cc/subc/mad.cc/madc),
 //! and/or/xor/not/cnot/shl/shr/popc/clz/brev/bfind/bfe/bfi/prmt, float
 //! add/sub/mul/div/fma/mad/min/max/abs/neg/copysign/sqrt/rcp/rsqrt/sin/cos/ex2/lg2/tanh and
 //! testp (f32/f64, .ftz/.sat, f32 directed rounding), setp/set (all comparisons, .and/.or/.xor),
@@ -20,7 +21,7 @@
 //! shared, generic; 32/64-bit integer ops, f32/f64 add, cas, exch), shfl.sync, vote.sync,
 //! match.sync, activemask, special registers, and `vprintf`.
 //! Not supported (decode errors naming the instruction): f16 arithmetic and conversions,
-//! carry arithmetic (add.cc/addc), indirect calls, brx.idx, bar.red, texture/surface
+//! indirect calls, brx.idx, bar.red, texture/surface
 //! instructions, prmt modes other than the default.
 //!
 //! Invariants: nothing here panics on user input (PTX text, pointers, launch geometry);

@@ -548,6 +548,28 @@ pub(crate) enum Op {
         c: Src,
         e: Src,
     },
+    /// Carry arithmetic: add.cc/addc/sub.cc/subc (`sub`), reading the lane's carry flag when
+    /// `cin` and writing it when `cout` (for subtraction the flag is the borrow).
+    AddC {
+        sub: bool,
+        cin: bool,
+        cout: bool,
+        bits: u32,
+        d: u32,
+        a: Src,
+        b: Src,
+    },
+    /// mad.lo/hi.cc and madc.lo/hi: `d = (a*b).lo/hi + c (+ carry)`.
+    MadC {
+        hi: bool,
+        cin: bool,
+        cout: bool,
+        bits: u32,
+        d: u32,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
     Prmt {
         d: u32,
         a: Src,

@@ -467,3 +467,49 @@ fn comparisons_predicates_and_selects() {
         }
     }
 }
+
+#[test]
+fn carry_chains_for_extended_precision() {
+    for (a, b, x, y, z) in [
+        (u128::MAX - 5, 7u128, u32::MAX, u32::MAX, u32::MAX),
+        (
+            0x0123_4567_89ab_cdef_fedc_ba98_7654_3210,
+            0xffff_ffff_ffff_ffff,
+            12345,
+            67890,
+            5,
+        ),
+        (1, 2, 0, 0, 0),
+    ] {
+        let limbs = |v: u128| ((v as u64).to_le_bytes(), ((v >> 64) as u64).to_le_bytes());
+        let ((a0, a1), (b0, b1)) = (limbs(a), limbs(b));
+        let got = run_slots(
+            "carry",
+            "wide",
+            5,
+            8,
+            &[
+                &a0,
+                &a1,
+                &b0,
+                &b1,
+                &x.to_le_bytes(),
+                &y.to_le_bytes(),
+                &z.to_le_bytes(),
+            ],
+        );
+        let sum = a.wrapping_add(b);
+        let diff = a.wrapping_sub(b);
+        assert_eq!(
+            (got[0], got[1]),
+            (sum as u64, (sum >> 64) as u64),
+            "add {a:#x} {b:#x}"
+        );
+        assert_eq!(
+            (got[2], got[3]),
+            (diff as u64, (diff >> 64) as u64),
+            "sub {a:#x} {b:#x}"
+        );
+        assert_eq!(got[4], x as u64 * y as u64 + z as u64, "mad {x} {y} {z}");
+    }
+}
