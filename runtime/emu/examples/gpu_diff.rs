@@ -246,7 +246,7 @@ fn cases() -> Vec<Case> {
             block: one,
             dyn_shared: 0,
             args: vec![
-                Arg::Buf(vec![0; 37 * 8]),
+                Arg::Buf(vec![0; 39 * 8]),
                 Arg::Val(x.to_le_bytes().into()),
                 Arg::Val(xd.to_le_bytes().into()),
                 Arg::Val(i.to_le_bytes().into()),

@@ -1147,9 +1147,7 @@ impl<'a> Fx<'a> {
                 if tys.len() != 2 {
                     return self.err("cvt needs a destination and a source type");
                 }
-                if tys.contains(&Ty::F16) {
-                    return self.err("f16 conversions are not supported");
-                }
+
                 let o = self.ops(i, 2)?;
                 Op::Cvt {
                     dt: tys[0],

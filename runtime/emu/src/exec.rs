@@ -980,6 +980,71 @@ fn i_to_f32(v: i128, rnd: Rnd) -> f32 {
     }
 }
 
+/// IEEE binary16 bits -> value.
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = ((h >> 10) & 0x1f) as i32;
+    let mant = (h & 0x3ff) as f64;
+    sign * match exp {
+        0 => mant * (-24f64).exp2(),
+        31 if mant == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1024.0 + mant) * ((exp - 25) as f64).exp2(),
+    }
+}
+
+/// Value -> IEEE binary16 bits with a rounding mode (`None` means to nearest even).
+fn f64_to_half(x: f64, rnd: Rnd) -> u16 {
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    if x.is_nan() {
+        return 0x7e00;
+    }
+    let a = x.abs();
+    // round the magnitude: toward zero, or away from it when the mode points that way
+    let up = match rnd {
+        Rnd::Rp | Rnd::Rpi => sign == 0,
+        Rnd::Rm | Rnd::Rmi => sign != 0,
+        _ => false,
+    };
+    let nearest = !matches!(
+        rnd,
+        Rnd::Rz | Rnd::Rzi | Rnd::Rp | Rnd::Rpi | Rnd::Rm | Rnd::Rmi
+    );
+    if a.is_infinite() {
+        return sign | 0x7c00;
+    }
+    let e = if a == 0.0 {
+        -15
+    } else {
+        (((a.to_bits() >> 52) & 0x7ff) as i32 - 1023).max(-15)
+    };
+    // quantum: spacing of halves in this binade (subnormal spacing below 2^-14)
+    let qexp = if e < -14 { -24 } else { e - 10 };
+    let q = a / (qexp as f64).exp2();
+    let r = if nearest {
+        q.round_ties_even()
+    } else if up {
+        q.ceil()
+    } else {
+        q.floor()
+    };
+    let m = r * (qexp as f64).exp2();
+    if m == 0.0 {
+        return sign;
+    }
+    if m >= 65536.0 || (m > 65504.0) {
+        // overflow: infinity when rounding away or to nearest, else the largest half
+        return sign | if nearest || up { 0x7c00 } else { 0x7bff };
+    }
+    let me = ((m.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    if me < -14 {
+        sign | (m / (-24f64).exp2()) as u16
+    } else {
+        let mant = (m / ((me - 10) as f64).exp2()) as u16 - 1024;
+        sign | (((me + 15) as u16) << 10) | mant
+    }
+}
+
 fn int_range(t: Ty) -> (i128, i128) {
     let b = t.bits();
     if t.signed() {
@@ -991,10 +1056,10 @@ fn int_range(t: Ty) -> (i128, i128) {
 
 fn cvt(dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, v: u64) -> u64 {
     if st.float() {
-        let mut x = if st == Ty::F64 {
-            f64v(v)
-        } else {
-            f32v(v) as f64
+        let mut x = match st {
+            Ty::F64 => f64v(v),
+            Ty::F16 => half_to_f64(v as u16),
+            _ => f32v(v) as f64,
         };
         if ftz && st == Ty::F32 {
             x = ftz32(x as f32) as f64;
@@ -1009,6 +1074,8 @@ fn cvt(dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, v: u64) -> u64 {
             }
             if dt == Ty::F64 {
                 x.to_bits()
+            } else if dt == Ty::F16 {
+                f64_to_half(x, if int_rnd { Rnd::Rn } else { rnd }) as u64
             } else {
                 let mut r = if int_rnd { x as f32 } else { to_f32(x, rnd) };
                 if ftz {
@@ -1039,6 +1106,7 @@ fn cvt(dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, v: u64) -> u64 {
         };
         match dt {
             Ty::F64 => i_to_f64(iv, rnd).to_bits(),
+            Ty::F16 => f64_to_half(i_to_f64(iv, rnd), rnd) as u64,
             Ty::F32 => i_to_f32(iv, rnd).to_bits() as u64,
             _ => {
                 let iv = if sat {
@@ -2294,4 +2362,58 @@ fn copy_local(local: &mut [u8], src: usize, dst: usize, len: usize) -> bool {
     }
     local.copy_within(src..src + len, dst);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_conversions() {
+        for h in 0..=u16::MAX {
+            let v = half_to_f64(h);
+            if v.is_nan() {
+                assert_eq!(f64_to_half(v, Rnd::Rn), 0x7e00);
+            } else {
+                assert_eq!(f64_to_half(v, Rnd::Rn), h, "round trip of {h:#06x} ({v})");
+            }
+        }
+        let cases = [
+            (1.0, Rnd::Rn, 0x3c00),
+            (65504.0, Rnd::Rn, 0x7bff),
+            (65520.0, Rnd::Rn, 0x7c00),
+            (65520.0, Rnd::Rz, 0x7bff),
+            (-1e9, Rnd::Rm, 0xfc00),
+            (-1e9, Rnd::Rp, 0xfbff),
+            ((-24f64).exp2(), Rnd::Rn, 0x0001),
+            ((-25f64).exp2(), Rnd::Rn, 0x0000),
+            (3.0 * (-25f64).exp2(), Rnd::Rn, 0x0002),
+            ((-25f64).exp2(), Rnd::Rp, 0x0001),
+            (0.1, Rnd::Rn, 0x2e66),
+            (0.1, Rnd::Rp, 0x2e67),
+            (-2.5, Rnd::Rn, 0xc100),
+        ];
+        for (x, r, h) in cases {
+            assert_eq!(f64_to_half(x, r), h, "{x} {r:?}");
+        }
+        assert_eq!(
+            cvt(
+                Ty::F16,
+                Ty::F32,
+                Rnd::Rn,
+                false,
+                false,
+                1.5f32.to_bits() as u64
+            ),
+            0x3e00
+        );
+        assert_eq!(
+            cvt(Ty::F32, Ty::F16, Rnd::None, false, false, 0x3e00),
+            1.5f32.to_bits() as u64
+        );
+        assert_eq!(
+            cvt(Ty::S32, Ty::F16, Rnd::Rzi, false, false, 0xc100),
+            (-2i32) as u32 as u64 & 0xffff_ffff
+        );
+    }
 }

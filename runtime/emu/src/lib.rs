@@ -7,22 +7,25 @@
 //! and PTX line (and the `.loc` source line). `launch` returns per-launch counters
 //! (`LaunchStats`): instructions by class and global-memory requests/sectors (coalescing).
 //!
-//! Supported PTX (ISA 7.x/8.x as nvcc and clang emit it for sm_70+): `.entry`/`.func` with the
-//! `.param` calling convention (recursion included), `.reg` ranges, `.global`/`.const`/
-//! `.shared` (static and dynamic)/`.local`/`.param` variables with initializers, `.loc`/
-//! `.file`; mov (incl. vector pack/unpack), ld/st/ldu (all spaces, generic, `.nc`, v2/v4),
-//! cvta, integer add/sub/mul(.lo/.hi/.wide)/mul24/mad/div/rem/abs/neg/min/max/add.sat and
-//! carry chains (add.cc/addc/sub.cc/subc/mad.cc/madc),
-//! and/or/xor/not/cnot/shl/shr/popc/clz/brev/bfind/bfe/bfi/prmt, float
-//! add/sub/mul/div/fma/mad/min/max/abs/neg/copysign/sqrt/rcp/rsqrt/sin/cos/ex2/lg2/tanh and
-//! testp (f32/f64, .ftz/.sat, f32 directed rounding), setp/set (all comparisons, .and/.or/.xor),
-//! selp, slct, cvt (all integer/float pairs, every rounding mode, .sat), bra, call, ret, exit,
-//! trap, bar/barrier (ids, counts, arrive), bar.warp.sync, membar/fence, atom/red (global,
-//! shared, generic; 32/64-bit integer ops, f32/f64 add, cas, exch), shfl.sync, vote.sync,
-//! match.sync, activemask, special registers, and `vprintf`.
-//! Not supported (decode errors naming the instruction): f16 arithmetic and conversions,
-//! indirect calls, brx.idx, bar.red, texture/surface
-//! instructions, prmt modes other than the default.
+//! Supported PTX (ISA 7.x/8.x as nvcc and clang emit it for sm_70+):
+//! - structure: `.entry`/`.func` with the `.param` calling convention (recursion included),
+//!   `.reg` ranges, `.global`/`.const`/`.shared` (static and dynamic)/`.local`/`.param`
+//!   variables with initializers, `.loc`/`.file` line info, scoped `{ }` blocks;
+//! - data: mov (with vector pack/unpack), ld/st/ldu in every space and generic (`.nc`, v2/v4),
+//!   cvta, cvt between all integer and float types (f16 too) with every rounding mode and .sat;
+//! - integer: add/sub/mul(.lo/.hi/.wide)/mul24/mad/div/rem/abs/neg/min/max/add.sat/sub.sat,
+//!   carry chains (add.cc/addc/sub.cc/subc/mad.cc/madc), and/or/xor/not/cnot/shl/shr, popc,
+//!   clz, brev, bfind, bfe, bfi, prmt;
+//! - float (f32/f64, .ftz/.sat, directed rounding for f32): add/sub/mul/div/fma/mad/min/max/
+//!   abs/neg/copysign/sqrt/rcp/rsqrt/sin/cos/ex2/lg2/tanh, testp;
+//! - compare/select: setp/set with every comparison and .and/.or/.xor, selp, slct;
+//! - control and sync: bra, call, ret, exit, trap, bar/barrier (ids, counts, arrive),
+//!   bar.warp.sync, membar/fence, atom/red (global, shared, generic; 32/64-bit integer ops,
+//!   f32/f64 add, cas, exch), shfl.sync, vote.sync, match.sync, activemask, special
+//!   registers, and device `printf` through `vprintf`.
+//!
+//! Not supported (decode errors naming the instruction): f16 arithmetic, indirect calls,
+//! brx.idx, bar.red, texture/surface instructions, prmt modes other than the default.
 //!
 //! Invariants: nothing here panics on user input (PTX text, pointers, launch geometry);
 //! device addresses are never reused after `free`, so stale pointers fault.

@@ -354,6 +354,15 @@ fn conversions_with_rounding_and_saturation() {
         exp.push(i as i8 as i64 as u64);
         exp.push(i as u16 as u64);
         exp.push(i as i8 as i64 as u64);
+        // binary16 round trip: (bits, value back in f32)
+        let (h, back) = match x {
+            2.5 => (0x4100, 2.5f32),
+            -3.7 => (0xc366, -3.699_218_8),
+            1e10 => (0x7c00, f32::INFINITY),
+            _ => (0xfc00, f32::NEG_INFINITY),
+        };
+        exp.push(h);
+        exp.push(b32(back));
         let got = run_slots(
             "cvt",
             "cvt_ops",
