@@ -306,6 +306,7 @@ fn cases() -> Vec<Case> {
     v.push(simple("calls", "calls", 64, 64 * 24));
     v.push(simple("clang_style", "clang_kernel", 16, 16 * 32));
     v.push(simple("memory", "local_generic", 64, 64 * 4));
+    v.push(simple("indirect", "dispatch", 64, 64 * 4));
     v.push(Case {
         file: "sregs",
         kernel: "sregs",

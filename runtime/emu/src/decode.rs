@@ -36,6 +36,11 @@ pub(crate) const MAX_LOCAL: u64 = 128 * 1024;
 /// Most static shared memory per module.
 const MAX_SHARED: u64 = 1 << 20;
 
+/// The function-pointer value of function `f`.
+fn func_addr(f: u32) -> u64 {
+    crate::memory::FUNC_WINDOW + 16 * f as u64
+}
+
 fn align_up(v: u64, a: u64) -> u64 {
     if a <= 1 { v } else { v.div_ceil(a) * a }
 }
@@ -292,6 +297,9 @@ fn init_bytes(v: &VarDecl, syms: &HashMap<String, Sym>) -> Result<(Vec<u8>, Vec<
                 Some(Sym::Global(g)) => {
                     relocs.push((out.len() as u64, *g, *add));
                     out.extend_from_slice(&vec![0u8; eb]);
+                }
+                Some(Sym::Func(f)) if *add == 0 => {
+                    out.extend_from_slice(&func_addr(*f).to_le_bytes()[..eb]);
                 }
                 _ => {
                     return Err(EmuError::decode(
@@ -643,7 +651,8 @@ impl<'a> Fx<'a> {
             Some(Sym::Global(g)) => Ok(Src::GlobalAddr(g, off)),
             Some(Sym::Shared(o) | Sym::StaticLocal(o) | Sym::KParam(o)) => Ok(add(o)),
             Some(Sym::Frame(o)) => Ok(Src::FrameAddr((o as i64 + off) as u32)),
-            Some(Sym::Func(_)) => self.err(format!("function address `{n}` is not supported")),
+            Some(Sym::Func(f)) if off == 0 => Ok(Src::Imm(func_addr(f))),
+            Some(Sym::Func(_)) => self.err(format!("offset from function address `{n}`")),
             None => self.err(format!("undeclared name `{n}`")),
         }
     }
@@ -1427,7 +1436,23 @@ impl<'a> Fx<'a> {
         };
         let fi = match self.lookup(callee) {
             Some(Sym::Func(f)) => f,
-            Some(Sym::Reg(_)) => return self.err("indirect calls are not supported"),
+            Some(Sym::Reg(r)) => {
+                // through a function pointer: the callee's signature is known only at run time
+                let args = args
+                    .iter()
+                    .map(|a| Ok((self.slot(a)?, 0, 0)))
+                    .collect::<Result<Vec<_>, EmuError>>()?;
+                let rets = rets
+                    .iter()
+                    .map(|r| Ok((0, self.slot(r)?, 0)))
+                    .collect::<Result<Vec<_>, EmuError>>()?;
+                return Ok(Op::Call(Box::new(CallInfo {
+                    callee: 0,
+                    target: Some(Src::Reg(r)),
+                    args,
+                    rets,
+                })));
+            }
             _ => return self.err(format!("unknown function `{callee}`")),
         };
         let f = &self.m.funcs[fi as usize];
@@ -1470,6 +1495,7 @@ impl<'a> Fx<'a> {
             .collect::<Result<Vec<_>, EmuError>>()?;
         Ok(Op::Call(Box::new(CallInfo {
             callee: fi,
+            target: None,
             args,
             rets,
         })))

@@ -22,7 +22,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::error::{EmuError, FaultSite};
-use crate::memory::{GlobalMem, LOCAL_WINDOW, MemFault, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::memory::{
+    FUNC_WINDOW, GlobalMem, LOCAL_WINDOW, MemFault, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
+};
 use crate::printf::{self, ArgSource};
 use crate::program::*;
 
@@ -2258,10 +2260,40 @@ fn reclass_generic(env: &mut Env, ci: usize, exec: u32, w: &Warp, addr: &Addr, s
     env.stats.thread_insts[class] += exec.count_ones() as u64;
 }
 
+/// The function a call goes to: the direct callee, or the one the lane's function pointer
+/// names (checked against the call's argument and result counts).
+fn call_target(env: &Env, w: &Warp, l: usize, ci: &CallInfo) -> Result<u32, String> {
+    let Some(t) = ci.target else {
+        return Ok(ci.callee);
+    };
+    let prog = env.l.prog;
+    let p = rd(env, w, l, t);
+    let off = p.wrapping_sub(FUNC_WINDOW);
+    let idx = off / 16;
+    let f = prog
+        .funcs
+        .get(idx as usize)
+        .filter(|f| off % 16 == 0 && !f.is_kernel && f.entry != u32::MAX);
+    let Some(f) = f else {
+        return Err(format!(
+            "indirect call through 0x{p:x}, which is not the address of a device function"
+        ));
+    };
+    if f.params.len() != ci.args.len() || f.rets.len() != ci.rets.len() {
+        return Err(format!(
+            "indirect call of `{}` with the wrong number of arguments or results",
+            f.name
+        ));
+    }
+    Ok(idx as u32)
+}
+
 fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<(), String> {
     let prog = env.l.prog;
     let cur = &prog.funcs[w.lanes[l].func as usize];
-    let callee = &prog.funcs[ci.callee as usize];
+    let callee_idx = call_target(env, w, l, ci)?;
+    let callee = &prog.funcs[callee_idx as usize];
+    let indirect = ci.target.is_some();
     let new_rb = w.rb[l] + cur.nregs as usize;
     let rend = new_rb + callee.nregs as usize;
     // register arguments are read before the callee's frame exists
@@ -2286,6 +2318,11 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
         lane.local.resize(lend, 0);
     }
     for (k, &(slot, off, size)) in ci.args.iter().enumerate() {
+        let (off, size) = if indirect {
+            (callee.params[k].offset, callee.params[k].size)
+        } else {
+            (off, size)
+        };
         let dst = new_lbase + off as usize;
         match slot {
             Slot::Frame(o) => {
@@ -2315,7 +2352,7 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
         func: lane.func,
     });
     lane.lbase = new_lbase;
-    lane.func = ci.callee;
+    lane.func = callee_idx;
     if w.regs.len() < rend * 32 {
         w.regs.resize(rend * 32, 0);
     }
@@ -2329,12 +2366,17 @@ fn do_ret(env: &Env, w: &mut Warp, l: usize) -> u32 {
     let prog = env.l.prog;
     let lane = &mut w.lanes[l];
     let Some(f) = lane.stack.pop() else { return 0 };
+    let callee = &prog.funcs[lane.func as usize];
     let callee_lbase = lane.lbase;
     lane.lbase = f.lbase;
     lane.func = f.func;
     w.rb[l] = f.rbase;
     if let Op::Call(ci) = &prog.code[f.call_pc as usize].op {
-        for &(off, slot, size) in &ci.rets {
+        for (k, &(off, slot, size)) in ci.rets.iter().enumerate() {
+            let (off, size) = match (ci.target, callee.rets.get(k)) {
+                (Some(_), Some(r)) => (r.offset, r.size),
+                _ => (off, size),
+            };
             let src = callee_lbase + off as usize;
             let lane = &mut w.lanes[l];
             match slot {

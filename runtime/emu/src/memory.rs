@@ -23,6 +23,8 @@ pub(crate) const SHARED_WINDOW: u64 = 0x7e00_0000_0000;
 pub(crate) const LOCAL_WINDOW: u64 = 0x7f00_0000_0000;
 /// Generic-address window of the kernel parameter buffer.
 pub(crate) const PARAM_WINDOW: u64 = 0x7d00_0000_0000;
+/// Addresses of device functions (function pointers): `FUNC_WINDOW + 16 * index`.
+pub(crate) const FUNC_WINDOW: u64 = 0x7c00_0000_0000;
 /// Size of each window.
 pub(crate) const WINDOW_SIZE: u64 = 1 << 40;
 const LOCKS: usize = 64;

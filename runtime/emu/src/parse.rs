@@ -633,6 +633,12 @@ fn parse_body(p: &mut P) -> Result<Vec<Stmt>, EmuError> {
                     p.skip_line(t.line);
                     out.push(Stmt::Loc { file, line });
                 }
+                // call prototypes and call-target lists only describe indirect calls
+                ".callprototype" | ".calltargets" => {
+                    while !p.eat_punct(';') {
+                        p.next()?;
+                    }
+                }
                 ".pragma" => {
                     while !p.eat_punct(';') {
                         p.next()?;

@@ -388,7 +388,11 @@ pub(crate) enum Slot {
 
 #[derive(Debug)]
 pub(crate) struct CallInfo {
+    /// Direct callee; for indirect calls the function is found from `target` at run time and
+    /// the offsets and sizes below are taken from its signature.
     pub callee: u32,
+    /// Function pointer of an indirect call.
+    pub target: Option<Src>,
     /// (source in caller, offset in callee frame, size)
     pub args: Vec<(Slot, u32, u32)>,
     /// (offset in callee frame, destination in caller, size)

@@ -585,3 +585,33 @@ fn sync_shuffles_wait_for_lanes_from_long_uneven_loops() {
         assert_eq!(v[2 * l + 1], u32::MAX, "lane {l} mask after bar.warp.sync");
     }
 }
+
+#[test]
+fn indirect_calls_through_function_pointers() {
+    let mut e = Env::new("indirect");
+    let out = e.zeros(64 * 4);
+    e.run("dispatch", 1, 64, &[&p(out)]);
+    let v = e.download::<u32>(out, 64);
+    for t in 0..64u32 {
+        let exp = if t % 2 == 0 { 2 * t } else { t * t };
+        assert_eq!(v[t as usize], exp + 1000, "thread {t}");
+    }
+    // a pointer read from the module's table works from the host too; null does not
+    let (table, _) = e.m.global("table").unwrap();
+    let square = e.download::<u64>(table, 2)[1];
+    e.run("call_ptr", 1, 1, &[&p(out), &square.to_le_bytes()]);
+    assert_eq!(e.download::<u32>(out, 1)[0], 49);
+    let err = e
+        .launch(
+            "call_ptr",
+            [1, 1, 1],
+            [1, 1, 1],
+            &[&p(out), &0u64.to_le_bytes()],
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("not the address of a device function"),
+        "{err}"
+    );
+}
