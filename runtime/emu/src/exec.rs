@@ -2273,7 +2273,7 @@ fn call_target(env: &Env, w: &Warp, l: usize, ci: &CallInfo) -> Result<u32, Stri
     let f = prog
         .funcs
         .get(idx as usize)
-        .filter(|f| off % 16 == 0 && !f.is_kernel && f.entry != u32::MAX);
+        .filter(|f| off.is_multiple_of(16) && !f.is_kernel && f.entry != u32::MAX);
     let Some(f) = f else {
         return Err(format!(
             "indirect call through 0x{p:x}, which is not the address of a device function"

@@ -24,7 +24,8 @@
 //!   f32/f64 add, cas, exch), shfl.sync, vote.sync, match.sync, activemask, special
 //!   registers, and device `printf` through `vprintf`.
 //!
-//! Not supported (decode errors naming the instruction): f16 arithmetic, brx.idx, bar.red, texture/surface instructions, prmt modes other than the default.
+//! Not supported (decode errors naming the instruction): f16 arithmetic, brx.idx, bar.red,
+//! texture/surface instructions, prmt modes other than the default.
 //!
 //! Invariants: nothing here panics on user input (PTX text, pointers, launch geometry);
 //! device addresses are never reused after `free`, so stale pointers fault.
