@@ -77,6 +77,34 @@ impl LaunchStats {
     }
 }
 
+impl std::fmt::Display for LaunchStats {
+    /// One line: thread instructions by class, then global-memory coalescing.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} thread insts (", self.total_thread_insts())?;
+        let mut first = true;
+        for c in InstClass::ALL {
+            let n = self.thread(c);
+            if n > 0 {
+                write!(f, "{}{} {n}", if first { "" } else { ", " }, c.name())?;
+                first = false;
+            }
+        }
+        write!(
+            f,
+            "); {} global requests, {} sectors",
+            self.global_requests, self.global_sectors
+        )?;
+        if self.global_requests > 0 {
+            write!(
+                f,
+                " ({:.2}/request)",
+                self.global_sectors as f64 / self.global_requests as f64
+            )?;
+        }
+        write!(f, "; {} divergent branches", self.divergent_branches)
+    }
+}
+
 /// Everything a launch needs.
 pub(crate) struct Launch<'a> {
     pub prog: &'a Program,

@@ -37,6 +37,12 @@ fn saxpy_small_with_tail() {
     assert_eq!(st.global_requests, 96);
     assert_eq!(st.global_sectors, 31 * 3 * 4 + 3);
     assert!(st.thread(InstClass::Float) == n as u64);
+    let line = st.to_string();
+    assert!(
+        line.contains("float 1000")
+            && line.contains("96 global requests, 375 sectors (3.91/request)"),
+        "{line}"
+    );
 }
 
 #[test]
