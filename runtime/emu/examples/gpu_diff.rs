@@ -308,6 +308,17 @@ fn cases() -> Vec<Case> {
     v.push(simple("memory", "local_generic", 64, 64 * 4));
     v.push(simple("indirect", "dispatch", 64, 64 * 4));
     v.push(Case {
+        file: "barrier",
+        kernel: "reductions",
+        grid: one,
+        block: [100, 1, 1],
+        dyn_shared: 0,
+        args: vec![
+            Arg::Buf(vec![0; 1200]),
+            Arg::Val(70u32.to_le_bytes().into()),
+        ],
+    });
+    v.push(Case {
         file: "sregs",
         kernel: "sregs",
         grid: [2, 3, 2],

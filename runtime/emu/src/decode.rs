@@ -1243,7 +1243,29 @@ impl<'a> Fx<'a> {
                     };
                     Op::WarpSync { mask }
                 } else if mods.has("red") {
-                    return self.err("bar.red is not supported");
+                    // bar.red.popc.u32 d, a{, b}, {!}c  /  bar.red.and|or.pred p, a{, b}, {!}c
+                    let kind = if mods.has("popc") {
+                        BarRed::Popc
+                    } else if mods.has("and") {
+                        BarRed::And
+                    } else if mods.has("or") {
+                        BarRed::Or
+                    } else {
+                        return self.err("bar.red needs popc, and or or");
+                    };
+                    let o = self.ops(i, 3)?;
+                    let (c, neg) = self.psrc(&o[o.len() - 1])?;
+                    let count = if o.len() >= 4 {
+                        Some(self.src(&o[2], Ty::U32)?)
+                    } else {
+                        None
+                    };
+                    Op::Bar {
+                        id: self.src(&o[1], Ty::U32)?,
+                        count,
+                        arrive: false,
+                        red: Some((kind, self.dst(&o[0])?, c, neg)),
+                    }
                 } else {
                     let arrive = mods.has("arrive");
                     let id = match o.first() {
@@ -1254,7 +1276,12 @@ impl<'a> Fx<'a> {
                         Some(x) => Some(self.src(x, Ty::U32)?),
                         None => None,
                     };
-                    Op::Bar { id, count, arrive }
+                    Op::Bar {
+                        id,
+                        count,
+                        arrive,
+                        red: None,
+                    }
                 }
             }
             "membar" | "fence" => Op::Fence,

@@ -171,6 +171,10 @@ struct Warp {
     forced: u32,
     /// Carry flag (CC.CF) per lane.
     carry: u32,
+    /// Lanes waiting at a `bar.red`, their predicates, and where each wants the result.
+    red_lanes: u32,
+    red_pred: u32,
+    red: [(BarRed, u32); 32],
 }
 
 struct Env<'a> {
@@ -310,6 +314,9 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
             tid: [[0; 3]; 32],
             forced: 0,
             carry: 0,
+            red_lanes: 0,
+            red_pred: 0,
+            red: [(BarRed::Popc, 0); 32],
         });
     }
     for (wi, w) in warps.iter_mut().take(nw).enumerate() {
@@ -319,6 +326,8 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
         w.rb = [0; 32];
         w.forced = 0;
         w.carry = 0;
+        w.red_lanes = 0;
+        w.red_pred = 0;
         w.n = (nthreads - wi * 32).min(32);
         w.lanes.resize_with(w.n, Lane::default);
         for (li, lane) in w.lanes.iter_mut().enumerate() {
@@ -377,10 +386,34 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
             if waiting[id] > 0 && waiting[id] + env.arrived[id] >= need_id {
                 released = true;
                 env.arrived[id] = 0;
+                // bar.red: reduce the predicates of the threads released together
+                let mut count = 0u32;
+                let mut members = 0u32;
+                for w in warps.iter().take(nw) {
+                    for li in 0..w.n {
+                        if w.state[li] == BAR
+                            && w.bar[li].0 as usize == id
+                            && w.red_lanes & (1 << li) != 0
+                        {
+                            members += 1;
+                            count += (w.red_pred >> li) & 1;
+                        }
+                    }
+                }
                 for w in warps.iter_mut().take(nw) {
                     for li in 0..w.n {
                         if w.state[li] == BAR && w.bar[li].0 as usize == id {
                             w.state[li] = RUN;
+                            if w.red_lanes & (1 << li) != 0 {
+                                w.red_lanes &= !(1 << li);
+                                let (kind, d) = w.red[li];
+                                let v = match kind {
+                                    BarRed::Popc => count as u64,
+                                    BarRed::And => (count == members) as u64,
+                                    BarRed::Or => (count > 0) as u64,
+                                };
+                                w.set(li, d, v);
+                            }
                         }
                     }
                 }
@@ -2002,7 +2035,12 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         );
                     }
                 }
-                Op::Bar { id, count, arrive } => {
+                Op::Bar {
+                    id,
+                    count,
+                    arrive,
+                    red,
+                } => {
                     for l in Bits(exec) {
                         let id = rd(env, w, l, *id);
                         if id >= 16 {
@@ -2017,6 +2055,12 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         } else {
                             w.state[l] = BAR;
                             w.bar[l] = (id as u32, cnt);
+                        }
+                        if let Some((kind, d, c, neg)) = red {
+                            let p = ((rd(env, w, l, *c) & 1) != 0) != *neg;
+                            w.red_lanes |= 1 << l;
+                            w.red_pred = (w.red_pred & !(1 << l)) | ((p as u32) << l);
+                            w.red[l] = (*kind, *d);
                         }
                     }
                     if !*arrive && exec != 0 {

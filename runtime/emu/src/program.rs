@@ -361,6 +361,14 @@ pub(crate) enum TestKind {
     Subnormal,
 }
 
+/// Reduction of `bar.red` over the predicates of the threads at the barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BarRed {
+    Popc,
+    And,
+    Or,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ShflMode {
     Up,
@@ -591,6 +599,8 @@ pub(crate) enum Op {
         id: Src,
         count: Option<Src>,
         arrive: bool,
+        /// `bar.red`: the reduction, its destination and its (possibly negated) predicate.
+        red: Option<(BarRed, u32, Src, bool)>,
     },
     /// `bar.warp.sync membermask`.
     WarpSync {

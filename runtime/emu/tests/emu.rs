@@ -621,3 +621,18 @@ fn indirect_calls_through_function_pointers() {
         "{err}"
     );
 }
+
+#[test]
+fn barrier_reductions_count_and_or() {
+    let mut e = Env::new("barrier");
+    for limit in [1000u32, 70] {
+        let out = e.zeros(100 * 12);
+        e.run("reductions", 1, 100, &[&p(out), &limit.to_le_bytes()]);
+        let v = e.download::<u32>(out, 300);
+        for t in 0..100 {
+            assert_eq!(v[t * 3], 34, "popc, thread {t}");
+            assert_eq!(v[t * 3 + 1], (limit >= 100) as u32, "and, thread {t}");
+            assert_eq!(v[t * 3 + 2], (limit < 100) as u32, "or, thread {t}");
+        }
+    }
+}
