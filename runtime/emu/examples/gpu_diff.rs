@@ -307,6 +307,7 @@ fn cases() -> Vec<Case> {
     v.push(simple("clang_style", "clang_kernel", 16, 16 * 32));
     v.push(simple("memory", "local_generic", 64, 64 * 4));
     v.push(simple("indirect", "dispatch", 64, 64 * 4));
+    v.push(simple("loops", "switcher", 40, 40 * 8));
     v.push(Case {
         file: "barrier",
         kernel: "reductions",

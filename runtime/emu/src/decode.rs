@@ -330,6 +330,8 @@ struct Fx<'a> {
     m: &'a ModCtx,
     scopes: Vec<HashMap<String, Sym>>,
     labels: HashMap<&'a str, u32>,
+    /// `.branchtargets` lists by the label that names them.
+    tables: HashMap<&'a str, &'a [String]>,
     nregs: u32,
     frame: u64,
     is_kernel: bool,
@@ -349,6 +351,7 @@ fn decode_body(
         m,
         scopes: vec![HashMap::new()],
         labels: HashMap::new(),
+        tables: HashMap::new(),
         nregs: 0,
         frame: 0,
         is_kernel: f.is_entry,
@@ -369,9 +372,19 @@ fn decode_body(
     fx.frame = func.frame_size as u64;
     // Labels: each instruction statement is one instruction.
     let mut pc = code.len() as u32;
+    let mut last_label: Option<&str> = None;
     for s in body {
+        if let Stmt::Label(name, _) = s {
+            last_label = Some(name.as_str());
+        }
         match s {
             Stmt::Inst(_) => pc += 1,
+            Stmt::BranchTargets(names, line) => match last_label {
+                Some(l) => {
+                    fx.tables.insert(l, names.as_slice());
+                }
+                None => return Err(EmuError::decode(*line, "`.branchtargets` without a label")),
+            },
             Stmt::Label(name, line) if fx.labels.insert(name.as_str(), pc).is_some() => {
                 return Err(EmuError::decode(
                     *line,
@@ -391,7 +404,7 @@ fn decode_body(
             Stmt::Loc { file, line } => {
                 loc = (m.files.get(file).copied().unwrap_or(u32::MAX), *line);
             }
-            Stmt::Label(..) => {}
+            Stmt::Label(..) | Stmt::BranchTargets(..) => {}
             Stmt::Reg { names, line, .. } => {
                 for (name, range) in names {
                     match range {
@@ -519,7 +532,7 @@ fn classify(op: &Op) -> InstClass {
             MemSpace::Shared => InstClass::SharedMem,
             MemSpace::Local | MemSpace::KParam => InstClass::LocalMem,
         },
-        Op::Bra { .. } | Op::Call(_) | Op::Ret | Op::Exit => InstClass::Control,
+        Op::Bra { .. } | Op::Brx { .. } | Op::Call(_) | Op::Ret | Op::Exit => InstClass::Control,
         Op::Bar { .. }
         | Op::WarpSync { .. }
         | Op::Fence
@@ -1229,6 +1242,28 @@ impl<'a> Fx<'a> {
                 match self.labels.get(l.as_str()) {
                     Some(t) => Op::Bra { target: *t },
                     None => return self.err(format!("unknown label `{l}`")),
+                }
+            }
+            "brx" => {
+                let o = self.ops(i, 2)?;
+                let Operand::Name(t) = &o[1] else {
+                    return self.err("brx.idx needs a `.branchtargets` label");
+                };
+                let Some(names) = self.tables.get(t.as_str()) else {
+                    return self.err(format!("`{t}` is not a `.branchtargets` list"));
+                };
+                let targets = names
+                    .iter()
+                    .map(|n| {
+                        self.labels
+                            .get(n.as_str())
+                            .copied()
+                            .ok_or_else(|| EmuError::decode(i.line, format!("unknown label `{n}`")))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Op::Brx {
+                    index: self.src(&o[0], Ty::U32)?,
+                    targets: targets.into(),
                 }
             }
             "call" => self.call(i)?,

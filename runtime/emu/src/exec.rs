@@ -1998,6 +1998,38 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         break;
                     }
                 }
+                Op::Brx { index, targets } => {
+                    let mut first = None;
+                    let mut same = true;
+                    for l in Bits(exec) {
+                        let i = rd(env, w, l, *index) & 0xffff_ffff;
+                        let Some(&t) = targets.get(i as usize) else {
+                            fail!(
+                                l,
+                                format!("brx.idx index {i} outside its {} targets", targets.len())
+                            );
+                        };
+                        w.pc[l] = t;
+                        same &= first.is_none_or(|f| f == t);
+                        first = Some(t);
+                    }
+                    match first {
+                        Some(t) if same && exec == gmask => {
+                            pc = t;
+                            if depth_key | pc as u64 >= next_other {
+                                write_pcs(w, gmask, pc);
+                                break;
+                            }
+                            continue;
+                        }
+                        Some(_) => {
+                            env.stats.divergent_branches += 1;
+                            write_pcs(w, gmask & !exec, pc + 1);
+                            break;
+                        }
+                        None => {}
+                    }
+                }
                 Op::Call(ci) => {
                     for l in Bits(exec) {
                         if let Err(m) = do_call(env, w, l, pc, ci) {

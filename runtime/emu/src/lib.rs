@@ -19,14 +19,15 @@
 //! - float (f32/f64, .ftz/.sat, directed rounding for f32): add/sub/mul/div/fma/mad/min/max/
 //!   abs/neg/copysign/sqrt/rcp/rsqrt/sin/cos/ex2/lg2/tanh, testp;
 //! - compare/select: setp/set with every comparison and .and/.or/.xor, selp, slct;
-//! - control and sync: bra, call (direct and through function pointers), ret, exit, trap,
+//! - control and sync: bra, brx.idx, call (direct and through function pointers), ret, exit,
+//!   trap,
 //!   bar/barrier (ids, counts, arrive, red.popc/and/or), bar.warp.sync, membar/fence,
 //!   atom/red (global, shared, generic; 32/64-bit integer ops, f32/f64 add, cas, exch),
 //!   shfl.sync, vote.sync, match.sync, activemask, special registers, and device `printf`
 //!   through `vprintf`.
 //!
-//! Not supported (decode errors naming the instruction): f16 arithmetic, brx.idx,
-//! texture/surface instructions, prmt modes other than the default.
+//! Not supported (decode errors naming the instruction): f16 arithmetic, texture/surface
+//! instructions, prmt modes other than the default.
 //!
 //! Invariants: nothing here panics on user input (PTX text, pointers, launch geometry);
 //! device addresses are never reused after `free`, so stale pointers fault.

@@ -98,6 +98,8 @@ pub(crate) enum Stmt {
     },
     Var(VarDecl),
     Label(String, u32),
+    /// `.branchtargets` list, named by the label just before it.
+    BranchTargets(Vec<String>, u32),
     Inst(InstAst),
     /// `{` and `}` open and close a scope.
     Open,
@@ -632,6 +634,15 @@ fn parse_body(p: &mut P) -> Result<Vec<Stmt>, EmuError> {
                     let line = p.uint()? as u32;
                     p.skip_line(t.line);
                     out.push(Stmt::Loc { file, line });
+                }
+                ".branchtargets" => {
+                    p.i += 1;
+                    let mut names = vec![p.ident()?.to_string()];
+                    while p.eat_punct(',') {
+                        names.push(p.ident()?.to_string());
+                    }
+                    p.expect_punct(';')?;
+                    out.push(Stmt::BranchTargets(names, t.line));
                 }
                 // call prototypes and call-target lists only describe indirect calls
                 ".callprototype" | ".calltargets" => {

@@ -591,6 +591,11 @@ pub(crate) enum Op {
     Bra {
         target: u32,
     },
+    /// `brx.idx`: jump to `targets[index]`.
+    Brx {
+        index: Src,
+        targets: Box<[u32]>,
+    },
     Call(Box<CallInfo>),
     Ret,
     Exit,

@@ -636,3 +636,24 @@ fn barrier_reductions_count_and_or() {
         }
     }
 }
+
+#[test]
+fn switch_through_a_jump_table() {
+    let mut e = Env::new("loops");
+    let out = e.zeros(40 * 8);
+    let st = e.run("switcher", 1, 40, &[&p(out)]);
+    let v = e.download::<u32>(out, 80);
+    for t in 0..40u32 {
+        assert_eq!(
+            v[2 * t as usize],
+            [10, 20, 30, 40][(t % 4) as usize] + t / 4 * 100,
+            "thread {t}"
+        );
+        assert_eq!(
+            v[2 * t as usize + 1],
+            if t < 32 { u32::MAX } else { 0xff },
+            "mask {t}"
+        );
+    }
+    assert_eq!(st.divergent_branches, 2);
+}
