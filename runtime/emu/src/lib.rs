@@ -20,8 +20,7 @@
 //!   abs/neg/copysign/sqrt/rcp/rsqrt/sin/cos/ex2/lg2/tanh, testp;
 //! - compare/select: setp/set with every comparison and .and/.or/.xor, selp, slct;
 //! - control and sync: bra, brx.idx, call (direct and through function pointers), ret, exit,
-//!   trap,
-//!   bar/barrier (ids, counts, arrive, red.popc/and/or), bar.warp.sync, membar/fence,
+//!   trap, bar/barrier (ids, counts, arrive, red.popc/and/or), bar.warp.sync, membar/fence,
 //!   atom/red (global, shared, generic; 32/64-bit integer ops, f32/f64 add, cas, exch),
 //!   shfl.sync, vote.sync, match.sync, activemask, special registers, and device `printf`
 //!   through `vprintf`.
