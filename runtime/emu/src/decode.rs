@@ -33,6 +33,8 @@ type Reloc = (u64, u32, i64);
 const MAX_REGS: u64 = 1 << 22;
 /// Most local memory per thread (as on the hardware); also the emulator's stack limit.
 pub(crate) const MAX_LOCAL: u64 = 128 * 1024;
+/// Most bytes of parameters (or results) of one function.
+const MAX_PARAMS: u64 = 64 * 1024;
 /// Most static shared memory per module.
 const MAX_SHARED: u64 = 1 << 20;
 
@@ -42,7 +44,11 @@ fn func_addr(f: u32) -> u64 {
 }
 
 fn align_up(v: u64, a: u64) -> u64 {
-    if a <= 1 { v } else { v.div_ceil(a) * a }
+    if a <= 1 {
+        v
+    } else {
+        v.div_ceil(a).saturating_mul(a)
+    }
 }
 
 fn elem_bytes(ty: &str, line: u32) -> Result<u32, EmuError> {
@@ -87,7 +93,13 @@ fn param_layout(
         let eb = elem_bytes(&p.ty, line)? as u64;
         let a = if p.align > 0 { p.align as u64 } else { eb };
         off = align_up(off, a);
-        let size = eb * p.count;
+        let size = eb.saturating_mul(p.count);
+        if off.saturating_add(size) > MAX_PARAMS {
+            return Err(EmuError::decode(
+                line,
+                format!("parameters of more than {MAX_PARAMS} bytes"),
+            ));
+        }
         out.push(ParamSlot {
             offset: off as u32,
             size: size as u32,
@@ -155,13 +167,13 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
                     Space::Shared => {
                         shared_off = align_up(shared_off, align as u64);
                         let s = Sym::Shared(shared_off as u32);
-                        shared_off += size;
+                        shared_off = shared_off.saturating_add(size);
                         s
                     }
                     Space::Local => {
                         static_local = align_up(static_local, align as u64);
                         let s = Sym::StaticLocal(static_local as u32);
-                        static_local += size;
+                        static_local = static_local.saturating_add(size);
                         s
                     }
                     Space::Param => {
@@ -221,7 +233,7 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
                     let (size, align, _) = var_size(v)?;
                     shared_off = align_up(shared_off, align as u64);
                     m.body_shared.push(shared_off as u32);
-                    shared_off += size;
+                    shared_off = shared_off.saturating_add(size);
                 }
             }
         }
@@ -434,7 +446,7 @@ fn decode_body(
                     Space::Local | Space::Param => {
                         fx.frame = align_up(fx.frame, align as u64);
                         let s = Sym::Frame(fx.frame as u32);
-                        fx.frame += size;
+                        fx.frame = fx.frame.saturating_add(size);
                         s
                     }
                     Space::Global | Space::Const => {

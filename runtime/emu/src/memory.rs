@@ -68,7 +68,12 @@ impl GlobalMem {
             return None;
         }
         let base = self.next;
-        let data: Box<[AtomicU8]> = (0..bytes.max(1)).map(|_| AtomicU8::new(0)).collect();
+        let n = usize::try_from(bytes.max(1)).ok()?;
+        let mut data: Vec<AtomicU8> = Vec::new();
+        // a failed reservation is an error for the caller, not an abort of the host
+        data.try_reserve_exact(n).ok()?;
+        data.resize_with(n, || AtomicU8::new(0));
+        let data = data.into_boxed_slice();
         self.next = (base + bytes.max(1) + GUARD).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
         self.allocs.push(Alloc { base, data });
         Some(base)

@@ -339,3 +339,25 @@ fn mutated_programs_never_panic() {
     }
     assert!(launched > 100, "only {launched} mutants ran");
 }
+
+#[test]
+fn absurd_sizes_are_errors() {
+    let cases = [
+        ".shared .align 4 .b8 big[18446744073709551615];\n",
+        ".global .align 4 .b8 big[18446744073709551615];\n",
+        ".visible .entry k(.param .align 8 .b8 p[18446744073709551615])\n{\n\tret;\n}\n",
+        ".visible .entry k()\n{\n\t.local .align 8 .b8 d[18446744073709551615];\n\tret;\n}\n",
+        ".visible .entry k()\n{\n\t.reg .b32 %r<4000000000>;\n\tret;\n}\n",
+    ];
+    for body in cases {
+        let r = Module::parse(&format!("{HEAD}{body}"));
+        match r {
+            Err(e) => assert!(!e.to_string().is_empty()),
+            Ok(m) => {
+                // a huge global can still parse; loading it must fail cleanly
+                let mut dev = Device::new();
+                assert!(dev.load(&m).is_err(), "{body}");
+            }
+        }
+    }
+}
