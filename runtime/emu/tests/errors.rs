@@ -279,7 +279,7 @@ fn device_and_modules_can_be_shared_between_host_threads() {
     assert_send_sync::<Module>();
 }
 
-/// Mutated PTX (lines deleted, duplicated or swapped) never panics the parser, the decoder or
+/// Mutated PTX (lines deleted, duplicated or swapped, numbers made extreme) never panics the parser, the decoder or
 /// the interpreter: each mutant that still decodes is launched with small zeroed buffers and
 /// an instruction limit, and may fail only with an error value.
 #[test]
@@ -301,15 +301,43 @@ fn mutated_programs_never_panic() {
         let text = std::fs::read_to_string(&path).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         for _ in 0..40 {
-            let mut l = lines.clone();
+            let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
             for _ in 0..1 + rand(3) {
                 let (i, j) = (rand(l.len()), rand(l.len()));
-                match rand(3) {
+                match rand(4) {
                     0 => {
                         l.remove(i);
                     }
-                    1 => l.insert(i, l[j]),
-                    _ => l.swap(i, j),
+                    1 => {
+                        let dup = l[j].clone();
+                        l.insert(i, dup);
+                    }
+                    2 => l.swap(i, j),
+                    _ => {
+                        // replace the first number on the line with an extreme one
+                        const NUMS: [&str; 8] = [
+                            "0",
+                            "1",
+                            "-1",
+                            "31",
+                            "64",
+                            "4294967295",
+                            "18446744073709551615",
+                            "-9223372036854775808",
+                        ];
+                        let line = l[i].clone();
+                        if let Some(pos) = line.find(|c: char| c.is_ascii_digit()) {
+                            let end = line[pos..]
+                                .find(|c: char| !c.is_ascii_alphanumeric())
+                                .map_or(line.len(), |e| pos + e);
+                            l[i] = format!(
+                                "{}{}{}",
+                                &line[..pos],
+                                NUMS[rand(NUMS.len())],
+                                &line[end..]
+                            );
+                        }
+                    }
                 }
             }
             let Ok(m) = Module::parse(&l.join("\n")) else {
