@@ -31,6 +31,7 @@
 //! Invariants: nothing here panics on user input (PTX text, pointers, launch geometry);
 //! device addresses are never reused after `free`, so stale pointers fault.
 
+mod alu;
 mod decode;
 mod error;
 mod exec;
