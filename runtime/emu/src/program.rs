@@ -3,8 +3,11 @@
 //! flat code array, symbols are resolved to offsets or global-variable indices.
 //!
 //! Invariants: every `Src::Reg`/destination index is `< Func::nregs` of the function that holds
-//! the instruction; every branch target and `Func::entry` is a valid index into `Program::code`;
-//! every frame offset plus its access size is `<= Func::frame_size`.
+//! the instruction; every branch target (bra, brx.idx) and `Func::entry` is a valid index into
+//! `Program::code`, and every body ends with a `ret`, so execution never runs into the next
+//! function; every frame offset plus its access size is `<= Func::frame_size`; direct calls
+//! name functions with bodies and matching signatures (indirect calls are checked when they
+//! run); function pointers are `memory::FUNC_WINDOW + 16 * index`.
 
 /// A PTX scalar type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
