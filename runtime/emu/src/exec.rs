@@ -192,6 +192,8 @@ struct Env<'a> {
     /// Barrier arrivals (`bar.arrive`) per barrier id.
     arrived: [u32; 16],
     sectors: Vec<u64>,
+    /// printf output of the current block (flushed in block order at the end of the launch).
+    printed: Vec<u8>,
 }
 
 /// Bits of a lane mask, lowest first.
@@ -223,6 +225,7 @@ pub(crate) fn run_grid(l: &Launch) -> Result<LaunchStats, EmuError> {
     let abort = AtomicBool::new(false);
     let first_err: Mutex<Option<(u64, EmuError)>> = Mutex::new(None);
     let total = Mutex::new(LaunchStats::default());
+    let output: Mutex<Vec<(u64, Vec<u8>)>> = Mutex::new(Vec::new());
     let start = Instant::now();
     let workers = l.workers.clamp(1, 256).min(nblocks.max(1) as u32);
     let work = |worker: u32| {
@@ -238,6 +241,7 @@ pub(crate) fn run_grid(l: &Launch) -> Result<LaunchStats, EmuError> {
             start,
             arrived: [0; 16],
             sectors: Vec::with_capacity(128),
+            printed: Vec::new(),
         };
         let mut warps = Vec::new();
         loop {
@@ -255,7 +259,15 @@ pub(crate) fn run_grid(l: &Launch) -> Result<LaunchStats, EmuError> {
                 ((b / gx) % gy) as u32,
                 (b / (gx * gy)) as u32,
             ];
-            if let Err(e) = run_block(&mut env, &mut warps) {
+            let r = run_block(&mut env, &mut warps);
+            if !env.printed.is_empty() {
+                let out = std::mem::take(&mut env.printed);
+                output
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((b, out));
+            }
+            if let Err(e) = r {
                 abort.store(true, Ordering::Relaxed);
                 let mut fe = first_err.lock().unwrap_or_else(|p| p.into_inner());
                 if fe.as_ref().is_none_or(|(fb, _)| b < *fb) {
@@ -278,6 +290,17 @@ pub(crate) fn run_grid(l: &Launch) -> Result<LaunchStats, EmuError> {
                 s.spawn(move || work(w));
             }
         });
+    }
+    // Device printf is buffered like CUDA's and shown when the kernel ends, in block order
+    // so that output does not depend on how blocks were spread over host threads.
+    let mut output = output.into_inner().unwrap_or_else(|p| p.into_inner());
+    if !output.is_empty() {
+        output.sort_by_key(|(b, _)| *b);
+        let mut sink = l.sink.lock().unwrap_or_else(|p| p.into_inner());
+        for (_, text) in output {
+            // the sink is the user's; an I/O error there is not a kernel fault
+            let _ = sink.write_all(&text);
+        }
     }
     if let Some((_, e)) = first_err.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
@@ -1664,11 +1687,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             Ok(o) => o,
                             Err(m) => fail!(l, format!("vprintf: {m}")),
                         };
-                        {
-                            let mut sink = env.l.sink.lock().unwrap_or_else(|p| p.into_inner());
-                            // the sink is the user's; an I/O error there is not a kernel fault
-                            let _ = sink.write_all(&out);
-                        }
+                        env.printed.extend_from_slice(&out);
                         if let Some(r) = ret {
                             let n = out.len() as u64;
                             match r {

@@ -230,7 +230,8 @@ impl Device {
         self.max_block_insts = limit.unwrap_or(u64::MAX);
     }
 
-    /// Where device `printf` output goes.
+    /// Where device `printf` output goes. Like CUDA, output is buffered during a launch and
+    /// written when it ends (also when it fails), block by block in block-index order.
     pub fn set_printf_sink(&mut self, sink: Box<dyn Write + Send>) {
         self.sink = Mutex::new(sink);
     }

@@ -657,3 +657,31 @@ fn switch_through_a_jump_table() {
     }
     assert_eq!(st.divergent_branches, 2);
 }
+
+#[test]
+fn printf_from_many_blocks_arrives_whole() {
+    let mut e = Env::new("printf");
+    e.dev.set_workers(4);
+    e.dev
+        .launch(
+            &e.m,
+            "hello",
+            [16, 1, 1],
+            [2, 1, 1],
+            0,
+            &[&0.25f64.to_le_bytes()],
+        )
+        .unwrap();
+    let out = e.printed();
+    assert_eq!(out.lines().count(), 16 * 4);
+    // block after block: each block's two threads print, then both print the second line
+    let one_block: Vec<&str> = out.lines().take(4).collect();
+    assert!(
+        one_block[0].starts_with("tid 0:") && one_block[1].starts_with("tid 1:"),
+        "{one_block:?}"
+    );
+    assert_eq!(one_block[2], "no args % here");
+    for chunk in out.lines().collect::<Vec<_>>().chunks(4) {
+        assert_eq!(chunk, one_block.as_slice());
+    }
+}
