@@ -42,6 +42,11 @@ pub struct LaunchStats {
     pub global_sectors: u64,
     /// Warp-level conditional branches whose lanes went both ways.
     pub divergent_branches: u64,
+    /// Warp-level shared-memory loads/stores.
+    pub shared_requests: u64,
+    /// Passes those needed: per request, the most distinct words one of the 32 four-byte
+    /// banks served (1 = conflict-free; same-word accesses broadcast).
+    pub shared_wavefronts: u64,
     /// Blocks run.
     pub blocks: u64,
     /// Threads run.
@@ -73,6 +78,8 @@ impl LaunchStats {
         self.global_requests += o.global_requests;
         self.global_sectors += o.global_sectors;
         self.divergent_branches += o.divergent_branches;
+        self.shared_requests += o.shared_requests;
+        self.shared_wavefronts += o.shared_wavefronts;
         self.blocks += o.blocks;
         self.threads += o.threads;
     }
@@ -102,7 +109,15 @@ impl std::fmt::Display for LaunchStats {
                 self.global_sectors as f64 / self.global_requests as f64
             )?;
         }
-        write!(f, "; {} divergent branches", self.divergent_branches)
+        write!(f, "; {} divergent branches", self.divergent_branches)?;
+        if self.shared_requests > 0 {
+            write!(
+                f,
+                "; {} shared requests, {} wavefronts",
+                self.shared_requests, self.shared_wavefronts
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -192,6 +207,8 @@ struct Env<'a> {
     /// Barrier arrivals (`bar.arrive`) per barrier id.
     arrived: [u32; 16],
     sectors: Vec<u64>,
+    /// 4-byte words touched by the current shared-memory access.
+    words: Vec<u64>,
     /// printf output of the current block (flushed in block order at the end of the launch).
     printed: Vec<u8>,
 }
@@ -241,6 +258,7 @@ pub(crate) fn run_grid(l: &Launch) -> Result<LaunchStats, EmuError> {
             start,
             arrived: [0; 16],
             sectors: Vec::with_capacity(128),
+            words: Vec::with_capacity(128),
             printed: Vec::new(),
         };
         let mut warps = Vec::new();
@@ -940,6 +958,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     let total = size * *n as u32;
                     let mut global = false;
                     env.sectors.clear();
+                    env.words.clear();
                     for l in Bits(exec) {
                         let a = eff_addr(env, w, l, addr);
                         let loc = resolve(*sp, a);
@@ -952,11 +971,19 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                                 )
                             );
                         }
-                        if let Loc::Global(g) = loc {
-                            global = true;
-                            for s in (g >> 5)..=(g.saturating_add(total as u64 - 1) >> 5) {
-                                env.sectors.push(s);
+                        match loc {
+                            Loc::Global(g) => {
+                                global = true;
+                                for s in (g >> 5)..=(g.saturating_add(total as u64 - 1) >> 5) {
+                                    env.sectors.push(s);
+                                }
                             }
+                            Loc::Shared(a) => {
+                                for wd in (a >> 2)..=(a.saturating_add(total as u64 - 1) >> 2) {
+                                    env.words.push(wd);
+                                }
+                            }
+                            _ => {}
                         }
                         for (k, &dk) in d.iter().enumerate().take(*n as usize) {
                             let v = match load(
@@ -976,6 +1003,9 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                             w.set(l, dk, v);
                         }
                     }
+                    if !env.words.is_empty() {
+                        count_banks(env);
+                    }
                     if global {
                         count_sectors(env);
                     } else if *sp == MemSpace::Generic && exec != 0 {
@@ -987,6 +1017,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     let total = size * *n as u32;
                     let mut global = false;
                     env.sectors.clear();
+                    env.words.clear();
                     for l in Bits(exec) {
                         let a = eff_addr(env, w, l, addr);
                         let loc = resolve(*sp, a);
@@ -999,11 +1030,19 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                                 )
                             );
                         }
-                        if let Loc::Global(g) = loc {
-                            global = true;
-                            for s in (g >> 5)..=(g.saturating_add(total as u64 - 1) >> 5) {
-                                env.sectors.push(s);
+                        match loc {
+                            Loc::Global(g) => {
+                                global = true;
+                                for s in (g >> 5)..=(g.saturating_add(total as u64 - 1) >> 5) {
+                                    env.sectors.push(s);
+                                }
                             }
+                            Loc::Shared(a) => {
+                                for wd in (a >> 2)..=(a.saturating_add(total as u64 - 1) >> 2) {
+                                    env.words.push(wd);
+                                }
+                            }
+                            _ => {}
                         }
                         for (k, &sk) in s.iter().enumerate().take(*n as usize) {
                             let v = rd(env, w, l, sk);
@@ -1017,6 +1056,9 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                                 fail!(l, m);
                             }
                         }
+                    }
+                    if !env.words.is_empty() {
+                        count_banks(env);
                     }
                     if global {
                         count_sectors(env);
@@ -1737,6 +1779,19 @@ fn needed_align(loc: Loc, elem: u32, total: u32) -> u64 {
         Loc::Global(_) | Loc::Shared(_) => total as u64,
         Loc::Local(_) | Loc::KParam(_) => elem as u64,
     }
+}
+
+/// Counts the bank conflicts of one warp-level shared-memory access.
+fn count_banks(env: &mut Env) {
+    let w = &mut env.words;
+    w.sort_unstable();
+    w.dedup();
+    let mut per_bank = [0u32; 32];
+    for &wd in w.iter() {
+        per_bank[(wd % 32) as usize] += 1;
+    }
+    env.stats.shared_requests += 1;
+    env.stats.shared_wavefronts += per_bank.iter().copied().max().unwrap_or(0) as u64;
 }
 
 /// Counts the distinct sectors gathered for one warp-level global access.

@@ -5,7 +5,8 @@
 //! `launch` kernels with one byte slice per kernel parameter. Every device memory access is
 //! checked; a faulting kernel returns `EmuError::Fault` naming kernel, block, thread, address
 //! and PTX line (and the `.loc` source line). `launch` returns per-launch counters
-//! (`LaunchStats`): instructions by class and global-memory requests/sectors (coalescing).
+//! (`LaunchStats`): instructions by class, global-memory requests/sectors (coalescing),
+//! shared-memory requests/wavefronts (bank conflicts) and divergent branches.
 //!
 //! Supported PTX (ISA 7.x/8.x as nvcc and clang emit it for sm_70+):
 //! - structure: `.entry`/`.func` with the `.param` calling convention (recursion included),

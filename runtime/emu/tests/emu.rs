@@ -685,3 +685,21 @@ fn printf_from_many_blocks_arrives_whole() {
         assert_eq!(chunk, one_block.as_slice());
     }
 }
+
+#[test]
+fn shared_memory_bank_conflicts() {
+    let mut e = Env::new("barrier");
+    for (stride, wavefronts) in [(1u32, 1u64), (2, 2), (3, 1), (32, 8), (0, 1)] {
+        let st = e.run("bank_stride", 1, 32, &[&stride.to_le_bytes()]);
+        assert_eq!(
+            (st.shared_requests, st.shared_wavefronts),
+            (1, wavefronts),
+            "stride {stride}"
+        );
+    }
+    // the block reversal: one store and one load per warp, both conflict-free
+    let n = 256;
+    let (din, dout) = (e.upload(&vec![1u32; n]), e.zeros(n * 4));
+    let st = e.run("reverse", 1, 256, &[&p(din), &p(dout)]);
+    assert_eq!((st.shared_requests, st.shared_wavefronts), (16, 16));
+}
