@@ -1,4 +1,5 @@
-//! Every hand-written PTX test file must be valid PTX: assemble each with ptxas for sm_70.
+//! Every hand-written PTX test file must be valid PTX: assemble each with ptxas for sm_70,
+//! sm_80 and sm_90.
 //! ptxas is looked up on PATH, then in the `nvidia-cuda-nvcc-cu12` Python package; without it
 //! the test prints a note and passes, unless OMPCC_REQUIRE_PTXAS=1, then it fails.
 
@@ -54,19 +55,21 @@ fn all_test_ptx_assembles_with_ptxas() {
     let out = std::env::temp_dir().join(format!("ompcc-emu-ptxas-{}.cubin", std::process::id()));
     let mut failures = Vec::new();
     for f in &files {
-        let r = Command::new(&ptxas)
-            .arg("-arch=sm_70")
-            .arg(f)
-            .arg("-o")
-            .arg(&out)
-            .output()
-            .unwrap();
-        if !r.status.success() {
-            failures.push(format!(
-                "{}:\n{}",
-                f.display(),
-                String::from_utf8_lossy(&r.stderr)
-            ));
+        for arch in ["sm_70", "sm_80", "sm_90"] {
+            let r = Command::new(&ptxas)
+                .arg(format!("-arch={arch}"))
+                .arg(f)
+                .arg("-o")
+                .arg(&out)
+                .output()
+                .unwrap();
+            if !r.status.success() {
+                failures.push(format!(
+                    "{} ({arch}):\n{}",
+                    f.display(),
+                    String::from_utf8_lossy(&r.stderr)
+                ));
+            }
         }
     }
     let _ = std::fs::remove_file(&out);
