@@ -1074,9 +1074,23 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     a,
                     b,
                 } => {
-                    for l in Bits(exec) {
-                        let v = ibin(*op, *bits, *signed, rd(env, w, l, *a), rd(env, w, l, *b));
-                        w.set(l, *d, v);
+                    // the commonest operations get a loop of their own (no per-lane dispatch)
+                    macro_rules! lanes {
+                        ($f:expr) => {
+                            for l in Bits(exec) {
+                                let v = $f(rd(env, w, l, *a), rd(env, w, l, *b));
+                                w.set(l, *d, v);
+                            }
+                        };
+                    }
+                    let m = mask(*bits);
+                    match op {
+                        IOp::Add => lanes!(|x: u64, y: u64| x.wrapping_add(y) & m),
+                        IOp::Sub => lanes!(|x: u64, y: u64| x.wrapping_sub(y) & m),
+                        IOp::MulLo => lanes!(|x: u64, y: u64| x.wrapping_mul(y) & m),
+                        IOp::And => lanes!(|x: u64, y: u64| x & y & m),
+                        IOp::Or => lanes!(|x: u64, y: u64| (x | y) & m),
+                        _ => lanes!(|x, y| ibin(*op, *bits, *signed, x, y)),
                     }
                 }
                 Op::IUn {
