@@ -58,7 +58,10 @@ impl Diagnostic {
             severity,
             code,
             message: message.into(),
-            primary: Label { span, message: String::new() },
+            primary: Label {
+                span,
+                message: String::new(),
+            },
             labels: Vec::new(),
             notes: Vec::new(),
             help: None,
@@ -88,7 +91,10 @@ impl Diagnostic {
 
     /// Adds a secondary labelled span.
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { span, message: message.into() });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
 

@@ -48,7 +48,12 @@ impl Emitter {
             ColorChoice::Always => true,
             ColorChoice::Auto => std::io::stderr().is_terminal(),
         };
-        Emitter { color, errors: 0, warnings: 0, files: HashMap::new() }
+        Emitter {
+            color,
+            errors: 0,
+            warnings: 0,
+            files: HashMap::new(),
+        }
     }
 
     /// Errors rendered so far.
@@ -76,7 +81,11 @@ impl Emitter {
             Severity::Note => {}
         }
         let mut out = String::new();
-        let code = if diag.code.is_empty() { String::new() } else { format!(" [{}]", diag.code) };
+        let code = if diag.code.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", diag.code)
+        };
         out.push_str(&format!(
             "{}: {}: {}{}\n",
             sm.describe(diag.primary.span),
@@ -92,9 +101,11 @@ impl Emitter {
             Severity::Warning => ReportKind::Warning,
             Severity::Note => ReportKind::Advice,
         };
-        let config = Config::default().with_color(self.color).with_index_type(IndexType::Byte);
+        let config = Config::default()
+            .with_color(self.color)
+            .with_index_type(IndexType::Byte);
         let mut report = Report::build(kind, primary.clone()).with_config(config);
-        let mut label = |range: (String, Range<usize>), msg: &str, color: Color| {
+        let label = |range: (String, Range<usize>), msg: &str, color: Color| {
             let mut l = ariadne::Label::new(range).with_color(color);
             if !msg.is_empty() {
                 l = l.with_message(msg);
@@ -114,7 +125,12 @@ impl Emitter {
         }
         let map: HashMap<String, Source<&str>> = snippets
             .iter()
-            .map(|s| (s.id.clone(), Source::from(s.text.as_str()).with_display_line_offset(s.line_offset)))
+            .map(|s| {
+                (
+                    s.id.clone(),
+                    Source::from(s.text.as_str()).with_display_line_offset(s.line_offset),
+                )
+            })
             .collect();
         let missing = |id: &String| -> Result<&str, Box<dyn std::fmt::Debug>> {
             Err(Box::new(format!("no source for {id}")))
@@ -131,13 +147,20 @@ impl Emitter {
     }
 
     /// Finds (or adds) the snippet that shows `span` and returns the label range in it.
-    fn place(&mut self, span: Span, sm: &SourceMap, snippets: &mut Vec<Snippet>) -> (String, Range<usize>) {
+    fn place(
+        &mut self,
+        span: Span,
+        sm: &SourceMap,
+        snippets: &mut Vec<Snippet>,
+    ) -> (String, Range<usize>) {
         let loc = sm.lookup(span.lo);
         let pp_line = sm.pp_line(span.lo);
         let pp_text = sm.pp_line_text(pp_line);
         let col0 = (loc.col - 1) as usize;
         // Labels never leave their line: multi-line spans are cut at the end of the first line.
-        let len = (span.len() as usize).min(pp_text.len().saturating_sub(col0)).max(0);
+        let len = (span.len() as usize)
+            .min(pp_text.len().saturating_sub(col0))
+            .max(0);
         let name = sm.file_name(loc.file).to_owned();
         if let Some(orig) = self.original(loc.file, sm)
             && let Some((start, line)) = nth_line(orig, loc.line)
@@ -145,7 +168,11 @@ impl Emitter {
         {
             let id = name;
             if !snippets.iter().any(|s| s.id == id) {
-                snippets.push(Snippet { id: id.clone(), text: orig.to_owned(), line_offset: 0 });
+                snippets.push(Snippet {
+                    id: id.clone(),
+                    text: orig.to_owned(),
+                    line_offset: 0,
+                });
             }
             return (id, start + col0..start + col0 + len);
         }
@@ -207,14 +234,20 @@ mod tests {
         let mut em = Emitter::new(ColorChoice::Never);
         let text = em.render(&err, &sm);
         let mut lines = text.lines();
-        assert_eq!(lines.next(), Some("t.c:2:11: error: expected ';', found '}' [E0101]"));
+        assert_eq!(
+            lines.next(),
+            Some("t.c:2:11: error: expected ';', found '}' [E0101]")
+        );
         assert!(text.contains("  return 0"), "{text}");
         assert!(text.contains("expected ';' here"), "{text}");
         assert!(text.contains("Note: statements end with ';'"), "{text}");
         assert!(text.contains("Help: add ';'"), "{text}");
         assert!(!text.contains('\x1b'), "{text}");
         let text = em.render(&w, &sm);
-        assert!(text.starts_with("t.c:2:10: warning: odd [W0001]\n"), "{text}");
+        assert!(
+            text.starts_with("t.c:2:10: warning: odd [W0001]\n"),
+            "{text}"
+        );
         assert_eq!((em.error_count(), em.warning_count()), (1, 1));
         let mut colored = Emitter::new(ColorChoice::Always);
         assert!(colored.render(&err, &sm).contains('\x1b'));
@@ -229,7 +262,10 @@ mod tests {
         let at = pp.find(';').unwrap() as u32;
         let d = Diagnostic::error("E0102", "expected expression", Span::new(at, at + 1));
         let text = Emitter::new(ColorChoice::Never).render(&d, &sm);
-        assert!(text.starts_with("u.c:7:12: error: expected expression [E0102]\n"), "{text}");
+        assert!(
+            text.starts_with("u.c:7:12: error: expected expression [E0102]\n"),
+            "{text}"
+        );
         assert!(text.contains("int x = 1 +;"), "{text}");
         assert!(text.contains("(preprocessed)"), "{text}");
     }

@@ -62,7 +62,12 @@ impl SourceMap {
             supplied: HashMap::new(),
         };
         let main = sm.intern(file_name);
-        sm.markers.push(Marker { pp_line: 0, file: main, line: 1, system_header: false });
+        sm.markers.push(Marker {
+            pp_line: 0,
+            file: main,
+            line: 1,
+            system_header: false,
+        });
         let bytes = text.as_bytes();
         let mut start = 0usize;
         let mut pp_line = 0u32;
@@ -73,7 +78,12 @@ impl SourceMap {
                 && let Some((line, name, system)) = parse_marker(&text[start..end])
             {
                 let file = sm.intern(&name);
-                sm.markers.push(Marker { pp_line: pp_line + 1, file, line, system_header: system });
+                sm.markers.push(Marker {
+                    pp_line: pp_line + 1,
+                    file,
+                    line,
+                    system_header: system,
+                });
             }
             if end >= bytes.len() {
                 break;
@@ -132,14 +142,21 @@ impl SourceMap {
 
     /// The preprocessed line with 0-based index `line`, without its newline.
     pub fn pp_line_text(&self, line: u32) -> &str {
-        let start = self.line_starts.get(line as usize).copied().unwrap_or(self.text.len() as u32);
+        let start = self
+            .line_starts
+            .get(line as usize)
+            .copied()
+            .unwrap_or(self.text.len() as u32);
         let end = memchr_newline(self.text.as_bytes(), start as usize);
         &self.text[start as usize..end]
     }
 
     /// Byte offset where preprocessed line `line` starts.
     pub fn pp_line_start(&self, line: u32) -> u32 {
-        self.line_starts.get(line as usize).copied().unwrap_or(self.text.len() as u32)
+        self.line_starts
+            .get(line as usize)
+            .copied()
+            .unwrap_or(self.text.len() as u32)
     }
 
     /// Maps a byte offset of the preprocessed text to the original file, line and column.
@@ -163,7 +180,10 @@ impl SourceMap {
 }
 
 fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes[from.min(bytes.len())..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |p| from + p)
+    bytes[from.min(bytes.len())..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |p| from + p)
 }
 
 /// Parses `# 12 "file" 1 3` or `#line 12 "file"`; returns (line, file, system header).
@@ -210,12 +230,21 @@ mod tests {
         let sm = SourceMap::new(text, "a.c");
         let pos = text.find("int x").unwrap() as u32;
         let l = sm.lookup(pos);
-        assert_eq!((sm.file_name(l.file), l.line, l.col, l.system_header), ("a.c", 1, 1, false));
+        assert_eq!(
+            (sm.file_name(l.file), l.line, l.col, l.system_header),
+            ("a.c", 1, 1, false)
+        );
         let l = sm.lookup(text.find("int y").unwrap() as u32 + 4);
-        assert_eq!((sm.file_name(l.file), l.line, l.col, l.system_header), ("/usr/include/b.h", 1, 5, true));
+        assert_eq!(
+            (sm.file_name(l.file), l.line, l.col, l.system_header),
+            ("/usr/include/b.h", 1, 5, true)
+        );
         let l = sm.lookup(text.find("z").unwrap() as u32);
         assert_eq!((sm.file_name(l.file), l.line, l.col), ("a.c", 3, 7));
-        assert_eq!(sm.describe(Span::point(text.find("z").unwrap() as u32)), "a.c:3:7");
+        assert_eq!(
+            sm.describe(Span::point(text.find("z").unwrap() as u32)),
+            "a.c:3:7"
+        );
     }
 
     #[test]

@@ -18,7 +18,11 @@ pub struct Span {
 impl Span {
     /// A span from `lo` to `hi`; swaps the bounds if given in the wrong order.
     pub fn new(lo: u32, hi: u32) -> Span {
-        if lo <= hi { Span { lo, hi } } else { Span { lo: hi, hi: lo } }
+        if lo <= hi {
+            Span { lo, hi }
+        } else {
+            Span { lo: hi, hi: lo }
+        }
     }
 
     /// An empty span at `pos`.
@@ -28,7 +32,10 @@ impl Span {
 
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { lo: self.lo.min(other.lo), hi: self.hi.max(other.hi) }
+        Span {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
     }
 
     /// Length in bytes.
