@@ -60,8 +60,7 @@ fn run(st: &state::State) -> (Option<ast::TranslationUnit>, Vec<Diagnostic>) {
             None
         }
     };
-    let mut diags = st.diags.take();
-    diags.sort_by_key(|d| d.primary.span.lo);
+    let diags = st.finish_diagnostics();
     let (num_exprs, num_decls) = st.counts();
     let tu = items.map(|items| ast::TranslationUnit {
         items,
