@@ -344,6 +344,26 @@ impl State<'_> {
         self.error(Diagnostic::error("E0101", msg, at));
     }
 
+    /// `base[lower:length]`: reported unless inside a `#pragma omp` line.
+    pub(crate) fn array_section(
+        &self,
+        l: usize,
+        r: usize,
+        base: Expr,
+        lower: Option<Expr>,
+        length: Option<Expr>,
+    ) -> Expr {
+        let (plo, phi) = self.pragma_line.get();
+        if !(plo as usize <= l && r <= phi as usize) {
+            self.error(
+                Diagnostic::error("E0125", "array sections are only allowed in OpenMP clauses", span(l, r))
+                    .with_help("use an index `a[i]`, or move this into a map/to/from/reduction clause"),
+            );
+        }
+        let kind = ExprKind::ArraySection { base: Box::new(base), lower: lower.map(Box::new), length: length.map(Box::new) };
+        self.expr(l, r, kind)
+    }
+
     pub(crate) fn keyword_ident(&self, l: usize, r: usize) -> Ident {
         Ident {
             name: self.intern(self.text(l, r)),

@@ -144,6 +144,7 @@ impl<'a, 's> Lexer<'a, 's> {
             base: name_end,
             end: hi,
         });
+        self.st.pragma_line.set((lo as u32, hi as u32));
         Some((lo, tok, name_end))
     }
 

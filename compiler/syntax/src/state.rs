@@ -38,6 +38,8 @@ pub(crate) struct State<'a> {
     /// Offsets of every `;`, `{`, `}` and pragma end lexed, in increasing order: a syntax error
     /// with no such token since the previous one is a cascade and is not reported.
     pub syncs: RefCell<Vec<u32>>,
+    /// Byte range of the most recent `#pragma omp` line (array sections are valid only there).
+    pub pragma_line: Cell<(u32, u32)>,
     /// The lexer hit a size limit and ended the stream early: later syntax errors are noise.
     pub stopped: Cell<bool>,
     /// Tokens handed to the parser, when recording for `--emit=tokens`.
@@ -59,6 +61,7 @@ impl<'a> State<'a> {
             next_decl: Cell::new(0),
             syncs: RefCell::new(Vec::new()),
             stopped: Cell::new(false),
+            pragma_line: Cell::new((0, 0)),
             recorded: record.then(|| RefCell::new(Vec::new())),
         };
         // GCC's predefined typedef names.
