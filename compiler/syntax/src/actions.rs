@@ -356,11 +356,19 @@ impl State<'_> {
         let (plo, phi) = self.pragma_line.get();
         if !(plo as usize <= l && r <= phi as usize) {
             self.error(
-                Diagnostic::error("E0125", "array sections are only allowed in OpenMP clauses", span(l, r))
-                    .with_help("use an index `a[i]`, or move this into a map/to/from/reduction clause"),
+                Diagnostic::error(
+                    "E0125",
+                    "array sections are only allowed in OpenMP clauses",
+                    span(l, r),
+                )
+                .with_help("use an index `a[i]`, or move this into a map/to/from/reduction clause"),
             );
         }
-        let kind = ExprKind::ArraySection { base: Box::new(base), lower: lower.map(Box::new), length: length.map(Box::new) };
+        let kind = ExprKind::ArraySection {
+            base: Box::new(base),
+            lower: lower.map(Box::new),
+            length: length.map(Box::new),
+        };
         self.expr(l, r, kind)
     }
 
