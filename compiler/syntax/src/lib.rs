@@ -84,14 +84,12 @@ fn check_declare_target_nesting(st: &state::State, items: &[ast::ExternalDecl]) 
         match d.kind {
             K::BeginDeclareTarget => open.push(d.span),
             K::DeclareTarget if d.clauses.is_empty() && d.args.is_empty() => open.push(d.span),
-            K::EndDeclareTarget => {
-                if open.pop().is_none() {
-                    st.error(Diagnostic::error(
-                        "E0126",
-                        "'#pragma omp end declare target' without a matching 'declare target'",
-                        d.span,
-                    ));
-                }
+            K::EndDeclareTarget if open.pop().is_none() => {
+                st.error(Diagnostic::error(
+                    "E0126",
+                    "'#pragma omp end declare target' without a matching 'declare target'",
+                    d.span,
+                ));
             }
             _ => {}
         }
