@@ -26,7 +26,7 @@ lalrpop_util::lalrpop_mod!(
 use ompcc_diag::{Diagnostic, SourceMap, Span};
 
 pub use printer::print_ast;
-pub use token::Tok;
+use token::Tok;
 
 /// Parses a preprocessed translation unit.
 ///
