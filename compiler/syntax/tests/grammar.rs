@@ -184,7 +184,7 @@ fn gnu_extensions() {
         "__extension__ typedef long long ll; int x __asm__(\"y\") __attribute__((used));\n\
          extern int printf(const char *__restrict, ...) __attribute__((__format__(__printf__, 1, 2), __nothrow__));\n\
          struct __attribute__((packed)) S { char c; int i __attribute__((aligned(8))); };\n\
-         __int128 big; unsigned __int128 ubig; _Float128 q; __typeof__(big) t; typeof(int *) tp;\n\
+         __int128 big; unsigned __int128 ubig; _Float128 q; __float128 q2; __typeof__(big) t; typeof(int *) tp;\n\
          int f(int n, __builtin_va_list ap) {\n\
            int r = ({ int y = n; y * 2; });\n\
            switch (n) { case 1 ... 3: r += __builtin_va_arg(ap, int); break; default: ; }\n\
@@ -201,6 +201,7 @@ fn gnu_extensions() {
     );
     has(&out, "decl unsigned __int128 ubig");
     has(&out, "decl _Float128 q");
+    has(&out, "decl _Float128 q2");
     has(&out, "decl typeof(big) t");
     has(&out, "decl typeof(int <abstract> *) tp");
     has(&out, "decl int r = ({ decl int y = n; (* y 2); })");
