@@ -45,6 +45,7 @@ fn typedef_scoping() {
     let out = ast("typedef int T;\n\
          void f(void) { T * x; { int T; T * x; } T * y; }\n\
          void g(void) { float T; T = 1; }\n\
+         int p(int T) { return T * 2; }\n\
          T h;");
     has(&out, "decl typedef int T");
     has(&out, "decl typedef-name:T x *");
@@ -53,6 +54,8 @@ fn typedef_scoping() {
     has(&out, "decl typedef-name:T y *");
     has(&out, "decl float T");
     has(&out, "(= T 1);");
+    has(&out, "function int p fn(int T)");
+    has(&out, "return (* T 2);");
     has(&out, "decl typedef-name:T h");
 }
 
