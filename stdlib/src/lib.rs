@@ -1,0 +1,94 @@
+//! Device standard library of ompcc: the C sources of the device math library.
+//!
+//! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
+//! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`) and
+//! links them into the device module, then rewrites calls to C library functions in device
+//! code to their device symbols ([`device_symbol`]): `sin` -> `__ompcc_sin`.
+//!
+//! Invariants of the sources: no libm calls, no `long double`, no inline asm, no global
+//! mutable state, no recursion, only const tables of a few KB; builtins limited to those that
+//! map to exact PTX instructions (`fma`, `sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `rint`,
+//! `fmin`, `fmax`, `copysign`). errno is never set on the device. Accuracy against glibc is
+//! measured on the host by `tests/accuracy.rs` and recorded in `ACCURACY.md`.
+
+/// Headers of the math library, as `(file name, text)`; sources include them by name.
+pub const MATH_HEADERS: &[(&str, &str)] = &[
+    ("ompcc_math.h", include_str!("../math/ompcc_math.h")),
+    ("internal.h", include_str!("../math/internal.h")),
+    ("consts.h", include_str!("../math/consts.h")),
+];
+
+/// Translation units of the math library, as `(file name, text)`.
+pub const MATH_SOURCES: &[(&str, &str)] = &[("basic.c", include_str!("../math/basic.c"))];
+
+/// C library functions the device library provides; each maps to `__ompcc_` + its name.
+pub const FUNCTIONS: &[&str] = &[
+    "sqrt",
+    "sqrtf",
+    "fabs",
+    "fabsf",
+    "floor",
+    "floorf",
+    "ceil",
+    "ceilf",
+    "trunc",
+    "truncf",
+    "rint",
+    "rintf",
+    "round",
+    "roundf",
+    "fmin",
+    "fminf",
+    "fmax",
+    "fmaxf",
+    "fdim",
+    "fdimf",
+    "fma",
+    "fmaf",
+    "copysign",
+    "copysignf",
+    "ldexp",
+    "ldexpf",
+    "frexp",
+    "frexpf",
+    "modf",
+    "modff",
+    "fmod",
+    "fmodf",
+    "remainder",
+    "remainderf",
+    "abs",
+    "labs",
+    "llabs",
+];
+
+/// Prefix of every device symbol of the library.
+pub const SYMBOL_PREFIX: &str = "__ompcc_";
+
+/// The device symbol implementing C library function `name`, if the library provides it.
+pub fn device_symbol(name: &str) -> Option<String> {
+    FUNCTIONS
+        .contains(&name)
+        .then(|| format!("{SYMBOL_PREFIX}{name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_function_is_defined_in_a_source() {
+        for f in FUNCTIONS {
+            let sym = device_symbol(f).unwrap();
+            let def = format!("{sym}(");
+            let found = MATH_SOURCES.iter().any(|(_, text)| {
+                text.lines()
+                    .any(|l| !l.starts_with(' ') && l.contains(&def))
+            });
+            assert!(found, "{sym} has no definition in MATH_SOURCES");
+            let decl = MATH_HEADERS[0].1;
+            assert!(decl.contains(&def), "{sym} is not declared in ompcc_math.h");
+        }
+        assert_eq!(device_symbol("printf"), None);
+    }
+}

@@ -1,0 +1,163 @@
+//! Host accuracy test of the device math library: builds `tests/accuracy.c` with the
+//! library's C sources and glibc's libm (`cc -O2`), runs it, checks every function against
+//! its stated ulp bound and records the table in `ACCURACY.md` (between the table markers).
+//!
+//! Every row the driver prints must have a bound here and every bound must be measured, so
+//! neither a new function nor a dropped one goes unnoticed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `(row, bound)`: the largest allowed error in ulps, applied both to the distance from
+/// glibc in the same precision and to the error against the higher-precision reference.
+/// 0 means bit-identical to glibc (NaN payloads aside).
+const BOUNDS: &[(&str, f64)] = &[
+    ("sqrt", 0.0),
+    ("sqrtf", 0.0),
+    ("fabs", 0.0),
+    ("fabsf", 0.0),
+    ("floor", 0.0),
+    ("floorf", 0.0),
+    ("ceil", 0.0),
+    ("ceilf", 0.0),
+    ("trunc", 0.0),
+    ("truncf", 0.0),
+    ("rint", 0.0),
+    ("rintf", 0.0),
+    ("round", 0.0),
+    ("roundf", 0.0),
+    ("fmin", 0.0),
+    ("fminf", 0.0),
+    ("fmax", 0.0),
+    ("fmaxf", 0.0),
+    ("fdim", 0.0),
+    ("fdimf", 0.0),
+    ("copysign", 0.0),
+    ("copysignf", 0.0),
+    ("fmod", 0.0),
+    ("fmodf", 0.0),
+    ("remainder", 0.0),
+    ("remainderf", 0.0),
+    ("fma", 0.0),
+    ("fmaf", 0.0),
+    ("ldexp", 0.0),
+    ("ldexpf", 0.0),
+    ("frexp+modf", 0.0),
+    ("frexpf+modff", 0.0),
+    ("abs+labs+llabs", 0.0),
+];
+
+struct Row {
+    name: String,
+    vs_glibc: f64,
+    vs_ref: f64,
+    inputs: u64,
+    worst: String,
+}
+
+fn parse(out: &str) -> Vec<Row> {
+    out.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert!(f.len() >= 5, "malformed driver line: {l}");
+            Row {
+                name: f[0].to_string(),
+                vs_glibc: f[1].parse().expect("ulp number"),
+                vs_ref: f[2].parse().expect("ulp number"),
+                inputs: f[3].parse().expect("input count"),
+                worst: f[4..].join(" "),
+            }
+        })
+        .collect()
+}
+
+fn build_driver(dir: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ompcc_math_accuracy");
+    let mut cmd = Command::new("cc");
+    cmd.args(["-O2", "-std=c11", "-fno-math-errno", "-ffp-contract=off"])
+        .arg("-Wall")
+        .arg("-Werror")
+        .arg("-I")
+        .arg(dir);
+    for (name, _) in ompcc_stdlib::MATH_SOURCES {
+        cmd.arg(dir.join(name));
+    }
+    cmd.arg(root.join("tests/accuracy.c"))
+        .arg("-lm")
+        .arg("-o")
+        .arg(&exe);
+    let st = cmd.status().expect("running cc");
+    assert!(st.success(), "cc failed to build the accuracy driver");
+    exe
+}
+
+fn render(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| function | bound (ulp) | max ulp vs glibc | max ulp vs reference | inputs | worst input |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let bound = BOUNDS.iter().find(|(n, _)| *n == r.name).map(|b| b.1);
+        s.push_str(&format!(
+            "| {} | {} | {:.3} | {:.3} | {} | `{}` |\n",
+            r.name,
+            bound.map_or("none".to_string(), |b| format!("{b}")),
+            r.vs_glibc,
+            r.vs_ref,
+            r.inputs,
+            r.worst
+        ));
+    }
+    s
+}
+
+#[test]
+fn accuracy_against_glibc() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = build_driver(&root.join("math"));
+    let out = Command::new(&exe)
+        .output()
+        .expect("running accuracy driver");
+    assert!(out.status.success(), "accuracy driver failed");
+    let rows = parse(&String::from_utf8(out.stdout).expect("utf-8 output"));
+    let table = render(&rows);
+    println!("{table}");
+
+    // Record the table in ACCURACY.md, keeping the hand-written text around the markers.
+    let md_path = root.join("ACCURACY.md");
+    let md = std::fs::read_to_string(&md_path).expect("reading ACCURACY.md");
+    let (begin, end) = ("<!-- table:begin -->\n", "<!-- table:end -->");
+    let b = md.find(begin).expect("table begin marker") + begin.len();
+    let e = md.find(end).expect("table end marker");
+    let new_md = format!("{}{}{}", &md[..b], table, &md[e..]);
+    if new_md != md {
+        std::fs::write(&md_path, new_md).expect("writing ACCURACY.md");
+    }
+
+    let mut failures = Vec::new();
+    for r in &rows {
+        assert!(r.inputs >= 100_000, "{}: only {} inputs", r.name, r.inputs);
+        match BOUNDS.iter().find(|(n, _)| *n == r.name) {
+            None => failures.push(format!("{}: no bound stated", r.name)),
+            Some((_, bound)) => {
+                if r.vs_glibc > *bound || r.vs_ref > *bound {
+                    failures.push(format!(
+                        "{}: {:.3} ulp vs glibc, {:.3} vs reference, bound {bound} (worst input {})",
+                        r.name, r.vs_glibc, r.vs_ref, r.worst
+                    ));
+                }
+            }
+        }
+    }
+    for (n, _) in BOUNDS {
+        if !rows.iter().any(|r| r.name == *n) {
+            failures.push(format!("{n}: bound stated but not measured"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "accuracy failures:\n{}",
+        failures.join("\n")
+    );
+}
