@@ -19,7 +19,10 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
 ];
 
 /// Translation units of the math library, as `(file name, text)`.
-pub const MATH_SOURCES: &[(&str, &str)] = &[("basic.c", include_str!("../math/basic.c"))];
+pub const MATH_SOURCES: &[(&str, &str)] = &[
+    ("basic.c", include_str!("../math/basic.c")),
+    ("exp.c", include_str!("../math/exp.c")),
+];
 
 /// C library functions the device library provides; each maps to `__ompcc_` + its name.
 pub const FUNCTIONS: &[&str] = &[
@@ -60,6 +63,18 @@ pub const FUNCTIONS: &[&str] = &[
     "abs",
     "labs",
     "llabs",
+    "exp",
+    "expf",
+    "exp2",
+    "exp2f",
+    "expm1",
+    "expm1f",
+    "sinh",
+    "sinhf",
+    "cosh",
+    "coshf",
+    "tanh",
+    "tanhf",
 ];
 
 /// Prefix of every device symbol of the library.

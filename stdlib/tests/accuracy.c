@@ -336,6 +336,12 @@ int main(void) {
     test2("remainder", __ompcc_remainder, remainder, NULL, __ompcc_remainderf, remainderf,
           -100, 100, -10, 10, 0);
     test_misc();
+    test1("exp", __ompcc_exp, exp, expl, __ompcc_expf, expf, -745, 710, NEAR_ZERO);
+    test1("exp2", __ompcc_exp2, exp2, exp2l, __ompcc_exp2f, exp2f, -1075, 1024, NEAR_ZERO);
+    test1("expm1", __ompcc_expm1, expm1, expm1l, __ompcc_expm1f, expm1f, -3, 3, NEAR_ZERO);
+    test1("sinh", __ompcc_sinh, sinh, sinhl, __ompcc_sinhf, sinhf, -30, 30, NEAR_ZERO);
+    test1("cosh", __ompcc_cosh, cosh, coshl, __ompcc_coshf, coshf, -30, 30, NEAR_ZERO);
+    test1("tanh", __ompcc_tanh, tanh, tanhl, __ompcc_tanhf, tanhf, -3, 3, NEAR_ZERO);
     (void)PI;
     return 0;
 }
