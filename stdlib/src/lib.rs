@@ -22,6 +22,8 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
 pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("basic.c", include_str!("../math/basic.c")),
     ("exp.c", include_str!("../math/exp.c")),
+    ("log.c", include_str!("../math/log.c")),
+    ("pow.c", include_str!("../math/pow.c")),
 ];
 
 /// C library functions the device library provides; each maps to `__ompcc_` + its name.
@@ -75,6 +77,26 @@ pub const FUNCTIONS: &[&str] = &[
     "coshf",
     "tanh",
     "tanhf",
+    "log",
+    "logf",
+    "log2",
+    "log2f",
+    "log10",
+    "log10f",
+    "log1p",
+    "log1pf",
+    "asinh",
+    "asinhf",
+    "acosh",
+    "acoshf",
+    "atanh",
+    "atanhf",
+    "cbrt",
+    "cbrtf",
+    "pow",
+    "powf",
+    "hypot",
+    "hypotf",
 ];
 
 /// Prefix of every device symbol of the library.

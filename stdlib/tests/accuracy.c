@@ -341,6 +341,16 @@ int main(void) {
     test1("expm1", __ompcc_expm1, expm1, expm1l, __ompcc_expm1f, expm1f, -3, 3, NEAR_ZERO);
     test1("sinh", __ompcc_sinh, sinh, sinhl, __ompcc_sinhf, sinhf, -30, 30, NEAR_ZERO);
     test1("cosh", __ompcc_cosh, cosh, coshl, __ompcc_coshf, coshf, -30, 30, NEAR_ZERO);
+    test1("log", __ompcc_log, log, logl, __ompcc_logf, logf, 0, 100, NEAR_ONE);
+    test1("log2", __ompcc_log2, log2, log2l, __ompcc_log2f, log2f, 0, 100, NEAR_ONE);
+    test1("log10", __ompcc_log10, log10, log10l, __ompcc_log10f, log10f, 0, 100, NEAR_ONE);
+    test1("log1p", __ompcc_log1p, log1p, log1pl, __ompcc_log1pf, log1pf, -1, 10, NEAR_ZERO);
+    test1("asinh", __ompcc_asinh, asinh, asinhl, __ompcc_asinhf, asinhf, -30, 30, NEAR_ZERO);
+    test1("acosh", __ompcc_acosh, acosh, acoshl, __ompcc_acoshf, acoshf, 1, 30, NEAR_ONE);
+    test1("atanh", __ompcc_atanh, atanh, atanhl, __ompcc_atanhf, atanhf, -1, 1, NEAR_ZERO);
+    test1("cbrt", __ompcc_cbrt, cbrt, cbrtl, __ompcc_cbrtf, cbrtf, -100, 100, NEAR_ZERO);
+    test2("pow", __ompcc_pow, pow, powl, __ompcc_powf, powf, 0, 10, -50, 50, 1);
+    test2("hypot", __ompcc_hypot, hypot, hypotl, __ompcc_hypotf, hypotf, -10, 10, -10, 10, 0);
     test1("tanh", __ompcc_tanh, tanh, tanhl, __ompcc_tanhf, tanhf, -3, 3, NEAR_ZERO);
     (void)PI;
     return 0;
