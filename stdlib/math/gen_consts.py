@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Generates consts.h: the constants and small tables of the ompcc device math library.
 
-Every value is computed here with mpmath at 300 bits and rounded to double (hi) plus the
+Every value is computed here with mpmath at 1600 bits and rounded to double (hi) plus the
 rounded remainder (lo), so hi + lo carries about 106 bits. Run: python3 gen_consts.py > consts.h
 """
 from mpmath import mp, mpf, pi, log, sqrt, atan, factorial, floor
 
-mp.prec = 300
+mp.prec = 1600
 
 
 def hx(v):

@@ -24,6 +24,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("exp.c", include_str!("../math/exp.c")),
     ("log.c", include_str!("../math/log.c")),
     ("pow.c", include_str!("../math/pow.c")),
+    ("trig.c", include_str!("../math/trig.c")),
 ];
 
 /// C library functions the device library provides; each maps to `__ompcc_` + its name.
@@ -97,6 +98,12 @@ pub const FUNCTIONS: &[&str] = &[
     "powf",
     "hypot",
     "hypotf",
+    "sin",
+    "sinf",
+    "cos",
+    "cosf",
+    "tan",
+    "tanf",
 ];
 
 /// Prefix of every device symbol of the library.
