@@ -25,6 +25,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("log.c", include_str!("../math/log.c")),
     ("pow.c", include_str!("../math/pow.c")),
     ("trig.c", include_str!("../math/trig.c")),
+    ("invtrig.c", include_str!("../math/invtrig.c")),
 ];
 
 /// C library functions the device library provides; each maps to `__ompcc_` + its name.
@@ -104,6 +105,14 @@ pub const FUNCTIONS: &[&str] = &[
     "cosf",
     "tan",
     "tanf",
+    "asin",
+    "asinf",
+    "acos",
+    "acosf",
+    "atan",
+    "atanf",
+    "atan2",
+    "atan2f",
 ];
 
 /// Prefix of every device symbol of the library.

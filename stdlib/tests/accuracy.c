@@ -358,6 +358,10 @@ int main(void) {
     test1("sin", __ompcc_sin, sin, sinl, __ompcc_sinf, sinf, -10, 10, NEAR_PIO2);
     test1("cos", __ompcc_cos, cos, cosl, __ompcc_cosf, cosf, -10, 10, NEAR_PIO2);
     test1("tan", __ompcc_tan, tan, tanl, __ompcc_tanf, tanf, -10, 10, NEAR_PIO2);
+    test1("asin", __ompcc_asin, asin, asinl, __ompcc_asinf, asinf, -1, 1, NEAR_ZERO);
+    test1("acos", __ompcc_acos, acos, acosl, __ompcc_acosf, acosf, -1, 1, NEAR_ONE);
+    test1("atan", __ompcc_atan, atan, atanl, __ompcc_atanf, atanf, -10, 10, NEAR_ZERO);
+    test2("atan2", __ompcc_atan2, atan2, atan2l, __ompcc_atan2f, atan2f, -10, 10, -10, 10, 0);
     test1("tanh", __ompcc_tanh, tanh, tanhl, __ompcc_tanhf, tanhf, -3, 3, NEAR_ZERO);
     (void)PI;
     return 0;
