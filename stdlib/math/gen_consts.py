@@ -74,5 +74,23 @@ coeffs("ompcc_sinh_c", [1 / factorial(2 * k + 1) for k in range(1, 11)])
 coeffs("ompcc_log_c", [mpf(1) / (2 * k + 1) for k in range(3, 16)])
 # atan: (-1)^k/(2k+1) for k = 1..8.
 coeffs("ompcc_atan_c", [mpf(-1)**k / (2 * k + 1) for k in range(1, 9)])
+# erf: (-1)^n / (n! (2n + 1)) for n = 1..13 (erf(x) = 2/sqrt(pi) x sum_n c_n x^(2n)).
+coeffs("ompcc_erf_c", [mpf(-1)**n / (factorial(n) * (2 * n + 1)) for n in range(1, 14)])
+# erfc Taylor expansions at c_j = 9/16 + j/8, j = 0..19 (covering [0.5, 3)): row j holds
+# erfc(c_j) as hi, lo, erfc'(c_j) as hi, lo, then erfc^(n)(c_j)/n! for n = 2..14, with
+# erfc^(n)(x) = -(2/sqrt(pi)) (-1)^(n-1) H_(n-1)(x) e^(-x^2).
+from mpmath import erfc, exp, hermite
+out.append("static const double ompcc_erfc_tab[20][17] = {")
+for j in range(20):
+    c = mpf(9) / 16 + mpf(j) / 8
+    v = erfc(c)
+    row = [float(v), float(v - mpf(float(v)))]
+    for n in range(1, 15):
+        d = -(2 / sqrt(pi)) * (-1)**(n - 1) * hermite(n - 1, c) * exp(-c * c) / factorial(n)
+        row.append(float(d))
+        if n == 1:
+            row.append(float(d - mpf(float(d))))
+    out.append("    {" + ", ".join(x.hex() for x in row) + "},")
+out.append("};\n")
 out.append("#endif")
 print("\n".join(out))

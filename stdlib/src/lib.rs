@@ -26,6 +26,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("pow.c", include_str!("../math/pow.c")),
     ("trig.c", include_str!("../math/trig.c")),
     ("invtrig.c", include_str!("../math/invtrig.c")),
+    ("erf.c", include_str!("../math/erf.c")),
 ];
 
 /// C library functions the device library provides; each maps to `__ompcc_` + its name.
@@ -113,6 +114,10 @@ pub const FUNCTIONS: &[&str] = &[
     "atanf",
     "atan2",
     "atan2f",
+    "erf",
+    "erff",
+    "erfc",
+    "erfcf",
 ];
 
 /// Prefix of every device symbol of the library.

@@ -362,6 +362,8 @@ int main(void) {
     test1("acos", __ompcc_acos, acos, acosl, __ompcc_acosf, acosf, -1, 1, NEAR_ONE);
     test1("atan", __ompcc_atan, atan, atanl, __ompcc_atanf, atanf, -10, 10, NEAR_ZERO);
     test2("atan2", __ompcc_atan2, atan2, atan2l, __ompcc_atan2f, atan2f, -10, 10, -10, 10, 0);
+    test1("erf", __ompcc_erf, erf, erfl, __ompcc_erff, erff, -6, 6, NEAR_ZERO);
+    test1("erfc", __ompcc_erfc, erfc, erfcl, __ompcc_erfcf, erfcf, -6, 28, NEAR_ZERO);
     test1("tanh", __ompcc_tanh, tanh, tanhl, __ompcc_tanhf, tanhf, -3, 3, NEAR_ZERO);
     (void)PI;
     return 0;
