@@ -47,14 +47,15 @@ float __ompcc_roundf(float x) {
 }
 
 /* fmin/fmax: a quiet NaN operand loses to a number, a signaling NaN gives NaN (as glibc
- * and IEEE 754-2008 minNum/maxNum); -0 is smaller than +0. */
+ * and IEEE 754-2008 minNum/maxNum); equal operands (+0 and -0) give the second one, as
+ * glibc's library function does (C11 leaves the sign of that zero open). */
 static inline int ompcc_is_snan(double x) {
-    uint64_t u = ompcc_bits(x) & 0x7fffffffffffffffULL;
+    ompcc_u64 u = ompcc_bits(x) & 0x7fffffffffffffffULL;
     return u > 0x7ff0000000000000ULL && !(u & 0x0008000000000000ULL);
 }
 
 static inline int ompcc_is_snanf(float x) {
-    uint32_t u = ompcc_bitsf(x) & 0x7fffffffu;
+    ompcc_u32 u = ompcc_bitsf(x) & 0x7fffffffu;
     return u > 0x7f800000u && !(u & 0x00400000u);
 }
 
@@ -67,9 +68,6 @@ double __ompcc_fmin(double x, double y) {
     }
     if (ompcc_isnan(y)) {
         return x;
-    }
-    if (x == y) {
-        return (ompcc_bits(x) >> 63) ? x : y;
     }
     return x < y ? x : y;
 }
@@ -84,9 +82,6 @@ double __ompcc_fmax(double x, double y) {
     if (ompcc_isnan(y)) {
         return x;
     }
-    if (x == y) {
-        return (ompcc_bits(x) >> 63) ? y : x;
-    }
     return x > y ? x : y;
 }
 
@@ -100,9 +95,6 @@ float __ompcc_fminf(float x, float y) {
     if (y != y) {
         return x;
     }
-    if (x == y) {
-        return (ompcc_bitsf(x) >> 31) ? x : y;
-    }
     return x < y ? x : y;
 }
 
@@ -115,9 +107,6 @@ float __ompcc_fmaxf(float x, float y) {
     }
     if (y != y) {
         return x;
-    }
-    if (x == y) {
-        return (ompcc_bitsf(x) >> 31) ? y : x;
     }
     return x > y ? x : y;
 }
@@ -148,24 +137,24 @@ double __ompcc_ldexp(double x, int e) {
     if (e < -4000) {
         e = -4000;
     }
-    uint64_t u = ompcc_bits(x);
+    ompcc_u64 u = ompcc_bits(x);
     int ex = (int)((u >> 52) & 0x7ff);
     if (ex == 0) { /* subnormal: normalize */
         u = ompcc_bits(x * 0x1p64);
         ex = (int)((u >> 52) & 0x7ff) - 64;
     }
     int ne = ex + e; /* biased exponent of the result */
-    uint64_t sm = u & 0x800fffffffffffffULL;
+    ompcc_u64 sm = u & 0x800fffffffffffffULL;
     if (ne >= 0x7ff) {
         return __builtin_copysign(OMPCC_INF, x);
     }
     if (ne >= 1) {
-        return ompcc_from_bits(sm | ((uint64_t)ne << 52));
+        return ompcc_from_bits(sm | ((ompcc_u64)ne << 52));
     }
     if (ne < -60) {
         return __builtin_copysign(0.0, x);
     }
-    return ompcc_from_bits(sm | ((uint64_t)(ne + 64) << 52)) * 0x1p-64;
+    return ompcc_from_bits(sm | ((ompcc_u64)(ne + 64) << 52)) * 0x1p-64;
 }
 
 float __ompcc_ldexpf(float x, int e) {
@@ -184,7 +173,7 @@ double __ompcc_frexp(double x, int *e) {
         *e = 0;
         return x;
     }
-    uint64_t u = ompcc_bits(x);
+    ompcc_u64 u = ompcc_bits(x);
     int ex = (int)((u >> 52) & 0x7ff);
     int adj = 0;
     if (ex == 0) {
@@ -221,13 +210,13 @@ float __ompcc_modff(float x, float *ip) {
 
 /* |x| rem |y| on the integer significands, with the low bit of the quotient.
  * Inputs: finite, y != 0, |x| >= |y|. Returns r and *ey with |x| mod |y| = r * 2^ey. */
-static uint64_t ompcc_rem_core(double x, double y, int *ey, int *qodd) {
-    uint64_t ux = ompcc_bits(x) & 0x7fffffffffffffffULL;
-    uint64_t uy = ompcc_bits(y) & 0x7fffffffffffffffULL;
+static ompcc_u64 ompcc_rem_core(double x, double y, int *ey, int *qodd) {
+    ompcc_u64 ux = ompcc_bits(x) & 0x7fffffffffffffffULL;
+    ompcc_u64 uy = ompcc_bits(y) & 0x7fffffffffffffffULL;
     int exx = (int)(ux >> 52);
     int exy = (int)(uy >> 52);
-    uint64_t mx = ux & 0xfffffffffffffULL;
-    uint64_t my = uy & 0xfffffffffffffULL;
+    ompcc_u64 mx = ux & 0xfffffffffffffULL;
+    ompcc_u64 my = uy & 0xfffffffffffffULL;
     /* significand as integer, exponent of its unit bit */
     if (exx == 0) {
         exx = 1;
@@ -241,13 +230,13 @@ static uint64_t ompcc_rem_core(double x, double y, int *ey, int *qodd) {
     }
     /* x = mx 2^(exx-1075), y = my 2^(exy-1075), and exx >= exy since |x| >= |y| */
     int d = exx - exy;
-    uint64_t q;
-    uint64_t r = mx % my;
+    ompcc_u64 q;
+    ompcc_u64 r = mx % my;
     q = mx / my;
     /* shift in at most 11 bits at a time so r << s stays below 2^64 (r < my < 2^53) */
     while (d > 0) {
         int s = d > 11 ? 11 : d;
-        uint64_t t = r << s;
+        ompcc_u64 t = r << s;
         q = t / my;
         r = t % my;
         d -= s;
@@ -258,7 +247,7 @@ static uint64_t ompcc_rem_core(double x, double y, int *ey, int *qodd) {
 }
 
 /* r * 2^e exactly, e >= -1074 (the value is representable by construction). */
-static double ompcc_make(uint64_t r, int e) { return (double)r * ompcc_pow2(e); }
+static double ompcc_make(ompcc_u64 r, int e) { return (double)r * ompcc_pow2(e); }
 
 double __ompcc_fmod(double x, double y) {
     double ax = __builtin_fabs(x);
@@ -270,7 +259,7 @@ double __ompcc_fmod(double x, double y) {
         return x;
     }
     int ey, qodd;
-    uint64_t r = ompcc_rem_core(ax, ay, &ey, &qodd);
+    ompcc_u64 r = ompcc_rem_core(ax, ay, &ey, &qodd);
     return __builtin_copysign(ompcc_make(r, ey), x);
 }
 
@@ -293,8 +282,8 @@ double __ompcc_remainder(double x, double y) {
         }
     } else {
         int ey, qodd;
-        uint64_t r = ompcc_rem_core(ax, ay, &ey, &qodd);
-        uint64_t my = ompcc_bits(ay) & 0xfffffffffffffULL;
+        ompcc_u64 r = ompcc_rem_core(ax, ay, &ey, &qodd);
+        ompcc_u64 my = ompcc_bits(ay) & 0xfffffffffffffULL;
         if ((ompcc_bits(ay) >> 52) != 0) {
             my |= 1ULL << 52;
         }

@@ -8,38 +8,44 @@
 #ifndef OMPCC_MATH_INTERNAL_H
 #define OMPCC_MATH_INTERNAL_H
 
-#include <stdint.h>
 #include "consts.h"
+
+/* Fixed-width integers without <stdint.h>, so the sources need no system header
+ * (ILP32 is not a target: long long is 64 bits and int 32 bits on host and device). */
+typedef unsigned long long ompcc_u64;
+typedef unsigned int ompcc_u32;
+typedef char ompcc_u64_is_64_bits[sizeof(ompcc_u64) == 8 ? 1 : -1];
+typedef char ompcc_u32_is_32_bits[sizeof(ompcc_u32) == 4 ? 1 : -1];
 
 typedef union {
     double f;
-    uint64_t u;
+    ompcc_u64 u;
 } ompcc_d64;
 
 typedef union {
     float f;
-    uint32_t u;
+    ompcc_u32 u;
 } ompcc_f32;
 
-static inline uint64_t ompcc_bits(double x) {
+static inline ompcc_u64 ompcc_bits(double x) {
     ompcc_d64 v;
     v.f = x;
     return v.u;
 }
 
-static inline double ompcc_from_bits(uint64_t u) {
+static inline double ompcc_from_bits(ompcc_u64 u) {
     ompcc_d64 v;
     v.u = u;
     return v.f;
 }
 
-static inline uint32_t ompcc_bitsf(float x) {
+static inline ompcc_u32 ompcc_bitsf(float x) {
     ompcc_f32 v;
     v.f = x;
     return v.u;
 }
 
-static inline float ompcc_from_bitsf(uint32_t u) {
+static inline float ompcc_from_bitsf(ompcc_u32 u) {
     ompcc_f32 v;
     v.u = u;
     return v.f;
@@ -53,7 +59,7 @@ static inline int ompcc_isnan(double x) { return x != x; }
 /* 2^e for -1074 <= e <= 1023, exactly. */
 static inline double ompcc_pow2(int e) {
     if (e >= -1022) {
-        return ompcc_from_bits((uint64_t)(e + 1023) << 52);
+        return ompcc_from_bits((ompcc_u64)(e + 1023) << 52);
     }
     return ompcc_from_bits(1ULL << (e + 1074));
 }

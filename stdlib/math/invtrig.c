@@ -66,7 +66,7 @@ double __ompcc_atan(double x) {
 
 /* floor(log2|x|) for finite nonzero x */
 static int ompcc_ilogb_i(double x) {
-    uint64_t u = ompcc_bits(x) & 0x7fffffffffffffffULL;
+    ompcc_u64 u = ompcc_bits(x) & 0x7fffffffffffffffULL;
     if (u < (1ULL << 52)) {
         return (int)((ompcc_bits(x * 0x1p64) >> 52) & 0x7ff) - 1023 - 64;
     }

@@ -11,7 +11,7 @@
 #include "internal.h"
 
 double __ompcc_i_log_core(double x, double *lo) {
-    uint64_t u = ompcc_bits(x);
+    ompcc_u64 u = ompcc_bits(x);
     int e = 0;
     if (u < (1ULL << 52)) { /* subnormal */
         x *= 0x1p54;

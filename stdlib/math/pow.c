@@ -73,7 +73,7 @@ double __ompcc_cbrt(double x) {
         return x + x;
     }
     double a = __builtin_fabs(x);
-    uint64_t u = ompcc_bits(a);
+    ompcc_u64 u = ompcc_bits(a);
     int e = 0;
     if (u < (1ULL << 52)) {
         a *= 0x1p54;
@@ -92,7 +92,7 @@ double __ompcc_cbrt(double x) {
     double y = __builtin_fma(__builtin_fma(-0x1.6da65a34fa503p-7, t, 0x1.e3d807b586086p-3), t,
                              0x1.a0a9b48a52797p-1);
     for (int i = 0; i < 3; i++) {
-        y = (2.0 * y + t / (y * y)) * (1.0 / 3.0);
+        y = (2.0 * y + t / (y * y)) * 0x1.5555555555555p-2; /* 1/3 */
     }
     double y2l;
     double y2h = ompcc_two_prod(y, y, &y2l);
@@ -106,7 +106,7 @@ double __ompcc_cbrt(double x) {
 
 /* floor(log2|x|) for finite nonzero x */
 static int ompcc_ilogb(double x) {
-    uint64_t u = ompcc_bits(x) & 0x7fffffffffffffffULL;
+    ompcc_u64 u = ompcc_bits(x) & 0x7fffffffffffffffULL;
     if (u < (1ULL << 52)) {
         return (int)((ompcc_bits(x * 0x1p64) >> 52) & 0x7ff) - 1023 - 64;
     }

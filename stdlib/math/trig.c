@@ -46,32 +46,32 @@ static double ompcc_cos_k(double r, double rl, double *lo) {
 }
 
 /* 64x64 -> 128-bit product: returns the high half, *lo the low half */
-static uint64_t ompcc_mul64(uint64_t a, uint64_t b, uint64_t *lo) {
-    uint64_t a0 = a & 0xffffffffULL, a1 = a >> 32;
-    uint64_t b0 = b & 0xffffffffULL, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffULL) + (p10 & 0xffffffffULL);
+static ompcc_u64 ompcc_mul64(ompcc_u64 a, ompcc_u64 b, ompcc_u64 *lo) {
+    ompcc_u64 a0 = a & 0xffffffffULL, a1 = a >> 32;
+    ompcc_u64 b0 = b & 0xffffffffULL, b1 = b >> 32;
+    ompcc_u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    ompcc_u64 mid = (p00 >> 32) + (p01 & 0xffffffffULL) + (p10 & 0xffffffffULL);
     *lo = (mid << 32) | (p00 & 0xffffffffULL);
     return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
 /* 64 bits of 2/pi starting at bit index pos (bit 1 is the first after the binary point;
  * bits at index <= 0, the integer part, are zero) */
-static uint64_t ompcc_tpi_bits(int pos) {
+static ompcc_u64 ompcc_tpi_bits(int pos) {
     int off = pos - 1;
     if (off < 0) {
         return off <= -64 ? 0 : ompcc_two_over_pi[0] >> (-off);
     }
     int w = off >> 6;
     int sh = off & 63;
-    uint64_t v = ompcc_two_over_pi[w] << sh;
+    ompcc_u64 v = ompcc_two_over_pi[w] << sh;
     if (sh != 0) {
         v |= ompcc_two_over_pi[w + 1] >> (64 - sh);
     }
     return v;
 }
 
-static int ompcc_clz64(uint64_t v) {
+static int ompcc_clz64(ompcc_u64 v) {
     int n = 0;
     if (v == 0) {
         return 64;
@@ -104,26 +104,26 @@ static int ompcc_clz64(uint64_t v) {
 
 /* Payne-Hanek for finite a >= 2^28: a = n pi/2 + (r + *rl), returns n mod 4 */
 static int ompcc_rem_pio2_large(double a, double *r, double *rl) {
-    uint64_t u = ompcc_bits(a);
+    ompcc_u64 u = ompcc_bits(a);
     int e = (int)(u >> 52) - 1075;
-    uint64_t m = (u & 0xfffffffffffffULL) | (1ULL << 52);
+    ompcc_u64 m = (u & 0xfffffffffffffULL) | (1ULL << 52);
     int i0 = e - 1;
-    uint64_t g2 = ompcc_tpi_bits(i0);
-    uint64_t g1 = ompcc_tpi_bits(i0 + 64);
-    uint64_t g0 = ompcc_tpi_bits(i0 + 128);
-    uint64_t l0, l1;
-    uint64_t h0 = ompcc_mul64(m, g0, &l0);
-    uint64_t h1 = ompcc_mul64(m, g1, &l1);
-    uint64_t l2 = m * g2; /* the high half only affects multiples of 4 */
+    ompcc_u64 g2 = ompcc_tpi_bits(i0);
+    ompcc_u64 g1 = ompcc_tpi_bits(i0 + 64);
+    ompcc_u64 g0 = ompcc_tpi_bits(i0 + 128);
+    ompcc_u64 l0, l1;
+    ompcc_u64 h0 = ompcc_mul64(m, g0, &l0);
+    ompcc_u64 h1 = ompcc_mul64(m, g1, &l1);
+    ompcc_u64 l2 = m * g2; /* the high half only affects multiples of 4 */
     /* product P = p3:p2:p1:p0, value x 2/pi = P / 2^190 (mod 4) */
-    uint64_t p0 = l0;
-    uint64_t p1 = h0 + l1;
-    uint64_t c1 = p1 < h0;
-    uint64_t p2 = h1 + l2;
+    ompcc_u64 p0 = l0;
+    ompcc_u64 p1 = h0 + l1;
+    ompcc_u64 c1 = p1 < h0;
+    ompcc_u64 p2 = h1 + l2;
     p2 += c1; /* carries out of p2 only affect multiples of 4 */
     int q = (int)((p2 >> 62) & 3);
-    uint64_t fh = (p2 << 2) | (p1 >> 62);
-    uint64_t fl = (p1 << 2) | (p0 >> 62);
+    ompcc_u64 fh = (p2 << 2) | (p1 >> 62);
+    ompcc_u64 fl = (p1 << 2) | (p0 >> 62);
     int neg = 0;
     if (fh >> 63) { /* fraction >= 1/2: round n up, r = -(1 - fraction) */
         q += 1;
@@ -141,8 +141,8 @@ static int ompcc_rem_pio2_large(double a, double *r, double *rl) {
         shift = 64;
     }
     int lz = ompcc_clz64(fh);
-    uint64_t A = lz ? (fh << lz) | (fl >> (64 - lz)) : fh;
-    uint64_t B = fl << lz;
+    ompcc_u64 A = lz ? (fh << lz) | (fl >> (64 - lz)) : fh;
+    ompcc_u64 B = fl << lz;
     shift += lz;
     double dh = (double)(A >> 11) * ompcc_pow2(-53 - shift);
     double dl = (double)(((A & 0x7ffULL) << 42) | (B >> 22)) * ompcc_pow2(-106 - shift);
