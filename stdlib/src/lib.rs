@@ -29,105 +29,42 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("erf.c", include_str!("../math/erf.c")),
 ];
 
-/// C library functions the device library provides; each maps to `__ompcc_` + its name.
-pub const FUNCTIONS: &[&str] = &[
-    "sqrt",
-    "sqrtf",
-    "fabs",
-    "fabsf",
-    "floor",
-    "floorf",
-    "ceil",
-    "ceilf",
-    "trunc",
-    "truncf",
-    "rint",
-    "rintf",
-    "round",
-    "roundf",
-    "fmin",
-    "fminf",
-    "fmax",
-    "fmaxf",
-    "fdim",
-    "fdimf",
-    "fma",
-    "fmaf",
-    "copysign",
-    "copysignf",
-    "ldexp",
-    "ldexpf",
-    "frexp",
-    "frexpf",
-    "modf",
-    "modff",
-    "fmod",
-    "fmodf",
-    "remainder",
-    "remainderf",
-    "abs",
-    "labs",
-    "llabs",
-    "exp",
-    "expf",
-    "exp2",
-    "exp2f",
-    "expm1",
-    "expm1f",
-    "sinh",
-    "sinhf",
-    "cosh",
-    "coshf",
-    "tanh",
-    "tanhf",
-    "log",
-    "logf",
-    "log2",
-    "log2f",
-    "log10",
-    "log10f",
-    "log1p",
-    "log1pf",
-    "asinh",
-    "asinhf",
-    "acosh",
-    "acoshf",
-    "atanh",
-    "atanhf",
-    "cbrt",
-    "cbrtf",
-    "pow",
-    "powf",
-    "hypot",
-    "hypotf",
-    "sin",
-    "sinf",
-    "cos",
-    "cosf",
-    "tan",
-    "tanf",
-    "asin",
-    "asinf",
-    "acos",
-    "acosf",
-    "atan",
-    "atanf",
-    "atan2",
-    "atan2f",
-    "erf",
-    "erff",
-    "erfc",
-    "erfcf",
+/// `(C library function, device symbol)` for every function the library provides.
+macro_rules! device_functions {
+    ($($name:ident),* $(,)?) => {
+        &[$((stringify!($name), concat!("__ompcc_", stringify!($name)))),*]
+    };
+}
+
+/// C library functions the device library provides, each with its device symbol
+/// (`"sin"` -> `"__ompcc_sin"`).
+pub const FUNCTIONS: &[(&str, &str)] = device_functions![
+    sqrt, sqrtf, fabs, fabsf, floor, floorf, ceil, ceilf, trunc, truncf, rint, rintf, round,
+    roundf, fmin, fminf, fmax, fmaxf, fdim, fdimf, fma, fmaf, copysign, copysignf, ldexp, ldexpf,
+    frexp, frexpf, modf, modff, fmod, fmodf, remainder, remainderf, abs, labs, llabs, exp, expf,
+    exp2, exp2f, expm1, expm1f, sinh, sinhf, cosh, coshf, tanh, tanhf, log, logf, log2, log2f,
+    log10, log10f, log1p, log1pf, asinh, asinhf, acosh, acoshf, atanh, atanhf, cbrt, cbrtf, pow,
+    powf, hypot, hypotf, sin, sinf, cos, cosf, tan, tanf, asin, asinf, acos, acosf, atan, atanf,
+    atan2, atan2f, erf, erff, erfc, erfcf,
 ];
 
 /// Prefix of every device symbol of the library.
 pub const SYMBOL_PREFIX: &str = "__ompcc_";
 
 /// The device symbol implementing C library function `name`, if the library provides it.
-pub fn device_symbol(name: &str) -> Option<String> {
+pub fn device_symbol(name: &str) -> Option<&'static str> {
     FUNCTIONS
-        .contains(&name)
-        .then(|| format!("{SYMBOL_PREFIX}{name}"))
+        .iter()
+        .find(|(c, _)| *c == name)
+        .map(|(_, sym)| *sym)
+}
+
+/// The text of math library header `name` (as written in `#include "name"`), if it is one.
+pub fn header(name: &str) -> Option<&'static str> {
+    MATH_HEADERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
 }
 
 #[cfg(test)]
@@ -136,8 +73,9 @@ mod tests {
 
     #[test]
     fn every_function_is_defined_in_a_source() {
-        for f in FUNCTIONS {
-            let sym = device_symbol(f).unwrap();
+        for (f, sym) in FUNCTIONS {
+            assert_eq!(device_symbol(f), Some(*sym));
+            assert!(sym.starts_with(SYMBOL_PREFIX));
             let def = format!("{sym}(");
             let found = MATH_SOURCES.iter().any(|(_, text)| {
                 text.lines()
@@ -148,5 +86,7 @@ mod tests {
             assert!(decl.contains(&def), "{sym} is not declared in ompcc_math.h");
         }
         assert_eq!(device_symbol("printf"), None);
+        assert_eq!(device_symbol("sin"), Some("__ompcc_sin"));
+        assert!(header("internal.h").is_some() && header("stdio.h").is_none());
     }
 }
