@@ -1,9 +1,12 @@
 //! Device standard library of ompcc: the C sources of the device math library.
 //!
 //! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
-//! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`) and
-//! links them into the device module, then rewrites calls to C library functions in device
-//! code to their device symbols ([`device_symbol`]): `sin` -> `__ompcc_sin`.
+//! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`;
+//! [`write_math_tree`] puts both in a directory for `cc -E -I dir`) and links them into the
+//! device module, then rewrites calls to C library functions in device code to their device
+//! symbols ([`device_symbol`]): `sin` -> `__ompcc_sin`. The sources call each other
+//! (internal `__ompcc_i_*` routines, e.g. pow uses the exp and log cores), so link them all,
+//! then drop the unreferenced functions.
 //!
 //! Invariants of the sources: no libm calls, no `long double`, no inline asm, no global
 //! mutable state, no recursion, only const tables of a few KB; builtins limited to those that
@@ -57,6 +60,23 @@ pub fn device_symbol(name: &str) -> Option<&'static str> {
         .iter()
         .find(|(c, _)| *c == name)
         .map(|(_, sym)| *sym)
+}
+
+/// Writes the math library's headers and sources into `dir` (created if needed) and returns
+/// the paths of the sources, ready for `cc -E -I dir` and ompcc's device compilation. This
+/// is exactly the text the host accuracy test measures.
+pub fn write_math_tree(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    for (name, text) in MATH_HEADERS {
+        std::fs::write(dir.join(name), text)?;
+    }
+    let mut sources = Vec::with_capacity(MATH_SOURCES.len());
+    for (name, text) in MATH_SOURCES {
+        let path = dir.join(name);
+        std::fs::write(&path, text)?;
+        sources.push(path);
+    }
+    Ok(sources)
 }
 
 /// The text of math library header `name` (as written in `#include "name"`), if it is one.
