@@ -139,6 +139,11 @@ static int ompcc_rem_pio2_large(double a, double *r, double *rl) {
         fh = fl;
         fl = 0;
         shift = 64;
+        if (fh == 0) { /* cannot happen (2/pi is irrational); keeps the shifts below defined */
+            *r = 0.0;
+            *rl = 0.0;
+            return q & 3;
+        }
     }
     int lz = ompcc_clz64(fh);
     ompcc_u64 A = lz ? (fh << lz) | (fl >> (64 - lz)) : fh;
