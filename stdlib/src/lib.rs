@@ -79,6 +79,22 @@ pub fn write_math_tree(dir: &std::path::Path) -> std::io::Result<Vec<std::path::
     Ok(sources)
 }
 
+/// All of [`MATH_SOURCES`] as one translation unit (each file after a `#line 1 "name"`), for
+/// a compiler that wants the whole library in one module: the headers are include-guarded
+/// and the files' static helpers have distinct names, so the concatenation is valid C.
+/// It still includes the headers, so preprocess it with `-I` a [`write_math_tree`] directory.
+pub fn amalgamation() -> String {
+    let mut out = String::new();
+    for (name, text) in MATH_SOURCES {
+        out.push_str(&format!("#line 1 \"{name}\"\n"));
+        out.push_str(text);
+        if !text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The text of math library header `name` (as written in `#include "name"`), if it is one.
 pub fn header(name: &str) -> Option<&'static str> {
     MATH_HEADERS

@@ -125,6 +125,29 @@ fn sources_follow_the_device_rules() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The amalgamation is one valid translation unit: builds it with `cc -fsyntax-only`.
+#[test]
+fn amalgamation_is_one_valid_translation_unit() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ompcc_math_amalgamation");
+    ompcc_stdlib::write_math_tree(&dir).expect("writing the math sources");
+    let unit = dir.join("all.c");
+    std::fs::write(&unit, ompcc_stdlib::amalgamation()).expect("writing the amalgamation");
+    let st = std::process::Command::new("cc")
+        .args([
+            "-std=c11",
+            "-fsyntax-only",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+        ])
+        .arg(&dir)
+        .arg(&unit)
+        .status()
+        .expect("running cc");
+    assert!(st.success(), "the amalgamation does not compile");
+}
+
 #[test]
 fn the_rule_checker_catches_violations() {
     let bad =
