@@ -92,4 +92,25 @@ int __ompcc_abs(int x);
 long __ompcc_labs(long x);
 long long __ompcc_llabs(long long x);
 
+double __ompcc_nearbyint(double x);
+float __ompcc_nearbyintf(float x);
+long __ompcc_lrint(double x);
+long __ompcc_lrintf(float x);
+long long __ompcc_llrint(double x);
+long long __ompcc_llrintf(float x);
+long __ompcc_lround(double x);
+long __ompcc_lroundf(float x);
+long long __ompcc_llround(double x);
+long long __ompcc_llroundf(float x);
+double __ompcc_scalbn(double x, int n);
+float __ompcc_scalbnf(float x, int n);
+double __ompcc_scalbln(double x, long n);
+float __ompcc_scalblnf(float x, long n);
+int __ompcc_ilogb(double x);
+int __ompcc_ilogbf(float x);
+double __ompcc_logb(double x);
+float __ompcc_logbf(float x);
+double __ompcc_nextafter(double x, double y);
+float __ompcc_nextafterf(float x, float y);
+
 #endif

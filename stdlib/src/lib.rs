@@ -30,6 +30,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("trig.c", include_str!("../math/trig.c")),
     ("invtrig.c", include_str!("../math/invtrig.c")),
     ("erf.c", include_str!("../math/erf.c")),
+    ("extra.c", include_str!("../math/extra.c")),
 ];
 
 /// `(C library function, device symbol)` for every function the library provides.
@@ -48,7 +49,9 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     exp2, exp2f, expm1, expm1f, sinh, sinhf, cosh, coshf, tanh, tanhf, log, logf, log2, log2f,
     log10, log10f, log1p, log1pf, asinh, asinhf, acosh, acoshf, atanh, atanhf, cbrt, cbrtf, pow,
     powf, hypot, hypotf, sin, sinf, cos, cosf, tan, tanf, asin, asinf, acos, acosf, atan, atanf,
-    atan2, atan2f, erf, erff, erfc, erfcf,
+    atan2, atan2f, erf, erff, erfc, erfcf, nearbyint, nearbyintf, lrint, lrintf, llrint, llrintf,
+    lround, lroundf, llround, llroundf, scalbn, scalbnf, scalbln, scalblnf, ilogb, ilogbf, logb,
+    logbf, nextafter, nextafterf,
 ];
 
 /// Prefix of every device symbol of the library.

@@ -331,8 +331,43 @@ static void test_misc(void) {
         if (d > md) { md = d; wx = x; }
     }
     report("frexpf+modff", md, md, N, wx, 0, 0);
-    /* abs, labs, llabs */
+    /* integer-valued: lrint, llrint, lround, llround, ilogb (and their float versions) */
     long bad = 0;
+    seed("lround");
+    for (int i = 0; i < N; i++) {
+        double x = input1(i, -1e19, 1e19, NEAR_INT);
+        if (i % 3 == 0) x = logu(-5, 64, 1);
+        float xf = (i % 5 == 0) ? rbitsf() : (float)x;
+        bad += __ompcc_lrint(x) != lrint(x);
+        bad += __ompcc_llrint(x) != llrint(x);
+        bad += __ompcc_lround(x) != lround(x);
+        bad += __ompcc_llround(x) != llround(x);
+        bad += __ompcc_ilogb(x) != ilogb(x);
+        bad += __ompcc_lrintf(xf) != lrintf(xf);
+        bad += __ompcc_llrintf(xf) != llrintf(xf);
+        bad += __ompcc_lroundf(xf) != lroundf(xf);
+        bad += __ompcc_llroundf(xf) != llroundf(xf);
+        bad += __ompcc_ilogbf(xf) != ilogbf(xf);
+        if (bad && !wx) wx = x;
+    }
+    report("lrint+lround+ilogb", (double)bad, (double)bad, N, wx, 0, 0);
+    /* scalbn, scalbln */
+    md = 0;
+    seed("scalbn");
+    for (int i = 0; i < N; i++) {
+        double x = input1(i, -10, 10, NEAR_ZERO);
+        float xf = (i % 2) ? rbitsf() : (float)x;
+        long e = (long)(rnd() % 4400) - 2200;
+        if (i % 7 == 0) e = (rnd() & 1) ? 1L << 40 : -(1L << 40);
+        double d = dist64(__ompcc_scalbln(x, e), scalbln(x, e));
+        d += dist64(__ompcc_scalbn(x, (int)(e % 3000)), scalbn(x, (int)(e % 3000)));
+        d += dist32(__ompcc_scalblnf(xf, e), scalblnf(xf, e));
+        d += dist32(__ompcc_scalbnf(xf, (int)(e % 400)), scalbnf(xf, (int)(e % 400)));
+        if (d > md) { md = d; wx = x; }
+    }
+    report("scalbn+scalbln", md, md, N, wx, 0, 0);
+    /* abs, labs, llabs */
+    bad = 0;
     seed("abs");
     for (int i = 0; i < N; i++) {
         long long v = (long long)rnd();
@@ -371,6 +406,11 @@ int main(void) {
     test2("remainder", __ompcc_remainder, g_remainder, NULL, __ompcc_remainderf, remainderf,
           -100, 100, -10, 10, 0);
     test_misc();
+    test1("nearbyint", __ompcc_nearbyint, nearbyint, NULL, __ompcc_nearbyintf, nearbyintf, -10,
+          10, NEAR_INT);
+    test1("logb", __ompcc_logb, logb, NULL, __ompcc_logbf, logbf, -10, 10, NEAR_ZERO);
+    test2("nextafter", __ompcc_nextafter, nextafter, NULL, __ompcc_nextafterf, nextafterf, -10,
+          10, -10, 10, 0);
     test1("exp", __ompcc_exp, exp, expl, __ompcc_expf, expf, -745, 710, NEAR_ZERO);
     test1("exp2", __ompcc_exp2, exp2, exp2l, __ompcc_exp2f, exp2f, -1075, 1024, NEAR_ZERO);
     test1("expm1", __ompcc_expm1, expm1, expm1l, __ompcc_expm1f, expm1f, -3, 3, NEAR_ZERO);
