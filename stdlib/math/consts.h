@@ -196,4 +196,20 @@ static const double ompcc_erfc_tab[20][17] = {
     {0x1.11c3bed8e716ap-15, -0x1.899ad47c9a36bp-70, -0x1.a740684026555p-13, 0x1.7e24cc3ac5720p-69, 0x1.36d34c8f1c26ap-11, -0x1.1eb6e14974a25p-10, 0x1.714eb8cc0947fp-10, -0x1.5bec08c01b1d7p-10, 0x1.e4621d82dad12p-11, -0x1.e1b7b564b0e79p-12, 0x1.24564b69716a0p-13, -0x1.bf8e3b47f3cc9p-20, -0x1.8f55a9be0e03dp-16, 0x1.b3b76e620315ap-17, -0x1.713c79eee77a2p-19, -0x1.3bb092ce1c50cp-21, 0x1.473d2986cb414p-21},
 };
 
+static const double ompcc_stirling_c[10] = {
+    0x1.5555555555555p-4,
+    -0x1.6c16c16c16c17p-9,
+    0x1.a01a01a01a01ap-11,
+    -0x1.3813813813814p-11,
+    0x1.b951e2b18ff23p-11,
+    -0x1.f6ab0d9993c7dp-10,
+    0x1.a41a41a41a41ap-8,
+    -0x1.e4286cb0f5398p-6,
+    0x1.6fe96381e0680p-3,
+    -0x1.6476701181f3ap+0
+};
+
+#define OMPCC_HALF_LOG_2PI_HI 0x1.d67f1c864beb5p-1
+#define OMPCC_HALF_LOG_2PI_LO -0x1.65b5a1b7ff5dfp-55
+
 #endif

@@ -92,5 +92,9 @@ for j in range(20):
             row.append(float(d - mpf(float(d))))
     out.append("    {" + ", ".join(x.hex() for x in row) + "},")
 out.append("};\n")
+# Stirling series of lgamma: B_2k / (2k (2k - 1)) for k = 1..10.
+from mpmath import bernoulli
+coeffs("ompcc_stirling_c", [bernoulli(2 * k) / (2 * k * (2 * k - 1)) for k in range(1, 11)])
+out.append(dd("OMPCC_HALF_LOG_2PI", log(2 * pi) / 2))
 out.append("#endif")
 print("\n".join(out))

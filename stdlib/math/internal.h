@@ -148,4 +148,7 @@ double __ompcc_i_log_core(double x, double *lo);
 /* log(1 + (gh + gl)) = hi + *lo for gh + gl > -1, gh finite and |gl| <= ulp(gh). */
 double __ompcc_i_log1p_dd(double gh, double gl, double *lo);
 
+/* sin(pi r) = hi + *lo for |r| <= 1/2 (trig.c). */
+double __ompcc_i_sinpi(double r, double *lo);
+
 #endif

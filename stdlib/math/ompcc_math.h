@@ -113,4 +113,7 @@ float __ompcc_logbf(float x);
 double __ompcc_nextafter(double x, double y);
 float __ompcc_nextafterf(float x, float y);
 
+double __ompcc_tgamma(double x);
+float __ompcc_tgammaf(float x);
+
 #endif

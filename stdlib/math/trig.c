@@ -189,6 +189,25 @@ static int ompcc_rem_pio2(double x, double *r, double *rl) {
     return q;
 }
 
+double __ompcc_i_sinpi(double r, double *lo) {
+    double a = __builtin_fabs(r);
+    double pl, ph, h;
+    if (a <= 0.25) {
+        ph = ompcc_two_prod(r, OMPCC_PI_HI, &pl);
+        pl += r * OMPCC_PI_LO;
+        return ompcc_sin_k(ph, pl, lo);
+    }
+    double t = 0.5 - a; /* exact; sin(pi a) = cos(pi (1/2 - a)) */
+    ph = ompcc_two_prod(t, OMPCC_PI_HI, &pl);
+    pl += t * OMPCC_PI_LO;
+    h = ompcc_cos_k(ph, pl, lo);
+    if (r < 0.0) {
+        *lo = -*lo;
+        return -h;
+    }
+    return h;
+}
+
 double __ompcc_sin(double x) {
     double a = __builtin_fabs(x);
     if (ompcc_isnan(x)) {

@@ -31,6 +31,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("invtrig.c", include_str!("../math/invtrig.c")),
     ("erf.c", include_str!("../math/erf.c")),
     ("extra.c", include_str!("../math/extra.c")),
+    ("gamma.c", include_str!("../math/gamma.c")),
 ];
 
 /// `(C library function, device symbol)` for every function the library provides.
@@ -51,7 +52,7 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     powf, hypot, hypotf, sin, sinf, cos, cosf, tan, tanf, asin, asinf, acos, acosf, atan, atanf,
     atan2, atan2f, erf, erff, erfc, erfcf, nearbyint, nearbyintf, lrint, lrintf, llrint, llrintf,
     lround, lroundf, llround, llroundf, scalbn, scalbnf, scalbln, scalblnf, ilogb, ilogbf, logb,
-    logbf, nextafter, nextafterf,
+    logbf, nextafter, nextafterf, tgamma, tgammaf,
 ];
 
 /// Prefix of every device symbol of the library.

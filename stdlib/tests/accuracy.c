@@ -435,6 +435,8 @@ int main(void) {
     test2("atan2", __ompcc_atan2, atan2, atan2l, __ompcc_atan2f, atan2f, -10, 10, -10, 10, 0);
     test1("erf", __ompcc_erf, erf, erfl, __ompcc_erff, erff, -6, 6, NEAR_ZERO);
     test1("erfc", __ompcc_erfc, erfc, erfcl, __ompcc_erfcf, erfcf, -6, 28, NEAR_ZERO);
+    test1("tgamma", __ompcc_tgamma, tgamma, tgammal, __ompcc_tgammaf, tgammaf, -30, 30,
+          NEAR_INT);
     test1("tanh", __ompcc_tanh, tanh, tanhl, __ompcc_tanhf, tanhf, -3, 3, NEAR_ZERO);
     (void)PI;
     return 0;

@@ -65,6 +65,8 @@ const BOUNDS: &[(&str, f64)] = &[
     ("coshf", 2.0),
     ("tanh", 2.0),
     ("tanhf", 2.0),
+    ("tgamma", 2.0),
+    ("tgammaf", 2.0),
     ("erf", 2.0),
     ("erff", 2.0),
     ("erfc", 2.0),
