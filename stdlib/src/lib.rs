@@ -1,0 +1,132 @@
+//! Device standard library of ompcc: the C sources of the device math library.
+//!
+//! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
+//! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`;
+//! [`write_math_tree`] puts both in a directory for `cc -E -I dir`) and links them into the
+//! device module, then rewrites calls to C library functions in device code to their device
+//! symbols ([`device_symbol`]): `sin` -> `__ompcc_sin`. The sources call each other
+//! (internal `__ompcc_i_*` routines, e.g. pow uses the exp and log cores), so link them all,
+//! then drop the unreferenced functions.
+//!
+//! Invariants of the sources: no libm calls, no `long double`, no inline asm, no global
+//! mutable state, no recursion, only const tables of a few KB; builtins limited to those that
+//! map to exact PTX instructions (`fma`, `sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `rint`,
+//! `fmin`, `fmax`, `copysign`). errno is never set on the device. Accuracy against glibc is
+//! measured on the host by `tests/accuracy.rs` and recorded in `ACCURACY.md`.
+
+/// Headers of the math library, as `(file name, text)`; sources include them by name.
+pub const MATH_HEADERS: &[(&str, &str)] = &[
+    ("ompcc_math.h", include_str!("../math/ompcc_math.h")),
+    ("internal.h", include_str!("../math/internal.h")),
+    ("consts.h", include_str!("../math/consts.h")),
+];
+
+/// Translation units of the math library, as `(file name, text)`.
+pub const MATH_SOURCES: &[(&str, &str)] = &[
+    ("basic.c", include_str!("../math/basic.c")),
+    ("exp.c", include_str!("../math/exp.c")),
+    ("log.c", include_str!("../math/log.c")),
+    ("pow.c", include_str!("../math/pow.c")),
+    ("trig.c", include_str!("../math/trig.c")),
+    ("invtrig.c", include_str!("../math/invtrig.c")),
+    ("erf.c", include_str!("../math/erf.c")),
+    ("extra.c", include_str!("../math/extra.c")),
+    ("gamma.c", include_str!("../math/gamma.c")),
+];
+
+/// `(C library function, device symbol)` for every function the library provides.
+macro_rules! device_functions {
+    ($($name:ident),* $(,)?) => {
+        &[$((stringify!($name), concat!("__ompcc_", stringify!($name)))),*]
+    };
+}
+
+/// C library functions the device library provides, each with its device symbol
+/// (`"sin"` -> `"__ompcc_sin"`).
+pub const FUNCTIONS: &[(&str, &str)] = device_functions![
+    sqrt, sqrtf, fabs, fabsf, floor, floorf, ceil, ceilf, trunc, truncf, rint, rintf, round,
+    roundf, fmin, fminf, fmax, fmaxf, fdim, fdimf, fma, fmaf, copysign, copysignf, ldexp, ldexpf,
+    frexp, frexpf, modf, modff, fmod, fmodf, remainder, remainderf, abs, labs, llabs, exp, expf,
+    exp2, exp2f, expm1, expm1f, sinh, sinhf, cosh, coshf, tanh, tanhf, log, logf, log2, log2f,
+    log10, log10f, log1p, log1pf, asinh, asinhf, acosh, acoshf, atanh, atanhf, cbrt, cbrtf, pow,
+    powf, hypot, hypotf, sin, sinf, cos, cosf, tan, tanf, asin, asinf, acos, acosf, atan, atanf,
+    atan2, atan2f, erf, erff, erfc, erfcf, nearbyint, nearbyintf, lrint, lrintf, llrint, llrintf,
+    lround, lroundf, llround, llroundf, scalbn, scalbnf, scalbln, scalblnf, ilogb, ilogbf, logb,
+    logbf, nextafter, nextafterf, tgamma, tgammaf,
+];
+
+/// Prefix of every device symbol of the library.
+pub const SYMBOL_PREFIX: &str = "__ompcc_";
+
+/// The device symbol implementing C library function `name`, if the library provides it.
+pub fn device_symbol(name: &str) -> Option<&'static str> {
+    FUNCTIONS
+        .iter()
+        .find(|(c, _)| *c == name)
+        .map(|(_, sym)| *sym)
+}
+
+/// Writes the math library's headers and sources into `dir` (created if needed) and returns
+/// the paths of the sources, ready for `cc -E -I dir` and ompcc's device compilation. This
+/// is exactly the text the host accuracy test measures.
+pub fn write_math_tree(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    for (name, text) in MATH_HEADERS {
+        std::fs::write(dir.join(name), text)?;
+    }
+    let mut sources = Vec::with_capacity(MATH_SOURCES.len());
+    for (name, text) in MATH_SOURCES {
+        let path = dir.join(name);
+        std::fs::write(&path, text)?;
+        sources.push(path);
+    }
+    Ok(sources)
+}
+
+/// All of [`MATH_SOURCES`] as one translation unit (each file after a `#line 1 "name"`), for
+/// a compiler that wants the whole library in one module: the headers are include-guarded
+/// and the files' static helpers have distinct names, so the concatenation is valid C.
+/// It still includes the headers, so preprocess it with `-I` a [`write_math_tree`] directory.
+pub fn amalgamation() -> String {
+    let mut out = String::new();
+    for (name, text) in MATH_SOURCES {
+        out.push_str(&format!("#line 1 \"{name}\"\n"));
+        out.push_str(text);
+        if !text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The text of math library header `name` (as written in `#include "name"`), if it is one.
+pub fn header(name: &str) -> Option<&'static str> {
+    MATH_HEADERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_function_is_defined_in_a_source() {
+        for (f, sym) in FUNCTIONS {
+            assert_eq!(device_symbol(f), Some(*sym));
+            assert!(sym.starts_with(SYMBOL_PREFIX));
+            let def = format!("{sym}(");
+            let found = MATH_SOURCES.iter().any(|(_, text)| {
+                text.lines()
+                    .any(|l| !l.starts_with(' ') && l.contains(&def))
+            });
+            assert!(found, "{sym} has no definition in MATH_SOURCES");
+            let decl = MATH_HEADERS[0].1;
+            assert!(decl.contains(&def), "{sym} is not declared in ompcc_math.h");
+        }
+        assert_eq!(device_symbol("printf"), None);
+        assert_eq!(device_symbol("sin"), Some("__ompcc_sin"));
+        assert!(header("internal.h").is_some() && header("stdio.h").is_none());
+    }
+}
