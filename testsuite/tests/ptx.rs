@@ -2,7 +2,8 @@
 //! file's filecheck directives (`; check:` ...; a literal `$` is written `$$`), and assembled
 //! by ptxas for sm_70, sm_80 and sm_90 (those at least the file's target).
 //!
-//! Per-file directives: `; target: sm_XX` (default sm_70), `; jump-tables: yes` and `; error: TEXT` for a module
+//! Per-file directives: `; target: sm_XX` (default sm_70), `; jump-tables: yes`, `; line-info: yes`
+//! (write `.file`/`.loc`) and `; error: TEXT` for a module
 //! that must be refused with a `PtxError` whose message contains TEXT. Each file needs at least
 //! one check or error line, so no test passes vacuously.
 //!
@@ -118,6 +119,7 @@ fn ptx_file_tests() {
         };
         let opts = PtxOptions {
             jump_tables: directive(&src, "jump-tables") == Some("yes"),
+            line_info: directive(&src, "line-info") == Some("yes"),
             ..opts
         };
         let module = match ompcc_ir::parse_module(&src) {
@@ -211,7 +213,12 @@ fn ir_suite_emits_or_refuses() {
             .unwrap_or(path)
             .to_string_lossy()
             .replace(['/', '\\'], "_");
-        match emit_module(&module, &PtxOptions::default()) {
+        // Line info on: files with source locations also check the `.file`/`.loc` output.
+        let opts = PtxOptions {
+            line_info: true,
+            ..PtxOptions::default()
+        };
+        match emit_module(&module, &opts) {
             Ok(ptx) => {
                 emitted += 1;
                 if let Some(p) = &ptxas {

@@ -9,8 +9,9 @@
 use crate::dfg::DataFlowGraph;
 use crate::entities::{Inst, StackSlot, Value};
 use crate::layout::Layout;
+use crate::srcloc::SourceLoc;
 use crate::types::{AddrSpace, Type};
-use cranelift_entity::PrimaryMap;
+use cranelift_entity::{PrimaryMap, SecondaryMap};
 use std::fmt;
 
 /// Parameter and return types of a function.
@@ -90,6 +91,8 @@ pub struct Function {
     pub dfg: DataFlowGraph,
     /// Order of blocks and instructions.
     pub layout: Layout,
+    /// Source location of each instruction (unknown where no entry was set); see `srcloc`.
+    pub srclocs: SecondaryMap<Inst, SourceLoc>,
 }
 
 impl Function {
@@ -102,7 +105,18 @@ impl Function {
             stack_slots: PrimaryMap::new(),
             dfg: DataFlowGraph::new(),
             layout: Layout::new(),
+            srclocs: SecondaryMap::new(),
         }
+    }
+
+    /// The source location of `inst` (unknown when none was recorded).
+    pub fn srcloc(&self, inst: Inst) -> SourceLoc {
+        self.srclocs[inst]
+    }
+
+    /// Records the source location of `inst`.
+    pub fn set_srcloc(&mut self, inst: Inst, loc: SourceLoc) {
+        self.srclocs[inst] = loc;
     }
 
     /// Adds a stack slot.
@@ -154,6 +168,8 @@ pub struct Module {
     pub decls: Vec<FuncDecl>,
     /// Defined functions.
     pub functions: Vec<Function>,
+    /// Source file names; `SourceLoc::file` indexes this table.
+    pub files: Vec<String>,
 }
 
 impl Module {
@@ -172,6 +188,17 @@ impl Module {
         self.function(name)
             .map(|f| &f.sig)
             .or_else(|| self.decls.iter().find(|d| d.name == name).map(|d| &d.sig))
+    }
+
+    /// The index of source file `name` in `files`, adding it when new.
+    pub fn add_file(&mut self, name: &str) -> u32 {
+        match self.files.iter().position(|f| f == name) {
+            Some(i) => i as u32,
+            None => {
+                self.files.push(name.to_string());
+                (self.files.len() - 1) as u32
+            }
+        }
     }
 
     /// The global variable with this name.

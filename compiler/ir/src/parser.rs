@@ -3,7 +3,8 @@
 //! Grammar (one rule per parse function below):
 //! ```text
 //! module   = item*
-//! item     = "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
+//! item     = "file" INT STRING
+//!          | "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
 //!          | "declare" NAME sig
 //!          | ("kernel" | "func") NAME sig "{" preamble* block* "}"
 //! sig      = "(" (type ("," type)*)? ")" ("->" type ("," type)*)?
@@ -11,9 +12,11 @@
 //!          | "gvN" "=" "global" NAME ":" SPACE
 //!          | "fnN" "=" "func" NAME sig
 //! block    = "blockN" ("(" "vN" ":" type ("," ...)* ")")? ":" inst*
-//! inst     = (value ("," value)* "=")? OPCODE("." type)? operands
+//! inst     = (value ("," value)* "=")? OPCODE("." type)? operands ("!loc" INT ":" INT ":" INT)?
 //! ```
-//! `;` starts a comment. Value and block numbers are kept: unused numbers become placeholders
+//! `;` starts a comment. `file N "path"` items number the module's source files densely from 0
+//! (`"` and `\` escaped with a backslash, control characters as `\xHH`); `!loc F:L:C` gives an
+//! instruction's source location (file index, line, column; see `srcloc`). Value and block numbers are kept: unused numbers become placeholders
 //! that no instruction refers to. Result types are inferred from operand types (in any textual
 //! order, so uses may precede definitions). Errors carry `line:col`; no input makes it panic.
 
@@ -77,6 +80,8 @@ enum Tok<'a> {
     Name(&'a str),
     Punct(char),
     Arrow,
+    /// A string literal's contents between the quotes, escapes not yet decoded.
+    Str(&'a str),
     Eof,
 }
 
@@ -92,6 +97,7 @@ fn describe(t: Tok<'_>) -> String {
         Tok::Name(n) => format!("`@{n}`"),
         Tok::Punct(c) => format!("`{c}`"),
         Tok::Arrow => "`->`".to_string(),
+        Tok::Str(s) => format!("string \"{s}\""),
         Tok::Eof => "end of input".to_string(),
     }
 }
@@ -134,7 +140,27 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>, ParseError> {
             col += 2;
             continue;
         }
-        if "(){}[],:=".contains(c) {
+        if c == '"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            if i >= bytes.len() || bytes[i] != b'"' {
+                return Err(ParseError {
+                    line,
+                    col,
+                    message: "unterminated string".into(),
+                });
+            }
+            i += 1;
+            toks.push(Token {
+                tok: Tok::Str(&src[start + 1..i - 1]),
+                loc,
+            });
+            col += src[start..i].chars().count() as u32;
+            continue;
+        }
+        if "(){}[],:=!".contains(c) {
             toks.push(Token {
                 tok: Tok::Punct(c),
                 loc,
@@ -196,6 +222,28 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>, ParseError> {
         loc: Location { line, col },
     });
     Ok(toks)
+}
+
+/// Decodes the escapes of a string literal's contents (`\\"`, `\\\\`, `\\xHH`).
+fn unescape(raw: &str) -> Option<String> {
+    let mut out = String::with_capacity(raw.len());
+    let mut cs = raw.chars();
+    while let Some(c) = cs.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match cs.next()? {
+            c @ ('"' | '\\') => out.push(c),
+            'x' => {
+                let hex: String = cs.by_ref().take(2).collect();
+                let b = u8::from_str_radix(&hex, 16).ok().filter(|b| b.is_ascii())?;
+                out.push(b as char);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// Parses an entity word like `v12` with the given prefix.
@@ -434,6 +482,31 @@ impl<'a> Parser<'a> {
             let t = self.peek();
             match t.tok {
                 Tok::Eof => return Ok(m),
+                Tok::Word("file") => {
+                    self.bump();
+                    let loc = self.peek().loc;
+                    let n = self.u32_lit("file number")?;
+                    if n as usize != m.files.len() {
+                        return self.err(
+                            loc,
+                            format!(
+                                "expected file {} here: number files densely from 0",
+                                m.files.len()
+                            ),
+                        );
+                    }
+                    let t = self.bump();
+                    let Tok::Str(raw) = t.tok else {
+                        return self.err(
+                            t.loc,
+                            format!("expected a file name string, found {}", describe(t.tok)),
+                        );
+                    };
+                    let Some(name) = unescape(raw) else {
+                        return self.err(t.loc, "invalid escape in string");
+                    };
+                    m.files.push(name);
+                }
                 Tok::Word("global") => {
                     self.bump();
                     map.globals.push(t.loc);
@@ -457,7 +530,7 @@ impl<'a> Parser<'a> {
                     m.functions.push(f);
                     map.functions.push(locs);
                 }
-                _ => return self.unexpected("`global`, `declare`, `kernel` or `func`"),
+                _ => return self.unexpected("`file`, `global`, `declare`, `kernel` or `func`"),
             }
         }
     }
@@ -1012,6 +1085,20 @@ impl<'a> Parser<'a> {
         };
         let inst = cx.func.dfg.make_inst(data);
         cx.func.layout.append_inst(inst, block);
+        if self.eat_punct('!') {
+            self.expect_word("loc")?;
+            let file = self.u32_lit("file number")?;
+            self.expect_punct(':')?;
+            let lloc = self.peek().loc;
+            let line = self.u32_lit("line")?;
+            if line == 0 {
+                return self.err(lloc, "line numbers start at 1");
+            }
+            self.expect_punct(':')?;
+            let col = self.u32_lit("column")?;
+            cx.func
+                .set_srcloc(inst, crate::srcloc::SourceLoc::new(file, line, col));
+        }
         cx.locs.insert(AnyEntity::Inst(inst), start.loc);
         cx.pending.push(PendingInst {
             inst,

@@ -27,7 +27,8 @@
 //! Per module (`verify_module`): names are unique across globals, declarations and functions;
 //! every declared callee names a module function or declaration with the same signature and is
 //! not a kernel; every declared global names a module global in the same space; globals live in
-//! `global`, `shared` or `const`, shared globals have no initializer and initializers fit.
+//! `global`, `shared` or `const`, shared globals have no initializer and initializers fit;
+//! every instruction's source location names a file of `Module::files`.
 //!
 //! Errors are collected (not just the first), each tied to an entity; `annotate` prints them
 //! inline in the function text.
@@ -800,6 +801,19 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
                     format!("@{} lives in {} space in the module", g.name, mg.space),
                 ),
                 Some(_) => {}
+            }
+        }
+        for inst in f.layout.all_insts() {
+            let loc = f.srcloc(inst);
+            if !loc.is_unknown() && loc.file as usize >= m.files.len() {
+                err(
+                    AnyEntity::Inst(inst),
+                    format!(
+                        "source location names file {}, the module has {} file(s)",
+                        loc.file,
+                        m.files.len()
+                    ),
+                );
             }
         }
         if let Err(es) = verify_function_at(f, i) {

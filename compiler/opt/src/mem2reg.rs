@@ -96,6 +96,9 @@ fn zero(func: &mut Function, entry: Block, ty: Type) -> Value {
         Some(first) => cur.goto_inst(first),
         None => cur.goto_bottom(entry),
     }
+    // The zero stands for a read of an uninitialized slot, not for the entry's first
+    // instruction: it gets no source location.
+    cur.set_srcloc(ompcc_ir::SourceLoc::default());
     if ty.is_float() {
         cur.ins().fconst(ty, 0.0)
     } else if ty.is_ptr() {

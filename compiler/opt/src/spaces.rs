@@ -158,6 +158,9 @@ impl Infer<'_> {
                 }
             }
         }
+        // The new instruction recomputes `inst` in another space: it takes `inst`'s location.
+        let loc = cur.func.srcloc(inst);
+        cur.set_srcloc(loc);
         build(&mut cur)
     }
 }

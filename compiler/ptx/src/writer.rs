@@ -48,6 +48,23 @@ fn valid_name(name: &str) -> bool {
     }
 }
 
+/// `s` as a PTX string literal: C-style escapes, with `"` and control characters as octal
+/// (`\042`) because ptxas rejects `\"`.
+fn ptx_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            c if c == '"' || (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(out, "\\{:03o}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Declared type of a device-function parameter or return value (small integers widen to
 /// 32 bits, as in the CUDA ABI).
 fn abi_decl(ty: Type) -> &'static str {
@@ -155,6 +172,12 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
         writeln!(self.out, ".version {}.{}", v / 10, v % 10)?;
         writeln!(self.out, ".target sm_{}", self.opts.sm)?;
         writeln!(self.out, ".address_size 64")?;
+        if self.opts.line_info && !m.files.is_empty() {
+            writeln!(self.out)?;
+            for (i, name) in m.files.iter().enumerate() {
+                writeln!(self.out, ".file {} {}", i + 1, ptx_string(name))?;
+            }
+        }
         if !m.decls.is_empty() {
             writeln!(self.out)?;
         }
@@ -253,6 +276,8 @@ pub(crate) struct FuncEmitter<'f> {
     labels: u32,
     /// Names of the functions the module defines (callable without the runtime).
     defined: Vec<String>,
+    /// The last `.loc` written, so repeated locations are written once.
+    last_loc: ompcc_ir::SourceLoc,
 }
 
 impl<'f> FuncEmitter<'f> {
@@ -266,6 +291,7 @@ impl<'f> FuncEmitter<'f> {
             trampolines: Vec::new(),
             labels: 0,
             defined,
+            last_loc: ompcc_ir::SourceLoc::default(),
         }
     }
 
@@ -351,6 +377,7 @@ impl<'f> FuncEmitter<'f> {
             }
             let next = blocks.get(i + 1).copied();
             for inst in f.layout.block_insts(block) {
+                self.srcloc(inst);
                 if f.dfg.inst(inst).opcode().is_terminator() {
                     self.terminator(inst, next)?;
                 } else {
@@ -377,6 +404,21 @@ impl<'f> FuncEmitter<'f> {
         head.push_str(&self.body);
         head.push_str("}\n");
         Ok(head)
+    }
+
+    /// Writes `.loc` for `inst` when line info is on and its location is known and new.
+    fn srcloc(&mut self, inst: Inst) {
+        let loc = self.func.srcloc(inst);
+        if !self.opts.line_info || loc.is_unknown() || loc == self.last_loc {
+            return;
+        }
+        self.last_loc = loc;
+        self.raw(format_args!(
+            "\t.loc {} {} {}",
+            loc.file + 1,
+            loc.line,
+            loc.col
+        ));
     }
 
     /// Loads the entry block's parameters from the `.param` space.
