@@ -74,7 +74,10 @@ pub mod write;
 pub use builder::{FuncCursor, FunctionBuilder, InsertBuilder, InsertPoint, Variable};
 pub use dfg::{DataFlowGraph, ValueDef};
 pub use entities::{AnyEntity, Block, FuncRef, GlobalRef, Inst, JumpTable, StackSlot, Value};
-pub use function::{FuncDecl, FuncKind, Function, GlobalData, Module, Signature, StackSlotData};
+pub use function::{
+    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
+    StackSlotData,
+};
 pub use instructions::{
     AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
     SpecialReg, VoteMode,

@@ -4,9 +4,12 @@
 //! ```text
 //! module   = item*
 //! item     = "file" INT STRING
-//!          | "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
+//!          | linkage? "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
 //!          | "declare" NAME sig
-//!          | ("kernel" | "func") NAME sig "{" preamble* block* "}"
+//!          | linkage? ("kernel" | "func") NAME sig bound* "{" preamble* block* "}"
+//! linkage  = "internal" | "extern"
+//! bound    = "max_threads" "(" INT ")" | "req_threads" "(" INT "," INT "," INT ")"
+//!          | "min_blocks" "(" INT ")"
 //! sig      = "(" (type ("," type)*)? ")" ("->" type ("," type)*)?
 //! preamble = "ssN" "=" "stack_slot" "size" INT "," "align" INT
 //!          | "gvN" "=" "global" NAME ":" SPACE
@@ -16,14 +19,17 @@
 //! ```
 //! `;` starts a comment. `file N "path"` items number the module's source files densely from 0
 //! (`"` and `\` escaped with a backslash, control characters as `\xHH`); `!loc F:L:C` gives an
-//! instruction's source location (file index, line, column; see `srcloc`). Value and block numbers are kept: unused numbers become placeholders
+//! instruction's source location (file index, line, column; see `srcloc`). Without a linkage
+//! keyword a global or function is exported (`Linkage::Export`). Value and block numbers are kept: unused numbers become placeholders
 //! that no instruction refers to. Result types are inferred from operand types (in any textual
 //! order, so uses may precede definitions). Errors carry `line:col`; no input makes it panic.
 
 use crate::builder::normalize_imm;
 use crate::dfg::{ExtFuncData, GlobalRefData, ValueDef};
 use crate::entities::{AnyEntity, Block, Inst, Value};
-use crate::function::{FuncDecl, FuncKind, Function, GlobalData, Module, Signature};
+use crate::function::{
+    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
+};
 use crate::instructions::{
     AtomicRmwOp, BlockCall, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
     SpecialReg, VoteMode,
@@ -244,6 +250,15 @@ fn unescape(raw: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// The function kind a keyword (`kernel` or `func`) names.
+fn func_kind(keyword: &str) -> FuncKind {
+    if keyword == "kernel" {
+        FuncKind::Kernel
+    } else {
+        FuncKind::Device
+    }
 }
 
 /// Parses an entity word like `v12` with the given prefix.
@@ -507,6 +522,34 @@ impl<'a> Parser<'a> {
                     };
                     m.files.push(name);
                 }
+                Tok::Word(w) if Linkage::from_keyword(w).is_some() => {
+                    self.bump();
+                    let linkage = Linkage::from_keyword(w).unwrap_or_default();
+                    let item = self.peek();
+                    let name = match item.tok {
+                        Tok::Word("global") => {
+                            self.bump();
+                            map.globals.push(item.loc);
+                            let g = self.global()?;
+                            let name = g.name.clone();
+                            m.globals.push(g);
+                            name
+                        }
+                        Tok::Word(k @ ("kernel" | "func")) => {
+                            self.bump();
+                            let (f, locs) = self.function(func_kind(k), item.loc)?;
+                            let name = f.name.clone();
+                            m.functions.push(f);
+                            map.functions.push(locs);
+                            name
+                        }
+                        _ => {
+                            return self
+                                .unexpected(&format!("`global`, `kernel` or `func` after `{w}`"));
+                        }
+                    };
+                    m.set_linkage(&name, linkage);
+                }
                 Tok::Word("global") => {
                     self.bump();
                     map.globals.push(t.loc);
@@ -521,12 +564,7 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Word(k @ ("kernel" | "func")) => {
                     self.bump();
-                    let kind = if k == "kernel" {
-                        FuncKind::Kernel
-                    } else {
-                        FuncKind::Device
-                    };
-                    let (f, locs) = self.function(kind, t.loc)?;
+                    let (f, locs) = self.function(func_kind(k), t.loc)?;
                     m.functions.push(f);
                     map.functions.push(locs);
                 }
@@ -579,6 +617,7 @@ impl<'a> Parser<'a> {
     ) -> PResult<(Function, FxHashMap<AnyEntity, Location>)> {
         let name = self.name()?;
         let sig = self.sig()?;
+        let launch_bounds = self.launch_bounds()?;
         self.expect_punct('{')?;
         let mut cx = FuncCtx {
             func: Function::new(name, kind, sig),
@@ -589,6 +628,7 @@ impl<'a> Parser<'a> {
             value_uses: Vec::new(),
             pending: Vec::new(),
         };
+        cx.func.launch_bounds = launch_bounds;
         cx.locs.insert(AnyEntity::Function, loc);
         self.preamble(&mut cx)?;
         loop {
@@ -604,6 +644,41 @@ impl<'a> Parser<'a> {
         }
         self.finish_function(&mut cx)?;
         Ok((cx.func, cx.locs))
+    }
+
+    /// bound* (each at most once)
+    fn launch_bounds(&mut self) -> PResult<LaunchBounds> {
+        let mut lb = LaunchBounds::default();
+        loop {
+            let t = self.peek();
+            let Tok::Word(w @ ("max_threads" | "req_threads" | "min_blocks")) = t.tok else {
+                return Ok(lb);
+            };
+            self.bump();
+            self.expect_punct('(')?;
+            let dup = match w {
+                "max_threads" => lb
+                    .max_threads
+                    .replace(self.u32_lit("thread count")?)
+                    .is_some(),
+                "min_blocks" => lb
+                    .min_blocks
+                    .replace(self.u32_lit("block count")?)
+                    .is_some(),
+                _ => {
+                    let x = self.u32_lit("thread count")?;
+                    self.expect_punct(',')?;
+                    let y = self.u32_lit("thread count")?;
+                    self.expect_punct(',')?;
+                    let z = self.u32_lit("thread count")?;
+                    lb.req_threads.replace([x, y, z]).is_some()
+                }
+            };
+            self.expect_punct(')')?;
+            if dup {
+                return self.err(t.loc, format!("`{w}` is given twice"));
+            }
+        }
     }
 
     /// preamble = "ssN" "=" ... | "gvN" "=" ... | "fnN" "=" ...

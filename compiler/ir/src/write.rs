@@ -161,7 +161,14 @@ impl Printer<'_> {
 
     fn function(&self, w: &mut dyn Write) -> fmt::Result {
         let f = self.func;
-        writeln!(w, "{} @{}{} {{", f.kind.keyword(), f.name, f.sig)?;
+        writeln!(
+            w,
+            "{} @{}{}{} {{",
+            f.kind.keyword(),
+            f.name,
+            f.sig,
+            f.launch_bounds
+        )?;
         self.annotate(w, AnyEntity::Function, "    ")?;
         let mut preamble = false;
         for (ss, d) in f.stack_slots.iter() {
@@ -295,7 +302,12 @@ pub fn write_module(w: &mut dyn Write, module: &Module, opts: WriteOptions<'_>) 
         writeln!(w, "file {i} {}", quote(name))?;
         first = false;
     }
+    let linkage = |w: &mut dyn Write, name: &str| match module.linkage_of(name).keyword() {
+        Some(k) => write!(w, "{k} "),
+        None => Ok(()),
+    };
     for g in &module.globals {
+        linkage(w, &g.name)?;
         write!(
             w,
             "global @{}: {}, size {}, align {}",
@@ -316,6 +328,7 @@ pub fn write_module(w: &mut dyn Write, module: &Module, opts: WriteOptions<'_>) 
         if !first {
             writeln!(w)?;
         }
+        linkage(w, &f.name)?;
         write_function(w, f, opts)?;
         first = false;
     }

@@ -7,6 +7,11 @@
 //! (`regs`), block parameters leave SSA through parallel copies on edges (`copies`), blocks are
 //! laid out in IR order with fallthrough. ptxas does the real register allocation.
 //!
+//! Linkage: exported globals and functions are `.visible`, internal ones get no qualifier,
+//! shared variables never do; the dynamic shared array (`extern` shared global of size 0) is
+//! `.extern .shared .align A .b8 name[];`. Kernel launch bounds become `.maxntid`, `.reqntid`
+//! and `.minnctapersm` between the parameter list and the body.
+//!
 //! Line info (`PtxOptions::line_info`, set by `-g`/`-lineinfo`): the module's source files
 //! become `.file N "path"` directives (IR file index + 1: PTX numbers files from 1) and each
 //! instruction with a source location is preceded by `.loc N LINE COL` when its location

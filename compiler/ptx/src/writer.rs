@@ -20,8 +20,8 @@ use crate::{PtxError, PtxOptions};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use ompcc_ir::instructions::BlockCall;
 use ompcc_ir::{
-    AddrSpace, Block, FuncKind, Function, GlobalData, Inst, InstData, Module, Signature, Type,
-    Value,
+    AddrSpace, Block, FuncKind, Function, GlobalData, Inst, InstData, Linkage, Module, Signature,
+    Type, Value,
 };
 use std::fmt::{self, Write as _};
 
@@ -63,6 +63,14 @@ fn ptx_string(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// The qualifier a defined function or global gets for its linkage (with a trailing space).
+fn visibility(linkage: Linkage) -> &'static str {
+    match linkage {
+        Linkage::Internal => "",
+        _ => ".visible ",
+    }
 }
 
 /// Declared type of a device-function parameter or return value (small integers widen to
@@ -192,7 +200,7 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
             writeln!(self.out)?;
         }
         for g in &m.globals {
-            self.global(g)?;
+            self.global(g, m.linkage_of(&g.name))?;
         }
         let devices: Vec<&Function> = m
             .functions
@@ -205,7 +213,8 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
         for f in devices {
             writeln!(
                 self.out,
-                ".visible .func {};",
+                "{}.func {};",
+                visibility(m.linkage_of(&f.name)),
                 func_prototype(&f.name, &f.sig)?
             )?;
         }
@@ -221,22 +230,35 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
                     e.first().map_or(String::new(), |e| e.to_string())
                 ),
             })?;
-            let text = FuncEmitter::new(&f, self.opts, defined.clone()).function()?;
+            let linkage = m.linkage_of(&f.name);
+            let text = FuncEmitter::new(&f, self.opts, defined.clone()).function(linkage)?;
             self.out.write_str(&text)?;
         }
         Ok(())
     }
 
-    fn global(&mut self, g: &GlobalData) -> Result<(), PtxError> {
+    fn global(&mut self, g: &GlobalData, linkage: Linkage) -> Result<(), PtxError> {
+        if linkage == Linkage::Extern {
+            // The verifier allows `extern` only for the dynamic shared array.
+            writeln!(
+                self.out,
+                ".extern .shared .align {} .b8 {}[];",
+                g.align, g.name
+            )?;
+            return Ok(());
+        }
         if g.size == 0 {
             return Err(PtxError::Unsupported {
                 symbol: g.name.clone(),
                 reason: "PTX has no zero-sized variables".into(),
             });
         }
-        let space = match g.space {
-            AddrSpace::Shared => ".shared",
-            AddrSpace::Const => ".visible .const",
+        // `.visible` does not apply to `.shared`: shared memory belongs to one block.
+        let space = match (g.space, linkage) {
+            (AddrSpace::Shared, _) => ".shared",
+            (AddrSpace::Const, Linkage::Internal) => ".const",
+            (AddrSpace::Const, _) => ".visible .const",
+            (_, Linkage::Internal) => ".global",
             _ => ".visible .global",
         };
         write!(
@@ -343,7 +365,7 @@ impl<'f> FuncEmitter<'f> {
         format!("$L__{kind}{}", self.labels)
     }
 
-    fn function(mut self) -> Result<String, PtxError> {
+    fn function(mut self, linkage: Linkage) -> Result<String, PtxError> {
         let f = self.func;
         let name = &f.name;
         let mut head = String::new();
@@ -363,9 +385,24 @@ impl<'f> FuncEmitter<'f> {
                 } else {
                     "\n)\n"
                 });
+                let lb = f.launch_bounds;
+                if let Some(n) = lb.max_threads {
+                    writeln!(head, ".maxntid {n}, 1, 1")?;
+                }
+                if let Some([x, y, z]) = lb.req_threads {
+                    writeln!(head, ".reqntid {x}, {y}, {z}")?;
+                }
+                if let Some(n) = lb.min_blocks {
+                    writeln!(head, ".minnctapersm {n}")?;
+                }
             }
             FuncKind::Device => {
-                writeln!(head, ".visible .func {}", func_prototype(name, &f.sig)?)?;
+                writeln!(
+                    head,
+                    "{}.func {}",
+                    visibility(linkage),
+                    func_prototype(name, &f.sig)?
+                )?;
             }
         }
         let blocks: Vec<Block> = f.layout.blocks().collect();
