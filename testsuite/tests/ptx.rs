@@ -10,30 +10,16 @@
 //! A second test feeds every `testsuite/ir/**/*.ir` module that parses and verifies to the
 //! emitter: each must become PTX that ptxas accepts (sm_90), or a `PtxError` (never a panic).
 //!
-//! ptxas is looked up on PATH, then in the `nvidia-cuda-nvcc-cu12` Python package. Without it
-//! the PTX is still checked, a note is printed, and the test fails only when
-//! `OMPCC_REQUIRE_PTXAS=1`. (Local lookup; to be shared with the other harnesses.)
+//! ptxas is looked up by the shared harness (`harness::find_ptxas`: PATH, then the
+//! `nvidia-cuda-nvcc-cu12` Python package). Without it the PTX is still checked, a note is
+//! printed, and the tests fail only when `OMPCC_REQUIRE_PTXAS=1` (`harness::require_ptxas`).
 
 use ompcc_ptx::{PtxOptions, emit_module};
+use ompcc_testsuite::harness::{find_ptxas, require_ptxas};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const ARCHS: [u32; 3] = [70, 80, 90];
-
-fn find_ptxas() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("PATH") {
-        for dir in std::env::split_paths(&path) {
-            let p = dir.join("ptxas");
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    let pkg = "lib/python3.11/site-packages/nvidia/cuda_nvcc/bin/ptxas";
-    let home = std::env::var_os("HOME").map(PathBuf::from)?;
-    let p = home.join(".pyenv/versions/3.11.7").join(pkg);
-    p.is_file().then_some(p)
-}
 
 /// The value of a `; NAME: value` line.
 fn directive<'a>(src: &'a str, name: &str) -> Option<&'a str> {
@@ -91,9 +77,8 @@ fn ptx_file_tests() {
     files.sort();
     assert!(!files.is_empty(), "no tests in {}", root.display());
     let ptxas = find_ptxas();
-    let require = std::env::var_os("OMPCC_REQUIRE_PTXAS").is_some_and(|v| v == "1");
     match &ptxas {
-        None if require => panic!("ptxas not found and OMPCC_REQUIRE_PTXAS=1"),
+        None if require_ptxas() => panic!("ptxas not found and OMPCC_REQUIRE_PTXAS=1"),
         None => eprintln!("note: ptxas not found; PTX is checked but not assembled"),
         Some(p) => eprintln!("using {}", p.display()),
     }
@@ -196,6 +181,9 @@ fn ir_suite_emits_or_refuses() {
     ir_files(&root, &mut files);
     files.sort();
     let ptxas = find_ptxas();
+    if ptxas.is_none() && require_ptxas() {
+        panic!("ptxas not found and OMPCC_REQUIRE_PTXAS=1");
+    }
     let tmp = tempfile::tempdir().expect("temp dir");
     let (mut emitted, mut refused, mut fails) = (0, 0, Vec::new());
     for path in &files {
