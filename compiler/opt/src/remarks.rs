@@ -37,6 +37,20 @@ impl fmt::Display for Remark {
     }
 }
 
+impl Remark {
+    /// The remark as a compiler prints it, clang style: `FILE:LINE:COL: remark: @f: message
+    /// [-Rpass=NAME]`, or without the position when the remark has no location or its file
+    /// index is not in `files` (the module's `files`).
+    pub fn render(&self, files: &[String]) -> String {
+        match files.get(self.loc.file as usize) {
+            Some(file) if !self.loc.is_unknown() => {
+                format!("{file}:{}:{}: remark: {self}", self.loc.line, self.loc.col)
+            }
+            _ => format!("remark: {self}"),
+        }
+    }
+}
+
 /// Collects the remarks of the passes its filter names.
 #[derive(Clone, Debug, Default)]
 pub struct Remarks {
@@ -100,4 +114,32 @@ impl Remarks {
 /// `n` followed by `one` or `many` (`plural(2, "slot", "slots")` is "2 slots").
 pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rendering() {
+        let mut r = Remarks::new(PrintFilter::parse("dce").unwrap());
+        r.begin("gvn", "f");
+        r.emit(SourceLoc::default(), "dropped: gvn is not wanted");
+        r.begin("dce", "f");
+        r.emit(SourceLoc::new(0, 3, 7), "removed 1 dead instruction");
+        r.emit(SourceLoc::default(), "no location");
+        let files = vec!["k.c".to_string()];
+        let out: Vec<String> = r.remarks().iter().map(|r| r.render(&files)).collect();
+        assert_eq!(
+            out,
+            [
+                "k.c:3:7: remark: @f: removed 1 dead instruction [-Rpass=dce]",
+                "remark: @f: no location [-Rpass=dce]",
+            ]
+        );
+        assert_eq!(
+            r.remarks()[0].render(&[]),
+            "remark: @f: removed 1 dead instruction [-Rpass=dce]"
+        );
+    }
 }
