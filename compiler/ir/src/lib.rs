@@ -5,7 +5,9 @@
 //! values) plus a `Layout` (their order); blocks take parameters instead of phi nodes. The text
 //! form (`write`, `parser`) round-trips with the same entity numbers, so every pass can be
 //! tested from a file. Instructions may carry source locations (`srcloc`: `!loc FILE:LINE:COL`
-//! after the operands, files named by `file N "path"` module items):
+//! after the operands, files named by `file N "path"` module items); globals and functions may
+//! be `internal` (or `extern`, for the dynamic shared array) and kernels may carry launch
+//! bounds (`kernel @k() max_threads(256) {`):
 //!
 //! ```text
 //! global @hits: shared, size 4, align 4

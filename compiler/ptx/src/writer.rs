@@ -1,9 +1,9 @@
 //! The module and function writer: header, declarations, globals, function frames, the
 //! `.param` calling convention and control flow (out-of-SSA copies, branch layout).
 //!
-//! Module order: `.version`/`.target`/`.address_size`, external declarations (`.extern .func`),
-//! globals, prototypes of every device function (so calls may precede definitions), then the
-//! functions. A function body is built in a buffer first because its `.reg` declarations must
+//! Module order: `.version`/`.target`/`.address_size`, `.file` table (with line info), external
+//! declarations (`.extern .func`), globals, prototypes of every device function (so calls may
+//! precede definitions), then the functions. A function body is built in a buffer first because its `.reg` declarations must
 //! come before the code and are only known at the end.
 //!
 //! Out of SSA: every block parameter has its own register; an edge with arguments becomes a
