@@ -13,6 +13,9 @@
 //! - `; eval: @f(1, 2.5) == 3` (or `; eval: @f(0) fails <text>`) — runs `@f` in the reference interpreter (`ompcc_ir::interp`)
 //!   and compares the results; in a file with `; run:` lines it is checked both before and
 //!   after the passes, so each pass test is also a semantic test.
+//! - `; remarks: pass1, pass2` (or `all`) — with `; run:`, collects those passes' optimization
+//!   remarks; they are printed as `remark: @f: message [-Rpass=NAME]` lines (plus ` !loc F:L:C`
+//!   when the remark has a location) before the module that run produced.
 //! - `; test: parse-error` — the file must not parse; the `line:col: message` error is matched
 //!   by `; check:` lines (no round trip).
 //!
@@ -336,14 +339,32 @@ fn run_file(path: &Path) -> Result<usize, String> {
         };
         combined.push_str(&out);
     }
+    let remarks = match comment_lines(&src).find_map(|c| c.strip_prefix("remarks:")) {
+        Some(f) => Some(ompcc_opt::PrintFilter::parse(f.trim())?),
+        None => None,
+    };
+    if remarks.is_some() && runs.is_empty() {
+        return Err("`; remarks:` needs a `; run:` line".into());
+    }
     for r in &runs {
         let passes = ompcc_opt::parse_pipeline(r)?;
         let mut pm = ompcc_opt::PassManager::new(passes);
         pm.verify = true;
+        if let Some(filter) = &remarks {
+            pm.remarks = ompcc_opt::Remarks::new(filter.clone());
+        }
         let mut opt = m.clone();
         pm.run_module(&mut opt).map_err(|e| e.to_string())?;
         round_trip(&opt)?;
         eval_lines(&src, &opt, &format!("after `{r}`"))?;
+        for remark in pm.remarks.remarks() {
+            let loc = if remark.loc.is_unknown() {
+                String::new()
+            } else {
+                format!(" !loc {}", remark.loc)
+            };
+            writeln!(combined, "remark: {remark}{loc}").map_err(|e| e.to_string())?;
+        }
         combined.push_str(&module_to_string(&opt, WriteOptions::default()));
     }
     if !combined.is_empty() {

@@ -2,37 +2,24 @@
 //! file's filecheck directives (`; check:` ...; a literal `$` is written `$$`), and assembled
 //! by ptxas for sm_70, sm_80 and sm_90 (those at least the file's target).
 //!
-//! Per-file directives: `; target: sm_XX` (default sm_70), `; jump-tables: yes` and `; error: TEXT` for a module
+//! Per-file directives: `; target: sm_XX` (default sm_70), `; jump-tables: yes`, `; line-info: yes`
+//! (write `.file`/`.loc`) and `; error: TEXT` for a module
 //! that must be refused with a `PtxError` whose message contains TEXT. Each file needs at least
 //! one check or error line, so no test passes vacuously.
 //!
 //! A second test feeds every `testsuite/ir/**/*.ir` module that parses and verifies to the
 //! emitter: each must become PTX that ptxas accepts (sm_90), or a `PtxError` (never a panic).
 //!
-//! ptxas is looked up on PATH, then in the `nvidia-cuda-nvcc-cu12` Python package. Without it
-//! the PTX is still checked, a note is printed, and the test fails only when
-//! `OMPCC_REQUIRE_PTXAS=1`. (Local lookup; to be shared with the other harnesses.)
+//! ptxas is looked up by the shared harness (`harness::find_ptxas`: PATH, then the
+//! `nvidia-cuda-nvcc-cu12` Python package). Without it the PTX is still checked, a note is
+//! printed, and the tests fail only when `OMPCC_REQUIRE_PTXAS=1` (`harness::require_ptxas`).
 
 use ompcc_ptx::{PtxOptions, emit_module};
+use ompcc_testsuite::harness::{find_ptxas, require_ptxas};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const ARCHS: [u32; 3] = [70, 80, 90];
-
-fn find_ptxas() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("PATH") {
-        for dir in std::env::split_paths(&path) {
-            let p = dir.join("ptxas");
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    let pkg = "lib/python3.11/site-packages/nvidia/cuda_nvcc/bin/ptxas";
-    let home = std::env::var_os("HOME").map(PathBuf::from)?;
-    let p = home.join(".pyenv/versions/3.11.7").join(pkg);
-    p.is_file().then_some(p)
-}
 
 /// The value of a `; NAME: value` line.
 fn directive<'a>(src: &'a str, name: &str) -> Option<&'a str> {
@@ -90,9 +77,8 @@ fn ptx_file_tests() {
     files.sort();
     assert!(!files.is_empty(), "no tests in {}", root.display());
     let ptxas = find_ptxas();
-    let require = std::env::var_os("OMPCC_REQUIRE_PTXAS").is_some_and(|v| v == "1");
     match &ptxas {
-        None if require => panic!("ptxas not found and OMPCC_REQUIRE_PTXAS=1"),
+        None if require_ptxas() => panic!("ptxas not found and OMPCC_REQUIRE_PTXAS=1"),
         None => eprintln!("note: ptxas not found; PTX is checked but not assembled"),
         Some(p) => eprintln!("using {}", p.display()),
     }
@@ -118,6 +104,7 @@ fn ptx_file_tests() {
         };
         let opts = PtxOptions {
             jump_tables: directive(&src, "jump-tables") == Some("yes"),
+            line_info: directive(&src, "line-info") == Some("yes"),
             ..opts
         };
         let module = match ompcc_ir::parse_module(&src) {
@@ -194,6 +181,9 @@ fn ir_suite_emits_or_refuses() {
     ir_files(&root, &mut files);
     files.sort();
     let ptxas = find_ptxas();
+    if ptxas.is_none() && require_ptxas() {
+        panic!("ptxas not found and OMPCC_REQUIRE_PTXAS=1");
+    }
     let tmp = tempfile::tempdir().expect("temp dir");
     let (mut emitted, mut refused, mut fails) = (0, 0, Vec::new());
     for path in &files {
@@ -211,7 +201,12 @@ fn ir_suite_emits_or_refuses() {
             .unwrap_or(path)
             .to_string_lossy()
             .replace(['/', '\\'], "_");
-        match emit_module(&module, &PtxOptions::default()) {
+        // Line info on: files with source locations also check the `.file`/`.loc` output.
+        let opts = PtxOptions {
+            line_info: true,
+            ..PtxOptions::default()
+        };
+        match emit_module(&module, &opts) {
             Ok(ptx) => {
                 emitted += 1;
                 if let Some(p) = &ptxas {

@@ -4,6 +4,10 @@
 //! it at the current position and return its result. The builder never checks types: whatever
 //! it builds, the verifier judges. Blocks are created detached and enter the layout when the
 //! builder first switches to them, so lowering can create join blocks before filling them.
+//!
+//! Source locations: both builders carry a current `SourceLoc` (`set_srcloc`) that every
+//! instruction they create records in `Function::srclocs`; the default (unknown) records
+//! nothing. `FuncCursor::goto_inst(i)` makes `i`'s location current (see `srcloc` for the rule).
 
 use crate::dfg::{ExtFuncData, GlobalRefData};
 use crate::entities::{Block, FuncRef, GlobalRef, Inst, StackSlot, Value};
@@ -12,6 +16,7 @@ use crate::instructions::{
     AtomicRmwOp, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode, SpecialReg,
     VoteMode,
 };
+use crate::srcloc::SourceLoc;
 use crate::types::{AddrSpace, Type};
 
 /// Where the next instruction goes.
@@ -29,6 +34,7 @@ pub enum InsertPoint {
 pub struct InsertBuilder<'f> {
     func: &'f mut Function,
     at: InsertPoint,
+    srcloc: SourceLoc,
 }
 
 macro_rules! binary {
@@ -58,8 +64,19 @@ macro_rules! convert {
 
 impl<'f> InsertBuilder<'f> {
     /// An inserter for `func` at `at`.
+    /// Instructions get no source location unless `with_srcloc` gives one.
     pub fn new(func: &'f mut Function, at: InsertPoint) -> InsertBuilder<'f> {
-        InsertBuilder { func, at }
+        InsertBuilder {
+            func,
+            at,
+            srcloc: SourceLoc::default(),
+        }
+    }
+
+    /// Gives every instruction this builder creates the location `loc`.
+    pub fn with_srcloc(mut self, loc: SourceLoc) -> InsertBuilder<'f> {
+        self.srcloc = loc;
+        self
     }
 
     /// Creates, inserts and returns an instruction with its results.
@@ -70,6 +87,9 @@ impl<'f> InsertBuilder<'f> {
     fn insert(&mut self, data: InstData, ctrl: Option<Type>) -> Inst {
         let inst = self.func.dfg.make_inst(data);
         self.func.dfg.make_inst_results(inst, ctrl);
+        if !self.srcloc.is_unknown() {
+            self.func.srclocs[inst] = self.srcloc;
+        }
         match self.at {
             InsertPoint::Detached => {}
             InsertPoint::End(b) => self.func.layout.append_inst(inst, b),
@@ -500,6 +520,7 @@ pub struct FunctionBuilder<'f> {
     defs: rustc_hash::FxHashMap<(Variable, Block), Value>,
     sealed: cranelift_entity::SecondaryMap<Block, bool>,
     incomplete: cranelift_entity::SecondaryMap<Block, Vec<(Variable, Value)>>,
+    srcloc: SourceLoc,
 }
 
 impl<'f> FunctionBuilder<'f> {
@@ -512,7 +533,19 @@ impl<'f> FunctionBuilder<'f> {
             defs: rustc_hash::FxHashMap::default(),
             sealed: cranelift_entity::SecondaryMap::new(),
             incomplete: cranelift_entity::SecondaryMap::new(),
+            srcloc: SourceLoc::default(),
         }
+    }
+
+    /// Sets the location of the instructions built from now on (`SourceLoc::default()` for
+    /// none). Block parameters and the zeros read from undefined variables get no location.
+    pub fn set_srcloc(&mut self, loc: SourceLoc) {
+        self.srcloc = loc;
+    }
+
+    /// The location new instructions get.
+    pub fn srcloc(&self) -> SourceLoc {
+        self.srcloc
     }
 
     /// Declares a variable of type `ty`.
@@ -687,7 +720,7 @@ impl<'f> FunctionBuilder<'f> {
     /// Inserts at the end of the current block (detached when there is none).
     pub fn ins(&mut self) -> InsertBuilder<'_> {
         let at = self.current.map_or(InsertPoint::Detached, InsertPoint::End);
-        InsertBuilder::new(self.func, at)
+        InsertBuilder::new(self.func, at).with_srcloc(self.srcloc)
     }
 
     /// The type of `v`.
@@ -728,6 +761,7 @@ pub struct FuncCursor<'f> {
     /// The function being edited.
     pub func: &'f mut Function,
     at: InsertPoint,
+    srcloc: SourceLoc,
 }
 
 impl<'f> FuncCursor<'f> {
@@ -736,25 +770,40 @@ impl<'f> FuncCursor<'f> {
         FuncCursor {
             func,
             at: InsertPoint::Detached,
+            srcloc: SourceLoc::default(),
         }
     }
 
-    /// Positions before `inst`: new instructions go just before it.
+    /// Positions before `inst`: new instructions go just before it and take its location.
     pub fn goto_inst(&mut self, inst: Inst) {
         self.at = InsertPoint::Before(inst);
+        self.srcloc = self.func.srcloc(inst);
     }
 
-    /// Positions at the end of `block`.
+    /// Positions at the end of `block`; new instructions get no location.
     pub fn goto_bottom(&mut self, block: Block) {
         self.at = InsertPoint::End(block);
+        self.srcloc = SourceLoc::default();
     }
 
-    /// Positions before the terminator of `block` (or at its end when it has none).
+    /// Sets the location of the instructions inserted from now on (until the next `goto_*`).
+    pub fn set_srcloc(&mut self, loc: SourceLoc) {
+        self.srcloc = loc;
+    }
+
+    /// The location new instructions get.
+    pub fn srcloc(&self) -> SourceLoc {
+        self.srcloc
+    }
+
+    /// Positions before the terminator of `block` (or at its end when it has none); new
+    /// instructions get no location (code placed there rarely implements the branch).
     pub fn goto_before_terminator(&mut self, block: Block) {
         self.at = match self.func.layout.last_inst(block) {
             Some(i) if self.func.dfg.inst(i).opcode().is_terminator() => InsertPoint::Before(i),
             _ => InsertPoint::End(block),
         };
+        self.srcloc = SourceLoc::default();
     }
 
     /// The current position.
@@ -764,6 +813,6 @@ impl<'f> FuncCursor<'f> {
 
     /// Inserts at the current position.
     pub fn ins(&mut self) -> InsertBuilder<'_> {
-        InsertBuilder::new(self.func, self.at)
+        InsertBuilder::new(self.func, self.at).with_srcloc(self.srcloc)
     }
 }

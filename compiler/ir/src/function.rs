@@ -5,12 +5,19 @@
 //! functions, global variables and external function declarations; module-level names are
 //! unique and every per-function reference names a module entity with the same signature or
 //! address space (checked by `verify_module`).
+//!
+//! Linkage is a property of a module symbol, so it lives in the module's table
+//! (`Module::linkage`, keyed by name; a symbol without an entry is `Linkage::Export`) rather than
+//! in `GlobalData` or `Function`: a function printed or parsed on its own has no linkage.
+//! Launch bounds belong to a kernel's body and live on the `Function`.
 
 use crate::dfg::DataFlowGraph;
 use crate::entities::{Inst, StackSlot, Value};
 use crate::layout::Layout;
+use crate::srcloc::SourceLoc;
 use crate::types::{AddrSpace, Type};
-use cranelift_entity::PrimaryMap;
+use cranelift_entity::{PrimaryMap, SecondaryMap};
+use rustc_hash::FxHashMap;
 use std::fmt;
 
 /// Parameter and return types of a function.
@@ -66,6 +73,75 @@ impl FuncKind {
     }
 }
 
+/// Who sees a module symbol.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Linkage {
+    /// Defined here and visible to other modules (PTX `.visible`); the default.
+    #[default]
+    Export,
+    /// Defined here and private to the module (C `static`; PTX writes no qualifier).
+    Internal,
+    /// Declared here, defined outside the module (PTX `.extern`). The one use is a `shared`
+    /// global of size 0: the dynamic shared-memory array whose size the kernel launch gives.
+    Extern,
+}
+
+impl Linkage {
+    /// The keyword the text form writes before the item (`None` for the default).
+    pub fn keyword(self) -> Option<&'static str> {
+        match self {
+            Linkage::Export => None,
+            Linkage::Internal => Some("internal"),
+            Linkage::Extern => Some("extern"),
+        }
+    }
+
+    /// The linkage a text keyword names.
+    pub fn from_keyword(word: &str) -> Option<Linkage> {
+        match word {
+            "internal" => Some(Linkage::Internal),
+            "extern" => Some(Linkage::Extern),
+            _ => None,
+        }
+    }
+}
+
+/// A kernel's launch bounds, promised by the program and passed to ptxas (`.maxntid`,
+/// `.reqntid`, `.minnctapersm`) so it can budget registers. All optional; default none.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LaunchBounds {
+    /// At most this many threads per block (`.maxntid`).
+    pub max_threads: Option<u32>,
+    /// Exactly this block shape (`.reqntid x, y, z`).
+    pub req_threads: Option<[u32; 3]>,
+    /// At least this many blocks resident per multiprocessor (`.minnctapersm`).
+    pub min_blocks: Option<u32>,
+}
+
+impl LaunchBounds {
+    /// Whether no bound is set.
+    pub fn is_empty(&self) -> bool {
+        *self == LaunchBounds::default()
+    }
+}
+
+impl fmt::Display for LaunchBounds {
+    /// The text form after a kernel's signature: ` max_threads(N) req_threads(X, Y, Z)
+    /// min_blocks(N)`, each part only when set (empty when none is).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(n) = self.max_threads {
+            write!(f, " max_threads({n})")?;
+        }
+        if let Some([x, y, z]) = self.req_threads {
+            write!(f, " req_threads({x}, {y}, {z})")?;
+        }
+        if let Some(n) = self.min_blocks {
+            write!(f, " min_blocks({n})")?;
+        }
+        Ok(())
+    }
+}
+
 /// A stack slot: `size` bytes of per-thread local memory aligned to `align`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StackSlotData {
@@ -90,6 +166,10 @@ pub struct Function {
     pub dfg: DataFlowGraph,
     /// Order of blocks and instructions.
     pub layout: Layout,
+    /// Source location of each instruction (unknown where no entry was set); see `srcloc`.
+    pub srclocs: SecondaryMap<Inst, SourceLoc>,
+    /// Launch bounds (kernels only).
+    pub launch_bounds: LaunchBounds,
 }
 
 impl Function {
@@ -102,7 +182,19 @@ impl Function {
             stack_slots: PrimaryMap::new(),
             dfg: DataFlowGraph::new(),
             layout: Layout::new(),
+            srclocs: SecondaryMap::new(),
+            launch_bounds: LaunchBounds::default(),
         }
+    }
+
+    /// The source location of `inst` (unknown when none was recorded).
+    pub fn srcloc(&self, inst: Inst) -> SourceLoc {
+        self.srclocs[inst]
+    }
+
+    /// Records the source location of `inst`.
+    pub fn set_srcloc(&mut self, inst: Inst, loc: SourceLoc) {
+        self.srclocs[inst] = loc;
     }
 
     /// Adds a stack slot.
@@ -154,6 +246,10 @@ pub struct Module {
     pub decls: Vec<FuncDecl>,
     /// Defined functions.
     pub functions: Vec<Function>,
+    /// Source file names; `SourceLoc::file` indexes this table.
+    pub files: Vec<String>,
+    /// Linkage of globals and functions by name; absent names are `Linkage::Export`.
+    pub linkage: FxHashMap<String, Linkage>,
 }
 
 impl Module {
@@ -172,6 +268,32 @@ impl Module {
         self.function(name)
             .map(|f| &f.sig)
             .or_else(|| self.decls.iter().find(|d| d.name == name).map(|d| &d.sig))
+    }
+
+    /// The index of source file `name` in `files`, adding it when new.
+    pub fn add_file(&mut self, name: &str) -> u32 {
+        match self.files.iter().position(|f| f == name) {
+            Some(i) => i as u32,
+            None => {
+                self.files.push(name.to_string());
+                (self.files.len() - 1) as u32
+            }
+        }
+    }
+
+    /// The linkage of the global or function `name`.
+    pub fn linkage_of(&self, name: &str) -> Linkage {
+        self.linkage.get(name).copied().unwrap_or_default()
+    }
+
+    /// Sets the linkage of the global or function `name` (the default removes the entry, so
+    /// equal modules have equal tables).
+    pub fn set_linkage(&mut self, name: &str, linkage: Linkage) {
+        if linkage == Linkage::Export {
+            self.linkage.remove(name);
+        } else {
+            self.linkage.insert(name.to_string(), linkage);
+        }
     }
 
     /// The global variable with this name.

@@ -4,7 +4,10 @@
 //! The IR follows Cranelift's shape: a `Function` is a `DataFlowGraph` (instructions and
 //! values) plus a `Layout` (their order); blocks take parameters instead of phi nodes. The text
 //! form (`write`, `parser`) round-trips with the same entity numbers, so every pass can be
-//! tested from a file:
+//! tested from a file. Instructions may carry source locations (`srcloc`: `!loc FILE:LINE:COL`
+//! after the operands, files named by `file N "path"` module items); globals and functions may
+//! be `internal` (or `extern`, for the dynamic shared array) and kernels may carry launch
+//! bounds (`kernel @k() max_threads(256) {`):
 //!
 //! ```text
 //! global @hits: shared, size 4, align 4
@@ -65,6 +68,7 @@ pub mod interp;
 pub mod layout;
 pub mod parser;
 pub mod semantics;
+pub mod srcloc;
 pub mod types;
 pub mod verifier;
 pub mod write;
@@ -72,7 +76,10 @@ pub mod write;
 pub use builder::{FuncCursor, FunctionBuilder, InsertBuilder, InsertPoint, Variable};
 pub use dfg::{DataFlowGraph, ValueDef};
 pub use entities::{AnyEntity, Block, FuncRef, GlobalRef, Inst, JumpTable, StackSlot, Value};
-pub use function::{FuncDecl, FuncKind, Function, GlobalData, Module, Signature, StackSlotData};
+pub use function::{
+    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
+    StackSlotData,
+};
 pub use instructions::{
     AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
     SpecialReg, VoteMode,
@@ -81,6 +88,7 @@ pub use layout::Layout;
 pub use parser::{
     Location, ParseError, SourceMap, parse_function, parse_module, parse_module_with_locations,
 };
+pub use srcloc::SourceLoc;
 pub use types::{AddrSpace, Type};
 pub use verifier::{ErrorLocation, VerifierError, annotate, verify_function, verify_module};
 pub use write::{WriteOptions, function_to_string, module_to_string};

@@ -3,24 +3,33 @@
 //! Grammar (one rule per parse function below):
 //! ```text
 //! module   = item*
-//! item     = "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
+//! item     = "file" INT STRING
+//!          | linkage? "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
 //!          | "declare" NAME sig
-//!          | ("kernel" | "func") NAME sig "{" preamble* block* "}"
+//!          | linkage? ("kernel" | "func") NAME sig bound* "{" preamble* block* "}"
+//! linkage  = "internal" | "extern"
+//! bound    = "max_threads" "(" INT ")" | "req_threads" "(" INT "," INT "," INT ")"
+//!          | "min_blocks" "(" INT ")"
 //! sig      = "(" (type ("," type)*)? ")" ("->" type ("," type)*)?
 //! preamble = "ssN" "=" "stack_slot" "size" INT "," "align" INT
 //!          | "gvN" "=" "global" NAME ":" SPACE
 //!          | "fnN" "=" "func" NAME sig
 //! block    = "blockN" ("(" "vN" ":" type ("," ...)* ")")? ":" inst*
-//! inst     = (value ("," value)* "=")? OPCODE("." type)? operands
+//! inst     = (value ("," value)* "=")? OPCODE("." type)? operands ("!loc" INT ":" INT ":" INT)?
 //! ```
-//! `;` starts a comment. Value and block numbers are kept: unused numbers become placeholders
+//! `;` starts a comment. `file N "path"` items number the module's source files densely from 0
+//! (`"` and `\` escaped with a backslash, control characters as `\xHH`); `!loc F:L:C` gives an
+//! instruction's source location (file index, line, column; see `srcloc`). Without a linkage
+//! keyword a global or function is exported (`Linkage::Export`). Value and block numbers are kept: unused numbers become placeholders
 //! that no instruction refers to. Result types are inferred from operand types (in any textual
 //! order, so uses may precede definitions). Errors carry `line:col`; no input makes it panic.
 
 use crate::builder::normalize_imm;
 use crate::dfg::{ExtFuncData, GlobalRefData, ValueDef};
 use crate::entities::{AnyEntity, Block, Inst, Value};
-use crate::function::{FuncDecl, FuncKind, Function, GlobalData, Module, Signature};
+use crate::function::{
+    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
+};
 use crate::instructions::{
     AtomicRmwOp, BlockCall, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
     SpecialReg, VoteMode,
@@ -77,6 +86,8 @@ enum Tok<'a> {
     Name(&'a str),
     Punct(char),
     Arrow,
+    /// A string literal's contents between the quotes, escapes not yet decoded.
+    Str(&'a str),
     Eof,
 }
 
@@ -92,6 +103,7 @@ fn describe(t: Tok<'_>) -> String {
         Tok::Name(n) => format!("`@{n}`"),
         Tok::Punct(c) => format!("`{c}`"),
         Tok::Arrow => "`->`".to_string(),
+        Tok::Str(s) => format!("string \"{s}\""),
         Tok::Eof => "end of input".to_string(),
     }
 }
@@ -134,7 +146,27 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>, ParseError> {
             col += 2;
             continue;
         }
-        if "(){}[],:=".contains(c) {
+        if c == '"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            if i >= bytes.len() || bytes[i] != b'"' {
+                return Err(ParseError {
+                    line,
+                    col,
+                    message: "unterminated string".into(),
+                });
+            }
+            i += 1;
+            toks.push(Token {
+                tok: Tok::Str(&src[start + 1..i - 1]),
+                loc,
+            });
+            col += src[start..i].chars().count() as u32;
+            continue;
+        }
+        if "(){}[],:=!".contains(c) {
             toks.push(Token {
                 tok: Tok::Punct(c),
                 loc,
@@ -196,6 +228,37 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>, ParseError> {
         loc: Location { line, col },
     });
     Ok(toks)
+}
+
+/// Decodes the escapes of a string literal's contents (`\\"`, `\\\\`, `\\xHH`).
+fn unescape(raw: &str) -> Option<String> {
+    let mut out = String::with_capacity(raw.len());
+    let mut cs = raw.chars();
+    while let Some(c) = cs.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match cs.next()? {
+            c @ ('"' | '\\') => out.push(c),
+            'x' => {
+                let hex: String = cs.by_ref().take(2).collect();
+                let b = u8::from_str_radix(&hex, 16).ok().filter(|b| b.is_ascii())?;
+                out.push(b as char);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The function kind a keyword (`kernel` or `func`) names.
+fn func_kind(keyword: &str) -> FuncKind {
+    if keyword == "kernel" {
+        FuncKind::Kernel
+    } else {
+        FuncKind::Device
+    }
 }
 
 /// Parses an entity word like `v12` with the given prefix.
@@ -434,6 +497,59 @@ impl<'a> Parser<'a> {
             let t = self.peek();
             match t.tok {
                 Tok::Eof => return Ok(m),
+                Tok::Word("file") => {
+                    self.bump();
+                    let loc = self.peek().loc;
+                    let n = self.u32_lit("file number")?;
+                    if n as usize != m.files.len() {
+                        return self.err(
+                            loc,
+                            format!(
+                                "expected file {} here: number files densely from 0",
+                                m.files.len()
+                            ),
+                        );
+                    }
+                    let t = self.bump();
+                    let Tok::Str(raw) = t.tok else {
+                        return self.err(
+                            t.loc,
+                            format!("expected a file name string, found {}", describe(t.tok)),
+                        );
+                    };
+                    let Some(name) = unescape(raw) else {
+                        return self.err(t.loc, "invalid escape in string");
+                    };
+                    m.files.push(name);
+                }
+                Tok::Word(w) if Linkage::from_keyword(w).is_some() => {
+                    self.bump();
+                    let linkage = Linkage::from_keyword(w).unwrap_or_default();
+                    let item = self.peek();
+                    let name = match item.tok {
+                        Tok::Word("global") => {
+                            self.bump();
+                            map.globals.push(item.loc);
+                            let g = self.global()?;
+                            let name = g.name.clone();
+                            m.globals.push(g);
+                            name
+                        }
+                        Tok::Word(k @ ("kernel" | "func")) => {
+                            self.bump();
+                            let (f, locs) = self.function(func_kind(k), item.loc)?;
+                            let name = f.name.clone();
+                            m.functions.push(f);
+                            map.functions.push(locs);
+                            name
+                        }
+                        _ => {
+                            return self
+                                .unexpected(&format!("`global`, `kernel` or `func` after `{w}`"));
+                        }
+                    };
+                    m.set_linkage(&name, linkage);
+                }
                 Tok::Word("global") => {
                     self.bump();
                     map.globals.push(t.loc);
@@ -448,16 +564,11 @@ impl<'a> Parser<'a> {
                 }
                 Tok::Word(k @ ("kernel" | "func")) => {
                     self.bump();
-                    let kind = if k == "kernel" {
-                        FuncKind::Kernel
-                    } else {
-                        FuncKind::Device
-                    };
-                    let (f, locs) = self.function(kind, t.loc)?;
+                    let (f, locs) = self.function(func_kind(k), t.loc)?;
                     m.functions.push(f);
                     map.functions.push(locs);
                 }
-                _ => return self.unexpected("`global`, `declare`, `kernel` or `func`"),
+                _ => return self.unexpected("`file`, `global`, `declare`, `kernel` or `func`"),
             }
         }
     }
@@ -506,6 +617,7 @@ impl<'a> Parser<'a> {
     ) -> PResult<(Function, FxHashMap<AnyEntity, Location>)> {
         let name = self.name()?;
         let sig = self.sig()?;
+        let launch_bounds = self.launch_bounds()?;
         self.expect_punct('{')?;
         let mut cx = FuncCtx {
             func: Function::new(name, kind, sig),
@@ -516,6 +628,7 @@ impl<'a> Parser<'a> {
             value_uses: Vec::new(),
             pending: Vec::new(),
         };
+        cx.func.launch_bounds = launch_bounds;
         cx.locs.insert(AnyEntity::Function, loc);
         self.preamble(&mut cx)?;
         loop {
@@ -531,6 +644,41 @@ impl<'a> Parser<'a> {
         }
         self.finish_function(&mut cx)?;
         Ok((cx.func, cx.locs))
+    }
+
+    /// bound* (each at most once)
+    fn launch_bounds(&mut self) -> PResult<LaunchBounds> {
+        let mut lb = LaunchBounds::default();
+        loop {
+            let t = self.peek();
+            let Tok::Word(w @ ("max_threads" | "req_threads" | "min_blocks")) = t.tok else {
+                return Ok(lb);
+            };
+            self.bump();
+            self.expect_punct('(')?;
+            let dup = match w {
+                "max_threads" => lb
+                    .max_threads
+                    .replace(self.u32_lit("thread count")?)
+                    .is_some(),
+                "min_blocks" => lb
+                    .min_blocks
+                    .replace(self.u32_lit("block count")?)
+                    .is_some(),
+                _ => {
+                    let x = self.u32_lit("thread count")?;
+                    self.expect_punct(',')?;
+                    let y = self.u32_lit("thread count")?;
+                    self.expect_punct(',')?;
+                    let z = self.u32_lit("thread count")?;
+                    lb.req_threads.replace([x, y, z]).is_some()
+                }
+            };
+            self.expect_punct(')')?;
+            if dup {
+                return self.err(t.loc, format!("`{w}` is given twice"));
+            }
+        }
     }
 
     /// preamble = "ssN" "=" ... | "gvN" "=" ... | "fnN" "=" ...
@@ -1012,6 +1160,20 @@ impl<'a> Parser<'a> {
         };
         let inst = cx.func.dfg.make_inst(data);
         cx.func.layout.append_inst(inst, block);
+        if self.eat_punct('!') {
+            self.expect_word("loc")?;
+            let file = self.u32_lit("file number")?;
+            self.expect_punct(':')?;
+            let lloc = self.peek().loc;
+            let line = self.u32_lit("line")?;
+            if line == 0 {
+                return self.err(lloc, "line numbers start at 1");
+            }
+            self.expect_punct(':')?;
+            let col = self.u32_lit("column")?;
+            cx.func
+                .set_srcloc(inst, crate::srcloc::SourceLoc::new(file, line, col));
+        }
         cx.locs.insert(AnyEntity::Inst(inst), start.loc);
         cx.pending.push(PendingInst {
             inst,

@@ -27,7 +27,12 @@
 //! Per module (`verify_module`): names are unique across globals, declarations and functions;
 //! every declared callee names a module function or declaration with the same signature and is
 //! not a kernel; every declared global names a module global in the same space; globals live in
-//! `global`, `shared` or `const`, shared globals have no initializer and initializers fit.
+//! `global`, `shared` or `const`, shared globals have no initializer and initializers fit;
+//! every instruction's source location names a file of `Module::files`. Linkage: kernels are
+//! exported; defined functions are not `extern`; an `extern` global is a dynamic shared array
+//! (shared space, size 0, no initializer); declarations take no linkage entry (entries naming
+//! nothing are ignored). Per function also: launch bounds only on kernels, each count at least
+//! 1, at most 1024 threads, not both `max_threads` and `req_threads`, `min_blocks` only with one of them.
 //!
 //! Errors are collected (not just the first), each tied to an entity; `annotate` prints them
 //! inline in the function text.
@@ -35,7 +40,7 @@
 use crate::analysis::{ControlFlowGraph, DominatorTree};
 use crate::dfg::ValueDef;
 use crate::entities::{AnyEntity, Block, Inst, Value};
-use crate::function::{FuncKind, Function, Module};
+use crate::function::{FuncKind, Function, Linkage, Module};
 use crate::instructions::{AtomicRmwOp, InstData, Opcode};
 use crate::types::{AddrSpace, Type};
 use crate::write::{WriteOptions, function_to_string};
@@ -87,11 +92,67 @@ impl<'a> Verifier<'a> {
         });
     }
 
+    /// Launch bounds: kernels only, counts from 1, at most 1024 threads per block (every
+    /// target from sm_70 on), a maximum or a required shape but not both, and a minimum number of
+    /// resident blocks only together with a thread bound (ptxas ignores it otherwise).
+    fn launch_bounds(&mut self) {
+        let lb = self.func.launch_bounds;
+        if lb.is_empty() {
+            return;
+        }
+        if self.func.kind != FuncKind::Kernel {
+            self.report(AnyEntity::Function, "only kernels have launch bounds");
+        }
+        let counts = lb
+            .max_threads
+            .into_iter()
+            .chain(lb.req_threads.into_iter().flatten())
+            .chain(lb.min_blocks);
+        if counts.into_iter().any(|n| n == 0) {
+            self.report(AnyEntity::Function, "launch bounds count from 1");
+            return;
+        }
+        if let Some(n) = lb.max_threads
+            && n > 1024
+        {
+            self.report(
+                AnyEntity::Function,
+                format!("max_threads({n}) exceeds 1024 threads per block"),
+            );
+        }
+        if let Some(r) = lb.req_threads {
+            if lb.max_threads.is_some() {
+                // ptxas refuses `.maxntid` together with `.reqntid`.
+                self.report(
+                    AnyEntity::Function,
+                    "max_threads and req_threads exclude each other",
+                );
+            }
+            let total = r.iter().map(|&d| u64::from(d)).product::<u64>();
+            if total > 1024 {
+                self.report(
+                    AnyEntity::Function,
+                    format!(
+                        "req_threads({}, {}, {}) is {total} threads, more than 1024",
+                        r[0], r[1], r[2]
+                    ),
+                );
+            }
+        }
+        if lb.min_blocks.is_some() && lb.max_threads.is_none() && lb.req_threads.is_none() {
+            self.report(
+                AnyEntity::Function,
+                "min_blocks needs max_threads or req_threads",
+            );
+        }
+    }
+
     fn run(&mut self) {
         let f = self.func;
         if f.kind == FuncKind::Kernel && !f.sig.returns.is_empty() {
             self.report(AnyEntity::Function, "a kernel cannot return values");
         }
+        self.launch_bounds();
         for (ss, d) in f.stack_slots.iter() {
             if !d.align.is_power_of_two() {
                 self.report(
@@ -734,6 +795,14 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
         if !g.align.is_power_of_two() {
             err(format!("alignment {} is not a power of two", g.align));
         }
+        if m.linkage_of(&g.name) == Linkage::Extern
+            && (g.space != AddrSpace::Shared || g.size != 0 || g.init.is_some())
+        {
+            err(
+                "an extern global is a dynamic shared array: shared space, size 0, no initializer"
+                    .into(),
+            );
+        }
         if let Some(init) = &g.init {
             if g.space == AddrSpace::Shared {
                 err("shared memory cannot be initialized".into());
@@ -748,6 +817,12 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
         }
     }
     for (i, d) in m.decls.iter().enumerate() {
+        if m.linkage.contains_key(&d.name) {
+            errors.push(VerifierError {
+                location: ErrorLocation::Decl(i),
+                message: format!("declaration @{} takes no linkage (it is external)", d.name),
+            });
+        }
         if !names.insert(&d.name) {
             errors.push(VerifierError {
                 location: ErrorLocation::Decl(i),
@@ -767,6 +842,16 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
                 AnyEntity::Function,
                 format!("@{} is defined more than once", f.name),
             );
+        }
+        match (m.linkage_of(&f.name), f.kind) {
+            (Linkage::Internal, FuncKind::Kernel) => {
+                err(AnyEntity::Function, "a kernel must be exported".into())
+            }
+            (Linkage::Extern, _) => err(
+                AnyEntity::Function,
+                "a defined function cannot be extern (use `declare`)".into(),
+            ),
+            _ => {}
         }
         for (r, ext) in f.dfg.ext_funcs.iter() {
             match m.signature_of(&ext.name) {
@@ -800,6 +885,19 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
                     format!("@{} lives in {} space in the module", g.name, mg.space),
                 ),
                 Some(_) => {}
+            }
+        }
+        for inst in f.layout.all_insts() {
+            let loc = f.srcloc(inst);
+            if !loc.is_unknown() && loc.file as usize >= m.files.len() {
+                err(
+                    AnyEntity::Inst(inst),
+                    format!(
+                        "source location names file {}, the module has {} file(s)",
+                        loc.file,
+                        m.files.len()
+                    ),
+                );
             }
         }
         if let Err(es) = verify_function_at(f, i) {

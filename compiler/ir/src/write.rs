@@ -4,6 +4,8 @@
 //! asked for (blocks in layout order, values in definition order), which keeps snapshots stable
 //! across unrelated changes. Annotations (verifier errors) are printed as `; error:` comment
 //! lines right after the line of the entity they belong to, so annotated text still parses.
+//! Source locations print as a trailing `!loc FILE:LINE:COL` on instruction lines and the
+//! module's file table as `file N "path"` lines before everything else.
 
 use crate::entities::{AnyEntity, Block, Inst, Value};
 use crate::function::{Function, Module};
@@ -145,6 +147,10 @@ impl Printer<'_> {
             InstData::Shuffle { mode, args } => write!(w, " {mode} {}", self.vs(args))?,
             InstData::Vote { mode, args } => write!(w, " {mode} {}", self.vs(args))?,
         }
+        let loc = self.func.srcloc(inst);
+        if !loc.is_unknown() {
+            write!(w, " !loc {loc}")?;
+        }
         writeln!(w)?;
         self.annotate(w, AnyEntity::Inst(inst), "    ")?;
         for r in results {
@@ -155,7 +161,14 @@ impl Printer<'_> {
 
     fn function(&self, w: &mut dyn Write) -> fmt::Result {
         let f = self.func;
-        writeln!(w, "{} @{}{} {{", f.kind.keyword(), f.name, f.sig)?;
+        writeln!(
+            w,
+            "{} @{}{}{} {{",
+            f.kind.keyword(),
+            f.name,
+            f.sig,
+            f.launch_bounds
+        )?;
         self.annotate(w, AnyEntity::Function, "    ")?;
         let mut preamble = false;
         for (ss, d) in f.stack_slots.iter() {
@@ -221,6 +234,27 @@ pub fn format_float(ty: Type, bits: u64) -> String {
     }
 }
 
+/// `s` as a double-quoted string literal: `"` and `\\` are escaped with a backslash, other
+/// control characters as `\xHH`.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() && (c as u32) < 0x80 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Writes `func` in the text form.
 pub fn write_function(w: &mut dyn Write, func: &Function, opts: WriteOptions<'_>) -> fmt::Result {
     let mut p = Printer {
@@ -264,7 +298,16 @@ pub fn function_to_string(func: &Function, opts: WriteOptions<'_>) -> String {
 /// Writes a whole module: globals, declarations, then functions.
 pub fn write_module(w: &mut dyn Write, module: &Module, opts: WriteOptions<'_>) -> fmt::Result {
     let mut first = true;
+    for (i, name) in module.files.iter().enumerate() {
+        writeln!(w, "file {i} {}", quote(name))?;
+        first = false;
+    }
+    let linkage = |w: &mut dyn Write, name: &str| match module.linkage_of(name).keyword() {
+        Some(k) => write!(w, "{k} "),
+        None => Ok(()),
+    };
     for g in &module.globals {
+        linkage(w, &g.name)?;
         write!(
             w,
             "global @{}: {}, size {}, align {}",
@@ -285,6 +328,7 @@ pub fn write_module(w: &mut dyn Write, module: &Module, opts: WriteOptions<'_>) 
         if !first {
             writeln!(w)?;
         }
+        linkage(w, &f.name)?;
         write_function(w, f, opts)?;
         first = false;
     }

@@ -331,3 +331,55 @@ fn replace_all_uses_rewrites_operands_and_block_args() {
     verify_function(&func).unwrap();
     assert_eq!(func.layout.all_insts().count(), 23);
 }
+
+/// The builders record the current source location on each instruction they create; a cursor
+/// positioned before an instruction hands its location on; the text form round-trips them.
+#[test]
+fn source_locations() {
+    let mut m = Module::new();
+    let file = m.add_file("k.c");
+    assert_eq!(m.add_file("k.c"), file, "files are deduplicated");
+    let sig = Signature::new(vec![Type::I32], vec![Type::I32]);
+    let mut func = Function::new("f", FuncKind::Device, sig);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_entry_block();
+    b.switch_to_block(entry);
+    let x = b.block_params(entry)[0];
+    let one = b.ins().iconst(Type::I32, 1);
+    b.set_srcloc(SourceLoc::new(file, 3, 7));
+    let sum = b.ins().iadd(x, one);
+    b.set_srcloc(SourceLoc::new(file, 4, 3));
+    let ret = b.ins().ret(&[sum]);
+    b.set_srcloc(SourceLoc::default());
+    assert!(b.srcloc().is_unknown());
+
+    let one_inst = match func.dfg.value_def(one) {
+        ValueDef::Result(i, _) => i,
+        _ => panic!("iconst defines its result"),
+    };
+    assert!(func.srcloc(one_inst).is_unknown());
+    assert_eq!(func.srcloc(ret), SourceLoc::new(file, 4, 3));
+
+    // A cursor before `return` gives new instructions the return's location.
+    let mut cur = FuncCursor::new(&mut func);
+    cur.goto_inst(ret);
+    let two = cur.ins().iconst(Type::I32, 2);
+    let two_inst = match cur.func.dfg.value_def(two) {
+        ValueDef::Result(i, _) => i,
+        _ => panic!("iconst defines its result"),
+    };
+    assert_eq!(cur.func.srcloc(two_inst), SourceLoc::new(file, 4, 3));
+    cur.goto_bottom(entry);
+    assert!(cur.srcloc().is_unknown());
+
+    m.functions.push(func);
+    verify_module(&m).unwrap();
+    let text = m.to_string();
+    assert!(text.starts_with("file 0 \"k.c\"\n"), "{text}");
+    assert!(text.contains("v2 = iadd v0, v1 !loc 0:3:7\n"), "{text}");
+    assert!(text.contains("v3 = iconst.i32 2 !loc 0:4:3\n"), "{text}");
+    assert!(text.contains("    v1 = iconst.i32 1\n"), "{text}");
+    let again = parse_module(&text).unwrap();
+    assert_eq!(again.files, m.files);
+    assert_eq!(again.to_string(), text);
+}

@@ -2,11 +2,13 @@
 //!
 //! ```text
 //! cargo run -p ompcc-opt --example iropt -- FILE.ir [-O0|-O1|-O2] [--passes=a,b]
-//!     [--print-before=all|a,b] [--print-after=all|a,b] [--time-passes] [--no-verify]
+//!     [--print-before=all|a,b] [--print-after=all|a,b] [-Rpass=all|a,b] [--time-passes]
+//!     [--no-verify]
 //! ```
-//! Prints the optimized module on stdout; hook output and the timing table go to stderr.
+//! Prints the optimized module on stdout; hook output, remarks and the timing table go to
+//! stderr.
 
-use ompcc_opt::{PassManager, PrintFilter, parse_pipeline, pipeline_for_level};
+use ompcc_opt::{PassManager, PrintFilter, Remarks, parse_pipeline, pipeline_for_level};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -24,6 +26,7 @@ fn run() -> Result<(), String> {
     let mut passes = pipeline_for_level(1);
     let (mut before, mut after) = (PrintFilter::None, PrintFilter::None);
     let (mut time, mut verify) = (false, true);
+    let mut remarks = PrintFilter::None;
     for arg in std::env::args().skip(1) {
         if let Some(l) = arg.strip_prefix("-O") {
             let level: u8 = l.parse().map_err(|_| format!("bad level `{arg}`"))?;
@@ -34,6 +37,8 @@ fn run() -> Result<(), String> {
             before = PrintFilter::parse(p)?;
         } else if let Some(p) = arg.strip_prefix("--print-after=") {
             after = PrintFilter::parse(p)?;
+        } else if let Some(p) = arg.strip_prefix("-Rpass=") {
+            remarks = PrintFilter::parse(p)?;
         } else if arg == "--time-passes" {
             time = true;
         } else if arg == "--no-verify" {
@@ -56,8 +61,12 @@ fn run() -> Result<(), String> {
     pm.print_before = before;
     pm.print_after = after;
     pm.time_passes = time;
+    pm.remarks = Remarks::new(remarks);
     let result = pm.run_module(&mut module);
     eprint!("{}", pm.printed);
+    for r in pm.remarks.remarks() {
+        eprintln!("{}", r.render(&module.files));
+    }
     eprint!("{}", pm.timing_table());
     result.map_err(|e| e.to_string())?;
     print!("{module}");

@@ -8,6 +8,7 @@
 //! signature and always stay. Finally, stack slots no `stack_addr` names are dropped and the
 //! remaining ones renumbered in order.
 
+use crate::remarks::{Remarks, plural};
 use cranelift_entity::{PrimaryMap, SecondaryMap};
 use ompcc_ir::analysis::ControlFlowGraph;
 use ompcc_ir::{Block, Function, Inst, InstData, StackSlot, Value, ValueDef};
@@ -21,6 +22,11 @@ fn is_root(func: &Function, inst: Inst) -> bool {
 
 /// Runs DCE; returns whether anything was removed.
 pub fn dce(func: &mut Function) -> bool {
+    dce_with_remarks(func, &mut Remarks::default())
+}
+
+/// `dce`, reporting how much it removed to `remarks`.
+pub fn dce_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let cfg = ControlFlowGraph::compute(func);
     let mut live: SecondaryMap<Value, bool> = SecondaryMap::new();
     let mut work: Vec<Value> = Vec::new();
@@ -58,13 +64,13 @@ pub fn dce(func: &mut Function) -> bool {
             ValueDef::Placeholder => {}
         }
     }
-    let mut changed = false;
+    let (mut dead_insts, mut dead_params) = (0, 0);
     for &b in &blocks {
         let insts: Vec<Inst> = func.layout.block_insts(b).collect();
         for inst in insts {
             if !is_root(func, inst) && func.dfg.inst_results(inst).iter().all(|&r| !live[r]) {
                 func.layout.remove_inst(inst);
-                changed = true;
+                dead_insts += 1;
             }
         }
     }
@@ -87,11 +93,32 @@ pub fn dce(func: &mut Function) -> bool {
                 }
             }
             func.dfg.remove_block_param(b, i);
-            changed = true;
+            dead_params += 1;
         }
     }
-    changed |= drop_unused_stack_slots(func);
-    changed
+    let slots_before = func.stack_slots.len();
+    let dropped_slots = drop_unused_stack_slots(func);
+    if remarks.wants() {
+        let mut parts = Vec::new();
+        if dead_insts > 0 {
+            parts.push(plural(dead_insts, "dead instruction", "dead instructions"));
+        }
+        if dead_params > 0 {
+            parts.push(plural(
+                dead_params,
+                "dead block parameter",
+                "dead block parameters",
+            ));
+        }
+        if dropped_slots {
+            let n = slots_before - func.stack_slots.len();
+            parts.push(plural(n, "unused stack slot", "unused stack slots"));
+        }
+        if !parts.is_empty() {
+            remarks.emit(Default::default(), format!("removed {}", parts.join(", ")));
+        }
+    }
+    dead_insts > 0 || dead_params > 0 || dropped_slots
 }
 
 /// Removes stack slots no `stack_addr` in the layout names, renumbering the rest in order.

@@ -9,6 +9,7 @@
 //! are. Commutative operations are keyed
 //! with sorted operands. Unreachable blocks are left alone.
 
+use crate::remarks::{Remarks, plural};
 use crate::util::Replacements;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
 use ompcc_ir::{Block, Function, Inst, InstData, Opcode, Type, Value};
@@ -80,6 +81,11 @@ fn key(func: &Function, inst: Inst) -> Option<Key> {
 
 /// Runs GVN; returns whether any instruction was removed.
 pub fn gvn(func: &mut Function) -> bool {
+    gvn_with_remarks(func, &mut Remarks::default())
+}
+
+/// `gvn`, reporting the redundant instructions it removes to `remarks`.
+pub fn gvn_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let cfg = ControlFlowGraph::compute(func);
     let dt = DominatorTree::compute(func, &cfg);
     let Some(entry) = func.layout.entry_block() else {
@@ -91,6 +97,7 @@ pub fn gvn(func: &mut Function) -> bool {
     let mut stack: Vec<(Block, bool)> = vec![(entry, false)];
     let mut repl = Replacements::default();
     let mut changed = false;
+    let mut removed = 0;
     while let Some((b, leaving)) = stack.pop() {
         if leaving {
             for k in scopes.pop().unwrap_or_default() {
@@ -110,6 +117,7 @@ pub fn gvn(func: &mut Function) -> bool {
                     repl.insert(res, v);
                     func.layout.remove_inst(inst);
                     changed = true;
+                    removed += 1;
                 }
                 None => {
                     table.insert(k.clone(), res);
@@ -123,5 +131,14 @@ pub fn gvn(func: &mut Function) -> bool {
         }
     }
     repl.apply(func);
+    if removed > 0 {
+        remarks.emit(
+            Default::default(),
+            format!(
+                "removed {} computed by a dominating twin",
+                plural(removed, "redundant instruction", "redundant instructions")
+            ),
+        );
+    }
     changed
 }

@@ -2,30 +2,34 @@
 //!
 //! Each pass is a plain function over one `ompcc_ir::Function` that keeps the IR valid (the
 //! manager can verify after every pass). `optimize` runs the pipeline of an optimization level.
+//! Passes that report what they did (`remarks`) also have a `_with_remarks` form; the manager
+//! calls it when its `Remarks` sink wants that pass.
 
 pub mod dce;
 pub mod gvn;
 pub mod licm;
 pub mod manager;
 pub mod mem2reg;
+pub mod remarks;
 pub mod simplify;
 pub mod simplifycfg;
 pub mod spaces;
 pub mod sroa;
 mod util;
 
-pub use dce::dce;
-pub use gvn::gvn;
-pub use licm::licm;
+pub use dce::{dce, dce_with_remarks};
+pub use gvn::{gvn, gvn_with_remarks};
+pub use licm::{licm, licm_with_remarks};
 pub use manager::{
     PASSES, Pass, PassError, PassManager, PrintFilter, lookup, parse_pipeline, pipeline_for_level,
     pipeline_for_opt,
 };
-pub use mem2reg::mem2reg;
-pub use simplify::simplify;
-pub use simplifycfg::simplifycfg;
-pub use spaces::spaces;
-pub use sroa::sroa;
+pub use mem2reg::{mem2reg, mem2reg_with_remarks};
+pub use remarks::{Remark, Remarks};
+pub use simplify::{simplify, simplify_with_remarks};
+pub use simplifycfg::{simplifycfg, simplifycfg_with_remarks};
+pub use spaces::{spaces, spaces_with_remarks};
+pub use sroa::{sroa, sroa_with_remarks};
 
 /// Runs the pipeline of optimization level `level` over every function of `module`, verifying
 /// after each pass when `verify` is set.

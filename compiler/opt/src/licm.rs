@@ -8,6 +8,7 @@
 //! safe to execute speculatively, so it does not matter whether their block ran on every
 //! iteration. Loads stay (no alias analysis yet).
 
+use crate::remarks::{Remarks, plural};
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree, LoopAnalysis};
 use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, Value};
 use rustc_hash::FxHashSet;
@@ -55,6 +56,11 @@ fn make_preheader(func: &mut Function, header: Block, outside: &[Inst]) -> Block
 
 /// Runs LICM; returns whether anything changed.
 pub fn licm(func: &mut Function) -> bool {
+    licm_with_remarks(func, &mut Remarks::default())
+}
+
+/// `licm`, reporting the preheaders it adds and the instructions it hoists per loop to `remarks`.
+pub fn licm_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let mut changed = false;
     // Preheaders first; they change the CFG, so the analyses are recomputed afterwards.
     {
@@ -75,6 +81,10 @@ pub fn licm(func: &mut Function) -> bool {
             if !outside.is_empty() {
                 make_preheader(func, l.header, &outside);
                 changed = true;
+                remarks.emit(
+                    Default::default(),
+                    format!("added a preheader to the loop at {}", l.header),
+                );
             }
         }
     }
@@ -87,6 +97,7 @@ pub fn licm(func: &mut Function) -> bool {
             continue;
         };
         let body: FxHashSet<Block> = l.blocks.iter().copied().collect();
+        let mut hoisted = 0;
         for &b in &l.blocks {
             let insts: Vec<Inst> = func.layout.block_insts(b).collect();
             for inst in insts {
@@ -105,8 +116,19 @@ pub fn licm(func: &mut Function) -> bool {
                     func.layout.remove_inst(inst);
                     func.layout.insert_inst_before(inst, pre_term);
                     changed = true;
+                    hoisted += 1;
                 }
             }
+        }
+        if hoisted > 0 {
+            remarks.emit(
+                Default::default(),
+                format!(
+                    "hoisted {} out of the loop at {}",
+                    plural(hoisted, "invariant instruction", "invariant instructions"),
+                    l.header
+                ),
+            );
         }
     }
     changed

@@ -2,10 +2,13 @@
 //! print-before/after hooks, verification after each pass and a time-passes table.
 //!
 //! Passes are plain functions `fn(&mut Function) -> bool` (true when they changed something).
+//! Remarks (`PassManager::remarks`, `-Rpass=`): when the sink wants a pass that reports
+//! remarks, the manager runs its `_with_remarks` form instead (same transformation).
 //! The manager never prints: hook output and the timing table go to strings the caller owns.
 //! When verification is on, the first pass that leaves a function invalid stops the pipeline
 //! with a `PassError` that carries the annotated function text.
 
+use crate::remarks::Remarks;
 use ompcc_ir::verifier::annotate;
 use ompcc_ir::{Function, Module, VerifierError, verify_function};
 use std::fmt::{self, Write};
@@ -71,6 +74,21 @@ pub const PASSES: &[Pass] = &[
         run: crate::simplifycfg::simplifycfg,
     },
 ];
+
+/// The registered passes that report remarks, with their `_with_remarks` forms (the manager
+/// calls these instead of `Pass::run` when its sink wants the pass).
+const REMARK_PASSES: &[(&str, RemarkRun)] = &[
+    ("sroa", crate::sroa::sroa_with_remarks),
+    ("mem2reg", crate::mem2reg::mem2reg_with_remarks),
+    ("dce", crate::dce::dce_with_remarks),
+    ("gvn", crate::gvn::gvn_with_remarks),
+    ("licm", crate::licm::licm_with_remarks),
+    ("simplify", crate::simplify::simplify_with_remarks),
+    ("simplifycfg", crate::simplifycfg::simplifycfg_with_remarks),
+    ("spaces", crate::spaces::spaces_with_remarks),
+];
+
+type RemarkRun = fn(&mut Function, &mut Remarks) -> bool;
 
 /// Looks a pass up by name.
 pub fn lookup(name: &str) -> Option<Pass> {
@@ -173,7 +191,7 @@ impl PrintFilter {
         ))
     }
 
-    fn matches(&self, name: &str) -> bool {
+    pub(crate) fn matches(&self, name: &str) -> bool {
         match self {
             PrintFilter::None => false,
             PrintFilter::All => true,
@@ -223,6 +241,8 @@ pub struct PassManager {
     timings: Vec<(&'static str, Duration, u32, u32)>,
     /// Text written by the print hooks.
     pub printed: String,
+    /// Remarks of the passes its filter names (`-Rpass=`); wants nothing by default.
+    pub remarks: Remarks,
 }
 
 impl PassManager {
@@ -264,7 +284,16 @@ impl PassManager {
                 );
             }
             let start = Instant::now();
-            let changed = (pass.run)(func);
+            self.remarks.begin(pass.name, &func.name);
+            let with_remarks = REMARK_PASSES
+                .iter()
+                .find(|(n, _)| *n == pass.name)
+                .filter(|_| self.remarks.wants())
+                .map(|&(_, run)| run);
+            let changed = match with_remarks {
+                Some(run) => run(func, &mut self.remarks),
+                None => (pass.run)(func),
+            };
             let took = start.elapsed();
             if self.time_passes {
                 match self.timings.iter_mut().find(|t| t.0 == pass.name) {
@@ -400,6 +429,29 @@ block0(v0: i32):
         let table = pm.timing_table();
         assert!(table.lines().any(|l| l.starts_with("simplify ")), "{table}");
         assert!(table.lines().any(|l| l.starts_with("total")), "{table}");
+    }
+
+    #[test]
+    fn remarks_follow_the_filter() {
+        let run = |filter: PrintFilter| {
+            let mut f = parse_function(SRC).unwrap();
+            let mut pm = PassManager::new(parse_pipeline("simplify,dce").unwrap());
+            pm.remarks = Remarks::new(filter);
+            pm.run_function(&mut f).unwrap();
+            let text: Vec<String> = pm.remarks.take().iter().map(|r| r.to_string()).collect();
+            (text, f.to_string())
+        };
+        let (none, plain) = run(PrintFilter::None);
+        assert!(none.is_empty(), "{none:?}");
+        let (dce, with_remarks) = run(PrintFilter::parse("dce").unwrap());
+        assert_eq!(
+            dce,
+            ["@f: removed 2 dead instructions [-Rpass=dce]".to_string()]
+        );
+        assert_eq!(plain, with_remarks, "remarks do not change the result");
+        let (all, _) = run(PrintFilter::All);
+        assert_eq!(all.len(), 2, "{all:?}");
+        assert!(all[0].ends_with("[-Rpass=simplify]"), "{all:?}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! order. A load with no reaching store reads a zero of its type (C leaves it undefined).
 //! Unreachable blocks are rewritten too, starting from zero values.
 
+use crate::remarks::{Remarks, plural};
 use crate::util::Replacements;
 use cranelift_entity::SecondaryMap;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
@@ -96,6 +97,9 @@ fn zero(func: &mut Function, entry: Block, ty: Type) -> Value {
         Some(first) => cur.goto_inst(first),
         None => cur.goto_bottom(entry),
     }
+    // The zero stands for a read of an uninitialized slot, not for the entry's first
+    // instruction: it gets no source location.
+    cur.set_srcloc(ompcc_ir::SourceLoc::default());
     if ty.is_float() {
         cur.ins().fconst(ty, 0.0)
     } else if ty.is_ptr() {
@@ -108,6 +112,11 @@ fn zero(func: &mut Function, entry: Block, ty: Type) -> Value {
 
 /// Runs mem2reg; returns whether any slot was promoted.
 pub fn mem2reg(func: &mut Function) -> bool {
+    mem2reg_with_remarks(func, &mut Remarks::default())
+}
+
+/// `mem2reg`, reporting the slots it promotes to `remarks`.
+pub fn mem2reg_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let (addr_of, cands) = candidates(func);
     let Some(entry) = func.layout.entry_block() else {
         return false;
@@ -243,6 +252,17 @@ pub fn mem2reg(func: &mut Function) -> bool {
         }
     }
     repl.apply(func);
+    if remarks.wants() {
+        let names: Vec<String> = cands.iter().map(|(s, _)| s.to_string()).collect();
+        remarks.emit(
+            ompcc_ir::SourceLoc::default(),
+            format!(
+                "promoted {} to SSA values: {}",
+                plural(cands.len(), "stack slot", "stack slots"),
+                names.join(", ")
+            ),
+        );
+    }
     // The slot addresses are now unused.
     for b in func.layout.blocks().collect::<Vec<_>>() {
         for inst in func.layout.block_insts(b).collect::<Vec<_>>() {

@@ -12,6 +12,7 @@
 //! parameters that receive the same value on every edge (or themselves, around a loop) are
 //! replaced by that value.
 
+use crate::remarks::{Remarks, plural};
 use crate::util::{Replacements, fconst_value, iconst_value};
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
 use ompcc_ir::builder::normalize_imm;
@@ -233,6 +234,11 @@ fn redundant_params(func: &mut Function, cfg: &ControlFlowGraph, dt: &DominatorT
 
 /// Runs simplify; returns whether anything changed.
 pub fn simplify(func: &mut Function) -> bool {
+    simplify_with_remarks(func, &mut Remarks::default())
+}
+
+/// `simplify`, reporting how many instructions it folds to `remarks`.
+pub fn simplify_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let cfg = ControlFlowGraph::compute(func);
     let dt = DominatorTree::compute(func, &cfg);
     let params_changed = redundant_params(func, &cfg, &dt);
@@ -240,6 +246,7 @@ pub fn simplify(func: &mut Function) -> bool {
     order.extend(func.layout.blocks().filter(|&b| !dt.is_reachable(b)));
     let mut repl = Replacements::default();
     let mut changed = false;
+    let (mut folded, mut aliased) = (0, 0);
     for b in order {
         let insts: Vec<Inst> = func.layout.block_insts(b).collect();
         for inst in insts {
@@ -252,6 +259,10 @@ pub fn simplify(func: &mut Function) -> bool {
             };
             let res = func.dfg.inst_results(inst)[0];
             let ty = func.dfg.value_type(res);
+            match &fold {
+                Fold::Alias(_) => aliased += 1,
+                _ => folded += 1,
+            }
             match fold {
                 Fold::Int(v) => {
                     *func.dfg.inst_mut(inst) = InstData::UnaryImm {
@@ -275,5 +286,21 @@ pub fn simplify(func: &mut Function) -> bool {
         }
     }
     repl.apply(func);
+    if remarks.wants() && (folded > 0 || aliased > 0) {
+        let mut parts = Vec::new();
+        if folded > 0 {
+            parts.push(format!(
+                "folded {} to constants",
+                plural(folded, "instruction", "instructions")
+            ));
+        }
+        if aliased > 0 {
+            parts.push(format!(
+                "replaced {} by an operand",
+                plural(aliased, "instruction", "instructions")
+            ));
+        }
+        remarks.emit(Default::default(), parts.join(", "));
+    }
     changed || params_changed
 }

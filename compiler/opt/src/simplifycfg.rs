@@ -11,6 +11,7 @@
 //! 4. Merge a block into its predecessor when it has exactly one incoming edge, from a `jump`
 //!    (the parameters become the jump's arguments).
 
+use crate::remarks::{Remarks, plural};
 use crate::util::{Replacements, iconst_value};
 use ompcc_ir::analysis::{ControlFlowGraph, DefUse, DominatorTree};
 use ompcc_ir::{Block, BlockCall, Function, Inst, InstData};
@@ -171,15 +172,31 @@ fn merge_blocks(func: &mut Function) -> bool {
 
 /// Runs simplifycfg; returns whether anything changed.
 pub fn simplifycfg(func: &mut Function) -> bool {
+    simplifycfg_with_remarks(func, &mut Remarks::default())
+}
+
+/// `simplifycfg`, reporting how many blocks it removes to `remarks`.
+pub fn simplifycfg_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let mut changed = false;
+    let blocks_before = func.layout.blocks().count();
     loop {
         let mut round = fold_branches(func);
         round |= thread_jumps(func);
         round |= remove_unreachable(func);
         round |= merge_blocks(func);
         if !round {
-            return changed;
+            break;
         }
         changed = true;
     }
+    let removed = blocks_before.saturating_sub(func.layout.blocks().count());
+    if changed && remarks.wants() {
+        let message = if removed > 0 {
+            format!("removed {}", plural(removed, "block", "blocks"))
+        } else {
+            "simplified branches".to_string()
+        };
+        remarks.emit(Default::default(), message);
+    }
+    changed
 }

@@ -12,6 +12,7 @@
 //! generic originals die unless something else uses them (DCE). Stores into `const` and atomics
 //! outside `global`/`shared` are left alone.
 
+use crate::remarks::Remarks;
 use ompcc_ir::analysis::ControlFlowGraph;
 use ompcc_ir::{
     AddrSpace, Block, FuncCursor, Function, Inst, InstData, Opcode, Type, Value, ValueDef,
@@ -158,12 +159,20 @@ impl Infer<'_> {
                 }
             }
         }
+        // The new instruction recomputes `inst` in another space: it takes `inst`'s location.
+        let loc = cur.func.srcloc(inst);
+        cur.set_srcloc(loc);
         build(&mut cur)
     }
 }
 
 /// Runs memory-space inference; returns whether any access changed space.
 pub fn spaces(func: &mut Function) -> bool {
+    spaces_with_remarks(func, &mut Remarks::default())
+}
+
+/// `spaces`, reporting each access it moves out of the generic space (at the access) to `remarks`.
+pub fn spaces_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let cfg = ControlFlowGraph::compute(func);
     let mut incoming: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
     let mut preds: FxHashMap<Block, Vec<Inst>> = FxHashMap::default();
@@ -246,6 +255,13 @@ pub fn spaces(func: &mut Function) -> bool {
                 continue;
             }
             let p = inf.rebuild(addr, s);
+            if remarks.wants() {
+                let what = inf.func.dfg.inst(inst).opcode();
+                remarks.emit(
+                    inf.func.srcloc(inst),
+                    format!("generic {what} now accesses {s} memory"),
+                );
+            }
             match inf.func.dfg.inst_mut(inst) {
                 InstData::Load { space, arg, .. } => (*space, *arg) = (s, p),
                 InstData::Store { space, args, .. } => (*space, args[1]) = (s, p),

@@ -8,6 +8,7 @@
 //! fields. Slots whose fields overlap (type punning, misaligned views) or that are accessed out
 //! of bounds or through a variable index are left alone.
 
+use crate::remarks::{Remarks, plural};
 use crate::util::iconst_value;
 use ompcc_ir::{AddrSpace, FuncCursor, Function, Inst, InstData, Opcode, StackSlot, Type, Value};
 use rustc_hash::FxHashMap;
@@ -46,6 +47,11 @@ fn plain_access(func: &Function, inst: Inst, addr: Value) -> Option<Type> {
 
 /// Runs SROA; returns whether any slot was split.
 pub fn sroa(func: &mut Function) -> bool {
+    sroa_with_remarks(func, &mut Remarks::default())
+}
+
+/// `sroa`, reporting each slot it splits to `remarks`.
+pub fn sroa_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     // Users of every value, in layout order.
     let mut users: FxHashMap<Value, Vec<Inst>> = FxHashMap::default();
     let mut addrs: FxHashMap<StackSlot, Vec<Value>> = FxHashMap::default();
@@ -126,7 +132,10 @@ pub fn sroa(func: &mut Function) -> bool {
     }
     plans.sort_by_key(|(s, _)| *s);
     let changed = !plans.is_empty();
-    for (_, accesses) in plans {
+    for (slot, accesses) in plans {
+        let loc = accesses
+            .first()
+            .map_or_else(Default::default, |a| func.srcloc(a.inst));
         let mut new_slots: FxHashMap<(i64, u32), StackSlot> = FxHashMap::default();
         for a in accesses {
             let bytes = a.ty.bytes();
@@ -141,6 +150,19 @@ pub fn sroa(func: &mut Function) -> bool {
                 InstData::Store { args, .. } => args[1] = addr,
                 _ => {}
             }
+        }
+        if remarks.wants() {
+            let mut fields: Vec<StackSlot> = new_slots.into_values().collect();
+            fields.sort();
+            let names: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+            remarks.emit(
+                loc,
+                format!(
+                    "split {slot} into {}: {}",
+                    plural(fields.len(), "scalar slot", "scalar slots"),
+                    names.join(", ")
+                ),
+            );
         }
     }
     changed

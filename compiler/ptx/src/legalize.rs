@@ -42,8 +42,11 @@ fn all_insts(func: &Function) -> Vec<Inst> {
         .collect()
 }
 
+/// A builder before `before`; what it builds replaces or feeds `before`, so it takes
+/// `before`'s source location.
 fn ins(func: &mut Function, before: Inst) -> InsertBuilder<'_> {
-    InsertBuilder::new(func, InsertPoint::Before(before))
+    let loc = func.srcloc(before);
+    InsertBuilder::new(func, InsertPoint::Before(before)).with_srcloc(loc)
 }
 
 fn ty(func: &Function, v: Value) -> Type {

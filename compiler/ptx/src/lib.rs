@@ -7,7 +7,17 @@
 //! (`regs`), block parameters leave SSA through parallel copies on edges (`copies`), blocks are
 //! laid out in IR order with fallthrough. ptxas does the real register allocation.
 //!
-//! The IR carries no source locations yet, so no `.loc`/`.file` line info is written.
+//! Linkage: exported globals and functions are `.visible`, internal ones get no qualifier,
+//! shared variables never do; the dynamic shared array (`extern` shared global of size 0) is
+//! `.extern .shared .align A .b8 name[];`. Kernel launch bounds become `.maxntid`, `.reqntid`
+//! and `.minnctapersm` between the parameter list and the body.
+//!
+//! Line info (`PtxOptions::line_info`, set by `-g`/`-lineinfo`): the module's source files
+//! become `.file N "path"` directives (IR file index + 1: PTX numbers files from 1) and each
+//! instruction with a source location is preceded by `.loc N LINE COL` when its location
+//! differs from the previous one in the function. Code the backend adds on its own (parameter
+//! loads, edge copies, trampolines) carries the location of the instruction it belongs to, or
+//! none.
 //!
 //! ```
 //! let ir = "kernel @k(ptr(global)) {\nblock0(v0: ptr(global)):\n    v1 = sreg tid.x\n    \
@@ -41,6 +51,8 @@ pub struct PtxOptions {
     /// Lower large `br_table`s to `brx.idx` jump tables instead of a binary search of
     /// compares (off by default: the built-in emulator does not run `brx.idx` yet).
     pub jump_tables: bool,
+    /// Write `.file`/`.loc` line information from the IR's source locations.
+    pub line_info: bool,
 }
 
 impl Default for PtxOptions {
@@ -50,6 +62,7 @@ impl Default for PtxOptions {
         PtxOptions {
             sm: 70,
             jump_tables: false,
+            line_info: false,
         }
     }
 }
@@ -174,7 +187,7 @@ mod tests {
                 &m,
                 &PtxOptions {
                     sm: 71,
-                    jump_tables: false
+                    ..PtxOptions::default()
                 }
             ),
             Err(PtxError::UnknownTarget(_))

@@ -1,9 +1,9 @@
 //! The module and function writer: header, declarations, globals, function frames, the
 //! `.param` calling convention and control flow (out-of-SSA copies, branch layout).
 //!
-//! Module order: `.version`/`.target`/`.address_size`, external declarations (`.extern .func`),
-//! globals, prototypes of every device function (so calls may precede definitions), then the
-//! functions. A function body is built in a buffer first because its `.reg` declarations must
+//! Module order: `.version`/`.target`/`.address_size`, `.file` table (with line info), external
+//! declarations (`.extern .func`), globals, prototypes of every device function (so calls may
+//! precede definitions), then the functions. A function body is built in a buffer first because its `.reg` declarations must
 //! come before the code and are only known at the end.
 //!
 //! Out of SSA: every block parameter has its own register; an edge with arguments becomes a
@@ -20,8 +20,8 @@ use crate::{PtxError, PtxOptions};
 use cranelift_entity::{EntityRef, SecondaryMap};
 use ompcc_ir::instructions::BlockCall;
 use ompcc_ir::{
-    AddrSpace, Block, FuncKind, Function, GlobalData, Inst, InstData, Module, Signature, Type,
-    Value,
+    AddrSpace, Block, FuncKind, Function, GlobalData, Inst, InstData, Linkage, Module, Signature,
+    Type, Value,
 };
 use std::fmt::{self, Write as _};
 
@@ -45,6 +45,31 @@ fn valid_name(name: &str) -> bool {
         Some(c) if c.is_ascii_alphabetic() => cs.all(ok_rest),
         Some('_' | '$') => name.len() > 1 && cs.all(ok_rest),
         _ => false,
+    }
+}
+
+/// `s` as a PTX string literal: C-style escapes, with `"` and control characters as octal
+/// (`\042`) because ptxas rejects `\"`.
+fn ptx_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            c if c == '"' || (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(out, "\\{:03o}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The qualifier a defined function or global gets for its linkage (with a trailing space).
+fn visibility(linkage: Linkage) -> &'static str {
+    match linkage {
+        Linkage::Internal => "",
+        _ => ".visible ",
     }
 }
 
@@ -155,6 +180,12 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
         writeln!(self.out, ".version {}.{}", v / 10, v % 10)?;
         writeln!(self.out, ".target sm_{}", self.opts.sm)?;
         writeln!(self.out, ".address_size 64")?;
+        if self.opts.line_info && !m.files.is_empty() {
+            writeln!(self.out)?;
+            for (i, name) in m.files.iter().enumerate() {
+                writeln!(self.out, ".file {} {}", i + 1, ptx_string(name))?;
+            }
+        }
         if !m.decls.is_empty() {
             writeln!(self.out)?;
         }
@@ -169,7 +200,7 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
             writeln!(self.out)?;
         }
         for g in &m.globals {
-            self.global(g)?;
+            self.global(g, m.linkage_of(&g.name))?;
         }
         let devices: Vec<&Function> = m
             .functions
@@ -182,7 +213,8 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
         for f in devices {
             writeln!(
                 self.out,
-                ".visible .func {};",
+                "{}.func {};",
+                visibility(m.linkage_of(&f.name)),
                 func_prototype(&f.name, &f.sig)?
             )?;
         }
@@ -198,22 +230,35 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
                     e.first().map_or(String::new(), |e| e.to_string())
                 ),
             })?;
-            let text = FuncEmitter::new(&f, self.opts, defined.clone()).function()?;
+            let linkage = m.linkage_of(&f.name);
+            let text = FuncEmitter::new(&f, self.opts, defined.clone()).function(linkage)?;
             self.out.write_str(&text)?;
         }
         Ok(())
     }
 
-    fn global(&mut self, g: &GlobalData) -> Result<(), PtxError> {
+    fn global(&mut self, g: &GlobalData, linkage: Linkage) -> Result<(), PtxError> {
+        if linkage == Linkage::Extern {
+            // The verifier allows `extern` only for the dynamic shared array.
+            writeln!(
+                self.out,
+                ".extern .shared .align {} .b8 {}[];",
+                g.align, g.name
+            )?;
+            return Ok(());
+        }
         if g.size == 0 {
             return Err(PtxError::Unsupported {
                 symbol: g.name.clone(),
                 reason: "PTX has no zero-sized variables".into(),
             });
         }
-        let space = match g.space {
-            AddrSpace::Shared => ".shared",
-            AddrSpace::Const => ".visible .const",
+        // `.visible` does not apply to `.shared`: shared memory belongs to one block.
+        let space = match (g.space, linkage) {
+            (AddrSpace::Shared, _) => ".shared",
+            (AddrSpace::Const, Linkage::Internal) => ".const",
+            (AddrSpace::Const, _) => ".visible .const",
+            (_, Linkage::Internal) => ".global",
             _ => ".visible .global",
         };
         write!(
@@ -253,6 +298,8 @@ pub(crate) struct FuncEmitter<'f> {
     labels: u32,
     /// Names of the functions the module defines (callable without the runtime).
     defined: Vec<String>,
+    /// The last `.loc` written, so repeated locations are written once.
+    last_loc: ompcc_ir::SourceLoc,
 }
 
 impl<'f> FuncEmitter<'f> {
@@ -266,6 +313,7 @@ impl<'f> FuncEmitter<'f> {
             trampolines: Vec::new(),
             labels: 0,
             defined,
+            last_loc: ompcc_ir::SourceLoc::default(),
         }
     }
 
@@ -317,7 +365,7 @@ impl<'f> FuncEmitter<'f> {
         format!("$L__{kind}{}", self.labels)
     }
 
-    fn function(mut self) -> Result<String, PtxError> {
+    fn function(mut self, linkage: Linkage) -> Result<String, PtxError> {
         let f = self.func;
         let name = &f.name;
         let mut head = String::new();
@@ -337,9 +385,24 @@ impl<'f> FuncEmitter<'f> {
                 } else {
                     "\n)\n"
                 });
+                let lb = f.launch_bounds;
+                if let Some(n) = lb.max_threads {
+                    writeln!(head, ".maxntid {n}, 1, 1")?;
+                }
+                if let Some([x, y, z]) = lb.req_threads {
+                    writeln!(head, ".reqntid {x}, {y}, {z}")?;
+                }
+                if let Some(n) = lb.min_blocks {
+                    writeln!(head, ".minnctapersm {n}")?;
+                }
             }
             FuncKind::Device => {
-                writeln!(head, ".visible .func {}", func_prototype(name, &f.sig)?)?;
+                writeln!(
+                    head,
+                    "{}.func {}",
+                    visibility(linkage),
+                    func_prototype(name, &f.sig)?
+                )?;
             }
         }
         let blocks: Vec<Block> = f.layout.blocks().collect();
@@ -351,6 +414,7 @@ impl<'f> FuncEmitter<'f> {
             }
             let next = blocks.get(i + 1).copied();
             for inst in f.layout.block_insts(block) {
+                self.srcloc(inst);
                 if f.dfg.inst(inst).opcode().is_terminator() {
                     self.terminator(inst, next)?;
                 } else {
@@ -377,6 +441,21 @@ impl<'f> FuncEmitter<'f> {
         head.push_str(&self.body);
         head.push_str("}\n");
         Ok(head)
+    }
+
+    /// Writes `.loc` for `inst` when line info is on and its location is known and new.
+    fn srcloc(&mut self, inst: Inst) {
+        let loc = self.func.srcloc(inst);
+        if !self.opts.line_info || loc.is_unknown() || loc == self.last_loc {
+            return;
+        }
+        self.last_loc = loc;
+        self.raw(format_args!(
+            "\t.loc {} {} {}",
+            loc.file + 1,
+            loc.line,
+            loc.col
+        ));
     }
 
     /// Loads the entry block's parameters from the `.param` space.
