@@ -251,7 +251,10 @@ impl Runtime {
                 match self.options.device {
                     DeviceKind::Host => Err(("OMPCC_DEVICE=host selects no device".into(), false)),
                     DeviceKind::Sim => Ok(vec![Box::new(SimBackend::new()) as Box<dyn Backend>]),
-                    DeviceKind::Emu => Ok(vec![Box::new(EmuBackend::new()) as Box<dyn Backend>]),
+                    DeviceKind::Emu => Ok(vec![Box::new(EmuBackend::with_settings(
+                        self.options.emu_threads,
+                        self.options.emu_block_limit,
+                    )) as Box<dyn Backend>]),
                     kind @ (DeviceKind::Auto | DeviceKind::Cuda) => {
                         match cuda::open_devices(&self.options.libcuda) {
                             Ok(devs) => Ok(devs

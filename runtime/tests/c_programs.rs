@@ -378,6 +378,25 @@ fn emu_fault_is_fatal_and_names_kernel_and_locations() {
 }
 
 #[test]
+fn emu_block_instruction_limit_stops_endless_loops() {
+    let (rc, out, err) = run(
+        "spin",
+        &[
+            EMU,
+            ("OMPCC_EMU_MAX_BLOCK_INSTS", "5000"),
+            ("OMPCC_EMU_THREADS", "1"),
+        ],
+    );
+    assert_eq!((rc, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.starts_with("ompcc-rt: error: prog.c:130:9: kernel 'spin' on emu:0 (PTX emulator, 1 host threads): emu launch failed: kernel `spin` block ("),
+        "{err}"
+    );
+    assert!(err.contains("more than 5000 warp instructions"), "{err}");
+    assert!(err.contains("of emu.ptx"), "{err}");
+}
+
+#[test]
 fn emu_profile_reports_instructions_and_coalescing() {
     let (rc, _, err) = run("saxpy", &[EMU, ("OMPCC_PROFILE", "1")]);
     assert_eq!(rc, 0, "{err}");
@@ -438,6 +457,17 @@ fn cuda_device_runs_kernels_or_falls_back() {
     let (rc, out, err) = run("link", &[]);
     assert_eq!(rc, 0, "{err}");
     assert_eq!(out, format!("ran={ran} a0=42\n"), "{err}");
+    // the emulator scenarios give the same answers on the GPU
+    let (rc, out, err) = run("saxpy", &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(
+        out,
+        format!("ran={ran} x999=999 y0=1 y999=1999 sum=1000000\n"),
+        "{err}"
+    );
+    let (rc, out, err) = run("gread", &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, format!("ran={ran} before=41 after=1234\n"), "{err}");
     let (rc, out, err) = run("badptx", &[]);
     if has_gpu {
         assert_eq!(rc, 1, "{out}");

@@ -36,9 +36,17 @@ impl Default for EmuBackend {
 impl EmuBackend {
     /// An emulated device running blocks on one host thread per core.
     pub fn new() -> Self {
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        Self::with_settings(None, None)
+    }
+
+    /// An emulated device running blocks on `threads` host threads (default: one per core),
+    /// stopping a launch when one block issues more than `block_limit` warp instructions.
+    pub fn with_settings(threads: Option<u32>, block_limit: Option<u64>) -> Self {
+        let workers = threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32));
         let mut device = Device::new();
         device.set_workers(workers);
+        device.set_block_instruction_limit(block_limit);
         EmuBackend {
             device,
             workers,

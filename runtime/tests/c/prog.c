@@ -43,7 +43,7 @@ static const ompcc_rt_global_desc inc_globals[] = {{"g_val", &g_val, sizeof g_va
 
 static const uint32_t saxpy_params[] = {4, 4, 8, 8};
 static const ompcc_rt_kernel_desc emu_kernels[] = {
-    {"saxpy", 4, saxpy_params}, {"read_g", 1, one_ptr}, {"oob", 2, k_params}};
+    {"saxpy", 4, saxpy_params}, {"read_g", 1, one_ptr}, {"oob", 2, k_params}, {"spin", 0, NULL}};
 
 static int launch(int m, uint32_t kernel, uint32_t n, const ompcc_rt_map_entry *e,
                   const char *loc) {
@@ -125,10 +125,11 @@ int main(int argc, char **argv) {
     ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &first, "prog.c:70:1");
     ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &second, "prog.c:71:1");
     printf("not reached\n");
-  } else if (!strcmp(s, "saxpy") || !strcmp(s, "gread") || !strcmp(s, "oob")) {
+  } else if (!strcmp(s, "saxpy") || !strcmp(s, "gread") || !strcmp(s, "oob") ||
+             !strcmp(s, "spin")) {
     /* two translation units: inc.ptx defines g_val, emu.ptx declares it extern */
     reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
-    int m = reg("emu.ptx", emu_kernels, 3, NULL, 0);
+    int m = reg("emu.ptx", emu_kernels, 4, NULL, 0);
     if (!strcmp(s, "saxpy")) {
       enum { N = 1000 };
       static float x[N], y[N];
@@ -170,6 +171,8 @@ int main(int argc, char **argv) {
       ran = launch(m, 1, 1, &o, "prog.c:113:9");
       if (!ran) out = g_val;
       printf("ran=%d before=%d after=%d\n", ran, before, out);
+    } else if (!strcmp(s, "spin")) {
+      printf("ran=%d\n", launch(m, 3, 0, NULL, "prog.c:130:9"));
     } else {
       int n = 8;
       ompcc_rt_map_entry args[2] = {e, {&n, &n, sizeof n, 0, "n", "prog.c:120:20"}};
