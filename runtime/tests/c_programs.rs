@@ -330,6 +330,17 @@ fn emu_bad_ptx_names_module_and_line() {
 }
 
 #[test]
+fn emu_unresolved_extern_variable_is_a_link_error() {
+    let (rc, out, err) = run("unresolved", &[EMU]);
+    assert_eq!((rc, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "ompcc-rt: error: prog.c:140:9: loading the device code of emu.ptx: emu link failed: \
+         `.extern` variable `g_val` of emu.ptx is not defined by any module\n"
+    );
+}
+
+#[test]
 fn emu_saxpy_copies_to_and_from() {
     let (rc, out, err) = run("saxpy", &[EMU, ("OMP_TARGET_OFFLOAD", "mandatory")]);
     assert_eq!(rc, 0, "{err}");

@@ -6,8 +6,9 @@
 //! - the first module's `.version`/`.target`/`.address_size` header is kept, later ones are
 //!   blanked;
 //! - `.extern .global`/`.const` declarations of variables that another module defines are
-//!   blanked (the emulator would otherwise allocate a second, empty variable); `.extern .func`
-//!   prototypes stay (the emulator pairs a prototype with the definition);
+//!   blanked (the emulator would otherwise allocate a second, empty variable), and one that no
+//!   module defines is an error, as in the driver's linker; `.extern .func` prototypes stay
+//!   (the emulator pairs a prototype with the definition and rejects calls to missing ones);
 //! - an externally visible symbol defined by two modules is an error, unless all but one of
 //!   the definitions are `.weak`/`.common` (the others are then blanked);
 //! - file-local symbols (no `.visible`/`.extern`/`.weak`/`.common`) whose name appears at module
@@ -199,6 +200,8 @@ struct Symbol {
     linkage: Linkage,
     func: bool,
     entry: bool,
+    /// A `.shared` variable (an `.extern` one is dynamic shared memory, never defined).
+    shared: bool,
     /// A function body, or a variable without `.extern`.
     defines: bool,
 }
@@ -230,6 +233,7 @@ fn items(src: &str, toks: &[Tok], name: &str) -> Result<Vec<Item>, LinkError> {
         let mut func = false;
         let mut entry = false;
         let mut var = false;
+        let mut shared = false;
         let mut sym_name: Option<String> = None;
         let mut has_body = false;
         let mut depth = 0i32;
@@ -266,7 +270,11 @@ fn items(src: &str, toks: &[Tok], name: &str) -> Result<Vec<Item>, LinkError> {
                         func = true;
                         entry = true;
                     }
-                    ".global" | ".const" | ".shared" | ".local" => var = true,
+                    ".global" | ".const" | ".local" => var = true,
+                    ".shared" => {
+                        var = true;
+                        shared = true;
+                    }
                     _ => {}
                 },
                 Kind::Ident if depth == 0 && parens == 0 && sym_name.is_none() && (func || var) => {
@@ -281,6 +289,7 @@ fn items(src: &str, toks: &[Tok], name: &str) -> Result<Vec<Item>, LinkError> {
             linkage,
             func,
             entry,
+            shared,
             defines: if func {
                 has_body
             } else {
@@ -358,9 +367,17 @@ pub fn link(modules: &[ModuleImage<'_>]) -> Result<Linked, LinkError> {
             }
             if let Some(s) = &it.symbol
                 && !s.func
+                && !s.shared
                 && s.linkage.external
-                && defs.contains_key(s.name.as_str())
             {
+                if !defs.contains_key(s.name.as_str()) {
+                    // the driver's linker rejects this too; the emulator would silently
+                    // allocate a fresh, zeroed variable
+                    return Err(LinkError(format!(
+                        "`.extern` variable `{}` of {} is not defined by any module",
+                        s.name, p.image.name
+                    )));
+                }
                 blank.push((mi, ii));
             }
         }
@@ -520,6 +537,21 @@ mod tests {
         let l = link(&[img("a.c", &w), img("b.c", &f)]).unwrap();
         assert_eq!(l.text.matches(".func f()").count(), 1, "{}", l.text);
         assert!(l.text.contains(".visible .func f()"), "{}", l.text);
+    }
+
+    #[test]
+    fn unresolved_extern_variables_are_errors_but_dynamic_shared_is_not() {
+        let a = format!(
+            "{HDR}.extern .global .align 4 .b32 g;\n.extern .shared .align 16 .b8 dyn[];\n"
+        );
+        let err = link(&[img("a.c", &a)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`.extern` variable `g` of a.c is not defined by any module"
+        );
+        let b = format!("{HDR}.visible .global .align 4 .b32 g;\n");
+        let l = link(&[img("a.c", &a), img("b.c", &b)]).unwrap();
+        assert!(l.text.contains(".extern .shared .align 16 .b8 dyn[];"));
     }
 
     #[test]

@@ -181,6 +181,13 @@ int main(int argc, char **argv) {
       int ran = launch(m, 2, 2, args, "prog.c:120:9");
       printf("ran=%d\n", ran);
     }
+  } else if (!strcmp(s, "unresolved")) {
+    /* emu.ptx alone: its extern g_val has no definition */
+    int m = reg("emu.ptx", emu_kernels, 4, NULL, 0);
+    int out = 0;
+    ompcc_rt_map_entry o = {&out, &out, sizeof out, OMPCC_RT_MAP_FROM | OMPCC_RT_MAP_TARGET_PARAM,
+                            "out", "prog.c:140:30"};
+    printf("ran=%d\n", launch(m, 1, 1, &o, "prog.c:140:9"));
   } else if (!strcmp(s, "bandwidth")) {
     size_t n = (size_t)256 << 20;
     char *big = malloc(n);
