@@ -341,6 +341,14 @@ fn emu_unresolved_extern_variable_is_a_link_error() {
 }
 
 #[test]
+fn emu_device_printf_is_in_order_with_host_output() {
+    let (rc, out, err) = run("hello", &[EMU]);
+    assert_eq!(rc, 0, "{err}");
+    let dev: String = (0..8).map(|i| format!("dev {i}\n")).collect();
+    assert_eq!(out, format!("host before\n{dev}host after ran=1\n"));
+}
+
+#[test]
 fn emu_saxpy_copies_to_and_from() {
     let (rc, out, err) = run("saxpy", &[EMU, ("OMP_TARGET_OFFLOAD", "mandatory")]);
     assert_eq!(rc, 0, "{err}");
@@ -381,8 +389,13 @@ fn emu_fault_is_fatal_and_names_kernel_and_locations() {
         "{err}"
     );
     assert!(err.contains("(allocation 0x"), "{err}");
+    let ptx = std::fs::read_to_string(src_dir().join("emu.ptx")).unwrap();
+    let store = 1 + ptx
+        .lines()
+        .position(|l| l.contains("st.global.u32 [%rd4], %r5;"))
+        .unwrap();
     assert!(
-        err.contains(" at PTX line 74 of emu.ptx (prog.c:121)\n"),
+        err.contains(&format!(" at PTX line {store} of emu.ptx (prog.c:121)\n")),
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");

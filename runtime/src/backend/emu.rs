@@ -9,10 +9,47 @@
 //!
 //! Errors name the input module and its own line: a fault reads
 //! `kernel `k` block (b,0,0) thread (t,0,0): MESSAGE at PTX line L of MODULE (file:line)`.
+//!
+//! Device `printf` output goes into C's `stdout` stream (not Rust's), so it lands in order with
+//! the host program's own `printf` output, as with the CUDA driver.
 
 use super::ptx_link::{self, Linked};
 use super::{Backend, BackendError, DevPtr, LaunchDims, LaunchStats, ModuleImage, ProgramId};
 use ompcc_emu::{Device, EmuError, LoadedModule, Module};
+use std::ffi::c_void;
+use std::io::{self, Write};
+
+unsafe extern "C" {
+    /// The C library's `FILE *stdout`.
+    static mut stdout: *mut c_void;
+    fn fwrite(ptr: *const c_void, size: usize, n: usize, stream: *mut c_void) -> usize;
+    fn fflush(stream: *mut c_void) -> i32;
+}
+
+/// Writes into the C library's `stdout` stream (which locks itself per call).
+struct CStdout;
+
+impl Write for CStdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // SAFETY: `stdout` is the C library's stream, valid while the process runs; reading
+        // the pointer by value takes no reference to the static.
+        let n = unsafe { fwrite(buf.as_ptr().cast(), 1, buf.len(), stdout) };
+        if n == 0 && !buf.is_empty() {
+            return Err(io::Error::other(
+                "writing device printf output to stdout failed",
+            ));
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        // SAFETY: as in `write`.
+        if unsafe { fflush(stdout) } != 0 {
+            return Err(io::Error::other("flushing stdout failed"));
+        }
+        Ok(())
+    }
+}
 
 /// One loaded program: the emulator's module and the map back to the input modules.
 struct Program {
@@ -47,6 +84,7 @@ impl EmuBackend {
         let mut device = Device::new();
         device.set_workers(workers);
         device.set_block_instruction_limit(block_limit);
+        device.set_printf_sink(Box::new(CStdout));
         EmuBackend {
             device,
             workers,

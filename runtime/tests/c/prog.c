@@ -43,7 +43,8 @@ static const ompcc_rt_global_desc inc_globals[] = {{"g_val", &g_val, sizeof g_va
 
 static const uint32_t saxpy_params[] = {4, 4, 8, 8};
 static const ompcc_rt_kernel_desc emu_kernels[] = {
-    {"saxpy", 4, saxpy_params}, {"read_g", 1, one_ptr}, {"oob", 2, k_params}, {"spin", 0, NULL}};
+    {"saxpy", 4, saxpy_params}, {"read_g", 1, one_ptr}, {"oob", 2, k_params}, {"spin", 0, NULL},
+    {"hello", 0, NULL}};
 
 static int launch(int m, uint32_t kernel, uint32_t n, const ompcc_rt_map_entry *e,
                   const char *loc) {
@@ -126,10 +127,10 @@ int main(int argc, char **argv) {
     ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &second, "prog.c:71:1");
     printf("not reached\n");
   } else if (!strcmp(s, "saxpy") || !strcmp(s, "gread") || !strcmp(s, "oob") ||
-             !strcmp(s, "spin")) {
+             !strcmp(s, "spin") || !strcmp(s, "hello")) {
     /* two translation units: inc.ptx defines g_val, emu.ptx declares it extern */
     reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
-    int m = reg("emu.ptx", emu_kernels, 4, NULL, 0);
+    int m = reg("emu.ptx", emu_kernels, 5, NULL, 0);
     if (!strcmp(s, "saxpy")) {
       enum { N = 1000 };
       static float x[N], y[N];
@@ -171,6 +172,10 @@ int main(int argc, char **argv) {
       ran = launch(m, 1, 1, &o, "prog.c:113:9");
       if (!ran) out = g_val;
       printf("ran=%d before=%d after=%d\n", ran, before, out);
+    } else if (!strcmp(s, "hello")) {
+      printf("host before\n");
+      int ran = launch(m, 4, 0, NULL, "prog.c:135:9");
+      printf("host after ran=%d\n", ran);
     } else if (!strcmp(s, "spin")) {
       printf("ran=%d\n", launch(m, 3, 0, NULL, "prog.c:130:9"));
     } else {
@@ -183,7 +188,7 @@ int main(int argc, char **argv) {
     }
   } else if (!strcmp(s, "unresolved")) {
     /* emu.ptx alone: its extern g_val has no definition */
-    int m = reg("emu.ptx", emu_kernels, 4, NULL, 0);
+    int m = reg("emu.ptx", emu_kernels, 5, NULL, 0);
     int out = 0;
     ompcc_rt_map_entry o = {&out, &out, sizeof out, OMPCC_RT_MAP_FROM | OMPCC_RT_MAP_TARGET_PARAM,
                             "out", "prog.c:140:30"};
