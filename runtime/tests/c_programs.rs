@@ -401,6 +401,25 @@ fn emu_fault_is_fatal_and_names_kernel_and_locations() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// The fault is in inc.ptx, linked before emu.ptx: both number their file `1`, and the
+/// message must still name inc.ptx's own file and line.
+#[test]
+fn emu_fault_in_the_first_module_names_its_source_file() {
+    let (rc, out, err) = run("oobinc", &[EMU]);
+    assert_eq!((rc, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.starts_with("ompcc-rt: error: prog.c:125:9: kernel 'k' on emu:0 "),
+        "{err}"
+    );
+    assert!(
+        err.contains("emu launch failed: kernel `k` block ("),
+        "{err}"
+    );
+    assert!(err.contains("(allocation 0x"), "{err}");
+    assert!(err.contains(" of 16 bytes) at PTX line "), "{err}");
+    assert!(err.ends_with(" of inc.ptx (inc.c:7)\n"), "{err}");
+}
+
 #[test]
 fn emu_block_instruction_limit_stops_endless_loops() {
     let (rc, out, err) = run(

@@ -127,9 +127,9 @@ int main(int argc, char **argv) {
     ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &second, "prog.c:71:1");
     printf("not reached\n");
   } else if (!strcmp(s, "saxpy") || !strcmp(s, "gread") || !strcmp(s, "oob") ||
-             !strcmp(s, "spin") || !strcmp(s, "hello")) {
+             !strcmp(s, "spin") || !strcmp(s, "hello") || !strcmp(s, "oobinc")) {
     /* two translation units: inc.ptx defines g_val, emu.ptx declares it extern */
-    reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
+    int mi = reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
     int m = reg("emu.ptx", emu_kernels, 5, NULL, 0);
     if (!strcmp(s, "saxpy")) {
       enum { N = 1000 };
@@ -176,6 +176,15 @@ int main(int argc, char **argv) {
       printf("host before\n");
       int ran = launch(m, 4, 0, NULL, "prog.c:135:9");
       printf("host after ran=%d\n", ran);
+    } else if (!strcmp(s, "oobinc")) {
+      /* k over n = 8 elements of a mapped a[0:4]: a fault in the first module */
+      int n = 8;
+      ompcc_rt_map_entry args[2] = {e, {&n, &n, sizeof n, 0, "n", "prog.c:125:20"}};
+      args[0].size = 4 * sizeof(int);
+      args[0].name = "a[0:4]";
+      args[0].flags |= OMPCC_RT_MAP_TARGET_PARAM;
+      args[1].flags = OMPCC_RT_MAP_LITERAL | OMPCC_RT_MAP_TARGET_PARAM;
+      printf("ran=%d\n", launch(mi, 0, 2, args, "prog.c:125:9"));
     } else if (!strcmp(s, "spin")) {
       printf("ran=%d\n", launch(m, 3, 0, NULL, "prog.c:130:9"));
     } else {
