@@ -8,7 +8,7 @@
 //! the 32-byte sectors they touched.
 //!
 //! Errors name the input module and its own line: a fault reads
-//! `kernel `k` block (b,0,0) thread (t,0,0): MESSAGE at PTX line L of MODULE (file:line)`.
+//! ``kernel `k` block (b,0,0) thread (t,0,0): MESSAGE at PTX line L of MODULE (file:line)``.
 //!
 //! Device `printf` output goes into C's `stdout` stream (not Rust's), so it lands in order with
 //! the host program's own `printf` output, as with the CUDA driver.
