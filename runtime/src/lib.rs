@@ -1,7 +1,7 @@
 //! libompcc_rt: the runtime that generated code calls to map data and launch kernels.
 //!
 //! Layers, bottom up: [`backend`] (one device: memory, copies, programs, launches; `cuda`,
-//! `sim`, and later `emu`), [`table`] (the present table), [`runtime`] (OpenMP mapping rules,
+//! `emu`, `sim`), [`table`] (the present table), [`runtime`] (OpenMP mapping rules,
 //! device selection, launches), [`abi`] (the C entry points of `include/ompcc_rt.h` and the
 //! host OpenMP device API). [`options`] reads the environment; [`profile`] keeps the
 //! `OMPCC_PROFILE` counters.

@@ -2,7 +2,7 @@
 //!
 //! `OMP_TARGET_OFFLOAD=MANDATORY|DISABLED|DEFAULT`, `OMP_DEFAULT_DEVICE=n`,
 //! `OMPCC_DEVICE=cuda|emu|sim|host`, `OMPCC_LIBCUDA=path`, `OMPCC_INFO=1`,
-//! `OMPCC_PROFILE=1|json:PATH`. Values are case-insensitive; an unknown value is ignored with
+//! `OMPCC_PROFILE=1|json:PATH`, `OMPCC_EMU_THREADS=n`, `OMPCC_EMU_MAX_BLOCK_INSTS=n`. Values are case-insensitive; an unknown value is ignored with
 //! a warning (collected in [`Options::warnings`]) rather than guessed at.
 
 /// `target-offload-var`.
@@ -57,6 +57,11 @@ pub struct Options {
     pub profile: ProfileOutput,
     /// `OMPCC_LIBCUDA`, default `libcuda.so.1`.
     pub libcuda: String,
+    /// `OMPCC_EMU_THREADS`: host threads running emulated blocks (default: one per core).
+    pub emu_threads: Option<u32>,
+    /// `OMPCC_EMU_MAX_BLOCK_INSTS`: an emulated block issuing more warp instructions is an
+    /// error (a guard against endless loops); unlimited by default.
+    pub emu_block_limit: Option<u64>,
     /// Problems found while reading the environment, printed once.
     pub warnings: Vec<String>,
 }
@@ -70,6 +75,8 @@ impl Default for Options {
             info: false,
             profile: ProfileOutput::Off,
             libcuda: "libcuda.so.1".into(),
+            emu_threads: None,
+            emu_block_limit: None,
             warnings: Vec::new(),
         }
     }
@@ -125,6 +132,22 @@ impl Options {
         if let Some(v) = get("OMPCC_LIBCUDA") {
             o.libcuda = v;
         }
+        if let Some(v) = get("OMPCC_EMU_THREADS") {
+            match v.trim().parse::<u32>() {
+                Ok(n) if n > 0 => o.emu_threads = Some(n),
+                _ => o.warnings.push(format!(
+                    "ignoring OMPCC_EMU_THREADS={v} (expected a positive integer)"
+                )),
+            }
+        }
+        if let Some(v) = get("OMPCC_EMU_MAX_BLOCK_INSTS") {
+            match v.trim().parse::<u64>() {
+                Ok(n) if n > 0 => o.emu_block_limit = Some(n),
+                _ => o.warnings.push(format!(
+                    "ignoring OMPCC_EMU_MAX_BLOCK_INSTS={v} (expected a positive integer)"
+                )),
+            }
+        }
         o
     }
 }
@@ -163,6 +186,8 @@ mod tests {
             ("OMPCC_INFO", "1"),
             ("OMPCC_PROFILE", "json:/tmp/p.json"),
             ("OMPCC_LIBCUDA", "/x/libcuda.so"),
+            ("OMPCC_EMU_THREADS", "3"),
+            ("OMPCC_EMU_MAX_BLOCK_INSTS", " 1000000"),
         ]);
         assert_eq!(o.offload, Offload::Mandatory);
         assert_eq!(o.device, DeviceKind::Sim);
@@ -170,6 +195,8 @@ mod tests {
         assert!(o.info);
         assert_eq!(o.profile, ProfileOutput::Json("/tmp/p.json".into()));
         assert_eq!(o.libcuda, "/x/libcuda.so");
+        assert_eq!(o.emu_threads, Some(3));
+        assert_eq!(o.emu_block_limit, Some(1_000_000));
         assert!(o.warnings.is_empty());
     }
 
@@ -181,12 +208,16 @@ mod tests {
             ("OMP_DEFAULT_DEVICE", "-3"),
             ("OMPCC_INFO", "0"),
             ("OMPCC_PROFILE", "1"),
+            ("OMPCC_EMU_THREADS", "0"),
+            ("OMPCC_EMU_MAX_BLOCK_INSTS", "lots"),
         ]);
         assert_eq!(o.offload, Offload::Default);
         assert_eq!(o.device, DeviceKind::Auto);
         assert!(!o.info);
         assert_eq!(o.profile, ProfileOutput::Table);
-        assert_eq!(o.warnings.len(), 3, "{:?}", o.warnings);
+        assert_eq!(o.warnings.len(), 5, "{:?}", o.warnings);
+        assert_eq!(o.emu_threads, None);
+        assert_eq!(o.emu_block_limit, None);
         assert!(o.warnings[0].contains("OMP_TARGET_OFFLOAD=sometimes"));
     }
 }

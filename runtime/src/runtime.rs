@@ -15,7 +15,8 @@
 //! ([`RtError`]) and the ABI layer decides how to report them.
 
 use crate::backend::{
-    Backend, BackendError, DevPtr, LaunchDims, ModuleImage, ProgramId, cuda, sim::SimBackend,
+    Backend, BackendError, DevPtr, LaunchDims, ModuleImage, ProgramId, cuda, emu::EmuBackend,
+    sim::SimBackend,
 };
 use crate::flags;
 use crate::options::{DeviceKind, Offload, Options};
@@ -250,12 +251,10 @@ impl Runtime {
                 match self.options.device {
                     DeviceKind::Host => Err(("OMPCC_DEVICE=host selects no device".into(), false)),
                     DeviceKind::Sim => Ok(vec![Box::new(SimBackend::new()) as Box<dyn Backend>]),
-                    DeviceKind::Emu => Err((
-                        "OMPCC_DEVICE=emu: the PTX emulator backend is not part of this build \
-                         of libompcc_rt yet"
-                            .into(),
-                        true,
-                    )),
+                    DeviceKind::Emu => Ok(vec![Box::new(EmuBackend::with_settings(
+                        self.options.emu_threads,
+                        self.options.emu_block_limit,
+                    )) as Box<dyn Backend>]),
                     kind @ (DeviceKind::Auto | DeviceKind::Cuda) => {
                         match cuda::open_devices(&self.options.libcuda) {
                             Ok(devs) => Ok(devs

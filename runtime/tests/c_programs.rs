@@ -280,14 +280,196 @@ fn fatal_mapping_error_names_both_items() {
     assert!(err.contains("mapped at prog.c:12:5 on device 0"), "{err}");
 }
 
+const EMU: (&str, &str) = ("OMPCC_DEVICE", "emu");
+
+/// The scenarios the fake driver and real GPUs run, on the PTX emulator.
 #[test]
-fn emulator_selection_reports_that_it_is_not_built_in() {
-    let (rc, _, err) = run("data", &[("OMPCC_DEVICE", "emu")]);
-    assert_eq!(rc, 1);
+fn emu_runs_the_driver_scenarios() {
+    let (rc, out, err) = run("launch", &[EMU, ("OMPCC_INFO", "1")]);
+    assert_eq!((rc, out.as_str()), (0, "ran=1 a0=1 a7=8\n"), "{err}");
+    assert!(err.contains("device 0: emu:0 (PTX emulator"), "{err}");
     assert!(
-        err.contains("PTX emulator backend is not part of this build"),
+        err.contains("prog.c:30:9: launch 'k' on device 0: 2 teams x 4 threads"),
         "{err}"
     );
+    let (rc, out, err) = run("global", &[EMU]);
+    assert_eq!(
+        (rc, out.as_str()),
+        (0, "ran=1 g_val=42 present=1\n"),
+        "{err}"
+    );
+    let (rc, out, err) = run("link", &[EMU]);
+    assert_eq!(
+        (rc, out.as_str()),
+        (0, "ran=1 a0=42\n"),
+        "use_twice calls twice from the other module: {err}"
+    );
+    let (rc, out, err) = run("data", &[EMU]);
+    assert_eq!((rc, out.as_str()), (0, "a0=0 a7=7\n"), "{err}");
+    let (rc, out, err) = run("nokernel", &[EMU]);
+    assert_eq!((rc, out.as_str()), (1, ""));
+    assert!(
+        err.starts_with("ompcc-rt: error: prog.c:65:9: kernel 'missing' on emu:0 "),
+        "{err}"
+    );
+    assert!(err.contains("no kernel named `missing`"), "{err}");
+}
+
+#[test]
+fn emu_bad_ptx_names_module_and_line() {
+    let (rc, out, err) = run("badptx", &[EMU]);
+    assert_eq!((rc, out.as_str()), (1, ""));
+    assert!(
+        err.starts_with(
+            "ompcc-rt: error: prog.c:60:9: loading the device code of bad.ptx: emu load failed: PTX"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("line 6 of bad.ptx"), "{err}");
+    assert!(err.contains("%r1"), "{err}");
+}
+
+#[test]
+fn emu_unresolved_extern_variable_is_a_link_error() {
+    let (rc, out, err) = run("unresolved", &[EMU]);
+    assert_eq!((rc, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "ompcc-rt: error: prog.c:140:9: loading the device code of emu.ptx: emu link failed: \
+         `.extern` variable `g_val` of emu.ptx is not defined by any module\n"
+    );
+}
+
+#[test]
+fn emu_device_printf_is_in_order_with_host_output() {
+    let (rc, out, err) = run("hello", &[EMU]);
+    assert_eq!(rc, 0, "{err}");
+    let dev: String = (0..8).map(|i| format!("dev {i}\n")).collect();
+    assert_eq!(out, format!("host before\n{dev}host after ran=1\n"));
+}
+
+#[test]
+fn emu_saxpy_copies_to_and_from() {
+    let (rc, out, err) = run("saxpy", &[EMU, ("OMP_TARGET_OFFLOAD", "mandatory")]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=1 x999=999 y0=1 y999=1999 sum=1000000\n", "{err}");
+    // without a device the host fallback computes the same
+    let (_, host, _) = run("saxpy", &[("OMPCC_DEVICE", "host")]);
+    assert_eq!(host, out.replace("ran=1", "ran=0"));
+}
+
+#[test]
+fn emu_kernel_reads_declare_target_global_after_update() {
+    let (rc, out, err) = run("gread", &[EMU, ("OMPCC_INFO", "1")]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(
+        out, "ran=1 before=41 after=1234\n",
+        "initializer from inc.ptx, then the value of `target update to`"
+    );
+    assert!(
+        err.contains("prog.c:112:27: copy to device 'g_val'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn emu_fault_is_fatal_and_names_kernel_and_locations() {
+    let (rc, out, err) = run("oob", &[EMU]);
+    assert_eq!((rc, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.starts_with("ompcc-rt: error: prog.c:120:9: kernel 'oob' on emu:0 (PTX emulator, "),
+        "{err}"
+    );
+    assert!(
+        err.contains("emu launch failed: kernel `oob` block ("),
+        "{err}"
+    );
+    assert!(
+        err.contains("out-of-bounds global store of 4 bytes at address 0x"),
+        "{err}"
+    );
+    assert!(err.contains("(allocation 0x"), "{err}");
+    let ptx = std::fs::read_to_string(src_dir().join("emu.ptx")).unwrap();
+    let store = 1 + ptx
+        .lines()
+        .position(|l| l.contains("st.global.u32 [%rd4], %r5;"))
+        .unwrap();
+    assert!(
+        err.contains(&format!(" at PTX line {store} of emu.ptx (prog.c:121)\n")),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// The fault is in inc.ptx, linked before emu.ptx: both number their file `1`, and the
+/// message must still name inc.ptx's own file and line.
+#[test]
+fn emu_fault_in_the_first_module_names_its_source_file() {
+    let (rc, out, err) = run("oobinc", &[EMU]);
+    assert_eq!((rc, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.starts_with("ompcc-rt: error: prog.c:125:9: kernel 'k' on emu:0 "),
+        "{err}"
+    );
+    assert!(
+        err.contains("emu launch failed: kernel `k` block ("),
+        "{err}"
+    );
+    assert!(err.contains("(allocation 0x"), "{err}");
+    assert!(err.contains(" of 16 bytes) at PTX line "), "{err}");
+    assert!(err.ends_with(" of inc.ptx (inc.c:7)\n"), "{err}");
+}
+
+#[test]
+fn emu_block_instruction_limit_stops_endless_loops() {
+    let (rc, out, err) = run(
+        "spin",
+        &[
+            EMU,
+            ("OMPCC_EMU_MAX_BLOCK_INSTS", "5000"),
+            ("OMPCC_EMU_THREADS", "1"),
+        ],
+    );
+    assert_eq!((rc, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.starts_with("ompcc-rt: error: prog.c:130:9: kernel 'spin' on emu:0 (PTX emulator, 1 host threads): emu launch failed: kernel `spin` block ("),
+        "{err}"
+    );
+    assert!(err.contains("more than 5000 warp instructions"), "{err}");
+    assert!(err.contains("of emu.ptx"), "{err}");
+}
+
+#[test]
+fn emu_profile_reports_instructions_and_coalescing() {
+    let (rc, _, err) = run("saxpy", &[EMU, ("OMPCC_PROFILE", "1")]);
+    assert_eq!(rc, 0, "{err}");
+    let row = err
+        .lines()
+        .find(|l| l.starts_with("saxpy "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let k: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(k[..2], ["saxpy", "1"], "{err}");
+    let insts: u64 = k[4].parse().unwrap_or_else(|_| panic!("{row}"));
+    // 8 warps, 4 trips each through a loop of about a dozen instructions
+    assert!(insts > 8 * 4 * 12, "{row}");
+    // 4-byte loads and stores by 32 consecutive lanes touch 4 sectors per request, except in
+    // the last, partial warp
+    let per_req: f64 = k[5].parse().unwrap_or_else(|_| panic!("{row}"));
+    assert!((3.5..=4.0).contains(&per_req), "{row}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.json");
+    let spec = format!("json:{}", path.display());
+    let (rc, _, err) = run("saxpy", &[EMU, ("OMPCC_PROFILE", &spec)]);
+    assert_eq!(rc, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).expect("valid JSON");
+    let saxpy = &v["kernels"]["saxpy"];
+    assert_eq!(saxpy["launches"], 1);
+    assert_eq!(saxpy["instructions"].as_u64(), Some(insts));
+    // 1000 floats in x and y: 3 requests per warp-iteration, 32 warps' worth of lanes
+    assert_eq!(saxpy["requests"].as_u64(), Some(3 * 1000u64.div_ceil(32)));
+    assert_eq!(saxpy["sectors"].as_u64(), Some(3 * 1000 * 4 / 32));
 }
 
 /// Real kernels on a CUDA GPU when one is present; otherwise the same scenarios must take the
@@ -318,6 +500,17 @@ fn cuda_device_runs_kernels_or_falls_back() {
     let (rc, out, err) = run("link", &[]);
     assert_eq!(rc, 0, "{err}");
     assert_eq!(out, format!("ran={ran} a0=42\n"), "{err}");
+    // the emulator scenarios give the same answers on the GPU
+    let (rc, out, err) = run("saxpy", &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(
+        out,
+        format!("ran={ran} x999=999 y0=1 y999=1999 sum=1000000\n"),
+        "{err}"
+    );
+    let (rc, out, err) = run("gread", &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, format!("ran={ran} before=41 after=1234\n"), "{err}");
     let (rc, out, err) = run("badptx", &[]);
     if has_gpu {
         assert_eq!(rc, 1, "{out}");
@@ -613,6 +806,7 @@ fn test_ptx_files_assemble() {
         ("inc.ptx", true),
         ("caller.ptx", true),
         ("callee.ptx", true),
+        ("emu.ptx", true),
         ("bad.ptx", false),
     ] {
         for arch in ["sm_70", "sm_90"] {

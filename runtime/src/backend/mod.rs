@@ -5,11 +5,13 @@
 //! the executable) and launches kernels. The runtime owns every allocation it makes and frees
 //! each exactly once; a backend may assume that.
 //!
-//! Backends: `cuda` (the driver API, loaded at run time), `sim` (separate host buffers and
-//! kernels written in Rust: observable copies for tests), and `emu` (the PTX emulator crate,
-//! which implements this trait from outside: see [`Backend`]).
+//! Backends: `cuda` (the driver API, loaded at run time), `emu` (the PTX emulator crate
+//! `ompcc-emu`, with [`ptx_link`] joining the modules of a program) and `sim` (separate host
+//! buffers and kernels written in Rust: the mapping tests observe copies through it).
 
 pub mod cuda;
+pub mod emu;
+pub mod ptx_link;
 pub mod sim;
 
 use std::fmt;
@@ -90,11 +92,10 @@ impl fmt::Display for BackendError {
     }
 }
 
-/// One device. Implemented by `cuda`, `sim` and (from the emulator crate) `emu`.
+/// One device. Implemented by `cuda`, `emu` and `sim`.
 ///
-/// An emulator backend implements this with host allocations it owns: `alloc` returns an
-/// address in its own address space, the copies read and write that memory, `load_program`
-/// parses the PTX, `launch` runs a grid and returns its counters in [`LaunchStats`].
+/// The `emu` and `sim` backends allocate in their own address spaces; `emu` parses the PTX
+/// and its `launch` returns the emulator's counters in [`LaunchStats`].
 /// Every method is synchronous: when it returns, the work is done and visible.
 pub trait Backend: Send {
     /// One line naming the device, e.g. `cuda:0 NVIDIA H100 (sm_90)`.

@@ -41,6 +41,11 @@ static const uint32_t one_ptr[] = {8};
 static const ompcc_rt_kernel_desc inc_kernels[] = {{"k", 2, k_params}, {"bump_g", 0, NULL}};
 static const ompcc_rt_global_desc inc_globals[] = {{"g_val", &g_val, sizeof g_val}};
 
+static const uint32_t saxpy_params[] = {4, 4, 8, 8};
+static const ompcc_rt_kernel_desc emu_kernels[] = {
+    {"saxpy", 4, saxpy_params}, {"read_g", 1, one_ptr}, {"oob", 2, k_params}, {"spin", 0, NULL},
+    {"hello", 0, NULL}};
+
 static int launch(int m, uint32_t kernel, uint32_t n, const ompcc_rt_map_entry *e,
                   const char *loc) {
   ompcc_rt_launch_args a = {0};
@@ -121,6 +126,82 @@ int main(int argc, char **argv) {
     ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &first, "prog.c:70:1");
     ompcc_rt_target_enter_data(OMPCC_RT_DEVICE_DEFAULT, 1, &second, "prog.c:71:1");
     printf("not reached\n");
+  } else if (!strcmp(s, "saxpy") || !strcmp(s, "gread") || !strcmp(s, "oob") ||
+             !strcmp(s, "spin") || !strcmp(s, "hello") || !strcmp(s, "oobinc")) {
+    /* two translation units: inc.ptx defines g_val, emu.ptx declares it extern */
+    int mi = reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
+    int m = reg("emu.ptx", emu_kernels, 5, NULL, 0);
+    if (!strcmp(s, "saxpy")) {
+      enum { N = 1000 };
+      static float x[N], y[N];
+      for (int i = 0; i < N; i++) x[i] = (float)i, y[i] = 1.0f;
+      uint32_t n = N;
+      float alpha = 2.0f;
+      ompcc_rt_map_entry args[4] = {
+          {&n, &n, sizeof n, OMPCC_RT_MAP_LITERAL | OMPCC_RT_MAP_TARGET_PARAM, "n", "prog.c:100:1"},
+          {&alpha, &alpha, sizeof alpha, OMPCC_RT_MAP_LITERAL | OMPCC_RT_MAP_TARGET_PARAM, "a",
+           "prog.c:100:1"},
+          {x, x, sizeof x, OMPCC_RT_MAP_TO | OMPCC_RT_MAP_TARGET_PARAM, "x[0:n]", "prog.c:100:40"},
+          {y, y, sizeof y, OMPCC_RT_MAP_TO | OMPCC_RT_MAP_FROM | OMPCC_RT_MAP_TARGET_PARAM,
+           "y[0:n]", "prog.c:100:52"}};
+      ompcc_rt_launch_args la = {0};
+      la.module = m;
+      la.kernel = 0;
+      la.device = OMPCC_RT_DEVICE_DEFAULT;
+      la.num_entries = 4;
+      la.entries = args;
+      la.num_teams = 4;
+      la.thread_limit = 64;
+      la.loc = "prog.c:100:1";
+      int ran = ompcc_rt_launch(&la);
+      if (!ran)
+        for (int i = 0; i < N; i++) y[i] = alpha * x[i] + y[i];
+      double sum = 0;
+      for (int i = 0; i < N; i++) sum += y[i];
+      printf("ran=%d x999=%g y0=%g y999=%g sum=%.0f\n", ran, x[N - 1], y[0], y[N - 1], sum);
+    } else if (!strcmp(s, "gread")) {
+      int out = -1;
+      ompcc_rt_map_entry o = {&out, &out, sizeof out, OMPCC_RT_MAP_FROM | OMPCC_RT_MAP_TARGET_PARAM,
+                              "out", "prog.c:110:30"};
+      int ran = launch(m, 1, 1, &o, "prog.c:110:9");
+      int before = ran ? out : g_val;
+      g_val = 1234;
+      ompcc_rt_map_entry g = {&g_val, &g_val, sizeof g_val, OMPCC_RT_MAP_TO, "g_val",
+                              "prog.c:112:27"};
+      ompcc_rt_target_update(OMPCC_RT_DEVICE_DEFAULT, 1, &g, "prog.c:112:9");
+      ran = launch(m, 1, 1, &o, "prog.c:113:9");
+      if (!ran) out = g_val;
+      printf("ran=%d before=%d after=%d\n", ran, before, out);
+    } else if (!strcmp(s, "hello")) {
+      printf("host before\n");
+      int ran = launch(m, 4, 0, NULL, "prog.c:135:9");
+      printf("host after ran=%d\n", ran);
+    } else if (!strcmp(s, "oobinc")) {
+      /* k over n = 8 elements of a mapped a[0:4]: a fault in the first module */
+      int n = 8;
+      ompcc_rt_map_entry args[2] = {e, {&n, &n, sizeof n, 0, "n", "prog.c:125:20"}};
+      args[0].size = 4 * sizeof(int);
+      args[0].name = "a[0:4]";
+      args[0].flags |= OMPCC_RT_MAP_TARGET_PARAM;
+      args[1].flags = OMPCC_RT_MAP_LITERAL | OMPCC_RT_MAP_TARGET_PARAM;
+      printf("ran=%d\n", launch(mi, 0, 2, args, "prog.c:125:9"));
+    } else if (!strcmp(s, "spin")) {
+      printf("ran=%d\n", launch(m, 3, 0, NULL, "prog.c:130:9"));
+    } else {
+      int n = 8;
+      ompcc_rt_map_entry args[2] = {e, {&n, &n, sizeof n, 0, "n", "prog.c:120:20"}};
+      args[0].flags |= OMPCC_RT_MAP_TARGET_PARAM;
+      args[1].flags = OMPCC_RT_MAP_LITERAL | OMPCC_RT_MAP_TARGET_PARAM;
+      int ran = launch(m, 2, 2, args, "prog.c:120:9");
+      printf("ran=%d\n", ran);
+    }
+  } else if (!strcmp(s, "unresolved")) {
+    /* emu.ptx alone: its extern g_val has no definition */
+    int m = reg("emu.ptx", emu_kernels, 5, NULL, 0);
+    int out = 0;
+    ompcc_rt_map_entry o = {&out, &out, sizeof out, OMPCC_RT_MAP_FROM | OMPCC_RT_MAP_TARGET_PARAM,
+                            "out", "prog.c:140:30"};
+    printf("ran=%d\n", launch(m, 1, 1, &o, "prog.c:140:9"));
   } else if (!strcmp(s, "bandwidth")) {
     size_t n = (size_t)256 << 20;
     char *big = malloc(n);
