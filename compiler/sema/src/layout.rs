@@ -81,7 +81,7 @@ fn round_up(v: u64, align: u64) -> u64 {
 /// gcc's `excess_unit_span`: would a bitfield at `pos` span more units of `align` bits than
 /// its type (of `size` bits) has?
 fn excess_unit_span(pos: u64, width: u64, align: u64, size: u64) -> bool {
-    (pos % align + width + align - 1) / align > size / align
+    (pos % align + width).div_ceil(align) > size / align
 }
 
 impl TypeTable {
