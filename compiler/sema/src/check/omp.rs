@@ -1,0 +1,582 @@
+//! OpenMP validation (OpenMP 5.2): clause operands are typed like expressions (array
+//! sections allowed), region nesting follows chapter 17.1 for the constructs ompcc supports,
+//! and loop-associated directives get the canonical loop form of section 4.4.1 checked on as
+//! many nested loops as `collapse(n)` asks for.
+//!
+//! Which clauses a directive accepts is the parser's business (it owns the clause tables);
+//! this module checks what needs types and context.
+
+use super::Checker;
+use crate::consteval::ConstValue;
+use ompcc_diag::Span;
+use ompcc_syntax::ast::{
+    self, BinaryOp, BlockItem, DeclarationKind, Expr, ExprKind, ForInit, OmpClauseKind,
+    OmpClauseName, OmpDirective, OmpDirectiveKind as K, ReductionOp, Stmt, StmtKind, UnaryOp,
+};
+
+fn first_word(k: K) -> &'static str {
+    k.words().first().copied().unwrap_or("")
+}
+fn last_word(k: K) -> &'static str {
+    k.words().last().copied().unwrap_or("")
+}
+fn has_word(k: K, w: &str) -> bool {
+    k.words().contains(&w)
+}
+/// Worksharing-loop, sections, single: constructs that bind to the innermost parallel.
+fn is_worksharing(k: K) -> bool {
+    matches!(first_word(k), "for" | "sections" | "single" | "section")
+}
+
+impl Checker<'_> {
+    pub(super) fn omp_declarative(&mut self, d: &OmpDirective) {
+        self.omp_clauses(d);
+        for a in &d.args {
+            self.in_omp_clause = true;
+            self.expr(a);
+            self.in_omp_clause = false;
+        }
+        match d.kind {
+            K::BeginDeclareTarget => self.declare_target_depth += 1,
+            K::EndDeclareTarget => {
+                if self.declare_target_depth == 0 {
+                    self.error(
+                        "E0601",
+                        "'end declare target' without a matching 'begin declare target'",
+                        d.span,
+                    );
+                } else {
+                    self.declare_target_depth -= 1;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn omp_clauses(&mut self, d: &OmpDirective) {
+        self.in_omp_clause = true;
+        for c in &d.clauses {
+            self.omp_clause(d, c);
+        }
+        self.in_omp_clause = false;
+    }
+
+    fn list_items(&mut self, list: &[Expr]) {
+        for e in list {
+            if let Some(i) = self.expr(e)
+                && i.kind != super::ValueKind::LValue
+            {
+                self.error(
+                    "E0602",
+                    "list item is not a variable or array section",
+                    e.span,
+                );
+            }
+        }
+    }
+
+    fn int_operand(&mut self, e: &Expr, clause: OmpClauseName) {
+        if let Some(t) = self.rvalue(e)
+            && !self.out.types.is_integer(t)
+        {
+            let s = self.ty_str(t);
+            self.error(
+                "E0603",
+                format!("expression in '{clause}' clause must have integer type (have '{s}')"),
+                e.span,
+            );
+        }
+    }
+
+    fn omp_clause(&mut self, d: &OmpDirective, c: &ast::OmpClause) {
+        match &c.kind {
+            OmpClauseKind::Flag
+            | OmpClauseKind::Default(_)
+            | OmpClauseKind::ProcBind(_)
+            | OmpClauseKind::Order { .. }
+            | OmpClauseKind::Keyword(_)
+            | OmpClauseKind::Defaultmap { .. } => {}
+            OmpClauseKind::Expr(e) => match c.name {
+                OmpClauseName::Collapse
+                | OmpClauseName::Ordered
+                | OmpClauseName::Safelen
+                | OmpClauseName::Simdlen => {
+                    if let Some(v) = self.const_int(e)
+                        && v.as_i128().is_none_or(|v| v <= 0)
+                    {
+                        self.error(
+                            "E0604",
+                            format!("'{}' argument must be a positive constant integer", c.name),
+                            e.span,
+                        );
+                    }
+                }
+                OmpClauseName::Final => {
+                    if let Some(t) = self.rvalue(e)
+                        && !self.out.types.is_scalar(t)
+                    {
+                        self.error("E0603", "'final' condition must be scalar", e.span);
+                    }
+                }
+                _ => self.int_operand(e, c.name),
+            },
+            OmpClauseKind::List(l)
+            | OmpClauseKind::Lastprivate { list: l, .. }
+            | OmpClauseKind::Map { list: l, .. }
+            | OmpClauseKind::Motion { list: l, .. }
+            | OmpClauseKind::Depend { list: l, .. } => {
+                if matches!(d.kind, K::DeclareTarget) {
+                    for e in l {
+                        self.expr(e);
+                    }
+                } else {
+                    self.list_items(l);
+                }
+                if matches!(
+                    c.name,
+                    OmpClauseName::IsDevicePtr | OmpClauseName::UseDevicePtr
+                ) {
+                    for e in l {
+                        if let Some(i) = self.info(e.id)
+                            && !self.out.types.is_pointer(i.ty)
+                            && !self.out.types.is_array(i.ty)
+                        {
+                            let s = self.ty_str(i.ty);
+                            self.error(
+                                "E0605",
+                                format!("'{}' list item must be a pointer (have '{s}')", c.name),
+                                e.span,
+                            );
+                        }
+                    }
+                }
+            }
+            OmpClauseKind::Reduction { op, list, .. } => {
+                self.list_items(list);
+                for e in list {
+                    let Some(i) = self.info(e.id) else { continue };
+                    let mut t = i.ty;
+                    while let Some(el) = self.out.types.array_elem(t) {
+                        t = el;
+                    }
+                    let types = &self.out.types;
+                    let ok = match op {
+                        ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor => {
+                            types.is_integer(t)
+                        }
+                        ReductionOp::Min | ReductionOp::Max => types.is_real(t),
+                        _ => types.is_arithmetic(t),
+                    };
+                    if !ok {
+                        let s = self.ty_str(t);
+                        self.error(
+                            "E0606",
+                            format!("invalid type '{s}' for reduction list item"),
+                            e.span,
+                        );
+                    }
+                }
+            }
+            OmpClauseKind::Schedule { chunk, .. } | OmpClauseKind::DistSchedule { chunk } => {
+                if let Some(ch) = chunk {
+                    self.int_operand(ch, c.name);
+                }
+            }
+            OmpClauseKind::If { cond, .. } => {
+                if let Some(t) = self.rvalue(cond)
+                    && !self.out.types.is_scalar(t)
+                {
+                    self.error("E0603", "'if' condition must be scalar", cond.span);
+                }
+            }
+            OmpClauseKind::Aligned { list, alignment } => {
+                self.list_items(list);
+                if let Some(a) = alignment {
+                    self.const_int(a);
+                }
+            }
+            OmpClauseKind::Linear { list, step } => {
+                self.list_items(list);
+                if let Some(s) = step {
+                    self.int_operand(s, c.name);
+                }
+            }
+        }
+    }
+
+    /// An executable directive with its statement `s`.
+    pub(super) fn omp_directive(&mut self, d: &OmpDirective, s: &Stmt) {
+        self.omp_clauses(d);
+        for a in &d.args {
+            self.in_omp_clause = true;
+            self.expr(a);
+            self.in_omp_clause = false;
+        }
+        self.omp_nesting(d);
+        let collapse = d
+            .clauses
+            .iter()
+            .find(|c| c.name == OmpClauseName::Collapse)
+            .and_then(|c| match &c.kind {
+                OmpClauseKind::Expr(e) => match self.out.consts.get(&e.id) {
+                    Some(ConstValue::Int(v)) => v.as_i128(),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .filter(|v| *v > 0)
+            .unwrap_or(1) as usize;
+        let Some(body) = &d.body else {
+            return;
+        };
+        if matches!(d.kind, K::Target) {
+            self.check_target_teams_alone(body);
+        }
+        self.omp.push(d.kind);
+        self.stmt(body);
+        self.omp.pop();
+        // after the body, so loop variables declared in the `for` have their symbols
+        if d.kind.is_loop() {
+            self.canonical_loop_nest(d, body, collapse);
+        }
+        let _ = s;
+    }
+
+    /// OpenMP 5.2 section 17.1 nesting restrictions for the supported constructs.
+    fn omp_nesting(&mut self, d: &OmpDirective) {
+        let k = d.kind;
+        let parent = self.omp.last().copied();
+        let span = d.name_span;
+        let first = first_word(k);
+        if first == "distribute" {
+            match parent {
+                Some(p) if last_word(p) == "teams" => {}
+                _ => self.error(
+                    "E0610",
+                    format!("'{k}' region must be strictly nested inside a 'teams' region"),
+                    span,
+                ),
+            }
+        }
+        if first == "teams"
+            && let Some(p) = parent
+            && last_word(p) != "target"
+        {
+            self.error(
+                "E0611",
+                format!("'{k}' construct must be closely nested in a 'target' construct or not nested at all (it is inside '{p}')"),
+                span,
+            );
+        }
+        if let Some(p) = parent {
+            // only distribute, parallel, loop and atomic may be closely nested in teams
+            if last_word(p) == "teams"
+                && !matches!(first, "distribute" | "parallel" | "loop" | "atomic")
+            {
+                self.error(
+                    "E0612",
+                    format!("'{k}' region may not be closely nested inside a 'teams' region"),
+                    span,
+                );
+            }
+            if last_word(p) == "simd" && !matches!(first, "atomic" | "loop" | "simd" | "ordered") {
+                self.error(
+                    "E0613",
+                    format!("'{k}' region may not be closely nested inside a 'simd' region"),
+                    span,
+                );
+            }
+        }
+        // worksharing, barrier and masked may not be closely nested in worksharing,
+        // critical, ordered, masked or task regions (the closest enclosing parallel resets)
+        if is_worksharing(k) || matches!(first, "barrier" | "masked" | "master") {
+            let blocked = self
+                .omp
+                .iter()
+                .rev()
+                .take_while(|p| {
+                    !has_word(**p, "parallel")
+                        && !has_word(**p, "teams")
+                        && first_word(**p) != "target"
+                })
+                .find(|p| {
+                    is_worksharing(**p)
+                        || has_word(**p, "for")
+                        || matches!(
+                            first_word(**p),
+                            "critical" | "ordered" | "masked" | "master" | "task" | "taskloop"
+                        )
+                })
+                .copied();
+            if let Some(p) = blocked
+                && !(first == "section" && first_word(p) == "sections")
+            {
+                self.error(
+                    "E0614",
+                    format!("'{k}' region may not be closely nested inside a '{p}' region"),
+                    span,
+                );
+            }
+        }
+        if first == "target"
+            && self.omp.iter().any(|p| {
+                first_word(*p) == "target"
+                    && matches!(
+                        p,
+                        K::Target
+                            | K::TargetParallel
+                            | K::TargetParallelFor
+                            | K::TargetParallelForSimd
+                            | K::TargetParallelLoop
+                            | K::TargetSimd
+                            | K::TargetTeams
+                            | K::TargetTeamsLoop
+                            | K::TargetTeamsDistribute
+                            | K::TargetTeamsDistributeSimd
+                            | K::TargetTeamsDistributeParallelFor
+                            | K::TargetTeamsDistributeParallelForSimd
+                    )
+            })
+        {
+            self.warn(
+                "W0601",
+                format!("'{k}' construct inside of a target region"),
+                span,
+            );
+        }
+        if first == "section" && parent.is_none_or(|p| !has_word(p, "sections")) {
+            self.error(
+                "E0615",
+                "'section' directive outside a 'sections' construct",
+                span,
+            );
+        }
+    }
+
+    /// A `target` whose body holds a `teams` construct must hold nothing else.
+    fn check_target_teams_alone(&mut self, body: &Stmt) {
+        let StmtKind::Compound(b) = &body.kind else {
+            return;
+        };
+        let mut teams = None;
+        let mut others = 0;
+        for item in &b.items {
+            match item {
+                BlockItem::Stmt(Stmt {
+                    kind: StmtKind::Omp(d),
+                    span,
+                }) if first_word(d.kind) == "teams" => teams = Some(*span),
+                BlockItem::Pragma(_) => {}
+                BlockItem::Stmt(Stmt {
+                    kind: StmtKind::Expr(None),
+                    ..
+                }) => {}
+                _ => others += 1,
+            }
+        }
+        if let Some(sp) = teams
+            && others > 0
+        {
+            self.error(
+                "E0616",
+                "a 'target' construct that contains a 'teams' construct must not contain other statements or directives",
+                sp,
+            );
+        }
+    }
+
+    /// Checks `collapse` nested loops in canonical form, perfectly nested.
+    fn canonical_loop_nest(&mut self, d: &OmpDirective, body: &Stmt, depth: usize) {
+        let mut cur = body;
+        for level in 0..depth {
+            let s = unwrap_single(cur);
+            let StmtKind::For(init, cond, step, inner) = &s.kind else {
+                let msg = if level == 0 {
+                    format!("'{}' directive must be followed by a 'for' loop", d.kind)
+                } else {
+                    format!(
+                        "not enough perfectly nested loops for 'collapse({depth})': only {level} found"
+                    )
+                };
+                self.error("E0620", msg, s.span);
+                return;
+            };
+            if !self.canonical_for(init, cond.as_deref(), step.as_deref(), s.span) {
+                return;
+            }
+            cur = inner;
+        }
+    }
+
+    /// OpenMP 5.2 4.4.1 canonical loop form of one `for` header.
+    fn canonical_for(
+        &mut self,
+        init: &ForInit,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        span: Span,
+    ) -> bool {
+        // init-expr: `var = lb` or `T var = lb`
+        let var = match init {
+            ForInit::Expr(e) => match &strip(e).kind {
+                ExprKind::Assign(None, l, _) => match &strip(l).kind {
+                    ExprKind::Ident(v) => Some(*v),
+                    _ => None,
+                },
+                _ => None,
+            },
+            ForInit::Decl(decl) => match &decl.kind {
+                DeclarationKind::Vars { declarators, .. } if declarators.len() == 1 => {
+                    let d = &declarators[0];
+                    d.init.as_ref().and(d.declarator.name).map(|n| n.name)
+                }
+                _ => None,
+            },
+            ForInit::None => None,
+        };
+        let Some(var) = var else {
+            self.error(
+                "E0621",
+                "invalid initialization in OpenMP 'for' loop: expected 'var = lb' or a declaration with initializer",
+                span,
+            );
+            return false;
+        };
+        // the variable must be of integer or pointer type
+        if let Some(sym) = self.for_decl_symbol(init).or_else(|| self.lookup(var)) {
+            let t = self.out.symbols[sym].ty;
+            if !self.out.types.is_integer(t) && !self.out.types.is_pointer(t) {
+                let s = self.ty_str(t);
+                self.error(
+                    "E0622",
+                    format!("OpenMP loop iteration variable must have integer or pointer type (has '{s}')"),
+                    span,
+                );
+                return false;
+            }
+        }
+        let vname = self.name(var);
+        // test-expr: `var relop b` or `b relop var`
+        let test_ok = cond.is_some_and(|c| match &strip(c).kind {
+            ExprKind::Binary(op, l, r) => {
+                matches!(
+                    op,
+                    BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Ne
+                ) && (is_var(l, var) != is_var(r, var))
+            }
+            _ => false,
+        });
+        if !test_ok {
+            let sp = cond.map_or(span, |c| c.span);
+            self.error(
+                "E0623",
+                format!(
+                    "invalid controlling predicate in OpenMP loop: expected '{vname} relop bound'"
+                ),
+                sp,
+            );
+            return false;
+        }
+        // incr-expr
+        let incr_ok = step.is_some_and(|st| match &strip(st).kind {
+            ExprKind::Unary(
+                UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
+                x,
+            ) => is_var(x, var),
+            ExprKind::Assign(Some(BinaryOp::Add | BinaryOp::Sub), l, r) => {
+                is_var(l, var) && !mentions(r, var)
+            }
+            ExprKind::Assign(None, l, r) => {
+                is_var(l, var)
+                    && match &strip(r).kind {
+                        ExprKind::Binary(BinaryOp::Add, a, b) => {
+                            (is_var(a, var) && !mentions(b, var))
+                                || (is_var(b, var) && !mentions(a, var))
+                        }
+                        ExprKind::Binary(BinaryOp::Sub, a, b) => {
+                            is_var(a, var) && !mentions(b, var)
+                        }
+                        _ => false,
+                    }
+            }
+            _ => false,
+        });
+        if !incr_ok {
+            let sp = step.map_or(span, |s| s.span);
+            self.error(
+                "E0624",
+                format!("invalid increment expression in OpenMP loop: expected '{vname}++', '{vname} += step' or similar"),
+                sp,
+            );
+            return false;
+        }
+        true
+    }
+
+    fn for_decl_symbol(&self, init: &ForInit) -> Option<super::SymbolId> {
+        match init {
+            ForInit::Decl(decl) => match &decl.kind {
+                DeclarationKind::Vars { declarators, .. } => declarators
+                    .first()
+                    .and_then(|d| self.out.decl_symbol(d.declarator.id)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+fn strip(e: &Expr) -> &Expr {
+    super::expr::strip_parens(e)
+}
+
+fn is_var(e: &Expr, var: ast::Symbol) -> bool {
+    matches!(strip(e).kind, ExprKind::Ident(v) if v == var)
+}
+
+/// Whether `e` mentions `var` anywhere (a step or bound may not depend on the variable).
+fn mentions(e: &Expr, var: ast::Symbol) -> bool {
+    match &e.kind {
+        ExprKind::Ident(v) => *v == var,
+        ExprKind::Paren(x)
+        | ExprKind::Unary(_, x)
+        | ExprKind::Cast(_, x)
+        | ExprKind::SizeofExpr(x)
+        | ExprKind::AlignofExpr(x) => mentions(x, var),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index(a, b) => mentions(a, var) || mentions(b, var),
+        ExprKind::Cond(a, b, c) => {
+            mentions(a, var) || b.as_ref().is_some_and(|b| mentions(b, var)) || mentions(c, var)
+        }
+        ExprKind::Call(f, args) => mentions(f, var) || args.iter().any(|a| mentions(a, var)),
+        ExprKind::Member { base, .. } => mentions(base, var),
+        _ => false,
+    }
+}
+
+/// A `{ stmt }` block holding one statement stands for that statement (perfect nesting).
+fn unwrap_single(s: &Stmt) -> &Stmt {
+    match &s.kind {
+        StmtKind::Compound(b) => {
+            let stmts: Vec<&Stmt> = b
+                .items
+                .iter()
+                .filter_map(|i| match i {
+                    BlockItem::Stmt(s) => Some(s),
+                    _ => None,
+                })
+                .collect();
+            let only_stmts = b
+                .items
+                .iter()
+                .all(|i| matches!(i, BlockItem::Stmt(_) | BlockItem::Pragma(_)));
+            match stmts.as_slice() {
+                [one] if only_stmts => unwrap_single(one),
+                _ => s,
+            }
+        }
+        _ => s,
+    }
+}
