@@ -442,9 +442,7 @@ impl Checker<'_> {
                     is_static,
                     size,
                 } => {
-                    if !quals.is_empty() && !outermost_for_param
-                        || *is_static && !outermost_for_param
-                    {
+                    if (!quals.is_empty() || *is_static) && !outermost_for_param {
                         self.error(
                             "E0306",
                             "static or type qualifiers in non-parameter array declarator",
