@@ -11,5 +11,5 @@ pub mod types;
 
 pub use check::{
     ExprInfo, InitEntry, InitKey, Linkage, Storage, SymbolId, SymbolInfo, SymbolKind, TypedUnit,
-    ValueKind, check, fold,
+    ValueKind, check, fold, print_typed,
 };

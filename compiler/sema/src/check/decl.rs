@@ -52,7 +52,8 @@ impl Checker<'_> {
             ExternalDecl::Function(f) => self.function_def(f),
             ExternalDecl::Decl(d) => self.declaration(d),
             ExternalDecl::Omp(d) => self.omp_declarative(d),
-            ExternalDecl::Pragma(_) | ExternalDecl::Asm(_) | ExternalDecl::Empty(_) => {}
+            ExternalDecl::Pragma(p) => self.pragma(p),
+            ExternalDecl::Asm(_) | ExternalDecl::Empty(_) => {}
         }
     }
 
@@ -1119,7 +1120,7 @@ impl Checker<'_> {
             let rattrs = RecordAttrs {
                 packed: attrs.packed,
                 align: attrs.align,
-                max_field_align: None,
+                max_field_align: self.pack,
             };
             if let Err(errs) = self.out.types.complete_record(rid, fields, rattrs) {
                 for e in errs {

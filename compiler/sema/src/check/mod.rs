@@ -17,6 +17,7 @@ mod decl;
 mod expr;
 mod init;
 mod omp;
+mod print;
 mod stmt;
 
 use crate::consteval::ConstValue;
@@ -27,6 +28,7 @@ use ompcc_syntax::ast::{self, DeclId, ExprId, TranslationUnit};
 use rustc_hash::FxHashMap;
 
 pub use expr::fold;
+pub use print::print_typed;
 
 /// A declared entity: object, function, typedef name or enumeration constant.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -242,6 +244,9 @@ struct Checker<'a> {
     in_omp_clause: bool,
     /// Open `begin declare target` regions.
     declare_target_depth: u32,
+    /// `#pragma pack` state: the current maximum member alignment and the pushed ones.
+    pack: Option<u64>,
+    pack_stack: Vec<Option<u64>>,
 }
 
 impl<'a> Checker<'a> {
@@ -277,6 +282,8 @@ impl<'a> Checker<'a> {
             generic_builtins: FxHashMap::default(),
             in_omp_clause: false,
             declare_target_depth: 0,
+            pack: None,
+            pack_stack: Vec::new(),
         }
     }
 
@@ -359,6 +366,54 @@ impl<'a> Checker<'a> {
         }
         if let Some(slot) = self.out.decl_types.get_mut(i) {
             *slot = Some(ty);
+        }
+    }
+
+    /// `#pragma pack(N)`, `pack(push[, N])`, `pack(pop)`, `pack()`; other pragmas are not
+    /// the checker's business.
+    fn pragma(&mut self, p: &ast::Pragma) {
+        let text = p.text.trim();
+        let Some(rest) = text.strip_prefix("pack") else {
+            return;
+        };
+        let args = rest
+            .trim()
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .collect::<Vec<_>>();
+        let num = |s: &str| {
+            s.parse::<u64>()
+                .ok()
+                .filter(|n| n.is_power_of_two() && *n <= 16)
+        };
+        let mut bad = false;
+        match args.as_slice() {
+            [] => self.pack = None,
+            ["push", rest @ ..] => {
+                self.pack_stack.push(self.pack);
+                if let Some(n) = rest.last() {
+                    match num(n) {
+                        Some(n) => self.pack = Some(n),
+                        None => bad = !rest.is_empty() && n.parse::<u64>().is_ok(),
+                    }
+                }
+            }
+            ["pop", ..] => self.pack = self.pack_stack.pop().flatten(),
+            [n] => match num(n) {
+                Some(n) => self.pack = Some(n),
+                None => bad = true,
+            },
+            _ => bad = true,
+        }
+        if bad {
+            self.warn(
+                "W0304",
+                "invalid '#pragma pack': alignment must be 1, 2, 4, 8 or 16",
+                p.span,
+            );
         }
     }
 

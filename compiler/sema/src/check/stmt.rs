@@ -11,7 +11,8 @@ impl Checker<'_> {
         match item {
             BlockItem::Decl(d) => self.declaration(d),
             BlockItem::Stmt(s) => self.stmt(s),
-            BlockItem::Pragma(_) | BlockItem::LocalLabels(..) => {}
+            BlockItem::Pragma(p) => self.pragma(p),
+            BlockItem::LocalLabels(..) => {}
         }
     }
 
