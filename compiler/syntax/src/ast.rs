@@ -156,8 +156,6 @@ pub enum DeclSpecKind {
     Align(AlignSpec),
     /// `__attribute__((...))`.
     Attr(Attribute),
-    /// GNU `__extension__` (no meaning beyond silencing pedantic warnings).
-    Extension,
 }
 
 /// Storage classes.
@@ -679,6 +677,8 @@ pub enum ExprKind {
         value: f64,
         /// Suffix.
         suffix: FloatSuffix,
+        /// GNU imaginary suffix `i`/`j` (`1.0iF` is `_Complex float`).
+        imaginary: bool,
     },
     /// Character constant (multi-character constants combined as gcc does).
     Char {
