@@ -156,7 +156,6 @@ impl Checker<'_> {
                     }
                 }
                 DeclSpecKind::Attr(a) => attrs.push(a.clone()),
-                DeclSpecKind::Extension => {}
                 DeclSpecKind::Type(t) => match t {
                     TypeSpec::Void => void += 1,
                     TypeSpec::Char => char_ += 1,
@@ -647,6 +646,14 @@ impl Checker<'_> {
         match &d.kind {
             DeclarationKind::StaticAssert(sa) => self.static_assert(sa),
             DeclarationKind::Vars { specs, declarators } => {
+                if specs
+                    .specs
+                    .iter()
+                    .any(|s| matches!(s.kind, DeclSpecKind::Type(TypeSpec::AutoType)))
+                {
+                    self.auto_type_decl(specs, declarators);
+                    return;
+                }
                 let (base, info) = self.specs(specs);
                 let Some(base) = base else {
                     return;
@@ -668,6 +675,39 @@ impl Checker<'_> {
                     self.init_declarator(base, &info, id);
                 }
             }
+        }
+    }
+
+    /// GNU `__auto_type x = e;`: the type of `e` after lvalue conversion and decay.
+    fn auto_type_decl(&mut self, specs: &DeclSpecs, declarators: &[ast::InitDeclarator]) {
+        let mut quals = Quals::NONE;
+        let mut info = SpecInfo::default();
+        for s in &specs.specs {
+            match &s.kind {
+                DeclSpecKind::Qual(q) => quals = quals | quals_of(&[*q]),
+                DeclSpecKind::Storage(sc) => info.storage = Some(*sc),
+                _ => {}
+            }
+        }
+        for id in declarators {
+            let Some(ast::Initializer::Expr(e)) = &id.init else {
+                self.error(
+                    "E0303",
+                    "'__auto_type' requires a plain initializer",
+                    id.span,
+                );
+                continue;
+            };
+            // type the initializer once to learn its type; the declaration below checks it
+            // again and reports its diagnostics
+            let mark = self.diags.len();
+            let t = self.rvalue(e);
+            self.diags.truncate(mark);
+            let Some(t) = t else {
+                self.rvalue(e);
+                continue;
+            };
+            self.init_declarator(t.with(quals), &info, id);
         }
     }
 

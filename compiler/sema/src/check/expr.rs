@@ -124,7 +124,9 @@ impl Checker<'_> {
                 }
                 Some(rv(t))
             }
-            ExprKind::Float { suffix, .. } => {
+            ExprKind::Float {
+                suffix, imaginary, ..
+            } => {
                 let k = match suffix {
                     FloatSuffix::None => FloatKind::Double,
                     FloatSuffix::F => FloatKind::Float,
@@ -140,6 +142,9 @@ impl Checker<'_> {
                         return None;
                     }
                 };
+                if *imaginary {
+                    return Some(rv(types.complex(k)));
+                }
                 Some(rv(types.float(k)))
             }
             ExprKind::Char { prefix, .. } => {
@@ -1455,26 +1460,62 @@ impl Checker<'_> {
                 Some(rv(t))
             }
             Generic::Tgmath => {
-                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
-                // result type: the type of the last function argument's return where the
-                // arguments' common real type fits; approximated by the common type of the
-                // numeric arguments
-                let mut common: Option<QualType> = None;
-                for t in tys.iter().skip(1).flatten() {
-                    if self.out.types.is_arithmetic(*t) {
-                        let t = if self.out.types.is_integer(*t) {
-                            self.out.types.float(FloatKind::Double)
-                        } else {
-                            *t
-                        };
-                        common = Some(match common {
-                            Some(c) => self.out.types.usual_arith(c, t),
-                            None => t,
-                        });
-                    }
+                let tys: Vec<Option<QualType>> = args.iter().map(|a| self.rvalue(a)).collect();
+                // leading arguments are the candidate functions, the rest the call's
+                // arguments (as many as the first candidate has parameters)
+                let fns: Vec<(usize, FnType)> = tys
+                    .iter()
+                    .enumerate()
+                    .map_while(|(i, t)| {
+                        let p = self.out.types.pointee((*t)?)?;
+                        Some((i, self.out.types.fn_type(p)?.clone()))
+                    })
+                    .collect();
+                let nparams = fns.first().map_or(0, |f| f.1.params.len());
+                if fns.is_empty() || fns.len() + nparams != args.len() {
+                    self.error("E0433", format!("invalid arguments to '{n}'"), e.span);
+                    return None;
                 }
-                let _ = f;
-                Some(rv(common.unwrap_or(int)))
+                // the generic type: complex if any argument is, real type from the usual
+                // arithmetic conversions with integers counted as double
+                let mut real: Option<FloatKind> = None;
+                let mut complex = false;
+                for t in tys[fns.len()..].iter().flatten() {
+                    let k = match self.out.types.ckind(*t) {
+                        TypeKind::Float(k) => *k,
+                        TypeKind::Complex(k) => {
+                            complex = true;
+                            *k
+                        }
+                        _ if self.out.types.is_integer(*t) => FloatKind::Double,
+                        _ => continue,
+                    };
+                    real = Some(real.map_or(k, |r| r.max(k)));
+                }
+                let want = real.unwrap_or(FloatKind::Double);
+                let pick = fns.iter().find(|(_, f)| {
+                    f.params
+                        .first()
+                        .is_some_and(|p| match self.out.types.ckind(*p) {
+                            TypeKind::Float(k) => !complex && *k == want,
+                            TypeKind::Complex(k) => complex && *k == want,
+                            _ => false,
+                        })
+                });
+                let Some((i, f)) = pick else {
+                    self.error(
+                        "E0433",
+                        format!("no matching function for type-generic call to '{n}'"),
+                        e.span,
+                    );
+                    return None;
+                };
+                // the call stands for a call of the chosen candidate
+                self.out.selected.insert(e.id, args[*i].id);
+                for (a, p) in args[fns.len()..].iter().zip(f.params.clone()) {
+                    self.set_conv(a.id, p);
+                }
+                Some(rv(f.ret))
             }
             Generic::Overflow => {
                 let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
@@ -1651,6 +1692,9 @@ fn fold_raw(unit: &super::TypedUnit, e: &Expr, info: &ExprInfo) -> Option<ConstV
             int_of(v)
         }
         ExprKind::Float { value, .. } => {
+            if t.is_complex(info.ty) {
+                return None;
+            }
             let k = match t.ckind(info.ty) {
                 TypeKind::Float(k) => *k,
                 _ => FloatKind::Double,
@@ -1786,7 +1830,16 @@ fn fold_raw(unit: &super::TypedUnit, e: &Expr, info: &ExprInfo) -> Option<ConstV
         }
         ExprKind::Call(_, args) => {
             // __builtin_expect(x, c) is x; __builtin_choose_expr picks an argument
-            if let Some(sel) = unit.selected.get(&e.id) {
+            if let Some(sel) = unit.selected.get(&e.id)
+                && !unit.expr(*sel).is_some_and(|i| {
+                    i.kind == ValueKind::Function
+                        || unit.types.is_pointer(i.ty)
+                            && unit
+                                .types
+                                .pointee(i.ty)
+                                .is_some_and(|p| unit.types.is_function(p))
+                })
+            {
                 return args
                     .iter()
                     .find(|a| a.id == *sel)

@@ -153,7 +153,8 @@ pub struct TypedUnit {
     /// The size expression of each variable length array type.
     pub vla_sizes: FxHashMap<VlaSize, ExprId>,
     /// Expressions that stand for another one: `_Generic` and `__builtin_choose_expr` map to
-    /// the selected operand, `__builtin_expect(x, c)` to `x`.
+    /// the selected operand, `__builtin_expect(x, c)` to `x`; a `__builtin_tgmath` call maps to
+    /// the candidate function it calls (with the remaining arguments).
     pub selected: FxHashMap<ExprId, ExprId>,
     /// Record tags declared anywhere, in order (for tools and tests).
     pub tags: Vec<(String, RecordId)>,

@@ -41,7 +41,13 @@ pub fn print_typed(tu: &TranslationUnit, unit: &TypedUnit, src: &str) -> String 
 impl Printer<'_> {
     fn text(&self, e: &Expr) -> String {
         let t = self.src.get(e.span.range()).unwrap_or("?");
-        let t: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        // drop line markers the preprocessor left inside the expression
+        let t: String = t
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .collect::<Vec<_>>()
+            .join(" ");
         if t.chars().count() > 48 {
             let cut: String = t.chars().take(45).collect();
             format!("{cut}...")
