@@ -1,0 +1,367 @@
+//! Expected diagnostics for bad programs: each case gives a program, the one error (or
+//! warning) it must produce, the message text it must contain and the exact source text
+//! under the primary span. Programs that must check cleanly are listed too.
+
+mod common;
+
+use ompcc_diag::Severity;
+
+struct Case {
+    name: &'static str,
+    src: &'static str,
+    severity: Severity,
+    code: &'static str,
+    message: &'static str,
+    span: &'static str,
+}
+
+const fn err(
+    name: &'static str,
+    src: &'static str,
+    code: &'static str,
+    message: &'static str,
+    span: &'static str,
+) -> Case {
+    Case { name, src, severity: Severity::Error, code, message, span }
+}
+
+const fn warn(
+    name: &'static str,
+    src: &'static str,
+    code: &'static str,
+    message: &'static str,
+    span: &'static str,
+) -> Case {
+    Case { name, src, severity: Severity::Warning, code, message, span }
+}
+
+const CASES: &[Case] = &[
+    err("undeclared", "int f(void) { return yy + 1; }", "E0410", "'yy' undeclared", "yy"),
+    err(
+        "struct_plus_int",
+        "struct S { int a; } s; int f(void) { return s + 1; }",
+        "E0427",
+        "invalid operands to binary + (have 'struct S' and 'int')",
+        "s + 1",
+    ),
+    err(
+        "assign_to_const",
+        "int f(void) { const int c = 1; c = 2; return c; }",
+        "E0422",
+        "assignment of read-only variable 'c'",
+        "c",
+    ),
+    err(
+        "assign_to_rvalue",
+        "int f(int a) { (a + 1) = 3; return a; }",
+        "E0421",
+        "lvalue required as assignment",
+        "(a + 1)",
+    ),
+    err(
+        "too_few_args",
+        "int g(int, int); int f(void) { return g(1); }",
+        "E0431",
+        "too few arguments to function 'g' (expected 2, have 1)",
+        "g(1)",
+    ),
+    err(
+        "too_many_args",
+        "int g(int); int f(void) { return g(1, 2); }",
+        "E0431",
+        "too many arguments to function 'g'",
+        "g(1, 2)",
+    ),
+    err(
+        "no_member",
+        "struct P { int x; }; int f(struct P p) { return p.y; }",
+        "E0414",
+        "'struct P' has no member named 'y'",
+        "y",
+    ),
+    err(
+        "member_of_non_struct",
+        "int f(int i) { return i.x; }",
+        "E0419",
+        "request for member 'x' in something not a structure or union",
+        "x",
+    ),
+    err(
+        "deref_non_pointer",
+        "int f(int i) { return *i; }",
+        "E0424",
+        "invalid type argument of unary '*' (have 'int')",
+        "*i",
+    ),
+    err(
+        "incompatible_struct_assign",
+        "struct A { int x; } a; struct B { int x; } b; void f(void) { a = b; }",
+        "E0428",
+        "incompatible types when assignment to type 'struct A' from type 'struct B'",
+        "b",
+    ),
+    err(
+        "call_non_function",
+        "int f(int x) { return x(3); }",
+        "E0430",
+        "called object is not a function or function pointer",
+        "x",
+    ),
+    err(
+        "duplicate_case",
+        "int f(int x) { switch (x) { case 1: return 1; case 1: return 2; } return 0; }",
+        "E0504",
+        "duplicate case value",
+        "1",
+    ),
+    err("break_outside", "void f(void) { break; }", "E0507", "break statement not within loop or switch", "break;"),
+    err(
+        "continue_in_switch",
+        "void f(int x) { switch (x) { case 0: continue; } }",
+        "E0507",
+        "continue statement not within a loop",
+        "continue;",
+    ),
+    err(
+        "goto_undefined",
+        "void f(void) { goto out; }",
+        "E0508",
+        "label 'out' used but not defined",
+        "out",
+    ),
+    err(
+        "case_outside_switch",
+        "void f(void) { case 3: ; }",
+        "E0503",
+        "case label not within a switch statement",
+        "case 3: ;",
+    ),
+    err(
+        "conflicting_types",
+        "int h(int); double h(int);",
+        "E0314",
+        "conflicting types for 'h'",
+        "h",
+    ),
+    err("redefinition", "int v = 1; int v = 2;", "E0317", "redefinition of 'v'", "v"),
+    err(
+        "negative_array",
+        "int arr[-3];",
+        "E0308",
+        "size of array is negative",
+        "-3",
+    ),
+    err(
+        "static_assert",
+        "_Static_assert(sizeof(int) == 8, \"int is 8 bytes\");",
+        "E0319",
+        "static assertion failed: \"int is 8 bytes\"",
+        "_Static_assert(sizeof(int) == 8, \"int is 8 bytes\")",
+    ),
+    err(
+        "non_constant_static_init",
+        "int f(void); int g = f();",
+        "E0347",
+        "initializer element is not constant",
+        "f()",
+    ),
+    err(
+        "bitfield_too_wide",
+        "struct B { char c : 9; };",
+        "E0324",
+        "width of bit-field (9) exceeds its type (8 bits)",
+        "c : 9",
+    ),
+    err(
+        "incomplete_sizeof",
+        "struct Q; unsigned long n = sizeof(struct Q);",
+        "E0412",
+        "invalid application of 'sizeof' to incomplete type 'struct Q'",
+        "sizeof(struct Q)",
+    ),
+    err(
+        "address_of_rvalue",
+        "int *f(int a) { return &(a + 1); }",
+        "E0423",
+        "lvalue required as unary '&' operand",
+        "&(a + 1)",
+    ),
+    err(
+        "div_by_zero_constant",
+        "int a[1 / 0];",
+        "E0308",
+        "variably modified type at file scope",
+        "1 / 0",
+    ),
+    err(
+        "distribute_outside_teams",
+        "void f(int *a) {\n#pragma omp target\n{\n#pragma omp distribute\nfor (int i = 0; i < 8; i++) a[i] = i;\n}\n}",
+        "E0610",
+        "'distribute' region must be strictly nested inside a 'teams' region",
+        "#pragma omp distribute",
+    ),
+    err(
+        "teams_inside_parallel",
+        "void f(void) {\n#pragma omp parallel\n{\n#pragma omp teams\n{ }\n}\n}",
+        "E0611",
+        "'teams' construct must be closely nested in a 'target' construct",
+        "#pragma omp teams",
+    ),
+    err(
+        "target_teams_not_alone",
+        "void f(int *a) {\n#pragma omp target\n{\na[0] = 1;\n#pragma omp teams\n{ }\n}\n}",
+        "E0616",
+        "must not contain other statements",
+        "#pragma omp teams\n{ }",
+    ),
+    err(
+        "collapse_too_deep",
+        "void f(int *a) {\n#pragma omp parallel for collapse(2)\nfor (int i = 0; i < 8; i++) a[i] = i;\n}",
+        "E0620",
+        "not enough perfectly nested loops for 'collapse(2)': only 1 found",
+        "a[i] = i;",
+    ),
+    err(
+        "noncanonical_test",
+        "void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; a[i]; i++) a[i] = i;\n}",
+        "E0623",
+        "invalid controlling predicate in OpenMP loop",
+        "a[i]",
+    ),
+    err(
+        "noncanonical_increment",
+        "void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 8; i *= 2) a[i] = i;\n}",
+        "E0624",
+        "invalid increment expression in OpenMP loop",
+        "i *= 2",
+    ),
+    err(
+        "noncanonical_init",
+        "void f(int *a) {\n#pragma omp for\nfor (;;) a[0] = 1;\n}",
+        "E0621",
+        "invalid initialization in OpenMP 'for' loop",
+        "for (;;) a[0] = 1;",
+    ),
+    err(
+        "float_loop_var",
+        "void f(float *a) {\n#pragma omp simd\nfor (float x = 0; x < 1; x += 0.5f) a[0] = x;\n}",
+        "E0622",
+        "OpenMP loop iteration variable must have integer or pointer type",
+        "for (float x = 0; x < 1; x += 0.5f) a[0] = x;",
+    ),
+    err(
+        "reduction_on_pointer",
+        "void f(int *p) {\n#pragma omp parallel for reduction(+: p)\nfor (int i = 0; i < 4; i++) ;\n}",
+        "E0606",
+        "invalid type 'int *' for reduction list item",
+        "p",
+    ),
+    err(
+        "section_outside_clause",
+        "int f(int *a) { return a[0:2]; }",
+        "E0404",
+        "array section outside an OpenMP clause",
+        "a[0:2]",
+    ),
+    warn(
+        "int_to_pointer",
+        "void f(void) { int *p = 5; (void)p; }",
+        "W0405",
+        "initialization makes pointer from integer without a cast",
+        "5",
+    ),
+    warn(
+        "incompatible_pointers",
+        "void f(void) { int i; double *p = &i; (void)p; }",
+        "W0403",
+        "incompatible pointer types in initialization to 'double *' from 'int *'",
+        "&i",
+    ),
+    warn(
+        "implicit_declaration",
+        "int f(void) { return undeclared_fn(1); }",
+        "W0408",
+        "implicit declaration of function 'undeclared_fn'",
+        "undeclared_fn",
+    ),
+    warn(
+        "discard_const",
+        "void f(const char *s) { char *t = s; (void)t; }",
+        "W0404",
+        "discards qualifiers",
+        "s",
+    ),
+];
+
+#[test]
+fn expected_diagnostics() {
+    let mut failures = Vec::new();
+    for c in CASES {
+        let r = common::check_src(c.src);
+        if !r.parse_diags.is_empty() {
+            failures.push(format!("{}: parse errors {:?}", c.name, r.parse_diags));
+            continue;
+        }
+        let found = r.diags.iter().find(|d| d.severity == c.severity && d.code == c.code);
+        match found {
+            None => failures.push(format!(
+                "{}: no {} {} among {:?}",
+                c.name,
+                c.severity.as_str(),
+                c.code,
+                r.diags.iter().map(|d| format!("{} {}", d.code, d.message)).collect::<Vec<_>>()
+            )),
+            Some(d) => {
+                if !d.message.contains(c.message) {
+                    failures.push(format!("{}: message {:?} lacks {:?}", c.name, d.message, c.message));
+                }
+                let text = common::span_text(c.src, d);
+                if !c.span.is_empty() && text != c.span {
+                    failures.push(format!("{}: span {:?}, expected {:?}", c.name, text, c.span));
+                }
+            }
+        }
+        // a case with an expected warning must not produce errors
+        if c.severity == Severity::Warning && !common::errors(&r.diags).is_empty() {
+            failures.push(format!("{}: unexpected errors {:?}", c.name, common::errors(&r.diags)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn valid_programs_check_cleanly() {
+    let programs = [
+        "int a[] = {1, 2, 3}; _Static_assert(sizeof a == 12, \"size\");",
+        "struct P { int x, y; }; struct P ps[2] = { [1].y = 4, [0] = { 1, 2 } };",
+        "union U { int i; float f; } u = { .f = 1.5f };",
+        "char s[] = \"hello\"; _Static_assert(sizeof s == 6, \"completed\");",
+        "int f(int n, double (*a)[n]) { return (int)a[0][n - 1]; }",
+        "void f(int n) { double m[n][n]; m[0][0] = sizeof m; }",
+        "enum E { A = -1, B }; _Static_assert(B == 0, \"enum\");",
+        "static int x; extern int x; int *p = &x;",
+        "int t; int t; int t = 3;",
+        "typedef struct { int a; } T; T v = { 1 }; T *pv = &v;",
+        "int f(void) { int x = ({ int y = 2; y * 3; }); return x; }",
+        "void f(int *a, int n) {\n#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) collapse(1)\nfor (int i = 0; i < n; i += 2) a[i] += 1;\n}",
+        "void f(int *a, int n) {\n#pragma omp target map(a[0:n])\n#pragma omp teams\n#pragma omp distribute parallel for\nfor (int i = n - 1; i >= 0; --i) a[i] = i;\n}",
+        "void f(double (*a)[8]) {\nint i, j;\n#pragma omp parallel for collapse(2)\nfor (i = 0; i < 8; i++)\nfor (j = i; j != 8; j = j + 1) a[i][j] = 0;\n}",
+        "int g(int x) { switch (x) { case 1 ... 3: return 1; default: break; } return 0; }",
+        "void *p = (void *)0; int z = (int)3.9 + sizeof(struct { char c; });",
+    ];
+    let mut failures = Vec::new();
+    for p in programs {
+        let r = common::check_src(p);
+        let errs: Vec<_> = r
+            .parse_diags
+            .iter()
+            .chain(&r.diags)
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| format!("{} {} `{}`", d.code, d.message, common::span_text(p, d)))
+            .collect();
+        if !errs.is_empty() {
+            failures.push(format!("{p}\n  {}", errs.join("\n  ")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
