@@ -22,7 +22,14 @@ const fn err(
     message: &'static str,
     span: &'static str,
 ) -> Case {
-    Case { name, src, severity: Severity::Error, code, message, span }
+    Case {
+        name,
+        src,
+        severity: Severity::Error,
+        code,
+        message,
+        span,
+    }
 }
 
 const fn warn(
@@ -32,11 +39,24 @@ const fn warn(
     message: &'static str,
     span: &'static str,
 ) -> Case {
-    Case { name, src, severity: Severity::Warning, code, message, span }
+    Case {
+        name,
+        src,
+        severity: Severity::Warning,
+        code,
+        message,
+        span,
+    }
 }
 
 const CASES: &[Case] = &[
-    err("undeclared", "int f(void) { return yy + 1; }", "E0410", "'yy' undeclared", "yy"),
+    err(
+        "undeclared",
+        "int f(void) { return yy + 1; }",
+        "E0410",
+        "'yy' undeclared",
+        "yy",
+    ),
     err(
         "struct_plus_int",
         "struct S { int a; } s; int f(void) { return s + 1; }",
@@ -114,7 +134,13 @@ const CASES: &[Case] = &[
         "duplicate case value",
         "1",
     ),
-    err("break_outside", "void f(void) { break; }", "E0507", "break statement not within loop or switch", "break;"),
+    err(
+        "break_outside",
+        "void f(void) { break; }",
+        "E0507",
+        "break statement not within loop or switch",
+        "break;",
+    ),
     err(
         "continue_in_switch",
         "void f(int x) { switch (x) { case 0: continue; } }",
@@ -143,7 +169,13 @@ const CASES: &[Case] = &[
         "conflicting types for 'h'",
         "h",
     ),
-    err("redefinition", "int v = 1; int v = 2;", "E0317", "redefinition of 'v'", "v"),
+    err(
+        "redefinition",
+        "int v = 1; int v = 2;",
+        "E0317",
+        "redefinition of 'v'",
+        "v",
+    ),
     err(
         "negative_array",
         "int arr[-3];",
@@ -302,28 +334,44 @@ fn expected_diagnostics() {
             failures.push(format!("{}: parse errors {:?}", c.name, r.parse_diags));
             continue;
         }
-        let found = r.diags.iter().find(|d| d.severity == c.severity && d.code == c.code);
+        let found = r
+            .diags
+            .iter()
+            .find(|d| d.severity == c.severity && d.code == c.code);
         match found {
             None => failures.push(format!(
                 "{}: no {} {} among {:?}",
                 c.name,
                 c.severity.as_str(),
                 c.code,
-                r.diags.iter().map(|d| format!("{} {}", d.code, d.message)).collect::<Vec<_>>()
+                r.diags
+                    .iter()
+                    .map(|d| format!("{} {}", d.code, d.message))
+                    .collect::<Vec<_>>()
             )),
             Some(d) => {
                 if !d.message.contains(c.message) {
-                    failures.push(format!("{}: message {:?} lacks {:?}", c.name, d.message, c.message));
+                    failures.push(format!(
+                        "{}: message {:?} lacks {:?}",
+                        c.name, d.message, c.message
+                    ));
                 }
                 let text = common::span_text(c.src, d);
                 if !c.span.is_empty() && text != c.span {
-                    failures.push(format!("{}: span {:?}, expected {:?}", c.name, text, c.span));
+                    failures.push(format!(
+                        "{}: span {:?}, expected {:?}",
+                        c.name, text, c.span
+                    ));
                 }
             }
         }
         // a case with an expected warning must not produce errors
         if c.severity == Severity::Warning && !common::errors(&r.diags).is_empty() {
-            failures.push(format!("{}: unexpected errors {:?}", c.name, common::errors(&r.diags)));
+            failures.push(format!(
+                "{}: unexpected errors {:?}",
+                c.name,
+                common::errors(&r.diags)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

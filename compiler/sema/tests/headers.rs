@@ -41,7 +41,10 @@ const HEADERS: &[&str] = &[
 ];
 
 fn preprocess(src: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("ompcc-sema-hdr-{}", std::process::id()));
+    // one directory per call: the tests run in parallel
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("ompcc-sema-hdr-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("h.c");
     std::fs::write(&file, src).unwrap();

@@ -46,7 +46,13 @@ impl Checker<'_> {
     /// decay. Returns the converted type.
     pub(super) fn rvalue(&mut self, e: &Expr) -> Option<QualType> {
         let info = self.expr(e)?;
-        let t = self.decay(info.ty);
+        let mut t = self.decay(info.ty);
+        // a narrow bitfield reads as the type its values promote to (`unsigned x:3` is int)
+        if let Some(w) = info.bitfield
+            && self.out.types.is_integer(t)
+        {
+            t = self.out.types.promote_bitfield(t, w);
+        }
         self.set_conv(e.id, t);
         Some(t)
     }
@@ -1289,12 +1295,11 @@ impl Checker<'_> {
             && self.lookup(name).is_none()
         {
             if let Some(g) = self.generic_builtins.get(&name).copied() {
-                return self.generic_builtin_call(e, f, name, g, args);
+                return self.generic_builtin_call(e, name, g, args);
             }
             if self.atomic_builtin(self.name(name)) {
                 return self.generic_builtin_call(
                     e,
-                    f,
                     name,
                     super::builtins::Generic::AtomicLike,
                     args,
@@ -1400,7 +1405,6 @@ impl Checker<'_> {
     fn generic_builtin_call(
         &mut self,
         e: &Expr,
-        f: &Expr,
         name: ast::Symbol,
         g: super::builtins::Generic,
         args: &[Expr],
