@@ -69,7 +69,7 @@ impl Checker<'_> {
                         let v = match item.args.first() {
                             Some(e) => self.const_int(e).and_then(|v| {
                                 let v = v.as_i128()?;
-                                if v > 0 && (v as u128).is_power_of_two() {
+                                if v > 0 && v <= 1 << 28 && (v as u128).is_power_of_two() {
                                     Some(v as u64)
                                 } else {
                                     None
@@ -141,8 +141,9 @@ impl Checker<'_> {
                         }
                         AlignSpec::Expr(e) => self.const_int(e).and_then(|v| {
                             let v = v.as_i128()?;
-                            (v >= 0 && (v == 0 || (v as u128).is_power_of_two()))
-                                .then_some(v as u64)
+                            ((0..=1 << 28).contains(&v)
+                                && (v == 0 || (v as u128).is_power_of_two()))
+                            .then_some(v as u64)
                         }),
                     };
                     match v {
@@ -515,7 +516,13 @@ impl Checker<'_> {
                             return None;
                         }
                         self.out.consts.insert(e.id, ConstValue::Int(v));
-                        ArraySize::Fixed(v.as_u128().min(u128::from(u64::MAX)) as u64)
+                        let n = v.as_u128().min(u128::from(u64::MAX)) as u64;
+                        let es = self.out.types.size_of(elem).unwrap_or(0);
+                        if es.checked_mul(n).is_none_or(|b| b >= 1 << 60) {
+                            self.error("E0308", "size of array is too large", e.span);
+                            return None;
+                        }
+                        ArraySize::Fixed(n)
                     }
                     _ => {
                         if self.at_file_scope() && self.func.is_none() {
@@ -1324,6 +1331,7 @@ impl Checker<'_> {
                 name.span,
             );
         }
+        self.reported_undeclared.clear();
         self.func = Some(super::FuncCtx {
             ret: ft.ret,
             name: sname,

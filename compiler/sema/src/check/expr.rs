@@ -368,14 +368,15 @@ impl Checker<'_> {
 
     fn ident(&mut self, e: &Expr, name: ast::Symbol) -> Option<ExprInfo> {
         let Some(sym) = self.lookup(name) else {
-            let n = self.name(name);
-            self.diags.push(
-                Diagnostic::error("E0410", format!("'{n}' undeclared"), e.span)
-                    .with_note("each undeclared identifier is reported only once for each function it appears in"),
-            );
-            // bind an error marker so the name is reported once per scope: a
-            // typeless object would cascade, so none is bound and later uses repeat the
-            // error only when they are in another function
+            // reported once per function (or once at file scope), as gcc does
+            if self.reported_undeclared.insert(name) {
+                let n = self.name(name);
+                self.diags.push(
+                    Diagnostic::error("E0410", format!("'{n}' undeclared"), e.span).with_note(
+                        "each undeclared identifier is reported only once for each function it appears in",
+                    ),
+                );
+            }
             return None;
         };
         self.out.ident_symbols.insert(e.id, sym);
@@ -1112,7 +1113,7 @@ impl Checker<'_> {
                 let lv = self.decay(li.ty);
                 let res = self.binary_type(e.span, bop, l, r, lv, rt)?;
                 // the operation is done in `res`; the result converts back to the lhs type
-                let _ = res;
+                self.out.compound_types.insert(e.id, res);
                 self.set_conv(l.id, li.ty);
             }
         }

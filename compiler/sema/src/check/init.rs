@@ -212,14 +212,15 @@ impl Checker<'_> {
         match t.ckind(f.ty) {
             TypeKind::Array { elem, .. } => {
                 let es = t.size_of(*elem)?;
-                Some((*elem, f.base + f.idx * es * 8, None))
+                let off = f.idx.saturating_mul(es).saturating_mul(8);
+                Some((*elem, f.base.saturating_add(off), None))
             }
             TypeKind::Record(r) => {
                 let rd = t.record(*r);
                 let i = f.idx as usize;
                 let fd = rd.fields.as_ref()?.get(i)?;
                 let fl = rd.layout.as_ref()?.fields.get(i)?;
-                Some((fd.ty, f.base + fl.bit_offset, fd.bit_width))
+                Some((fd.ty, f.base.saturating_add(fl.bit_offset), fd.bit_width))
             }
             _ => None,
         }
@@ -335,6 +336,12 @@ impl Checker<'_> {
                                 _ => lo,
                             };
                             let count = self.sub_count(top.ty);
+                            // the GNU range is expanded entry by entry: keep it reasonable
+                            if lo >= 0 && hi >= lo && (hi - lo > 1 << 20 || hi >= 1 << 40) {
+                                self.error("E0345", "designator index or range too large", ix.span);
+                                ok = false;
+                                continue 'items;
+                            }
                             if lo < 0 || hi < lo || count.is_some_and(|c| hi as u64 >= c) {
                                 self.error(
                                     "E0345",
@@ -506,7 +513,9 @@ impl Checker<'_> {
                     for k in 1..=(hi - lo) {
                         for s in &stored {
                             out.push(InitEntry {
-                                bit_offset: s.bit_offset + k * es * 8,
+                                bit_offset: s
+                                    .bit_offset
+                                    .saturating_add(k.saturating_mul(es).saturating_mul(8)),
                                 ..*s
                             });
                         }

@@ -156,6 +156,9 @@ pub struct TypedUnit {
     /// the selected operand, `__builtin_expect(x, c)` to `x`; a `__builtin_tgmath` call maps to
     /// the candidate function it calls (with the remaining arguments).
     pub selected: FxHashMap<ExprId, ExprId>,
+    /// For `l op= r`: the type the operation is computed in (the type of `l op r`); the
+    /// result converts back to the type of `l`.
+    pub compound_types: FxHashMap<ExprId, QualType>,
     /// Record tags declared anywhere, in order (for tools and tests).
     pub tags: Vec<(String, RecordId)>,
     pub enum_tags: Vec<(String, EnumId)>,
@@ -248,6 +251,8 @@ struct Checker<'a> {
     /// `#pragma pack` state: the current maximum member alignment and the pushed ones.
     pack: Option<u64>,
     pack_stack: Vec<Option<u64>>,
+    /// Undeclared names already reported in the current function.
+    reported_undeclared: rustc_hash::FxHashSet<ast::Symbol>,
 }
 
 impl<'a> Checker<'a> {
@@ -268,6 +273,7 @@ impl<'a> Checker<'a> {
                 inits: FxHashMap::default(),
                 vla_sizes: FxHashMap::default(),
                 selected: FxHashMap::default(),
+                compound_types: FxHashMap::default(),
                 tags: Vec::new(),
                 enum_tags: Vec::new(),
             },
@@ -285,6 +291,7 @@ impl<'a> Checker<'a> {
             declare_target_depth: 0,
             pack: None,
             pack_stack: Vec::new(),
+            reported_undeclared: Default::default(),
         }
     }
 
