@@ -158,9 +158,7 @@ impl Emitter {
         let pp_text = sm.pp_line_text(pp_line);
         let col0 = (loc.col - 1) as usize;
         // Labels never leave their line: multi-line spans are cut at the end of the first line.
-        let len = (span.len() as usize)
-            .min(pp_text.len().saturating_sub(col0))
-            .max(0);
+        let len = (span.len() as usize).min(pp_text.len().saturating_sub(col0));
         let name = sm.file_name(loc.file).to_owned();
         if let Some(orig) = self.original(loc.file, sm)
             && let Some((start, line)) = nth_line(orig, loc.line)

@@ -298,6 +298,9 @@ fn unreachable_phrase() -> String {
 impl State<'_> {
     /// Reports a syntax error, unless it is a cascade of the previous one.
     pub(crate) fn syntax_error(&self, e: ParseError<usize, Tok, LexError>) {
+        if self.stopped.get() {
+            return;
+        }
         let (at, msg) = match e {
             ParseError::UnrecognizedToken {
                 token: (l, t, r),

@@ -81,9 +81,9 @@ pub fn dump_tokens(preprocessed: &str, file_name: &str) -> String {
         return String::new();
     }
     let st = state::State::new(preprocessed, true);
-    let _ = run(&st);
+    let (tu, _) = run(&st);
     let tokens = st.recorded.map(|r| r.into_inner()).unwrap_or_default();
-    let interner = st.interner.borrow();
+    let interner = tu.map_or_else(|| st.interner.take(), |tu| tu.symbols);
     let mut out = String::new();
     for (l, t, r) in tokens {
         let kind = match t {

@@ -39,6 +39,8 @@ pub(crate) struct State<'a> {
     pub last_sync: Cell<u32>,
     /// Offset of the last reported syntax error (errors before the next sync are cascades).
     pub last_error: Cell<Option<u32>>,
+    /// The lexer hit a size limit and ended the stream early: later syntax errors are noise.
+    pub stopped: Cell<bool>,
     /// Tokens handed to the parser, when recording for `--emit=tokens`.
     pub recorded: Option<RefCell<Vec<(usize, Tok, usize)>>>,
 }
@@ -58,6 +60,7 @@ impl<'a> State<'a> {
             next_decl: Cell::new(0),
             last_sync: Cell::new(0),
             last_error: Cell::new(None),
+            stopped: Cell::new(false),
             recorded: record.then(|| RefCell::new(Vec::new())),
         };
         // GCC's predefined typedef names.
