@@ -1359,7 +1359,11 @@ impl Checker<'_> {
             .out
             .types
             .array(ch, ArraySize::Fixed(fname.len() as u64 + 1));
-        if let Some(s) = self.tu.symbols.get("__func__") {
+        let names: Vec<ast::Symbol> = ["__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"]
+            .iter()
+            .filter_map(|n| self.tu.symbols.get(n))
+            .collect();
+        if !names.is_empty() {
             let fsym = self.new_symbol(SymbolInfo {
                 name: "__func__".into(),
                 kind: SymbolKind::Object,
@@ -1375,11 +1379,8 @@ impl Checker<'_> {
                 span: name.span,
                 align: None,
             });
-            self.bind(s, fsym);
-            for alias in ["__FUNCTION__", "__PRETTY_FUNCTION__"] {
-                if let Some(a) = self.tu.symbols.get(alias) {
-                    self.bind(a, fsym);
-                }
+            for n in names {
+                self.bind(n, fsym);
             }
         }
         for item in &f.body.items {
