@@ -295,6 +295,20 @@ const CASES: &[Case] = &[
         "array section outside an OpenMP clause",
         "a[0:2]",
     ),
+    err(
+        "default_none_unlisted",
+        "void f(int *a, int n) {\nint s = 0;\n#pragma omp parallel for default(none) shared(a)\nfor (int i = 0; i < n; i++) a[i] = s;\n}",
+        "E0630",
+        "'n' not specified in enclosing 'parallel for' construct with 'default(none)'",
+        "n",
+    ),
+    err(
+        "dsa_twice",
+        "void f(int x) {\n#pragma omp parallel private(x) shared(x)\n{ }\n}",
+        "E0631",
+        "'x' appears in both 'private' and 'shared' clauses",
+        "x",
+    ),
     warn(
         "int_to_pointer",
         "void f(void) { int *p = 5; (void)p; }",
@@ -395,6 +409,7 @@ fn valid_programs_check_cleanly() {
         "void f(int *a, int n) {\n#pragma omp target map(a[0:n])\n#pragma omp teams\n#pragma omp distribute parallel for\nfor (int i = n - 1; i >= 0; --i) a[i] = i;\n}",
         "void f(double (*a)[8]) {\nint i, j;\n#pragma omp parallel for collapse(2)\nfor (i = 0; i < 8; i++)\nfor (j = i; j != 8; j = j + 1) a[i][j] = 0;\n}",
         "int g(int x) { switch (x) { case 1 ... 3: return 1; default: break; } return 0; }",
+        "void f(int *a, int n) {\nint i, s = 0;\n#pragma omp parallel for default(none) shared(a) reduction(+: s) firstprivate(n) lastprivate(n)\nfor (i = 0; i < n; i++) { int t = a[i]; s += t + (int)sizeof(a); }\n}",
         "void *p = (void *)0; int z = (int)3.9 + sizeof(struct { char c; });",
     ];
     let mut failures = Vec::new();

@@ -380,6 +380,9 @@ impl Checker<'_> {
             return None;
         };
         self.out.ident_symbols.insert(e.id, sym);
+        if self.out.symbols[sym].kind == SymbolKind::Object {
+            self.check_default_none(sym, e.span);
+        }
         let s = &self.out.symbols[sym];
         match s.kind {
             SymbolKind::Typedef => {

@@ -11,6 +11,9 @@
 //! name spaces for ordinary identifiers and tags; labels live per function. Declarations with
 //! linkage are also entered in a table of external names, so a block-scope `extern` finds the
 //! file-scope entity.
+//!
+//! Diagnostic codes: E03xx declarations (E034x initializers), E04xx expressions, E05xx
+//! statements, E06xx OpenMP; warnings use the same ranges with a W.
 
 mod builtins;
 mod decl;
@@ -218,6 +221,15 @@ struct SwitchCtx {
     default: Option<Span>,
 }
 
+/// A construct with `default(none)`: variables declared before it (symbol ids below
+/// `watermark`) must be listed in one of its clauses to be referenced inside.
+struct DsaNone {
+    watermark: usize,
+    listed: rustc_hash::FxHashSet<SymbolId>,
+    reported: rustc_hash::FxHashSet<SymbolId>,
+    directive: ast::OmpDirectiveKind,
+}
+
 struct FuncCtx {
     ret: QualType,
     name: String,
@@ -251,6 +263,8 @@ struct Checker<'a> {
     /// `#pragma pack` state: the current maximum member alignment and the pushed ones.
     pack: Option<u64>,
     pack_stack: Vec<Option<u64>>,
+    /// Enclosing OpenMP constructs with `default(none)`, innermost last.
+    dsa_none: Vec<DsaNone>,
     /// Undeclared names already reported in the current function.
     reported_undeclared: rustc_hash::FxHashSet<ast::Symbol>,
 }
@@ -292,6 +306,7 @@ impl<'a> Checker<'a> {
             pack: None,
             pack_stack: Vec::new(),
             reported_undeclared: Default::default(),
+            dsa_none: Vec::new(),
         }
     }
 

@@ -232,14 +232,125 @@ impl Checker<'_> {
         if matches!(d.kind, K::Target) {
             self.check_target_teams_alone(body);
         }
+        let dsa_none = d
+            .clauses
+            .iter()
+            .any(|c| matches!(c.kind, OmpClauseKind::Default(ast::DefaultKind::None)));
+        let mut listed = self.listed_variables(d);
+        if dsa_none {
+            // the iteration variables of the associated loops are predetermined private
+            let mut cur: &Stmt = body;
+            for _ in 0..if d.kind.is_loop() { collapse } else { 0 } {
+                let StmtKind::For(ForInit::Expr(init), _, _, inner) = &unwrap_single(cur).kind
+                else {
+                    break;
+                };
+                if let ExprKind::Assign(None, l, _) = &strip(init).kind
+                    && let ExprKind::Ident(v) = strip(l).kind
+                    && let Some(sym) = self.lookup(v)
+                {
+                    listed.insert(sym);
+                }
+                cur = inner;
+            }
+            self.dsa_none.push(super::DsaNone {
+                watermark: self.out.symbols.len(),
+                listed: std::mem::take(&mut listed),
+                reported: Default::default(),
+                directive: d.kind,
+            });
+        }
         self.omp.push(d.kind);
         self.stmt(body);
         self.omp.pop();
+        if dsa_none {
+            self.dsa_none.pop();
+        }
         // after the body, so loop variables declared in the `for` have their symbols
         if d.kind.is_loop() {
             self.canonical_loop_nest(d, body, collapse);
         }
         let _ = s;
+    }
+
+    /// The variables named in a directive's clauses; reports a variable that appears in two
+    /// data-sharing clauses (other than `firstprivate` with `lastprivate`).
+    fn listed_variables(&mut self, d: &OmpDirective) -> rustc_hash::FxHashSet<super::SymbolId> {
+        let mut listed = rustc_hash::FxHashSet::default();
+        let mut dsa: rustc_hash::FxHashMap<super::SymbolId, OmpClauseName> = Default::default();
+        for c in &d.clauses {
+            let list: &[Expr] = match &c.kind {
+                OmpClauseKind::List(l)
+                | OmpClauseKind::Lastprivate { list: l, .. }
+                | OmpClauseKind::Reduction { list: l, .. }
+                | OmpClauseKind::Map { list: l, .. }
+                | OmpClauseKind::Motion { list: l, .. }
+                | OmpClauseKind::Aligned { list: l, .. }
+                | OmpClauseKind::Linear { list: l, .. } => l,
+                _ => &[],
+            };
+            let is_dsa = matches!(
+                c.name,
+                OmpClauseName::Private
+                    | OmpClauseName::Firstprivate
+                    | OmpClauseName::Lastprivate
+                    | OmpClauseName::Shared
+                    | OmpClauseName::Reduction
+                    | OmpClauseName::Linear
+            );
+            for e in list {
+                let Some(sym) = base_symbol(&self.out, e) else {
+                    continue;
+                };
+                listed.insert(sym);
+                if !is_dsa {
+                    continue;
+                }
+                if let Some(prev) = dsa.insert(sym, c.name) {
+                    let pair = matches!(
+                        (prev, c.name),
+                        (OmpClauseName::Firstprivate, OmpClauseName::Lastprivate)
+                            | (OmpClauseName::Lastprivate, OmpClauseName::Firstprivate)
+                    );
+                    if !pair {
+                        let n = self.out.symbols[sym].name.clone();
+                        self.error(
+                            "E0631",
+                            format!("'{n}' appears in both '{prev}' and '{}' clauses", c.name),
+                            e.span,
+                        );
+                    }
+                }
+            }
+        }
+        listed
+    }
+
+    /// A variable referenced inside a `default(none)` construct must be listed in its
+    /// clauses unless it is declared inside the construct.
+    pub(super) fn check_default_none(&mut self, sym: super::SymbolId, span: Span) {
+        if self.unevaluated > 0 || self.dsa_none.is_empty() {
+            return;
+        }
+        let s = &self.out.symbols[sym];
+        let name = s.name.clone();
+        let mut errors = Vec::new();
+        for ctx in &mut self.dsa_none {
+            if sym.as_u32() as usize >= ctx.watermark
+                || ctx.listed.contains(&sym)
+                || !ctx.reported.insert(sym)
+            {
+                continue;
+            }
+            errors.push(ctx.directive);
+        }
+        for k in errors {
+            self.error(
+                "E0630",
+                format!("'{name}' not specified in enclosing '{k}' construct with 'default(none)'"),
+                span,
+            );
+        }
     }
 
     /// OpenMP 5.2 section 17.1 nesting restrictions for the supported constructs.
@@ -578,5 +689,16 @@ fn unwrap_single(s: &Stmt) -> &Stmt {
             }
         }
         _ => s,
+    }
+}
+
+/// The variable an OpenMP list item names (`a`, `a[1:n]`, `s.m`, `p->m[0]`).
+fn base_symbol(unit: &super::TypedUnit, e: &Expr) -> Option<super::SymbolId> {
+    match &strip(e).kind {
+        ExprKind::Ident(_) => unit.ident_symbols.get(&strip(e).id).copied(),
+        ExprKind::ArraySection { base, .. } | ExprKind::Index(base, _) => base_symbol(unit, base),
+        ExprKind::Member { base, .. } => base_symbol(unit, base),
+        ExprKind::Unary(UnaryOp::Deref, x) => base_symbol(unit, x),
+        _ => None,
     }
 }
