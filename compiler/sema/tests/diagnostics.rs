@@ -309,6 +309,13 @@ const CASES: &[Case] = &[
         "'x' appears in both 'private' and 'shared' clauses",
         "x",
     ),
+    err(
+        "static_vla",
+        "void f(int n) { static int a[n]; (void)a; }",
+        "E0308",
+        "storage size of 'a' isn't constant",
+        "a",
+    ),
     warn(
         "int_to_pointer",
         "void f(void) { int *p = 5; (void)p; }",

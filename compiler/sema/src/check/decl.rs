@@ -822,8 +822,17 @@ impl Checker<'_> {
             Some(StorageClass::Static | StorageClass::Extern) => Storage::Static,
             _ => Storage::Automatic,
         };
-        if linkage == Linkage::None && self.out.types.is_variably_modified(ty) {
-            // fine: block-scope VLA
+        if self.out.types.is_vla(ty)
+            && storage_dur != Storage::Automatic
+            && linkage == Linkage::None
+        {
+            self.error(
+                "E0308",
+                format!("storage size of '{sname}' isn't constant"),
+                name.span,
+            );
+        } else if linkage == Linkage::None && self.out.types.is_variably_modified(ty) {
+            // fine: block-scope VLA or pointer to one
         } else if self.out.types.is_vla(ty) {
             self.error(
                 "E0308",
