@@ -316,6 +316,27 @@ const CASES: &[Case] = &[
         "storage size of 'a' isn't constant",
         "a",
     ),
+    err(
+        "barrier_in_for",
+        "void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 8; i++) {\n#pragma omp barrier\na[i] = i;\n}\n}",
+        "E0614",
+        "'barrier' region may not be closely nested inside a 'parallel for' region",
+        "#pragma omp barrier",
+    ),
+    err(
+        "single_in_teams",
+        "void f(int *a) {\n#pragma omp target teams\n{\n#pragma omp single\na[0] = 1;\n}\n}",
+        "E0612",
+        "'single' region may not be closely nested inside a 'teams' region",
+        "#pragma omp single",
+    ),
+    err(
+        "parallel_in_simd",
+        "void f(int *a) {\n#pragma omp simd\nfor (int i = 0; i < 8; i++) {\n#pragma omp parallel\na[i] = i;\n}\n}",
+        "E0613",
+        "'parallel' region may not be closely nested inside a 'simd' region",
+        "#pragma omp parallel",
+    ),
     warn(
         "int_to_pointer",
         "void f(void) { int *p = 5; (void)p; }",

@@ -38,6 +38,10 @@ impl Checker<'_> {
         }
         match d.kind {
             K::BeginDeclareTarget => self.declare_target_depth += 1,
+            // `declare target` without clauses or list is the OpenMP 4.5 begin form
+            K::DeclareTarget if d.clauses.is_empty() && d.args.is_empty() => {
+                self.declare_target_depth += 1
+            }
             K::EndDeclareTarget => {
                 if self.declare_target_depth == 0 {
                     self.error(
@@ -401,24 +405,26 @@ impl Checker<'_> {
         // worksharing, barrier and masked may not be closely nested in worksharing,
         // critical, ordered, masked or task regions (the closest enclosing parallel resets)
         if is_worksharing(k) || matches!(first, "barrier" | "masked" | "master") {
-            let blocked = self
-                .omp
-                .iter()
-                .rev()
-                .take_while(|p| {
-                    !has_word(**p, "parallel")
-                        && !has_word(**p, "teams")
-                        && first_word(**p) != "target"
-                })
-                .find(|p| {
-                    is_worksharing(**p)
-                        || has_word(**p, "for")
-                        || matches!(
-                            first_word(**p),
-                            "critical" | "ordered" | "masked" | "master" | "task" | "taskloop"
-                        )
-                })
-                .copied();
+            // innermost first: a blocking region wins over a parallel in the same combined
+            // directive (`parallel for` blocks through its `for`)
+            let mut blocked = None;
+            for p in self.omp.iter().rev() {
+                let blocks = is_worksharing(*p)
+                    || has_word(*p, "for")
+                    || has_word(*p, "sections")
+                    || has_word(*p, "single")
+                    || matches!(
+                        last_word(*p),
+                        "critical" | "ordered" | "masked" | "master" | "task" | "taskloop"
+                    );
+                if blocks {
+                    blocked = Some(*p);
+                    break;
+                }
+                if has_word(*p, "parallel") || has_word(*p, "teams") || first_word(*p) == "target" {
+                    break;
+                }
+            }
             if let Some(p) = blocked
                 && !(first == "section" && first_word(p) == "sections")
             {
