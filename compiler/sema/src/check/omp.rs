@@ -236,6 +236,7 @@ impl Checker<'_> {
         if matches!(d.kind, K::Target) {
             self.check_target_teams_alone(body);
         }
+        let atomic = d.kind == K::Atomic;
         let dsa_none = d
             .clauses
             .iter()
@@ -269,6 +270,9 @@ impl Checker<'_> {
         self.omp.pop();
         if dsa_none {
             self.dsa_none.pop();
+        }
+        if atomic {
+            self.atomic_form(d, body);
         }
         // after the body, so loop variables declared in the `for` have their symbols
         if d.kind.is_loop() {
@@ -467,6 +471,122 @@ impl Checker<'_> {
                 "'section' directive outside a 'sections' construct",
                 span,
             );
+        }
+    }
+
+    /// OpenMP 5.2 15.8.4: the statement of an `atomic` construct must have one of the forms
+    /// of its clause (`read`: `v = x`, `write`: `x = e`, `update`: `x++`, `x op= e`,
+    /// `x = x op e`, `x = e op x`, `capture`: `v = <update>` or a block of two such
+    /// statements), on a scalar `x` that `e` does not mention.
+    fn atomic_form(&mut self, d: &OmpDirective, body: &Stmt) {
+        let has = |n: OmpClauseName| d.clauses.iter().any(|c| c.name == n);
+        if has(OmpClauseName::Compare) {
+            return; // compare forms (OpenMP 5.1) are accepted as written
+        }
+        let kind = if has(OmpClauseName::Read) {
+            "read"
+        } else if has(OmpClauseName::Write) {
+            "write"
+        } else if has(OmpClauseName::Capture) {
+            "capture"
+        } else {
+            "update"
+        };
+        let stmts: Vec<&Expr> = match &body.kind {
+            StmtKind::Expr(Some(e)) => vec![e],
+            StmtKind::Compound(b) if kind == "capture" => b
+                .items
+                .iter()
+                .filter_map(|i| match i {
+                    BlockItem::Stmt(Stmt {
+                        kind: StmtKind::Expr(Some(e)),
+                        ..
+                    }) => Some(&**e),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        };
+        let ok = match (kind, stmts.as_slice()) {
+            ("read", [e]) => match &strip(e).kind {
+                ExprKind::Assign(None, v, x) => self.atomic_var(x) && self.atomic_var(v),
+                _ => false,
+            },
+            ("write", [e]) => match &strip(e).kind {
+                ExprKind::Assign(None, x, ex) => {
+                    self.atomic_var(x) && !same_var(x).is_some_and(|n| mentions(ex, n))
+                }
+                _ => false,
+            },
+            ("update", [e]) => self.atomic_update(e),
+            ("capture", [e]) => match &strip(e).kind {
+                ExprKind::Assign(None, v, u) => self.atomic_var(v) && self.atomic_update(u),
+                _ => false,
+            },
+            ("capture", [a, b]) => {
+                // `{v = x; x op= e;}` or `{x op= e; v = x;}`, also `x = e` as the update
+                let is_read = |c: &Checker<'_>, e: &Expr| match &strip(e).kind {
+                    ExprKind::Assign(None, v, x) => c.atomic_var(v) && c.atomic_var(x),
+                    _ => false,
+                };
+                (is_read(self, a) && (self.atomic_update(b) || is_read(self, b)))
+                    || (self.atomic_update(a) && is_read(self, b))
+            }
+            _ => false,
+        };
+        if !ok {
+            self.error(
+                "E0640",
+                format!("invalid form of the statement of '#pragma omp atomic {kind}'"),
+                body.span,
+            );
+        }
+    }
+
+    /// An lvalue expression of scalar type.
+    fn atomic_var(&self, e: &Expr) -> bool {
+        self.info(e.id)
+            .is_some_and(|i| i.kind == super::ValueKind::LValue && self.out.types.is_scalar(i.ty))
+    }
+
+    fn atomic_update(&self, e: &Expr) -> bool {
+        use BinaryOp as B;
+        let op_ok = |op: &BinaryOp| {
+            matches!(
+                op,
+                B::Add
+                    | B::Mul
+                    | B::Sub
+                    | B::Div
+                    | B::BitAnd
+                    | B::BitXor
+                    | B::BitOr
+                    | B::Shl
+                    | B::Shr
+            )
+        };
+        match &strip(e).kind {
+            ExprKind::Unary(
+                UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
+                x,
+            ) => self.atomic_var(x),
+            ExprKind::Assign(Some(op), x, ex) => {
+                op_ok(op) && self.atomic_var(x) && !same_var(x).is_some_and(|n| mentions(ex, n))
+            }
+            ExprKind::Assign(None, x, rhs) => {
+                let Some(n) = same_var(x) else {
+                    return false;
+                };
+                self.atomic_var(x)
+                    && match &strip(rhs).kind {
+                        ExprKind::Binary(op, a, b) if op_ok(op) => {
+                            (same_var(a) == Some(n) && !mentions(b, n))
+                                || (same_var(b) == Some(n) && !mentions(a, n))
+                        }
+                        _ => false,
+                    }
+            }
+            _ => false,
         }
     }
 
@@ -705,6 +825,17 @@ fn base_symbol(unit: &super::TypedUnit, e: &Expr) -> Option<super::SymbolId> {
         ExprKind::ArraySection { base, .. } | ExprKind::Index(base, _) => base_symbol(unit, base),
         ExprKind::Member { base, .. } => base_symbol(unit, base),
         ExprKind::Unary(UnaryOp::Deref, x) => base_symbol(unit, x),
+        _ => None,
+    }
+}
+
+/// The variable an atomic operand names, when it is a plain identifier (other lvalues such
+/// as `a[i]` are compared by their base name only when it is an identifier).
+fn same_var(e: &Expr) -> Option<ast::Symbol> {
+    match &strip(e).kind {
+        ExprKind::Ident(n) => Some(*n),
+        ExprKind::Index(b, _) | ExprKind::Member { base: b, .. } => same_var(b),
+        ExprKind::Unary(UnaryOp::Deref, x) => same_var(x),
         _ => None,
     }
 }
