@@ -144,6 +144,7 @@ impl<'a, 's> Lexer<'a, 's> {
             base: name_end,
             end: hi,
         });
+        self.st.pragma_line.set((lo as u32, hi as u32));
         Some((lo, tok, name_end))
     }
 
@@ -194,16 +195,16 @@ impl<'a, 's> Lexer<'a, 's> {
             }
             Tok::LBrace => {
                 st.push_scope();
-                st.last_sync.set(lo as u32);
+                st.syncs.borrow_mut().push(lo as u32);
                 tok
             }
             Tok::RBrace => {
                 st.pop_scope();
-                st.last_sync.set(lo as u32);
+                st.syncs.borrow_mut().push(lo as u32);
                 tok
             }
             Tok::Semi | Tok::PragmaEnd => {
-                st.last_sync.set(lo as u32);
+                st.syncs.borrow_mut().push(lo as u32);
                 tok
             }
             Tok::Directive => return self.directive(lo, hi),

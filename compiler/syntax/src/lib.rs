@@ -60,8 +60,10 @@ fn run(st: &state::State) -> (Option<ast::TranslationUnit>, Vec<Diagnostic>) {
             None
         }
     };
-    let mut diags = st.diags.take();
-    diags.sort_by_key(|d| d.primary.span.lo);
+    if let Some(items) = &items {
+        check_declare_target_nesting(st, items);
+    }
+    let diags = st.finish_diagnostics();
     let (num_exprs, num_decls) = st.counts();
     let tu = items.map(|items| ast::TranslationUnit {
         items,
@@ -70,6 +72,36 @@ fn run(st: &state::State) -> (Option<ast::TranslationUnit>, Vec<Diagnostic>) {
         num_decls,
     });
     (tu, diags)
+}
+
+/// `declare target` (without clauses) / `begin declare target` open a region that
+/// `end declare target` closes; both must pair up at file scope.
+fn check_declare_target_nesting(st: &state::State, items: &[ast::ExternalDecl]) {
+    use ast::{ExternalDecl, OmpDirectiveKind as K};
+    let mut open: Vec<Span> = Vec::new();
+    for item in items {
+        let ExternalDecl::Omp(d) = item else { continue };
+        match d.kind {
+            K::BeginDeclareTarget => open.push(d.span),
+            K::DeclareTarget if d.clauses.is_empty() && d.args.is_empty() => open.push(d.span),
+            K::EndDeclareTarget => {
+                if open.pop().is_none() {
+                    st.error(Diagnostic::error(
+                        "E0126",
+                        "'#pragma omp end declare target' without a matching 'declare target'",
+                        d.span,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    for span in open {
+        st.error(
+            Diagnostic::error("E0126", "'#pragma omp declare target' is never ended", span)
+                .with_help("add '#pragma omp end declare target' after the device declarations"),
+        );
+    }
 }
 
 /// The token stream as the parser sees it (typedef names classified), one token per line as
