@@ -289,13 +289,6 @@ const CASES: &[Case] = &[
         "p",
     ),
     err(
-        "section_outside_clause",
-        "int f(int *a) { return a[0:2]; }",
-        "E0404",
-        "array section outside an OpenMP clause",
-        "a[0:2]",
-    ),
-    err(
         "default_none_unlisted",
         "void f(int *a, int n) {\nint s = 0;\n#pragma omp parallel for default(none) shared(a)\nfor (int i = 0; i < n; i++) a[i] = s;\n}",
         "E0630",

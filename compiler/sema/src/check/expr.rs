@@ -188,9 +188,7 @@ impl Checker<'_> {
                 lower,
                 length,
             } => {
-                if !self.in_omp_clause {
-                    self.error("E0404", "array section outside an OpenMP clause", e.span);
-                }
+                // the parser accepts sections only inside OpenMP clauses
                 let bt = self.rvalue(base)?;
                 for x in [lower, length].into_iter().flatten() {
                     let t = self.rvalue(x)?;

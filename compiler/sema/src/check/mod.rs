@@ -256,10 +256,6 @@ struct Checker<'a> {
     unevaluated: u32,
     /// Names of builtin functions whose result type follows their arguments.
     generic_builtins: FxHashMap<ast::Symbol, builtins::Generic>,
-    /// True while checking OpenMP clause operands (array sections allowed).
-    in_omp_clause: bool,
-    /// Open `begin declare target` regions.
-    declare_target_depth: u32,
     /// `#pragma pack` state: the current maximum member alignment and the pushed ones.
     pack: Option<u64>,
     pack_stack: Vec<Option<u64>>,
@@ -301,8 +297,6 @@ impl<'a> Checker<'a> {
             last_params: Vec::new(),
             unevaluated: 0,
             generic_builtins: FxHashMap::default(),
-            in_omp_clause: false,
-            declare_target_depth: 0,
             pack: None,
             pack_stack: Vec::new(),
             reported_undeclared: Default::default(),

@@ -32,37 +32,15 @@ impl Checker<'_> {
     pub(super) fn omp_declarative(&mut self, d: &OmpDirective) {
         self.omp_clauses(d);
         for a in &d.args {
-            self.in_omp_clause = true;
             self.expr(a);
-            self.in_omp_clause = false;
         }
-        match d.kind {
-            K::BeginDeclareTarget => self.declare_target_depth += 1,
-            // `declare target` without clauses or list is the OpenMP 4.5 begin form
-            K::DeclareTarget if d.clauses.is_empty() && d.args.is_empty() => {
-                self.declare_target_depth += 1
-            }
-            K::EndDeclareTarget => {
-                if self.declare_target_depth == 0 {
-                    self.error(
-                        "E0601",
-                        "'end declare target' without a matching 'begin declare target'",
-                        d.span,
-                    );
-                } else {
-                    self.declare_target_depth -= 1;
-                }
-            }
-            _ => {}
-        }
+        // begin/end declare target pairing is checked by the parser
     }
 
     fn omp_clauses(&mut self, d: &OmpDirective) {
-        self.in_omp_clause = true;
         for c in &d.clauses {
             self.omp_clause(d, c);
         }
-        self.in_omp_clause = false;
     }
 
     fn list_items(&mut self, list: &[Expr]) {
@@ -212,9 +190,7 @@ impl Checker<'_> {
     pub(super) fn omp_directive(&mut self, d: &OmpDirective, s: &Stmt) {
         self.omp_clauses(d);
         for a in &d.args {
-            self.in_omp_clause = true;
             self.expr(a);
-            self.in_omp_clause = false;
         }
         self.omp_nesting(d);
         let collapse = d
