@@ -464,3 +464,24 @@ fn valid_programs_check_cleanly() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn declare_target_marks_entities() {
+    let src = "int a, b, c;\nint host_only(void);\n#pragma omp declare target\nint dev_var;\nstatic int dev_fn(int x) { return x + a; }\n#pragma omp end declare target\n#pragma omp begin declare target\nvoid dev2(void);\n#pragma omp end declare target\n#pragma omp declare target(b)\n#pragma omp declare target enter(c)\n";
+    let r = common::check_src(src);
+    assert!(
+        r.parse_diags.is_empty() && r.diags.is_empty(),
+        "{:?} {:?}",
+        r.parse_diags,
+        r.diags
+    );
+    let mut marked: Vec<&str> = r
+        .unit
+        .declare_target
+        .iter()
+        .map(|s| r.unit.symbols[*s].name.as_str())
+        .filter(|n| !n.is_empty())
+        .collect();
+    marked.sort();
+    assert_eq!(marked, ["b", "c", "dev2", "dev_fn", "dev_var"]);
+}

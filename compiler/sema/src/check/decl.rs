@@ -958,6 +958,9 @@ impl Checker<'_> {
         };
         self.bind(name.name, sym);
         self.set_decl(d.id, Some(sym), ty);
+        if self.declare_target_depth > 0 && file_scope {
+            self.out.declare_target.insert(sym);
+        }
         if let Some(init) = &id.init {
             if storage == Some(StorageClass::Extern) && !file_scope {
                 self.error(

@@ -159,6 +159,9 @@ pub struct TypedUnit {
     /// the selected operand, `__builtin_expect(x, c)` to `x`; a `__builtin_tgmath` call maps to
     /// the candidate function it calls (with the remaining arguments).
     pub selected: FxHashMap<ExprId, ExprId>,
+    /// Functions and variables marked by `declare target` (inside a `begin declare target`
+    /// region, or named in a `declare target` list or `to`/`enter`/`link` clause).
+    pub declare_target: rustc_hash::FxHashSet<SymbolId>,
     /// For `l op= r`: the type the operation is computed in (the type of `l op r`); the
     /// result converts back to the type of `l`.
     pub compound_types: FxHashMap<ExprId, QualType>,
@@ -256,6 +259,8 @@ struct Checker<'a> {
     unevaluated: u32,
     /// Names of builtin functions whose result type follows their arguments.
     generic_builtins: FxHashMap<ast::Symbol, builtins::Generic>,
+    /// Open `begin declare target` regions.
+    declare_target_depth: u32,
     /// `#pragma pack` state: the current maximum member alignment and the pushed ones.
     pack: Option<u64>,
     pack_stack: Vec<Option<u64>>,
@@ -284,6 +289,7 @@ impl<'a> Checker<'a> {
                 vla_sizes: FxHashMap::default(),
                 selected: FxHashMap::default(),
                 compound_types: FxHashMap::default(),
+                declare_target: Default::default(),
                 tags: Vec::new(),
                 enum_tags: Vec::new(),
             },
@@ -297,6 +303,7 @@ impl<'a> Checker<'a> {
             last_params: Vec::new(),
             unevaluated: 0,
             generic_builtins: FxHashMap::default(),
+            declare_target_depth: 0,
             pack: None,
             pack_stack: Vec::new(),
             reported_undeclared: Default::default(),

@@ -34,7 +34,31 @@ impl Checker<'_> {
         for a in &d.args {
             self.expr(a);
         }
-        // begin/end declare target pairing is checked by the parser
+        // begin/end pairing is checked by the parser; here the marked entities are recorded
+        match d.kind {
+            K::BeginDeclareTarget => self.declare_target_depth += 1,
+            K::DeclareTarget if d.clauses.is_empty() && d.args.is_empty() => {
+                self.declare_target_depth += 1
+            }
+            K::EndDeclareTarget => {
+                self.declare_target_depth = self.declare_target_depth.saturating_sub(1)
+            }
+            K::DeclareTarget => {
+                let mut items: Vec<&Expr> = d.args.iter().collect();
+                for c in &d.clauses {
+                    if let OmpClauseKind::List(l) | OmpClauseKind::Motion { list: l, .. } = &c.kind
+                    {
+                        items.extend(l);
+                    }
+                }
+                for e in items {
+                    if let Some(sym) = base_symbol(&self.out, e) {
+                        self.out.declare_target.insert(sym);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     fn omp_clauses(&mut self, d: &OmpDirective) {
