@@ -344,6 +344,13 @@ const CASES: &[Case] = &[
         "invalid form of the statement of '#pragma omp atomic read'",
         "v = x + 1;",
     ),
+    err(
+        "loop_var_modified",
+        "void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 8; i++) { a[i] = i; i += 1; }\n}",
+        "E0625",
+        "iteration variable 'i' of an OpenMP loop is modified in the loop body",
+        "i += 1",
+    ),
     warn(
         "int_to_pointer",
         "void f(void) { int *p = 5; (void)p; }",
@@ -444,6 +451,7 @@ fn valid_programs_check_cleanly() {
         "void f(int *a, int n) {\n#pragma omp target map(a[0:n])\n#pragma omp teams\n#pragma omp distribute parallel for\nfor (int i = n - 1; i >= 0; --i) a[i] = i;\n}",
         "void f(double (*a)[8]) {\nint i, j;\n#pragma omp parallel for collapse(2)\nfor (i = 0; i < 8; i++)\nfor (j = i; j != 8; j = j + 1) a[i][j] = 0;\n}",
         "int g(int x) { switch (x) { case 1 ... 3: return 1; default: break; } return 0; }",
+        "void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 8; i++) { for (int i = 0; i < 2; i++) a[i] = i; }\n}",
         "void f(int *a, int x, int v) {\n#pragma omp atomic\nx += a[0];\n#pragma omp atomic update\na[1] = a[1] * 2;\n#pragma omp atomic read\nv = x;\n#pragma omp atomic write\nx = v + 1;\n#pragma omp atomic capture\nv = x++;\n#pragma omp atomic capture\n{ v = x; x -= 3; }\n#pragma omp atomic\n--x;\n}",
         "void f(int *a, int n) {\nint i, s = 0;\n#pragma omp parallel for default(none) shared(a) reduction(+: s) firstprivate(n) lastprivate(n)\nfor (i = 0; i < n; i++) { int t = a[i]; s += t + (int)sizeof(a); }\n}",
         "void *p = (void *)0; int z = (int)3.9 + sizeof(struct { char c; });",

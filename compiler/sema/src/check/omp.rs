@@ -641,6 +641,28 @@ impl Checker<'_> {
             if !self.canonical_for(init, cond.as_deref(), step.as_deref(), s.span) {
                 return;
             }
+            // the iteration variable may only change through the increment expression
+            let var = match init {
+                ForInit::Expr(e) => match &strip(e).kind {
+                    ExprKind::Assign(None, l, _) => {
+                        self.out.ident_symbols.get(&strip(l).id).copied()
+                    }
+                    _ => None,
+                },
+                _ => self.for_decl_symbol(init),
+            };
+            if let Some(var) = var {
+                let mut roots = Vec::new();
+                stmt_exprs(inner, &mut roots);
+                if let Some(sp) = roots.iter().find_map(|e| modification(&self.out, e, var)) {
+                    let n = self.out.symbols[var].name.clone();
+                    self.error(
+                        "E0625",
+                        format!("iteration variable '{n}' of an OpenMP loop is modified in the loop body"),
+                        sp,
+                    );
+                }
+            }
             cur = inner;
         }
     }
@@ -836,6 +858,100 @@ fn same_var(e: &Expr) -> Option<ast::Symbol> {
         ExprKind::Ident(n) => Some(*n),
         ExprKind::Index(b, _) | ExprKind::Member { base: b, .. } => same_var(b),
         ExprKind::Unary(UnaryOp::Deref, x) => same_var(x),
+        _ => None,
+    }
+}
+
+/// The root expressions of a statement and everything nested in it.
+fn stmt_exprs<'s>(s: &'s Stmt, out: &mut Vec<&'s Expr>) {
+    match &s.kind {
+        StmtKind::Labeled(_, b) | StmtKind::Default(b) => stmt_exprs(b, out),
+        StmtKind::Case(_, _, b) => stmt_exprs(b, out),
+        StmtKind::Compound(b) => block_exprs(&b.items, out),
+        StmtKind::Expr(Some(e)) | StmtKind::Return(Some(e)) | StmtKind::GotoIndirect(e) => {
+            out.push(e)
+        }
+        StmtKind::If(c, t, f) => {
+            out.push(c);
+            stmt_exprs(t, out);
+            if let Some(f) = f {
+                stmt_exprs(f, out);
+            }
+        }
+        StmtKind::Switch(c, b) | StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+            out.push(c);
+            stmt_exprs(b, out);
+        }
+        StmtKind::For(init, c, st, b) => {
+            match init {
+                ForInit::Expr(e) => out.push(e),
+                ForInit::Decl(d) => decl_exprs(d, out),
+                ForInit::None => {}
+            }
+            out.extend(c.iter().map(|x| &**x));
+            out.extend(st.iter().map(|x| &**x));
+            stmt_exprs(b, out);
+        }
+        StmtKind::Omp(d) => {
+            if let Some(b) = &d.body {
+                stmt_exprs(b, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn block_exprs<'s>(items: &'s [BlockItem], out: &mut Vec<&'s Expr>) {
+    for i in items {
+        match i {
+            BlockItem::Stmt(s) => stmt_exprs(s, out),
+            BlockItem::Decl(d) => decl_exprs(d, out),
+            _ => {}
+        }
+    }
+}
+
+fn decl_exprs<'s>(d: &'s ast::Declaration, out: &mut Vec<&'s Expr>) {
+    if let DeclarationKind::Vars { declarators, .. } = &d.kind {
+        for id in declarators {
+            if let Some(ast::Initializer::Expr(e)) = &id.init {
+                out.push(e);
+            }
+        }
+    }
+}
+
+/// Where `e` assigns to or increments the variable `var`, if it does.
+fn modification(unit: &super::TypedUnit, e: &Expr, var: super::SymbolId) -> Option<Span> {
+    let is = |x: &Expr| unit.ident_symbols.get(&strip(x).id) == Some(&var);
+    match &e.kind {
+        ExprKind::Assign(_, l, r) => {
+            if is(l) {
+                return Some(e.span);
+            }
+            modification(unit, l, var).or_else(|| modification(unit, r, var))
+        }
+        ExprKind::Unary(
+            UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
+            x,
+        ) if is(x) => Some(e.span),
+        ExprKind::Paren(x)
+        | ExprKind::Unary(_, x)
+        | ExprKind::Cast(_, x)
+        | ExprKind::Member { base: x, .. } => modification(unit, x, var),
+        ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Index(a, b) => {
+            modification(unit, a, var).or_else(|| modification(unit, b, var))
+        }
+        ExprKind::Cond(a, b, c) => modification(unit, a, var)
+            .or_else(|| b.as_ref().and_then(|b| modification(unit, b, var)))
+            .or_else(|| modification(unit, c, var)),
+        ExprKind::Call(f, args) => modification(unit, f, var)
+            .or_else(|| args.iter().find_map(|a| modification(unit, a, var))),
+        ExprKind::StmtExpr(b) => {
+            let mut roots = Vec::new();
+            block_exprs(&b.items, &mut roots);
+            roots.iter().find_map(|x| modification(unit, x, var))
+        }
         _ => None,
     }
 }
