@@ -455,6 +455,8 @@ fn valid_programs_check_cleanly() {
         "void f(int *a, int x, int v) {\n#pragma omp atomic\nx += a[0];\n#pragma omp atomic update\na[1] = a[1] * 2;\n#pragma omp atomic read\nv = x;\n#pragma omp atomic write\nx = v + 1;\n#pragma omp atomic capture\nv = x++;\n#pragma omp atomic capture\n{ v = x; x -= 3; }\n#pragma omp atomic\n--x;\n}",
         "void f(int *a, int n) {\nint i, s = 0;\n#pragma omp parallel for default(none) shared(a) reduction(+: s) firstprivate(n) lastprivate(n)\nfor (i = 0; i < n; i++) { int t = a[i]; s += t + (int)sizeof(a); }\n}",
         "void *p = (void *)0; int z = (int)3.9 + sizeof(struct { char c; });",
+        "struct S { int a, b; }; unsigned long off = (unsigned long)&((struct S *)0)->b; static int arr[4]; int *q = &arr[1] + 2; char *str = \"abc\" + 1; int (*fp)(void) = 0;",
+        "int f(int i) { static void *tab[] = { &&a, &&b }; goto *tab[i]; a: return 1; b: return 2; }",
     ];
     let mut failures = Vec::new();
     for p in programs {

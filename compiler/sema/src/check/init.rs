@@ -567,8 +567,12 @@ impl Checker<'_> {
             ExprKind::Str(_) => true,
             ExprKind::Cast(_, x) => {
                 (t.is_pointer(info.ty) || t.is_integer(info.ty) && t.size_of(info.ty) == Some(8))
-                    && self.is_address_constant(x)
+                    && (self.is_address_constant(x)
+                        // an integer constant cast to a pointer (`(struct s *)0`)
+                        || t.is_pointer(info.ty) && super::expr::fold(&self.out, x).is_some())
             }
+            // GNU labels as values, for static dispatch tables
+            ExprKind::LabelAddr(_) => true,
             ExprKind::Ident(_) => {
                 // an array or function designator of static storage decays to its address
                 let Some(s) = self.out.ident_symbols.get(&e.id) else {
