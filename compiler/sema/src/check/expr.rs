@@ -1150,7 +1150,10 @@ impl Checker<'_> {
             }
             true
         } else if let Some(tp) = types.pointee(to_u) {
-            if let Some(fp) = types.pointee(from) {
+            if self.is_null_constant(e) {
+                // `(void *)0` converts to any pointer, function pointers included
+                true
+            } else if let Some(fp) = types.pointee(from) {
                 let compatible = types.compatible_unqual(tp, fp)
                     || (types.is_void(tp) && !types.is_function(fp))
                     || (types.is_void(fp) && !types.is_function(tp));
