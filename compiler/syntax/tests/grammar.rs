@@ -60,13 +60,16 @@ fn typedef_scoping() {
 fn typedef_names_as_tags_members_and_params() {
     let out = ast("typedef struct T T; struct T { T *next; int T; };\n\
          typedef int U; int f(U); int g(int U); int h(int (U));\n\
-         void k(T *t) { t->T = 1; }");
+         void k(T *t) { t->T = 1; }\n\
+         int m(void) { U: goto U; }");
     has(&out, "decl typedef struct T T");
     has(&out, "decl struct T { typedef-name:T next *; int T }");
     has(&out, "decl int f fn(typedef-name:U)");
     has(&out, "decl int g fn(int U)");
     has(&out, "decl int h fn(int <abstract> fn(typedef-name:U))");
     has(&out, "(= (-> t T) 1);");
+    has(&out, "label U:");
+    has(&out, "goto U;");
 }
 
 #[test]

@@ -285,3 +285,28 @@ fn deep_nesting_is_reported_not_overflowed() {
     assert!(diags.is_empty(), "{diags:?}");
     assert!(print_ast(&tu.expect("tree")).len() > 2000);
 }
+
+#[test]
+fn mutated_system_headers_never_panic() {
+    // Real declarations from glibc exercise error recovery inside attributes, asm labels and
+    // nested declarators; each mutant is ~100 KiB, so fewer of them.
+    let src = std::env::temp_dir().join(format!("ompcc-robust-{}.c", std::process::id()));
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#include <omp.h>\n",
+    )
+    .expect("write");
+    let out = std::process::Command::new("cc")
+        .args(["-E", "-fopenmp"])
+        .arg(&src)
+        .output()
+        .expect("cc must be installed");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    for _ in 0..60 {
+        let m = mutate(&text, &mut rng);
+        let t = parse_checked("headers.c", &m);
+        assert!(t < Duration::from_secs(2), "{t:?}");
+    }
+}
