@@ -188,7 +188,11 @@ impl Checker<'_> {
                 lower,
                 length,
             } => {
-                // the parser accepts sections only inside OpenMP clauses
+                // the parser accepts sections only inside OpenMP clause lists and reports
+                // them elsewhere: stay silent there
+                if !self.in_omp_list {
+                    return None;
+                }
                 let bt = self.rvalue(base)?;
                 for x in [lower, length].into_iter().flatten() {
                     let t = self.rvalue(x)?;
@@ -658,13 +662,17 @@ impl Checker<'_> {
         let n = self.name(name.name);
         let Some(rec) = types.record_id(rec_ty) else {
             let s = self.ty_str(rec_ty);
-            self.error(
+            let mut d = Diagnostic::error(
                 "E0419",
                 format!(
                     "request for member '{n}' in something not a structure or union (type '{s}')"
                 ),
                 name.span,
             );
+            if !arrow && types.pointee(rec_ty).is_some_and(|p| types.is_record(p)) {
+                d = d.with_help("it is a pointer: did you mean to use '->'?");
+            }
+            self.diags.push(d);
             return None;
         };
         if types.is_incomplete(rec_ty) {

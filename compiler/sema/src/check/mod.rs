@@ -261,6 +261,9 @@ struct Checker<'a> {
     generic_builtins: FxHashMap<ast::Symbol, builtins::Generic>,
     /// Open `begin declare target` regions.
     declare_target_depth: u32,
+    /// True while checking the list items of an OpenMP clause, the one place array sections
+    /// are valid (elsewhere the parser has reported them and they stay untyped).
+    in_omp_list: bool,
     /// `#pragma pack` state: the current maximum member alignment and the pushed ones.
     pack: Option<u64>,
     pack_stack: Vec<Option<u64>>,
@@ -304,6 +307,7 @@ impl<'a> Checker<'a> {
             unevaluated: 0,
             generic_builtins: FxHashMap::default(),
             declare_target_depth: 0,
+            in_omp_list: false,
             pack: None,
             pack_stack: Vec::new(),
             reported_undeclared: Default::default(),

@@ -68,6 +68,7 @@ impl Checker<'_> {
     }
 
     fn list_items(&mut self, list: &[Expr]) {
+        self.in_omp_list = true;
         for e in list {
             if let Some(i) = self.expr(e)
                 && i.kind != super::ValueKind::LValue
@@ -79,6 +80,7 @@ impl Checker<'_> {
                 );
             }
         }
+        self.in_omp_list = false;
     }
 
     fn int_operand(&mut self, e: &Expr, clause: OmpClauseName) {
@@ -95,6 +97,11 @@ impl Checker<'_> {
     }
 
     fn omp_clause(&mut self, d: &OmpDirective, c: &ast::OmpClause) {
+        self.omp_clause_inner(d, c);
+        self.in_omp_list = false;
+    }
+
+    fn omp_clause_inner(&mut self, d: &OmpDirective, c: &ast::OmpClause) {
         match &c.kind {
             OmpClauseKind::Flag
             | OmpClauseKind::Default(_)
@@ -132,6 +139,7 @@ impl Checker<'_> {
             | OmpClauseKind::Motion { list: l, .. }
             | OmpClauseKind::Depend { list: l, .. } => {
                 if matches!(d.kind, K::DeclareTarget) {
+                    self.in_omp_list = true;
                     for e in l {
                         self.expr(e);
                     }
@@ -482,6 +490,15 @@ impl Checker<'_> {
         let has = |n: OmpClauseName| d.clauses.iter().any(|c| c.name == n);
         if has(OmpClauseName::Compare) {
             return; // compare forms (OpenMP 5.1) are accepted as written
+        }
+        let kinds = [
+            OmpClauseName::Read,
+            OmpClauseName::Write,
+            OmpClauseName::Update,
+            OmpClauseName::Capture,
+        ];
+        if kinds.iter().filter(|k| has(**k)).count() > 1 {
+            return; // the parser reports conflicting atomic clauses
         }
         let kind = if has(OmpClauseName::Read) {
             "read"
