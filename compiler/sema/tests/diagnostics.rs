@@ -221,8 +221,8 @@ const CASES: &[Case] = &[
     err(
         "div_by_zero_constant",
         "int a[1 / 0];",
-        "E0308",
-        "variably modified type at file scope",
+        "E0402",
+        "division by zero in constant expression",
         "1 / 0",
     ),
     err(
@@ -350,6 +350,20 @@ const CASES: &[Case] = &[
         "E0625",
         "iteration variable 'i' of an OpenMP loop is modified in the loop body",
         "i += 1",
+    ),
+    err(
+        "vla_at_file_scope",
+        "int n = 3; int a[n];",
+        "E0308",
+        "variably modified type at file scope",
+        "n",
+    ),
+    err(
+        "bad_shift_in_case",
+        "int f(int x) { switch (x) { case 1 << 40: return 1; } return 0; }",
+        "E0402",
+        "shift count is negative or too large for the type in constant expression",
+        "1 << 40",
     ),
     warn(
         "int_to_pointer",

@@ -526,7 +526,16 @@ impl Checker<'_> {
                     }
                     _ => {
                         if self.at_file_scope() && self.func.is_none() {
-                            self.error("E0308", "variably modified type at file scope", e.span);
+                            match super::expr::eval_error(&self.out, e) {
+                                Some((sp, err)) => {
+                                    self.error("E0402", format!("{err} in constant expression"), sp)
+                                }
+                                None => self.error(
+                                    "E0308",
+                                    "variably modified type at file scope",
+                                    e.span,
+                                ),
+                            }
                             return None;
                         }
                         let v = self.out.types.new_vla_size();

@@ -85,11 +85,16 @@ impl Checker<'_> {
                 Some(v)
             }
             _ => {
-                self.error(
-                    "E0402",
-                    "expression is not an integer constant expression",
-                    e.span,
-                );
+                match eval_error(&self.out, e) {
+                    Some((sp, err)) => {
+                        self.error("E0402", format!("{err} in constant expression"), sp)
+                    }
+                    None => self.error(
+                        "E0402",
+                        "expression is not an integer constant expression",
+                        e.span,
+                    ),
+                }
                 None
             }
         }
@@ -1873,4 +1878,47 @@ fn find_expr(e: &Expr, id: ast::ExprId) -> Option<&Expr> {
         return assocs.iter().map(|a| &a.expr).find(|x| x.id == id);
     }
     None
+}
+
+/// The innermost operation that makes a constant expression fail (division by zero, bad
+/// shift count), for a precise message.
+pub(super) fn eval_error(
+    unit: &super::TypedUnit,
+    e: &Expr,
+) -> Option<(Span, crate::consteval::EvalError)> {
+    use crate::consteval::EvalError;
+    match &e.kind {
+        ExprKind::Binary(op, l, r) => {
+            if let Some(x) = eval_error(unit, l).or_else(|| eval_error(unit, r)) {
+                return Some(x);
+            }
+            let rv = fold(unit, r);
+            match (op, rv) {
+                (BinaryOp::Div | BinaryOp::Rem, Some(ConstValue::Int(v))) if v.is_zero() => {
+                    fold(unit, l).map(|_| (e.span, EvalError::DivisionByZero))
+                }
+                (BinaryOp::Shl | BinaryOp::Shr, Some(ConstValue::Int(_))) => {
+                    let a = fold(unit, l)?;
+                    let b = fold(unit, r)?;
+                    match (a, b) {
+                        (ConstValue::Int(a), ConstValue::Int(b)) => {
+                            let iop = if *op == BinaryOp::Shl {
+                                IntOp::Shl
+                            } else {
+                                IntOp::Shr
+                            };
+                            int_binop(iop, a, b).err().map(|err| (e.span, err))
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        ExprKind::Paren(x) | ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => eval_error(unit, x),
+        ExprKind::Cond(c, a, b) => eval_error(unit, c)
+            .or_else(|| a.as_ref().and_then(|a| eval_error(unit, a)))
+            .or_else(|| eval_error(unit, b)),
+        _ => None,
+    }
 }
