@@ -454,6 +454,7 @@ fn valid_programs_check_cleanly() {
         "struct P { int x, y; }; struct P ps[2] = { [1].y = 4, [0] = { 1, 2 } };",
         "union U { int i; float f; } u = { .f = 1.5f };",
         "char s[] = \"hello\"; _Static_assert(sizeof s == 6, \"completed\");",
+        "char b[] = { \"abc\" }; _Static_assert(sizeof b == 4, \"braced string\"); struct { char n[8]; int k; } rec = { \"name\", 3 }, recs[2] = { { \"a\" }, { { 'b', 'c' }, 4 } };",
         "int f(int n, double (*a)[n]) { return (int)a[0][n - 1]; }",
         "void f(int n) { double m[n][n]; m[0][0] = sizeof m; }",
         "enum E { A = -1, B }; _Static_assert(B == 0, \"enum\");",

@@ -93,6 +93,19 @@ impl Checker<'_> {
                 Some(ty)
             }
             Initializer::List(l) => {
+                // `char s[] = { "abc" }`: a braced string literal initializes the array itself
+                if let [item] = l.items.as_slice()
+                    && item.designators.is_empty()
+                    && let Initializer::Expr(e) = &item.init
+                    && matches!(strip_parens(e).kind, ExprKind::Str(_))
+                    && self
+                        .out
+                        .types
+                        .array_elem(ty)
+                        .is_some_and(|el| self.out.types.is_integer(el))
+                {
+                    return self.init_object(ty, &item.init, base, width, out, is_static, top);
+                }
                 if self.out.types.is_scalar(ty) {
                     match l.items.as_slice() {
                         [] => Some(ty),
