@@ -360,9 +360,6 @@ fn c_record(c: &Case, out: &mut String) {
     if c.packed {
         out.push_str(" __attribute__((packed))");
     }
-    if let Some(a) = c.align {
-        write!(out, " __attribute__((aligned({a})))").unwrap();
-    }
     if let Some(t) = c.tag {
         write!(out, " {t}").unwrap();
     }
@@ -390,6 +387,10 @@ fn c_record(c: &Case, out: &mut String) {
         out.push_str("; ");
     }
     out.push('}');
+    // after the body, the other place gcc accepts type attributes
+    if let Some(a) = c.align {
+        write!(out, " __attribute__((aligned({a})))").unwrap();
+    }
 }
 
 /// Named leaf members reachable from a case, as (C access path, is bitfield, type text).

@@ -122,7 +122,23 @@ impl Checker<'_> {
         let mut other: Option<Option<QualType>> = None;
         let mut n_other = 0;
         let mut attrs = Vec::new();
-        for s in &specs.specs {
+        // attributes written after a struct/union/enum body belong to that type, not to the
+        // declaration (`struct { .. } __attribute__((packed)) x;`)
+        let body_at = specs.specs.iter().position(|s| {
+            matches!(&s.kind, DeclSpecKind::Type(TypeSpec::Record(r)) if r.members.is_some())
+                || matches!(&s.kind, DeclSpecKind::Type(TypeSpec::Enum(e)) if e.enumerators.is_some())
+        });
+        let type_attrs: Vec<Attribute> = match body_at {
+            Some(i) => specs.specs[i + 1..]
+                .iter()
+                .filter_map(|s| match &s.kind {
+                    DeclSpecKind::Attr(a) => Some(a.clone()),
+                    _ => None,
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        for (idx, s) in specs.specs.iter().enumerate() {
             match &s.kind {
                 DeclSpecKind::Storage(sc) => {
                     if info.storage.is_some_and(|x| x != *sc) {
@@ -156,7 +172,11 @@ impl Checker<'_> {
                         ),
                     }
                 }
-                DeclSpecKind::Attr(a) => attrs.push(a.clone()),
+                DeclSpecKind::Attr(a) => {
+                    if body_at.is_none_or(|b| idx < b) {
+                        attrs.push(a.clone());
+                    }
+                }
                 DeclSpecKind::Type(t) => match t {
                     TypeSpec::Void => void += 1,
                     TypeSpec::Char => char_ += 1,
@@ -199,7 +219,7 @@ impl Checker<'_> {
                     }
                     _ => {
                         n_other += 1;
-                        other = Some(self.type_spec(t, s.span));
+                        other = Some(self.type_spec(t, s.span, &type_attrs));
                     }
                 },
             }
@@ -325,7 +345,12 @@ impl Checker<'_> {
         (ty, info)
     }
 
-    fn type_spec(&mut self, t: &TypeSpec, span: Span) -> Option<QualType> {
+    fn type_spec(
+        &mut self,
+        t: &TypeSpec,
+        span: Span,
+        type_attrs: &[Attribute],
+    ) -> Option<QualType> {
         match t {
             TypeSpec::VaList => Some(self.va_list_type()),
             TypeSpec::AutoType => {
@@ -347,8 +372,8 @@ impl Checker<'_> {
                     }
                 }
             }
-            TypeSpec::Record(r) => self.record_spec(r),
-            TypeSpec::Enum(e) => self.enum_spec(e),
+            TypeSpec::Record(r) => self.record_spec(r, type_attrs),
+            TypeSpec::Enum(e) => self.enum_spec(e, type_attrs),
             TypeSpec::AtomicType(tn) => {
                 let t = self.type_name(tn)?;
                 Some(t.with(Quals::ATOMIC))
@@ -1035,7 +1060,7 @@ impl Checker<'_> {
 
     // ----- records and enums -----
 
-    fn record_spec(&mut self, r: &ast::RecordSpec) -> Option<QualType> {
+    fn record_spec(&mut self, r: &ast::RecordSpec, trailing: &[Attribute]) -> Option<QualType> {
         let kind = match r.kind {
             ast::RecordKind::Struct => RecordKind::Struct,
             ast::RecordKind::Union => RecordKind::Union,
@@ -1097,6 +1122,7 @@ impl Checker<'_> {
         if let Some(members) = &r.members {
             let mut attrs = AttrInfo::default();
             self.attributes(&r.attrs, &mut attrs);
+            self.attributes(trailing, &mut attrs);
             let mut fields = Vec::new();
             let mut spans = Vec::new();
             for m in members {
@@ -1200,7 +1226,7 @@ impl Checker<'_> {
         Some(self.out.types.record_type(rid))
     }
 
-    fn enum_spec(&mut self, e: &ast::EnumSpec) -> Option<QualType> {
+    fn enum_spec(&mut self, e: &ast::EnumSpec, trailing: &[Attribute]) -> Option<QualType> {
         let existing = e.tag.and_then(|t| match self.lookup_tag(t.name) {
             Some((Tag::Enum(id), cur)) if e.enumerators.is_none() || cur => Some(id),
             _ => None,
@@ -1242,6 +1268,7 @@ impl Checker<'_> {
         };
         let mut attrs = AttrInfo::default();
         self.attributes(&e.attrs, &mut attrs);
+        self.attributes(trailing, &mut attrs);
         let mut next: i128 = 0;
         let mut consts = Vec::new();
         let mut syms = Vec::new();
