@@ -366,6 +366,20 @@ const CASES: &[Case] = &[
         "1 << 40",
     ),
     warn(
+        "constant_overflow",
+        "int x = 2147483647 + 1;",
+        "W0409",
+        "integer overflow in expression of type 'int' results in '-2147483648'",
+        "2147483647 + 1",
+    ),
+    warn(
+        "narrowing_constant",
+        "short g = 70000;",
+        "W0410",
+        "overflow in conversion from 'int' to 'short' changes value from '70000' to '4464'",
+        "70000",
+    ),
+    warn(
         "int_to_pointer",
         "void f(void) { int *p = 5; (void)p; }",
         "W0405",
@@ -454,6 +468,7 @@ fn valid_programs_check_cleanly() {
         "struct P { int x, y; }; struct P ps[2] = { [1].y = 4, [0] = { 1, 2 } };",
         "union U { int i; float f; } u = { .f = 1.5f };",
         "char s[] = \"hello\"; _Static_assert(sizeof s == 6, \"completed\");",
+        "unsigned c = -1; int d = 0xffffffff; signed char f = 200; unsigned short h = -1; char e = -128; unsigned long long big = -1;",
         "char b[] = { \"abc\" }; _Static_assert(sizeof b == 4, \"braced string\"); struct { char n[8]; int k; } rec = { \"name\", 3 }, recs[2] = { { \"a\" }, { { 'b', 'c' }, 4 } };",
         "int f(int n, double (*a)[n]) { return (int)a[0][n - 1]; }",
         "void f(int n) { double m[n][n]; m[0][0] = sizeof m; }",

@@ -981,7 +981,40 @@ impl Checker<'_> {
         let rt = self.rvalue(r);
         let (lt, rt) = (lt?, rt?);
         let t = self.binary_type(e.span, op, l, r, lt, rt)?;
+        self.warn_constant_overflow(e, op, l, r, t);
         Some(rv(t))
+    }
+
+    /// gcc's -Woverflow for signed arithmetic on constants (`INT_MAX + 1`).
+    fn warn_constant_overflow(&mut self, e: &Expr, op: BinaryOp, l: &Expr, r: &Expr, t: QualType) {
+        let iop = match op {
+            BinaryOp::Add => IntOp::Add,
+            BinaryOp::Sub => IntOp::Sub,
+            BinaryOp::Mul => IntOp::Mul,
+            BinaryOp::Div => IntOp::Div,
+            _ => return,
+        };
+        if !self.out.types.is_signed_int(t) {
+            return;
+        }
+        let (Some(ConstValue::Int(a)), Some(ConstValue::Int(b))) =
+            (fold(&self.out, l), fold(&self.out, r))
+        else {
+            return;
+        };
+        if let Ok(f) = int_binop(iop, a, b)
+            && f.overflow
+        {
+            let ts = self.ty_str(t);
+            self.warn(
+                "W0409",
+                format!(
+                    "integer overflow in expression of type '{ts}' results in '{}'",
+                    f.value.value
+                ),
+                e.span,
+            );
+        }
     }
 
     /// Types `l op r` given the operands' value types; sets the operands' conversions.
@@ -1219,7 +1252,55 @@ impl Checker<'_> {
             return None;
         }
         self.set_conv(e.id, to_u);
+        self.warn_conversion_overflow(e, from, to_u);
         Some(())
+    }
+
+    /// gcc's -Woverflow for a constant converted to a narrower integer type: warns when the
+    /// value fits neither the signed nor the unsigned type of that width.
+    fn warn_conversion_overflow(&mut self, e: &Expr, from: QualType, to: QualType) {
+        let types = &self.out.types;
+        let Some(k) = types.int_kind(to) else {
+            return;
+        };
+        if !types.is_integer(from) {
+            return;
+        }
+        let Some(ConstValue::Int(v)) = fold_raw_value(&self.out, e) else {
+            return;
+        };
+        let Some(x) = v.as_i128() else {
+            return;
+        };
+        let signed = match k {
+            IntKind::UChar | IntKind::Char => IntKind::SChar,
+            k if !k.is_signed() => match k {
+                IntKind::UShort => IntKind::Short,
+                IntKind::UInt => IntKind::Int,
+                IntKind::ULong => IntKind::Long,
+                IntKind::ULongLong => IntKind::LongLong,
+                _ => IntKind::Int128,
+            },
+            k => k,
+        };
+        let lo = signed.min_value();
+        let hi = k.to_unsigned().max_value();
+        if x < lo || x > hi {
+            let new = v.cast(k);
+            let (fs, ts) = (self.ty_str(from), self.ty_str(to));
+            self.warn(
+                "W0410",
+                format!(
+                    "overflow in conversion from '{fs}' to '{ts}' changes value from '{x}' to '{}'",
+                    if k.is_signed() {
+                        new.value.to_string()
+                    } else {
+                        new.as_u128().to_string()
+                    }
+                ),
+                e.span,
+            );
+        }
     }
 
     fn cond(&mut self, e: &Expr, c: &Expr, t: Option<&Expr>, f: &Expr) -> Option<ExprInfo> {
@@ -1921,4 +2002,11 @@ pub(super) fn eval_error(
             .or_else(|| eval_error(unit, b)),
         _ => None,
     }
+}
+
+/// The constant value of `e` in its own type, before the conversion its context applies.
+fn fold_raw_value(unit: &super::TypedUnit, e: &Expr) -> Option<ConstValue> {
+    let info = unit.expr(e.id)?;
+    let v = fold_raw(unit, e, info)?;
+    convert(unit, v, unit.types.canon(info.ty).unqual())
 }
