@@ -1771,9 +1771,6 @@ fn fold_raw(unit: &super::TypedUnit, e: &Expr, info: &ExprInfo) -> Option<ConstV
     if let Some(v) = unit.consts.get(&e.id) {
         return Some(*v);
     }
-    if let Some(sel) = unit.selected.get(&e.id) {
-        let _ = sel;
-    }
     let t = &unit.types;
     let int_of = |v: i128| -> Option<ConstValue> {
         let k = t.int_kind(info.ty).unwrap_or(IntKind::Int);

@@ -219,7 +219,7 @@ impl Checker<'_> {
     }
 
     /// An executable directive with its statement `s`.
-    pub(super) fn omp_directive(&mut self, d: &OmpDirective, s: &Stmt) {
+    pub(super) fn omp_directive(&mut self, d: &OmpDirective) {
         self.omp_clauses(d);
         for a in &d.args {
             self.expr(a);
@@ -286,7 +286,6 @@ impl Checker<'_> {
         if d.kind.is_loop() {
             self.canonical_loop_nest(d, body, collapse);
         }
-        let _ = s;
     }
 
     /// The variables named in a directive's clauses; reports a variable that appears in two
