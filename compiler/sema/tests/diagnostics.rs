@@ -379,6 +379,27 @@ const CASES: &[Case] = &[
         "overflow in conversion from 'int' to 'short' changes value from '70000' to '4464'",
         "70000",
     ),
+    err(
+        "private_array_element",
+        "void f(int *a) {\n#pragma omp parallel private(a[0])\n{ }\n}",
+        "E0607",
+        "list items of 'private' must be variables",
+        "a[0]",
+    ),
+    err(
+        "private_const",
+        "void f(void) {\nconst int k = 3;\n#pragma omp parallel private(k)\n{ }\n}",
+        "E0608",
+        "const-qualified variable cannot appear in 'private'",
+        "k",
+    ),
+    warn(
+        "num_threads_zero",
+        "void f(void) {\n#pragma omp parallel num_threads(0)\n{ }\n}",
+        "W0602",
+        "'num_threads' value must be positive",
+        "0",
+    ),
     warn(
         "int_to_pointer",
         "void f(void) { int *p = 5; (void)p; }",

@@ -83,6 +83,44 @@ impl Checker<'_> {
         self.in_omp_list = false;
     }
 
+    /// Items of data-sharing clauses other than `reduction` must be whole variables, and
+    /// variables that get a private copy must not be const.
+    fn privatizable(&mut self, clause: OmpClauseName, list: &[Expr]) {
+        use OmpClauseName as C;
+        let whole_variable = matches!(
+            clause,
+            C::Private | C::Firstprivate | C::Lastprivate | C::Shared | C::Copyin | C::Copyprivate
+        );
+        if !whole_variable {
+            return;
+        }
+        for e in list {
+            if !matches!(strip(e).kind, ExprKind::Ident(_)) {
+                self.error(
+                    "E0607",
+                    format!("list items of '{clause}' must be variables"),
+                    e.span,
+                );
+                continue;
+            }
+            if matches!(clause, C::Private | C::Lastprivate)
+                && let Some(i) = self.info(e.id)
+                && self
+                    .out
+                    .types
+                    .canon(i.ty)
+                    .quals
+                    .contains(crate::types::Quals::CONST)
+            {
+                self.error(
+                    "E0608",
+                    format!("const-qualified variable cannot appear in '{clause}'"),
+                    e.span,
+                );
+            }
+        }
+    }
+
     fn int_operand(&mut self, e: &Expr, clause: OmpClauseName) {
         if let Some(t) = self.rvalue(e)
             && !self.out.types.is_integer(t)
@@ -131,7 +169,25 @@ impl Checker<'_> {
                         self.error("E0603", "'final' condition must be scalar", e.span);
                     }
                 }
-                _ => self.int_operand(e, c.name),
+                _ => {
+                    self.int_operand(e, c.name);
+                    let positive = matches!(
+                        c.name,
+                        OmpClauseName::NumThreads
+                            | OmpClauseName::NumTeams
+                            | OmpClauseName::ThreadLimit
+                    );
+                    if positive
+                        && let Some(ConstValue::Int(v)) = super::expr::fold(&self.out, e)
+                        && v.as_i128().is_some_and(|v| v <= 0)
+                    {
+                        self.warn(
+                            "W0602",
+                            format!("'{}' value must be positive", c.name),
+                            e.span,
+                        );
+                    }
+                }
             },
             OmpClauseKind::List(l)
             | OmpClauseKind::Lastprivate { list: l, .. }
@@ -145,6 +201,7 @@ impl Checker<'_> {
                     }
                 } else {
                     self.list_items(l);
+                    self.privatizable(c.name, l);
                 }
                 if matches!(
                     c.name,
