@@ -1,7 +1,11 @@
 //! OpenMP validation (OpenMP 5.2): clause operands are typed like expressions (array
-//! sections allowed), region nesting follows chapter 17.1 for the constructs ompcc supports,
-//! and loop-associated directives get the canonical loop form of section 4.4.1 checked on as
-//! many nested loops as `collapse(n)` asks for.
+//! sections allowed in list items), region nesting follows chapter 17.1 for the constructs
+//! ompcc supports, loop-associated directives get the canonical loop form of section 4.4.1
+//! checked on as many perfectly nested loops as `collapse(n)` asks for (and their iteration
+//! variables must not be modified in the body), `default(none)` requires every outer
+//! variable referenced in the construct to be listed, a variable may appear in one
+//! data-sharing clause only, and `atomic` statements must have one of the allowed forms.
+//! `declare target` entities are recorded for device compilation.
 //!
 //! Which clauses a directive accepts is the parser's business (it owns the clause tables);
 //! this module checks what needs types and context.
