@@ -400,6 +400,13 @@ const CASES: &[Case] = &[
         "'num_threads' value must be positive",
         "0",
     ),
+    err(
+        "section_of_void_pointer",
+        "void f(void *p, int n) {\n#pragma omp target map(to: p[0:n])\n{ }\n}",
+        "E0405",
+        "array section of incomplete element type 'void'",
+        "p[0:n]",
+    ),
     warn(
         "int_to_pointer",
         "void f(void) { int *p = 5; (void)p; }",

@@ -214,6 +214,15 @@ impl Checker<'_> {
                     );
                     return None;
                 };
+                if self.out.types.is_incomplete(elem) {
+                    let s = self.ty_str(elem);
+                    self.error(
+                        "E0405",
+                        format!("array section of incomplete element type '{s}'"),
+                        e.span,
+                    );
+                    return None;
+                }
                 Some(ExprInfo {
                     ty: elem,
                     kind: ValueKind::LValue,
