@@ -509,6 +509,7 @@ fn valid_programs_check_cleanly() {
         "void f(int *a, int n) {\n#pragma omp target map(a[0:n])\n#pragma omp teams\n#pragma omp distribute parallel for\nfor (int i = n - 1; i >= 0; --i) a[i] = i;\n}",
         "void f(double (*a)[8]) {\nint i, j;\n#pragma omp parallel for collapse(2)\nfor (i = 0; i < 8; i++)\nfor (j = i; j != 8; j = j + 1) a[i][j] = 0;\n}",
         "int g(int x) { switch (x) { case 1 ... 3: return 1; default: break; } return 0; }",
+        "void f(int *a) {\n#pragma omp parallel sections\n{\n#pragma omp section\na[0] = 1;\n#pragma omp section\na[1] = 2;\n}\n#pragma omp parallel\n{\n#pragma omp sections\n{\n#pragma omp section\na[2] = 3;\n}\n#pragma omp for\nfor (int i = 0; i < 4; i++) {\n#pragma omp critical\na[i] += 1;\n}\n}\n}",
         "void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 8; i++) { for (int i = 0; i < 2; i++) a[i] = i; }\n}",
         "void f(int *a, int x, int v) {\n#pragma omp atomic\nx += a[0];\n#pragma omp atomic update\na[1] = a[1] * 2;\n#pragma omp atomic read\nv = x;\n#pragma omp atomic write\nx = v + 1;\n#pragma omp atomic capture\nv = x++;\n#pragma omp atomic capture\n{ v = x; x -= 3; }\n#pragma omp atomic\n--x;\n}",
         "void f(int *a, int n) {\nint i, s = 0;\n#pragma omp parallel for default(none) shared(a) reduction(+: s) firstprivate(n) lastprivate(n)\nfor (i = 0; i < n; i++) { int t = a[i]; s += t + (int)sizeof(a); }\n}",

@@ -498,7 +498,7 @@ impl Checker<'_> {
                 }
             }
             if let Some(p) = blocked
-                && !(first == "section" && first_word(p) == "sections")
+                && !(first == "section" && has_word(p, "sections"))
             {
                 self.error(
                     "E0614",
