@@ -1463,7 +1463,7 @@ impl Checker<'_> {
                 } else {
                     "too many"
                 };
-                self.error(
+                let mut d = Diagnostic::error(
                     "E0431",
                     format!(
                         "{which} arguments to function '{fname}' (expected {n}{}, have {})",
@@ -1472,6 +1472,13 @@ impl Checker<'_> {
                     ),
                     e.span,
                 );
+                // point at the declaration when it is in the source
+                if let Some(sym) = self.out.ident_symbols.get(&strip_parens(f).id)
+                    && !self.out.symbols[*sym].span.is_empty()
+                {
+                    d = d.with_label(self.out.symbols[*sym].span, "declared here");
+                }
+                self.diags.push(d);
             }
         }
         for (i, (a, at)) in args.iter().zip(&arg_tys).enumerate() {
