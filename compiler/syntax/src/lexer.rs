@@ -1,0 +1,366 @@
+//! The token stream the grammar consumes: logos tokens plus the C lexer hack, pp-number
+//! classification, line-marker skipping and `#pragma` handling.
+//!
+//! Invariants: every token handed out lies inside the source; a `#pragma omp` line becomes
+//! `OmpStmt`/`OmpStandalone`/`OmpDecl` (covering `#pragma omp` and the directive name), then the
+//! tokens of the rest of the line, then `PragmaEnd`; unknown directives are reported and the
+//! line skipped; lexical errors are diagnostics, never `Err` items, so the parser always sees a
+//! well-formed stream. Work is linear in the input.
+
+use logos::Logos;
+use ompcc_diag::Diagnostic;
+
+use crate::omp::{Association, OmpDirectiveKind};
+use crate::state::{State, span};
+use crate::token::Tok;
+
+/// Never produced: lexical errors are reported as diagnostics and skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LexError;
+
+pub(crate) type Spanned = (usize, Tok, usize);
+
+struct PragmaLine<'a> {
+    lex: logos::Lexer<'a, Tok>,
+    base: usize,
+    end: usize,
+}
+
+/// Brackets may nest this deep; deeper input ends the token stream with an error, so the
+/// tree (and every recursive walk over it in later stages) stays within a thread's stack.
+const MAX_NESTING: u32 = 256;
+/// Operators allowed in one statement (between `;`, `{` and `}`), for the same reason: long
+/// operator chains build left-deep trees.
+const MAX_OPERATORS: u32 = 4096;
+
+pub(crate) struct Lexer<'a, 's> {
+    src: &'a str,
+    main: logos::Lexer<'a, Tok>,
+    pragma: Option<PragmaLine<'a>>,
+    st: &'s State<'a>,
+    nesting: u32,
+    operators: u32,
+    stopped: bool,
+}
+
+impl<'a, 's> Lexer<'a, 's> {
+    pub fn new(src: &'a str, st: &'s State<'a>) -> Self {
+        Lexer {
+            src,
+            main: Tok::lexer(src),
+            pragma: None,
+            st,
+            nesting: 0,
+            operators: 0,
+            stopped: false,
+        }
+    }
+
+    fn at_line_start(&self, pos: usize) -> bool {
+        let before = &self.src.as_bytes()[..pos];
+        before
+            .iter()
+            .rev()
+            .find(|&&b| b != b' ' && b != b'\t')
+            .is_none_or(|&b| b == b'\n')
+    }
+
+    /// Handles a `#...` line; returns a token to hand out, if any.
+    fn directive(&mut self, lo: usize, hi: usize) -> Option<Spanned> {
+        if !self.at_line_start(lo) {
+            self.st.error(Diagnostic::error(
+                "E0100",
+                "stray '#' in program",
+                span(lo, lo + 1),
+            ));
+            return None;
+        }
+        let line = &self.src[lo..hi];
+        let body = line[1..].trim_start();
+        let Some(rest) = body.strip_prefix("pragma") else {
+            return None; // line markers, #ident, #line: the SourceMap reads markers itself
+        };
+        if !rest.starts_with([' ', '\t']) && !rest.is_empty() {
+            return None;
+        }
+        let rest_off = hi - rest.len();
+        let text = rest.trim();
+        let Some(omp) = text
+            .strip_prefix("omp")
+            .filter(|t| t.is_empty() || t.starts_with([' ', '\t']))
+        else {
+            return self.other_pragma(lo, hi, text);
+        };
+        // Collect the leading words of the directive.
+        let omp_off = rest_off + (rest.len() - rest.trim_start().len()) + 3;
+        let mut words: Vec<(&str, usize, usize)> = Vec::new();
+        let bytes = self.src.as_bytes();
+        let mut i = omp_off;
+        loop {
+            while i < hi && (bytes[i] == b' ' || bytes[i] == b'\t') {
+                i += 1;
+            }
+            let start = i;
+            while i < hi && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            if i == start || words.len() == 8 {
+                break;
+            }
+            words.push((&self.src[start..i], start, i));
+        }
+        let names: Vec<&str> = words.iter().map(|w| w.0).collect();
+        let Some((kind, n)) = OmpDirectiveKind::lookup(&names) else {
+            let (msg, at) = match words.first() {
+                Some(w) => (
+                    format!("unknown OpenMP directive '{}'", w.0),
+                    span(w.1, w.2),
+                ),
+                None => ("expected an OpenMP directive name".to_owned(), span(lo, hi)),
+            };
+            let _ = omp;
+            self.st
+                .error(Diagnostic::error("E0120", msg, at).with_primary_label("not a directive"));
+            return None;
+        };
+        if kind == OmpDirectiveKind::Unsupported {
+            return Some((lo, Tok::OmpUnsupported, hi));
+        }
+        let name_end = words[n - 1].2;
+        let tail = &self.src[name_end..hi];
+        let tok = match kind.association() {
+            Association::Stmt
+                if kind == OmpDirectiveKind::Ordered
+                    && (tail.contains("depend") || tail.contains("doacross")) =>
+            {
+                Tok::OmpStandalone(kind)
+            }
+            Association::Stmt => Tok::OmpStmt(kind),
+            Association::Standalone => Tok::OmpStandalone(kind),
+            Association::Declarative => Tok::OmpDecl(kind),
+        };
+        self.pragma = Some(PragmaLine {
+            lex: Tok::lexer(tail),
+            base: name_end,
+            end: hi,
+        });
+        self.st.pragma_line.set((lo as u32, hi as u32));
+        Some((lo, tok, name_end))
+    }
+
+    /// Non-OpenMP pragmas: loop pragmas are kept for later passes, the rest is skipped.
+    fn other_pragma(&mut self, lo: usize, hi: usize, text: &str) -> Option<Spanned> {
+        let words: Vec<&str> = text.split_ascii_whitespace().take(2).collect();
+        let keep = match words.as_slice() {
+            ["GCC", w, ..] => matches!(*w, "unroll" | "ivdep" | "novector"),
+            [w, ..] => matches!(*w, "unroll" | "nounroll" | "ivdep") || w.starts_with("unroll("),
+            [] => false,
+        };
+        keep.then_some((lo, Tok::Pragma, hi))
+    }
+
+    fn classify(&mut self, tok: Tok, lo: usize, hi: usize) -> Option<Spanned> {
+        let st = self.st;
+        let tok = match tok {
+            Tok::Ident(_) => {
+                let sym = st.intern(&self.src[lo..hi]);
+                if st.is_typedef(sym) {
+                    Tok::TypeName(sym)
+                } else {
+                    Tok::Ident(sym)
+                }
+            }
+            Tok::Number => {
+                if is_float(&self.src[lo..hi]) {
+                    Tok::FloatLit
+                } else {
+                    Tok::IntLit
+                }
+            }
+            Tok::BadCharLit | Tok::BadStrLit => {
+                let (what, q, t) = if tok == Tok::BadStrLit {
+                    ("string", '"', Tok::StrLit)
+                } else {
+                    ("character", '\'', Tok::CharLit)
+                };
+                st.error(
+                    Diagnostic::error(
+                        "E0103",
+                        format!("missing terminating {q} character"),
+                        span(lo, hi),
+                    )
+                    .with_primary_label(format!("this {what} literal is not closed")),
+                );
+                t
+            }
+            Tok::LBrace => {
+                st.push_scope();
+                st.syncs.borrow_mut().push(lo as u32);
+                tok
+            }
+            Tok::RBrace => {
+                st.pop_scope();
+                st.syncs.borrow_mut().push(lo as u32);
+                tok
+            }
+            Tok::Semi | Tok::PragmaEnd => {
+                st.syncs.borrow_mut().push(lo as u32);
+                tok
+            }
+            Tok::Directive => return self.directive(lo, hi),
+            // `__extension__` only silences pedantic warnings; dropping it keeps the grammar
+            // free of the declaration-vs-expression conflict it would cause.
+            Tok::Extension => return None,
+            t => t,
+        };
+        Some((lo, tok, hi))
+    }
+
+    fn stray(&self, lo: usize, hi: usize) {
+        let text = self.src.get(lo..hi).unwrap_or("?");
+        let shown: String = text.chars().take(1).collect();
+        self.st.error(Diagnostic::error(
+            "E0100",
+            format!("stray '{}' in program", shown.escape_debug()),
+            span(lo, hi.max(lo + 1).min(self.src.len())),
+        ));
+    }
+}
+
+fn is_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() > 1 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X') {
+        s.contains(['.', 'p', 'P'])
+    } else {
+        s.contains(['.', 'e', 'E'])
+    }
+}
+
+impl Iterator for Lexer<'_, '_> {
+    type Item = Result<Spanned, LexError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.stopped {
+            return None;
+        }
+        let t = self.next_token()?;
+        if !self.within_limits(t) {
+            return None;
+        }
+        Some(Ok(self.record(t)))
+    }
+}
+
+impl Lexer<'_, '_> {
+    fn next_token(&mut self) -> Option<Spanned> {
+        loop {
+            if let Some(p) = &mut self.pragma {
+                match p.lex.next() {
+                    Some(r) => {
+                        let sp = p.lex.span();
+                        let (lo, hi) = (p.base + sp.start, p.base + sp.end);
+                        match r {
+                            Ok(Tok::Directive) | Err(()) => self.stray(lo, hi),
+                            Ok(t) => {
+                                if let Some(tok) = self.classify(t, lo, hi) {
+                                    return Some(tok);
+                                }
+                            }
+                        }
+                    }
+                    None => {
+                        let end = p.end;
+                        self.pragma = None;
+                        return self.classify(Tok::PragmaEnd, end, end);
+                    }
+                }
+                continue;
+            }
+            let r = self.main.next()?;
+            let sp = self.main.span();
+            match r {
+                Ok(t) => {
+                    if let Some(tok) = self.classify(t, sp.start, sp.end) {
+                        return Some(tok);
+                    }
+                }
+                Err(()) => self.stray(sp.start, sp.end),
+            }
+        }
+    }
+}
+
+impl Lexer<'_, '_> {
+    /// Enforces the nesting and expression-size limits; false ends the token stream.
+    fn within_limits(&mut self, (lo, tok, hi): Spanned) -> bool {
+        match tok {
+            Tok::LParen | Tok::LBracket | Tok::LBrace | Tok::AtomicParen => self.nesting += 1,
+            Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                self.nesting = self.nesting.saturating_sub(1)
+            }
+            _ => {}
+        }
+        match tok {
+            Tok::Semi | Tok::LBrace | Tok::RBrace | Tok::PragmaEnd => self.operators = 0,
+            Tok::Plus
+            | Tok::Minus
+            | Tok::Star
+            | Tok::Slash
+            | Tok::Percent
+            | Tok::Shl
+            | Tok::Shr
+            | Tok::Lt
+            | Tok::Gt
+            | Tok::Le
+            | Tok::Ge
+            | Tok::EqEq
+            | Tok::Ne
+            | Tok::Amp
+            | Tok::Caret
+            | Tok::Pipe
+            | Tok::AmpAmp
+            | Tok::PipePipe
+            | Tok::Question
+            | Tok::Assign
+            | Tok::PlusAssign
+            | Tok::MinusAssign
+            | Tok::StarAssign
+            | Tok::SlashAssign
+            | Tok::PercentAssign
+            | Tok::ShlAssign
+            | Tok::ShrAssign
+            | Tok::AmpAssign
+            | Tok::CaretAssign
+            | Tok::PipeAssign
+            | Tok::Bang
+            | Tok::Tilde
+            | Tok::PlusPlus
+            | Tok::MinusMinus
+            | Tok::Dot
+            | Tok::Arrow
+            | Tok::LBracket
+            | Tok::Else => self.operators += 1,
+            _ => {}
+        }
+        let msg = if self.nesting > MAX_NESTING {
+            format!("brackets nested too deeply (more than {MAX_NESTING} levels)")
+        } else if self.operators > MAX_OPERATORS {
+            format!("statement too long (more than {MAX_OPERATORS} operators)")
+        } else {
+            return true;
+        };
+        self.st.error(
+            Diagnostic::error("E0105", msg, span(lo, hi)).with_help("split it into smaller parts"),
+        );
+        self.stopped = true;
+        self.st.stopped.set(true);
+        false
+    }
+
+    fn record(&self, t: Spanned) -> Spanned {
+        if let Some(rec) = &self.st.recorded {
+            rec.borrow_mut().push(t);
+        }
+        t
+    }
+}
