@@ -35,9 +35,13 @@ fn preprocess(path: &Path) -> String {
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
 
-/// The frontend stages that report diagnostics (sema joins here later).
+/// The frontend stages that report diagnostics: the parser, then the checker when the
+/// parser produced a tree.
 fn diagnose(pp: &str, name: &str) -> (SourceMap, Vec<Diagnostic>) {
-    let (_tu, sm, diags) = ompcc_syntax::parse_translation_unit(pp, name);
+    let (tu, sm, mut diags) = ompcc_syntax::parse_translation_unit(pp, name);
+    if let Some(tu) = tu {
+        diags.extend(ompcc_sema::check(&tu).1);
+    }
     (sm, diags)
 }
 

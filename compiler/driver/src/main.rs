@@ -7,6 +7,7 @@
 mod cli;
 mod diag;
 mod exec;
+mod frontend;
 mod host;
 mod link;
 mod pipeline;

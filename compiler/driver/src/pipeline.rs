@@ -26,9 +26,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::cli::{Action, Color, HostArg, Input, Invocation, Kind, Lang, OmpccOptions};
+use crate::cli::{Action, Color, EmitStage, HostArg, Input, Invocation, Kind, Lang, OmpccOptions};
 use crate::diag::{self, Severity};
 use crate::exec::{self, Cmd, RunError, Runner};
+use crate::frontend;
 use crate::host::HostCc;
 use crate::link;
 use crate::scan;
@@ -42,6 +43,8 @@ pub enum DriverError {
     Fatal(String),
     /// A host command could not be started, or ompcc was interrupted.
     Run(RunError),
+    /// The frontend rejected the program; its diagnostics are already printed.
+    Reported,
 }
 
 impl DriverError {
@@ -50,6 +53,7 @@ impl DriverError {
         match self {
             DriverError::Error(msg) => diag::emit(Severity::Error, msg, color),
             DriverError::Fatal(msg) => diag::emit(Severity::Fatal, msg, color),
+            DriverError::Reported => {}
             DriverError::Run(RunError::Spawn { program, error }) => {
                 let reason = match error.kind() {
                     std::io::ErrorKind::NotFound => "No such file or directory".to_owned(),
@@ -196,6 +200,10 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
     }
 
     // Step 2: the frontend.
+    let werror = inv
+        .args
+        .iter()
+        .any(|a| a.words.iter().any(|w| w == "-Werror"));
     for unit in units.iter_mut().filter(|u| u.analysable) {
         let text = match fs::read(&unit.preprocessed) {
             Ok(text) => text,
@@ -209,7 +217,11 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 return Err(DriverError::Fatal(format!("cannot read '{path}': {e}")));
             }
         };
-        unit.outcome = frontend(unit.input, &text, &inv.ours, inv.verbose)?;
+        unit.outcome = frontend(unit.input, &text, &inv.ours, inv.verbose, werror)?;
+    }
+
+    if inv.ours.emit.is_some() {
+        return Ok(0);
     }
 
     // Step 3: compile.
@@ -268,8 +280,9 @@ fn frontend(
     text: &[u8],
     ours: &OmpccOptions,
     verbose: bool,
+    werror: bool,
 ) -> Result<Outcome, DriverError> {
-    if let Some(stage) = ours.emit {
+    if let Some(stage) = ours.emit.filter(|s| frontend::later_stage(*s)) {
         return Err(not_implemented(
             &format!("--emit={}", stage.name()),
             stage.producer(),
@@ -278,7 +291,25 @@ fn frontend(
     if ours.device_only {
         return Err(not_implemented("--device-only", "device code generation"));
     }
-    let directives = scan::device_directives(&String::from_utf8_lossy(text));
+    // Spans index the text, so it must stay byte-for-byte: invalid UTF-8 (Latin-1 in a string
+    // or comment) is replaced by as many '?' as there were bytes.
+    let text_str = utf8_same_length(text);
+    let directives = scan::device_directives(&text_str);
+    if ours.emit == Some(EmitStage::Tokens) {
+        print_stdout(&frontend::tokens(&text_str, &input.path));
+        return Ok(Outcome::HostOnly);
+    }
+    let opts = frontend::DiagOptions {
+        color: ours.color,
+        warnings: !directives.is_empty(),
+        warnings_are_errors: werror,
+    };
+    let checked =
+        frontend::check(&text_str, &input.path, &opts).map_err(|_| DriverError::Reported)?;
+    if ours.emit == Some(EmitStage::Ast) {
+        print_stdout(&frontend::typed_ast(&checked, &text_str));
+        return Ok(Outcome::HostOnly);
+    }
     let Some(first) = directives.first() else {
         return Ok(Outcome::HostOnly);
     };
@@ -303,6 +334,27 @@ fn frontend(
         host_text: text.to_vec(),
         needs_runtime: false,
     })
+}
+
+/// `text` as UTF-8 with the same byte length: each byte of an invalid sequence becomes '?'.
+fn utf8_same_length(text: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(text) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => {
+            let mut out = String::with_capacity(text.len());
+            for chunk in text.utf8_chunks() {
+                out.push_str(chunk.valid());
+                out.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+            }
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
+fn print_stdout(text: &str) {
+    use std::io::Write as _;
+    // A closed stdout (`ompcc --emit=ast x.c | head`) is not an error worth reporting.
+    let _ = std::io::stdout().write_all(text.as_bytes());
 }
 
 fn not_implemented(flag: &str, stage: &str) -> DriverError {
