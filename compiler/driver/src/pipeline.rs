@@ -89,6 +89,13 @@ pub enum Outcome {
         host_text: Vec<u8>,
         needs_runtime: bool,
     },
+    /// Device constructs, but ompcc's frontend rejected the unit. The host compiler compiles
+    /// `host_text` first: if it fails too, its messages and exit code are the user's (exactly
+    /// as with cc); if it succeeds, ompcc prints `diagnostics` and the unit fails.
+    Rejected {
+        host_text: Vec<u8>,
+        diagnostics: String,
+    },
 }
 
 /// One C input taken through the per-unit pipeline.
@@ -299,13 +306,40 @@ fn frontend(
         print_stdout(&frontend::tokens(&text_str, &input.path));
         return Ok(Outcome::HostOnly);
     }
+    let host_only = directives.is_empty() && ours.emit.is_none();
     let opts = frontend::DiagOptions {
         color: ours.color,
+        quiet: host_only,
         warnings: !directives.is_empty(),
         warnings_are_errors: werror,
     };
-    let checked =
-        frontend::check(&text_str, &input.path, &opts).map_err(|_| DriverError::Reported)?;
+    let checked = match frontend::check(&text_str, &input.path, &opts) {
+        Ok(checked) => checked,
+        Err(frontend::Rejected { .. }) if host_only => {
+            if verbose {
+                diag::emit(
+                    Severity::Note,
+                    &format!(
+                        "{}: ompcc's frontend could not analyse this unit; it is left to the \
+                         host compiler",
+                        input.path
+                    ),
+                    false,
+                );
+            }
+            return Ok(Outcome::HostOnly);
+        }
+        Err(frontend::Rejected { diagnostics }) if ours.emit.is_some() => {
+            eprint(diagnostics.as_bytes());
+            return Err(DriverError::Reported);
+        }
+        Err(frontend::Rejected { diagnostics }) => {
+            return Ok(Outcome::Rejected {
+                host_text: text.to_vec(),
+                diagnostics,
+            });
+        }
+    };
     if ours.emit == Some(EmitStage::Ast) {
         print_stdout(&frontend::typed_ast(&checked, &text_str));
         return Ok(Outcome::HostOnly);
@@ -497,13 +531,15 @@ fn compile_split(
                 args.extend(lang_words(unit.input));
                 args.push(unit.input.path.clone());
             }
-            Outcome::Offload {
-                host_text,
-                needs_runtime: rt,
-            } => {
+            Outcome::Offload { host_text, .. } | Outcome::Rejected { host_text, .. } => {
                 // Preprocessing warnings are not repeated by a cpp-output compile: show them.
                 eprint(&unit.pp_stderr);
-                needs_runtime |= *rt;
+                if let Outcome::Offload {
+                    needs_runtime: rt, ..
+                } = &unit.outcome
+                {
+                    needs_runtime |= *rt;
+                }
                 let path = tmp.join(format!("{n}.host.i"));
                 fs::write(&path, host_text).map_err(|e| {
                     DriverError::Fatal(format!("cannot write '{}': {e}", path.display()))
@@ -518,7 +554,15 @@ fn compile_split(
             }
         }
         args.extend([mode.to_owned(), "-o".into(), out.clone()]);
-        let code = runner.run(&host.cmd(args))?;
+        let mut code = runner.run(&host.cmd(args))?;
+        if let Outcome::Rejected { diagnostics, .. } = &unit.outcome
+            && code == 0
+        {
+            eprint(diagnostics.as_bytes());
+            // A unit that failed leaves no output behind, as with cc.
+            let _ = fs::remove_file(&out);
+            code = 1;
+        }
         // gcc leaves the .d file of a unit that fails to compile: so does ompcc (if step 1
         // got as far as writing one).
         if let Some(deps) = unit.deps.as_ref().filter(|d| d.exists()) {
@@ -669,20 +713,45 @@ mod tests {
             emit: Some(crate::cli::EmitStage::Ir),
             ..OmpccOptions::default()
         };
-        let err = frontend(&input, b"", &ours, false).unwrap_err();
+        let err = frontend(&input, b"", &ours, false, false).unwrap_err();
         assert!(
             matches!(&err, DriverError::Error(m) if m == "--emit=ir: the IR lowering stage is not yet implemented in this build"),
             "{err:?}"
         );
         ours.emit = None;
+        ours.color = Color::Never;
+        let host_only = b"void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 4; i++) a[i] = i;\n}\n";
         assert!(matches!(
-            frontend(&input, b"#pragma omp parallel\n", &ours, false).unwrap(),
+            frontend(&input, host_only, &ours, false, false).unwrap(),
             Outcome::HostOnly
         ));
-        let text = b"#pragma omp target\n{}\n\xff";
+        // A Latin-1 byte in a comment must neither stop the frontend nor change the text.
+        let text = b"/* caf\xe9 */ void f(void) {\n#pragma omp target\n{}\n}\n";
         assert!(matches!(
-            frontend(&input, text, &ours, false).unwrap(),
+            frontend(&input, text, &ours, false, false).unwrap(),
             Outcome::Offload { host_text, needs_runtime: false } if host_text == text.as_slice()
+        ));
+        // Code the frontend rejects: a host-only unit is left to the host compiler (which
+        // reports it as cc would); a unit with device constructs is compiled by the host
+        // compiler first, and our diagnostics follow if it accepts the unit.
+        assert!(matches!(
+            frontend(&input, b"int f( {\n", &ours, false, false),
+            Ok(Outcome::HostOnly)
+        ));
+        assert!(matches!(
+            frontend(
+                &input,
+                b"#pragma omp declare target\nint f( {\n",
+                &ours,
+                false,
+                false
+            ),
+            Ok(Outcome::Rejected { diagnostics, .. }) if diagnostics.contains("t.c:2:")
+        ));
+        ours.emit = Some(EmitStage::Ast);
+        assert!(matches!(
+            frontend(&input, b"int f( {\n", &ours, false, false),
+            Err(DriverError::Reported)
         ));
     }
 }
