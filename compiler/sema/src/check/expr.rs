@@ -1944,7 +1944,30 @@ fn fold_raw(unit: &super::TypedUnit, e: &Expr, info: &ExprInfo) -> Option<ConstV
             let sel = unit.selected.get(&e.id)?;
             find_expr(e, *sel).and_then(|x| fold(unit, x))
         }
-        ExprKind::Call(_, args) => {
+        ExprKind::Call(f, args) => {
+            // INFINITY, HUGE_VAL and NAN expand to these builtins, also in static initializers
+            if let Some(sym) = unit.ident_symbols.get(&strip_parens(f).id) {
+                let name = unit.symbols[*sym].name.as_str();
+                let inf = ["__builtin_inf", "__builtin_huge_val"].iter().any(|p| {
+                    name.strip_prefix(p)
+                        .is_some_and(|s| matches!(s, "" | "f" | "l" | "f128"))
+                });
+                let nan = ["__builtin_nan", "__builtin_nans"].iter().any(|p| {
+                    name.strip_prefix(p)
+                        .is_some_and(|s| matches!(s, "" | "f" | "l" | "f128"))
+                }) && matches!(
+                    args.first().map(|a| &strip_parens(a).kind),
+                    Some(ExprKind::Str(_))
+                );
+                if inf || nan {
+                    let k = match t.ckind(info.ty) {
+                        TypeKind::Float(k) => *k,
+                        _ => return None,
+                    };
+                    let value = if inf { f64::INFINITY } else { f64::NAN };
+                    return Some(ConstValue::Float(ConstFloat { value, kind: k }));
+                }
+            }
             // __builtin_expect(x, c) is x; __builtin_choose_expr picks an argument
             if let Some(sel) = unit.selected.get(&e.id)
                 && !unit.expr(*sel).is_some_and(|i| {
