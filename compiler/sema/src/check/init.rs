@@ -575,6 +575,10 @@ impl Checker<'_> {
             return false;
         };
         let t = &self.out.types;
+        // an array lvalue of static storage (`s.arr`, `mat[2]`) decays to a constant address
+        if t.is_array(info.ty) && t.is_pointer(info.conv) && self.is_static_lvalue(e) {
+            return true;
+        }
         match &e.kind {
             ExprKind::Paren(x) => self.is_address_constant(x),
             ExprKind::Str(_) => true,
