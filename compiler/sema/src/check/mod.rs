@@ -18,6 +18,7 @@
 mod builtins;
 mod decl;
 mod expr;
+mod fold;
 mod init;
 mod omp;
 mod print;
@@ -30,7 +31,7 @@ use ompcc_diag::{Diagnostic, Span};
 use ompcc_syntax::ast::{self, DeclId, ExprId, TranslationUnit};
 use rustc_hash::FxHashMap;
 
-pub use expr::fold;
+pub use fold::fold;
 pub use print::print_typed;
 
 /// A declared entity: object, function, typedef name or enumeration constant.
