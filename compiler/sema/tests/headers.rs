@@ -99,7 +99,7 @@ fn headers_one_by_one() {
     for h in HEADERS {
         let text = preprocess(&format!("#include <{h}>\n"));
         let c = common::check_src(&text);
-        for d in c.parse_diags.iter().into_iter().chain(&c.diags).take(3) {
+        for d in c.parse_diags.iter().chain(&c.diags).take(3) {
             failures.push(format!(
                 "{h}: {} {}: `{}`",
                 d.code,
