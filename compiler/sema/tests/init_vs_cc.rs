@@ -35,6 +35,8 @@ struct { char tag; struct { int x, y; } pt[2]; } nested = { 'n', { 1, 2, 3, 4 } 
 struct { int a[3]; int b; } elided = { 1, 2, 3, 4 };
 _Bool flags[3] = { 0, 2, 0.5 };
 short shorts[4] = { [3] = 7, [0] = -7 };
+float specials[3] = { __builtin_inff(), -__builtin_huge_valf(), __builtin_nanf("") };
+double dspecial = -__builtin_inf();
 "#;
 
 fn globals(src: &str) -> Vec<String> {

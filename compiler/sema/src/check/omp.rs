@@ -182,7 +182,7 @@ impl Checker<'_> {
                             | OmpClauseName::ThreadLimit
                     );
                     if positive
-                        && let Some(ConstValue::Int(v)) = super::expr::fold(&self.out, e)
+                        && let Some(ConstValue::Int(v)) = super::fold::fold(&self.out, e)
                         && v.as_i128().is_some_and(|v| v <= 0)
                     {
                         self.warn(
