@@ -108,6 +108,13 @@ struct Case {
     block: [u32; 3],
     dyn_shared: u32,
     args: Vec<Arg>,
+    /// Output words (buffer index, byte offset) whose value PTX leaves to the hardware and
+    /// that are therefore not compared; each use says why.
+    unspecified: fn(usize, usize) -> bool,
+}
+
+fn all_specified(_: usize, _: usize) -> bool {
+    false
 }
 
 fn run_emu(ptx: &str, c: &Case) -> Result<Vec<Vec<u8>>, String> {
@@ -224,6 +231,7 @@ fn cases() -> Vec<Case> {
             grid: one,
             block: one,
             dyn_shared: 0,
+            unspecified: all_specified,
             args: vec![
                 Arg::Buf(vec![0; 68 * 8]),
                 Arg::Val(a.to_le_bytes().into()),
@@ -238,6 +246,8 @@ fn cases() -> Vec<Case> {
         (-3.7, -0.5, -123_456_789_012_345),
         (1e10, 1e30, 300),
         (f32::NAN, f64::INFINITY, -129),
+        // a negative signalling NaN in f32 and a quiet NaN in f64: NaN handling of every slot
+        (f32::from_bits(0xff80_0001), f64::NAN, i64::MIN),
     ] {
         v.push(Case {
             file: "cvt",
@@ -245,6 +255,7 @@ fn cases() -> Vec<Case> {
             grid: one,
             block: one,
             dyn_shared: 0,
+            unspecified: all_specified,
             args: vec![
                 Arg::Buf(vec![0; 39 * 8]),
                 Arg::Val(x.to_le_bytes().into()),
@@ -264,6 +275,7 @@ fn cases() -> Vec<Case> {
             grid: one,
             block: one,
             dyn_shared: 0,
+            unspecified: all_specified,
             args: vec![
                 Arg::Buf(vec![0; 52 * 4]),
                 Arg::Val(x.to_le_bytes().into()),
@@ -281,6 +293,7 @@ fn cases() -> Vec<Case> {
         grid: one,
         block: one,
         dyn_shared: 0,
+        unspecified: all_specified,
         args: vec![
             Arg::Buf(vec![0; 40]),
             u(a as u64),
@@ -298,12 +311,22 @@ fn cases() -> Vec<Case> {
         grid: one,
         block: [block, 1, 1],
         dyn_shared: 0,
+        unspecified: all_specified,
         args: vec![Arg::Buf(vec![0; bytes])],
     };
     v.push(simple("divergence", "diverge", 48, 48 * 12));
     v.push(simple("shuffle", "modes", 32, 32 * 32));
     v.push(simple("vote", "votes", 32, 32 * 32));
-    v.push(simple("calls", "calls", 64, 64 * 24));
+    // Word 5 of each 24-byte record is the activemask after calls whose recursion depth
+    // differs per lane. The emulator follows PTX's `ret` (threads wait until all are ready to
+    // return, so the mask is full); on an H100 the lanes come back grouped by depth (lane 0:
+    // 0x0c006003), and ptxas, trusting `call.uni`, drops even a bar.warp.sync or a full-mask
+    // vote.sync placed there as already converged. No code after the call can observe
+    // convergence portably, so that word is left out here (tests/emu.rs checks the emulator).
+    v.push(Case {
+        unspecified: |buf, at| buf == 0 && at % 24 == 20,
+        ..simple("calls", "calls", 64, 64 * 24)
+    });
     v.push(simple("clang_style", "clang_kernel", 16, 16 * 32));
     v.push(simple("memory", "local_generic", 64, 64 * 4));
     v.push(simple("indirect", "dispatch", 64, 64 * 4));
@@ -314,6 +337,7 @@ fn cases() -> Vec<Case> {
         grid: one,
         block: [100, 1, 1],
         dyn_shared: 0,
+        unspecified: all_specified,
         args: vec![
             Arg::Buf(vec![0; 1200]),
             Arg::Val(70u32.to_le_bytes().into()),
@@ -325,6 +349,7 @@ fn cases() -> Vec<Case> {
         grid: [2, 3, 2],
         block: [8, 4, 2],
         dyn_shared: 0,
+        unspecified: all_specified,
         args: vec![Arg::Buf(vec![0; 12 * 64 * 64])],
     });
     v.push(Case {
@@ -333,6 +358,7 @@ fn cases() -> Vec<Case> {
         grid: [3, 1, 1],
         block: [64, 1, 1],
         dyn_shared: 0,
+        unspecified: all_specified,
         args: vec![Arg::Buf(vec![0; 192 * 4]), Arg::Buf(vec![0; 192 * 4])],
     });
     let input: Vec<f32> = (0..1000).map(|i| (i % 17) as f32).collect();
@@ -342,6 +368,7 @@ fn cases() -> Vec<Case> {
         grid: [4, 1, 1],
         block: [256, 1, 1],
         dyn_shared: 1024,
+        unspecified: all_specified,
         args: vec![
             Arg::Buf(le(&input, f32::to_le_bytes)),
             Arg::Buf(vec![0; 16]),
@@ -354,6 +381,7 @@ fn cases() -> Vec<Case> {
         grid: [64, 1, 1],
         block: [128, 1, 1],
         dyn_shared: 0,
+        unspecified: all_specified,
         args: vec![Arg::Buf(vec![0; 64])],
     });
     v
@@ -380,7 +408,7 @@ fn main() {
                 let mut diffs = Vec::new();
                 for (bi, (eb, gb)) in e.iter().zip(&g).enumerate() {
                     for (k, (x, y)) in eb.chunks(4).zip(gb.chunks(4)).enumerate() {
-                        if x != y {
+                        if x != y && !(c.unspecified)(bi, k * 4) {
                             diffs.push(format!(
                                 "buf{bi}[{}]: emu {:02x?} gpu {:02x?}",
                                 k * 4,

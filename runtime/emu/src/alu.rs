@@ -408,7 +408,7 @@ pub(crate) fn half_to_f64(h: u16) -> f64 {
 pub(crate) fn f64_to_half(x: f64, rnd: Rnd) -> u16 {
     let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
     if x.is_nan() {
-        return 0x7e00;
+        return CANON_NAN16;
     }
     let a = x.abs();
     // round the magnitude: toward zero, or away from it when the mode points that way
@@ -456,6 +456,13 @@ pub(crate) fn f64_to_half(x: f64, rnd: Rnd) -> u16 {
     }
 }
 
+/// The NaN NVIDIA hardware produces for a binary16 result, whatever NaN came in (payload
+/// and sign are not kept; measured on an H100: `cvt.rn.f16.f32` of 0x7fc00000 is 0x7fff).
+pub(crate) const CANON_NAN16: u16 = 0x7fff;
+/// The NaN of an f32 `cvt` result from an f32 or f16 source (measured: `cvt.rni.f32.f32` and
+/// `cvt.f32.f16` give 0x7fffffff; `cvt.rn.f32.f64` instead keeps the payload).
+pub(crate) const CANON_NAN32: u32 = 0x7fff_ffff;
+
 pub(crate) fn int_range(t: Ty) -> (i128, i128) {
     let b = t.bits();
     if t.signed() {
@@ -483,7 +490,11 @@ pub(crate) fn cvt(dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, v: u64) -> u64
             if sat {
                 x = sat64(x);
             }
-            if dt == Ty::F64 {
+            if x.is_nan() && dt == Ty::F32 && st != Ty::F64 {
+                // f32 and f16 sources lose their NaN payload; from f64 it is kept (narrowed,
+                // as `as f32` does), as measured on an H100
+                CANON_NAN32 as u64
+            } else if dt == Ty::F64 {
                 x.to_bits()
             } else if dt == Ty::F16 {
                 f64_to_half(x, if int_rnd { Rnd::Rn } else { rnd }) as u64
@@ -496,7 +507,10 @@ pub(crate) fn cvt(dt: Ty, st: Ty, rnd: Rnd, sat: bool, ftz: bool, v: u64) -> u64
             }
         } else {
             if x.is_nan() {
-                return 0;
+                // NaN to a 64-bit integer gives the 0x8000000000000000 sentinel (as
+                // CUDA's __float2ll_rn / __double2ull_rz document), to narrower ones 0
+                // (measured on an H100 for both)
+                return if dt.bits() == 64 { 1 << 63 } else { 0 };
             }
             let r = round_int(x, rnd);
             let (lo, hi) = int_range(dt);
@@ -639,7 +653,7 @@ mod tests {
         for h in 0..=u16::MAX {
             let v = half_to_f64(h);
             if v.is_nan() {
-                assert_eq!(f64_to_half(v, Rnd::Rn), 0x7e00);
+                assert_eq!(f64_to_half(v, Rnd::Rn), CANON_NAN16);
             } else {
                 assert_eq!(f64_to_half(v, Rnd::Rn), h, "round trip of {h:#06x} ({v})");
             }

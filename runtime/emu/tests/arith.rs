@@ -522,3 +522,75 @@ fn carry_chains_for_extended_precision() {
         assert_eq!(got[4], x as u64 * y as u64 + z as u64, "mad {x} {y} {z}");
     }
 }
+
+/// NaN through `cvt`, with the results an H100 gave (tests/ptx/cvt.ptx via gpu_diff): NaN to
+/// a 32-bit or narrower integer is 0 but to a 64-bit one 0x8000000000000000, and a NaN result
+/// in f32 or f16 is the hardware's canonical NaN (0x7fffffff, 0x7fff), not the input's payload.
+#[test]
+fn cvt_of_nan_matches_hardware() {
+    let got = run_slots(
+        "cvt",
+        "cvt_ops",
+        39,
+        8,
+        &[
+            &f32::NAN.to_le_bytes(),
+            &f64::INFINITY.to_le_bytes(),
+            &(-129i64).to_le_bytes(),
+        ],
+    );
+    // rni/rzi/rmi/rpi.s32, rzi.u32, then rni.s64, rzi.s16, rzi.u8
+    assert_eq!(got[0..8], [0, 0, 0, 0, 0, 1 << 63, 0, 0]);
+    // rni/rzi/rmi/rpi.f32.f32, then sat.f32.f32 (NaN saturates to +0)
+    assert_eq!(
+        got[8..13],
+        [0x7fff_ffff, 0x7fff_ffff, 0x7fff_ffff, 0x7fff_ffff, 0]
+    );
+    // +inf f64 to s64 clamps to the maximum, to u64 as well
+    assert_eq!(
+        got[18..23],
+        [
+            i64::MAX as u64,
+            i64::MAX as u64,
+            i64::MAX as u64,
+            i64::MAX as u64,
+            u64::MAX
+        ]
+    );
+    // rn.f16.f32 then back to f32
+    assert_eq!(got[37..39], [0x7fff, 0x7fff_ffff]);
+}
+
+/// NaN from an f64 source through `cvt`, as an H100 gave it: to f32 the payload is kept
+/// (0x7ff8000000000000 narrows to 0x7fc00000, unlike f32 sources), to s64/u64 it is the
+/// 0x8000000000000000 sentinel; an f32 signalling NaN widens to f64 quieted, sign and
+/// payload kept.
+#[test]
+fn cvt_of_f64_nan_matches_hardware() {
+    let got = run_slots(
+        "cvt",
+        "cvt_ops",
+        39,
+        8,
+        &[
+            &f32::from_bits(0xff80_0001).to_le_bytes(),
+            &f64::NAN.to_le_bytes(),
+            &i64::MIN.to_le_bytes(),
+        ],
+    );
+    assert_eq!(got[5], 1 << 63, "rni.s64.f32");
+    assert_eq!(
+        got[8..12],
+        [0x7fff_ffff; 4],
+        "f32 -> f32 with integer rounding"
+    );
+    assert_eq!(got[13], 0xfff8_0000_2000_0000, "f64.f32");
+    assert_eq!(got[14..18], [0x7fc0_0000; 4], "rn/rz/rm/rp.f32.f64");
+    assert_eq!(
+        got[18..23],
+        [1 << 63; 5],
+        "rni/rzi/rmi/rpi.s64.f64, rzi.u64.f64"
+    );
+    assert_eq!(got[23], 0x7ff8_0000_0000_0000, "rni.f64.f64");
+    assert_eq!(got[37..39], [0x7fff, 0x7fff_ffff], "f16 round trip");
+}

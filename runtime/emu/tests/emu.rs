@@ -248,7 +248,9 @@ fn atomics_under_contention_across_blocks() {
         f64::from_bits(w[10] as u64 | (w[11] as u64) << 32),
         sum as f64
     );
-    assert!(w[12] < n);
+    // exchanges: every gid handed back once (see the kernel), the race winner removed
+    assert_eq!(w[7] as u64, sum);
+    assert_eq!(w[12], 0);
     // dec: starts at 0 -> 7, then counts down and wraps every 8 operations
     assert_eq!(w[13], (8 - n % 8) % 8);
     assert_eq!(w[14], 0);
@@ -319,7 +321,9 @@ fn device_function_calls_and_recursion() {
             "fact {t}"
         );
         assert_eq!(u32at(16), fib(t % 13), "fib {t}");
-        // lanes recursed to different depths; after the calls the warp is whole again
+        // lanes recursed to different depths; after the calls the warp is whole again, as
+        // PTX's `ret` says ("a divergent return suspends threads until all threads are ready
+        // to return"). Real hardware need not show this (see examples/gpu_diff.rs).
         assert_eq!(u32at(20), u32::MAX, "reconverged after calls {t}");
     }
 }
@@ -488,7 +492,7 @@ fn special_registers_in_3d_grids() {
                                     3,
                                     2,
                                     lane,
-                                    t / 32,
+                                    1, // %warpid < %nwarpid
                                     (1u32 << lane) - 1,
                                     !((1u32 << lane) - 1)
                                 ],
