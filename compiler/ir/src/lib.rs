@@ -1,1 +1,86 @@
-//! SSA IR: entities, types, instructions, builder, verifier, text printer and parser, CFG analyses.
+//! SSA IR: entities, types, instructions, builder, verifier, text printer and parser, CFG
+//! analyses, and a reference interpreter.
+//!
+//! The IR follows Cranelift's shape: a `Function` is a `DataFlowGraph` (instructions and
+//! values) plus a `Layout` (their order); blocks take parameters instead of phi nodes. The text
+//! form (`write`, `parser`) round-trips with the same entity numbers, so every pass can be
+//! tested from a file:
+//!
+//! ```text
+//! global @hits: shared, size 4, align 4
+//! declare @vprintf(ptr, ptr) -> i32
+//!
+//! kernel @scale(i32, f32, ptr(global)) {
+//!     ss0 = stack_slot size 8, align 8
+//!     gv0 = global @hits: shared
+//!     fn0 = func @vprintf(ptr, ptr) -> i32
+//!
+//! block0(v0: i32, v1: f32, v2: ptr(global)):
+//!     v3 = sreg tid.x
+//!     v4 = icmp slt v3, v0
+//!     brif v4, block1(v3), block2
+//!
+//! block1(v5: i32):
+//!     v6 = sext.i64 v5
+//!     v7 = iconst.i64 4
+//!     v8 = imul v6, v7
+//!     v9 = ptr_offset v2, v8
+//!     v10 = load.f32 global align 4 v9
+//!     v11 = fmul v10, v1
+//!     store global align 4 v11, v9
+//!     jump block2
+//!
+//! block2:
+//!     return
+//! }
+//! ```
+//!
+//! Building the same kind of code through the API:
+//!
+//! ```
+//! use ompcc_ir::*;
+//! let sig = Signature::new(vec![Type::I32, Type::I32], vec![Type::I32]);
+//! let mut func = Function::new("max", FuncKind::Device, sig);
+//! let mut b = FunctionBuilder::new(&mut func);
+//! let entry = b.create_entry_block();
+//! let join = b.create_block();
+//! let r = b.append_block_param(join, Type::I32);
+//! b.switch_to_block(entry);
+//! let (x, y) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+//! let c = b.ins().icmp(IntCC::Sgt, x, y);
+//! b.ins().brif(c, join, &[x], join, &[y]);
+//! b.switch_to_block(join);
+//! b.ins().ret(&[r]);
+//! verify_function(&func).unwrap();
+//! assert!(func.to_string().contains("brif v3, block1(v0), block1(v1)"));
+//! ```
+
+pub mod analysis;
+pub mod builder;
+pub mod dfg;
+pub mod entities;
+pub mod function;
+pub mod instructions;
+pub mod interp;
+pub mod layout;
+pub mod parser;
+pub mod semantics;
+pub mod types;
+pub mod verifier;
+pub mod write;
+
+pub use builder::{FuncCursor, FunctionBuilder, InsertBuilder, InsertPoint, Variable};
+pub use dfg::{DataFlowGraph, ValueDef};
+pub use entities::{AnyEntity, Block, FuncRef, GlobalRef, Inst, JumpTable, StackSlot, Value};
+pub use function::{FuncDecl, FuncKind, Function, GlobalData, Module, Signature, StackSlotData};
+pub use instructions::{
+    AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
+    SpecialReg, VoteMode,
+};
+pub use layout::Layout;
+pub use parser::{
+    Location, ParseError, SourceMap, parse_function, parse_module, parse_module_with_locations,
+};
+pub use types::{AddrSpace, Type};
+pub use verifier::{ErrorLocation, VerifierError, annotate, verify_function, verify_module};
+pub use write::{WriteOptions, function_to_string, module_to_string};

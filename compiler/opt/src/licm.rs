@@ -1,0 +1,113 @@
+//! licm: loop-invariant code motion.
+//!
+//! First gives every natural loop a preheader (a new block that takes over all edges entering
+//! the header from outside the loop and jumps to the header with the same arguments). Then,
+//! innermost loops first, moves to the end of the preheader (before its jump) every
+//! instruction of the loop body that is pure, cannot trap and whose operands are all defined
+//! outside the loop — including by instructions hoisted just before. Such instructions are
+//! safe to execute speculatively, so it does not matter whether their block ran on every
+//! iteration. Loads stay (no alias analysis yet).
+
+use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree, LoopAnalysis};
+use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, SpecialReg, Value};
+use rustc_hash::FxHashSet;
+
+fn hoistable(func: &Function, inst: Inst) -> bool {
+    let data = func.dfg.inst(inst);
+    let op = data.opcode();
+    if op.has_side_effects() || op.reads_memory() || op.can_trap() {
+        return false;
+    }
+    match data {
+        InstData::Nullary { .. } => false,
+        InstData::Special { reg } => !matches!(reg, SpecialReg::Clock | SpecialReg::Clock64),
+        _ => func.dfg.inst_results(inst).len() == 1,
+    }
+}
+
+/// Creates a preheader for the loop headed by `header` whose outside predecessors are
+/// `outside` (branch instructions). Returns the new block.
+fn make_preheader(func: &mut Function, header: Block, outside: &[Inst]) -> Block {
+    let pre = func.dfg.make_block();
+    func.layout.insert_block_before(pre, header);
+    let tys: Vec<_> = func
+        .dfg
+        .block_params(header)
+        .iter()
+        .map(|&p| func.dfg.value_type(p))
+        .collect();
+    let params: Vec<Value> = tys
+        .into_iter()
+        .map(|t| func.dfg.append_block_param(pre, t))
+        .collect();
+    for &br in outside {
+        for call in func.dfg.branch_destinations_mut(br) {
+            if call.block == header {
+                call.block = pre;
+            }
+        }
+    }
+    let mut cur = FuncCursor::new(func);
+    cur.goto_bottom(pre);
+    cur.ins().jump(header, &params);
+    pre
+}
+
+/// Runs LICM; returns whether anything changed.
+pub fn licm(func: &mut Function) -> bool {
+    let mut changed = false;
+    // Preheaders first; they change the CFG, so the analyses are recomputed afterwards.
+    {
+        let cfg = ControlFlowGraph::compute(func);
+        let dt = DominatorTree::compute(func, &cfg);
+        let la = LoopAnalysis::compute(&cfg, &dt);
+        for l in la.loops() {
+            if l.preheader.is_some() {
+                continue;
+            }
+            let body: FxHashSet<Block> = l.blocks.iter().copied().collect();
+            let outside: Vec<Inst> = cfg
+                .preds(l.header)
+                .iter()
+                .filter(|(p, _)| !body.contains(p))
+                .map(|&(_, br)| br)
+                .collect();
+            if !outside.is_empty() {
+                make_preheader(func, l.header, &outside);
+                changed = true;
+            }
+        }
+    }
+    let cfg = ControlFlowGraph::compute(func);
+    let dt = DominatorTree::compute(func, &cfg);
+    let la = LoopAnalysis::compute(&cfg, &dt);
+    for l in la.loops().iter().rev() {
+        let Some(pre) = l.preheader else { continue };
+        let Some(pre_term) = func.layout.last_inst(pre) else {
+            continue;
+        };
+        let body: FxHashSet<Block> = l.blocks.iter().copied().collect();
+        for &b in &l.blocks {
+            let insts: Vec<Inst> = func.layout.block_insts(b).collect();
+            for inst in insts {
+                if !hoistable(func, inst) {
+                    continue;
+                }
+                let invariant = func.dfg.inst_args(inst).iter().all(|&a| {
+                    let def_block = match func.dfg.value_def(a) {
+                        ompcc_ir::ValueDef::Result(i, _) => func.layout.inst_block(i),
+                        ompcc_ir::ValueDef::Param(pb, _) => Some(pb),
+                        ompcc_ir::ValueDef::Placeholder => None,
+                    };
+                    def_block.is_some_and(|db| !body.contains(&db))
+                });
+                if invariant {
+                    func.layout.remove_inst(inst);
+                    func.layout.insert_inst_before(inst, pre_term);
+                    changed = true;
+                }
+            }
+        }
+    }
+    changed
+}

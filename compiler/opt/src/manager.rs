@@ -1,0 +1,357 @@
+//! The pass manager: named passes, pipelines per optimization level, `--passes=` parsing,
+//! print-before/after hooks, verification after each pass and a time-passes table.
+//!
+//! Passes are plain functions `fn(&mut Function) -> bool` (true when they changed something).
+//! The manager never prints: hook output and the timing table go to strings the caller owns.
+//! When verification is on, the first pass that leaves a function invalid stops the pipeline
+//! with a `PassError` that carries the annotated function text.
+
+use ompcc_ir::verifier::annotate;
+use ompcc_ir::{Function, Module, VerifierError, verify_function};
+use std::fmt::{self, Write};
+use std::time::{Duration, Instant};
+
+/// A named pass.
+#[derive(Clone, Copy)]
+pub struct Pass {
+    /// Name used in `--passes=` and the timing table.
+    pub name: &'static str,
+    /// One line saying what it does.
+    pub description: &'static str,
+    /// The pass itself.
+    pub run: fn(&mut Function) -> bool,
+}
+
+impl fmt::Debug for Pass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Every registered pass.
+pub const PASSES: &[Pass] = &[
+    Pass {
+        name: "sroa",
+        description: "split stack slots accessed at constant offsets into one slot per field",
+        run: crate::sroa::sroa,
+    },
+    Pass {
+        name: "mem2reg",
+        description: "promote loaded/stored stack slots to SSA values",
+        run: crate::mem2reg::mem2reg,
+    },
+    Pass {
+        name: "simplify",
+        description: "constant folding and algebraic identities",
+        run: crate::simplify::simplify,
+    },
+    Pass {
+        name: "dce",
+        description: "remove instructions and block parameters that feed no side effect",
+        run: crate::dce::dce,
+    },
+    Pass {
+        name: "gvn",
+        description: "remove pure instructions a dominating identical one already computed",
+        run: crate::gvn::gvn,
+    },
+    Pass {
+        name: "licm",
+        description: "give loops preheaders and hoist pure, non-trapping invariant instructions",
+        run: crate::licm::licm,
+    },
+    Pass {
+        name: "simplifycfg",
+        description: "fold constant branches, thread empty blocks, drop unreachable blocks, merge straight-line blocks",
+        run: crate::simplifycfg::simplifycfg,
+    },
+];
+
+/// Looks a pass up by name.
+pub fn lookup(name: &str) -> Option<Pass> {
+    PASSES.iter().copied().find(|p| p.name == name)
+}
+
+/// Parses a comma-separated pass list (`"mem2reg,simplify,dce"`).
+pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
+    let mut out = Vec::new();
+    for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match lookup(name) {
+            Some(p) => out.push(p),
+            None => {
+                let known: Vec<&str> = PASSES.iter().map(|p| p.name).collect();
+                return Err(format!(
+                    "unknown pass `{name}` (known: {})",
+                    known.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The pipeline of an optimization level: -O0 runs nothing (lowering output is already valid
+/// IR for the backend); -O1 and up run the baseline cleanups.
+pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
+    let names: &[&str] = match level {
+        0 => &[],
+        _ => &[
+            "sroa",
+            "mem2reg",
+            "simplify",
+            "simplifycfg",
+            "dce",
+            "simplify",
+            "simplifycfg",
+        ],
+    };
+    names.iter().filter_map(|n| lookup(n)).collect()
+}
+
+/// Which passes a print hook fires for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum PrintFilter {
+    /// Never.
+    #[default]
+    None,
+    /// Every pass.
+    All,
+    /// The named passes.
+    Names(Vec<String>),
+}
+
+impl PrintFilter {
+    /// Parses a `--print-after=` value: `all` or a comma-separated list of names.
+    pub fn parse(s: &str) -> Result<PrintFilter, String> {
+        if s == "all" {
+            return Ok(PrintFilter::All);
+        }
+        let names = parse_pipeline(s)?;
+        Ok(PrintFilter::Names(
+            names.iter().map(|p| p.name.to_string()).collect(),
+        ))
+    }
+
+    fn matches(&self, name: &str) -> bool {
+        match self {
+            PrintFilter::None => false,
+            PrintFilter::All => true,
+            PrintFilter::Names(ns) => ns.iter().any(|n| n == name),
+        }
+    }
+}
+
+/// A pass broke the IR.
+#[derive(Clone, Debug)]
+pub struct PassError {
+    /// The pass that ran last.
+    pub pass: &'static str,
+    /// The function it broke.
+    pub function: String,
+    /// The verifier's errors.
+    pub errors: Vec<VerifierError>,
+    /// The function text with the errors inline.
+    pub annotated: String,
+}
+
+impl fmt::Display for PassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "IR invalid after pass `{}` in @{}:",
+            self.pass, self.function
+        )?;
+        f.write_str(&self.annotated)
+    }
+}
+
+impl std::error::Error for PassError {}
+
+/// Runs a pipeline over functions.
+#[derive(Debug, Default)]
+pub struct PassManager {
+    passes: Vec<Pass>,
+    /// Verify each function after every pass.
+    pub verify: bool,
+    /// Print the function before these passes.
+    pub print_before: PrintFilter,
+    /// Print the function after these passes.
+    pub print_after: PrintFilter,
+    /// Collect per-pass timings.
+    pub time_passes: bool,
+    timings: Vec<(&'static str, Duration, u32, u32)>,
+    /// Text written by the print hooks.
+    pub printed: String,
+}
+
+impl PassManager {
+    /// A manager for `passes`, with verification on in debug builds.
+    pub fn new(passes: Vec<Pass>) -> PassManager {
+        PassManager {
+            passes,
+            verify: cfg!(debug_assertions),
+            ..PassManager::default()
+        }
+    }
+
+    /// The pipeline.
+    pub fn passes(&self) -> &[Pass] {
+        &self.passes
+    }
+
+    /// Runs the pipeline on one function.
+    pub fn run_function(&mut self, func: &mut Function) -> Result<(), PassError> {
+        for i in 0..self.passes.len() {
+            let pass = self.passes[i];
+            if self.print_before.matches(pass.name) {
+                let _ = write!(
+                    self.printed,
+                    "; before {} on @{}\n{func}",
+                    pass.name, func.name
+                );
+            }
+            let start = Instant::now();
+            let changed = (pass.run)(func);
+            let took = start.elapsed();
+            if self.time_passes {
+                match self.timings.iter_mut().find(|t| t.0 == pass.name) {
+                    Some(t) => {
+                        t.1 += took;
+                        t.2 += 1;
+                        t.3 += changed as u32;
+                    }
+                    None => self.timings.push((pass.name, took, 1, changed as u32)),
+                }
+            }
+            if self.print_after.matches(pass.name) {
+                let _ = write!(
+                    self.printed,
+                    "; after {} on @{}\n{func}",
+                    pass.name, func.name
+                );
+            }
+            if self.verify
+                && let Err(errors) = verify_function(func)
+            {
+                return Err(PassError {
+                    pass: pass.name,
+                    function: func.name.clone(),
+                    annotated: annotate(func, &errors),
+                    errors,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the pipeline on every function of a module.
+    pub fn run_module(&mut self, module: &mut Module) -> Result<(), PassError> {
+        for f in &mut module.functions {
+            self.run_function(f)?;
+        }
+        Ok(())
+    }
+
+    /// The time-passes table (empty unless `time_passes`).
+    pub fn timing_table(&self) -> String {
+        let mut s = String::new();
+        if self.timings.is_empty() {
+            return s;
+        }
+        let total: Duration = self.timings.iter().map(|t| t.1).sum();
+        let _ = writeln!(
+            s,
+            "{:<14} {:>10} {:>6} {:>8} {:>6}",
+            "pass", "time(us)", "%", "runs", "changed"
+        );
+        for (name, d, runs, changed) in &self.timings {
+            let pct = if total.is_zero() {
+                0.0
+            } else {
+                100.0 * d.as_secs_f64() / total.as_secs_f64()
+            };
+            let _ = writeln!(
+                s,
+                "{name:<14} {:>10} {pct:>6.1} {runs:>8} {changed:>6}",
+                d.as_micros()
+            );
+        }
+        let _ = writeln!(s, "{:<14} {:>10}", "total", total.as_micros());
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ompcc_ir::parser::parse_function;
+
+    const SRC: &str = "func @f(i32) -> i32 {
+block0(v0: i32):
+    v1 = iconst.i32 0
+    v2 = iadd v0, v1
+    v3 = imul v2, v2
+    return v2
+}
+";
+
+    #[test]
+    fn pipeline_parsing() {
+        let p = parse_pipeline("simplify, dce,,simplifycfg").unwrap();
+        let names: Vec<&str> = p.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["simplify", "dce", "simplifycfg"]);
+        let e = parse_pipeline("simplify,inline").unwrap_err();
+        assert!(e.contains("unknown pass `inline`"), "{e}");
+        assert!(pipeline_for_level(0).is_empty());
+        assert_eq!(pipeline_for_level(2)[0].name, "sroa");
+        assert_eq!(PrintFilter::parse("all").unwrap(), PrintFilter::All);
+        assert!(PrintFilter::parse("nope").is_err());
+    }
+
+    #[test]
+    fn hooks_and_timing() {
+        let mut f = parse_function(SRC).unwrap();
+        let mut pm = PassManager::new(parse_pipeline("simplify,dce").unwrap());
+        pm.verify = true;
+        pm.print_before = PrintFilter::parse("simplify").unwrap();
+        pm.print_after = PrintFilter::All;
+        pm.time_passes = true;
+        pm.run_function(&mut f).unwrap();
+        assert_eq!(pm.printed.matches("; before simplify on @f").count(), 1);
+        assert_eq!(pm.printed.matches("; after ").count(), 2);
+        assert!(
+            pm.printed.contains(
+                "; after dce on @f\nfunc @f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n"
+            ),
+            "{}",
+            pm.printed
+        );
+        let table = pm.timing_table();
+        assert!(table.lines().any(|l| l.starts_with("simplify ")), "{table}");
+        assert!(table.lines().any(|l| l.starts_with("total")), "{table}");
+    }
+
+    #[test]
+    fn verifier_stops_a_broken_pass() {
+        fn breaker(f: &mut Function) -> bool {
+            let b = f.layout.entry_block().unwrap();
+            let term = f.layout.last_inst(b).unwrap();
+            f.layout.remove_inst(term);
+            true
+        }
+        let mut f = parse_function(SRC).unwrap();
+        let mut pm = PassManager::new(vec![Pass {
+            name: "breaker",
+            description: "removes the entry terminator",
+            run: breaker,
+        }]);
+        pm.verify = true;
+        let e = pm.run_function(&mut f).unwrap_err();
+        assert_eq!(e.pass, "breaker");
+        assert!(
+            e.to_string()
+                .contains("; error: block does not end in a terminator"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,147 @@
+//! sroa: scalar replacement of aggregates in stack slots.
+//!
+//! A slot is split when every use of every `stack_addr` of it is either the address of a
+//! non-volatile `load`/`store` in the `local` or `generic` space, or a `ptr_offset` by an
+//! integer constant whose result is only used that way. Each distinct (offset, type) field
+//! becomes its own slot of the type's size and alignment, and every access gets a fresh
+//! `stack_addr` of its field's slot; the old offsets die (DCE) and mem2reg can then promote the
+//! fields. Slots whose fields overlap (type punning, misaligned views) or that are accessed out
+//! of bounds or through a variable index are left alone.
+
+use crate::util::iconst_value;
+use ompcc_ir::{AddrSpace, FuncCursor, Function, Inst, InstData, Opcode, StackSlot, Type, Value};
+use rustc_hash::FxHashMap;
+
+/// One access: the instruction, whether its address is operand 1 (store) or 0 (load), the
+/// byte offset and the accessed type.
+struct Access {
+    inst: Inst,
+    offset: i64,
+    ty: Type,
+}
+
+fn plain_access(func: &Function, inst: Inst, addr: Value) -> Option<Type> {
+    match func.dfg.inst(inst) {
+        InstData::Load { space, flags, arg }
+            if *arg == addr
+                && !flags.volatile
+                && matches!(space, AddrSpace::Local | AddrSpace::Generic) =>
+        {
+            func.dfg
+                .inst_results(inst)
+                .first()
+                .map(|&r| func.dfg.value_type(r))
+        }
+        InstData::Store { space, flags, args }
+            if args[1] == addr
+                && args[0] != addr
+                && !flags.volatile
+                && matches!(space, AddrSpace::Local | AddrSpace::Generic) =>
+        {
+            Some(func.dfg.value_type(args[0]))
+        }
+        _ => None,
+    }
+}
+
+/// Runs SROA; returns whether any slot was split.
+pub fn sroa(func: &mut Function) -> bool {
+    // Users of every value, in layout order.
+    let mut users: FxHashMap<Value, Vec<Inst>> = FxHashMap::default();
+    let mut addrs: FxHashMap<StackSlot, Vec<Value>> = FxHashMap::default();
+    for b in func.layout.blocks() {
+        for inst in func.layout.block_insts(b) {
+            for v in func.dfg.inst_uses(inst) {
+                users.entry(v).or_default().push(inst);
+            }
+            if let InstData::StackAddr { slot } = func.dfg.inst(inst) {
+                addrs
+                    .entry(*slot)
+                    .or_default()
+                    .extend(func.dfg.inst_results(inst).first().copied());
+            }
+        }
+    }
+    let none = Vec::new();
+    let mut plans: Vec<(StackSlot, Vec<Access>)> = Vec::new();
+    'slots: for (slot, bases) in &addrs {
+        let size = i64::from(func.stack_slots[*slot].size);
+        let mut accesses = Vec::new();
+        let mut has_offset = false;
+        for &base in bases {
+            for &u in users.get(&base).unwrap_or(&none) {
+                if let Some(ty) = plain_access(func, u, base) {
+                    accesses.push(Access {
+                        inst: u,
+                        offset: 0,
+                        ty,
+                    });
+                    continue;
+                }
+                let InstData::Binary {
+                    opcode: Opcode::PtrOffset,
+                    args: [p, k],
+                } = *func.dfg.inst(u)
+                else {
+                    continue 'slots;
+                };
+                let (Some(off), true) = (iconst_value(func, k), p == base) else {
+                    continue 'slots;
+                };
+                let Some(&derived) = func.dfg.inst_results(u).first() else {
+                    continue 'slots;
+                };
+                has_offset = true;
+                for &du in users.get(&derived).unwrap_or(&none) {
+                    match plain_access(func, du, derived) {
+                        Some(ty) => accesses.push(Access {
+                            inst: du,
+                            offset: off,
+                            ty,
+                        }),
+                        None => continue 'slots,
+                    }
+                }
+            }
+        }
+        if !has_offset || accesses.is_empty() {
+            continue;
+        }
+        // Fields: distinct (offset, type); they must be in bounds and must not overlap.
+        let mut fields: Vec<(i64, Type)> = accesses.iter().map(|a| (a.offset, a.ty)).collect();
+        fields.sort_by_key(|&(o, t)| (o, t.bits()));
+        fields.dedup();
+        for w in fields.windows(2) {
+            if w[0].0 + i64::from(w[0].1.bytes()) > w[1].0 {
+                continue 'slots;
+            }
+        }
+        if fields
+            .iter()
+            .any(|&(o, t)| o < 0 || o + i64::from(t.bytes()) > size)
+        {
+            continue;
+        }
+        plans.push((*slot, accesses));
+    }
+    plans.sort_by_key(|(s, _)| *s);
+    let changed = !plans.is_empty();
+    for (_, accesses) in plans {
+        let mut new_slots: FxHashMap<(i64, u32), StackSlot> = FxHashMap::default();
+        for a in accesses {
+            let bytes = a.ty.bytes();
+            let ss = *new_slots
+                .entry((a.offset, a.ty.bits()))
+                .or_insert_with(|| func.create_stack_slot(bytes, bytes));
+            let mut cur = FuncCursor::new(func);
+            cur.goto_inst(a.inst);
+            let addr = cur.ins().stack_addr(ss);
+            match func.dfg.inst_mut(a.inst) {
+                InstData::Load { arg, .. } => *arg = addr,
+                InstData::Store { args, .. } => args[1] = addr,
+                _ => {}
+            }
+        }
+    }
+    changed
+}
