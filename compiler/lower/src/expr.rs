@@ -486,7 +486,8 @@ impl<'a> FnLower<'_, 'a, '_> {
                     ExprKind::SizeofType(tn) => tn
                         .declarator
                         .as_ref()
-                        .and_then(|d| self.cx.typed.decl_type(d.id)),
+                        .and_then(|d| self.cx.typed.decl_type(d.id))
+                        .or_else(|| self.typedef_of_specs(&tn.specs)),
                     _ => None,
                 };
                 let Some(qt) = qt else {
@@ -565,6 +566,17 @@ impl<'a> FnLower<'_, 'a, '_> {
                 None
             }
         }
+    }
+
+    /// The type a `typedef` name among `specs` stands for (block-scope typedefs of VLA
+    /// types, whose size is only known at run time).
+    fn typedef_of_specs(&self, specs: &ompcc_syntax::ast::DeclSpecs) -> Option<QualType> {
+        specs.specs.iter().find_map(|s| match &s.kind {
+            ompcc_syntax::ast::DeclSpecKind::Type(ompcc_syntax::ast::TypeSpec::TypedefName(id)) => {
+                self.typedefs.get(&id.name).copied()
+            }
+            _ => None,
+        })
     }
 
     /// `_Generic`, `__builtin_expect`, `__builtin_choose_expr`: the selected operand.

@@ -49,6 +49,8 @@ pub struct FnLower<'c, 'a, 'f> {
     pub locals: FxHashMap<SymbolId, Local>,
     pub vla: FxHashMap<VlaSize, StackSlot>,
     pub labels: FxHashMap<ast::Symbol, Block>,
+    /// Block-scope typedefs seen so far, by name (for `sizeof(vla_typedef)`).
+    pub typedefs: FxHashMap<ast::Symbol, QualType>,
     pub breaks: Vec<Block>,
     pub continues: Vec<Block>,
     pub switches: Vec<SwitchCtx>,
@@ -98,6 +100,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 locals: FxHashMap::default(),
                 vla: FxHashMap::default(),
                 labels: FxHashMap::default(),
+                typedefs: FxHashMap::default(),
                 breaks: Vec::new(),
                 continues: Vec::new(),
                 switches: Vec::new(),
@@ -525,6 +528,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let info = &self.cx.typed.symbols[sym];
             match info.kind {
                 SymbolKind::Typedef => {
+                    if let Some(n) = decl.name {
+                        self.typedefs.insert(n.name, qt);
+                    }
                     self.vla_sizes_of(qt, decl.span);
                     continue;
                 }
