@@ -48,15 +48,97 @@ pub const DEVICE_API: &[&str] = &[
 /// C math functions (and a few `<stdlib.h>`/`<string.h>` ones) left as calls to external
 /// functions of the device library.
 pub const MATH_FUNCTIONS: &[&str] = &[
-    "sqrt", "sqrtf", "cbrt", "cbrtf", "fabs", "fabsf", "sin", "sinf", "cos", "cosf", "tan",
-    "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf",
-    "cosh", "coshf", "tanh", "tanhf", "asinh", "acosh", "atanh", "exp", "expf", "exp2", "exp2f",
-    "expm1", "expm1f", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf",
-    "pow", "powf", "floor", "floorf", "ceil", "ceilf", "trunc", "truncf", "round", "roundf",
-    "lround", "llround", "rint", "rintf", "nearbyint", "fmod", "fmodf", "remainder", "fmin",
-    "fminf", "fmax", "fmaxf", "fma", "fmaf", "hypot", "hypotf", "copysign", "copysignf", "erf",
-    "erff", "erfc", "tgamma", "lgamma", "ldexp", "frexp", "modf", "abs", "labs", "llabs",
-    "memcpy", "memset", "memmove", "memcmp", "strlen", "strcmp", "malloc", "free", "rand",
+    "sqrt",
+    "sqrtf",
+    "cbrt",
+    "cbrtf",
+    "fabs",
+    "fabsf",
+    "sin",
+    "sinf",
+    "cos",
+    "cosf",
+    "tan",
+    "tanf",
+    "asin",
+    "asinf",
+    "acos",
+    "acosf",
+    "atan",
+    "atanf",
+    "atan2",
+    "atan2f",
+    "sinh",
+    "sinhf",
+    "cosh",
+    "coshf",
+    "tanh",
+    "tanhf",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "expf",
+    "exp2",
+    "exp2f",
+    "expm1",
+    "expm1f",
+    "log",
+    "logf",
+    "log2",
+    "log2f",
+    "log10",
+    "log10f",
+    "log1p",
+    "log1pf",
+    "pow",
+    "powf",
+    "floor",
+    "floorf",
+    "ceil",
+    "ceilf",
+    "trunc",
+    "truncf",
+    "round",
+    "roundf",
+    "lround",
+    "llround",
+    "rint",
+    "rintf",
+    "nearbyint",
+    "fmod",
+    "fmodf",
+    "remainder",
+    "fmin",
+    "fminf",
+    "fmax",
+    "fmaxf",
+    "fma",
+    "fmaf",
+    "hypot",
+    "hypotf",
+    "copysign",
+    "copysignf",
+    "erf",
+    "erff",
+    "erfc",
+    "tgamma",
+    "lgamma",
+    "ldexp",
+    "frexp",
+    "modf",
+    "abs",
+    "labs",
+    "llabs",
+    "memcpy",
+    "memset",
+    "memmove",
+    "memcmp",
+    "strlen",
+    "strcmp",
+    "malloc",
+    "free",
+    "rand",
 ];
 
 /// A module global created for a C object.
@@ -316,7 +398,10 @@ impl<'a> Ctx<'a> {
                 "type '{}' has no device value representation",
                 self.typed.types.display(qt)
             )),
-            Err(u) => Err(format!("type '{}' is not supported on the device", u.name())),
+            Err(u) => Err(format!(
+                "type '{}' is not supported on the device",
+                u.name()
+            )),
         }
     }
 
@@ -368,7 +453,10 @@ impl<'a> Ctx<'a> {
         if info.storage == Storage::Thread {
             self.error(
                 "E0806",
-                format!("thread-local variable '{}' cannot be used on the device", info.name),
+                format!(
+                    "thread-local variable '{}' cannot be used on the device",
+                    info.name
+                ),
                 span,
             );
             return None;
@@ -467,17 +555,14 @@ impl<'a> Ctx<'a> {
             (None, _) => return Err("it is not a plain number (addresses need relocations)".into()),
         };
         if let Some(w) = e.bit_width {
-            let mut bit = e.bit_offset;
-            for i in 0..w {
+            for (i, bit) in (0..w).zip(e.bit_offset..) {
                 let byte = (bit / 8) as usize;
                 let b = bytes.get_mut(byte).ok_or("bitfield out of range")?;
-                let set = (raw >> i) & 1 == 1;
-                if set {
+                if (raw >> i) & 1 == 1 {
                     *b |= 1 << (bit % 8);
                 } else {
                     *b &= !(1 << (bit % 8));
                 }
-                bit += 1;
             }
             return Ok(());
         }
@@ -495,8 +580,9 @@ impl<'a> Ctx<'a> {
     /// The function type of a function symbol.
     pub fn fn_type_of(&self, sym: SymbolId) -> Option<QualType> {
         let s = &self.typed.symbols[sym];
-        (s.kind == SymbolKind::Function && matches!(self.typed.types.ckind(s.ty), TypeKind::Function(_)))
-            .then_some(s.ty)
+        (s.kind == SymbolKind::Function
+            && matches!(self.typed.types.ckind(s.ty), TypeKind::Function(_)))
+        .then_some(s.ty)
     }
 }
 

@@ -80,7 +80,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                 None
             }
             Err(u) => {
-                self.unsupported(format!("type '{}' is not supported on the device", u.name()), span);
+                self.unsupported(
+                    format!("type '{}' is not supported on the device", u.name()),
+                    span,
+                );
                 None
             }
         }
@@ -139,7 +142,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             Ev::L(Lv::Mem(addr, qt)) => {
                 if types.is_array(qt) {
                     if types.is_pointer(info.conv) {
-                        (Rv::S(self.to_generic(addr)), true)
+                        (Rv::S(self.generic_ptr(addr)), true)
                     } else {
                         (Rv::Agg(addr), false)
                     }
@@ -337,7 +340,12 @@ impl<'a> FnLower<'_, 'a, '_> {
         if let ExprKind::Binary(op, l, r) = &inner.kind
             && matches!(
                 op,
-                BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
+                BinaryOp::Lt
+                    | BinaryOp::Gt
+                    | BinaryOp::Le
+                    | BinaryOp::Ge
+                    | BinaryOp::Eq
+                    | BinaryOp::Ne
             )
         {
             return self.compare(*op, l, r);
@@ -494,6 +502,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                     self.unsupported("this constant could not be evaluated", span);
                     return None;
                 };
+                self.vla_sizes_of(qt, span);
                 let n = self.sizeof_value(qt, span)?;
                 r(Rv::S(self.convert(n, Scalar::ULONG, cls)))
             }
@@ -507,6 +516,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                     self.unsupported("cast to a non-scalar type is not supported", span);
                     return None;
                 }
+                self.vla_sizes_of(info.ty, span);
                 let to = self.class(info.ty, span)?;
                 let from = self.class_of_conv(x)?;
                 let v = self.scalar(x)?;
@@ -554,7 +564,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                 }
             }
             ExprKind::VaArg(..) => {
-                self.unsupported("variadic arguments ('va_arg') are not supported on the device", span);
+                self.unsupported(
+                    "variadic arguments ('va_arg') are not supported on the device",
+                    span,
+                );
                 None
             }
             ExprKind::LabelAddr(_) => {
@@ -595,7 +608,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                 .pointee(xi.ty)
                 .is_some_and(|p| self.cx.typed.types.is_function(p))
         {
-            self.unsupported("type-generic math builtins are not supported on the device yet", e.span);
+            self.unsupported(
+                "type-generic math builtins are not supported on the device yet",
+                e.span,
+            );
             return None;
         }
         if matches!(e.kind, ExprKind::Generic(..)) {
@@ -628,10 +644,11 @@ impl<'a> FnLower<'_, 'a, '_> {
                     return Some(Ev::L(Lv::Mem(addr, s.ty)));
                 }
                 if s.storage == Storage::Automatic {
-                    self.unsupported(
-                        format!("local '{}' is not available here", s.name),
-                        e.span,
-                    );
+                    if self.failed_locals.contains(&sym) {
+                        self.errors += 1;
+                        return None;
+                    }
+                    self.unsupported(format!("local '{}' is not available here", s.name), e.span);
                     return None;
                 }
                 let fname = self.name.clone();
@@ -864,7 +881,11 @@ impl<'a> FnLower<'_, 'a, '_> {
             } => {
                 let vt = self.b.value_type(v);
                 let vu = self.resize(v, unit, false);
-                let mask_bits: u64 = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+                let mask_bits: u64 = if width >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << width) - 1
+                };
                 let mask = mask_bits << shift;
                 let old = self.load_raw(addr, unit, volatile);
                 let keep = self.b.ins().iconst(unit, !mask as i64);
@@ -897,9 +918,12 @@ impl<'a> FnLower<'_, 'a, '_> {
         let r = |v| Some(Ev::R(Rv::S(v)));
         match op {
             UnaryOp::AddrOf => match self.lvalue(x)? {
-                Lv::Mem(addr, _) => r(self.to_generic(addr)),
+                Lv::Mem(addr, _) => r(self.generic_ptr(addr)),
                 Lv::Func(_) => {
-                    self.unsupported("function pointers are not supported on the device yet", span);
+                    self.unsupported(
+                        "function pointers are not supported on the device yet",
+                        span,
+                    );
                     None
                 }
                 Lv::Bit { .. } => {
@@ -914,7 +938,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                     if let Some(Ev::L(Lv::Func(s))) = self.eval(x) {
                         return Some(Ev::L(Lv::Func(s)));
                     }
-                    self.unsupported("calls through function pointers are not supported on the device yet", span);
+                    self.unsupported(
+                        "calls through function pointers are not supported on the device yet",
+                        span,
+                    );
                     return None;
                 }
                 let _ = xi;
@@ -1243,7 +1270,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         if agg {
             let a = self.agg_value(x)?;
-            return Some(self.to_generic(a));
+            return Some(self.generic_ptr(a));
         }
         self.scalar(x)
     }
@@ -1292,6 +1319,9 @@ impl<'a> FnLower<'_, 'a, '_> {
                 _ => {}
             }
         }
+        if let Some(r) = self.intrinsic(&name, args, info, span) {
+            return r;
+        }
         let target = if let Some(n) = self.cx.callee_def(sym) {
             n
         } else {
@@ -1301,16 +1331,30 @@ impl<'a> FnLower<'_, 'a, '_> {
             } else {
                 let variadic = self.cx.typed.types.fn_type(fty).is_some_and(|f| f.variadic);
                 let what = if variadic {
-                    format!("call to variadic function '{name}' is not supported on the device (only printf is)")
-                } else if matches!(name.as_str(), "setjmp" | "longjmp" | "_setjmp" | "sigsetjmp" | "siglongjmp" | "__sigsetjmp") {
+                    format!(
+                        "call to variadic function '{name}' is not supported on the device (only printf is)"
+                    )
+                } else if matches!(
+                    name.as_str(),
+                    "setjmp" | "longjmp" | "_setjmp" | "sigsetjmp" | "siglongjmp" | "__sigsetjmp"
+                ) {
                     format!("'{name}' cannot be used on the device")
                 } else {
-                    format!("function '{name}' has no device definition (define it in this file or mark it 'declare target')")
+                    format!(
+                        "function '{name}' has no device definition (define it in this file or mark it 'declare target')"
+                    )
                 };
                 self.unsupported(what, span);
                 return None;
             }
         };
+        if self.cx.typed.types.fn_type(fty).is_some_and(|f| f.variadic) {
+            self.unsupported(
+                format!("call to variadic function '{name}' is not supported on the device (only printf is)"),
+                span,
+            );
+            return None;
+        }
         let (sig, sret) = match self.cx.signature(fty) {
             Ok(s) => s,
             Err(m) => {
@@ -1324,7 +1368,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             let slot = self.new_slot(info.ty, span)?;
             let align = self.align_of(info.ty);
             let a = self.slot_addr(slot, align);
-            vals.push(self.to_generic(a));
+            vals.push(self.generic_ptr(a));
             result_slot = Some((slot, align));
         }
         for a in args {
@@ -1336,7 +1380,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let dst = self.slot_addr(slot, align);
                 self.copy(dst, src, ai.conv, a.span);
                 let dst = self.slot_addr(slot, align);
-                vals.push(self.to_generic(dst));
+                vals.push(self.generic_ptr(dst));
             } else {
                 vals.push(self.scalar(a)?);
             }
@@ -1370,6 +1414,40 @@ impl<'a> FnLower<'_, 'a, '_> {
             Some(v) => Rv::S(v),
             None => Rv::Void,
         })
+    }
+
+    /// GNU builtins that are single IR operations: byte swaps, bit counts, `fabs`.
+    /// `None`: not one of them.
+    fn intrinsic(
+        &mut self,
+        name: &str,
+        args: &'a [Expr],
+        info: ExprInfo,
+        span: Span,
+    ) -> Option<Option<Rv>> {
+        let base = name.strip_prefix("__builtin_")?;
+        let op = match base {
+            "bswap16" | "bswap32" | "bswap64" => "bswap",
+            "clz" | "clzl" | "clzll" => "clz",
+            "ctz" | "ctzl" | "ctzll" => "ctz",
+            "popcount" | "popcountl" | "popcountll" => "popcnt",
+            "fabs" | "fabsf" => "fabs",
+            _ => return None,
+        };
+        let [x] = args else { return None };
+        Some((|| {
+            let xc = self.class_of_conv(x)?;
+            let v = self.scalar(x)?;
+            let r = match op {
+                "bswap" => self.b.ins().bswap(v),
+                "clz" => self.b.ins().clz(v),
+                "ctz" => self.b.ins().ctz(v),
+                "popcnt" => self.b.ins().popcnt(v),
+                _ => self.b.ins().fabs(v),
+            };
+            let to = self.class(info.ty, span)?;
+            Some(Rv::S(self.convert(r, xc, to)))
+        })())
     }
 
     /// `printf(fmt, args...)` as `vprintf(fmt, buf)`: each argument stored in a local buffer at
@@ -1412,7 +1490,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 self.store_raw(a, *v, false);
             }
             let base = self.slot_addr(slot, 8);
-            self.to_generic(base)
+            self.generic_ptr(base)
         };
         let sig = ompcc_ir::Signature::new(vec![Type::PTR, Type::PTR], vec![Type::I32]);
         if let Err(m) = self.cx.declare_external("vprintf", &sig) {

@@ -51,6 +51,8 @@ pub struct FnLower<'c, 'a, 'f> {
     pub labels: FxHashMap<ast::Symbol, Block>,
     /// Block-scope typedefs seen so far, by name (for `sizeof(vla_typedef)`).
     pub typedefs: FxHashMap<ast::Symbol, QualType>,
+    /// Locals whose declaration was already reported: their uses stay silent.
+    pub failed_locals: rustc_hash::FxHashSet<SymbolId>,
     pub breaks: Vec<Block>,
     pub continues: Vec<Block>,
     pub switches: Vec<SwitchCtx>,
@@ -63,13 +65,22 @@ pub struct FnLower<'c, 'a, 'f> {
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// Lowers `def` to a device function named `name`.
-    pub fn lower(cx: &'c mut Ctx<'a>, sym: SymbolId, def: &'a FunctionDef, name: String) -> Function {
+    pub fn lower(
+        cx: &'c mut Ctx<'a>,
+        sym: SymbolId,
+        def: &'a FunctionDef,
+        name: String,
+    ) -> Function {
         let fty = cx.typed.symbols[sym].ty;
         let span = def.span;
         let (sig, sret) = match cx.signature(fty) {
             Ok(s) => s,
             Err(msg) => {
-                cx.error("E0801", format!("function '{name}' cannot run on the device: {msg}"), span);
+                cx.error(
+                    "E0801",
+                    format!("function '{name}' cannot run on the device: {msg}"),
+                    span,
+                );
                 let mut f = Function::new(name, FuncKind::Device, Default::default());
                 let mut b = FunctionBuilder::new(&mut f);
                 let e = b.create_entry_block();
@@ -101,6 +112,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 vla: FxHashMap::default(),
                 labels: FxHashMap::default(),
                 typedefs: FxHashMap::default(),
+                failed_locals: Default::default(),
                 breaks: Vec::new(),
                 continues: Vec::new(),
                 switches: Vec::new(),
@@ -548,9 +560,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     "variable length arrays cannot be allocated on the device stack",
                     decl.span,
                 );
+                self.failed_locals.insert(sym);
                 continue;
             }
             let Some(slot) = self.new_slot(qt, decl.span) else {
+                self.failed_locals.insert(sym);
                 continue;
             };
             let align = self.align_of(qt);
@@ -627,7 +641,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let u = s.value.get(i as usize).copied().unwrap_or(0);
             let v = self.b.ins().iconst(ity, u as i64);
             let a = self.offset(at, (i * elem as u64) as i64);
-            let a = Addr { align: elem.min(a.align), ..a };
+            let a = Addr {
+                align: elem.min(a.align),
+                ..a
+            };
             self.store_raw(a, v, false);
         }
     }
@@ -642,7 +659,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             // largest unit that is aligned here, uncovered, and allowed by the alignment
             let mut unit = 8usize;
             while unit > 1
-                && (i % unit != 0
+                && (!i.is_multiple_of(unit)
                     || unit as u32 > addr.align
                     || i + unit > covered.len()
                     || covered[i..i + unit].iter().any(|&c| c))
@@ -652,7 +669,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let ty = Type::int(unit as u32 * 8).unwrap_or(Type::I8);
             let z = self.b.ins().iconst(ty, 0);
             let a = self.offset(addr, i as i64);
-            let a = Addr { align: unit as u32, ..a };
+            let a = Addr {
+                align: unit as u32,
+                ..a
+            };
             self.store_raw(a, z, false);
             i += unit;
         }
@@ -667,27 +687,36 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         match kind {
             TypeKind::Pointer(p) => self.vla_sizes_of(p, span),
             TypeKind::Array { elem, size, .. } => {
-                if let ArraySize::Vla(vs) = size
-                    && !self.vla.contains_key(&vs)
-                {
-                    let Some(&eid) = self.cx.typed.vla_sizes.get(&vs) else {
-                        return;
-                    };
-                    let Some(e) = self.cx.expr_by_id(eid) else {
-                        return;
-                    };
-                    if let (Some(v), Some(cls)) = (self.scalar(e), self.class_of_conv(e)) {
-                        let n = self.convert(v, cls, Scalar::LONG);
-                        let slot = self.b.create_stack_slot(8, 8);
-                        let a = self.slot_addr(slot, 8);
-                        self.store_raw(a, n, false);
-                        self.vla.insert(vs, slot);
-                    }
+                if let ArraySize::Vla(vs) = size {
+                    self.vla_count(vs, span);
                 }
                 self.vla_sizes_of(elem, span);
             }
             _ => {}
         }
+    }
+
+    /// The slot holding the element count of a VLA, evaluating its size expression here the
+    /// first time (declarations, casts and type names evaluate theirs where they appear).
+    fn vla_count(&mut self, vs: VlaSize, span: Span) -> Option<StackSlot> {
+        if let Some(&s) = self.vla.get(&vs) {
+            return Some(s);
+        }
+        let e = self
+            .cx
+            .typed
+            .vla_sizes
+            .get(&vs)
+            .and_then(|&id| self.cx.expr_by_id(id))?;
+        let cls = self.class_of_conv(e)?;
+        let v = self.scalar(e)?;
+        let n = self.convert(v, cls, Scalar::LONG);
+        let slot = self.b.create_stack_slot(8, 8);
+        let a = self.slot_addr(slot, 8);
+        self.store_raw(a, n, false);
+        self.vla.insert(vs, slot);
+        let _ = span;
+        Some(slot)
     }
 
     /// `sizeof` of a type as an `i64`, computed at run time for VLAs.
@@ -702,13 +731,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 let es = self.sizeof_value(elem, span)?;
                 let n = match size {
                     ArraySize::Fixed(n) => self.b.ins().iconst(Type::I64, n as i64),
-                    ArraySize::Vla(vs) => match self.vla.get(&vs).copied() {
+                    ArraySize::Vla(vs) => match self.vla_count(vs, span) {
                         Some(slot) => {
                             let a = self.slot_addr(slot, 8);
                             self.load_raw(a, Type::I64, false)
                         }
                         None => {
-                            self.unsupported("size of this variable length array is unknown here", span);
+                            self.unsupported(
+                                "size of this variable length array is unknown here",
+                                span,
+                            );
                             return None;
                         }
                     },
@@ -732,7 +764,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     // ----- memory helpers -----
 
     pub fn align_of(&self, qt: QualType) -> u32 {
-        self.cx.typed.types.align_of(qt).unwrap_or(1).clamp(1, 1 << 16) as u32
+        self.cx
+            .typed
+            .types
+            .align_of(qt)
+            .unwrap_or(1)
+            .clamp(1, 1 << 16) as u32
     }
 
     /// A stack slot for an object of type `qt`.
@@ -792,7 +829,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// The address as a C pointer value (generic space).
-    pub fn to_generic(&mut self, addr: Addr) -> Value {
+    pub fn generic_ptr(&mut self, addr: Addr) -> Value {
         if addr.space == AddrSpace::Generic {
             addr.ptr
         } else {
@@ -825,8 +862,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.unsupported("cannot copy an object of unknown size", span);
             return;
         };
-        let unit = dst.align.min(src.align).min(8).max(1) as u64;
-        let unit = if size % unit == 0 { unit } else { 1u64.max(gcd_pow2(size, unit)) };
+        let unit = dst.align.min(src.align).clamp(1, 8) as u64;
+        let unit = if size.is_multiple_of(unit) {
+            unit
+        } else {
+            1u64.max(gcd_pow2(size, unit))
+        };
         let ty = Type::int(unit as u32 * 8).unwrap_or(Type::I8);
         let count = size / unit;
         if count <= 16 {
@@ -852,8 +893,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.switch_to_block(body);
         let sp = self.b.ins().ptr_offset(src.ptr, i);
         let dp = self.b.ins().ptr_offset(dst.ptr, i);
-        let s = Addr { ptr: sp, align: unit as u32, ..src };
-        let d = Addr { ptr: dp, align: unit as u32, ..dst };
+        let s = Addr {
+            ptr: sp,
+            align: unit as u32,
+            ..src
+        };
+        let d = Addr {
+            ptr: dp,
+            align: unit as u32,
+            ..dst
+        };
         let v = self.load_raw(s, ty, false);
         self.store_raw(d, v, false);
         let step = self.b.ins().iconst(Type::I64, unit as i64);
@@ -876,7 +925,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
 fn gcd_pow2(size: u64, unit: u64) -> u64 {
     let mut u = unit;
-    while u > 1 && size % u != 0 {
+    while u > 1 && !size.is_multiple_of(u) {
         u /= 2;
     }
     u

@@ -40,7 +40,10 @@ fn corpus_functions_lower_and_verify() {
             continue;
         }
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         n_files += 1;
         let (tu, _sm, pd) = ompcc_syntax::parse_translation_unit(&text, &name);
         let Some(tu) = tu else {
@@ -57,7 +60,12 @@ fn corpus_functions_lower_and_verify() {
             continue;
         }
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            lower_functions(&tu, &typed, &FunctionSelection::All, &LowerOptions::default())
+            lower_functions(
+                &tu,
+                &typed,
+                &FunctionSelection::All,
+                &LowerOptions::default(),
+            )
         }));
         let (m, diags) = match r {
             Ok(x) => x,
@@ -87,7 +95,24 @@ fn corpus_functions_lower_and_verify() {
         diag_funcs += trapped;
         clean += m.functions.len() - trapped;
         for d in diags.iter().filter(|d| d.is_error()) {
-            let key: String = d.message.split('\'').enumerate().map(|(i, p)| if i % 2 == 1 { "_" } else { p }).collect::<Vec<_>>().join("'");
+            if std::env::var_os("OMPCC_CORPUS_VERBOSE").is_some() {
+                println!(
+                    "{name}: {}: {}",
+                    d.message,
+                    text.get(d.primary.span.range())
+                        .unwrap_or("")
+                        .chars()
+                        .take(80)
+                        .collect::<String>()
+                );
+            }
+            let key: String = d
+                .message
+                .split('\'')
+                .enumerate()
+                .map(|(i, p)| if i % 2 == 1 { "_" } else { p })
+                .collect::<Vec<_>>()
+                .join("'");
             *messages.entry(key).or_default() += 1;
         }
     }

@@ -54,21 +54,39 @@ fn unsupported_constructs_are_diagnosed() {
         "typedef long jmp_buf[8]; int setjmp(jmp_buf); void f(void) { jmp_buf b; setjmp(b); }",
         "'setjmp' cannot be used on the device",
     );
-    one_error("int ext(int); int f(void) { return ext(1); }", "'ext' has no device definition");
-    one_error("void f(void) { __asm__ volatile(\"nop\"); }", "inline assembly");
-    one_error("long double f(long double x) { return x * 2; }", "long double");
+    one_error(
+        "int ext(int); int f(void) { return ext(1); }",
+        "'ext' has no device definition",
+    );
+    one_error(
+        "void f(void) { __asm__ volatile(\"nop\"); }",
+        "inline assembly",
+    );
+    one_error(
+        "long double f(long double x) { return x * 2; }",
+        "long double",
+    );
     one_error("void f(void) { __int128 x = 1; (void)x; }", "__int128");
-    one_error("void f(void) { _Complex double z = 1; (void)z; }", "_Complex");
+    one_error(
+        "void f(void) { _Complex double z = 1; (void)z; }",
+        "_Complex",
+    );
     one_error(
         "int g(int x) { return x; } int f(void) { int (*p)(int) = g; return p(1); }",
         "function pointers",
     );
-    one_error("void f(int n) { int a[n]; a[0] = 1; }", "variable length arrays");
+    one_error(
+        "void f(int n) { int a[n]; a[0] = 1; }",
+        "variable length arrays",
+    );
     one_error(
         "int f(int n, ...) { __builtin_va_list ap; __builtin_va_start(ap, n); int x = __builtin_va_arg(ap, int); __builtin_va_end(ap); return x; }",
         "variadic",
     );
-    one_error("_Thread_local int t; int f(void) { return t; }", "thread-local");
+    one_error(
+        "_Thread_local int t; int f(void) { return t; }",
+        "thread-local",
+    );
     one_error(
         "int x; int *p = &x; int f(void) { return *p; }",
         "initializer of 'p' cannot be placed on the device",
@@ -81,7 +99,8 @@ fn unsupported_constructs_are_diagnosed() {
 
 #[test]
 fn a_failed_function_still_leaves_a_valid_callable_symbol() {
-    let src = "int ext(int);\nint bad(int x) { return ext(x); }\nint good(int x) { return bad(x) + 1; }";
+    let src =
+        "int ext(int);\nint bad(int x) { return ext(x); }\nint good(int x) { return bad(x) + 1; }";
     let (m, d) = lower_with(src, &FunctionSelection::All);
     assert_eq!(d.iter().filter(|d| d.is_error()).count(), 1, "{d:?}");
     let bad = m.function("bad").expect("bad is kept");
@@ -101,7 +120,10 @@ fn globals_get_module_storage_with_initializers() {
     assert_eq!(&init[0..8], &0.5f64.to_le_bytes());
     assert_eq!(&init[16..24], &(-2.0f64).to_le_bytes());
     let cfg = m.global("cfg").expect("cfg");
-    assert_eq!(cfg.init.as_ref().map(|b| b[..7].to_vec()), Some(vec![7, 0, 0, 0, b'a', b'b', 0]));
+    assert_eq!(
+        cfg.init.as_ref().map(|b| b[..7].to_vec()),
+        Some(vec![7, 0, 0, 0, b'a', b'b', 0])
+    );
     let calls = m.global("f.calls").expect("static local");
     assert_eq!(calls.init.as_ref().map(|b| b[0]), Some(3));
 }

@@ -31,7 +31,10 @@ fn saxpy_at_o1_has_no_stack_traffic() {
          }",
     );
     let before = func_text(&o0, "saxpy");
-    assert!(before.contains("stack_slot"), "-O0 keeps locals in slots:\n{before}");
+    assert!(
+        before.contains("stack_slot"),
+        "-O0 keeps locals in slots:\n{before}"
+    );
     let t = func_text(&o1, "saxpy");
     assert!(!t.contains("stack_slot"), "{t}");
     assert!(!t.contains("stack_addr"), "{t}");
@@ -60,12 +63,21 @@ fn struct_member_offsets_follow_the_layout() {
          short get_d2(struct S *s) { return s->d[2]; }\n\
          double get_b(struct S s) { return s.b; }",
     );
-    check_order(&func_text(&o1, "get_c"), &["iconst.i64 16", "ptr_offset", "load.i32 generic align 4"]);
+    check_order(
+        &func_text(&o1, "get_c"),
+        &["iconst.i64 16", "ptr_offset", "load.i32 generic align 4"],
+    );
     // d at 20, element 2 at +4
     let d = func_text(&o1, "get_d2");
     assert!(d.contains("load.i16 generic align 2"), "{d}");
-    assert!(d.contains("iconst.i64 24") || (d.contains("iconst.i64 20") && d.contains("iconst.i64 4")), "{d}");
-    check_order(&func_text(&o1, "get_b"), &["iconst.i64 8", "ptr_offset", "load.f64 generic align 8"]);
+    assert!(
+        d.contains("iconst.i64 24") || (d.contains("iconst.i64 20") && d.contains("iconst.i64 4")),
+        "{d}"
+    );
+    check_order(
+        &func_text(&o1, "get_b"),
+        &["iconst.i64 8", "ptr_offset", "load.f64 generic align 8"],
+    );
 }
 
 #[test]
@@ -77,7 +89,20 @@ fn bitfield_store_masks_and_shifts() {
     );
     let set = func_text(&o0, "set_b");
     // b occupies bits 3..8 of the first byte: keep mask ~0xf8 = -249 in i8 is 7, field mask 0xf8
-    check_order(&set, &["load.i8", "iconst.i8 7", "and", "iconst.i8 3", "shl", "iconst.i8 -8", "and", "or", "store"]);
+    check_order(
+        &set,
+        &[
+            "load.i8",
+            "iconst.i8 7",
+            "and",
+            "iconst.i8 3",
+            "shl",
+            "iconst.i8 -8",
+            "and",
+            "or",
+            "store",
+        ],
+    );
     let get = func_text(&o0, "get_b");
     // sign extension of a 5-bit field at bit 3 in an i8 unit: shl 0, ashr 3
     check_order(&get, &["load.i8", "shl", "iconst.i8 3", "ashr", "sext.i32"]);
@@ -93,9 +118,15 @@ fn signed_and_unsigned_division_differ() {
          int ucmp(unsigned a, unsigned b) { return a < b; }",
     );
     let s = func_text(&o1, "sdiv");
-    assert!(s.contains("sdiv") && s.contains("srem") && !s.contains("udiv"), "{s}");
+    assert!(
+        s.contains("sdiv") && s.contains("srem") && !s.contains("udiv"),
+        "{s}"
+    );
     let u = func_text(&o1, "udiv");
-    assert!(u.contains("udiv") && u.contains("urem") && !u.contains("sdiv"), "{u}");
+    assert!(
+        u.contains("udiv") && u.contains("urem") && !u.contains("sdiv"),
+        "{u}"
+    );
     assert!(func_text(&o1, "sshr").contains("ashr"));
     assert!(func_text(&o1, "ushr").contains("lshr"));
     assert!(func_text(&o1, "ucmp").contains("icmp ult"));
@@ -103,12 +134,22 @@ fn signed_and_unsigned_division_differ() {
 
 #[test]
 fn pointer_to_vla_stride_is_computed_at_run_time() {
-    let (_, o1) = lower_ok(
-        "double at(int n, int m, double (*a)[m], int i, int j) { return a[i][j]; }",
-    );
+    let (_, o1) =
+        lower_ok("double at(int n, int m, double (*a)[m], int i, int j) { return a[i][j]; }");
     let t = func_text(&o1, "at");
     // row stride = (long)m * 8, then i * stride
-    check_order(&t, &["sext.i64 v1", "iconst.i64 8", "imul", "imul", "ptr_offset", "ptr_offset", "load.f64"]);
+    check_order(
+        &t,
+        &[
+            "sext.i64 v1",
+            "iconst.i64 8",
+            "imul",
+            "imul",
+            "ptr_offset",
+            "ptr_offset",
+            "load.f64",
+        ],
+    );
 }
 
 #[test]
@@ -123,7 +164,11 @@ fn printf_packs_arguments_for_vprintf() {
     assert!(t.contains("fpext.f64"), "{t}");
     check_order(&t, &["call fn0("]);
     assert!(o0.decls.iter().any(|d| d.name == "vprintf"), "{o0}");
-    let fmt = o0.globals.iter().find(|g| g.init.as_deref().is_some_and(|b| b.starts_with(b"%d %f"))).expect("format global");
+    let fmt = o0
+        .globals
+        .iter()
+        .find(|g| g.init.as_deref().is_some_and(|b| b.starts_with(b"%d %f")))
+        .expect("format global");
     assert_eq!(fmt.init.as_ref().map(|b| *b.last().unwrap_or(&1)), Some(0));
 }
 
@@ -134,7 +179,10 @@ fn device_api_and_math_stay_external_calls() {
          double f(double x) { return sqrt(x) + omp_get_thread_num(); }",
     );
     let names: Vec<&str> = o0.decls.iter().map(|d| d.name.as_str()).collect();
-    assert!(names.contains(&"sqrt") && names.contains(&"omp_get_thread_num"), "{names:?}");
+    assert!(
+        names.contains(&"sqrt") && names.contains(&"omp_get_thread_num"),
+        "{names:?}"
+    );
     assert!(ompcc_lower::DEVICE_API.contains(&"omp_get_team_num"));
     assert!(ompcc_lower::MATH_FUNCTIONS.contains(&"expf"));
 }
@@ -144,7 +192,12 @@ fn short_circuit_uses_control_flow() {
     let (o0, _) = lower_ok("int f(int *p) { return p && *p > 2; }");
     let t = func_text(&o0, "f");
     // the load of *p happens only on the path where p is non-null
-    check_order(&t, &["ptrtoint", "icmp ne", "brif", "load.i32", "icmp sgt", "brif"]);
+    check_order(
+        &t,
+        &[
+            "ptrtoint", "icmp ne", "brif", "load.i32", "icmp sgt", "brif",
+        ],
+    );
 }
 
 #[test]

@@ -38,7 +38,14 @@ pub fn try_lower(src: &str) -> Result<(Module, Module), String> {
     let errs: Vec<_> = d
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| format!("{} at {:?}: {}", d.message, d.primary.span, src.get(d.primary.span.range()).unwrap_or("")))
+        .map(|d| {
+            format!(
+                "{} at {:?}: {}",
+                d.message,
+                d.primary.span,
+                src.get(d.primary.span.range()).unwrap_or("")
+            )
+        })
         .collect();
     if !errs.is_empty() {
         return Err(format!("lowering errors: {errs:?}"));
@@ -104,7 +111,11 @@ pub fn gcc_value(src: &str, float: bool) -> String {
         .arg(&c)
         .output()
         .expect("cc must be installed for the oracle");
-    assert!(out.status.success(), "cc failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cc failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let run = std::process::Command::new(&exe).output().expect("run");
     String::from_utf8_lossy(&run.stdout).trim().to_string()
 }
