@@ -33,7 +33,8 @@ pub struct Emitter {
     files: HashMap<FileId, Option<String>>,
 }
 
-/// A snippet source: its display name, text, and where the label spans fall in it.
+/// A snippet source: its display name, its text, and (for preprocessed-line fallbacks) the
+/// number of blank lines placed before the line.
 struct Snippet {
     id: String,
     text: String,
@@ -112,7 +113,14 @@ impl Emitter {
             }
             l
         };
-        report.add_label(label(primary, &diag.primary.message, Color::Red));
+        // ariadne may skip the underline of a label without text, so the primary one always
+        // says something.
+        let primary_msg = if diag.primary.message.is_empty() {
+            "here"
+        } else {
+            &diag.primary.message
+        };
+        report.add_label(label(primary, primary_msg, Color::Red));
         for extra in &diag.labels {
             let range = self.place(extra.span, sm, &mut snippets);
             report.add_label(label(range, &extra.message, Color::Blue));
@@ -125,12 +133,7 @@ impl Emitter {
         }
         let map: HashMap<String, Source<&str>> = snippets
             .iter()
-            .map(|s| {
-                (
-                    s.id.clone(),
-                    Source::from(s.text.as_str()).with_display_line_offset(s.line_offset),
-                )
-            })
+            .map(|s| (s.id.clone(), Source::from(s.text.as_str())))
             .collect();
         let missing = |id: &String| -> Result<&str, Box<dyn std::fmt::Debug>> {
             Err(Box::new(format!("no source for {id}")))
@@ -158,9 +161,7 @@ impl Emitter {
         let pp_text = sm.pp_line_text(pp_line);
         let col0 = (loc.col - 1) as usize;
         // Labels never leave their line: multi-line spans are cut at the end of the first line.
-        let len = (span.len() as usize)
-            .min(pp_text.len().saturating_sub(col0))
-            .max(0);
+        let len = (span.len() as usize).min(pp_text.len().saturating_sub(col0));
         let name = sm.file_name(loc.file).to_owned();
         if let Some(orig) = self.original(loc.file, sm)
             && let Some((start, line)) = nth_line(orig, loc.line)
@@ -176,16 +177,24 @@ impl Emitter {
             }
             return (id, start + col0..start + col0 + len);
         }
-        // Fallback: the preprocessed line alone, numbered as the original line.
-        let id = format!("{name}:{} (preprocessed)", loc.line);
-        if !snippets.iter().any(|s| s.id == id) {
+        // Fallback: the preprocessed line alone, placed at its original line number (blank
+        // lines before it) so ariadne numbers it as the user expects.
+        let id = format!("{name} (preprocessed)");
+        let pad = loc.line.saturating_sub(1) as usize;
+        if let Some(s) = snippets.iter().find(|s| s.id == id) {
+            if s.line_offset != pad {
+                // Another line of the same file is already shown: keep the first one's
+                // numbering and label this one at the start of that snippet's line.
+                return (id, s.line_offset..s.line_offset);
+            }
+        } else {
             snippets.push(Snippet {
                 id: id.clone(),
-                text: format!("{pp_text}\n"),
-                line_offset: loc.line.saturating_sub(1) as usize,
+                text: format!("{}{pp_text}\n", "\n".repeat(pad)),
+                line_offset: pad,
             });
         }
-        (id, col0..col0 + len)
+        (id, pad + col0..pad + col0 + len)
     }
 
     fn original<'a>(&'a mut self, file: FileId, sm: &'a SourceMap) -> Option<&'a str> {
@@ -267,6 +276,8 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("int x = 1 +;"), "{text}");
-        assert!(text.contains("(preprocessed)"), "{text}");
+        assert!(text.contains("[ u.c (preprocessed):7:12 ]"), "{text}");
+        assert!(text.contains(" 7 │ int x = 1 +;"), "{text}");
+        assert!(text.contains("┬"), "the label is drawn: {text}");
     }
 }

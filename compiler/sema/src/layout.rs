@@ -34,6 +34,8 @@ pub enum LayoutError {
     BitfieldWidth { field: usize, width: u32, max: u32 },
     /// A zero-width bitfield with a name.
     NamedZeroWidth { field: usize },
+    /// The record would be larger than the target can address.
+    TooLarge { field: usize },
 }
 
 impl LayoutError {
@@ -43,7 +45,8 @@ impl LayoutError {
             | LayoutError::MisplacedFlexibleArray { field }
             | LayoutError::BitfieldType { field }
             | LayoutError::BitfieldWidth { field, .. }
-            | LayoutError::NamedZeroWidth { field } => field,
+            | LayoutError::NamedZeroWidth { field }
+            | LayoutError::TooLarge { field } => field,
         }
     }
 }
@@ -66,6 +69,7 @@ impl std::fmt::Display for LayoutError {
                 )
             }
             LayoutError::NamedZeroWidth { .. } => write!(f, "zero width for named bit-field"),
+            LayoutError::TooLarge { .. } => write!(f, "type is too large"),
         }
     }
 }
@@ -74,7 +78,7 @@ fn round_up(v: u64, align: u64) -> u64 {
     if align <= 1 {
         v
     } else {
-        v.div_ceil(align) * align
+        v.div_ceil(align).saturating_mul(align)
     }
 }
 
@@ -257,9 +261,9 @@ impl TypeTable {
                     bit_size: width,
                 });
                 if kind == RecordKind::Struct {
-                    pos = at + width;
+                    pos = at.saturating_add(width);
                 }
-                end = end.max(at + width);
+                end = end.max(at.saturating_add(width));
                 continue;
             }
             // An ordinary member.
@@ -277,7 +281,7 @@ impl TypeTable {
                 flex = true;
                 Some(0)
             } else {
-                self.size_of(f.ty).map(|s| s * 8)
+                self.size_of(f.ty).map(|s| s.saturating_mul(8))
             };
             let (Some(size_bits), Some(talign)) = (size_bits, self.align_of(f.ty)) else {
                 errors.push(LayoutError::IncompleteMember { field: i });
@@ -308,9 +312,15 @@ impl TypeTable {
                 bit_size: size_bits,
             });
             if kind == RecordKind::Struct {
-                pos = at + size_bits;
+                pos = at.saturating_add(size_bits);
             }
-            end = end.max(at + size_bits);
+            end = end.max(at.saturating_add(size_bits));
+        }
+        // sizes are kept in bits internally: refuse records near the end of that range
+        if end >= 1 << 62 {
+            errors.push(LayoutError::TooLarge {
+                field: fields.len().saturating_sub(1),
+            });
         }
         if !errors.is_empty() {
             return Err(errors);

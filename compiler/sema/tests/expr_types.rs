@@ -132,6 +132,21 @@ fn constant_values() {
         ("sizeof(int[3][5])", 60),
         ("1ull << 63 >> 62", 2),
         ("(1.5 + 2) * 2", 7),
+        ("_Alignof(struct { char c; _Alignas(16) int x; })", 16),
+        ("sizeof(struct { char c; _Alignas(16) int x; })", 32),
+        ("sizeof(struct { char c; _Alignas(double) char d; })", 16),
+        (
+            "__builtin_offsetof(struct { char c; int x __attribute__((aligned(8))); }, x)",
+            8,
+        ),
+        (
+            "sizeof(union { char c[5]; int i; } __attribute__((packed)))",
+            5,
+        ),
+        ("_Alignof(_Atomic(struct { char a, b; }))", 2),
+        ("sizeof(long double _Complex)", 32),
+        ("sizeof(__int128)", 16),
+        ("sizeof(enum { BIG = 0x100000000 })", 8),
     ];
     let mut src = String::from(
         "struct S { int a; unsigned b : 3; long c : 40; char d[4]; };\nenum E1 { E1A = 1 }; enum E2 { E2A = -1 };\n",

@@ -301,6 +301,45 @@ fn cases() -> Vec<Case> {
         )
         .aligned(32),
         un("u07", vec![f("long double", "ld"), f("__int128", "q")]),
+        st("s38", vec![f("char", "a"), f("struct s01", "in")]).packed(),
+        st(
+            "s39",
+            vec![f("short", "a"), arr("struct s02", "x", 3), f("char", "z")],
+        ),
+        un(
+            "u08",
+            vec![f("struct s05", "s"), bf("unsigned long long", "bits", 50)],
+        ),
+        st(
+            "s40",
+            vec![
+                arr("char", "a", 5),
+                bf("long long", "b", 30),
+                bf("long long", "c", 30),
+            ],
+        ),
+        st(
+            "s41",
+            vec![
+                bf("unsigned long long", "a", 1),
+                f("char", "b"),
+                bf("unsigned long long", "c", 63),
+            ],
+        ),
+        st(
+            "s42",
+            vec![
+                bf("unsigned short", "a", 7),
+                bf("unsigned short", "b", 7),
+                bf("unsigned short", "c", 7),
+                f("char", "d"),
+            ],
+        )
+        .packed(),
+        st(
+            "s43",
+            vec![f("char", "a"), arr("struct s20", "n", 2), f("char", "b")],
+        ),
     ]
 }
 
@@ -320,9 +359,6 @@ fn c_record(c: &Case, out: &mut String) {
     });
     if c.packed {
         out.push_str(" __attribute__((packed))");
-    }
-    if let Some(a) = c.align {
-        write!(out, " __attribute__((aligned({a})))").unwrap();
     }
     if let Some(t) = c.tag {
         write!(out, " {t}").unwrap();
@@ -351,6 +387,10 @@ fn c_record(c: &Case, out: &mut String) {
         out.push_str("; ");
     }
     out.push('}');
+    // after the body, the other place gcc accepts type attributes
+    if let Some(a) = c.align {
+        write!(out, " __attribute__((aligned({a})))").unwrap();
+    }
 }
 
 /// Named leaf members reachable from a case, as (C access path, is bitfield, type text).
@@ -447,6 +487,7 @@ impl Env {
             ("long", IntKind::Long),
             ("unsigned long", IntKind::ULong),
             ("long long", IntKind::LongLong),
+            ("unsigned long long", IntKind::ULongLong),
             ("__int128", IntKind::Int128),
         ];
         for (n, k) in ints {
@@ -515,6 +556,11 @@ impl Env {
             .unwrap_or_else(|e| panic!("{:?}: {e:?}", c.tag));
         if let Some(tag) = c.tag {
             self.recs.insert(tag.to_string(), id);
+            let kw = match c.kind {
+                RecordKind::Struct => "struct",
+                RecordKind::Union => "union",
+            };
+            self.names.insert(format!("{kw} {tag}"), q);
         }
         q
     }

@@ -266,7 +266,7 @@ fn terminal_name(t: &str) -> String {
 }
 
 /// Summarises lalrpop's list of acceptable terminals the way a C programmer reads it.
-fn expected_phrase(expected: &[String]) -> String {
+fn expected_phrase(expected: &[String], eof: bool) -> String {
     let names: Vec<String> = expected.iter().map(|e| terminal_name(e)).collect();
     let has = |n: &str| names.iter().any(|x| x == n);
     if names.len() <= 3 && !names.is_empty() {
@@ -274,11 +274,28 @@ fn expected_phrase(expected: &[String]) -> String {
             [a] => a.clone(),
             [a, b] => format!("{a} or {b}"),
             [a, b, c] => format!("{a}, {b} or {c}"),
-            _ => unreachable_phrase(),
+            _ => names.join(", "),
         };
     }
     if has("integer constant") && !has("';'") {
         return "expression".into();
+    }
+    if has("')'") && !has("';'") {
+        return "')'".into();
+    }
+    if has("'if'") {
+        // The start of a block item.
+        return if eof {
+            "'}'".into()
+        } else {
+            "declaration or statement".into()
+        };
+    }
+    if has("identifier") && has("'('") && has("'*'") && !has("integer constant") {
+        return "identifier or '('".into();
+    }
+    if has("'typedef'") {
+        return "declaration".into();
     }
     for p in ["';'", "')'", "']'", "'}'", "':'"] {
         if has(p) {
@@ -291,13 +308,12 @@ fn expected_phrase(expected: &[String]) -> String {
     "declaration or statement".into()
 }
 
-fn unreachable_phrase() -> String {
-    "token".into()
-}
-
 impl State<'_> {
-    /// Reports a syntax error, unless it is a cascade of the previous one.
+    /// Records a syntax error (cascades are dropped later by `finish_diagnostics`).
     pub(crate) fn syntax_error(&self, e: ParseError<usize, Tok, LexError>) {
+        if self.stopped.get() {
+            return;
+        }
         let (at, msg) = match e {
             ParseError::UnrecognizedToken {
                 token: (l, t, r),
@@ -306,13 +322,16 @@ impl State<'_> {
                 span(l, r),
                 format!(
                     "expected {}, found {}",
-                    expected_phrase(&expected),
+                    expected_phrase(&expected, false),
                     t.describe()
                 ),
             ),
             ParseError::UnrecognizedEof { location, expected } => (
                 span(location, location),
-                format!("expected {}, found end of file", expected_phrase(&expected)),
+                format!(
+                    "expected {}, found end of file",
+                    expected_phrase(&expected, true)
+                ),
             ),
             ParseError::ExtraToken { token: (l, t, r) } => {
                 (span(l, r), format!("unexpected {}", t.describe()))
@@ -322,14 +341,35 @@ impl State<'_> {
             }
             ParseError::User { error: LexError } => return,
         };
-        if let Some(prev) = self.last_error.get()
-            && self.last_sync.get() <= prev
-            && at.lo >= prev
-        {
-            return;
-        }
-        self.last_error.set(Some(at.lo.max(self.last_sync.get())));
         self.error(Diagnostic::error("E0101", msg, at));
+    }
+
+    /// `base[lower:length]`: reported unless inside a `#pragma omp` line.
+    pub(crate) fn array_section(
+        &self,
+        l: usize,
+        r: usize,
+        base: Expr,
+        lower: Option<Expr>,
+        length: Option<Expr>,
+    ) -> Expr {
+        let (plo, phi) = self.pragma_line.get();
+        if !(plo as usize <= l && r <= phi as usize) {
+            self.error(
+                Diagnostic::error(
+                    "E0125",
+                    "array sections are only allowed in OpenMP clauses",
+                    span(l, r),
+                )
+                .with_help("use an index `a[i]`, or move this into a map/to/from/reduction clause"),
+            );
+        }
+        let kind = ExprKind::ArraySection {
+            base: Box::new(base),
+            lower: lower.map(Box::new),
+            length: length.map(Box::new),
+        };
+        self.expr(l, r, kind)
     }
 
     pub(crate) fn keyword_ident(&self, l: usize, r: usize) -> Ident {

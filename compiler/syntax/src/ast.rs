@@ -7,15 +7,20 @@
 //! - every expression has an [`ExprId`] and every declarator an [`DeclId`], dense from 0 in
 //!   parse order (`TranslationUnit::num_exprs` / `num_decls` give the counts), so later stages
 //!   attach types and symbols in side tables (`Vec<Type>` indexed by id) instead of mutating
-//!   the tree;
+//!   the tree (a few ids go unused: words inside OpenMP clauses such as `tofrom` are parsed as
+//!   identifiers before the clause gives them their meaning);
 //! - names are interned [`Symbol`]s; `TranslationUnit::symbols` resolves them;
 //! - declarators are flat: `Declarator::derived` lists pointer / array / function layers from
 //!   the name outward (`int *a[3]` is `a: [Array(3), Pointer]` over `int`), so a type is built
 //!   by applying `derived` in reverse order to the specifiers' base type;
 //! - specifiers are kept as written (`unsigned long long` is three `TypeSpec`s); sema combines
 //!   them and diagnoses invalid combinations;
-//! - OpenMP array sections appear only as [`ExprKind::ArraySection`] (the parser accepts them
-//!   anywhere `a[i]` may appear; sema rejects them outside OpenMP clauses).
+//! - OpenMP array sections appear only as [`ExprKind::ArraySection`]; the parser reports them
+//!   outside `#pragma omp` lines and in clauses that take plain variables;
+//! - attributes written after a struct/union body (`struct S {...} __attribute__((packed))`)
+//!   are `DeclSpecKind::Attr` entries following the `TypeSpec::Record` in the specifiers;
+//! - `__int128_t`, `__uint128_t` and `__builtin_ms_va_list` arrive as typedef names (GCC
+//!   predefines them); `__extension__` is dropped by the lexer.
 
 use ompcc_diag::Span;
 use rustc_hash::FxHashMap;
@@ -884,7 +889,7 @@ pub struct OmpDirective {
     pub span: Span,
     /// Which directive (combined forms are one kind: `TargetTeamsDistributeParallelFor`).
     pub kind: OmpDirectiveKind,
-    /// Span of the directive name words.
+    /// From `#pragma` to the end of the directive name words.
     pub name_span: Span,
     /// Directive argument: `critical(name)`, `flush(list)`, `declare target(list)`,
     /// `threadprivate(list)`, `allocate(list)`; empty otherwise.

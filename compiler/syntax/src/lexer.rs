@@ -26,11 +26,21 @@ struct PragmaLine<'a> {
     end: usize,
 }
 
+/// Brackets may nest this deep; deeper input ends the token stream with an error, so the
+/// tree (and every recursive walk over it in later stages) stays within a thread's stack.
+const MAX_NESTING: u32 = 256;
+/// Operators allowed in one statement (between `;`, `{` and `}`), for the same reason: long
+/// operator chains build left-deep trees.
+const MAX_OPERATORS: u32 = 4096;
+
 pub(crate) struct Lexer<'a, 's> {
     src: &'a str,
     main: logos::Lexer<'a, Tok>,
     pragma: Option<PragmaLine<'a>>,
     st: &'s State<'a>,
+    nesting: u32,
+    operators: u32,
+    stopped: bool,
 }
 
 impl<'a, 's> Lexer<'a, 's> {
@@ -40,6 +50,9 @@ impl<'a, 's> Lexer<'a, 's> {
             main: Tok::lexer(src),
             pragma: None,
             st,
+            nesting: 0,
+            operators: 0,
+            stopped: false,
         }
     }
 
@@ -131,6 +144,7 @@ impl<'a, 's> Lexer<'a, 's> {
             base: name_end,
             end: hi,
         });
+        self.st.pragma_line.set((lo as u32, hi as u32));
         Some((lo, tok, name_end))
     }
 
@@ -181,16 +195,16 @@ impl<'a, 's> Lexer<'a, 's> {
             }
             Tok::LBrace => {
                 st.push_scope();
-                st.last_sync.set(lo as u32);
+                st.syncs.borrow_mut().push(lo as u32);
                 tok
             }
             Tok::RBrace => {
                 st.pop_scope();
-                st.last_sync.set(lo as u32);
+                st.syncs.borrow_mut().push(lo as u32);
                 tok
             }
             Tok::Semi | Tok::PragmaEnd => {
-                st.last_sync.set(lo as u32);
+                st.syncs.borrow_mut().push(lo as u32);
                 tok
             }
             Tok::Directive => return self.directive(lo, hi),
@@ -226,6 +240,19 @@ impl Iterator for Lexer<'_, '_> {
     type Item = Result<Spanned, LexError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if self.stopped {
+            return None;
+        }
+        let t = self.next_token()?;
+        if !self.within_limits(t) {
+            return None;
+        }
+        Some(Ok(self.record(t)))
+    }
+}
+
+impl Lexer<'_, '_> {
+    fn next_token(&mut self) -> Option<Spanned> {
         loop {
             if let Some(p) = &mut self.pragma {
                 match p.lex.next() {
@@ -236,7 +263,7 @@ impl Iterator for Lexer<'_, '_> {
                             Ok(Tok::Directive) | Err(()) => self.stray(lo, hi),
                             Ok(t) => {
                                 if let Some(tok) = self.classify(t, lo, hi) {
-                                    return Some(Ok(self.record(tok)));
+                                    return Some(tok);
                                 }
                             }
                         }
@@ -244,8 +271,7 @@ impl Iterator for Lexer<'_, '_> {
                     None => {
                         let end = p.end;
                         self.pragma = None;
-                        let tok = self.classify(Tok::PragmaEnd, end, end)?;
-                        return Some(Ok(self.record(tok)));
+                        return self.classify(Tok::PragmaEnd, end, end);
                     }
                 }
                 continue;
@@ -255,7 +281,7 @@ impl Iterator for Lexer<'_, '_> {
             match r {
                 Ok(t) => {
                     if let Some(tok) = self.classify(t, sp.start, sp.end) {
-                        return Some(Ok(self.record(tok)));
+                        return Some(tok);
                     }
                 }
                 Err(()) => self.stray(sp.start, sp.end),
@@ -265,6 +291,72 @@ impl Iterator for Lexer<'_, '_> {
 }
 
 impl Lexer<'_, '_> {
+    /// Enforces the nesting and expression-size limits; false ends the token stream.
+    fn within_limits(&mut self, (lo, tok, hi): Spanned) -> bool {
+        match tok {
+            Tok::LParen | Tok::LBracket | Tok::LBrace | Tok::AtomicParen => self.nesting += 1,
+            Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                self.nesting = self.nesting.saturating_sub(1)
+            }
+            _ => {}
+        }
+        match tok {
+            Tok::Semi | Tok::LBrace | Tok::RBrace | Tok::PragmaEnd => self.operators = 0,
+            Tok::Plus
+            | Tok::Minus
+            | Tok::Star
+            | Tok::Slash
+            | Tok::Percent
+            | Tok::Shl
+            | Tok::Shr
+            | Tok::Lt
+            | Tok::Gt
+            | Tok::Le
+            | Tok::Ge
+            | Tok::EqEq
+            | Tok::Ne
+            | Tok::Amp
+            | Tok::Caret
+            | Tok::Pipe
+            | Tok::AmpAmp
+            | Tok::PipePipe
+            | Tok::Question
+            | Tok::Assign
+            | Tok::PlusAssign
+            | Tok::MinusAssign
+            | Tok::StarAssign
+            | Tok::SlashAssign
+            | Tok::PercentAssign
+            | Tok::ShlAssign
+            | Tok::ShrAssign
+            | Tok::AmpAssign
+            | Tok::CaretAssign
+            | Tok::PipeAssign
+            | Tok::Bang
+            | Tok::Tilde
+            | Tok::PlusPlus
+            | Tok::MinusMinus
+            | Tok::Dot
+            | Tok::Arrow
+            | Tok::LBracket
+            | Tok::Else => self.operators += 1,
+            _ => {}
+        }
+        let msg = if self.nesting > MAX_NESTING {
+            format!("brackets nested too deeply (more than {MAX_NESTING} levels)")
+        } else if self.operators > MAX_OPERATORS {
+            format!("statement too long (more than {MAX_OPERATORS} operators)")
+        } else {
+            return true;
+        };
+        self.st.error(
+            Diagnostic::error("E0105", msg, span(lo, hi)).with_help("split it into smaller parts"),
+        );
+        self.stopped = true;
+        self.st.stopped.set(true);
+        false
+    }
+
     fn record(&self, t: Spanned) -> Spanned {
         if let Some(rec) = &self.st.recorded {
             rec.borrow_mut().push(t);

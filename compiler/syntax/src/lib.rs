@@ -5,7 +5,15 @@
 //! [`ast::OmpDirective`] nodes; loop pragmas (`GCC unroll`, `unroll`, `nounroll`, `ivdep`) are
 //! kept as [`ast::Pragma`] items and other pragmas are skipped. The parser never panics on
 //! input: every problem is a [`Diagnostic`], and it recovers at statement and declaration
-//! boundaries so several errors are reported in one run.
+//! boundaries so several errors are reported in one run. Input is bounded so that recursive
+//! walks over the tree fit a thread's stack: at most 256 nested brackets and 4096 operators
+//! per statement (error E0105 otherwise). Work is linear in the input size.
+//!
+//! Diagnostic codes: E0100 stray character, E0101 syntax error, E0102 invalid literal, E0103
+//! unterminated literal, E0104 input too large, E0105 nesting/size limit, E0120 unknown OpenMP
+//! directive, E0121 unknown clause, E0122 clause not allowed on the directive, E0123 duplicate
+//! clause, E0124 malformed clause argument, E0125 misplaced or malformed array section, E0126
+//! unpaired `declare target`.
 
 pub mod ast;
 pub mod omp;
@@ -26,7 +34,7 @@ lalrpop_util::lalrpop_mod!(
 use ompcc_diag::{Diagnostic, SourceMap, Span};
 
 pub use printer::print_ast;
-pub use token::Tok;
+use token::Tok;
 
 /// Parses a preprocessed translation unit.
 ///
@@ -60,8 +68,10 @@ fn run(st: &state::State) -> (Option<ast::TranslationUnit>, Vec<Diagnostic>) {
             None
         }
     };
-    let mut diags = st.diags.take();
-    diags.sort_by_key(|d| d.primary.span.lo);
+    if let Some(items) = &items {
+        check_declare_target_nesting(st, items);
+    }
+    let diags = st.finish_diagnostics();
     let (num_exprs, num_decls) = st.counts();
     let tu = items.map(|items| ast::TranslationUnit {
         items,
@@ -70,6 +80,34 @@ fn run(st: &state::State) -> (Option<ast::TranslationUnit>, Vec<Diagnostic>) {
         num_decls,
     });
     (tu, diags)
+}
+
+/// `declare target` (without clauses) / `begin declare target` open a region that
+/// `end declare target` closes; both must pair up at file scope.
+fn check_declare_target_nesting(st: &state::State, items: &[ast::ExternalDecl]) {
+    use ast::{ExternalDecl, OmpDirectiveKind as K};
+    let mut open: Vec<Span> = Vec::new();
+    for item in items {
+        let ExternalDecl::Omp(d) = item else { continue };
+        match d.kind {
+            K::BeginDeclareTarget => open.push(d.span),
+            K::DeclareTarget if d.clauses.is_empty() && d.args.is_empty() => open.push(d.span),
+            K::EndDeclareTarget if open.pop().is_none() => {
+                st.error(Diagnostic::error(
+                    "E0126",
+                    "'#pragma omp end declare target' without a matching 'declare target'",
+                    d.span,
+                ));
+            }
+            _ => {}
+        }
+    }
+    for span in open {
+        st.error(
+            Diagnostic::error("E0126", "'#pragma omp declare target' is never ended", span)
+                .with_help("add '#pragma omp end declare target' after the device declarations"),
+        );
+    }
 }
 
 /// The token stream as the parser sees it (typedef names classified), one token per line as
@@ -81,9 +119,9 @@ pub fn dump_tokens(preprocessed: &str, file_name: &str) -> String {
         return String::new();
     }
     let st = state::State::new(preprocessed, true);
-    let _ = run(&st);
+    let (tu, _) = run(&st);
     let tokens = st.recorded.map(|r| r.into_inner()).unwrap_or_default();
-    let interner = st.interner.borrow();
+    let interner = tu.map_or_else(|| st.interner.take(), |tu| tu.symbols);
     let mut out = String::new();
     for (l, t, r) in tokens {
         let kind = match t {

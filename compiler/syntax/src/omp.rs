@@ -226,7 +226,10 @@ impl OmpDirectiveKind {
     /// True when `clause` may appear on this directive.
     pub fn allows(self, clause: OmpClauseName) -> bool {
         let leaves = self.leaves();
+        // `nowait` on `parallel for` would remove the parallel region's own barrier; on a
+        // combined `target ...` directive it applies to the target task and is fine.
         if clause == OmpClauseName::Nowait
+            && !leaves.contains(&Leaf::Target)
             && leaves.contains(&Leaf::Parallel)
             && leaves
                 .iter()
@@ -584,7 +587,8 @@ mod tests {
         let k = OmpDirectiveKind::TargetTeamsDistributeParallelFor;
         assert!(k.allows(OmpClauseName::Map) && k.allows(OmpClauseName::NumTeams));
         assert!(k.allows(OmpClauseName::DistSchedule) && k.allows(OmpClauseName::Schedule));
-        assert!(!k.allows(OmpClauseName::Nowait) && !k.allows(OmpClauseName::Safelen));
+        assert!(k.allows(OmpClauseName::Nowait) && !k.allows(OmpClauseName::Safelen));
+        assert!(!OmpDirectiveKind::ParallelFor.allows(OmpClauseName::Nowait));
         assert!(OmpDirectiveKind::Target.allows(OmpClauseName::Nowait));
         assert!(!OmpDirectiveKind::Barrier.allows(OmpClauseName::Private));
         assert_eq!(

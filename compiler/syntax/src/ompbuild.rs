@@ -174,6 +174,7 @@ fn visit_sections(e: &Expr, f: &mut impl FnMut(Span)) {
 fn check_list_item(cx: &Ctx, e: &Expr, sections: bool, clause: &str) -> bool {
     let mut cur = e;
     let mut ok = true;
+    let mut saw_section = false;
     loop {
         match &cur.kind {
             ExprKind::ArraySection {
@@ -181,6 +182,7 @@ fn check_list_item(cx: &Ctx, e: &Expr, sections: bool, clause: &str) -> bool {
                 lower,
                 length,
             } => {
+                saw_section = true;
                 if !sections {
                     cx.err(
                         "E0125",
@@ -203,7 +205,7 @@ fn check_list_item(cx: &Ctx, e: &Expr, sections: bool, clause: &str) -> bool {
             ExprKind::Unary(UnaryOp::Deref, b) => cur = b,
             ExprKind::Ident(_) => return ok,
             _ => {
-                let mut bad = false;
+                let mut bad = saw_section;
                 visit_sections(cur, &mut |_| bad = true);
                 if bad {
                     cx.err(

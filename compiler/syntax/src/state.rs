@@ -35,10 +35,13 @@ pub(crate) struct State<'a> {
     pub diags: RefCell<Vec<Diagnostic>>,
     next_expr: Cell<u32>,
     next_decl: Cell<u32>,
-    /// Offset of the last `;`, `{`, `}` or pragma end handed to the parser.
-    pub last_sync: Cell<u32>,
-    /// Offset of the last reported syntax error (errors before the next sync are cascades).
-    pub last_error: Cell<Option<u32>>,
+    /// Offsets of every `;`, `{`, `}` and pragma end lexed, in increasing order: a syntax error
+    /// with no such token since the previous one is a cascade and is not reported.
+    pub syncs: RefCell<Vec<u32>>,
+    /// Byte range of the most recent `#pragma omp` line (array sections are valid only there).
+    pub pragma_line: Cell<(u32, u32)>,
+    /// The lexer hit a size limit and ended the stream early: later syntax errors are noise.
+    pub stopped: Cell<bool>,
     /// Tokens handed to the parser, when recording for `--emit=tokens`.
     pub recorded: Option<RefCell<Vec<(usize, Tok, usize)>>>,
 }
@@ -56,8 +59,9 @@ impl<'a> State<'a> {
             diags: RefCell::new(Vec::new()),
             next_expr: Cell::new(0),
             next_decl: Cell::new(0),
-            last_sync: Cell::new(0),
-            last_error: Cell::new(None),
+            syncs: RefCell::new(Vec::new()),
+            stopped: Cell::new(false),
+            pragma_line: Cell::new((0, 0)),
             recorded: record.then(|| RefCell::new(Vec::new())),
         };
         // GCC's predefined typedef names.
@@ -161,6 +165,32 @@ impl<'a> State<'a> {
 
     pub fn error(&self, d: Diagnostic) {
         self.diags.borrow_mut().push(d);
+    }
+
+    /// Sorts the diagnostics by position and drops cascaded syntax errors.
+    pub fn finish_diagnostics(&self) -> Vec<Diagnostic> {
+        let mut diags = self.diags.take();
+        diags.sort_by_key(|d| d.primary.span.lo);
+        let syncs = self.syncs.borrow();
+        let mut prev: Option<u32> = None;
+        diags.retain(|d| {
+            if d.code != "E0101" {
+                return true;
+            }
+            let at = d.primary.span.lo;
+            let keep = match prev {
+                None => true,
+                Some(p) => {
+                    let i = syncs.partition_point(|&s| s < p);
+                    at > p && syncs.get(i).is_some_and(|&s| s < at)
+                }
+            };
+            if keep {
+                prev = Some(at);
+            }
+            keep
+        });
+        diags
     }
 
     pub fn text(&self, l: usize, r: usize) -> &'a str {

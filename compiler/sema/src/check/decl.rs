@@ -69,7 +69,7 @@ impl Checker<'_> {
                         let v = match item.args.first() {
                             Some(e) => self.const_int(e).and_then(|v| {
                                 let v = v.as_i128()?;
-                                if v > 0 && (v as u128).is_power_of_two() {
+                                if v > 0 && v <= 1 << 28 && (v as u128).is_power_of_two() {
                                     Some(v as u64)
                                 } else {
                                     None
@@ -122,7 +122,23 @@ impl Checker<'_> {
         let mut other: Option<Option<QualType>> = None;
         let mut n_other = 0;
         let mut attrs = Vec::new();
-        for s in &specs.specs {
+        // attributes written after a struct/union/enum body belong to that type, not to the
+        // declaration (`struct { .. } __attribute__((packed)) x;`)
+        let body_at = specs.specs.iter().position(|s| {
+            matches!(&s.kind, DeclSpecKind::Type(TypeSpec::Record(r)) if r.members.is_some())
+                || matches!(&s.kind, DeclSpecKind::Type(TypeSpec::Enum(e)) if e.enumerators.is_some())
+        });
+        let type_attrs: Vec<Attribute> = match body_at {
+            Some(i) => specs.specs[i + 1..]
+                .iter()
+                .filter_map(|s| match &s.kind {
+                    DeclSpecKind::Attr(a) => Some(a.clone()),
+                    _ => None,
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        for (idx, s) in specs.specs.iter().enumerate() {
             match &s.kind {
                 DeclSpecKind::Storage(sc) => {
                     if info.storage.is_some_and(|x| x != *sc) {
@@ -141,8 +157,9 @@ impl Checker<'_> {
                         }
                         AlignSpec::Expr(e) => self.const_int(e).and_then(|v| {
                             let v = v.as_i128()?;
-                            (v >= 0 && (v == 0 || (v as u128).is_power_of_two()))
-                                .then_some(v as u64)
+                            ((0..=1 << 28).contains(&v)
+                                && (v == 0 || (v as u128).is_power_of_two()))
+                            .then_some(v as u64)
                         }),
                     };
                     match v {
@@ -155,7 +172,11 @@ impl Checker<'_> {
                         ),
                     }
                 }
-                DeclSpecKind::Attr(a) => attrs.push(a.clone()),
+                DeclSpecKind::Attr(a) => {
+                    if body_at.is_none_or(|b| idx < b) {
+                        attrs.push(a.clone());
+                    }
+                }
                 DeclSpecKind::Type(t) => match t {
                     TypeSpec::Void => void += 1,
                     TypeSpec::Char => char_ += 1,
@@ -198,7 +219,7 @@ impl Checker<'_> {
                     }
                     _ => {
                         n_other += 1;
-                        other = Some(self.type_spec(t, s.span));
+                        other = Some(self.type_spec(t, s.span, &type_attrs));
                     }
                 },
             }
@@ -324,7 +345,12 @@ impl Checker<'_> {
         (ty, info)
     }
 
-    fn type_spec(&mut self, t: &TypeSpec, span: Span) -> Option<QualType> {
+    fn type_spec(
+        &mut self,
+        t: &TypeSpec,
+        span: Span,
+        type_attrs: &[Attribute],
+    ) -> Option<QualType> {
         match t {
             TypeSpec::VaList => Some(self.va_list_type()),
             TypeSpec::AutoType => {
@@ -346,8 +372,8 @@ impl Checker<'_> {
                     }
                 }
             }
-            TypeSpec::Record(r) => self.record_spec(r),
-            TypeSpec::Enum(e) => self.enum_spec(e),
+            TypeSpec::Record(r) => self.record_spec(r, type_attrs),
+            TypeSpec::Enum(e) => self.enum_spec(e, type_attrs),
             TypeSpec::AtomicType(tn) => {
                 let t = self.type_name(tn)?;
                 Some(t.with(Quals::ATOMIC))
@@ -515,11 +541,26 @@ impl Checker<'_> {
                             return None;
                         }
                         self.out.consts.insert(e.id, ConstValue::Int(v));
-                        ArraySize::Fixed(v.as_u128().min(u128::from(u64::MAX)) as u64)
+                        let n = v.as_u128().min(u128::from(u64::MAX)) as u64;
+                        let es = self.out.types.size_of(elem).unwrap_or(0);
+                        if es.checked_mul(n).is_none_or(|b| b >= 1 << 60) {
+                            self.error("E0308", "size of array is too large", e.span);
+                            return None;
+                        }
+                        ArraySize::Fixed(n)
                     }
                     _ => {
                         if self.at_file_scope() && self.func.is_none() {
-                            self.error("E0308", "variably modified type at file scope", e.span);
+                            match super::expr::eval_error(&self.out, e) {
+                                Some((sp, err)) => {
+                                    self.error("E0402", format!("{err} in constant expression"), sp)
+                                }
+                                None => self.error(
+                                    "E0308",
+                                    "variably modified type at file scope",
+                                    e.span,
+                                ),
+                            }
                             return None;
                         }
                         let v = self.out.types.new_vla_size();
@@ -815,8 +856,17 @@ impl Checker<'_> {
             Some(StorageClass::Static | StorageClass::Extern) => Storage::Static,
             _ => Storage::Automatic,
         };
-        if linkage == Linkage::None && self.out.types.is_variably_modified(ty) {
-            // fine: block-scope VLA
+        if self.out.types.is_vla(ty)
+            && storage_dur != Storage::Automatic
+            && linkage == Linkage::None
+        {
+            self.error(
+                "E0308",
+                format!("storage size of '{sname}' isn't constant"),
+                name.span,
+            );
+        } else if linkage == Linkage::None && self.out.types.is_variably_modified(ty) {
+            // fine: block-scope VLA or pointer to one
         } else if self.out.types.is_vla(ty) {
             self.error(
                 "E0308",
@@ -942,6 +992,9 @@ impl Checker<'_> {
         };
         self.bind(name.name, sym);
         self.set_decl(d.id, Some(sym), ty);
+        if self.declare_target_depth > 0 && file_scope {
+            self.out.declare_target.insert(sym);
+        }
         if let Some(init) = &id.init {
             if storage == Some(StorageClass::Extern) && !file_scope {
                 self.error(
@@ -1007,7 +1060,7 @@ impl Checker<'_> {
 
     // ----- records and enums -----
 
-    fn record_spec(&mut self, r: &ast::RecordSpec) -> Option<QualType> {
+    fn record_spec(&mut self, r: &ast::RecordSpec, trailing: &[Attribute]) -> Option<QualType> {
         let kind = match r.kind {
             ast::RecordKind::Struct => RecordKind::Struct,
             ast::RecordKind::Union => RecordKind::Union,
@@ -1069,6 +1122,7 @@ impl Checker<'_> {
         if let Some(members) = &r.members {
             let mut attrs = AttrInfo::default();
             self.attributes(&r.attrs, &mut attrs);
+            self.attributes(trailing, &mut attrs);
             let mut fields = Vec::new();
             let mut spans = Vec::new();
             for m in members {
@@ -1172,7 +1226,7 @@ impl Checker<'_> {
         Some(self.out.types.record_type(rid))
     }
 
-    fn enum_spec(&mut self, e: &ast::EnumSpec) -> Option<QualType> {
+    fn enum_spec(&mut self, e: &ast::EnumSpec, trailing: &[Attribute]) -> Option<QualType> {
         let existing = e.tag.and_then(|t| match self.lookup_tag(t.name) {
             Some((Tag::Enum(id), cur)) if e.enumerators.is_none() || cur => Some(id),
             _ => None,
@@ -1214,6 +1268,7 @@ impl Checker<'_> {
         };
         let mut attrs = AttrInfo::default();
         self.attributes(&e.attrs, &mut attrs);
+        self.attributes(trailing, &mut attrs);
         let mut next: i128 = 0;
         let mut consts = Vec::new();
         let mut syms = Vec::new();
@@ -1324,6 +1379,7 @@ impl Checker<'_> {
                 name.span,
             );
         }
+        self.reported_undeclared.clear();
         self.func = Some(super::FuncCtx {
             ret: ft.ret,
             name: sname,
@@ -1351,7 +1407,11 @@ impl Checker<'_> {
             .out
             .types
             .array(ch, ArraySize::Fixed(fname.len() as u64 + 1));
-        if let Some(s) = self.tu.symbols.get("__func__") {
+        let names: Vec<ast::Symbol> = ["__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"]
+            .iter()
+            .filter_map(|n| self.tu.symbols.get(n))
+            .collect();
+        if !names.is_empty() {
             let fsym = self.new_symbol(SymbolInfo {
                 name: "__func__".into(),
                 kind: SymbolKind::Object,
@@ -1367,11 +1427,8 @@ impl Checker<'_> {
                 span: name.span,
                 align: None,
             });
-            self.bind(s, fsym);
-            for alias in ["__FUNCTION__", "__PRETTY_FUNCTION__"] {
-                if let Some(a) = self.tu.symbols.get(alias) {
-                    self.bind(a, fsym);
-                }
+            for n in names {
+                self.bind(n, fsym);
             }
         }
         for item in &f.body.items {

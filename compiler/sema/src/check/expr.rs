@@ -85,11 +85,16 @@ impl Checker<'_> {
                 Some(v)
             }
             _ => {
-                self.error(
-                    "E0402",
-                    "expression is not an integer constant expression",
-                    e.span,
-                );
+                match eval_error(&self.out, e) {
+                    Some((sp, err)) => {
+                        self.error("E0402", format!("{err} in constant expression"), sp)
+                    }
+                    None => self.error(
+                        "E0402",
+                        "expression is not an integer constant expression",
+                        e.span,
+                    ),
+                }
                 None
             }
         }
@@ -188,8 +193,10 @@ impl Checker<'_> {
                 lower,
                 length,
             } => {
-                if !self.in_omp_clause {
-                    self.error("E0404", "array section outside an OpenMP clause", e.span);
+                // the parser accepts sections only inside OpenMP clause lists and reports
+                // them elsewhere: stay silent there
+                if !self.in_omp_list {
+                    return None;
                 }
                 let bt = self.rvalue(base)?;
                 for x in [lower, length].into_iter().flatten() {
@@ -368,17 +375,21 @@ impl Checker<'_> {
 
     fn ident(&mut self, e: &Expr, name: ast::Symbol) -> Option<ExprInfo> {
         let Some(sym) = self.lookup(name) else {
-            let n = self.name(name);
-            self.diags.push(
-                Diagnostic::error("E0410", format!("'{n}' undeclared"), e.span)
-                    .with_note("each undeclared identifier is reported only once for each function it appears in"),
-            );
-            // bind an error marker so the name is reported once per scope: a
-            // typeless object would cascade, so none is bound and later uses repeat the
-            // error only when they are in another function
+            // reported once per function (or once at file scope), as gcc does
+            if self.reported_undeclared.insert(name) {
+                let n = self.name(name);
+                self.diags.push(
+                    Diagnostic::error("E0410", format!("'{n}' undeclared"), e.span).with_note(
+                        "each undeclared identifier is reported only once for each function it appears in",
+                    ),
+                );
+            }
             return None;
         };
         self.out.ident_symbols.insert(e.id, sym);
+        if self.out.symbols[sym].kind == SymbolKind::Object {
+            self.check_default_none(sym, e.span);
+        }
         let s = &self.out.symbols[sym];
         match s.kind {
             SymbolKind::Typedef => {
@@ -656,13 +667,17 @@ impl Checker<'_> {
         let n = self.name(name.name);
         let Some(rec) = types.record_id(rec_ty) else {
             let s = self.ty_str(rec_ty);
-            self.error(
+            let mut d = Diagnostic::error(
                 "E0419",
                 format!(
                     "request for member '{n}' in something not a structure or union (type '{s}')"
                 ),
                 name.span,
             );
+            if !arrow && types.pointee(rec_ty).is_some_and(|p| types.is_record(p)) {
+                d = d.with_help("it is a pointer: did you mean to use '->'?");
+            }
+            self.diags.push(d);
             return None;
         };
         if types.is_incomplete(rec_ty) {
@@ -1112,7 +1127,7 @@ impl Checker<'_> {
                 let lv = self.decay(li.ty);
                 let res = self.binary_type(e.span, bop, l, r, lv, rt)?;
                 // the operation is done in `res`; the result converts back to the lhs type
-                let _ = res;
+                self.out.compound_types.insert(e.id, res);
                 self.set_conv(l.id, li.ty);
             }
         }
@@ -1148,7 +1163,10 @@ impl Checker<'_> {
             }
             true
         } else if let Some(tp) = types.pointee(to_u) {
-            if let Some(fp) = types.pointee(from) {
+            if self.is_null_constant(e) {
+                // `(void *)0` converts to any pointer, function pointers included
+                true
+            } else if let Some(fp) = types.pointee(from) {
                 let compatible = types.compatible_unqual(tp, fp)
                     || (types.is_void(tp) && !types.is_function(fp))
                     || (types.is_void(fp) && !types.is_function(tp));
@@ -1860,4 +1878,47 @@ fn find_expr(e: &Expr, id: ast::ExprId) -> Option<&Expr> {
         return assocs.iter().map(|a| &a.expr).find(|x| x.id == id);
     }
     None
+}
+
+/// The innermost operation that makes a constant expression fail (division by zero, bad
+/// shift count), for a precise message.
+pub(super) fn eval_error(
+    unit: &super::TypedUnit,
+    e: &Expr,
+) -> Option<(Span, crate::consteval::EvalError)> {
+    use crate::consteval::EvalError;
+    match &e.kind {
+        ExprKind::Binary(op, l, r) => {
+            if let Some(x) = eval_error(unit, l).or_else(|| eval_error(unit, r)) {
+                return Some(x);
+            }
+            let rv = fold(unit, r);
+            match (op, rv) {
+                (BinaryOp::Div | BinaryOp::Rem, Some(ConstValue::Int(v))) if v.is_zero() => {
+                    fold(unit, l).map(|_| (e.span, EvalError::DivisionByZero))
+                }
+                (BinaryOp::Shl | BinaryOp::Shr, Some(ConstValue::Int(_))) => {
+                    let a = fold(unit, l)?;
+                    let b = fold(unit, r)?;
+                    match (a, b) {
+                        (ConstValue::Int(a), ConstValue::Int(b)) => {
+                            let iop = if *op == BinaryOp::Shl {
+                                IntOp::Shl
+                            } else {
+                                IntOp::Shr
+                            };
+                            int_binop(iop, a, b).err().map(|err| (e.span, err))
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        ExprKind::Paren(x) | ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => eval_error(unit, x),
+        ExprKind::Cond(c, a, b) => eval_error(unit, c)
+            .or_else(|| a.as_ref().and_then(|a| eval_error(unit, a)))
+            .or_else(|| eval_error(unit, b)),
+        _ => None,
+    }
 }

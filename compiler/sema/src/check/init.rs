@@ -93,6 +93,19 @@ impl Checker<'_> {
                 Some(ty)
             }
             Initializer::List(l) => {
+                // `char s[] = { "abc" }`: a braced string literal initializes the array itself
+                if let [item] = l.items.as_slice()
+                    && item.designators.is_empty()
+                    && let Initializer::Expr(e) = &item.init
+                    && matches!(strip_parens(e).kind, ExprKind::Str(_))
+                    && self
+                        .out
+                        .types
+                        .array_elem(ty)
+                        .is_some_and(|el| self.out.types.is_integer(el))
+                {
+                    return self.init_object(ty, &item.init, base, width, out, is_static, top);
+                }
                 if self.out.types.is_scalar(ty) {
                     match l.items.as_slice() {
                         [] => Some(ty),
@@ -212,14 +225,15 @@ impl Checker<'_> {
         match t.ckind(f.ty) {
             TypeKind::Array { elem, .. } => {
                 let es = t.size_of(*elem)?;
-                Some((*elem, f.base + f.idx * es * 8, None))
+                let off = f.idx.saturating_mul(es).saturating_mul(8);
+                Some((*elem, f.base.saturating_add(off), None))
             }
             TypeKind::Record(r) => {
                 let rd = t.record(*r);
                 let i = f.idx as usize;
                 let fd = rd.fields.as_ref()?.get(i)?;
                 let fl = rd.layout.as_ref()?.fields.get(i)?;
-                Some((fd.ty, f.base + fl.bit_offset, fd.bit_width))
+                Some((fd.ty, f.base.saturating_add(fl.bit_offset), fd.bit_width))
             }
             _ => None,
         }
@@ -335,6 +349,12 @@ impl Checker<'_> {
                                 _ => lo,
                             };
                             let count = self.sub_count(top.ty);
+                            // the GNU range is expanded entry by entry: keep it reasonable
+                            if lo >= 0 && hi >= lo && (hi - lo > 1 << 20 || hi >= 1 << 40) {
+                                self.error("E0345", "designator index or range too large", ix.span);
+                                ok = false;
+                                continue 'items;
+                            }
                             if lo < 0 || hi < lo || count.is_some_and(|c| hi as u64 >= c) {
                                 self.error(
                                     "E0345",
@@ -506,7 +526,9 @@ impl Checker<'_> {
                     for k in 1..=(hi - lo) {
                         for s in &stored {
                             out.push(InitEntry {
-                                bit_offset: s.bit_offset + k * es * 8,
+                                bit_offset: s
+                                    .bit_offset
+                                    .saturating_add(k.saturating_mul(es).saturating_mul(8)),
                                 ..*s
                             });
                         }
@@ -558,8 +580,12 @@ impl Checker<'_> {
             ExprKind::Str(_) => true,
             ExprKind::Cast(_, x) => {
                 (t.is_pointer(info.ty) || t.is_integer(info.ty) && t.size_of(info.ty) == Some(8))
-                    && self.is_address_constant(x)
+                    && (self.is_address_constant(x)
+                        // an integer constant cast to a pointer (`(struct s *)0`)
+                        || t.is_pointer(info.ty) && super::expr::fold(&self.out, x).is_some())
             }
+            // GNU labels as values, for static dispatch tables
+            ExprKind::LabelAddr(_) => true,
             ExprKind::Ident(_) => {
                 // an array or function designator of static storage decays to its address
                 let Some(s) = self.out.ident_symbols.get(&e.id) else {

@@ -11,6 +11,9 @@
 //! name spaces for ordinary identifiers and tags; labels live per function. Declarations with
 //! linkage are also entered in a table of external names, so a block-scope `extern` finds the
 //! file-scope entity.
+//!
+//! Diagnostic codes: E03xx declarations (E034x initializers), E04xx expressions, E05xx
+//! statements, E06xx OpenMP; warnings use the same ranges with a W.
 
 mod builtins;
 mod decl;
@@ -156,6 +159,12 @@ pub struct TypedUnit {
     /// the selected operand, `__builtin_expect(x, c)` to `x`; a `__builtin_tgmath` call maps to
     /// the candidate function it calls (with the remaining arguments).
     pub selected: FxHashMap<ExprId, ExprId>,
+    /// Functions and variables marked by `declare target` (inside a `begin declare target`
+    /// region, or named in a `declare target` list or `to`/`enter`/`link` clause).
+    pub declare_target: rustc_hash::FxHashSet<SymbolId>,
+    /// For `l op= r`: the type the operation is computed in (the type of `l op r`); the
+    /// result converts back to the type of `l`.
+    pub compound_types: FxHashMap<ExprId, QualType>,
     /// Record tags declared anywhere, in order (for tools and tests).
     pub tags: Vec<(String, RecordId)>,
     pub enum_tags: Vec<(String, EnumId)>,
@@ -215,6 +224,15 @@ struct SwitchCtx {
     default: Option<Span>,
 }
 
+/// A construct with `default(none)`: variables declared before it (symbol ids below
+/// `watermark`) must be listed in one of its clauses to be referenced inside.
+struct DsaNone {
+    watermark: usize,
+    listed: rustc_hash::FxHashSet<SymbolId>,
+    reported: rustc_hash::FxHashSet<SymbolId>,
+    directive: ast::OmpDirectiveKind,
+}
+
 struct FuncCtx {
     ret: QualType,
     name: String,
@@ -241,13 +259,18 @@ struct Checker<'a> {
     unevaluated: u32,
     /// Names of builtin functions whose result type follows their arguments.
     generic_builtins: FxHashMap<ast::Symbol, builtins::Generic>,
-    /// True while checking OpenMP clause operands (array sections allowed).
-    in_omp_clause: bool,
     /// Open `begin declare target` regions.
     declare_target_depth: u32,
+    /// True while checking the list items of an OpenMP clause, the one place array sections
+    /// are valid (elsewhere the parser has reported them and they stay untyped).
+    in_omp_list: bool,
     /// `#pragma pack` state: the current maximum member alignment and the pushed ones.
     pack: Option<u64>,
     pack_stack: Vec<Option<u64>>,
+    /// Enclosing OpenMP constructs with `default(none)`, innermost last.
+    dsa_none: Vec<DsaNone>,
+    /// Undeclared names already reported in the current function.
+    reported_undeclared: rustc_hash::FxHashSet<ast::Symbol>,
 }
 
 impl<'a> Checker<'a> {
@@ -268,6 +291,8 @@ impl<'a> Checker<'a> {
                 inits: FxHashMap::default(),
                 vla_sizes: FxHashMap::default(),
                 selected: FxHashMap::default(),
+                compound_types: FxHashMap::default(),
+                declare_target: Default::default(),
                 tags: Vec::new(),
                 enum_tags: Vec::new(),
             },
@@ -281,10 +306,12 @@ impl<'a> Checker<'a> {
             last_params: Vec::new(),
             unevaluated: 0,
             generic_builtins: FxHashMap::default(),
-            in_omp_clause: false,
             declare_target_depth: 0,
+            in_omp_list: false,
             pack: None,
             pack_stack: Vec::new(),
+            reported_undeclared: Default::default(),
+            dsa_none: Vec::new(),
         }
     }
 

@@ -32,21 +32,29 @@ impl Checker<'_> {
     pub(super) fn omp_declarative(&mut self, d: &OmpDirective) {
         self.omp_clauses(d);
         for a in &d.args {
-            self.in_omp_clause = true;
             self.expr(a);
-            self.in_omp_clause = false;
         }
+        // begin/end pairing is checked by the parser; here the marked entities are recorded
         match d.kind {
             K::BeginDeclareTarget => self.declare_target_depth += 1,
+            K::DeclareTarget if d.clauses.is_empty() && d.args.is_empty() => {
+                self.declare_target_depth += 1
+            }
             K::EndDeclareTarget => {
-                if self.declare_target_depth == 0 {
-                    self.error(
-                        "E0601",
-                        "'end declare target' without a matching 'begin declare target'",
-                        d.span,
-                    );
-                } else {
-                    self.declare_target_depth -= 1;
+                self.declare_target_depth = self.declare_target_depth.saturating_sub(1)
+            }
+            K::DeclareTarget => {
+                let mut items: Vec<&Expr> = d.args.iter().collect();
+                for c in &d.clauses {
+                    if let OmpClauseKind::List(l) | OmpClauseKind::Motion { list: l, .. } = &c.kind
+                    {
+                        items.extend(l);
+                    }
+                }
+                for e in items {
+                    if let Some(sym) = base_symbol(&self.out, e) {
+                        self.out.declare_target.insert(sym);
+                    }
                 }
             }
             _ => {}
@@ -54,14 +62,13 @@ impl Checker<'_> {
     }
 
     fn omp_clauses(&mut self, d: &OmpDirective) {
-        self.in_omp_clause = true;
         for c in &d.clauses {
             self.omp_clause(d, c);
         }
-        self.in_omp_clause = false;
     }
 
     fn list_items(&mut self, list: &[Expr]) {
+        self.in_omp_list = true;
         for e in list {
             if let Some(i) = self.expr(e)
                 && i.kind != super::ValueKind::LValue
@@ -73,6 +80,7 @@ impl Checker<'_> {
                 );
             }
         }
+        self.in_omp_list = false;
     }
 
     fn int_operand(&mut self, e: &Expr, clause: OmpClauseName) {
@@ -89,6 +97,11 @@ impl Checker<'_> {
     }
 
     fn omp_clause(&mut self, d: &OmpDirective, c: &ast::OmpClause) {
+        self.omp_clause_inner(d, c);
+        self.in_omp_list = false;
+    }
+
+    fn omp_clause_inner(&mut self, d: &OmpDirective, c: &ast::OmpClause) {
         match &c.kind {
             OmpClauseKind::Flag
             | OmpClauseKind::Default(_)
@@ -126,6 +139,7 @@ impl Checker<'_> {
             | OmpClauseKind::Motion { list: l, .. }
             | OmpClauseKind::Depend { list: l, .. } => {
                 if matches!(d.kind, K::DeclareTarget) {
+                    self.in_omp_list = true;
                     for e in l {
                         self.expr(e);
                     }
@@ -208,9 +222,7 @@ impl Checker<'_> {
     pub(super) fn omp_directive(&mut self, d: &OmpDirective, s: &Stmt) {
         self.omp_clauses(d);
         for a in &d.args {
-            self.in_omp_clause = true;
             self.expr(a);
-            self.in_omp_clause = false;
         }
         self.omp_nesting(d);
         let collapse = d
@@ -232,14 +244,129 @@ impl Checker<'_> {
         if matches!(d.kind, K::Target) {
             self.check_target_teams_alone(body);
         }
+        let atomic = d.kind == K::Atomic;
+        let dsa_none = d
+            .clauses
+            .iter()
+            .any(|c| matches!(c.kind, OmpClauseKind::Default(ast::DefaultKind::None)));
+        let mut listed = self.listed_variables(d);
+        if dsa_none {
+            // the iteration variables of the associated loops are predetermined private
+            let mut cur: &Stmt = body;
+            for _ in 0..if d.kind.is_loop() { collapse } else { 0 } {
+                let StmtKind::For(ForInit::Expr(init), _, _, inner) = &unwrap_single(cur).kind
+                else {
+                    break;
+                };
+                if let ExprKind::Assign(None, l, _) = &strip(init).kind
+                    && let ExprKind::Ident(v) = strip(l).kind
+                    && let Some(sym) = self.lookup(v)
+                {
+                    listed.insert(sym);
+                }
+                cur = inner;
+            }
+            self.dsa_none.push(super::DsaNone {
+                watermark: self.out.symbols.len(),
+                listed: std::mem::take(&mut listed),
+                reported: Default::default(),
+                directive: d.kind,
+            });
+        }
         self.omp.push(d.kind);
         self.stmt(body);
         self.omp.pop();
+        if dsa_none {
+            self.dsa_none.pop();
+        }
+        if atomic {
+            self.atomic_form(d, body);
+        }
         // after the body, so loop variables declared in the `for` have their symbols
         if d.kind.is_loop() {
             self.canonical_loop_nest(d, body, collapse);
         }
         let _ = s;
+    }
+
+    /// The variables named in a directive's clauses; reports a variable that appears in two
+    /// data-sharing clauses (other than `firstprivate` with `lastprivate`).
+    fn listed_variables(&mut self, d: &OmpDirective) -> rustc_hash::FxHashSet<super::SymbolId> {
+        let mut listed = rustc_hash::FxHashSet::default();
+        let mut dsa: rustc_hash::FxHashMap<super::SymbolId, OmpClauseName> = Default::default();
+        for c in &d.clauses {
+            let list: &[Expr] = match &c.kind {
+                OmpClauseKind::List(l)
+                | OmpClauseKind::Lastprivate { list: l, .. }
+                | OmpClauseKind::Reduction { list: l, .. }
+                | OmpClauseKind::Map { list: l, .. }
+                | OmpClauseKind::Motion { list: l, .. }
+                | OmpClauseKind::Aligned { list: l, .. }
+                | OmpClauseKind::Linear { list: l, .. } => l,
+                _ => &[],
+            };
+            let is_dsa = matches!(
+                c.name,
+                OmpClauseName::Private
+                    | OmpClauseName::Firstprivate
+                    | OmpClauseName::Lastprivate
+                    | OmpClauseName::Shared
+                    | OmpClauseName::Reduction
+                    | OmpClauseName::Linear
+            );
+            for e in list {
+                let Some(sym) = base_symbol(&self.out, e) else {
+                    continue;
+                };
+                listed.insert(sym);
+                if !is_dsa {
+                    continue;
+                }
+                if let Some(prev) = dsa.insert(sym, c.name) {
+                    let pair = matches!(
+                        (prev, c.name),
+                        (OmpClauseName::Firstprivate, OmpClauseName::Lastprivate)
+                            | (OmpClauseName::Lastprivate, OmpClauseName::Firstprivate)
+                    );
+                    if !pair {
+                        let n = self.out.symbols[sym].name.clone();
+                        self.error(
+                            "E0631",
+                            format!("'{n}' appears in both '{prev}' and '{}' clauses", c.name),
+                            e.span,
+                        );
+                    }
+                }
+            }
+        }
+        listed
+    }
+
+    /// A variable referenced inside a `default(none)` construct must be listed in its
+    /// clauses unless it is declared inside the construct.
+    pub(super) fn check_default_none(&mut self, sym: super::SymbolId, span: Span) {
+        if self.unevaluated > 0 || self.dsa_none.is_empty() {
+            return;
+        }
+        let s = &self.out.symbols[sym];
+        let name = s.name.clone();
+        let mut errors = Vec::new();
+        for ctx in &mut self.dsa_none {
+            if sym.as_u32() as usize >= ctx.watermark
+                || ctx.listed.contains(&sym)
+                || !ctx.reported.insert(sym)
+            {
+                continue;
+            }
+            errors.push(ctx.directive);
+        }
+        for k in errors {
+            self.error(
+                "E0630",
+                format!("'{name}' not specified in enclosing '{k}' construct with 'default(none)'"),
+                span,
+            );
+        }
     }
 
     /// OpenMP 5.2 section 17.1 nesting restrictions for the supported constructs.
@@ -290,24 +417,26 @@ impl Checker<'_> {
         // worksharing, barrier and masked may not be closely nested in worksharing,
         // critical, ordered, masked or task regions (the closest enclosing parallel resets)
         if is_worksharing(k) || matches!(first, "barrier" | "masked" | "master") {
-            let blocked = self
-                .omp
-                .iter()
-                .rev()
-                .take_while(|p| {
-                    !has_word(**p, "parallel")
-                        && !has_word(**p, "teams")
-                        && first_word(**p) != "target"
-                })
-                .find(|p| {
-                    is_worksharing(**p)
-                        || has_word(**p, "for")
-                        || matches!(
-                            first_word(**p),
-                            "critical" | "ordered" | "masked" | "master" | "task" | "taskloop"
-                        )
-                })
-                .copied();
+            // innermost first: a blocking region wins over a parallel in the same combined
+            // directive (`parallel for` blocks through its `for`)
+            let mut blocked = None;
+            for p in self.omp.iter().rev() {
+                let blocks = is_worksharing(*p)
+                    || has_word(*p, "for")
+                    || has_word(*p, "sections")
+                    || has_word(*p, "single")
+                    || matches!(
+                        last_word(*p),
+                        "critical" | "ordered" | "masked" | "master" | "task" | "taskloop"
+                    );
+                if blocks {
+                    blocked = Some(*p);
+                    break;
+                }
+                if has_word(*p, "parallel") || has_word(*p, "teams") || first_word(*p) == "target" {
+                    break;
+                }
+            }
             if let Some(p) = blocked
                 && !(first == "section" && first_word(p) == "sections")
             {
@@ -350,6 +479,131 @@ impl Checker<'_> {
                 "'section' directive outside a 'sections' construct",
                 span,
             );
+        }
+    }
+
+    /// OpenMP 5.2 15.8.4: the statement of an `atomic` construct must have one of the forms
+    /// of its clause (`read`: `v = x`, `write`: `x = e`, `update`: `x++`, `x op= e`,
+    /// `x = x op e`, `x = e op x`, `capture`: `v = <update>` or a block of two such
+    /// statements), on a scalar `x` that `e` does not mention.
+    fn atomic_form(&mut self, d: &OmpDirective, body: &Stmt) {
+        let has = |n: OmpClauseName| d.clauses.iter().any(|c| c.name == n);
+        if has(OmpClauseName::Compare) {
+            return; // compare forms (OpenMP 5.1) are accepted as written
+        }
+        let kinds = [
+            OmpClauseName::Read,
+            OmpClauseName::Write,
+            OmpClauseName::Update,
+            OmpClauseName::Capture,
+        ];
+        if kinds.iter().filter(|k| has(**k)).count() > 1 {
+            return; // the parser reports conflicting atomic clauses
+        }
+        let kind = if has(OmpClauseName::Read) {
+            "read"
+        } else if has(OmpClauseName::Write) {
+            "write"
+        } else if has(OmpClauseName::Capture) {
+            "capture"
+        } else {
+            "update"
+        };
+        let stmts: Vec<&Expr> = match &body.kind {
+            StmtKind::Expr(Some(e)) => vec![e],
+            StmtKind::Compound(b) if kind == "capture" => b
+                .items
+                .iter()
+                .filter_map(|i| match i {
+                    BlockItem::Stmt(Stmt {
+                        kind: StmtKind::Expr(Some(e)),
+                        ..
+                    }) => Some(&**e),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        };
+        let ok = match (kind, stmts.as_slice()) {
+            ("read", [e]) => match &strip(e).kind {
+                ExprKind::Assign(None, v, x) => self.atomic_var(x) && self.atomic_var(v),
+                _ => false,
+            },
+            ("write", [e]) => match &strip(e).kind {
+                ExprKind::Assign(None, x, ex) => {
+                    self.atomic_var(x) && !same_var(x).is_some_and(|n| mentions(ex, n))
+                }
+                _ => false,
+            },
+            ("update", [e]) => self.atomic_update(e),
+            ("capture", [e]) => match &strip(e).kind {
+                ExprKind::Assign(None, v, u) => self.atomic_var(v) && self.atomic_update(u),
+                _ => false,
+            },
+            ("capture", [a, b]) => {
+                // `{v = x; x op= e;}` or `{x op= e; v = x;}`, also `x = e` as the update
+                let is_read = |c: &Checker<'_>, e: &Expr| match &strip(e).kind {
+                    ExprKind::Assign(None, v, x) => c.atomic_var(v) && c.atomic_var(x),
+                    _ => false,
+                };
+                (is_read(self, a) && (self.atomic_update(b) || is_read(self, b)))
+                    || (self.atomic_update(a) && is_read(self, b))
+            }
+            _ => false,
+        };
+        if !ok {
+            self.error(
+                "E0640",
+                format!("invalid form of the statement of '#pragma omp atomic {kind}'"),
+                body.span,
+            );
+        }
+    }
+
+    /// An lvalue expression of scalar type.
+    fn atomic_var(&self, e: &Expr) -> bool {
+        self.info(e.id)
+            .is_some_and(|i| i.kind == super::ValueKind::LValue && self.out.types.is_scalar(i.ty))
+    }
+
+    fn atomic_update(&self, e: &Expr) -> bool {
+        use BinaryOp as B;
+        let op_ok = |op: &BinaryOp| {
+            matches!(
+                op,
+                B::Add
+                    | B::Mul
+                    | B::Sub
+                    | B::Div
+                    | B::BitAnd
+                    | B::BitXor
+                    | B::BitOr
+                    | B::Shl
+                    | B::Shr
+            )
+        };
+        match &strip(e).kind {
+            ExprKind::Unary(
+                UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
+                x,
+            ) => self.atomic_var(x),
+            ExprKind::Assign(Some(op), x, ex) => {
+                op_ok(op) && self.atomic_var(x) && !same_var(x).is_some_and(|n| mentions(ex, n))
+            }
+            ExprKind::Assign(None, x, rhs) => {
+                let Some(n) = same_var(x) else {
+                    return false;
+                };
+                self.atomic_var(x)
+                    && match &strip(rhs).kind {
+                        ExprKind::Binary(op, a, b) if op_ok(op) => {
+                            (same_var(a) == Some(n) && !mentions(b, n))
+                                || (same_var(b) == Some(n) && !mentions(a, n))
+                        }
+                        _ => false,
+                    }
+            }
+            _ => false,
         }
     }
 
@@ -403,6 +657,28 @@ impl Checker<'_> {
             };
             if !self.canonical_for(init, cond.as_deref(), step.as_deref(), s.span) {
                 return;
+            }
+            // the iteration variable may only change through the increment expression
+            let var = match init {
+                ForInit::Expr(e) => match &strip(e).kind {
+                    ExprKind::Assign(None, l, _) => {
+                        self.out.ident_symbols.get(&strip(l).id).copied()
+                    }
+                    _ => None,
+                },
+                _ => self.for_decl_symbol(init),
+            };
+            if let Some(var) = var {
+                let mut roots = Vec::new();
+                stmt_exprs(inner, &mut roots);
+                if let Some(sp) = roots.iter().find_map(|e| modification(&self.out, e, var)) {
+                    let n = self.out.symbols[var].name.clone();
+                    self.error(
+                        "E0625",
+                        format!("iteration variable '{n}' of an OpenMP loop is modified in the loop body"),
+                        sp,
+                    );
+                }
             }
             cur = inner;
         }
@@ -578,5 +854,121 @@ fn unwrap_single(s: &Stmt) -> &Stmt {
             }
         }
         _ => s,
+    }
+}
+
+/// The variable an OpenMP list item names (`a`, `a[1:n]`, `s.m`, `p->m[0]`).
+fn base_symbol(unit: &super::TypedUnit, e: &Expr) -> Option<super::SymbolId> {
+    match &strip(e).kind {
+        ExprKind::Ident(_) => unit.ident_symbols.get(&strip(e).id).copied(),
+        ExprKind::ArraySection { base, .. } | ExprKind::Index(base, _) => base_symbol(unit, base),
+        ExprKind::Member { base, .. } => base_symbol(unit, base),
+        ExprKind::Unary(UnaryOp::Deref, x) => base_symbol(unit, x),
+        _ => None,
+    }
+}
+
+/// The variable an atomic operand names, when it is a plain identifier (other lvalues such
+/// as `a[i]` are compared by their base name only when it is an identifier).
+fn same_var(e: &Expr) -> Option<ast::Symbol> {
+    match &strip(e).kind {
+        ExprKind::Ident(n) => Some(*n),
+        ExprKind::Index(b, _) | ExprKind::Member { base: b, .. } => same_var(b),
+        ExprKind::Unary(UnaryOp::Deref, x) => same_var(x),
+        _ => None,
+    }
+}
+
+/// The root expressions of a statement and everything nested in it.
+fn stmt_exprs<'s>(s: &'s Stmt, out: &mut Vec<&'s Expr>) {
+    match &s.kind {
+        StmtKind::Labeled(_, b) | StmtKind::Default(b) => stmt_exprs(b, out),
+        StmtKind::Case(_, _, b) => stmt_exprs(b, out),
+        StmtKind::Compound(b) => block_exprs(&b.items, out),
+        StmtKind::Expr(Some(e)) | StmtKind::Return(Some(e)) | StmtKind::GotoIndirect(e) => {
+            out.push(e)
+        }
+        StmtKind::If(c, t, f) => {
+            out.push(c);
+            stmt_exprs(t, out);
+            if let Some(f) = f {
+                stmt_exprs(f, out);
+            }
+        }
+        StmtKind::Switch(c, b) | StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+            out.push(c);
+            stmt_exprs(b, out);
+        }
+        StmtKind::For(init, c, st, b) => {
+            match init {
+                ForInit::Expr(e) => out.push(e),
+                ForInit::Decl(d) => decl_exprs(d, out),
+                ForInit::None => {}
+            }
+            out.extend(c.iter().map(|x| &**x));
+            out.extend(st.iter().map(|x| &**x));
+            stmt_exprs(b, out);
+        }
+        StmtKind::Omp(d) => {
+            if let Some(b) = &d.body {
+                stmt_exprs(b, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn block_exprs<'s>(items: &'s [BlockItem], out: &mut Vec<&'s Expr>) {
+    for i in items {
+        match i {
+            BlockItem::Stmt(s) => stmt_exprs(s, out),
+            BlockItem::Decl(d) => decl_exprs(d, out),
+            _ => {}
+        }
+    }
+}
+
+fn decl_exprs<'s>(d: &'s ast::Declaration, out: &mut Vec<&'s Expr>) {
+    if let DeclarationKind::Vars { declarators, .. } = &d.kind {
+        for id in declarators {
+            if let Some(ast::Initializer::Expr(e)) = &id.init {
+                out.push(e);
+            }
+        }
+    }
+}
+
+/// Where `e` assigns to or increments the variable `var`, if it does.
+fn modification(unit: &super::TypedUnit, e: &Expr, var: super::SymbolId) -> Option<Span> {
+    let is = |x: &Expr| unit.ident_symbols.get(&strip(x).id) == Some(&var);
+    match &e.kind {
+        ExprKind::Assign(_, l, r) => {
+            if is(l) {
+                return Some(e.span);
+            }
+            modification(unit, l, var).or_else(|| modification(unit, r, var))
+        }
+        ExprKind::Unary(
+            UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
+            x,
+        ) if is(x) => Some(e.span),
+        ExprKind::Paren(x)
+        | ExprKind::Unary(_, x)
+        | ExprKind::Cast(_, x)
+        | ExprKind::Member { base: x, .. } => modification(unit, x, var),
+        ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Index(a, b) => {
+            modification(unit, a, var).or_else(|| modification(unit, b, var))
+        }
+        ExprKind::Cond(a, b, c) => modification(unit, a, var)
+            .or_else(|| b.as_ref().and_then(|b| modification(unit, b, var)))
+            .or_else(|| modification(unit, c, var)),
+        ExprKind::Call(f, args) => modification(unit, f, var)
+            .or_else(|| args.iter().find_map(|a| modification(unit, a, var))),
+        ExprKind::StmtExpr(b) => {
+            let mut roots = Vec::new();
+            block_exprs(&b.items, &mut roots);
+            roots.iter().find_map(|x| modification(unit, x, var))
+        }
+        _ => None,
     }
 }

@@ -84,9 +84,29 @@ impl Printer<'_> {
                     self.declarator(&id.declarator, depth, "decl");
                     if let Some(init) = &id.init {
                         self.init(init, depth + 1);
+                        self.init_entries(super::InitKey::Decl(id.declarator.id), depth + 1);
                     }
                 }
             }
+        }
+    }
+
+    /// The flattened stores of an initializer: bit offset, subobject type, expression.
+    fn init_entries(&mut self, key: super::InitKey, depth: usize) {
+        let Some(entries) = self.unit.inits.get(&key) else {
+            return;
+        };
+        for e in entries {
+            let w = e.bit_width.map(|w| format!(":{w}")).unwrap_or_default();
+            let _ = writeln!(
+                self.out,
+                "{:indent$}store @{}{w} {} <- expr#{}",
+                "",
+                e.bit_offset,
+                self.unit.types.display(e.ty),
+                e.expr.0,
+                indent = depth * 2
+            );
         }
     }
 
@@ -172,7 +192,10 @@ impl Printer<'_> {
                     self.expr(&a.expr, d);
                 }
             }
-            ExprKind::CompoundLiteral(_, l) => self.init_list(l, d),
+            ExprKind::CompoundLiteral(_, l) => {
+                self.init_list(l, d);
+                self.init_entries(super::InitKey::CompoundLiteral(e.id), d);
+            }
             ExprKind::StmtExpr(b) => self.block(&b.items, d),
             _ => {}
         }

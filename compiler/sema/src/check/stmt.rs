@@ -71,7 +71,7 @@ impl Checker<'_> {
                             }
                             // ranges are checked by their endpoints and up to 4096 values
                             let mut vals = vec![lo_v, hi_v];
-                            if hi_v - lo_v < 4096 {
+                            if hi_v.checked_sub(lo_v).is_some_and(|d| d < 4096) {
                                 vals = (lo_v..=hi_v).collect();
                             }
                             for x in vals {
