@@ -7,7 +7,7 @@
 //! address space (checked by `verify_module`).
 
 use crate::dfg::DataFlowGraph;
-use crate::entities::StackSlot;
+use crate::entities::{Inst, StackSlot, Value};
 use crate::layout::Layout;
 use crate::types::{AddrSpace, Type};
 use cranelift_entity::PrimaryMap;
@@ -108,6 +108,16 @@ impl Function {
     /// Adds a stack slot.
     pub fn create_stack_slot(&mut self, size: u32, align: u32) -> StackSlot {
         self.stack_slots.push(StackSlotData { size, align })
+    }
+
+    /// Rewrites every use of `from` in the layout (operands and block arguments) to `to`.
+    /// O(instructions); passes with many replacements should batch them.
+    pub fn replace_all_uses(&mut self, from: Value, to: Value) {
+        let insts: Vec<Inst> = self.layout.all_insts().collect();
+        for inst in insts {
+            self.dfg
+                .map_inst_uses(inst, |v| if v == from { to } else { v });
+        }
     }
 }
 

@@ -469,6 +469,17 @@ named_enum! {
     }
 }
 
+impl SpecialReg {
+    /// The value can change while a thread runs (clocks; `warpid` and `smid` after
+    /// preemption), so two reads are never interchangeable.
+    pub fn is_volatile(self) -> bool {
+        matches!(
+            self,
+            SpecialReg::Clock | SpecialReg::Clock64 | SpecialReg::Warpid | SpecialReg::Smid
+        )
+    }
+}
+
 /// Flags of a memory access.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct MemFlags {

@@ -637,6 +637,9 @@ impl<'m> Interpreter<'m> {
                 }
             }
             match next {
+                Some((b, _)) if !dfg.block_is_valid(b) => {
+                    return invalid(format!("branch to nonexistent {b}"));
+                }
                 Some((b, vals)) => {
                     let params = dfg.block_params(b);
                     if params.len() != vals.len() {

@@ -244,6 +244,11 @@ impl Layout {
         }
     }
 
+    /// Every instruction in layout order (block by block).
+    pub fn all_insts(&self) -> impl Iterator<Item = Inst> + '_ {
+        self.blocks().flat_map(move |b| self.block_insts(b))
+    }
+
     /// Instructions of `block` in order.
     pub fn block_insts(&self, block: Block) -> Insts<'_> {
         Insts {

@@ -195,6 +195,19 @@ fn verifier_and_printer_never_panic_on_corrupted_ir() {
         let errors = verify_function(&func).err().unwrap_or_default();
         let text = annotate(&func, &errors);
         assert!(!text.is_empty(), "round {round}");
+        // The interpreter reports broken IR as an error, never a panic.
+        let mut m = Module::new();
+        m.functions.push(func);
+        let mut it = ompcc_ir::interp::Interpreter::new(&m).unwrap();
+        it.steps_left = 10_000;
+        let g = Type::Ptr(AddrSpace::Global);
+        let args = [
+            ompcc_ir::interp::DataValue::Int(Type::I32, 4),
+            ompcc_ir::interp::DataValue::Float(Type::F32, 1.0),
+            ompcc_ir::interp::DataValue::Ptr(g, 0),
+            ompcc_ir::interp::DataValue::Ptr(g, 0),
+        ];
+        let _ = it.call("saxpy", &args);
     }
 }
 
@@ -298,4 +311,23 @@ fn variable_read_before_definition_is_zero() {
     verify_function(&func).unwrap_or_else(|e| panic!("{e:?}\n{}", annotate(&func, &e)));
     let text = func.to_string();
     assert!(text.contains("fconst.f64 0.0"), "{text}");
+}
+
+#[test]
+fn replace_all_uses_rewrites_operands_and_block_args() {
+    let mut func = saxpy();
+    let entry = func.layout.entry_block().unwrap();
+    let n = func.dfg.block_params(entry)[0];
+    let k = {
+        let first = func.layout.first_inst(entry).unwrap();
+        let mut cur = FuncCursor::new(&mut func);
+        cur.goto_inst(first);
+        cur.ins().iconst(Type::I32, 64)
+    };
+    func.replace_all_uses(n, k);
+    let du = ompcc_ir::analysis::DefUse::compute(&func);
+    assert_eq!(du.num_uses(n), 0);
+    assert_eq!(du.num_uses(k), 1);
+    verify_function(&func).unwrap();
+    assert_eq!(func.layout.all_insts().count(), 23);
 }

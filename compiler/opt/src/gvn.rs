@@ -5,12 +5,13 @@
 //! it; a later instruction with the same shape in a dominated position is removed and its uses
 //! take the earlier value. Only instructions without side effects that read no memory and do
 //! not depend on the executing lane's state are numbered: loads, calls, atomics, warp
-//! operations, `activemask` and the clock registers never are. Commutative operations are keyed
+//! operations, `activemask` and volatile special registers (clocks, `warpid`, `smid`) never
+//! are. Commutative operations are keyed
 //! with sorted operands. Unreachable blocks are left alone.
 
 use crate::util::Replacements;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
-use ompcc_ir::{Block, Function, Inst, InstData, Opcode, SpecialReg, Type, Value};
+use ompcc_ir::{Block, Function, Inst, InstData, Opcode, Type, Value};
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -61,10 +62,8 @@ fn key(func: &Function, inst: Inst) -> Option<Key> {
         InstData::UnaryIeee { bits, .. } => *bits,
         InstData::IntCompare { cond, .. } => *cond as u64,
         InstData::FloatCompare { cond, .. } => *cond as u64,
-        InstData::Special { reg } => match reg {
-            SpecialReg::Clock | SpecialReg::Clock64 => return None,
-            r => *r as u64,
-        },
+        InstData::Special { reg } if reg.is_volatile() => return None,
+        InstData::Special { reg } => *reg as u64,
         InstData::StackAddr { slot } => slot.as_u32() as u64,
         InstData::GlobalAddr { global } => global.as_u32() as u64,
         InstData::Nullary { .. } => return None,

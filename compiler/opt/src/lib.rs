@@ -10,6 +10,7 @@ pub mod manager;
 pub mod mem2reg;
 pub mod simplify;
 pub mod simplifycfg;
+pub mod spaces;
 pub mod sroa;
 mod util;
 
@@ -18,10 +19,12 @@ pub use gvn::gvn;
 pub use licm::licm;
 pub use manager::{
     PASSES, Pass, PassError, PassManager, PrintFilter, lookup, parse_pipeline, pipeline_for_level,
+    pipeline_for_opt,
 };
 pub use mem2reg::mem2reg;
 pub use simplify::simplify;
 pub use simplifycfg::simplifycfg;
+pub use spaces::spaces;
 pub use sroa::sroa;
 
 /// Runs the pipeline of optimization level `level` over every function of `module`, verifying

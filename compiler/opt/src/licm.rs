@@ -9,7 +9,7 @@
 //! iteration. Loads stay (no alias analysis yet).
 
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree, LoopAnalysis};
-use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, SpecialReg, Value};
+use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, Value};
 use rustc_hash::FxHashSet;
 
 fn hoistable(func: &Function, inst: Inst) -> bool {
@@ -20,7 +20,7 @@ fn hoistable(func: &Function, inst: Inst) -> bool {
     }
     match data {
         InstData::Nullary { .. } => false,
-        InstData::Special { reg } => !matches!(reg, SpecialReg::Clock | SpecialReg::Clock64),
+        InstData::Special { reg } => !reg.is_volatile(),
         _ => func.dfg.inst_results(inst).len() == 1,
     }
 }

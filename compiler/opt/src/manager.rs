@@ -61,6 +61,11 @@ pub const PASSES: &[Pass] = &[
         run: crate::licm::licm,
     },
     Pass {
+        name: "spaces",
+        description: "infer the address space of generic pointers and access memory through it",
+        run: crate::spaces::spaces,
+    },
+    Pass {
         name: "simplifycfg",
         description: "fold constant branches, thread empty blocks, drop unreachable blocks, merge straight-line blocks",
         run: crate::simplifycfg::simplifycfg,
@@ -72,10 +77,15 @@ pub fn lookup(name: &str) -> Option<Pass> {
     PASSES.iter().copied().find(|p| p.name == name)
 }
 
-/// Parses a comma-separated pass list (`"mem2reg,simplify,dce"`).
+/// Parses a comma-separated pass list (`"mem2reg,simplify,dce"`); `O0`..`O3` stand for the
+/// pipeline of that level.
 pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
     let mut out = Vec::new();
     for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if let Some(level) = name.strip_prefix('O').and_then(|l| l.parse::<u8>().ok()) {
+            out.extend(pipeline_for_level(level));
+            continue;
+        }
         match lookup(name) {
             Some(p) => out.push(p),
             None => {
@@ -91,11 +101,12 @@ pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
 }
 
 /// The pipeline of an optimization level: -O0 runs nothing (lowering output is already valid
-/// IR for the backend); -O1 and up run the baseline cleanups.
+/// IR for the backend); -O1 runs the baseline cleanups; -O2 and up add GVN, LICM and
+/// memory-space inference.
 pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     let names: &[&str] = match level {
         0 => &[],
-        _ => &[
+        1 => &[
             "sroa",
             "mem2reg",
             "simplify",
@@ -104,8 +115,38 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "simplify",
             "simplifycfg",
         ],
+        _ => &[
+            "sroa",
+            "mem2reg",
+            "simplify",
+            "simplifycfg",
+            "gvn",
+            "licm",
+            "spaces",
+            // Generic accesses to locals became local ones: promote them now.
+            "dce",
+            "sroa",
+            "mem2reg",
+            "simplify",
+            "gvn",
+            "dce",
+            "simplifycfg",
+        ],
     };
     names.iter().filter_map(|n| lookup(n)).collect()
+}
+
+/// The pipeline for a `-O` level as the driver keeps it (`0`..`3`, `s`, `fast`, `g`):
+/// `g` is treated as 1, `s` and `fast` as 2.
+pub fn pipeline_for_opt(level: &str) -> Result<Vec<Pass>, String> {
+    let n = match level {
+        "g" => 1,
+        "s" | "fast" => 2,
+        l => l
+            .parse::<u8>()
+            .map_err(|_| format!("unknown optimization level `-O{l}`"))?,
+    };
+    Ok(pipeline_for_level(n))
 }
 
 /// Which passes a print hook fires for.
@@ -144,7 +185,7 @@ impl PrintFilter {
 /// A pass broke the IR.
 #[derive(Clone, Debug)]
 pub struct PassError {
-    /// The pass that ran last.
+    /// The pass that ran last (`input` when the function was invalid before any pass).
     pub pass: &'static str,
     /// The function it broke.
     pub function: String,
@@ -199,8 +240,20 @@ impl PassManager {
         &self.passes
     }
 
-    /// Runs the pipeline on one function.
+    /// Runs the pipeline on one function. With `verify`, the input is checked first (an
+    /// invalid input is reported as pass `input`, not blamed on the first pass).
     pub fn run_function(&mut self, func: &mut Function) -> Result<(), PassError> {
+        if self.verify
+            && !self.passes.is_empty()
+            && let Err(errors) = verify_function(func)
+        {
+            return Err(PassError {
+                pass: "input",
+                function: func.name.clone(),
+                annotated: annotate(func, &errors),
+                errors,
+            });
+        }
         for i in 0..self.passes.len() {
             let pass = self.passes[i];
             if self.print_before.matches(pass.name) {
@@ -303,6 +356,24 @@ block0(v0: i32):
         let e = parse_pipeline("simplify,inline").unwrap_err();
         assert!(e.contains("unknown pass `inline`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
+        assert_eq!(
+            pipeline_for_opt("fast").unwrap().len(),
+            pipeline_for_level(2).len()
+        );
+        assert_eq!(
+            pipeline_for_opt("g").unwrap().len(),
+            pipeline_for_level(1).len()
+        );
+        assert!(pipeline_for_opt("x").is_err());
+        assert_eq!(
+            parse_pipeline("O2").unwrap().len(),
+            pipeline_for_level(2).len()
+        );
+        assert_eq!(parse_pipeline("O0, dce").unwrap().len(), 1);
+        let o2: Vec<&str> = pipeline_for_level(2).iter().map(|p| p.name).collect();
+        assert!(o2.contains(&"gvn") && o2.contains(&"licm"), "{o2:?}");
+        let o1: Vec<&str> = pipeline_for_level(1).iter().map(|p| p.name).collect();
+        assert!(!o1.contains(&"gvn"), "{o1:?}");
         assert_eq!(pipeline_for_level(2)[0].name, "sroa");
         assert_eq!(PrintFilter::parse("all").unwrap(), PrintFilter::All);
         assert!(PrintFilter::parse("nope").is_err());
@@ -339,6 +410,11 @@ block0(v0: i32):
             f.layout.remove_inst(term);
             true
         }
+        let mut bad = parse_function("func @g() {\nblock0:\n    v0 = iconst.i32 1\n}\n").unwrap();
+        let mut pm = PassManager::new(parse_pipeline("dce").unwrap());
+        pm.verify = true;
+        assert_eq!(pm.run_function(&mut bad).unwrap_err().pass, "input");
+
         let mut f = parse_function(SRC).unwrap();
         let mut pm = PassManager::new(vec![Pass {
             name: "breaker",

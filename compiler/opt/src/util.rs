@@ -78,8 +78,5 @@ pub fn fconst_value(func: &Function, v: Value) -> Option<f64> {
 
 /// All instructions in layout order.
 pub fn all_insts(func: &Function) -> Vec<Inst> {
-    func.layout
-        .blocks()
-        .flat_map(|b| func.layout.block_insts(b).collect::<Vec<_>>())
-        .collect()
+    func.layout.all_insts().collect()
 }

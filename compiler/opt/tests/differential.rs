@@ -1,7 +1,8 @@
-//! Differential test: random structured programs are built two ways — the way lowering
+//! Differential test: random structured programs are built three ways — the way lowering
 //! builds them at -O0 (every variable in a stack slot, loaded and stored around each
-//! statement) and through the builder's SSA variables — then the slot version is optimized
-//! with the -O1 and -O2 pipelines under the verifier. All versions run in the reference
+//! statement), with the integer variables as fields of one aggregate slot, and through the
+//! builder's SSA variables — then the slot and aggregate versions are optimized with the -O1
+//! and -O2 pipelines under the verifier. All versions run in the reference
 //! interpreter on random inputs and must agree whenever the original does not trap.
 
 use ompcc_ir::interp::{DataValue, Interpreter};
@@ -51,12 +52,21 @@ enum Cell {
     Var(Variable),
 }
 
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Slots,
+    Aggregate,
+    Vars,
+}
+
 struct Gen<'a, 'f> {
     b: &'a mut FunctionBuilder<'f>,
     rng: Rng,
     use_vars: bool,
     ints: Vec<Cell>,
     float: Cell,
+    /// Generic pointer to a global `i32[8]` array the program reads and writes.
+    gmem: Value,
 }
 
 impl Gen<'_, '_> {
@@ -165,10 +175,39 @@ impl Gen<'_, '_> {
         self.b.seal_block(join);
     }
 
+    /// `gmem[k]` through the generic pointer.
+    fn gmem_elem(&mut self, k: i64) -> Value {
+        let off = self.b.ins().iconst(Type::I64, 4 * k);
+        let g = self.gmem;
+        self.b.ins().ptr_offset(g, off)
+    }
+
+    fn memory_stmt(&mut self) {
+        let k = self.rng.below(8) as i64;
+        let i = self.rng.below(VARS as u64) as usize;
+        let p = self.gmem_elem(k);
+        if self.rng.below(2) == 0 {
+            let v = self.load(i);
+            self.b
+                .ins()
+                .store(AddrSpace::Generic, MemFlags::aligned(4), v, p);
+        } else {
+            let v = self
+                .b
+                .ins()
+                .load(Type::I32, AddrSpace::Generic, MemFlags::aligned(4), p);
+            self.store(i, v);
+        }
+    }
+
     fn stmts(&mut self, depth: u32, n: u32) {
         for _ in 0..n {
             if self.rng.below(5) == 0 {
                 self.float_stmt();
+                continue;
+            }
+            if self.rng.below(6) == 0 {
+                self.memory_stmt();
                 continue;
             }
             if depth <= 2 && self.rng.below(8) == 0 {
@@ -260,11 +299,18 @@ impl Gen<'_, '_> {
         let f = self.get(self.float);
         let fi = self.b.ins().fptosi(Type::I32, f);
         let zwf = self.b.ins().xor(zw, fi);
-        self.b.ins().ret(&[xy, zwf]);
+        let p = self.gmem_elem(3);
+        let m = self
+            .b
+            .ins()
+            .load(Type::I32, AddrSpace::Generic, MemFlags::aligned(4), p);
+        let out = self.b.ins().iadd(zwf, m);
+        self.b.ins().ret(&[xy, out]);
     }
 }
 
-fn random_module(seed: u64, use_vars: bool) -> Module {
+fn random_module(seed: u64, mode: Mode) -> Module {
+    let use_vars = mode == Mode::Vars;
     let sig = Signature::new(vec![Type::I32, Type::I32], vec![Type::I32, Type::I32]);
     let mut func = Function::new("f", FuncKind::Device, sig);
     {
@@ -274,19 +320,37 @@ fn random_module(seed: u64, use_vars: bool) -> Module {
         b.seal_block(entry);
         let params = b.block_params(entry).to_vec();
         let placeholder = Cell::Slot(params[0], Type::I32);
+        let gv = b.import_global("mem", AddrSpace::Global);
+        let ga = b.ins().global_addr(gv);
+        let gmem = b.ins().addrspacecast(Type::PTR, ga);
         let mut g = Gen {
             b: &mut b,
             rng: Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
             use_vars,
             ints: Vec::new(),
             float: placeholder,
+            gmem,
         };
+        // In aggregate mode the integers are the fields of one `int[VARS]` slot.
+        let aggregate = (mode == Mode::Aggregate).then(|| {
+            let ss = g.b.create_stack_slot(4 * VARS as u32, 8);
+            g.b.ins().stack_addr(ss)
+        });
         for i in 0..VARS {
             let init = match params.get(i) {
                 Some(&p) => p,
                 None => g.b.ins().iconst(Type::I32, i as i64),
             };
-            let c = g.new_cell(Type::I32, init);
+            let c = match aggregate {
+                Some(base) => {
+                    let off = g.b.ins().iconst(Type::I64, 4 * i as i64);
+                    let a = g.b.ins().ptr_offset(base, off);
+                    let c = Cell::Slot(a, Type::I32);
+                    g.set(c, init);
+                    c
+                }
+                None => g.new_cell(Type::I32, init),
+            };
             g.ints.push(c);
         }
         let one = g.b.ins().fconst(Type::F64, 1.0);
@@ -295,6 +359,13 @@ fn random_module(seed: u64, use_vars: bool) -> Module {
         g.ret();
     }
     let mut m = Module::new();
+    m.globals.push(GlobalData {
+        name: "mem".into(),
+        space: AddrSpace::Global,
+        size: 32,
+        align: 4,
+        init: None,
+    });
     m.functions.push(func);
     m
 }
@@ -324,11 +395,17 @@ fn o2_pipeline_preserves_meaning() {
 fn check_level(level: u8) {
     let mut compared = 0;
     for seed in 0..400u64 {
-        let m = random_module(seed, false);
+        let m = random_module(seed, Mode::Slots);
         if let Err(e) = verify_module(&m) {
             panic!("seed {seed}: generator built invalid IR: {e:?}\n{m}");
         }
-        let ssa = random_module(seed, true);
+        let mut agg = random_module(seed, Mode::Aggregate);
+        ompcc_opt::optimize(&mut agg, level, true).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(
+            !agg.to_string().contains("local"),
+            "seed {seed}: sroa + mem2reg left a local access\n{agg}"
+        );
+        let ssa = random_module(seed, Mode::Vars);
         if let Err(e) = verify_module(&ssa) {
             panic!("seed {seed}: builder variables built invalid IR: {e:?}\n{ssa}");
         }
@@ -338,9 +415,15 @@ fn check_level(level: u8) {
         let reparsed = parse_module(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
         assert_eq!(reparsed.to_string(), text, "seed {seed}");
         assert!(
-            !text.contains("load"),
+            !text.contains("load.i32 local") && !text.contains("load.f64 local"),
             "seed {seed}: mem2reg left a load\n{text}"
         );
+        if level >= 2 {
+            assert!(
+                !text.contains("generic"),
+                "seed {seed}: spaces left a generic access\n{text}"
+            );
+        }
         let mut rng = Rng(seed + 7);
         for _ in 0..6 {
             let (a, b) = (
@@ -353,6 +436,12 @@ fn check_level(level: u8) {
                 got.as_ref(),
                 Some(&want),
                 "seed {seed} inputs ({a}, {b})\nbefore:\n{m}\nafter:\n{opt}"
+            );
+            let got = run(&agg, a, b);
+            assert_eq!(
+                got.as_ref(),
+                Some(&want),
+                "seed {seed} inputs ({a}, {b})\nslots:\n{m}\naggregate, optimized:\n{agg}"
             );
             let got = run(&ssa, a, b);
             assert_eq!(
