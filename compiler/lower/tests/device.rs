@@ -17,7 +17,7 @@ fn declare_target_selects_functions_and_their_callees() {
 static int helper(int x) { return x * 2; }\n\
 static int unused(int x) { return x; }\n\
 int host_only(void) { return 1; }\n\
-#pragma omp begin declare target device_type(any)\n\
+#pragma omp declare target\n\
 int dev_a(int x) { return helper(x) + 1; }\n\
 #pragma omp end declare target\n\
 #pragma omp begin declare target\n\
