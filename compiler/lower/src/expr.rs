@@ -1502,4 +1502,179 @@ impl<'a> FnLower<'_, 'a, '_> {
         let r = self.b.func.dfg.inst_results(call).first().copied()?;
         Some(Rv::S(r))
     }
+
+    // ----- OpenMP atomic -----
+
+    /// `#pragma omp atomic [read|write|update|capture]` on an `int`/`long`/`float`/`double`
+    /// object: updates become one `atomic_rmw` (add, sub, and, or, xor), reads and writes
+    /// volatile accesses (single-copy atomic for naturally aligned scalars on the GPU).
+    pub fn omp_atomic(&mut self, d: &'a ompcc_syntax::ast::OmpDirective) {
+        use ompcc_syntax::ast::OmpClauseName as C;
+        let span = d.span;
+        let has = |n: C| d.clauses.iter().any(|c| c.name == n);
+        let body = d.body.as_deref().and_then(|s| match &s.kind {
+            StmtKind::Expr(Some(e)) => Some(strip_parens(e)),
+            _ => None,
+        });
+        let Some(e) = body else {
+            self.unsupported(
+                "this form of '#pragma omp atomic' is not supported on the device yet",
+                span,
+            );
+            return;
+        };
+        if has(C::Read) || has(C::Write) {
+            // `v = x` / `x = expr`: plain assignment with the shared side volatile.
+            let ExprKind::Assign(None, l, r) = &e.kind else {
+                self.unsupported(
+                    "expected 'v = x' or 'x = expr' after 'omp atomic read/write'",
+                    e.span,
+                );
+                return;
+            };
+            let (shared, other_is_target) = if has(C::Read) {
+                (&**r, true)
+            } else {
+                (&**l, false)
+            };
+            let Some(Lv::Mem(addr, qt)) = self.lvalue(shared) else {
+                self.unsupported("atomic operand must be a scalar object", shared.span);
+                return;
+            };
+            let vq = qt.with(Quals::VOLATILE);
+            if other_is_target {
+                let Some(cls) = self.class(qt, e.span) else {
+                    return;
+                };
+                let v = self.load_lv(&Lv::Mem(addr, vq));
+                let Some(li) = self.info(l) else { return };
+                let Some(to) = self.class(li.ty, e.span) else {
+                    return;
+                };
+                let v = self.convert(v, cls, to);
+                if let Some(lv) = self.lvalue(l) {
+                    self.store_lv(&lv, v);
+                }
+            } else if let Some(v) = self.scalar(r) {
+                self.store_lv(&Lv::Mem(addr, vq), v);
+            }
+            return;
+        }
+        // Capture of the expression forms: `v = x++`, `v = x op= e`, ...
+        let (capture, upd) = match &e.kind {
+            ExprKind::Assign(None, v, u) if has(C::Capture) => (Some(&**v), strip_parens(u)),
+            _ => (None, e),
+        };
+        let (x, op, operand, post): (&'a Expr, BinaryOp, Option<&'a Expr>, bool) = match &upd.kind {
+            ExprKind::Unary(UnaryOp::PostInc, x) => (x, BinaryOp::Add, None, true),
+            ExprKind::Unary(UnaryOp::PreInc, x) => (x, BinaryOp::Add, None, false),
+            ExprKind::Unary(UnaryOp::PostDec, x) => (x, BinaryOp::Sub, None, true),
+            ExprKind::Unary(UnaryOp::PreDec, x) => (x, BinaryOp::Sub, None, false),
+            ExprKind::Assign(Some(op), x, r) => (x, *op, Some(&**r), false),
+            _ => {
+                self.unsupported(
+                    "this form of '#pragma omp atomic' is not supported on the device yet",
+                    e.span,
+                );
+                return;
+            }
+        };
+        let Some(xi) = self.info(x) else { return };
+        let Some(cls) = self.class(xi.ty, x.span) else {
+            return;
+        };
+        let rmw = match (op, cls) {
+            (BinaryOp::Add, Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_)) => {
+                ompcc_ir::AtomicRmwOp::Add
+            }
+            (BinaryOp::Sub, Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_)) => {
+                ompcc_ir::AtomicRmwOp::Add
+            }
+            (BinaryOp::BitAnd, Scalar::Int(Type::I32 | Type::I64, _)) => ompcc_ir::AtomicRmwOp::And,
+            (BinaryOp::BitOr, Scalar::Int(Type::I32 | Type::I64, _)) => ompcc_ir::AtomicRmwOp::Or,
+            (BinaryOp::BitXor, Scalar::Int(Type::I32 | Type::I64, _)) => ompcc_ir::AtomicRmwOp::Xor,
+            _ => {
+                self.unsupported(
+                    "atomic update supports + - & | ^ on int, long, float and double objects on the device",
+                    e.span,
+                );
+                return;
+            }
+        };
+        let Some(Lv::Mem(addr, _)) = self.lvalue(x) else {
+            self.unsupported("atomic operand must be a scalar object", x.span);
+            return;
+        };
+        // The operand in the object's type (C computes in the common type; for + - & | ^ on
+        // these types the result converted back is the same unless the operand is wider).
+        let val = match operand {
+            None => match cls {
+                Scalar::Float(t) => self.b.ins().fconst(t, 1.0),
+                _ => self.b.ins().iconst(cls.ty(), 1),
+            },
+            Some(r) => {
+                let Some(rc) = self.class_of_conv(r) else {
+                    return;
+                };
+                let Some(v) = self.scalar(r) else { return };
+                if rc != cls
+                    && !matches!((rc, cls), (Scalar::Int(a, _), Scalar::Int(b, _)) if a.bits() <= b.bits())
+                {
+                    self.unsupported(
+                        "atomic update operand must not be wider than the object",
+                        r.span,
+                    );
+                    return;
+                }
+                self.convert(v, rc, cls)
+            }
+        };
+        let val = if op == BinaryOp::Sub {
+            match cls {
+                Scalar::Float(_) => self.b.ins().fneg(val),
+                _ => self.b.ins().neg(val),
+            }
+        } else {
+            val
+        };
+        let old = if addr.space == AddrSpace::Local {
+            // thread-private memory: an ordinary read-modify-write is atomic enough
+            let lv = Lv::Mem(addr, xi.ty);
+            let o = self.load_lv(&lv);
+            let n = self.rmw_apply(rmw, cls, o, val);
+            self.store_lv(&lv, n);
+            o
+        } else {
+            self.b
+                .ins()
+                .atomic_rmw(rmw, addr.space, ompcc_ir::Scope::Gpu, addr.ptr, val)
+        };
+        if let Some(v) = capture {
+            let result = if post {
+                old
+            } else {
+                self.rmw_apply(rmw, cls, old, val)
+            };
+            let Some(vi) = self.info(v) else { return };
+            let Some(to) = self.class(vi.ty, v.span) else {
+                return;
+            };
+            let result = self.convert(result, cls, to);
+            if let Some(lv) = self.lvalue(v) {
+                self.store_lv(&lv, result);
+            }
+        }
+    }
+
+    fn rmw_apply(&mut self, op: ompcc_ir::AtomicRmwOp, cls: Scalar, a: Value, b: Value) -> Value {
+        use ompcc_ir::AtomicRmwOp as A;
+        let ins = self.b.ins();
+        match (op, cls) {
+            (A::Add, Scalar::Float(_)) => ins.fadd(a, b),
+            (A::Add, _) => ins.iadd(a, b),
+            (A::And, _) => ins.and(a, b),
+            (A::Or, _) => ins.or(a, b),
+            _ => ins.xor(a, b),
+        }
+    }
 }

@@ -385,6 +385,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             StmtKind::Asm(_) => {
                 self.unsupported("inline assembly cannot be compiled for the device", s.span)
             }
+            StmtKind::Omp(d) if d.kind == ast::OmpDirectiveKind::Atomic => self.omp_atomic(d),
             StmtKind::Omp(d) => self.unsupported(
                 format!(
                     "'#pragma omp {}' inside a device function is not supported yet",

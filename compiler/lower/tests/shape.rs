@@ -201,6 +201,22 @@ fn short_circuit_uses_control_flow() {
 }
 
 #[test]
+fn omp_atomic_on_shared_memory_is_one_rmw() {
+    let (o0, _) = lower_ok(
+        "void add(double *t, double v, int *n) {\n#pragma omp atomic\n*t += v;\n#pragma omp atomic\n(*n)--;\n}",
+    );
+    let t = func_text(&o0, "add");
+    check_order(
+        &t,
+        &[
+            "atomic_rmw add generic gpu",
+            " = neg ",
+            "atomic_rmw add generic gpu",
+        ],
+    );
+}
+
+#[test]
 #[ignore = "debug printing"]
 fn dump() {
     let src = std::env::var("SRC").unwrap_or_default();
