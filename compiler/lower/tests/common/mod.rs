@@ -50,6 +50,12 @@ pub fn try_lower(src: &str) -> Result<(Module, Module), String> {
     if !errs.is_empty() {
         return Err(format!("lowering errors: {errs:?}"));
     }
+    // The text form must read back (names like `.str` and `f.calls` included).
+    let text = m.to_string();
+    let back = ompcc_ir::parse_module(&text).map_err(|e| format!("printed IR does not parse: {e:?}\n{text}"))?;
+    if back.to_string() != text {
+        return Err("printed IR does not round-trip".into());
+    }
     let mut o1 = m.clone();
     ompcc_opt::optimize(&mut o1, 1, true).map_err(|e| format!("-O1 failed: {e:?}\n{m}"))?;
     verify_module(&o1).map_err(|e| format!("verifier failed after -O1: {e:?}"))?;
