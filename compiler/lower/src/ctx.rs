@@ -275,7 +275,9 @@ impl<'a> Ctx<'a> {
                     };
                     let name = &self.typed.symbols[s].name;
                     let take = match which {
-                        S::All => true,
+                        // Inline definitions (header helpers, fortify wrappers) only when a
+                        // lowered function calls them.
+                        S::All => !self.typed.symbols[s].is_inline,
                         S::DeclareTarget => depth > 0 || marked.contains(&s),
                         S::Named(names) => names.iter().any(|n| n == name),
                     };

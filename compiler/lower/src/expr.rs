@@ -1306,18 +1306,18 @@ impl<'a> FnLower<'_, 'a, '_> {
         if name == "printf" {
             return self.printf(args, span);
         }
-        if let Some(base) = name.strip_prefix("__builtin_") {
-            match base {
-                "unreachable" => {
-                    self.b.ins().unreachable();
-                    return Some(Rv::Void);
-                }
-                "trap" | "abort" => {
-                    self.b.ins().trap();
-                    return Some(Rv::Void);
-                }
-                _ => {}
+        match name.strip_prefix("__builtin_").unwrap_or(&name) {
+            "unreachable" if name.starts_with("__builtin_") => {
+                self.b.ins().unreachable();
+                return Some(Rv::Void);
             }
+            "trap" | "abort" => {
+                // Evaluate nothing else: the kernel stops here.
+                self.b.ins().trap();
+                return Some(Rv::Void);
+            }
+            "__assert_fail" if args.len() == 4 => return self.assert_fail(args, span),
+            _ => {}
         }
         if let Some(r) = self.intrinsic(&name, args, info, span) {
             return r;
@@ -1450,6 +1450,31 @@ impl<'a> FnLower<'_, 'a, '_> {
         })())
     }
 
+    /// glibc's `assert` failure: print the message as glibc does, then trap.
+    fn assert_fail(&mut self, args: &'a [Expr], span: Span) -> Option<Rv> {
+        let fmt = b"%s:%u: %s: Assertion `%s' failed.\n\0".to_vec();
+        let name = self.cx.string_global(fmt);
+        let g = self.b.import_global(&name, AddrSpace::Global);
+        let ga = self.b.ins().global_addr(g);
+        let fv = self.b.ins().addrspacecast(Type::PTR, ga);
+        // (assertion, file, line, function) -> (file, line, function, assertion)
+        let order = [1usize, 2, 3, 0];
+        let mut vals = Vec::new();
+        for i in order {
+            let a = &args[i];
+            let cls = self.class_of_conv(a)?;
+            let v = self.scalar(a)?;
+            let v = match cls {
+                Scalar::Int(t, _) if t.bits() < 32 => self.resize(v, Type::I32, false),
+                _ => v,
+            };
+            vals.push(v);
+        }
+        self.vprintf(fv, &vals, span)?;
+        self.b.ins().trap();
+        Some(Rv::Void)
+    }
+
     /// `printf(fmt, args...)` as `vprintf(fmt, buf)`: each argument stored in a local buffer at
     /// an offset aligned to its size (CUDA's layout), floats already promoted to double.
     fn printf(&mut self, args: &'a [Expr], span: Span) -> Option<Rv> {
@@ -1471,13 +1496,19 @@ impl<'a> FnLower<'_, 'a, '_> {
             };
             vals.push(v);
         }
+        self.vprintf(fv, &vals, span).map(Rv::S)
+    }
+
+    /// Packs `vals` into a local buffer (each at an offset aligned to its size) and calls
+    /// `vprintf(fmt, buf)`.
+    fn vprintf(&mut self, fv: Value, vals: &[Value], span: Span) -> Option<Value> {
         let buf = if vals.is_empty() {
             let z = self.b.ins().iconst(Type::I64, 0);
             self.b.ins().inttoptr(Type::PTR, z)
         } else {
             let mut offs = Vec::new();
             let mut at = 0u32;
-            for v in &vals {
+            for v in vals {
                 let n = self.b.value_type(*v).bytes();
                 at = at.div_ceil(n) * n;
                 offs.push(at);
@@ -1500,7 +1531,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         let fr = self.b.import_function("vprintf", sig);
         let call = self.b.ins().call(fr, &[fv, buf]);
         let r = self.b.func.dfg.inst_results(call).first().copied()?;
-        Some(Rv::S(r))
+        Some(r)
     }
 
     // ----- OpenMP atomic -----

@@ -127,3 +127,32 @@ fn globals_get_module_storage_with_initializers() {
     let calls = m.global("f.calls").expect("static local");
     assert_eq!(calls.init.as_ref().map(|b| b[0]), Some(3));
 }
+
+#[test]
+fn assert_prints_then_traps_and_abort_traps() {
+    let (m, _) = lower_ok(
+        "extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n\
+         void abort(void);\n\
+         int f(int x) { ((x > 0) ? (void)0 : __assert_fail(\"x > 0\", \"t.c\", 3, \"f\")); if (x > 9) abort(); return x; }",
+    );
+    let t = m.function("f").expect("f").to_string();
+    let call = t.find("call").expect("vprintf call");
+    let trap = t[call..].find("trap").expect("trap after the message");
+    assert!(trap > 0);
+    assert_eq!(t.matches("trap").count(), 2, "{t}");
+    assert!(m.globals.iter().any(|g| {
+        g.init
+            .as_deref()
+            .is_some_and(|b| b.starts_with(b"%s:%u: %s: Assertion"))
+    }));
+}
+
+#[test]
+fn all_selection_skips_unused_inline_definitions() {
+    let src = "static inline int used(int x) { return x + 1; }\n\
+               static inline int unused(int x, ...) { return x; }\n\
+               int f(int x) { return used(x); }";
+    let (m, d) = lower_with(src, &FunctionSelection::All);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(names(&m), ["f", "used"]);
+}

@@ -52,7 +52,8 @@ pub fn try_lower(src: &str) -> Result<(Module, Module), String> {
     }
     // The text form must read back (names like `.str` and `f.calls` included).
     let text = m.to_string();
-    let back = ompcc_ir::parse_module(&text).map_err(|e| format!("printed IR does not parse: {e:?}\n{text}"))?;
+    let back = ompcc_ir::parse_module(&text)
+        .map_err(|e| format!("printed IR does not parse: {e:?}\n{text}"))?;
     if back.to_string() != text {
         return Err("printed IR does not round-trip".into());
     }
