@@ -2,7 +2,8 @@
 //! `cc -E -fopenmp`): device-unsupported diagnostics are allowed, panics and verifier failures
 //! (after lowering and after -O1) are not. Prints the counts.
 //!
-//! The corpus lives on the `corpus` branch until it is merged; point `OMPCC_CORPUS_DIR` at it
+//! `OMPCC_CORPUS_INLINE=1` lowers inline definitions too (header helpers), not only those
+//! called. The corpus lives on the `corpus` branch until it is merged; point `OMPCC_CORPUS_DIR` at it
 //! and run with `--ignored` meanwhile.
 
 use ompcc_lower::{FunctionSelection, LowerOptions, lower_functions};
@@ -59,13 +60,24 @@ fn corpus_functions_lower_and_verify() {
             frontend_fail += 1;
             continue;
         }
+        // Every definition, inline header helpers included (`All` skips unused inline ones).
+        let every: Vec<String> = tu
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                ompcc_syntax::ast::ExternalDecl::Function(f) => typed
+                    .decl_symbol(f.declarator.id)
+                    .map(|s| typed.symbols[s].name.clone()),
+                _ => None,
+            })
+            .collect();
+        let which = if std::env::var_os("OMPCC_CORPUS_INLINE").is_some() {
+            FunctionSelection::Named(every)
+        } else {
+            FunctionSelection::All
+        };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            lower_functions(
-                &tu,
-                &typed,
-                &FunctionSelection::All,
-                &LowerOptions::default(),
-            )
+            lower_functions(&tu, &typed, &which, &LowerOptions::default())
         }));
         let (m, diags) = match r {
             Ok(x) => x,
