@@ -122,6 +122,18 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             };
             fl.body(def, sret);
         }
+        if let Err(e) = ompcc_ir::verify_function(&func) {
+            // A lowering bug must not reach later stages (nor crash): report it as an
+            // internal error at the function.
+            cx.error(
+                "E0899",
+                format!(
+                    "internal error: lowering '{name}' produced invalid IR ({})",
+                    e.first().map_or(String::new(), |e| e.message.clone())
+                ),
+                span,
+            );
+        }
         let errors_after = cx.diags.iter().filter(|d| d.is_error()).count();
         if errors_after > errors_before {
             // Keep the symbol callable but never run a half-lowered body.
@@ -211,8 +223,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
     }
 
-    /// Ends every open block (unreachable code after jumps, unused labels).
+    /// Ends every open block (unreachable code after jumps, unused labels) and places labels
+    /// that were jumped to but never defined (a checker error) so every branch target exists.
     fn terminate_all(&mut self) {
+        let labels: Vec<Block> = self.labels.values().copied().collect();
+        for blk in labels {
+            if !self.b.func.layout.is_block_inserted(blk) {
+                self.b.switch_to_block(blk);
+            }
+        }
         let blocks: Vec<Block> = self.b.func.layout.blocks().collect();
         for blk in blocks {
             let filled = self
@@ -452,6 +471,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let Some(cls) = self.class_of_conv(c) else {
             return;
         };
+        if !matches!(cls, Scalar::Int(..) | Scalar::Bool) {
+            self.unsupported("switch quantity is not an integer", c.span);
+            return;
+        }
         let Some(v) = self.scalar(c) else { return };
         let mut labels = Vec::new();
         collect_cases(body, &mut labels);
