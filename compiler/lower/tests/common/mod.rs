@@ -101,15 +101,20 @@ pub fn as_f64(v: DataValue) -> f64 {
 /// Builds `src` with the host C compiler plus a main printing `test()` and returns the
 /// output (the oracle for the interpreter results).
 pub fn gcc_value(src: &str, float: bool) -> String {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let c = dir.path().join("t.c");
-    let exe = dir.path().join("t");
     let main = if float {
         "int printf(const char *, ...);\nint main(void) { printf(\"%.17g\\n\", (double)test()); return 0; }\n"
     } else {
         "int printf(const char *, ...);\nint main(void) { printf(\"%lld\\n\", (long long)test()); return 0; }\n"
     };
-    std::fs::write(&c, format!("{src}\n{main}")).expect("write");
+    host_output(&format!("{src}\n{main}"))
+}
+
+/// Builds a whole program with the host C compiler at -O0, runs it and returns its output.
+pub fn host_output(program: &str) -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let c = dir.path().join("t.c");
+    let exe = dir.path().join("t");
+    std::fs::write(&c, program).expect("write");
     let out = std::process::Command::new("cc")
         .arg("-O0")
         .arg("-w")
