@@ -501,6 +501,29 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         let otherwise = sw.default.unwrap_or(exit);
+        // Dense single-value cases become one `br_table` on `v - min` (unsigned, so values
+        // below `min` wrap to the default); GNU ranges and sparse cases stay compares.
+        let singles: Vec<(i128, Block)> = chain
+            .iter()
+            .filter(|c| c.1.is_none())
+            .map(|c| (c.0, c.2))
+            .collect();
+        let table = match (
+            singles.iter().map(|c| c.0).min(),
+            singles.iter().map(|c| c.0).max(),
+        ) {
+            (Some(min), Some(max))
+                if singles.len() >= 4
+                    && max - min < 2 * singles.len() as i128 + 8
+                    && max - min < 4096 =>
+            {
+                Some((min, max))
+            }
+            _ => None,
+        };
+        if table.is_some() {
+            chain.retain(|c| c.1.is_some());
+        }
         for (lo, hi, blk) in chain {
             let next = self.b.create_block();
             let ty = cls.ty();
@@ -520,7 +543,22 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.b.ins().brif(cond, blk, &[], next, &[]);
             self.b.switch_to_block(next);
         }
-        self.b.ins().jump(otherwise, &[]);
+        match table {
+            Some((min, max)) => {
+                let ty = cls.ty();
+                let k = self.b.ins().iconst(ty, min as i64);
+                let idx = self.b.ins().isub(v, k);
+                let mut targets = vec![otherwise; (max - min + 1) as usize];
+                for (val, blk) in singles {
+                    targets[(val - min) as usize] = blk;
+                }
+                let calls: Vec<(Block, &[Value])> = targets.iter().map(|b| (*b, &[][..])).collect();
+                self.b.ins().br_table(idx, (otherwise, &[]), &calls);
+            }
+            None => {
+                self.b.ins().jump(otherwise, &[]);
+            }
+        }
         // The body starts unreachable; case labels open their blocks.
         let dead = self.b.create_block();
         self.b.switch_to_block(dead);

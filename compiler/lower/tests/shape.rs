@@ -217,6 +217,33 @@ fn omp_atomic_on_shared_memory_is_one_rmw() {
 }
 
 #[test]
+fn dense_switch_uses_a_jump_table_sparse_one_compares() {
+    let (o0, _) = lower_ok(
+        "int dense(int x) { switch (x) { case 3: return 1; case 4: return 2; case 6: return 3;\n\
+           case 7: return 4; case 10 ... 12: return 9; default: return 0; } }\n\
+         int sparse(int x) { switch (x) { case 1: return 1; case 1000: return 2; case -70000: return 3;\n\
+           case 5: return 4; } return 0; }",
+    );
+    let d = func_text(&o0, "dense");
+    check_order(
+        &d,
+        &[
+            "isub",
+            "icmp ule",
+            "brif",
+            "iconst.i32 3",
+            "isub",
+            "br_table",
+        ],
+    );
+    let s = func_text(&o0, "sparse");
+    assert!(
+        !s.contains("br_table") && s.matches("icmp eq").count() == 4,
+        "{s}"
+    );
+}
+
+#[test]
 #[ignore = "debug printing"]
 fn dump() {
     let src = std::env::var("SRC").unwrap_or_default();
