@@ -424,12 +424,17 @@ impl<'a> FnLower<'_, 'a, '_> {
             ExprKind::Ident(_) => self.ident(e, info),
             ExprKind::Int { .. } | ExprKind::Char { .. } => {
                 let cls = self.class(info.ty, span)?;
-                let c = ompcc_sema::fold(self.cx.typed, e);
-                let v = match (c, &e.kind) {
-                    (_, ExprKind::Int { value, .. }) => self.iconst_in(cls, *value as i128),
-                    (_, ExprKind::Char { value, .. }) => {
-                        // `char` constants have type int; multi-char values fold as gcc does.
-                        self.iconst_in(cls, *value as i32 as i128)
+                let v = match &e.kind {
+                    ExprKind::Int { value, .. } => self.iconst_in(cls, *value as i128),
+                    ExprKind::Char { value, prefix } => {
+                        // A plain character constant is a `char` (signed here) widened to
+                        // int: '\xff' is -1, as gcc has it.
+                        let v = if *prefix == CharPrefix::None && *value <= 0xff {
+                            *value as u8 as i8 as i128
+                        } else {
+                            *value as i128
+                        };
+                        self.iconst_in(cls, v)
                     }
                     _ => return None,
                 };
