@@ -648,7 +648,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 continue;
             }
             let at = (e.bit_offset / 8) as usize;
-            let n = self.cx.typed.types.size_of(e.ty).unwrap_or(0) as usize;
+            let mut n = self.cx.typed.types.size_of(e.ty).unwrap_or(0) as usize;
+            // A string stores its characters and terminator; the zero fill does the rest.
+            if let Some(x) = self.cx.expr_by_id(e.expr)
+                && let ast::ExprKind::Str(s) = &crate::expr::strip_parens(x).kind
+            {
+                n = n.min(self.string_stored_len(e.ty, s));
+            }
             for c in covered.iter_mut().skip(at).take(n) {
                 *c = true;
             }
@@ -697,7 +703,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             .array_elem(ty)
             .and_then(|t| types.size_of(t))
             .unwrap_or(1) as u32;
-        let n = types.size_of(ty).unwrap_or(0) / elem.max(1) as u64;
+        let n = (self.string_stored_len(ty, s) / elem.max(1) as usize) as u64;
         let ity = Type::int(elem * 8).unwrap_or(Type::I8);
         for i in 0..n {
             let u = s.value.get(i as usize).copied().unwrap_or(0);
@@ -711,11 +717,32 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
     }
 
+    /// Bytes of a character array that its string initializer writes explicitly: the
+    /// characters and the terminator, at most the array.
+    fn string_stored_len(&self, ty: QualType, s: &ast::StringLit) -> usize {
+        let types = &self.cx.typed.types;
+        let elem = types
+            .array_elem(ty)
+            .and_then(|t| types.size_of(t))
+            .unwrap_or(1) as usize;
+        let size = types.size_of(ty).unwrap_or(0) as usize;
+        size.min((s.value.len() + 1) * elem)
+    }
+
     fn zero_uncovered(&mut self, addr: Addr, covered: &[bool]) {
         let mut i = 0usize;
         while i < covered.len() {
             if covered[i] {
                 i += 1;
+                continue;
+            }
+            // Long runs (`double a[4096] = {0}`) get a loop instead of one store per unit.
+            let run = covered[i..].iter().take_while(|&&c| !c).count();
+            let unit = addr.align.clamp(1, 8) as usize;
+            if run >= 256 && i.is_multiple_of(unit) {
+                let n = run / unit * unit;
+                self.zero_loop(addr, i as i64, n as i64, unit as u32);
+                i += n;
                 continue;
             }
             // largest unit that is aligned here, uncovered, and allowed by the alignment
@@ -738,6 +765,34 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.store_raw(a, z, false);
             i += unit;
         }
+    }
+
+    /// Stores zeros over `len` bytes at `addr + start` in `unit`-byte steps, as a loop.
+    fn zero_loop(&mut self, addr: Addr, start: i64, len: i64, unit: u32) {
+        let ty = Type::int(unit * 8).unwrap_or(Type::I8);
+        let head = self.b.create_block();
+        let body = self.b.create_block();
+        let exit = self.b.create_block();
+        let i = self.b.append_block_param(head, Type::I64);
+        let first = self.b.ins().iconst(Type::I64, start);
+        self.b.ins().jump(head, &[first]);
+        self.b.switch_to_block(head);
+        let end = self.b.ins().iconst(Type::I64, start + len);
+        let c = self.b.ins().icmp(ompcc_ir::IntCC::Slt, i, end);
+        self.b.ins().brif(c, body, &[], exit, &[]);
+        self.b.switch_to_block(body);
+        let p = self.b.ins().ptr_offset(addr.ptr, i);
+        let z = self.b.ins().iconst(ty, 0);
+        let a = Addr {
+            ptr: p,
+            align: unit,
+            ..addr
+        };
+        self.store_raw(a, z, false);
+        let step = self.b.ins().iconst(Type::I64, unit as i64);
+        let next = self.b.ins().iadd(i, step);
+        self.b.ins().jump(head, &[next]);
+        self.b.switch_to_block(exit);
     }
 
     // ----- VLA sizes -----
