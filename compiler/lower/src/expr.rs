@@ -791,7 +791,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         if let Some(w) = width {
             let cls = self.class(info.ty, e.span)?;
-            let mut lv = self.bitfield_lv(addr, bits, w, cls);
+            let mut lv = self.bitfield_lv(addr, bits, w, cls, e.span)?;
             if let Lv::Bit { volatile, .. } = &mut lv {
                 *volatile = info.ty.quals.contains(Quals::VOLATILE);
             }
@@ -802,26 +802,43 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// A bitfield at `bit_offset` bits from `base`: the smallest naturally aligned unit that
-    /// holds it.
-    pub fn bitfield_lv(&mut self, base: Addr, bit_offset: u64, width: u32, cls: Scalar) -> Lv {
-        let mut unit = 64u64;
-        for u in [8u64, 16, 32, 64] {
-            let start = bit_offset / u * u;
-            if bit_offset + width as u64 <= start + u {
-                unit = u;
-                break;
-            }
-        }
-        let start = bit_offset / unit * unit;
+    /// holds it, or (packed records, where a field may straddle such units) the smallest unit
+    /// starting at the byte that holds its first bit.
+    pub fn bitfield_lv(
+        &mut self,
+        base: Addr,
+        bit_offset: u64,
+        width: u32,
+        cls: Scalar,
+        span: Span,
+    ) -> Option<Lv> {
+        let fits = |start: u64, u: u64| bit_offset + width as u64 <= start + u;
+        let aligned = [8u64, 16, 32, 64]
+            .into_iter()
+            .map(|u| (bit_offset / u * u, u))
+            .find(|&(start, u)| fits(start, u));
+        let byte = bit_offset / 8 * 8;
+        let Some((start, unit)) = aligned.or_else(|| {
+            [16u64, 32, 64]
+                .into_iter()
+                .map(|u| (byte, u))
+                .find(|&(s, u)| fits(s, u))
+        }) else {
+            self.unsupported(
+                "a bitfield this wide that straddles 64-bit units is not supported on the device",
+                span,
+            );
+            return None;
+        };
         let addr = self.offset(base, (start / 8) as i64);
-        Lv::Bit {
+        Some(Lv::Bit {
             addr,
             unit: Type::int(unit as u32).unwrap_or(Type::I64),
             shift: (bit_offset - start) as u32,
             width,
             cls,
             volatile: false,
-        }
+        })
     }
 
     pub fn load_lv(&mut self, lv: &Lv) -> Value {

@@ -547,7 +547,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             Some((min, max)) => {
                 let ty = cls.ty();
                 let k = self.b.ins().iconst(ty, min as i64);
-                let idx = self.b.ins().isub(v, k);
+                let mut idx = self.b.ins().isub(v, k);
+                if ty == Type::I64 {
+                    // Range-check in 64 bits, then index with an i32 (PTX's table index).
+                    let n = self.b.ins().iconst(ty, max.wrapping_sub(min) as i64);
+                    let inside = self.b.ins().icmp(ompcc_ir::IntCC::Ule, idx, n);
+                    let in_range = self.b.create_block();
+                    self.b.ins().brif(inside, in_range, &[], otherwise, &[]);
+                    self.b.switch_to_block(in_range);
+                    idx = self.b.ins().trunc(Type::I32, idx);
+                }
                 let mut targets = vec![otherwise; (max - min + 1) as usize];
                 for (val, blk) in singles {
                     targets[(val - min) as usize] = blk;
@@ -670,7 +679,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 let Some(cls) = self.class(e.ty, x.span) else {
                     continue;
                 };
-                let lv = self.bitfield_lv(addr, e.bit_offset, w, cls);
+                let Some(lv) = self.bitfield_lv(addr, e.bit_offset, w, cls, x.span) else {
+                    continue;
+                };
                 self.store_lv(&lv, v);
                 continue;
             }

@@ -8,6 +8,97 @@ use common::*;
 /// (name, source defining `test`, result is floating).
 const CASES: &[(&str, &str, bool)] = &[
     (
+        "omp_atomic",
+        r#"
+int hits; double total;
+static void bump(int *p, double *t, double v) {
+    #pragma omp atomic
+    (*p)++;
+    #pragma omp atomic update
+    *t += v;
+    #pragma omp atomic
+    *p |= 16;
+}
+long long test(void) {
+    long local = 5; int cap, rd;
+    for (int i = 0; i < 4; i++) bump(&hits, &total, i * 0.5);
+    #pragma omp atomic
+    local -= 2;
+    #pragma omp atomic capture
+    cap = hits++;
+    #pragma omp atomic capture
+    rd = --hits;
+    #pragma omp atomic write
+    hits = cap + 100;
+    #pragma omp atomic read
+    rd = hits;
+    return rd * 100000LL + cap * 1000 + (long long)(total * 10) + local;
+}"#,
+        false,
+    ),
+    (
+        "switch_table",
+        r#"
+static int dense(long x) {
+    switch (x) {
+    case -2: return 7; case -1: return 8; case 0: return 9; case 2: return 10;
+    case 3: case 4: return 11; case 6: return 12; case 20 ... 22: return 13;
+    }
+    return -1;
+}
+static int bytes(unsigned char c) {
+    int r = 0;
+    switch (c) { case 250: r = 1; case 251: r += 2; break; case 252: r = 3; break; case 254: r = 4; break; default: r = 5; }
+    return r;
+}
+long long test(void) {
+    unsigned long long s = 0;
+    for (long x = -5; x < 25; x++) s = s * 5 + dense(x) + 1;
+    for (int c = 245; c < 260; c++) s = s * 3 + bytes((unsigned char)c);
+    return (long long)s;
+}"#,
+        false,
+    ),
+    (
+        "char_constants",
+        r#"
+long long test(void) {
+    int k = '\xff'; char c = '\x80'; unsigned char u = '\xfe'; int multi = 'ab'; int nl = '\n';
+    unsigned short w = u'\xffff'; int wide = L'\x41';
+    return k * 1000000000LL + c * 1000000 + u * 1000 + multi + nl + w + wide;
+}"#,
+        false,
+    ),
+    (
+        "big_zero_init",
+        r#"
+long long test(void) {
+    double a[700] = {1.5, [650] = 2.5}; int b[300] = {0}; char c[1001] = "x";
+    long long s = 0;
+    for (int i = 0; i < 700; i++) s += (long long)(a[i] * 2) * (i + 1);
+    for (int i = 0; i < 300; i++) s += b[i];
+    for (int i = 0; i < 1001; i++) s += c[i] * (i + 1);
+    return s;
+}"#,
+        false,
+    ),
+    (
+        "packed_anonymous_members",
+        r#"
+struct __attribute__((packed)) P { char a; int b; short c; unsigned d : 5; unsigned e : 9; };
+struct __attribute__((packed, aligned(2))) Q { char a; double b; };
+struct A { int kind; union { int i; float f; struct { short lo, hi; }; }; };
+long long test(void) {
+    struct P p = { 1, 0x12345678, -3, 17, 300 };
+    struct Q q = { 'q', 2.5 };
+    struct A a; a.kind = 2; a.i = 0; a.lo = 7; a.hi = -1;
+    p.e += 5; p.b >>= 4;
+    return p.b + p.c * 10 + p.d * 100 + p.e * 1000 + sizeof(struct P) * 1000000
+        + sizeof(struct Q) * 100000000LL + (long long)(q.b * 4) + a.i + a.lo;
+}"#,
+        false,
+    ),
+    (
         "int_widths",
         r#"
 long long test(void) {
