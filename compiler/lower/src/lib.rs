@@ -15,6 +15,23 @@
 //! pointers to caller-owned copies. Everything the device cannot do is an `E08xx` error at
 //! the construct, never a panic and never silently wrong code.
 //!
+//! Lowered: integer and float arithmetic of every width with C's conversions (as sema
+//! recorded them), `_Bool`, pointers and pointer arithmetic, arrays, pointers to VLAs (run-time
+//! strides), structs/unions by value and by pointer, bitfields, every statement (loops,
+//! `switch` as compares or `br_table`, `goto`), `&&`/`||`/`?:` as control flow, compound
+//! assignment, `++`/`--`, casts, `sizeof` (VLAs too), compound literals, designated
+//! initializers, statement expressions, recursion, static locals and file-scope objects as
+//! module globals with constant initializers, string literals, `printf` (as `vprintf` with
+//! CUDA's argument buffer), `assert`/`abort`, bit builtins, `#pragma omp atomic`.
+//! Calls to [`DEVICE_API`] and [`MATH_FUNCTIONS`] stay calls to external functions.
+//!
+//! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
+//! functions without a device body, `setjmp`/`longjmp`, inline assembly, `long double`,
+//! `__int128`, `_Complex`, function pointers and indirect calls (the IR has no indirect call),
+//! local VLAs (no dynamic stack allocation), thread-locals, global initializers holding
+//! addresses (no relocations in IR globals), other OpenMP directives inside device functions.
+//! `E0899` reports a lowering bug caught by the verifier instead of emitting invalid IR.
+//!
 //! The IR has no per-instruction source-location table yet, so no line info is attached.
 
 mod ctx;
