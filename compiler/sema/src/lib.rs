@@ -17,6 +17,7 @@
 //! let info = unit.expr(e.id);            // type, lvalue-ness, conversion applied by context
 //! let sym = unit.ident_symbols[&e.id];   // what a name refers to
 //! let layout = unit.types.record_layout(rid);
+//! let params = unit.params(&fdef);      // parameter symbols of a function definition
 //! ```
 //!
 //! [`print_typed`] renders the typed tree for `--emit=ast`.

@@ -177,3 +177,26 @@ fn constant_values() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn function_parameters_resolve() {
+    let src = "int f(int n, double (*a)[n], const char *s) { return n + (int)a[0][0] + s[0]; }\nint g(void) { return 0; }";
+    let r = common::check_src(src);
+    assert!(r.diags.is_empty(), "{:?}", r.diags);
+    let mut got = Vec::new();
+    for item in &r.tu.items {
+        if let ompcc_syntax::ast::ExternalDecl::Function(f) = item {
+            let ps: Vec<String> = r
+                .unit
+                .params(f)
+                .into_iter()
+                .map(|p| {
+                    let s = &r.unit.symbols[p.unwrap()];
+                    format!("{}: {}", s.name, r.unit.types.display(s.ty))
+                })
+                .collect();
+            got.push(ps.join(", "));
+        }
+    }
+    assert_eq!(got, ["n: int, a: double (*)[<vla>], s: const char *", ""]);
+}

@@ -101,17 +101,34 @@ pub(crate) fn array(
     }
 }
 
+pub(crate) fn function_head(
+    st: &State,
+    specs: DeclSpecs,
+    declarator: Declarator,
+    attrs: Option<Vec<Attribute>>,
+) -> (DeclSpecs, Declarator) {
+    let declarator = add_attrs(declarator, attrs);
+    let params = declarator.derived.iter().find_map(|d| match d {
+        Derived::Function { params, .. } => Some(params),
+        _ => None,
+    });
+    for p in params.into_iter().flatten() {
+        if let Some(n) = p.declarator.as_ref().and_then(|d| d.name) {
+            st.declare(n.name, false);
+        }
+    }
+    (specs, declarator)
+}
+
 pub(crate) fn function_def(
     st: &State,
     l: usize,
     r: usize,
-    specs: DeclSpecs,
-    declarator: Declarator,
-    attrs: Vec<Attribute>,
+    head: (DeclSpecs, Declarator),
     body: Block,
 ) -> FunctionDef {
     st.end_decl();
-    let declarator = add_attrs(declarator, Some(attrs));
+    let (specs, declarator) = head;
     FunctionDef {
         span: span(l, r),
         specs,

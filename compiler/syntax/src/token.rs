@@ -149,8 +149,11 @@ pub enum Tok {
     TypesCompatible,
     #[token("__int128")]
     Int128,
-    /// `_FloatN` / `_FloatNx`: payload is `bits * 2 + extended`.
+    /// `_FloatN` / `_FloatNx`: payload is `bits * 2 + extended`; GCC's `__float128` is
+    /// `_Float128` and `__float80` is `_Float64x` (the x87 80-bit type) on x86-64.
     #[regex(r"_Float(16|32|64|128)x?", float_n)]
+    #[token("__float128", |_| 256)]
+    #[token("__float80", |_| 129)]
     FloatN(u16),
     #[token("__label__")]
     LocalLabel,

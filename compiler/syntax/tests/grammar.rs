@@ -45,6 +45,7 @@ fn typedef_scoping() {
     let out = ast("typedef int T;\n\
          void f(void) { T * x; { int T; T * x; } T * y; }\n\
          void g(void) { float T; T = 1; }\n\
+         int p(int T) { return T * 2; }\n\
          T h;");
     has(&out, "decl typedef int T");
     has(&out, "decl typedef-name:T x *");
@@ -53,6 +54,8 @@ fn typedef_scoping() {
     has(&out, "decl typedef-name:T y *");
     has(&out, "decl float T");
     has(&out, "(= T 1);");
+    has(&out, "function int p fn(int T)");
+    has(&out, "return (* T 2);");
     has(&out, "decl typedef-name:T h");
 }
 
@@ -184,7 +187,7 @@ fn gnu_extensions() {
         "__extension__ typedef long long ll; int x __asm__(\"y\") __attribute__((used));\n\
          extern int printf(const char *__restrict, ...) __attribute__((__format__(__printf__, 1, 2), __nothrow__));\n\
          struct __attribute__((packed)) S { char c; int i __attribute__((aligned(8))); };\n\
-         __int128 big; unsigned __int128 ubig; _Float128 q; __typeof__(big) t; typeof(int *) tp;\n\
+         __int128 big; unsigned __int128 ubig; _Float128 q; __float128 q2; __typeof__(big) t; typeof(int *) tp;\n\
          int f(int n, __builtin_va_list ap) {\n\
            int r = ({ int y = n; y * 2; });\n\
            switch (n) { case 1 ... 3: r += __builtin_va_arg(ap, int); break; default: ; }\n\
@@ -201,6 +204,7 @@ fn gnu_extensions() {
     );
     has(&out, "decl unsigned __int128 ubig");
     has(&out, "decl _Float128 q");
+    has(&out, "decl _Float128 q2");
     has(&out, "decl typeof(big) t");
     has(&out, "decl typeof(int <abstract> *) tp");
     has(&out, "decl int r = ({ decl int y = n; (* y 2); })");

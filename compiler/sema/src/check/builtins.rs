@@ -8,7 +8,13 @@
 //! `p` void *, `cp` const void *, `c` char *, `cs` const char *, `va` va_list), and `...`.
 
 use super::Checker;
+use super::ExprInfo;
+use super::expr::rv;
+use super::fold::fold;
+use crate::consteval::{ConstInt, ConstValue};
+use crate::types::TypeKind;
 use crate::types::{FloatKind, FnType, IntKind, QualType, Quals};
+use ompcc_syntax::ast::{self, Expr};
 
 /// Builtins whose typing depends on their arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -286,6 +292,178 @@ impl Checker<'_> {
                 self.adjust_param(va)
             }
             _ => t.void(),
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// Types a call of a type-generic builtin (see [`Generic`]).
+    pub(super) fn generic_builtin_call(
+        &mut self,
+        e: &Expr,
+        name: ast::Symbol,
+        g: super::builtins::Generic,
+        args: &[Expr],
+    ) -> Option<ExprInfo> {
+        use super::builtins::Generic;
+        let n = self.name(name);
+        let (min, max) = g.arity();
+        if args.len() < min || args.len() > max {
+            self.error(
+                "E0431",
+                format!("wrong number of arguments to '{n}'"),
+                e.span,
+            );
+            return None;
+        }
+        let int = self.out.types.int(IntKind::Int);
+        match g {
+            Generic::ChooseExpr => {
+                let c = self.const_int(&args[0])?;
+                let pick = if c.is_zero() { &args[2] } else { &args[1] };
+                let i = self.expr(pick)?;
+                self.out.selected.insert(e.id, pick.id);
+                Some(ExprInfo { conv: i.ty, ..i })
+            }
+            Generic::ConstantP => {
+                self.unevaluated += 1;
+                let t = self.rvalue(&args[0]);
+                self.unevaluated -= 1;
+                let v = t.is_some() && fold(&self.out, &args[0]).is_some();
+                self.out.consts.insert(
+                    e.id,
+                    ConstValue::Int(ConstInt::new(i128::from(v), IntKind::Int)),
+                );
+                Some(rv(int))
+            }
+            Generic::Classify | Generic::FloatPredicate => {
+                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
+                for (a, t) in args.iter().zip(tys) {
+                    let t = t?;
+                    if g == Generic::FloatPredicate && !self.out.types.is_real(t) {
+                        let s = self.ty_str(t);
+                        self.error(
+                            "E0433",
+                            format!(
+                                "non-floating-point argument in call to function '{n}' (type '{s}')"
+                            ),
+                            a.span,
+                        );
+                        return None;
+                    }
+                }
+                Some(rv(int))
+            }
+            Generic::SameAsFirst => {
+                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
+                let t = tys.first().copied().flatten()?;
+                Some(rv(t))
+            }
+            Generic::Tgmath => {
+                let tys: Vec<Option<QualType>> = args.iter().map(|a| self.rvalue(a)).collect();
+                // leading arguments are the candidate functions, the rest the call's
+                // arguments (as many as the first candidate has parameters)
+                let fns: Vec<(usize, FnType)> = tys
+                    .iter()
+                    .enumerate()
+                    .map_while(|(i, t)| {
+                        let p = self.out.types.pointee((*t)?)?;
+                        Some((i, self.out.types.fn_type(p)?.clone()))
+                    })
+                    .collect();
+                let nparams = fns.first().map_or(0, |f| f.1.params.len());
+                if fns.is_empty() || fns.len() + nparams != args.len() {
+                    self.error("E0433", format!("invalid arguments to '{n}'"), e.span);
+                    return None;
+                }
+                // the generic type: complex if any argument is, real type from the usual
+                // arithmetic conversions with integers counted as double
+                let mut real: Option<FloatKind> = None;
+                let mut complex = false;
+                for t in tys[fns.len()..].iter().flatten() {
+                    let k = match self.out.types.ckind(*t) {
+                        TypeKind::Float(k) => *k,
+                        TypeKind::Complex(k) => {
+                            complex = true;
+                            *k
+                        }
+                        _ if self.out.types.is_integer(*t) => FloatKind::Double,
+                        _ => continue,
+                    };
+                    real = Some(real.map_or(k, |r| r.max(k)));
+                }
+                let want = real.unwrap_or(FloatKind::Double);
+                let pick = fns.iter().find(|(_, f)| {
+                    f.params
+                        .first()
+                        .is_some_and(|p| match self.out.types.ckind(*p) {
+                            TypeKind::Float(k) => !complex && *k == want,
+                            TypeKind::Complex(k) => complex && *k == want,
+                            _ => false,
+                        })
+                });
+                let Some((i, f)) = pick else {
+                    self.error(
+                        "E0433",
+                        format!("no matching function for type-generic call to '{n}'"),
+                        e.span,
+                    );
+                    return None;
+                };
+                // the call stands for a call of the chosen candidate
+                self.out.selected.insert(e.id, args[*i].id);
+                for (a, p) in args[fns.len()..].iter().zip(f.params.clone()) {
+                    self.set_conv(a.id, p);
+                }
+                Some(rv(f.ret))
+            }
+            Generic::Overflow => {
+                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
+                if let Some(Some(p)) = tys.get(2)
+                    && self
+                        .out
+                        .types
+                        .pointee(*p)
+                        .is_none_or(|q| !self.out.types.is_integer(q))
+                {
+                    self.error("E0433", format!("argument 3 in call to function '{n}' does not have pointer to integer type"), args[2].span);
+                    return None;
+                }
+                let b = self.out.types.bool_();
+                Some(rv(b))
+            }
+            Generic::AtomicLike => {
+                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
+                let p = tys.first().copied().flatten()?;
+                let Some(pointee) = self.out.types.pointee(p) else {
+                    self.error(
+                        "E0433",
+                        format!("argument 1 of '{n}' must be a pointer type"),
+                        args[0].span,
+                    );
+                    return None;
+                };
+                let nm = n;
+                let ret = if nm.contains("compare_exchange")
+                    || nm.contains("test_and_set")
+                    || nm.contains("bool_compare")
+                    || nm.contains("always_lock_free")
+                    || nm.contains("is_lock_free")
+                {
+                    self.out.types.bool_()
+                } else if nm.starts_with("__atomic_store")
+                    || nm == "__atomic_load"
+                    || nm == "__atomic_exchange"
+                    || nm == "__atomic_clear"
+                    || nm.starts_with("__sync_synchronize")
+                    || nm == "__sync_lock_release"
+                {
+                    self.out.types.void()
+                } else {
+                    self.out.types.canon(pointee).unqual()
+                };
+                Some(rv(ret))
+            }
         }
     }
 }

@@ -533,7 +533,7 @@ impl Checker<'_> {
                     );
                     return None;
                 }
-                match super::expr::fold(&self.out, e) {
+                match super::fold::fold(&self.out, e) {
                     Some(ConstValue::Int(v)) if !self.out.types.is_vla(elem) => {
                         let neg = v.kind.is_signed() && v.value < 0;
                         if neg {
@@ -551,7 +551,7 @@ impl Checker<'_> {
                     }
                     _ => {
                         if self.at_file_scope() && self.func.is_none() {
-                            match super::expr::eval_error(&self.out, e) {
+                            match super::fold::eval_error(&self.out, e) {
                                 Some((sp, err)) => {
                                     self.error("E0402", format!("{err} in constant expression"), sp)
                                 }

@@ -6,18 +6,16 @@
 //! function decay; parents then overwrite `conv` with the type they convert the operand to.
 //! [`fold`] replays exactly these conversions, so constant values agree with the lowering.
 
+use super::fold::{eval_error, fold, fold_raw_value};
 use super::{Checker, ExprInfo, SymbolKind, ValueKind};
-use crate::consteval::{
-    ConstFloat, ConstInt, ConstValue, IntOp, IntUnOp, float_to_int, int_binop, int_unop,
-    round_float, to_bool,
-};
+use crate::consteval::{ConstInt, ConstValue, IntOp, int_binop};
 use crate::types::{ArraySize, FloatKind, FnType, IntKind, QualType, Quals, TypeKind};
 use ompcc_diag::{Diagnostic, Span};
 use ompcc_syntax::ast::{
     self, BinaryOp, CharPrefix, Expr, ExprKind, FloatSuffix, OffsetofMember, UnaryOp,
 };
 
-fn rv(ty: QualType) -> ExprInfo {
+pub(super) fn rv(ty: QualType) -> ExprInfo {
     ExprInfo {
         ty,
         kind: ValueKind::RValue,
@@ -214,6 +212,15 @@ impl Checker<'_> {
                     );
                     return None;
                 };
+                if self.out.types.is_incomplete(elem) {
+                    let s = self.ty_str(elem);
+                    self.error(
+                        "E0405",
+                        format!("array section of incomplete element type '{s}'"),
+                        e.span,
+                    );
+                    return None;
+                }
                 Some(ExprInfo {
                     ty: elem,
                     kind: ValueKind::LValue,
@@ -981,7 +988,40 @@ impl Checker<'_> {
         let rt = self.rvalue(r);
         let (lt, rt) = (lt?, rt?);
         let t = self.binary_type(e.span, op, l, r, lt, rt)?;
+        self.warn_constant_overflow(e, op, l, r, t);
         Some(rv(t))
+    }
+
+    /// gcc's -Woverflow for signed arithmetic on constants (`INT_MAX + 1`).
+    fn warn_constant_overflow(&mut self, e: &Expr, op: BinaryOp, l: &Expr, r: &Expr, t: QualType) {
+        let iop = match op {
+            BinaryOp::Add => IntOp::Add,
+            BinaryOp::Sub => IntOp::Sub,
+            BinaryOp::Mul => IntOp::Mul,
+            BinaryOp::Div => IntOp::Div,
+            _ => return,
+        };
+        if !self.out.types.is_signed_int(t) {
+            return;
+        }
+        let (Some(ConstValue::Int(a)), Some(ConstValue::Int(b))) =
+            (fold(&self.out, l), fold(&self.out, r))
+        else {
+            return;
+        };
+        if let Ok(f) = int_binop(iop, a, b)
+            && f.overflow
+        {
+            let ts = self.ty_str(t);
+            self.warn(
+                "W0409",
+                format!(
+                    "integer overflow in expression of type '{ts}' results in '{}'",
+                    f.value.value
+                ),
+                e.span,
+            );
+        }
     }
 
     /// Types `l op r` given the operands' value types; sets the operands' conversions.
@@ -1219,7 +1259,55 @@ impl Checker<'_> {
             return None;
         }
         self.set_conv(e.id, to_u);
+        self.warn_conversion_overflow(e, from, to_u);
         Some(())
+    }
+
+    /// gcc's -Woverflow for a constant converted to a narrower integer type: warns when the
+    /// value fits neither the signed nor the unsigned type of that width.
+    fn warn_conversion_overflow(&mut self, e: &Expr, from: QualType, to: QualType) {
+        let types = &self.out.types;
+        let Some(k) = types.int_kind(to) else {
+            return;
+        };
+        if !types.is_integer(from) {
+            return;
+        }
+        let Some(ConstValue::Int(v)) = fold_raw_value(&self.out, e) else {
+            return;
+        };
+        let Some(x) = v.as_i128() else {
+            return;
+        };
+        let signed = match k {
+            IntKind::UChar | IntKind::Char => IntKind::SChar,
+            k if !k.is_signed() => match k {
+                IntKind::UShort => IntKind::Short,
+                IntKind::UInt => IntKind::Int,
+                IntKind::ULong => IntKind::Long,
+                IntKind::ULongLong => IntKind::LongLong,
+                _ => IntKind::Int128,
+            },
+            k => k,
+        };
+        let lo = signed.min_value();
+        let hi = k.to_unsigned().max_value();
+        if x < lo || x > hi {
+            let new = v.cast(k);
+            let (fs, ts) = (self.ty_str(from), self.ty_str(to));
+            self.warn(
+                "W0410",
+                format!(
+                    "overflow in conversion from '{fs}' to '{ts}' changes value from '{x}' to '{}'",
+                    if k.is_signed() {
+                        new.value.to_string()
+                    } else {
+                        new.as_u128().to_string()
+                    }
+                ),
+                e.span,
+            );
+        }
     }
 
     fn cond(&mut self, e: &Expr, c: &Expr, t: Option<&Expr>, f: &Expr) -> Option<ExprInfo> {
@@ -1373,7 +1461,7 @@ impl Checker<'_> {
                 } else {
                     "too many"
                 };
-                self.error(
+                let mut d = Diagnostic::error(
                     "E0431",
                     format!(
                         "{which} arguments to function '{fname}' (expected {n}{}, have {})",
@@ -1382,6 +1470,13 @@ impl Checker<'_> {
                     ),
                     e.span,
                 );
+                // point at the declaration when it is in the source
+                if let Some(sym) = self.out.ident_symbols.get(&strip_parens(f).id)
+                    && !self.out.symbols[*sym].span.is_empty()
+                {
+                    d = d.with_label(self.out.symbols[*sym].span, "declared here");
+                }
+                self.diags.push(d);
             }
         }
         for (i, (a, at)) in args.iter().zip(&arg_tys).enumerate() {
@@ -1418,175 +1513,6 @@ impl Checker<'_> {
             return None;
         }
         Some(rv(ret.unqual()))
-    }
-
-    fn generic_builtin_call(
-        &mut self,
-        e: &Expr,
-        name: ast::Symbol,
-        g: super::builtins::Generic,
-        args: &[Expr],
-    ) -> Option<ExprInfo> {
-        use super::builtins::Generic;
-        let n = self.name(name);
-        let (min, max) = g.arity();
-        if args.len() < min || args.len() > max {
-            self.error(
-                "E0431",
-                format!("wrong number of arguments to '{n}'"),
-                e.span,
-            );
-            return None;
-        }
-        let int = self.out.types.int(IntKind::Int);
-        match g {
-            Generic::ChooseExpr => {
-                let c = self.const_int(&args[0])?;
-                let pick = if c.is_zero() { &args[2] } else { &args[1] };
-                let i = self.expr(pick)?;
-                self.out.selected.insert(e.id, pick.id);
-                Some(ExprInfo { conv: i.ty, ..i })
-            }
-            Generic::ConstantP => {
-                self.unevaluated += 1;
-                let t = self.rvalue(&args[0]);
-                self.unevaluated -= 1;
-                let v = t.is_some() && fold(&self.out, &args[0]).is_some();
-                self.out.consts.insert(
-                    e.id,
-                    ConstValue::Int(ConstInt::new(i128::from(v), IntKind::Int)),
-                );
-                Some(rv(int))
-            }
-            Generic::Classify | Generic::FloatPredicate => {
-                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
-                for (a, t) in args.iter().zip(tys) {
-                    let t = t?;
-                    if g == Generic::FloatPredicate && !self.out.types.is_real(t) {
-                        let s = self.ty_str(t);
-                        self.error(
-                            "E0433",
-                            format!(
-                                "non-floating-point argument in call to function '{n}' (type '{s}')"
-                            ),
-                            a.span,
-                        );
-                        return None;
-                    }
-                }
-                Some(rv(int))
-            }
-            Generic::SameAsFirst => {
-                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
-                let t = tys.first().copied().flatten()?;
-                Some(rv(t))
-            }
-            Generic::Tgmath => {
-                let tys: Vec<Option<QualType>> = args.iter().map(|a| self.rvalue(a)).collect();
-                // leading arguments are the candidate functions, the rest the call's
-                // arguments (as many as the first candidate has parameters)
-                let fns: Vec<(usize, FnType)> = tys
-                    .iter()
-                    .enumerate()
-                    .map_while(|(i, t)| {
-                        let p = self.out.types.pointee((*t)?)?;
-                        Some((i, self.out.types.fn_type(p)?.clone()))
-                    })
-                    .collect();
-                let nparams = fns.first().map_or(0, |f| f.1.params.len());
-                if fns.is_empty() || fns.len() + nparams != args.len() {
-                    self.error("E0433", format!("invalid arguments to '{n}'"), e.span);
-                    return None;
-                }
-                // the generic type: complex if any argument is, real type from the usual
-                // arithmetic conversions with integers counted as double
-                let mut real: Option<FloatKind> = None;
-                let mut complex = false;
-                for t in tys[fns.len()..].iter().flatten() {
-                    let k = match self.out.types.ckind(*t) {
-                        TypeKind::Float(k) => *k,
-                        TypeKind::Complex(k) => {
-                            complex = true;
-                            *k
-                        }
-                        _ if self.out.types.is_integer(*t) => FloatKind::Double,
-                        _ => continue,
-                    };
-                    real = Some(real.map_or(k, |r| r.max(k)));
-                }
-                let want = real.unwrap_or(FloatKind::Double);
-                let pick = fns.iter().find(|(_, f)| {
-                    f.params
-                        .first()
-                        .is_some_and(|p| match self.out.types.ckind(*p) {
-                            TypeKind::Float(k) => !complex && *k == want,
-                            TypeKind::Complex(k) => complex && *k == want,
-                            _ => false,
-                        })
-                });
-                let Some((i, f)) = pick else {
-                    self.error(
-                        "E0433",
-                        format!("no matching function for type-generic call to '{n}'"),
-                        e.span,
-                    );
-                    return None;
-                };
-                // the call stands for a call of the chosen candidate
-                self.out.selected.insert(e.id, args[*i].id);
-                for (a, p) in args[fns.len()..].iter().zip(f.params.clone()) {
-                    self.set_conv(a.id, p);
-                }
-                Some(rv(f.ret))
-            }
-            Generic::Overflow => {
-                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
-                if let Some(Some(p)) = tys.get(2)
-                    && self
-                        .out
-                        .types
-                        .pointee(*p)
-                        .is_none_or(|q| !self.out.types.is_integer(q))
-                {
-                    self.error("E0433", format!("argument 3 in call to function '{n}' does not have pointer to integer type"), args[2].span);
-                    return None;
-                }
-                let b = self.out.types.bool_();
-                Some(rv(b))
-            }
-            Generic::AtomicLike => {
-                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
-                let p = tys.first().copied().flatten()?;
-                let Some(pointee) = self.out.types.pointee(p) else {
-                    self.error(
-                        "E0433",
-                        format!("argument 1 of '{n}' must be a pointer type"),
-                        args[0].span,
-                    );
-                    return None;
-                };
-                let nm = n;
-                let ret = if nm.contains("compare_exchange")
-                    || nm.contains("test_and_set")
-                    || nm.contains("bool_compare")
-                    || nm.contains("always_lock_free")
-                    || nm.contains("is_lock_free")
-                {
-                    self.out.types.bool_()
-                } else if nm.starts_with("__atomic_store")
-                    || nm == "__atomic_load"
-                    || nm == "__atomic_exchange"
-                    || nm == "__atomic_clear"
-                    || nm.starts_with("__sync_synchronize")
-                    || nm == "__sync_lock_release"
-                {
-                    self.out.types.void()
-                } else {
-                    self.out.types.canon(pointee).unqual()
-                };
-                Some(rv(ret))
-            }
-        }
     }
 }
 
@@ -1642,283 +1568,4 @@ fn int_literal_kind(v: u128, s: &ast::IntSuffix, decimal: bool) -> Option<IntKin
         .find(|k| v <= k.max_value() as u128)
         // gcc: a decimal constant too large for long is given unsigned long, with a warning
         .or_else(|| (v <= u128::from(u64::MAX)).then_some(ULong))
-}
-
-// ----- constant folding -----
-
-/// The constant value of a checked expression, if it has one: integer and floating
-/// constants, enumerators, `sizeof`/`_Alignof`/`offsetof`, and operators and casts on these,
-/// with the same implicit conversions the checker recorded. Address constants are not folded.
-pub fn fold(unit: &super::TypedUnit, e: &Expr) -> Option<ConstValue> {
-    let info = unit.expr(e.id)?;
-    let v = fold_raw(unit, e, info)?;
-    convert(unit, v, info.conv)
-}
-
-fn convert(unit: &super::TypedUnit, v: ConstValue, to: QualType) -> Option<ConstValue> {
-    let t = &unit.types;
-    match t.ckind(to) {
-        TypeKind::Bool => Some(ConstValue::Int(to_bool(v))),
-        TypeKind::Int(_) | TypeKind::Enum(_) => {
-            let k = t.int_kind(to)?;
-            match v {
-                ConstValue::Int(i) => Some(ConstValue::Int(i.cast(k))),
-                ConstValue::Float(f) => float_to_int(f.value, k).ok().map(ConstValue::Int),
-            }
-        }
-        TypeKind::Float(k) | TypeKind::Complex(k) => {
-            let k = *k;
-            let x = match v {
-                ConstValue::Int(i) => i.to_f64(),
-                ConstValue::Float(f) => f.value,
-            };
-            Some(ConstValue::Float(ConstFloat {
-                value: round_float(x, k),
-                kind: k,
-            }))
-        }
-        // integer constants cast to pointers stay integers (null pointer constants)
-        TypeKind::Pointer(_) => match v {
-            ConstValue::Int(i) => Some(ConstValue::Int(i.cast(IntKind::ULong))),
-            ConstValue::Float(_) => None,
-        },
-        _ => None,
-    }
-}
-
-fn fold_raw(unit: &super::TypedUnit, e: &Expr, info: &ExprInfo) -> Option<ConstValue> {
-    if let Some(v) = unit.consts.get(&e.id) {
-        return Some(*v);
-    }
-    if let Some(sel) = unit.selected.get(&e.id) {
-        let _ = sel;
-    }
-    let t = &unit.types;
-    let int_of = |v: i128| -> Option<ConstValue> {
-        let k = t.int_kind(info.ty).unwrap_or(IntKind::Int);
-        Some(ConstValue::Int(ConstInt::new(v, k)))
-    };
-    match &e.kind {
-        ExprKind::Int { value, .. } => {
-            if t.is_complex(info.ty) {
-                return None;
-            }
-            int_of(*value as i128)
-        }
-        ExprKind::Char { value, prefix } => {
-            let v = if *prefix == CharPrefix::None && *value <= 0xff {
-                i128::from(*value as u8 as i8)
-            } else {
-                i128::from(*value)
-            };
-            int_of(v)
-        }
-        ExprKind::Float { value, .. } => {
-            if t.is_complex(info.ty) {
-                return None;
-            }
-            let k = match t.ckind(info.ty) {
-                TypeKind::Float(k) => *k,
-                _ => FloatKind::Double,
-            };
-            Some(ConstValue::Float(ConstFloat {
-                value: round_float(*value, k),
-                kind: k,
-            }))
-        }
-        ExprKind::Ident(_) => {
-            let sym = unit.ident_symbols.get(&e.id)?;
-            match unit.symbols[*sym].kind {
-                SymbolKind::EnumConstant(v) => int_of(v),
-                _ => None,
-            }
-        }
-        ExprKind::Paren(x) => fold(unit, x),
-        ExprKind::Cast(_, x) => {
-            let v = fold(unit, x)?;
-            if t.is_void(info.ty) {
-                return None;
-            }
-            convert(unit, v, info.ty)
-        }
-        ExprKind::Unary(op, x) => {
-            let v = fold(unit, x)?;
-            match (op, v) {
-                (UnaryOp::Plus, v) => Some(v),
-                (UnaryOp::Minus, ConstValue::Int(i)) => {
-                    Some(ConstValue::Int(int_unop(IntUnOp::Neg, i).value))
-                }
-                (UnaryOp::Minus, ConstValue::Float(f)) => Some(ConstValue::Float(ConstFloat {
-                    value: -f.value,
-                    ..f
-                })),
-                (UnaryOp::BitNot, ConstValue::Int(i)) => {
-                    Some(ConstValue::Int(int_unop(IntUnOp::BitNot, i).value))
-                }
-                (UnaryOp::Not, v) => Some(ConstValue::Int(ConstInt::new(
-                    i128::from(to_bool(v).is_zero()),
-                    IntKind::Int,
-                ))),
-                _ => None,
-            }
-        }
-        ExprKind::Binary(op, l, r) => {
-            use BinaryOp::*;
-            if matches!(op, LogAnd | LogOr) {
-                let a = to_bool(fold(unit, l)?);
-                let decided = if *op == LogAnd {
-                    a.is_zero()
-                } else {
-                    !a.is_zero()
-                };
-                if decided {
-                    return int_of(i128::from(*op == LogOr));
-                }
-                let b = to_bool(fold(unit, r)?);
-                return int_of(i128::from(!b.is_zero()));
-            }
-            let a = fold(unit, l)?;
-            let b = fold(unit, r)?;
-            match (a, b) {
-                (ConstValue::Int(a), ConstValue::Int(b)) => {
-                    let iop = match op {
-                        Mul => IntOp::Mul,
-                        Div => IntOp::Div,
-                        Rem => IntOp::Rem,
-                        Add => IntOp::Add,
-                        Sub => IntOp::Sub,
-                        Shl => IntOp::Shl,
-                        Shr => IntOp::Shr,
-                        Lt => IntOp::Lt,
-                        Gt => IntOp::Gt,
-                        Le => IntOp::Le,
-                        Ge => IntOp::Ge,
-                        Eq => IntOp::Eq,
-                        Ne => IntOp::Ne,
-                        BitAnd => IntOp::And,
-                        BitXor => IntOp::Xor,
-                        BitOr => IntOp::Or,
-                        LogAnd | LogOr => return None,
-                    };
-                    // pointer arithmetic is not folded
-                    if t.is_pointer(info.ty) {
-                        return None;
-                    }
-                    int_binop(iop, a, b).ok().map(|f| ConstValue::Int(f.value))
-                }
-                (ConstValue::Float(a), ConstValue::Float(b)) => {
-                    let (x, y) = (a.value, b.value);
-                    let k = a.kind.max(b.kind);
-                    let fl = |v: f64| {
-                        Some(ConstValue::Float(ConstFloat {
-                            value: round_float(v, k),
-                            kind: k,
-                        }))
-                    };
-                    let cmp =
-                        |c: bool| Some(ConstValue::Int(ConstInt::new(i128::from(c), IntKind::Int)));
-                    match op {
-                        Mul => fl(x * y),
-                        Div => fl(x / y),
-                        Add => fl(x + y),
-                        Sub => fl(x - y),
-                        Lt => cmp(x < y),
-                        Gt => cmp(x > y),
-                        Le => cmp(x <= y),
-                        Ge => cmp(x >= y),
-                        Eq => cmp(x == y),
-                        Ne => cmp(x != y),
-                        _ => None,
-                    }
-                }
-                _ => None,
-            }
-        }
-        ExprKind::Cond(c, a, b) => {
-            let cv = to_bool(fold(unit, c)?);
-            if cv.is_zero() {
-                fold(unit, b)
-            } else {
-                match a {
-                    Some(a) => fold(unit, a),
-                    None => fold(unit, c),
-                }
-            }
-        }
-        ExprKind::Comma(_, r) => fold(unit, r),
-        ExprKind::Generic(..) => {
-            let sel = unit.selected.get(&e.id)?;
-            find_expr(e, *sel).and_then(|x| fold(unit, x))
-        }
-        ExprKind::Call(_, args) => {
-            // __builtin_expect(x, c) is x; __builtin_choose_expr picks an argument
-            if let Some(sel) = unit.selected.get(&e.id)
-                && !unit.expr(*sel).is_some_and(|i| {
-                    i.kind == ValueKind::Function
-                        || unit.types.is_pointer(i.ty)
-                            && unit
-                                .types
-                                .pointee(i.ty)
-                                .is_some_and(|p| unit.types.is_function(p))
-                })
-            {
-                return args
-                    .iter()
-                    .find(|a| a.id == *sel)
-                    .and_then(|a| fold(unit, a));
-            }
-            None
-        }
-        _ => None,
-    }
-}
-
-fn find_expr(e: &Expr, id: ast::ExprId) -> Option<&Expr> {
-    if let ExprKind::Generic(_, assocs) = &e.kind {
-        return assocs.iter().map(|a| &a.expr).find(|x| x.id == id);
-    }
-    None
-}
-
-/// The innermost operation that makes a constant expression fail (division by zero, bad
-/// shift count), for a precise message.
-pub(super) fn eval_error(
-    unit: &super::TypedUnit,
-    e: &Expr,
-) -> Option<(Span, crate::consteval::EvalError)> {
-    use crate::consteval::EvalError;
-    match &e.kind {
-        ExprKind::Binary(op, l, r) => {
-            if let Some(x) = eval_error(unit, l).or_else(|| eval_error(unit, r)) {
-                return Some(x);
-            }
-            let rv = fold(unit, r);
-            match (op, rv) {
-                (BinaryOp::Div | BinaryOp::Rem, Some(ConstValue::Int(v))) if v.is_zero() => {
-                    fold(unit, l).map(|_| (e.span, EvalError::DivisionByZero))
-                }
-                (BinaryOp::Shl | BinaryOp::Shr, Some(ConstValue::Int(_))) => {
-                    let a = fold(unit, l)?;
-                    let b = fold(unit, r)?;
-                    match (a, b) {
-                        (ConstValue::Int(a), ConstValue::Int(b)) => {
-                            let iop = if *op == BinaryOp::Shl {
-                                IntOp::Shl
-                            } else {
-                                IntOp::Shr
-                            };
-                            int_binop(iop, a, b).err().map(|err| (e.span, err))
-                        }
-                        _ => None,
-                    }
-                }
-                _ => None,
-            }
-        }
-        ExprKind::Paren(x) | ExprKind::Unary(_, x) | ExprKind::Cast(_, x) => eval_error(unit, x),
-        ExprKind::Cond(c, a, b) => eval_error(unit, c)
-            .or_else(|| a.as_ref().and_then(|a| eval_error(unit, a)))
-            .or_else(|| eval_error(unit, b)),
-        _ => None,
-    }
 }

@@ -564,7 +564,7 @@ impl Checker<'_> {
     /// Static storage duration: the initializer must be an arithmetic constant or an
     /// address constant (C11 6.6p7).
     fn require_constant(&mut self, e: &Expr) {
-        if super::expr::fold(&self.out, e).is_some() || self.is_address_constant(e) {
+        if super::fold::fold(&self.out, e).is_some() || self.is_address_constant(e) {
             return;
         }
         self.error("E0347", "initializer element is not constant", e.span);
@@ -575,6 +575,10 @@ impl Checker<'_> {
             return false;
         };
         let t = &self.out.types;
+        // an array lvalue of static storage (`s.arr`, `mat[2]`) decays to a constant address
+        if t.is_array(info.ty) && t.is_pointer(info.conv) && self.is_static_lvalue(e) {
+            return true;
+        }
         match &e.kind {
             ExprKind::Paren(x) => self.is_address_constant(x),
             ExprKind::Str(_) => true,
@@ -582,7 +586,7 @@ impl Checker<'_> {
                 (t.is_pointer(info.ty) || t.is_integer(info.ty) && t.size_of(info.ty) == Some(8))
                     && (self.is_address_constant(x)
                         // an integer constant cast to a pointer (`(struct s *)0`)
-                        || t.is_pointer(info.ty) && super::expr::fold(&self.out, x).is_some())
+                        || t.is_pointer(info.ty) && super::fold::fold(&self.out, x).is_some())
             }
             // GNU labels as values, for static dispatch tables
             ExprKind::LabelAddr(_) => true,
@@ -600,18 +604,18 @@ impl Checker<'_> {
             ExprKind::Binary(op, l, r) => {
                 use ompcc_syntax::ast::BinaryOp::{Add, Sub};
                 matches!(op, Add | Sub)
-                    && (self.is_address_constant(l) && super::expr::fold(&self.out, r).is_some()
+                    && (self.is_address_constant(l) && super::fold::fold(&self.out, r).is_some()
                         || *op == Add
                             && self.is_address_constant(r)
-                            && super::expr::fold(&self.out, l).is_some())
+                            && super::fold::fold(&self.out, l).is_some())
             }
             ExprKind::CompoundLiteral(..) => self.func.is_none(),
             ExprKind::Cond(c, a, b) => {
-                super::expr::fold(&self.out, c).is_some()
+                super::fold::fold(&self.out, c).is_some()
                     && a.as_ref().is_none_or(|a| {
-                        self.is_address_constant(a) || super::expr::fold(&self.out, a).is_some()
+                        self.is_address_constant(a) || super::fold::fold(&self.out, a).is_some()
                     })
-                    && (self.is_address_constant(b) || super::expr::fold(&self.out, b).is_some())
+                    && (self.is_address_constant(b) || super::fold::fold(&self.out, b).is_some())
             }
             _ => false,
         }
@@ -632,7 +636,7 @@ impl Checker<'_> {
                 base, arrow: true, ..
             } => self.is_address_constant(base),
             ExprKind::Index(a, b) => {
-                let const_idx = |x: &Expr| super::expr::fold(&self.out, x).is_some();
+                let const_idx = |x: &Expr| super::fold::fold(&self.out, x).is_some();
                 (self.is_address_constant(a) && const_idx(b))
                     || (self.is_address_constant(b) && const_idx(a))
             }

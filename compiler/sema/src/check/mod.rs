@@ -18,6 +18,7 @@
 mod builtins;
 mod decl;
 mod expr;
+mod fold;
 mod init;
 mod omp;
 mod print;
@@ -30,7 +31,7 @@ use ompcc_diag::{Diagnostic, Span};
 use ompcc_syntax::ast::{self, DeclId, ExprId, TranslationUnit};
 use rustc_hash::FxHashMap;
 
-pub use expr::fold;
+pub use fold::fold;
 pub use print::print_typed;
 
 /// A declared entity: object, function, typedef name or enumeration constant.
@@ -179,6 +180,21 @@ impl TypedUnit {
     }
     pub fn decl_type(&self, id: DeclId) -> Option<QualType> {
         self.decl_types.get(id.0 as usize).copied().flatten()
+    }
+    /// The parameters of a function definition, in order (`None` for an unnamed one).
+    pub fn params(&self, f: &ast::FunctionDef) -> Vec<Option<SymbolId>> {
+        // `(void)` is written as one parameter but declares none
+        let declared = self
+            .decl_symbol(f.declarator.id)
+            .and_then(|s| self.types.fn_type(self.symbols[s].ty))
+            .map_or(0, |t| t.params.len());
+        match f.declarator.derived.first() {
+            Some(ast::Derived::Function { params, .. }) if declared > 0 => params
+                .iter()
+                .map(|p| p.declarator.as_ref().and_then(|d| self.decl_symbol(d.id)))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
     /// The last record declared with this tag.
     pub fn record_by_tag(&self, tag: &str) -> Option<RecordId> {

@@ -1,7 +1,11 @@
 //! OpenMP validation (OpenMP 5.2): clause operands are typed like expressions (array
-//! sections allowed), region nesting follows chapter 17.1 for the constructs ompcc supports,
-//! and loop-associated directives get the canonical loop form of section 4.4.1 checked on as
-//! many nested loops as `collapse(n)` asks for.
+//! sections allowed in list items), region nesting follows chapter 17.1 for the constructs
+//! ompcc supports, loop-associated directives get the canonical loop form of section 4.4.1
+//! checked on as many perfectly nested loops as `collapse(n)` asks for (and their iteration
+//! variables must not be modified in the body), `default(none)` requires every outer
+//! variable referenced in the construct to be listed, a variable may appear in one
+//! data-sharing clause only, and `atomic` statements must have one of the allowed forms.
+//! `declare target` entities are recorded for device compilation.
 //!
 //! Which clauses a directive accepts is the parser's business (it owns the clause tables);
 //! this module checks what needs types and context.
@@ -83,6 +87,44 @@ impl Checker<'_> {
         self.in_omp_list = false;
     }
 
+    /// Items of data-sharing clauses other than `reduction` must be whole variables, and
+    /// variables that get a private copy must not be const.
+    fn privatizable(&mut self, clause: OmpClauseName, list: &[Expr]) {
+        use OmpClauseName as C;
+        let whole_variable = matches!(
+            clause,
+            C::Private | C::Firstprivate | C::Lastprivate | C::Shared | C::Copyin | C::Copyprivate
+        );
+        if !whole_variable {
+            return;
+        }
+        for e in list {
+            if !matches!(strip(e).kind, ExprKind::Ident(_)) {
+                self.error(
+                    "E0607",
+                    format!("list items of '{clause}' must be variables"),
+                    e.span,
+                );
+                continue;
+            }
+            if matches!(clause, C::Private | C::Lastprivate)
+                && let Some(i) = self.info(e.id)
+                && self
+                    .out
+                    .types
+                    .canon(i.ty)
+                    .quals
+                    .contains(crate::types::Quals::CONST)
+            {
+                self.error(
+                    "E0608",
+                    format!("const-qualified variable cannot appear in '{clause}'"),
+                    e.span,
+                );
+            }
+        }
+    }
+
     fn int_operand(&mut self, e: &Expr, clause: OmpClauseName) {
         if let Some(t) = self.rvalue(e)
             && !self.out.types.is_integer(t)
@@ -131,7 +173,25 @@ impl Checker<'_> {
                         self.error("E0603", "'final' condition must be scalar", e.span);
                     }
                 }
-                _ => self.int_operand(e, c.name),
+                _ => {
+                    self.int_operand(e, c.name);
+                    let positive = matches!(
+                        c.name,
+                        OmpClauseName::NumThreads
+                            | OmpClauseName::NumTeams
+                            | OmpClauseName::ThreadLimit
+                    );
+                    if positive
+                        && let Some(ConstValue::Int(v)) = super::fold::fold(&self.out, e)
+                        && v.as_i128().is_some_and(|v| v <= 0)
+                    {
+                        self.warn(
+                            "W0602",
+                            format!("'{}' value must be positive", c.name),
+                            e.span,
+                        );
+                    }
+                }
             },
             OmpClauseKind::List(l)
             | OmpClauseKind::Lastprivate { list: l, .. }
@@ -145,6 +205,7 @@ impl Checker<'_> {
                     }
                 } else {
                     self.list_items(l);
+                    self.privatizable(c.name, l);
                 }
                 if matches!(
                     c.name,
@@ -219,7 +280,7 @@ impl Checker<'_> {
     }
 
     /// An executable directive with its statement `s`.
-    pub(super) fn omp_directive(&mut self, d: &OmpDirective, s: &Stmt) {
+    pub(super) fn omp_directive(&mut self, d: &OmpDirective) {
         self.omp_clauses(d);
         for a in &d.args {
             self.expr(a);
@@ -286,7 +347,6 @@ impl Checker<'_> {
         if d.kind.is_loop() {
             self.canonical_loop_nest(d, body, collapse);
         }
-        let _ = s;
     }
 
     /// The variables named in a directive's clauses; reports a variable that appears in two
@@ -438,7 +498,7 @@ impl Checker<'_> {
                 }
             }
             if let Some(p) = blocked
-                && !(first == "section" && first_word(p) == "sections")
+                && !(first == "section" && has_word(p, "sections"))
             {
                 self.error(
                     "E0614",

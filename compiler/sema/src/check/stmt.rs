@@ -266,7 +266,7 @@ impl Checker<'_> {
                     self.expr(&op.expr);
                 }
             }
-            StmtKind::Omp(d) => self.omp_directive(d, s),
+            StmtKind::Omp(d) => self.omp_directive(d),
         }
     }
 
