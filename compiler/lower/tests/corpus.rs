@@ -52,11 +52,13 @@ fn corpus_functions_lower_and_verify() {
             continue;
         };
         if pd.iter().any(|d| d.is_error()) {
+            println!("{name}: rejected by the parser");
             frontend_fail += 1;
             continue;
         }
         let (typed, sd) = ompcc_sema::check(&tu);
         if sd.iter().any(|d| d.is_error()) {
+            println!("{name}: rejected by sema");
             frontend_fail += 1;
             continue;
         }
