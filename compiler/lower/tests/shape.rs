@@ -244,6 +244,31 @@ fn dense_switch_uses_a_jump_table_sparse_one_compares() {
 }
 
 #[test]
+fn scalar_locals_never_survive_o1() {
+    let (o0, o1) = lower_ok(
+        "static int sq(int v) { return v * v; }\n\
+         long f(int n, const double *p, char c, _Bool b) {\n\
+           long acc = 0; double d = 0; const double *q = p; unsigned char uc = c; _Bool flag = b;\n\
+           for (int i = 0; i < n; i++) { acc += sq(i) % 7; d += q[i]; if (flag) uc++; }\n\
+           switch (n & 3) { case 0: acc -= 1; break; case 1: acc <<= 2; default: acc ^= 5; }\n\
+           int t = ({ int k = n; k > 3 ? k : -k; });\n\
+           if (acc > 100) goto done;\n\
+           acc = c ? acc + t : acc - t;\n\
+         done:\n\
+           return acc + (long)d + uc + flag;\n\
+         }",
+    );
+    assert!(func_text(&o0, "f").contains("stack_slot"));
+    for name in ["f", "sq"] {
+        let t = func_text(&o1, name);
+        assert!(
+            !t.contains("stack_slot") && !t.contains("stack_addr"),
+            "{t}"
+        );
+    }
+}
+
+#[test]
 #[ignore = "debug printing"]
 fn dump() {
     let src = std::env::var("SRC").unwrap_or_default();
