@@ -613,11 +613,23 @@ impl<'a> FnLower<'_, 'a, '_> {
                 .pointee(xi.ty)
                 .is_some_and(|p| self.cx.typed.types.is_function(p))
         {
-            self.unsupported(
-                "type-generic math builtins are not supported on the device yet",
-                e.span,
-            );
-            return None;
+            // `__builtin_tgmath(f, g, h, args...)`: a call of the chosen candidate with the
+            // arguments after the candidates (sema converted them to its parameters).
+            let ExprKind::Call(_, args) = &e.kind else {
+                self.unsupported("unexpected function selection", e.span);
+                return None;
+            };
+            let types = &self.cx.typed.types;
+            let n = args
+                .iter()
+                .take_while(|a| {
+                    self.cx.typed.expr(a.id).is_some_and(|i| {
+                        types.pointee(i.conv).is_some_and(|p| types.is_function(p))
+                    })
+                })
+                .count();
+            let info = self.info(e)?;
+            return self.call(e, x, &args[n..], info).map(Ev::R);
         }
         if matches!(e.kind, ExprKind::Generic(..)) {
             return self.eval(x);

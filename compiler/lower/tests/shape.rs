@@ -269,6 +269,24 @@ fn scalar_locals_never_survive_o1() {
 }
 
 #[test]
+fn tgmath_calls_the_selected_candidate() {
+    let (o0, _) = lower_ok(
+        "double sqrt(double); float sqrtf(float);\n\
+         float f(float x) { return __builtin_tgmath(sqrtf, sqrt, x); }\n\
+         double g(int i) { return __builtin_tgmath(sqrtf, sqrt, i); }",
+    );
+    assert!(
+        func_text(&o0, "f").contains("fn0 = func @sqrtf(f32) -> f32"),
+        "{o0}"
+    );
+    let g = func_text(&o0, "g");
+    assert!(
+        g.contains("@sqrt(f64) -> f64") && g.contains("sitofp.f64"),
+        "{g}"
+    );
+}
+
+#[test]
 #[ignore = "debug printing"]
 fn dump() {
     let src = std::env::var("SRC").unwrap_or_default();
