@@ -412,6 +412,32 @@ impl<'a> FnLower<'_, 'a, '_> {
     // ----- the expression walk -----
 
     pub fn eval(&mut self, e: &'a Expr) -> Option<Ev> {
+        let before = self.cx.diags.len();
+        let r = self.eval_inner(e);
+        if r.is_none() && self.cx.diags.len() == before && !self.failed_silently(e) {
+            // Every failure must be reported: a silently dropped expression would be a
+            // wrong program.
+            self.errors += 1;
+            self.cx.error(
+                "E0899",
+                "internal error: expression could not be lowered",
+                e.span,
+            );
+        }
+        r
+    }
+
+    /// Uses of locals whose declaration was already reported fail without a new message.
+    fn failed_silently(&self, e: &Expr) -> bool {
+        self.cx
+            .typed
+            .ident_symbols
+            .get(&strip_parens(e).id)
+            .is_some_and(|s| self.failed_locals.contains(s))
+            || self.errors > 0
+    }
+
+    fn eval_inner(&mut self, e: &'a Expr) -> Option<Ev> {
         self.ensure_open();
         let info = self.info(e)?;
         let span = e.span;
