@@ -19,7 +19,21 @@ fn corpus_dir() -> PathBuf {
 #[test]
 #[ignore = "needs testsuite/corpus (corpus branch) or OMPCC_CORPUS_DIR; run with --ignored"]
 fn corpus_functions_lower_and_verify() {
-    let dir = corpus_dir();
+    lower_dir(&corpus_dir());
+}
+
+/// The same over the C programs the sema and syntax tests keep in this repository.
+#[test]
+fn repository_programs_lower_and_verify() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let clean = lower_dir(&root.join("compiler/sema/tests/programs"))
+        + lower_dir(&root.join("compiler/syntax/tests/seeds"));
+    assert!(clean >= 10, "only {clean} functions lowered cleanly");
+}
+
+/// Lowers every function of every C file in `dir`; returns how many lowered cleanly.
+fn lower_dir(dir: &std::path::Path) -> usize {
+    let dir = dir.to_path_buf();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -141,4 +155,5 @@ fn corpus_functions_lower_and_verify() {
         println!("  {n:4}  {m}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    clean
 }
