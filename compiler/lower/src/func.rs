@@ -405,6 +405,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.unsupported("inline assembly cannot be compiled for the device", s.span)
             }
             StmtKind::Omp(d) if d.kind == ast::OmpDirectiveKind::Atomic => self.omp_atomic(d),
+            StmtKind::Omp(d) if d.kind == ast::OmpDirectiveKind::Flush => {
+                self.b.ins().fence(ompcc_ir::Scope::Gpu);
+            }
+            StmtKind::Omp(d) if d.kind == ast::OmpDirectiveKind::Simd && simd_is_sequential(d) => {
+                // One thread running the loop in order is a valid execution of `simd`
+                // (reductions then combine into the original directly).
+                if let Some(body) = &d.body {
+                    self.stmt(body);
+                }
+            }
             StmtKind::Omp(d) => self.unsupported(
                 format!(
                     "'#pragma omp {}' inside a device function is not supported yet",
@@ -1049,6 +1059,25 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             other => self.b.ins().iconst(other.ty(), 0),
         }
     }
+}
+
+/// `simd` whose clauses keep their meaning when the loop simply runs in order on one thread:
+/// no privatization (a private copy's updates must not reach the original).
+fn simd_is_sequential(d: &ast::OmpDirective) -> bool {
+    use ast::OmpClauseName as C;
+    d.clauses.iter().all(|c| {
+        matches!(
+            c.name,
+            C::Safelen
+                | C::Simdlen
+                | C::Aligned
+                | C::Nontemporal
+                | C::Collapse
+                | C::Order
+                | C::Reduction
+                | C::If
+        )
+    })
 }
 
 fn gcd_pow2(size: u64, unit: u64) -> u64 {

@@ -95,6 +95,10 @@ fn unsupported_constructs_are_diagnosed() {
         "void f(int *a, int n) {\n#pragma omp parallel for\n for (int i = 0; i < n; i++) a[i] = 0;\n}",
         "#pragma omp parallel for",
     );
+    one_error(
+        "void f(int *a) { int t;\n#pragma omp simd private(t)\nfor (int i = 0; i < 4; i++) { t = i; a[i] = t; }\n}",
+        "#pragma omp simd",
+    );
 }
 
 #[test]

@@ -8,6 +8,22 @@ use common::*;
 /// (name, source defining `test`, result is floating).
 const CASES: &[(&str, &str, bool)] = &[
     (
+        "omp_simd_flush",
+        r#"
+long long test(void) {
+    double a[64], s = 0; long m = 0;
+    #pragma omp simd
+    for (int i = 0; i < 64; i++) a[i] = i * 0.25;
+    #pragma omp simd reduction(+:s) safelen(8) aligned(a:8)
+    for (int i = 0; i < 64; i++) s += a[i];
+    #pragma omp simd reduction(max:m) collapse(2)
+    for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++) m = m > i * j ? m : i * j;
+    #pragma omp flush
+    return (long long)(s * 4) + m * 100000;
+}"#,
+        false,
+    ),
+    (
         "omp_atomic",
         r#"
 int hits; double total;
