@@ -22,7 +22,8 @@
 //! assignment, `++`/`--`, casts, `sizeof` (VLAs too), compound literals, designated
 //! initializers, statement expressions, recursion, static locals and file-scope objects as
 //! module globals with constant initializers, string literals, `printf` (as `vprintf` with
-//! CUDA's argument buffer), `assert`/`abort`, bit builtins, `#pragma omp atomic`.
+//! CUDA's argument buffer), `assert`/`abort`, bit builtins, `__builtin_tgmath`,
+//! `#pragma omp atomic`, `simd` without privatization (run in order), `flush` (a fence).
 //! Calls to [`DEVICE_API`] and [`MATH_FUNCTIONS`] stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
