@@ -238,12 +238,16 @@ impl<'a> Ctx<'a> {
         use crate::FunctionSelection as S;
         let mut out = Vec::new();
         let mut marked: FxHashSet<SymbolId> = FxHashSet::default();
-        let mut depth = 0u32;
+        // Open declare-target regions, innermost last: true unless `device_type(host)`.
+        let mut regions: Vec<bool> = Vec::new();
         for item in &self.tu.items {
+            let in_device_region = regions.last() == Some(&true);
             match item {
                 ExternalDecl::Omp(d) => match d.kind {
-                    OmpDirectiveKind::BeginDeclareTarget => depth += 1,
-                    OmpDirectiveKind::EndDeclareTarget => depth = depth.saturating_sub(1),
+                    OmpDirectiveKind::BeginDeclareTarget => regions.push(!self.host_only(d)),
+                    OmpDirectiveKind::EndDeclareTarget => {
+                        regions.pop();
+                    }
                     OmpDirectiveKind::DeclareTarget => {
                         let mut lists: Vec<&ast::Expr> = d.args.iter().collect();
                         for c in &d.clauses {
@@ -259,7 +263,10 @@ impl<'a> Ctx<'a> {
                             .any(|c| !matches!(c.kind, OmpClauseKind::Keyword(_)));
                         if lists.is_empty() && !has_clauses {
                             // OpenMP 4.5 form: `declare target` ... `end declare target`.
-                            depth += 1;
+                            regions.push(true);
+                        }
+                        if self.host_only(d) {
+                            continue;
                         }
                         for e in lists {
                             if let Some(s) = self.typed.ident_symbols.get(&e.id) {
@@ -278,14 +285,14 @@ impl<'a> Ctx<'a> {
                         // Inline definitions (header helpers, fortify wrappers) only when a
                         // lowered function calls them.
                         S::All => !self.typed.symbols[s].is_inline,
-                        S::DeclareTarget => depth > 0 || marked.contains(&s),
+                        S::DeclareTarget => in_device_region || marked.contains(&s),
                         S::Named(names) => names.iter().any(|n| n == name),
                     };
                     if take {
                         out.push(s);
                     }
                 }
-                ExternalDecl::Decl(d) if depth > 0 => {
+                ExternalDecl::Decl(d) if in_device_region => {
                     if let DeclarationKind::Vars { declarators, .. } = &d.kind {
                         for id in declarators {
                             if let Some(s) = self.typed.decl_symbol(id.declarator.id) {
@@ -310,6 +317,14 @@ impl<'a> Ctx<'a> {
             }
         }
         out
+    }
+
+    /// `device_type(host)`: the directive's functions are not for the device.
+    fn host_only(&self, d: &ast::OmpDirective) -> bool {
+        d.clauses.iter().any(|c| {
+            c.name == ast::OmpClauseName::DeviceType
+                && matches!(&c.kind, OmpClauseKind::Keyword(k) if self.tu.symbols.resolve(k.name) == "host")
+        })
     }
 
     /// Queues a function definition for lowering; returns its IR name.

@@ -26,12 +26,17 @@ int dev_b(int x) { return dev_a(x); }\n\
 int listed(int x) { return x + 3; }\n\
 #pragma omp declare target(listed)\n\
 int entered(int x) { return x + 4; }\n\
-#pragma omp declare target enter(entered)\n";
+#pragma omp declare target enter(entered)\n\
+#pragma omp begin declare target device_type(host)\n\
+int host_side(int x) { return x; }\n\
+#pragma omp end declare target\n\
+int host_listed(int x) { return x; }\n\
+#pragma omp declare target enter(host_listed) device_type(host)\n";
     let (m, d) = lower_with(src, &FunctionSelection::DeclareTarget);
     assert!(d.is_empty(), "{d:?}");
     assert_eq!(names(&m), ["dev_a", "dev_b", "entered", "helper", "listed"]);
     let (m, _) = lower_with(src, &FunctionSelection::All);
-    assert_eq!(m.functions.len(), 7);
+    assert_eq!(m.functions.len(), 9);
     let (m, _) = lower_with(src, &FunctionSelection::Named(vec!["dev_b".into()]));
     assert_eq!(names(&m), ["dev_a", "dev_b", "helper"]);
 }
