@@ -46,7 +46,6 @@ use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::TranslationUnit;
 
 pub use ctx::{DEVICE_API, MATH_FUNCTIONS};
-pub use ty::{Scalar, Unsupported};
 
 /// Which function definitions of the unit become device functions.
 #[derive(Clone, Debug, PartialEq, Eq)]
