@@ -482,6 +482,14 @@ fn clause(
                 name,
                 C::HasDeviceAddr | C::UseDeviceAddr | C::Affinity | C::Doacross
             );
+            // Only these take a `modifier:` before the list (allocator, iterator, ...).
+            let modifiable = matches!(
+                name,
+                C::Allocate | C::Affinity | C::Doacross | C::UsesAllocators
+            );
+            if n > 2 || (n == 2 && !modifiable) {
+                return bad("expected a list of variables");
+            }
             let items = groups.pop()?;
             OmpClauseKind::List(cx.list(items, cname, sections))
         }
