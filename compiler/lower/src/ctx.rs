@@ -1,0 +1,621 @@
+//! Module-level lowering state: function selection, the work queue of functions to lower,
+//! C signatures as IR signatures, module globals (file-scope and `static` objects, string
+//! literals) with their constant initializers, and external declarations.
+//!
+//! Invariants: every IR name is unique in the module (`unique_name`); a symbol gets its IR
+//! function or global name once and keeps it; every function that a lowered body calls is
+//! either queued for lowering or declared in `module.decls` with the signature the call uses.
+
+use crate::func::FnLower;
+use crate::ty::{self, Scalar};
+use ompcc_diag::{Diagnostic, Span};
+use ompcc_ir::{AddrSpace, FuncDecl, GlobalData, Module, Signature, Type};
+use ompcc_sema::consteval::ConstValue;
+use ompcc_sema::types::{QualType, TypeKind};
+use ompcc_sema::{InitKey, Storage, SymbolId, SymbolKind, TypedUnit};
+use ompcc_syntax::ast::{
+    self, DeclId, DeclarationKind, ExprKind, ExternalDecl, FunctionDef, OmpClauseKind,
+    OmpDirectiveKind, TranslationUnit,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::VecDeque;
+
+/// OpenMP device API functions left as calls to external functions (the device runtime
+/// library defines them).
+pub const DEVICE_API: &[&str] = &[
+    "omp_get_thread_num",
+    "omp_get_num_threads",
+    "omp_get_max_threads",
+    "omp_get_team_num",
+    "omp_get_num_teams",
+    "omp_get_thread_limit",
+    "omp_get_level",
+    "omp_get_active_level",
+    "omp_get_ancestor_thread_num",
+    "omp_get_team_size",
+    "omp_in_parallel",
+    "omp_is_initial_device",
+    "omp_get_device_num",
+    "omp_get_num_devices",
+    "omp_get_initial_device",
+    "omp_get_wtime",
+    "omp_get_wtick",
+    "omp_get_dynamic",
+    "omp_get_nested",
+    "omp_in_final",
+];
+
+/// C math functions (and a few `<stdlib.h>`/`<string.h>` ones) left as calls to external
+/// functions of the device library.
+pub const MATH_FUNCTIONS: &[&str] = &[
+    "sqrt",
+    "sqrtf",
+    "cbrt",
+    "cbrtf",
+    "fabs",
+    "fabsf",
+    "sin",
+    "sinf",
+    "cos",
+    "cosf",
+    "tan",
+    "tanf",
+    "asin",
+    "asinf",
+    "acos",
+    "acosf",
+    "atan",
+    "atanf",
+    "atan2",
+    "atan2f",
+    "sinh",
+    "sinhf",
+    "cosh",
+    "coshf",
+    "tanh",
+    "tanhf",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "expf",
+    "exp2",
+    "exp2f",
+    "expm1",
+    "expm1f",
+    "log",
+    "logf",
+    "log2",
+    "log2f",
+    "log10",
+    "log10f",
+    "log1p",
+    "log1pf",
+    "pow",
+    "powf",
+    "floor",
+    "floorf",
+    "ceil",
+    "ceilf",
+    "trunc",
+    "truncf",
+    "round",
+    "roundf",
+    "lround",
+    "llround",
+    "rint",
+    "rintf",
+    "nearbyint",
+    "fmod",
+    "fmodf",
+    "remainder",
+    "fmin",
+    "fminf",
+    "fmax",
+    "fmaxf",
+    "fma",
+    "fmaf",
+    "hypot",
+    "hypotf",
+    "copysign",
+    "copysignf",
+    "erf",
+    "erff",
+    "erfc",
+    "tgamma",
+    "lgamma",
+    "ldexp",
+    "frexp",
+    "modf",
+    "abs",
+    "labs",
+    "llabs",
+    "memcpy",
+    "memset",
+    "memmove",
+    "memcmp",
+    "strlen",
+    "strcmp",
+    "malloc",
+    "free",
+    "rand",
+];
+
+/// A module global created for a C object.
+#[derive(Clone, Debug)]
+pub struct GlobalInfo {
+    pub name: String,
+    pub space: AddrSpace,
+}
+
+pub struct Ctx<'a> {
+    pub tu: &'a TranslationUnit,
+    pub typed: &'a TypedUnit,
+    pub module: Module,
+    pub diags: Vec<Diagnostic>,
+    include_callees: bool,
+    /// Function definitions by symbol.
+    defs: FxHashMap<SymbolId, &'a FunctionDef>,
+    /// Object declarators by symbol (the one with an initializer wins): for global inits.
+    obj_decls: FxHashMap<SymbolId, DeclId>,
+    queued: FxHashSet<SymbolId>,
+    queue: VecDeque<SymbolId>,
+    /// IR names of lowered functions.
+    fn_names: FxHashMap<SymbolId, String>,
+    globals: FxHashMap<SymbolId, GlobalInfo>,
+    strings: FxHashMap<Vec<u8>, String>,
+    used_names: FxHashSet<String>,
+    /// Symbols whose global initializer could not be represented (reported once).
+    bad_globals: FxHashSet<SymbolId>,
+    /// Every expression of the unit by id.
+    exprs: Vec<Option<&'a ast::Expr>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(tu: &'a TranslationUnit, typed: &'a TypedUnit, include_callees: bool) -> Self {
+        let mut cx = Ctx {
+            tu,
+            typed,
+            module: Module::new(),
+            diags: Vec::new(),
+            include_callees,
+            defs: FxHashMap::default(),
+            obj_decls: FxHashMap::default(),
+            queued: FxHashSet::default(),
+            queue: VecDeque::new(),
+            fn_names: FxHashMap::default(),
+            globals: FxHashMap::default(),
+            strings: FxHashMap::default(),
+            used_names: FxHashSet::default(),
+            bad_globals: FxHashSet::default(),
+            exprs: vec![None; tu.num_exprs as usize],
+        };
+        let mut index = std::mem::take(&mut cx.exprs);
+        crate::walk::exprs(tu, &mut |e| {
+            if let Some(slot) = index.get_mut(e.id.0 as usize) {
+                *slot = Some(e);
+            }
+        });
+        cx.exprs = index;
+        for item in &tu.items {
+            match item {
+                ExternalDecl::Function(f) => {
+                    if let Some(s) = typed.decl_symbol(f.declarator.id) {
+                        cx.defs.insert(s, f);
+                    }
+                    crate::walk::block_decls(&f.body, &mut |d| cx.note_decl(d));
+                }
+                ExternalDecl::Decl(d) => cx.note_decl(d),
+                _ => {}
+            }
+        }
+        cx
+    }
+
+    fn note_decl(&mut self, d: &ast::Declaration) {
+        if let DeclarationKind::Vars { declarators, .. } = &d.kind {
+            for id in declarators {
+                if let Some(s) = self.typed.decl_symbol(id.declarator.id)
+                    && (id.init.is_some() || !self.obj_decls.contains_key(&s))
+                {
+                    self.obj_decls.insert(s, id.declarator.id);
+                }
+            }
+        }
+    }
+
+    /// The expression with this id.
+    pub fn expr_by_id(&self, id: ast::ExprId) -> Option<&'a ast::Expr> {
+        self.exprs.get(id.0 as usize).copied().flatten()
+    }
+
+    pub fn error(&mut self, code: &'static str, msg: impl Into<String>, span: Span) {
+        self.diags.push(Diagnostic::error(code, msg, span));
+    }
+
+    /// The function definitions `which` selects, in source order.
+    pub fn select(&mut self, which: &crate::FunctionSelection) -> Vec<SymbolId> {
+        use crate::FunctionSelection as S;
+        let mut out = Vec::new();
+        let mut marked: FxHashSet<SymbolId> = FxHashSet::default();
+        // Open declare-target regions, innermost last: true unless `device_type(host)`.
+        let mut regions: Vec<bool> = Vec::new();
+        for item in &self.tu.items {
+            let in_device_region = regions.last() == Some(&true);
+            match item {
+                ExternalDecl::Omp(d) => match d.kind {
+                    OmpDirectiveKind::BeginDeclareTarget => regions.push(!self.host_only(d)),
+                    OmpDirectiveKind::EndDeclareTarget => {
+                        regions.pop();
+                    }
+                    OmpDirectiveKind::DeclareTarget => {
+                        let mut lists: Vec<&ast::Expr> = d.args.iter().collect();
+                        for c in &d.clauses {
+                            if let OmpClauseKind::List(l) | OmpClauseKind::Motion { list: l, .. } =
+                                &c.kind
+                            {
+                                lists.extend(l.iter());
+                            }
+                        }
+                        let has_clauses = d
+                            .clauses
+                            .iter()
+                            .any(|c| !matches!(c.kind, OmpClauseKind::Keyword(_)));
+                        if lists.is_empty() && !has_clauses {
+                            // OpenMP 4.5 form: `declare target` ... `end declare target`.
+                            regions.push(true);
+                        }
+                        if self.host_only(d) {
+                            continue;
+                        }
+                        for e in lists {
+                            if let Some(s) = self.typed.ident_symbols.get(&e.id) {
+                                marked.insert(*s);
+                            }
+                        }
+                    }
+                    _ => {}
+                },
+                ExternalDecl::Function(f) => {
+                    let Some(s) = self.typed.decl_symbol(f.declarator.id) else {
+                        continue;
+                    };
+                    let name = &self.typed.symbols[s].name;
+                    let take = match which {
+                        // Inline definitions (header helpers, fortify wrappers) only when a
+                        // lowered function calls them.
+                        S::All => !self.typed.symbols[s].is_inline,
+                        S::DeclareTarget => in_device_region || marked.contains(&s),
+                        S::Named(names) => names.iter().any(|n| n == name),
+                    };
+                    if take {
+                        out.push(s);
+                    }
+                }
+                ExternalDecl::Decl(d) if in_device_region => {
+                    if let DeclarationKind::Vars { declarators, .. } = &d.kind {
+                        for id in declarators {
+                            if let Some(s) = self.typed.decl_symbol(id.declarator.id) {
+                                marked.insert(s);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // `declare target(f)` may come after f's definition.
+        if *which == S::DeclareTarget {
+            for item in &self.tu.items {
+                if let ExternalDecl::Function(f) = item
+                    && let Some(s) = self.typed.decl_symbol(f.declarator.id)
+                    && marked.contains(&s)
+                    && !out.contains(&s)
+                {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    /// `device_type(host)`: the directive's functions are not for the device.
+    fn host_only(&self, d: &ast::OmpDirective) -> bool {
+        d.clauses.iter().any(|c| {
+            c.name == ast::OmpClauseName::DeviceType
+                && matches!(&c.kind, OmpClauseKind::Keyword(k) if self.tu.symbols.resolve(k.name) == "host")
+        })
+    }
+
+    /// Queues a function definition for lowering; returns its IR name.
+    pub fn enqueue(&mut self, sym: SymbolId) -> String {
+        if let Some(n) = self.fn_names.get(&sym) {
+            return n.clone();
+        }
+        let info = &self.typed.symbols[sym];
+        let base = info.asm_label.clone().unwrap_or_else(|| info.name.clone());
+        let name = self.unique_name(&base);
+        self.fn_names.insert(sym, name.clone());
+        if self.queued.insert(sym) {
+            self.queue.push_back(sym);
+        }
+        name
+    }
+
+    /// The IR function a call to `sym` should target, if the unit defines it and callees
+    /// are lowered.
+    pub fn callee_def(&mut self, sym: SymbolId) -> Option<String> {
+        if !self.defs.contains_key(&sym) {
+            return None;
+        }
+        if self.include_callees || self.fn_names.contains_key(&sym) {
+            Some(self.enqueue(sym))
+        } else {
+            None
+        }
+    }
+
+    pub fn run(&mut self) {
+        while let Some(sym) = self.queue.pop_front() {
+            let Some(def) = self.defs.get(&sym).copied() else {
+                continue;
+            };
+            let name = self.fn_names[&sym].clone();
+            let func = FnLower::lower(self, sym, def, name);
+            self.module.functions.push(func);
+        }
+    }
+
+    pub fn finish(self) -> (Module, Vec<Diagnostic>) {
+        (self.module, self.diags)
+    }
+
+    pub fn unique_name(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut n = 1;
+        while !self.used_names.insert(name.clone()) {
+            name = format!("{base}.{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// IR signature of a C function type: struct results come back through a hidden first
+    /// pointer parameter, struct parameters are pointers to caller-owned copies.
+    pub fn signature(&self, fty: QualType) -> Result<(Signature, bool), String> {
+        let types = &self.typed.types;
+        let Some(f) = types.fn_type(fty) else {
+            return Err("not a function type".into());
+        };
+        let mut sig = Signature::default();
+        let sret = types.is_record(f.ret);
+        if sret {
+            sig.params.push(Type::PTR);
+        } else if !types.is_void(f.ret) {
+            sig.returns.push(self.value_type(f.ret)?);
+        }
+        for p in &f.params {
+            if types.is_void(*p) {
+                continue;
+            }
+            sig.params.push(if types.is_record(*p) {
+                Type::PTR
+            } else {
+                self.value_type(*p)?
+            });
+        }
+        Ok((sig, sret))
+    }
+
+    /// IR type of a scalar C type; an error message otherwise.
+    pub fn value_type(&self, qt: QualType) -> Result<Type, String> {
+        match ty::scalar(&self.typed.types, qt) {
+            Ok(Some(s)) => Ok(s.ty()),
+            Ok(None) => Err(format!(
+                "type '{}' has no device value representation",
+                self.typed.types.display(qt)
+            )),
+            Err(u) => Err(format!(
+                "type '{}' is not supported on the device",
+                u.name()
+            )),
+        }
+    }
+
+    /// Declares (once) an external function for calls that the device library resolves.
+    pub fn declare_external(&mut self, name: &str, sig: &Signature) -> Result<(), String> {
+        if let Some(d) = self.module.decls.iter().find(|d| d.name == name) {
+            if &d.sig != sig {
+                return Err(format!(
+                    "'{name}' is called with two different signatures ({} and {sig})",
+                    d.sig
+                ));
+            }
+            return Ok(());
+        }
+        if !self.used_names.insert(name.to_string()) {
+            return Err(format!("'{name}' clashes with another device symbol"));
+        }
+        self.module.decls.push(FuncDecl {
+            name: name.to_string(),
+            sig: sig.clone(),
+        });
+        Ok(())
+    }
+
+    /// A module global holding `bytes` (string literals), shared between equal literals.
+    pub fn string_global(&mut self, bytes: Vec<u8>) -> String {
+        if let Some(n) = self.strings.get(&bytes) {
+            return n.clone();
+        }
+        let name = self.unique_name(".str");
+        self.module.globals.push(GlobalData {
+            name: name.clone(),
+            space: AddrSpace::Global,
+            size: bytes.len().max(1) as u64,
+            align: 1,
+            init: Some(bytes.clone()),
+        });
+        self.strings.insert(bytes, name.clone());
+        name
+    }
+
+    /// The module global of a static-storage object, created (with its initializer) on first
+    /// use. `func` names the function for block-scope statics.
+    pub fn object_global(&mut self, sym: SymbolId, func: &str, span: Span) -> Option<GlobalInfo> {
+        if let Some(g) = self.globals.get(&sym) {
+            return Some(g.clone());
+        }
+        let info = self.typed.symbols[sym].clone();
+        if info.storage == Storage::Thread {
+            self.error(
+                "E0806",
+                format!(
+                    "thread-local variable '{}' cannot be used on the device",
+                    info.name
+                ),
+                span,
+            );
+            return None;
+        }
+        let types = &self.typed.types;
+        let ty = info.ty;
+        let Some(size) = types.size_of(ty) else {
+            self.error(
+                "E0807",
+                format!(
+                    "object '{}' of incomplete or variable type cannot be placed on the device",
+                    info.name
+                ),
+                span,
+            );
+            return None;
+        };
+        let align = info.align.unwrap_or(1).max(types.align_of(ty).unwrap_or(1)) as u32;
+        let base = if info.linkage == ompcc_sema::Linkage::None {
+            format!("{func}.{}", info.name)
+        } else {
+            info.asm_label.clone().unwrap_or(info.name.clone())
+        };
+        let name = self.unique_name(&base);
+        let init = self.global_init(sym, size, span);
+        let g = GlobalInfo {
+            name: name.clone(),
+            space: AddrSpace::Global,
+        };
+        self.module.globals.push(GlobalData {
+            name,
+            space: AddrSpace::Global,
+            size: size.max(1),
+            align: align.max(1),
+            init: Some(init),
+        });
+        self.globals.insert(sym, g.clone());
+        Some(g)
+    }
+
+    /// The bytes of a static object's initializer (zero when it has none).
+    fn global_init(&mut self, sym: SymbolId, size: u64, span: Span) -> Vec<u8> {
+        let mut bytes = vec![0u8; size as usize];
+        let Some(decl) = self.obj_decls.get(&sym).copied() else {
+            return bytes;
+        };
+        let Some(entries) = self.typed.inits.get(&InitKey::Decl(decl)) else {
+            return bytes;
+        };
+        for e in entries.clone() {
+            if let Err(msg) = self.write_const(&mut bytes, &e) {
+                if self.bad_globals.insert(sym) {
+                    let name = self.typed.symbols[sym].name.clone();
+                    self.error(
+                        "E0808",
+                        format!("initializer of '{name}' cannot be placed on the device: {msg}"),
+                        span,
+                    );
+                }
+                break;
+            }
+        }
+        bytes
+    }
+
+    fn write_const(&self, bytes: &mut [u8], e: &ompcc_sema::InitEntry) -> Result<(), String> {
+        let types = &self.typed.types;
+        let expr = self.expr_by_id(e.expr).ok_or("initializer not found")?;
+        let at = (e.bit_offset / 8) as usize;
+        if let ExprKind::Str(s) = &crate::expr::strip_parens(expr).kind {
+            let elem = types
+                .array_elem(e.ty)
+                .and_then(|t| types.size_of(t))
+                .unwrap_or(1) as usize;
+            let n = types.size_of(e.ty).unwrap_or(0) as usize / elem.max(1);
+            for (i, &u) in s.value.iter().take(n).enumerate() {
+                let le = (u as u64).to_le_bytes();
+                let dst = bytes
+                    .get_mut(at + i * elem..at + (i + 1) * elem)
+                    .ok_or("string out of range")?;
+                dst.copy_from_slice(&le[..elem]);
+            }
+            return Ok(());
+        }
+        let class = ty::scalar(types, e.ty)
+            .map_err(|u| format!("type '{}' is not supported", u.name()))?
+            .ok_or("aggregate copy in a constant initializer")?;
+        let v = ompcc_sema::fold(self.typed, expr);
+        let raw: u64 = match (v, class) {
+            (Some(ConstValue::Int(i)), Scalar::Float(t)) => float_bits(i.value as f64, t),
+            (Some(ConstValue::Float(f)), Scalar::Float(t)) => float_bits(f.value, t),
+            (Some(ConstValue::Int(i)), _) => i.value as u64,
+            (Some(ConstValue::Float(f)), Scalar::Bool) => (f.value != 0.0) as u64,
+            (Some(ConstValue::Float(f)), _) => f.value as i64 as u64,
+            (None, Scalar::Ptr) if is_null(expr) => 0,
+            (None, _) => return Err("it is not a plain number (addresses need relocations)".into()),
+        };
+        if let Some(w) = e.bit_width {
+            for (i, bit) in (0..w).zip(e.bit_offset..) {
+                let byte = (bit / 8) as usize;
+                let b = bytes.get_mut(byte).ok_or("bitfield out of range")?;
+                if (raw >> i) & 1 == 1 {
+                    *b |= 1 << (bit % 8);
+                } else {
+                    *b &= !(1 << (bit % 8));
+                }
+            }
+            return Ok(());
+        }
+        let n = class.ty().bytes() as usize;
+        let dst = bytes.get_mut(at..at + n).ok_or("value out of range")?;
+        dst.copy_from_slice(&raw.to_le_bytes()[..n]);
+        Ok(())
+    }
+
+    /// Whether `sym` names a function the device library is expected to provide.
+    pub fn is_library_function(&self, name: &str) -> bool {
+        DEVICE_API.contains(&name) || MATH_FUNCTIONS.contains(&name)
+    }
+
+    /// The function type of a function symbol.
+    pub fn fn_type_of(&self, sym: SymbolId) -> Option<QualType> {
+        let s = &self.typed.symbols[sym];
+        (s.kind == SymbolKind::Function
+            && matches!(self.typed.types.ckind(s.ty), TypeKind::Function(_)))
+        .then_some(s.ty)
+    }
+}
+
+fn float_bits(v: f64, t: Type) -> u64 {
+    if t == Type::F32 {
+        (v as f32).to_bits() as u64
+    } else {
+        v.to_bits()
+    }
+}
+
+/// `0`, `(void *)0` and the like.
+fn is_null(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int { value: 0, .. } => true,
+        ExprKind::Paren(x) | ExprKind::Cast(_, x) => is_null(x),
+        _ => false,
+    }
+}

@@ -1,0 +1,1771 @@
+//! Lowering of expressions.
+//!
+//! `eval` produces an [`Ev`]: an lvalue (memory, bitfield or function designator) or an rvalue
+//! in the expression's own type; `rvalue` applies lvalue conversion, array decay and the
+//! conversion sema recorded in `ExprInfo::conv`, so every operand arrives in exactly the type
+//! its parent expects (promotions and usual arithmetic conversions included). Conditions are
+//! lowered to branches directly (`branch`), so `&&`, `||`, `!` and comparisons never
+//! materialise 0/1 values when they steer control flow.
+
+use crate::func::{Addr, FnLower};
+use crate::ty::{self, Scalar};
+use ompcc_diag::Span;
+use ompcc_ir::{AddrSpace, Block, FloatCC, IntCC, Type, Value};
+use ompcc_sema::consteval::ConstValue;
+use ompcc_sema::types::{QualType, Quals};
+use ompcc_sema::{ExprInfo, InitKey, Storage, SymbolId, SymbolKind};
+use ompcc_syntax::ast::{BinaryOp, CharPrefix, Expr, ExprKind, StmtKind, UnaryOp};
+
+/// An lvalue.
+#[derive(Clone, Copy, Debug)]
+pub enum Lv {
+    /// An object in memory of the given type.
+    Mem(Addr, QualType),
+    /// A bitfield: the storage unit at `addr`, the field's bits at `shift..shift+width`.
+    Bit {
+        addr: Addr,
+        unit: Type,
+        shift: u32,
+        width: u32,
+        cls: Scalar,
+        volatile: bool,
+    },
+    /// A function designator.
+    Func(SymbolId),
+}
+
+/// An rvalue.
+#[derive(Clone, Copy, Debug)]
+pub enum Rv {
+    S(Value),
+    /// A struct or union value, held in memory.
+    Agg(Addr),
+    Void,
+}
+
+/// The result of evaluating an expression.
+#[derive(Clone, Copy, Debug)]
+pub enum Ev {
+    L(Lv),
+    R(Rv),
+}
+
+/// `e` without enclosing parentheses.
+pub fn strip_parens(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Paren(x) => strip_parens(x),
+        _ => e,
+    }
+}
+
+impl<'a> FnLower<'_, 'a, '_> {
+    pub fn info(&mut self, e: &Expr) -> Option<ExprInfo> {
+        let i = self.cx.typed.expr(e.id).copied();
+        if i.is_none() {
+            self.unsupported("expression has no type (it failed to check)", e.span);
+        }
+        i
+    }
+
+    /// The value class of `qt`, reporting types the device cannot hold.
+    pub fn class(&mut self, qt: QualType, span: Span) -> Option<Scalar> {
+        match ty::scalar(&self.cx.typed.types, qt) {
+            Ok(Some(s)) => Some(s),
+            Ok(None) => {
+                let t = &self.cx.typed.types;
+                if t.is_array(qt) || t.is_function(qt) {
+                    return Some(Scalar::Ptr);
+                }
+                self.unsupported(format!("'{}' is not a scalar type", t.display(qt)), span);
+                None
+            }
+            Err(u) => {
+                self.unsupported(
+                    format!("type '{}' is not supported on the device", u.name()),
+                    span,
+                );
+                None
+            }
+        }
+    }
+
+    /// The class of the value `e` is converted to where it is used.
+    pub fn class_of_conv(&mut self, e: &Expr) -> Option<Scalar> {
+        let info = self.info(e)?;
+        self.class(info.conv, e.span)
+    }
+
+    // ----- entry points -----
+
+    /// Evaluates `e` for its side effects only.
+    pub fn effect(&mut self, e: &'a Expr) {
+        self.ensure_open();
+        let _ = self.eval(e);
+    }
+
+    /// The scalar value of `e` in its converted type.
+    pub fn scalar(&mut self, e: &'a Expr) -> Option<Value> {
+        match self.rvalue(e)? {
+            Rv::S(v) => Some(v),
+            _ => {
+                self.unsupported("expected a scalar value", e.span);
+                None
+            }
+        }
+    }
+
+    /// The address of the struct/union value of `e`.
+    pub fn agg_value(&mut self, e: &'a Expr) -> Option<Addr> {
+        match self.rvalue(e)? {
+            Rv::Agg(a) => Some(a),
+            _ => {
+                self.unsupported("expected a struct or union value", e.span);
+                None
+            }
+        }
+    }
+
+    /// Lvalue conversion, decay and sema's recorded conversion.
+    pub fn rvalue(&mut self, e: &'a Expr) -> Option<Rv> {
+        let info = self.info(e)?;
+        let ev = self.eval(e)?;
+        let types = &self.cx.typed.types;
+        let (rv, from_ptr) = match ev {
+            Ev::R(rv) => (rv, false),
+            Ev::L(Lv::Func(_)) => {
+                self.unsupported(
+                    "function pointers are not supported on the device yet",
+                    e.span,
+                );
+                return None;
+            }
+            Ev::L(Lv::Mem(addr, qt)) => {
+                if types.is_array(qt) {
+                    if types.is_pointer(info.conv) {
+                        (Rv::S(self.generic_ptr(addr)), true)
+                    } else {
+                        (Rv::Agg(addr), false)
+                    }
+                } else if types.is_record(qt) {
+                    (Rv::Agg(addr), false)
+                } else if types.is_void(qt) {
+                    (Rv::Void, false)
+                } else {
+                    let cls = self.class(qt, e.span)?;
+                    let vol = types.canon(qt).quals.contains(Quals::VOLATILE);
+                    let a = Addr {
+                        align: addr.align.min(self.align_of(qt)),
+                        ..addr
+                    };
+                    (Rv::S(self.load_raw(a, cls.ty(), vol)), false)
+                }
+            }
+            Ev::L(lv @ Lv::Bit { .. }) => (Rv::S(self.load_lv(&lv)), false),
+        };
+        let Rv::S(v) = rv else { return Some(rv) };
+        let t = &self.cx.typed.types;
+        if t.is_void(info.conv) {
+            return Some(Rv::Void);
+        }
+        let from = if from_ptr {
+            Scalar::Ptr
+        } else {
+            self.class(info.ty, e.span)?
+        };
+        let to = self.class(info.conv, e.span)?;
+        Some(Rv::S(self.convert(v, from, to)))
+    }
+
+    /// An lvalue (reports non-lvalues).
+    fn lvalue(&mut self, e: &'a Expr) -> Option<Lv> {
+        match self.eval(e)? {
+            Ev::L(lv) => Some(lv),
+            Ev::R(Rv::Agg(a)) => {
+                let qt = self.info(e)?.ty;
+                Some(Lv::Mem(a, qt))
+            }
+            Ev::R(_) => {
+                self.unsupported("expression is not an lvalue", e.span);
+                None
+            }
+        }
+    }
+
+    // ----- conversions -----
+
+    /// Converts `v` of class `from` to class `to` (C11 6.3).
+    pub fn convert(&mut self, v: Value, from: Scalar, to: Scalar) -> Value {
+        if from == to {
+            return v;
+        }
+        let ins_ty = self.b.value_type(v);
+        match (from, to) {
+            (_, Scalar::Bool) => {
+                let c = self.nonzero(v, from);
+                self.b.ins().zext(Type::I8, c)
+            }
+            (Scalar::Bool | Scalar::Int(..), Scalar::Int(t, _)) => {
+                let signed = from.is_signed();
+                self.resize(v, t, signed)
+            }
+            (Scalar::Bool | Scalar::Int(..), Scalar::Float(t)) => {
+                if from.is_signed() {
+                    self.b.ins().sitofp(t, v)
+                } else {
+                    self.b.ins().uitofp(t, v)
+                }
+            }
+            (Scalar::Float(_), Scalar::Int(t, signed)) => {
+                if signed {
+                    self.b.ins().fptosi(t, v)
+                } else {
+                    self.b.ins().fptoui(t, v)
+                }
+            }
+            (Scalar::Float(_), Scalar::Float(t)) => {
+                if t.bits() > ins_ty.bits() {
+                    self.b.ins().fpext(t, v)
+                } else {
+                    self.b.ins().fptrunc(t, v)
+                }
+            }
+            (Scalar::Ptr, Scalar::Int(t, _)) => {
+                let i = self.b.ins().ptrtoint(Type::I64, v);
+                self.resize(i, t, false)
+            }
+            (Scalar::Bool | Scalar::Int(..), Scalar::Ptr) => {
+                let i = self.resize(v, Type::I64, from.is_signed());
+                self.b.ins().inttoptr(Type::PTR, i)
+            }
+            (Scalar::Float(_), Scalar::Ptr) => {
+                let i = self.b.ins().fptoui(Type::I64, v);
+                self.b.ins().inttoptr(Type::PTR, i)
+            }
+            (Scalar::Ptr, Scalar::Float(t)) => {
+                let i = self.b.ins().ptrtoint(Type::I64, v);
+                self.b.ins().uitofp(t, i)
+            }
+            (Scalar::Ptr, Scalar::Ptr) => v,
+        }
+    }
+
+    /// Integer width change: truncate, or sign/zero-extend.
+    pub fn resize(&mut self, v: Value, to: Type, signed: bool) -> Value {
+        let from = self.b.value_type(v);
+        if from.bits() == to.bits() {
+            v
+        } else if from.bits() > to.bits() {
+            self.b.ins().trunc(to, v)
+        } else if signed {
+            self.b.ins().sext(to, v)
+        } else {
+            self.b.ins().zext(to, v)
+        }
+    }
+
+    /// `v != 0` as an `i1`.
+    fn nonzero(&mut self, v: Value, cls: Scalar) -> Value {
+        match cls {
+            Scalar::Float(t) => {
+                let z = self.b.ins().fconst(t, 0.0);
+                self.b.ins().fcmp(FloatCC::Une, v, z)
+            }
+            Scalar::Ptr => {
+                let i = self.b.ins().ptrtoint(Type::I64, v);
+                let z = self.b.ins().iconst(Type::I64, 0);
+                self.b.ins().icmp(IntCC::Ne, i, z)
+            }
+            other => {
+                let z = self.b.ins().iconst(other.ty(), 0);
+                self.b.ins().icmp(IntCC::Ne, v, z)
+            }
+        }
+    }
+
+    fn iconst_in(&mut self, cls: Scalar, v: i128) -> Value {
+        match cls {
+            Scalar::Float(t) => self.b.ins().fconst(t, v as f64),
+            Scalar::Ptr => {
+                let i = self.b.ins().iconst(Type::I64, v as i64);
+                self.b.ins().inttoptr(Type::PTR, i)
+            }
+            Scalar::Bool => self.b.ins().iconst(Type::I8, (v != 0) as i64),
+            Scalar::Int(t, _) => self.b.ins().iconst(t, v as i64),
+        }
+    }
+
+    fn const_value(&mut self, cls: Scalar, c: ConstValue) -> Value {
+        match (c, cls) {
+            (ConstValue::Int(i), _) => self.iconst_in(cls, i.value),
+            (ConstValue::Float(f), Scalar::Float(t)) => self.b.ins().fconst(t, f.value),
+            (ConstValue::Float(f), Scalar::Bool) => {
+                self.b.ins().iconst(Type::I8, (f.value != 0.0) as i64)
+            }
+            (ConstValue::Float(f), _) => self.iconst_in(cls, f.value as i128),
+        }
+    }
+
+    // ----- conditions -----
+
+    /// Branches to `t` when `c` is true, else to `f`.
+    pub fn branch(&mut self, c: &'a Expr, t: Block, f: Block) {
+        self.ensure_open();
+        let inner = strip_parens(c);
+        match &inner.kind {
+            ExprKind::Binary(BinaryOp::LogAnd, a, b) => {
+                let mid = self.b.create_block();
+                self.branch(a, mid, f);
+                self.b.switch_to_block(mid);
+                self.branch(b, t, f);
+            }
+            ExprKind::Binary(BinaryOp::LogOr, a, b) => {
+                let mid = self.b.create_block();
+                self.branch(a, t, mid);
+                self.b.switch_to_block(mid);
+                self.branch(b, t, f);
+            }
+            ExprKind::Unary(UnaryOp::Not, x) => self.branch(x, f, t),
+            _ => match self.cond_value(c) {
+                Some(v) if !self.b.is_filled() => {
+                    self.b.ins().brif(v, t, &[], f, &[]);
+                }
+                _ => self.jump_to(f),
+            },
+        }
+    }
+
+    /// `c` as an `i1`.
+    fn cond_value(&mut self, c: &'a Expr) -> Option<Value> {
+        let inner = strip_parens(c);
+        if let ExprKind::Binary(op, l, r) = &inner.kind
+            && matches!(
+                op,
+                BinaryOp::Lt
+                    | BinaryOp::Gt
+                    | BinaryOp::Le
+                    | BinaryOp::Ge
+                    | BinaryOp::Eq
+                    | BinaryOp::Ne
+            )
+        {
+            return self.compare(*op, l, r);
+        }
+        let cls = self.class_of_conv(c)?;
+        let v = self.scalar(c)?;
+        Some(self.nonzero(v, cls))
+    }
+
+    fn compare(&mut self, op: BinaryOp, l: &'a Expr, r: &'a Expr) -> Option<Value> {
+        let cls = self.class_of_conv(l)?;
+        let a = self.scalar(l)?;
+        let b = self.scalar(r)?;
+        let rc = self.class_of_conv(r)?;
+        let b = self.convert(b, rc, cls);
+        Some(match cls {
+            Scalar::Float(_) => {
+                let cc = match op {
+                    BinaryOp::Lt => FloatCC::Olt,
+                    BinaryOp::Gt => FloatCC::Ogt,
+                    BinaryOp::Le => FloatCC::Ole,
+                    BinaryOp::Ge => FloatCC::Oge,
+                    BinaryOp::Eq => FloatCC::Oeq,
+                    _ => FloatCC::Une,
+                };
+                self.b.ins().fcmp(cc, a, b)
+            }
+            _ => {
+                let s = cls.is_signed();
+                let cc = match op {
+                    BinaryOp::Lt if s => IntCC::Slt,
+                    BinaryOp::Lt => IntCC::Ult,
+                    BinaryOp::Gt if s => IntCC::Sgt,
+                    BinaryOp::Gt => IntCC::Ugt,
+                    BinaryOp::Le if s => IntCC::Sle,
+                    BinaryOp::Le => IntCC::Ule,
+                    BinaryOp::Ge if s => IntCC::Sge,
+                    BinaryOp::Ge => IntCC::Uge,
+                    BinaryOp::Eq => IntCC::Eq,
+                    _ => IntCC::Ne,
+                };
+                self.b.ins().icmp(cc, a, b)
+            }
+        })
+    }
+
+    /// A condition materialised as an `int` 0/1 through a join block.
+    fn bool_value(&mut self, e: &'a Expr) -> Value {
+        let t = self.b.create_block();
+        let f = self.b.create_block();
+        let join = self.b.create_block();
+        let p = self.b.append_block_param(join, Type::I32);
+        self.branch(e, t, f);
+        self.b.switch_to_block(t);
+        let one = self.b.ins().iconst(Type::I32, 1);
+        self.b.ins().jump(join, &[one]);
+        self.b.switch_to_block(f);
+        let zero = self.b.ins().iconst(Type::I32, 0);
+        self.b.ins().jump(join, &[zero]);
+        self.b.switch_to_block(join);
+        p
+    }
+
+    // ----- the expression walk -----
+
+    pub fn eval(&mut self, e: &'a Expr) -> Option<Ev> {
+        let before = self.cx.diags.len();
+        let r = self.eval_inner(e);
+        if r.is_none() && self.cx.diags.len() == before && !self.failed_silently(e) {
+            // Every failure must be reported: a silently dropped expression would be a
+            // wrong program.
+            self.errors += 1;
+            self.cx.error(
+                "E0899",
+                "internal error: expression could not be lowered",
+                e.span,
+            );
+        }
+        r
+    }
+
+    /// Uses of locals whose declaration was already reported fail without a new message.
+    fn failed_silently(&self, e: &Expr) -> bool {
+        self.cx
+            .typed
+            .ident_symbols
+            .get(&strip_parens(e).id)
+            .is_some_and(|s| self.failed_locals.contains(s))
+            || self.errors > 0
+    }
+
+    fn eval_inner(&mut self, e: &'a Expr) -> Option<Ev> {
+        self.ensure_open();
+        let info = self.info(e)?;
+        let span = e.span;
+        if let Some(&sel) = self.cx.typed.selected.get(&e.id) {
+            return self.selected(e, sel);
+        }
+        let r = |rv| Some(Ev::R(rv));
+        match &e.kind {
+            ExprKind::Paren(x) => self.eval(x),
+            ExprKind::Ident(_) => self.ident(e, info),
+            ExprKind::Int { .. } | ExprKind::Char { .. } => {
+                let cls = self.class(info.ty, span)?;
+                let v = match &e.kind {
+                    ExprKind::Int { value, .. } => self.iconst_in(cls, *value as i128),
+                    ExprKind::Char { value, prefix } => {
+                        // A plain character constant is a `char` (signed here) widened to
+                        // int: '\xff' is -1, as gcc has it.
+                        let v = if *prefix == CharPrefix::None && *value <= 0xff {
+                            *value as u8 as i8 as i128
+                        } else {
+                            *value as i128
+                        };
+                        self.iconst_in(cls, v)
+                    }
+                    _ => return None,
+                };
+                r(Rv::S(v))
+            }
+            ExprKind::Float { value, .. } => {
+                let cls = self.class(info.ty, span)?;
+                let v = match cls {
+                    Scalar::Float(t) => self.b.ins().fconst(t, *value),
+                    _ => self.iconst_in(cls, *value as i128),
+                };
+                r(Rv::S(v))
+            }
+            ExprKind::Str(s) => {
+                let unit = match s.prefix {
+                    CharPrefix::None | CharPrefix::Utf8 => 1usize,
+                    CharPrefix::U16 => 2,
+                    CharPrefix::Wide | CharPrefix::U32 => 4,
+                };
+                let mut bytes = Vec::with_capacity((s.value.len() + 1) * unit);
+                for &u in s.value.iter().chain(std::iter::once(&0)) {
+                    bytes.extend_from_slice(&(u as u64).to_le_bytes()[..unit]);
+                }
+                let name = self.cx.string_global(bytes);
+                let g = self.b.import_global(&name, AddrSpace::Global);
+                let ptr = self.b.ins().global_addr(g);
+                let addr = Addr {
+                    ptr,
+                    space: AddrSpace::Global,
+                    align: unit as u32,
+                };
+                Some(Ev::L(Lv::Mem(addr, info.ty)))
+            }
+            ExprKind::Generic(..) => {
+                self.unsupported("unresolved _Generic selection", span);
+                None
+            }
+            ExprKind::Index(a, b) => self.index(a, b, info, span),
+            ExprKind::Call(f, args) => self.call(e, f, args, info).map(Ev::R),
+            ExprKind::Member { base, arrow, .. } => self.member(e, base, *arrow, info),
+            ExprKind::Unary(op, x) => self.unary(*op, x, info, span),
+            ExprKind::CompoundLiteral(..) => {
+                let slot = self.new_slot(info.ty, span)?;
+                let align = self.align_of(info.ty);
+                let addr = self.slot_addr(slot, align);
+                self.init_object(addr, info.ty, InitKey::CompoundLiteral(e.id), span);
+                let addr = self.slot_addr(slot, align);
+                Some(Ev::L(Lv::Mem(addr, info.ty)))
+            }
+            ExprKind::SizeofExpr(_)
+            | ExprKind::SizeofType(_)
+            | ExprKind::AlignofType(_)
+            | ExprKind::AlignofExpr(_)
+            | ExprKind::Offsetof(..)
+            | ExprKind::TypesCompatible(..) => {
+                let cls = self.class(info.ty, span)?;
+                if let Some(c) = ompcc_sema::fold(self.cx.typed, e) {
+                    return r(Rv::S(self.const_value(cls, c)));
+                }
+                let qt = match &e.kind {
+                    ExprKind::SizeofExpr(x) => self.cx.typed.expr(x.id).map(|i| i.ty),
+                    ExprKind::SizeofType(tn) => tn
+                        .declarator
+                        .as_ref()
+                        .and_then(|d| self.cx.typed.decl_type(d.id))
+                        .or_else(|| self.typedef_of_specs(&tn.specs)),
+                    _ => None,
+                };
+                let Some(qt) = qt else {
+                    self.unsupported("this constant could not be evaluated", span);
+                    return None;
+                };
+                self.vla_sizes_of(qt, span);
+                let n = self.sizeof_value(qt, span)?;
+                r(Rv::S(self.convert(n, Scalar::ULONG, cls)))
+            }
+            ExprKind::Cast(_, x) => {
+                let t = &self.cx.typed.types;
+                if t.is_void(info.ty) {
+                    self.effect(x);
+                    return r(Rv::Void);
+                }
+                if !t.is_scalar(info.ty) {
+                    self.unsupported("cast to a non-scalar type is not supported", span);
+                    return None;
+                }
+                self.vla_sizes_of(info.ty, span);
+                let to = self.class(info.ty, span)?;
+                let from = self.class_of_conv(x)?;
+                let v = self.scalar(x)?;
+                r(Rv::S(self.convert(v, from, to)))
+            }
+            ExprKind::Binary(op, l, rr) => self.binary(e, *op, l, rr, info).map(Ev::R),
+            ExprKind::Assign(op, l, rr) => self.assign(*op, l, rr, span).map(Ev::R),
+            ExprKind::Cond(c, t, f) => self.conditional(c, t.as_deref(), f, info, span).map(Ev::R),
+            ExprKind::Comma(a, b) => {
+                self.effect(a);
+                self.ensure_open();
+                let rv = self.rvalue(b)?;
+                r(rv)
+            }
+            ExprKind::StmtExpr(blk) => {
+                let (last, rest) = match blk.items.split_last() {
+                    Some((l, rest)) => (Some(l), rest),
+                    None => (None, &[][..]),
+                };
+                for item in rest {
+                    match item {
+                        ompcc_syntax::ast::BlockItem::Decl(d) => self.declaration(d),
+                        ompcc_syntax::ast::BlockItem::Stmt(s) => self.stmt(s),
+                        _ => {}
+                    }
+                }
+                self.ensure_open();
+                match last {
+                    Some(ompcc_syntax::ast::BlockItem::Stmt(s)) => match &s.kind {
+                        StmtKind::Expr(Some(x)) if !self.cx.typed.types.is_void(info.ty) => {
+                            let rv = self.rvalue(x)?;
+                            r(rv)
+                        }
+                        _ => {
+                            self.stmt(s);
+                            self.ensure_open();
+                            r(Rv::Void)
+                        }
+                    },
+                    Some(ompcc_syntax::ast::BlockItem::Decl(d)) => {
+                        self.declaration(d);
+                        r(Rv::Void)
+                    }
+                    _ => r(Rv::Void),
+                }
+            }
+            ExprKind::VaArg(..) => {
+                self.unsupported(
+                    "variadic arguments ('va_arg') are not supported on the device",
+                    span,
+                );
+                None
+            }
+            ExprKind::LabelAddr(_) => {
+                self.unsupported("label addresses are not supported on the device", span);
+                None
+            }
+            ExprKind::ArraySection { .. } => {
+                self.unsupported("array section outside an OpenMP clause", span);
+                None
+            }
+        }
+    }
+
+    /// The type a `typedef` name among `specs` stands for (block-scope typedefs of VLA
+    /// types, whose size is only known at run time).
+    fn typedef_of_specs(&self, specs: &ompcc_syntax::ast::DeclSpecs) -> Option<QualType> {
+        specs.specs.iter().find_map(|s| match &s.kind {
+            ompcc_syntax::ast::DeclSpecKind::Type(ompcc_syntax::ast::TypeSpec::TypedefName(id)) => {
+                self.typedefs.get(&id.name).copied()
+            }
+            _ => None,
+        })
+    }
+
+    /// `_Generic`, `__builtin_expect`, `__builtin_choose_expr`: the selected operand.
+    fn selected(&mut self, e: &'a Expr, sel: ompcc_syntax::ast::ExprId) -> Option<Ev> {
+        let Some(x) = self.cx.expr_by_id(sel) else {
+            self.unsupported("selected expression not found", e.span);
+            return None;
+        };
+        let xi = self.info(x)?;
+        if xi.kind == ompcc_sema::ValueKind::Function
+            || self.cx.typed.types.is_function(xi.ty)
+            || self
+                .cx
+                .typed
+                .types
+                .pointee(xi.ty)
+                .is_some_and(|p| self.cx.typed.types.is_function(p))
+        {
+            // `__builtin_tgmath(f, g, h, args...)`: a call of the chosen candidate with the
+            // arguments after the candidates (sema converted them to its parameters).
+            let ExprKind::Call(_, args) = &e.kind else {
+                self.unsupported("unexpected function selection", e.span);
+                return None;
+            };
+            let types = &self.cx.typed.types;
+            let n = args
+                .iter()
+                .take_while(|a| {
+                    self.cx.typed.expr(a.id).is_some_and(|i| {
+                        types.pointee(i.conv).is_some_and(|p| types.is_function(p))
+                    })
+                })
+                .count();
+            let info = self.info(e)?;
+            return self.call(e, x, &args[n..], info).map(Ev::R);
+        }
+        if matches!(e.kind, ExprKind::Generic(..)) {
+            return self.eval(x);
+        }
+        // Builtin calls: the other arguments are not evaluated (`__builtin_expect`'s hint is
+        // a constant).
+        self.rvalue(x).map(Ev::R)
+    }
+
+    fn ident(&mut self, e: &'a Expr, info: ExprInfo) -> Option<Ev> {
+        let Some(&sym) = self.cx.typed.ident_symbols.get(&e.id) else {
+            self.unsupported("unresolved name", e.span);
+            return None;
+        };
+        let s = self.cx.typed.symbols[sym].clone();
+        match s.kind {
+            SymbolKind::EnumConstant(v) => {
+                let cls = self.class(info.ty, e.span)?;
+                Some(Ev::R(Rv::S(self.iconst_in(cls, v))))
+            }
+            SymbolKind::Function => Some(Ev::L(Lv::Func(sym))),
+            SymbolKind::Typedef => {
+                self.unsupported("a type name is not a value", e.span);
+                None
+            }
+            SymbolKind::Object => {
+                if let Some(&l) = self.locals.get(&sym) {
+                    let addr = self.local_addr(l);
+                    return Some(Ev::L(Lv::Mem(addr, s.ty)));
+                }
+                if s.storage == Storage::Automatic {
+                    if self.failed_locals.contains(&sym) {
+                        self.errors += 1;
+                        return None;
+                    }
+                    self.unsupported(format!("local '{}' is not available here", s.name), e.span);
+                    return None;
+                }
+                let fname = self.name.clone();
+                let g = self.cx.object_global(sym, &fname, e.span)?;
+                let gr = self.b.import_global(&g.name, g.space);
+                let ptr = self.b.ins().global_addr(gr);
+                let align = self.align_of(s.ty).max(s.align.unwrap_or(1) as u32);
+                Some(Ev::L(Lv::Mem(
+                    Addr {
+                        ptr,
+                        space: g.space,
+                        align,
+                    },
+                    s.ty,
+                )))
+            }
+        }
+    }
+
+    /// The address `a[i]` designates, keeping the space of a local or global array.
+    fn index(&mut self, a: &'a Expr, b: &'a Expr, info: ExprInfo, span: Span) -> Option<Ev> {
+        let ai = self.info(a)?;
+        let (base, idx) = if self.cx.typed.types.is_pointer(ai.conv) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let bi = self.info(base)?;
+        let base_addr = if self.cx.typed.types.is_array(bi.ty) {
+            match self.lvalue(base)? {
+                Lv::Mem(addr, _) => addr,
+                _ => {
+                    self.unsupported("cannot index this array", span);
+                    return None;
+                }
+            }
+        } else {
+            let p = self.scalar(base)?;
+            Addr {
+                ptr: p,
+                space: AddrSpace::Generic,
+                align: self.align_of(info.ty),
+            }
+        };
+        let addr = self.element_addr(base_addr, idx, info.ty, false, span)?;
+        Some(Ev::L(Lv::Mem(addr, info.ty)))
+    }
+
+    /// `base + idx * sizeof(elem)` (or minus).
+    fn element_addr(
+        &mut self,
+        base: Addr,
+        idx: &'a Expr,
+        elem: QualType,
+        negate: bool,
+        span: Span,
+    ) -> Option<Addr> {
+        let ic = self.class_of_conv(idx)?;
+        let iv = self.scalar(idx)?;
+        self.element_addr_value(base, iv, ic, elem, negate, span)
+    }
+
+    fn element_addr_value(
+        &mut self,
+        base: Addr,
+        iv: Value,
+        ic: Scalar,
+        elem: QualType,
+        negate: bool,
+        span: Span,
+    ) -> Option<Addr> {
+        let i = self.resize(iv, Type::I64, ic.is_signed());
+        let size = self.sizeof_value(elem, span)?;
+        let mut off = self.b.ins().imul(i, size);
+        if negate {
+            off = self.b.ins().neg(off);
+        }
+        let ptr = self.b.ins().ptr_offset(base.ptr, off);
+        let ea = self.align_of(elem);
+        Some(Addr {
+            ptr,
+            space: base.space,
+            align: base.align.min(ea).max(1),
+        })
+    }
+
+    fn member(&mut self, e: &'a Expr, base: &'a Expr, arrow: bool, info: ExprInfo) -> Option<Ev> {
+        let Some((rec, path)) = self.cx.typed.member_paths.get(&e.id).cloned() else {
+            self.unsupported("unresolved member", e.span);
+            return None;
+        };
+        let types = &self.cx.typed.types;
+        let rec_align = types.record_layout(rec).map_or(1, |l| l.align) as u32;
+        let addr = if arrow {
+            let p = self.scalar(base)?;
+            Addr {
+                ptr: p,
+                space: AddrSpace::Generic,
+                align: rec_align,
+            }
+        } else {
+            match self.lvalue(base)? {
+                Lv::Mem(a, _) => a,
+                _ => {
+                    self.unsupported("member of a non-object", e.span);
+                    return None;
+                }
+            }
+        };
+        let mut bits = 0u64;
+        let mut r = rec;
+        let mut width = None;
+        for (n, &i) in path.iter().enumerate() {
+            let types = &self.cx.typed.types;
+            let rd = types.record(r);
+            let (Some(fl), Some(fd)) = (
+                rd.layout.as_ref().and_then(|l| l.fields.get(i)),
+                rd.fields.as_ref().and_then(|f| f.get(i)),
+            ) else {
+                self.unsupported("member of an incomplete record", e.span);
+                return None;
+            };
+            bits += fl.bit_offset;
+            if n + 1 < path.len() {
+                match types.record_id(fd.ty) {
+                    Some(inner) => r = inner,
+                    None => {
+                        self.unsupported("bad member path", e.span);
+                        return None;
+                    }
+                }
+            } else {
+                width = fd.bit_width;
+            }
+        }
+        if let Some(w) = width {
+            let cls = self.class(info.ty, e.span)?;
+            let mut lv = self.bitfield_lv(addr, bits, w, cls, e.span)?;
+            if let Lv::Bit { volatile, .. } = &mut lv {
+                *volatile = info.ty.quals.contains(Quals::VOLATILE);
+            }
+            return Some(Ev::L(lv));
+        }
+        let a = self.offset(addr, (bits / 8) as i64);
+        Some(Ev::L(Lv::Mem(a, info.ty)))
+    }
+
+    /// A bitfield at `bit_offset` bits from `base`: the smallest naturally aligned unit that
+    /// holds it, or (packed records, where a field may straddle such units) the smallest unit
+    /// starting at the byte that holds its first bit.
+    pub fn bitfield_lv(
+        &mut self,
+        base: Addr,
+        bit_offset: u64,
+        width: u32,
+        cls: Scalar,
+        span: Span,
+    ) -> Option<Lv> {
+        let fits = |start: u64, u: u64| bit_offset + width as u64 <= start + u;
+        let aligned = [8u64, 16, 32, 64]
+            .into_iter()
+            .map(|u| (bit_offset / u * u, u))
+            .find(|&(start, u)| fits(start, u));
+        let byte = bit_offset / 8 * 8;
+        let Some((start, unit)) = aligned.or_else(|| {
+            [16u64, 32, 64]
+                .into_iter()
+                .map(|u| (byte, u))
+                .find(|&(s, u)| fits(s, u))
+        }) else {
+            self.unsupported(
+                "a bitfield this wide that straddles 64-bit units is not supported on the device",
+                span,
+            );
+            return None;
+        };
+        let addr = self.offset(base, (start / 8) as i64);
+        Some(Lv::Bit {
+            addr,
+            unit: Type::int(unit as u32).unwrap_or(Type::I64),
+            shift: (bit_offset - start) as u32,
+            width,
+            cls,
+            volatile: false,
+        })
+    }
+
+    pub fn load_lv(&mut self, lv: &Lv) -> Value {
+        match *lv {
+            Lv::Mem(addr, qt) => {
+                let cls = self.class(qt, Span::point(0)).unwrap_or(Scalar::INT);
+                let vol = qt.quals.contains(Quals::VOLATILE);
+                let a = Addr {
+                    align: addr.align.min(self.align_of(qt)),
+                    ..addr
+                };
+                self.load_raw(a, cls.ty(), vol)
+            }
+            Lv::Bit {
+                addr,
+                unit,
+                shift,
+                width,
+                cls,
+                volatile,
+            } => {
+                let u = self.load_raw(addr, unit, volatile);
+                let bits = unit.bits();
+                let up = self.b.ins().iconst(unit, (bits - shift - width) as i64);
+                let x = self.b.ins().shl(u, up);
+                let down = self.b.ins().iconst(unit, (bits - width) as i64);
+                let x = if cls.is_signed() {
+                    self.b.ins().ashr(x, down)
+                } else {
+                    self.b.ins().lshr(x, down)
+                };
+                let from = Scalar::Int(unit, cls.is_signed());
+                if cls == Scalar::Bool {
+                    let t = self.resize(x, Type::I8, false);
+                    return t;
+                }
+                self.convert(x, from, cls)
+            }
+            Lv::Func(_) => self.b.ins().iconst(Type::I32, 0),
+        }
+    }
+
+    /// Stores `v` (of the lvalue's class); returns the value the object now holds.
+    pub fn store_lv(&mut self, lv: &Lv, v: Value) -> Value {
+        match *lv {
+            Lv::Mem(addr, qt) => {
+                let vol = qt.quals.contains(Quals::VOLATILE);
+                let a = Addr {
+                    align: addr.align.min(self.align_of(qt)),
+                    ..addr
+                };
+                self.store_raw(a, v, vol);
+                v
+            }
+            Lv::Bit {
+                addr,
+                unit,
+                shift,
+                width,
+                cls,
+                volatile,
+            } => {
+                let vt = self.b.value_type(v);
+                let vu = self.resize(v, unit, false);
+                let mask_bits: u64 = if width >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << width) - 1
+                };
+                let mask = mask_bits << shift;
+                let old = self.load_raw(addr, unit, volatile);
+                let keep = self.b.ins().iconst(unit, !mask as i64);
+                let kept = self.b.ins().and(old, keep);
+                let sh = self.b.ins().iconst(unit, shift as i64);
+                let moved = self.b.ins().shl(vu, sh);
+                let m = self.b.ins().iconst(unit, mask as i64);
+                let moved = self.b.ins().and(moved, m);
+                let new = self.b.ins().or(kept, moved);
+                self.store_raw(addr, new, volatile);
+                // The value read back: v truncated to `width` bits, sign-extended if signed.
+                if cls == Scalar::Bool || vt.bits() <= width {
+                    return v;
+                }
+                let k = self.b.ins().iconst(vt, (vt.bits() - width) as i64);
+                let x = self.b.ins().shl(v, k);
+                if cls.is_signed() {
+                    self.b.ins().ashr(x, k)
+                } else {
+                    self.b.ins().lshr(x, k)
+                }
+            }
+            Lv::Func(_) => v,
+        }
+    }
+
+    // ----- operators -----
+
+    fn unary(&mut self, op: UnaryOp, x: &'a Expr, info: ExprInfo, span: Span) -> Option<Ev> {
+        let r = |v| Some(Ev::R(Rv::S(v)));
+        match op {
+            UnaryOp::AddrOf => match self.lvalue(x)? {
+                Lv::Mem(addr, _) => r(self.generic_ptr(addr)),
+                Lv::Func(_) => {
+                    self.unsupported(
+                        "function pointers are not supported on the device yet",
+                        span,
+                    );
+                    None
+                }
+                Lv::Bit { .. } => {
+                    self.unsupported("cannot take the address of a bitfield", span);
+                    None
+                }
+            },
+            UnaryOp::Deref => {
+                let xi = self.info(x)?;
+                if self.cx.typed.types.is_function(info.ty) {
+                    // `*f` of a function designator is the designator.
+                    if let Some(Ev::L(Lv::Func(s))) = self.eval(x) {
+                        return Some(Ev::L(Lv::Func(s)));
+                    }
+                    self.unsupported(
+                        "calls through function pointers are not supported on the device yet",
+                        span,
+                    );
+                    return None;
+                }
+                let _ = xi;
+                let p = self.scalar(x)?;
+                let align = self.align_of(info.ty);
+                Some(Ev::L(Lv::Mem(
+                    Addr {
+                        ptr: p,
+                        space: AddrSpace::Generic,
+                        align,
+                    },
+                    info.ty,
+                )))
+            }
+            UnaryOp::Plus => {
+                let v = self.scalar(x)?;
+                r(v)
+            }
+            UnaryOp::Minus => {
+                let cls = self.class_of_conv(x)?;
+                let v = self.scalar(x)?;
+                match cls {
+                    Scalar::Float(_) => r(self.b.ins().fneg(v)),
+                    _ => r(self.b.ins().neg(v)),
+                }
+            }
+            UnaryOp::BitNot => {
+                let v = self.scalar(x)?;
+                r(self.b.ins().not(v))
+            }
+            UnaryOp::Not => {
+                let cls = self.class_of_conv(x)?;
+                let v = self.scalar(x)?;
+                let nz = self.nonzero(v, cls);
+                let t = self.b.ins().iconst(Type::I1, 1);
+                let z = self.b.ins().xor(nz, t);
+                r(self.b.ins().zext(Type::I32, z))
+            }
+            UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
+                self.incdec(op, x, span).map(|v| Ev::R(Rv::S(v)))
+            }
+            UnaryOp::Real | UnaryOp::Imag => {
+                self.unsupported("complex numbers are not supported on the device", span);
+                None
+            }
+        }
+    }
+
+    fn incdec(&mut self, op: UnaryOp, x: &'a Expr, span: Span) -> Option<Value> {
+        let xi = self.info(x)?;
+        let lv = self.lvalue(x)?;
+        let cls = self.class(xi.ty, span)?;
+        let old = self.load_lv(&lv);
+        let inc = matches!(op, UnaryOp::PreInc | UnaryOp::PostInc);
+        let new = match cls {
+            Scalar::Ptr => {
+                let elem = self.cx.typed.types.pointee(xi.ty)?;
+                let one = self.b.ins().iconst(Type::I64, 1);
+                let base = Addr {
+                    ptr: old,
+                    space: AddrSpace::Generic,
+                    align: 1,
+                };
+                self.element_addr_value(base, one, Scalar::LONG, elem, !inc, span)?
+                    .ptr
+            }
+            Scalar::Float(t) => {
+                let one = self.b.ins().fconst(t, 1.0);
+                if inc {
+                    self.b.ins().fadd(old, one)
+                } else {
+                    self.b.ins().fsub(old, one)
+                }
+            }
+            Scalar::Bool => {
+                if inc {
+                    self.b.ins().iconst(Type::I8, 1)
+                } else {
+                    let one = self.b.ins().iconst(Type::I8, 1);
+                    self.b.ins().xor(old, one)
+                }
+            }
+            Scalar::Int(t, _) => {
+                let one = self.b.ins().iconst(t, 1);
+                if inc {
+                    self.b.ins().iadd(old, one)
+                } else {
+                    self.b.ins().isub(old, one)
+                }
+            }
+        };
+        let stored = self.store_lv(&lv, new);
+        Some(if matches!(op, UnaryOp::PostInc | UnaryOp::PostDec) {
+            old
+        } else {
+            stored
+        })
+    }
+
+    fn binary(
+        &mut self,
+        e: &'a Expr,
+        op: BinaryOp,
+        l: &'a Expr,
+        r: &'a Expr,
+        info: ExprInfo,
+    ) -> Option<Rv> {
+        use BinaryOp::*;
+        let span = e.span;
+        match op {
+            LogAnd | LogOr => return Some(Rv::S(self.bool_value(e))),
+            Lt | Gt | Le | Ge | Eq | Ne => {
+                let c = self.compare(op, l, r)?;
+                return Some(Rv::S(self.b.ins().zext(Type::I32, c)));
+            }
+            _ => {}
+        }
+        let types = &self.cx.typed.types;
+        let li = self.info(l)?;
+        let ri = self.info(r)?;
+        let lp = types.is_pointer(li.conv);
+        let rp = types.is_pointer(ri.conv);
+        if matches!(op, Add | Sub) && (lp || rp) {
+            if lp && rp {
+                // pointer difference, in elements
+                let elem = types.pointee(li.conv)?;
+                let a = self.scalar(l)?;
+                let b = self.scalar(r)?;
+                let a = self.b.ins().ptrtoint(Type::I64, a);
+                let b = self.b.ins().ptrtoint(Type::I64, b);
+                let d = self.b.ins().isub(a, b);
+                let size = self.sizeof_value(elem, span)?;
+                let q = self.b.ins().sdiv(d, size);
+                let cls = self.class(info.ty, span)?;
+                return Some(Rv::S(self.convert(q, Scalar::LONG, cls)));
+            }
+            let (p, i, pt) = if lp { (l, r, li.conv) } else { (r, l, ri.conv) };
+            let elem = types.pointee(pt)?;
+            let pv = self.scalar(p)?;
+            let base = Addr {
+                ptr: pv,
+                space: AddrSpace::Generic,
+                align: 1,
+            };
+            let a = self.element_addr(base, i, elem, op == Sub, span)?;
+            return Some(Rv::S(a.ptr));
+        }
+        let cls = self.class_of_conv(l)?;
+        let a = self.scalar(l)?;
+        let rc = self.class_of_conv(r)?;
+        let b = self.scalar(r)?;
+        Some(Rv::S(self.arith(op, cls, a, rc, b, span)?))
+    }
+
+    /// `a op b` computed in class `cls` (`b` of class `rc`, only different for shifts).
+    fn arith(
+        &mut self,
+        op: BinaryOp,
+        cls: Scalar,
+        a: Value,
+        rc: Scalar,
+        b: Value,
+        span: Span,
+    ) -> Option<Value> {
+        use BinaryOp::*;
+        if let Scalar::Float(_) = cls {
+            let b = self.convert(b, rc, cls);
+            let ins = self.b.ins();
+            return Some(match op {
+                Add => ins.fadd(a, b),
+                Sub => ins.fsub(a, b),
+                Mul => ins.fmul(a, b),
+                Div => ins.fdiv(a, b),
+                _ => {
+                    self.unsupported("invalid floating-point operation", span);
+                    return None;
+                }
+            });
+        }
+        let signed = cls.is_signed();
+        if matches!(op, Shl | Shr) {
+            let amount = self.resize(b, cls.ty(), false);
+            let ins = self.b.ins();
+            return Some(match op {
+                Shl => ins.shl(a, amount),
+                _ if signed => ins.ashr(a, amount),
+                _ => ins.lshr(a, amount),
+            });
+        }
+        let b = self.convert(b, rc, cls);
+        let ins = self.b.ins();
+        Some(match op {
+            Add => ins.iadd(a, b),
+            Sub => ins.isub(a, b),
+            Mul => ins.imul(a, b),
+            Div if signed => ins.sdiv(a, b),
+            Div => ins.udiv(a, b),
+            Rem if signed => ins.srem(a, b),
+            Rem => ins.urem(a, b),
+            BitAnd => ins.and(a, b),
+            BitOr => ins.or(a, b),
+            BitXor => ins.xor(a, b),
+            _ => {
+                self.unsupported("invalid integer operation", span);
+                return None;
+            }
+        })
+    }
+
+    fn assign(&mut self, op: Option<BinaryOp>, l: &'a Expr, r: &'a Expr, span: Span) -> Option<Rv> {
+        let li = self.info(l)?;
+        let lt = li.ty;
+        if self.cx.typed.types.is_record(lt) {
+            // Evaluate the source first: `a = f()` must not see a half-written `a`.
+            let src = self.agg_value(r)?;
+            let dst = match self.lvalue(l)? {
+                Lv::Mem(a, _) => a,
+                _ => return None,
+            };
+            self.copy(dst, src, lt, span);
+            return Some(Rv::Agg(dst));
+        }
+        let Some(bop) = op else {
+            let v = self.scalar(r)?;
+            let lv = self.lvalue(l)?;
+            return Some(Rv::S(self.store_lv(&lv, v)));
+        };
+        let lv = self.lvalue(l)?;
+        let lc = self.class(lt, span)?;
+        let old = self.load_lv(&lv);
+        let new = if lc == Scalar::Ptr {
+            let elem = self.cx.typed.types.pointee(lt)?;
+            let base = Addr {
+                ptr: old,
+                space: AddrSpace::Generic,
+                align: 1,
+            };
+            self.element_addr(base, r, elem, bop == BinaryOp::Sub, span)?
+                .ptr
+        } else {
+            let rc = self.class_of_conv(r)?;
+            let cc = if matches!(bop, BinaryOp::Shl | BinaryOp::Shr) {
+                ty::promote(lc)
+            } else {
+                rc
+            };
+            let a = self.convert(old, lc, cc);
+            let b = self.scalar(r)?;
+            let res = self.arith(bop, cc, a, rc, b, span)?;
+            self.convert(res, cc, lc)
+        };
+        Some(Rv::S(self.store_lv(&lv, new)))
+    }
+
+    fn conditional(
+        &mut self,
+        c: &'a Expr,
+        t: Option<&'a Expr>,
+        f: &'a Expr,
+        info: ExprInfo,
+        span: Span,
+    ) -> Option<Rv> {
+        let types = &self.cx.typed.types;
+        let void = types.is_void(info.ty);
+        let agg = types.is_record(info.ty);
+        let tb = self.b.create_block();
+        let fb = self.b.create_block();
+        let join = self.b.create_block();
+        let cls = if void {
+            None
+        } else if agg {
+            Some(Scalar::Ptr)
+        } else {
+            Some(self.class(info.ty, span)?)
+        };
+        let param = cls.map(|c| self.b.append_block_param(join, c.ty()));
+        // GNU `c ?: f`: the condition's value is the true result.
+        let mut gnu_value = None;
+        match t {
+            Some(_) => self.branch(c, tb, fb),
+            None => {
+                let cc = self.class_of_conv(c)?;
+                let v = self.scalar(c)?;
+                let nz = self.nonzero(v, cc);
+                gnu_value = Some((v, cc));
+                self.b.ins().brif(nz, tb, &[], fb, &[]);
+            }
+        }
+        for (blk, arm) in [(tb, t), (fb, Some(f))] {
+            self.b.switch_to_block(blk);
+            let v = match (arm, gnu_value) {
+                (Some(x), _) => self.arm_value(x, void, agg),
+                (None, Some((v, cc))) => cls.map(|to| self.convert(v, cc, to)),
+                (None, None) => None,
+            };
+            self.ensure_open();
+            match (param, v) {
+                (Some(_), Some(v)) => {
+                    self.b.ins().jump(join, &[v]);
+                }
+                (None, _) => {
+                    self.b.ins().jump(join, &[]);
+                }
+                (Some(_), None) => {
+                    // the arm failed (already reported): keep the IR well formed
+                    self.b.ins().unreachable();
+                }
+            }
+        }
+        self.b.switch_to_block(join);
+        Some(match (param, agg) {
+            (None, _) => Rv::Void,
+            (Some(p), true) => Rv::Agg(Addr {
+                ptr: p,
+                space: AddrSpace::Generic,
+                align: self.align_of(info.ty),
+            }),
+            (Some(p), false) => Rv::S(p),
+        })
+    }
+
+    fn arm_value(&mut self, x: &'a Expr, void: bool, agg: bool) -> Option<Value> {
+        if void {
+            self.effect(x);
+            return None;
+        }
+        if agg {
+            let a = self.agg_value(x)?;
+            return Some(self.generic_ptr(a));
+        }
+        self.scalar(x)
+    }
+
+    // ----- calls -----
+
+    fn callee_symbol(&mut self, f: &'a Expr) -> Option<SymbolId> {
+        let inner = strip_parens(f);
+        match &inner.kind {
+            ExprKind::Ident(_) => self
+                .cx
+                .typed
+                .ident_symbols
+                .get(&inner.id)
+                .copied()
+                .filter(|s| self.cx.typed.symbols[*s].kind == SymbolKind::Function),
+            ExprKind::Unary(UnaryOp::Deref, x) => self.callee_symbol(x),
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, e: &'a Expr, f: &'a Expr, args: &'a [Expr], info: ExprInfo) -> Option<Rv> {
+        let span = e.span;
+        let Some(sym) = self.callee_symbol(f) else {
+            self.unsupported(
+                "calls through function pointers are not supported on the device yet",
+                span,
+            );
+            return None;
+        };
+        let name = self.cx.typed.symbols[sym].name.clone();
+        let fty = self.cx.fn_type_of(sym)?;
+        if name == "printf" {
+            return self.printf(args, span);
+        }
+        match name.strip_prefix("__builtin_").unwrap_or(&name) {
+            "unreachable" if name.starts_with("__builtin_") => {
+                self.b.ins().unreachable();
+                return Some(Rv::Void);
+            }
+            "trap" | "abort" => {
+                // Evaluate nothing else: the kernel stops here.
+                self.b.ins().trap();
+                return Some(Rv::Void);
+            }
+            "__assert_fail" if args.len() == 4 => return self.assert_fail(args, span),
+            _ => {}
+        }
+        if let Some(r) = self.intrinsic(&name, args, info, span) {
+            return r;
+        }
+        let target = if let Some(n) = self.cx.callee_def(sym) {
+            n
+        } else {
+            let lib = name.strip_prefix("__builtin_").unwrap_or(&name).to_string();
+            if self.cx.is_library_function(&lib) {
+                lib
+            } else {
+                let variadic = self.cx.typed.types.fn_type(fty).is_some_and(|f| f.variadic);
+                let what = if variadic {
+                    format!(
+                        "call to variadic function '{name}' is not supported on the device (only printf is)"
+                    )
+                } else if matches!(
+                    name.as_str(),
+                    "setjmp" | "longjmp" | "_setjmp" | "sigsetjmp" | "siglongjmp" | "__sigsetjmp"
+                ) {
+                    format!("'{name}' cannot be used on the device")
+                } else {
+                    format!(
+                        "function '{name}' has no device definition (define it in this file or mark it 'declare target')"
+                    )
+                };
+                self.unsupported(what, span);
+                return None;
+            }
+        };
+        if self.cx.typed.types.fn_type(fty).is_some_and(|f| f.variadic) {
+            self.unsupported(
+                format!("call to variadic function '{name}' is not supported on the device (only printf is)"),
+                span,
+            );
+            return None;
+        }
+        let (sig, sret) = match self.cx.signature(fty) {
+            Ok(s) => s,
+            Err(m) => {
+                self.unsupported(format!("cannot call '{name}' on the device: {m}"), span);
+                return None;
+            }
+        };
+        let mut vals = Vec::new();
+        let mut result_slot = None;
+        if sret {
+            let slot = self.new_slot(info.ty, span)?;
+            let align = self.align_of(info.ty);
+            let a = self.slot_addr(slot, align);
+            vals.push(self.generic_ptr(a));
+            result_slot = Some((slot, align));
+        }
+        for a in args {
+            let ai = self.info(a)?;
+            if self.cx.typed.types.is_record(ai.conv) {
+                let src = self.agg_value(a)?;
+                let slot = self.new_slot(ai.conv, a.span)?;
+                let align = self.align_of(ai.conv);
+                let dst = self.slot_addr(slot, align);
+                self.copy(dst, src, ai.conv, a.span);
+                let dst = self.slot_addr(slot, align);
+                vals.push(self.generic_ptr(dst));
+            } else {
+                vals.push(self.scalar(a)?);
+            }
+        }
+        let types_ok = vals.len() == sig.params.len()
+            && vals
+                .iter()
+                .zip(&sig.params)
+                .all(|(v, t)| self.b.value_type(*v) == *t);
+        if !types_ok {
+            self.unsupported(
+                format!("call to '{name}' does not match its definition's parameters"),
+                span,
+            );
+            return None;
+        }
+        if !self.cx.module.functions.iter().any(|f| f.name == target)
+            && self.cx.callee_def(sym).is_none()
+            && let Err(m) = self.cx.declare_external(&target, &sig)
+        {
+            self.unsupported(m, span);
+            return None;
+        }
+        let fr = self.b.import_function(&target, sig.clone());
+        let call = self.b.ins().call(fr, &vals);
+        if let Some((slot, align)) = result_slot {
+            return Some(Rv::Agg(self.slot_addr(slot, align)));
+        }
+        let res = self.b.func.dfg.inst_results(call).first().copied();
+        Some(match res {
+            Some(v) => Rv::S(v),
+            None => Rv::Void,
+        })
+    }
+
+    /// GNU builtins that are single IR operations: byte swaps, bit counts, `fabs`.
+    /// `None`: not one of them.
+    fn intrinsic(
+        &mut self,
+        name: &str,
+        args: &'a [Expr],
+        info: ExprInfo,
+        span: Span,
+    ) -> Option<Option<Rv>> {
+        let base = name.strip_prefix("__builtin_")?;
+        let op = match base {
+            "bswap16" | "bswap32" | "bswap64" => "bswap",
+            "clz" | "clzl" | "clzll" => "clz",
+            "ctz" | "ctzl" | "ctzll" => "ctz",
+            "popcount" | "popcountl" | "popcountll" => "popcnt",
+            "fabs" | "fabsf" => "fabs",
+            _ => return None,
+        };
+        let [x] = args else { return None };
+        Some((|| {
+            let xc = self.class_of_conv(x)?;
+            let v = self.scalar(x)?;
+            let r = match op {
+                "bswap" => self.b.ins().bswap(v),
+                "clz" => self.b.ins().clz(v),
+                "ctz" => self.b.ins().ctz(v),
+                "popcnt" => self.b.ins().popcnt(v),
+                _ => self.b.ins().fabs(v),
+            };
+            let to = self.class(info.ty, span)?;
+            Some(Rv::S(self.convert(r, xc, to)))
+        })())
+    }
+
+    /// glibc's `assert` failure: print the message as glibc does, then trap.
+    fn assert_fail(&mut self, args: &'a [Expr], span: Span) -> Option<Rv> {
+        let fmt = b"%s:%u: %s: Assertion `%s' failed.\n\0".to_vec();
+        let name = self.cx.string_global(fmt);
+        let g = self.b.import_global(&name, AddrSpace::Global);
+        let ga = self.b.ins().global_addr(g);
+        let fv = self.b.ins().addrspacecast(Type::PTR, ga);
+        // (assertion, file, line, function) -> (file, line, function, assertion)
+        let order = [1usize, 2, 3, 0];
+        let mut vals = Vec::new();
+        for i in order {
+            let a = &args[i];
+            let cls = self.class_of_conv(a)?;
+            let v = self.scalar(a)?;
+            let v = match cls {
+                Scalar::Int(t, _) if t.bits() < 32 => self.resize(v, Type::I32, false),
+                _ => v,
+            };
+            vals.push(v);
+        }
+        self.vprintf(fv, &vals, span)?;
+        self.b.ins().trap();
+        Some(Rv::Void)
+    }
+
+    /// `printf(fmt, args...)` as `vprintf(fmt, buf)`: each argument stored in a local buffer at
+    /// an offset aligned to its size (CUDA's layout), floats already promoted to double.
+    fn printf(&mut self, args: &'a [Expr], span: Span) -> Option<Rv> {
+        let Some((fmt, rest)) = args.split_first() else {
+            self.unsupported("printf needs a format", span);
+            return None;
+        };
+        let fv = self.scalar(fmt)?;
+        let mut vals = Vec::new();
+        for a in rest {
+            let cls = self.class_of_conv(a)?;
+            let v = self.scalar(a)?;
+            let v = match cls {
+                Scalar::Float(Type::F32) => self.b.ins().fpext(Type::F64, v),
+                Scalar::Bool | Scalar::Int(..) if self.b.value_type(v).bits() < 32 => {
+                    self.resize(v, Type::I32, cls.is_signed())
+                }
+                _ => v,
+            };
+            vals.push(v);
+        }
+        self.vprintf(fv, &vals, span).map(Rv::S)
+    }
+
+    /// Packs `vals` into a local buffer (each at an offset aligned to its size) and calls
+    /// `vprintf(fmt, buf)`.
+    fn vprintf(&mut self, fv: Value, vals: &[Value], span: Span) -> Option<Value> {
+        let buf = if vals.is_empty() {
+            let z = self.b.ins().iconst(Type::I64, 0);
+            self.b.ins().inttoptr(Type::PTR, z)
+        } else {
+            let mut offs = Vec::new();
+            let mut at = 0u32;
+            for v in vals {
+                let n = self.b.value_type(*v).bytes();
+                at = at.div_ceil(n) * n;
+                offs.push(at);
+                at += n;
+            }
+            let slot = self.b.create_stack_slot(at.div_ceil(8) * 8, 8);
+            for (v, off) in vals.iter().zip(offs) {
+                let base = self.slot_addr(slot, 8);
+                let a = self.offset(base, off as i64);
+                self.store_raw(a, *v, false);
+            }
+            let base = self.slot_addr(slot, 8);
+            self.generic_ptr(base)
+        };
+        let sig = ompcc_ir::Signature::new(vec![Type::PTR, Type::PTR], vec![Type::I32]);
+        if let Err(m) = self.cx.declare_external("vprintf", &sig) {
+            self.unsupported(m, span);
+            return None;
+        }
+        let fr = self.b.import_function("vprintf", sig);
+        let call = self.b.ins().call(fr, &[fv, buf]);
+        let r = self.b.func.dfg.inst_results(call).first().copied()?;
+        Some(r)
+    }
+
+    // ----- OpenMP atomic -----
+
+    /// `#pragma omp atomic [read|write|update|capture]` on an `int`/`long`/`float`/`double`
+    /// object: updates become one `atomic_rmw` (add, sub, and, or, xor), reads and writes
+    /// volatile accesses (single-copy atomic for naturally aligned scalars on the GPU).
+    pub fn omp_atomic(&mut self, d: &'a ompcc_syntax::ast::OmpDirective) {
+        use ompcc_syntax::ast::OmpClauseName as C;
+        let span = d.span;
+        let has = |n: C| d.clauses.iter().any(|c| c.name == n);
+        let body = d.body.as_deref().and_then(|s| match &s.kind {
+            StmtKind::Expr(Some(e)) => Some(strip_parens(e)),
+            _ => None,
+        });
+        let Some(e) = body else {
+            self.unsupported(
+                "this form of '#pragma omp atomic' is not supported on the device yet",
+                span,
+            );
+            return;
+        };
+        if has(C::Read) || has(C::Write) {
+            // `v = x` / `x = expr`: plain assignment with the shared side volatile.
+            let ExprKind::Assign(None, l, r) = &e.kind else {
+                self.unsupported(
+                    "expected 'v = x' or 'x = expr' after 'omp atomic read/write'",
+                    e.span,
+                );
+                return;
+            };
+            let (shared, other_is_target) = if has(C::Read) {
+                (&**r, true)
+            } else {
+                (&**l, false)
+            };
+            let Some(Lv::Mem(addr, qt)) = self.lvalue(shared) else {
+                self.unsupported("atomic operand must be a scalar object", shared.span);
+                return;
+            };
+            let vq = qt.with(Quals::VOLATILE);
+            if other_is_target {
+                let Some(cls) = self.class(qt, e.span) else {
+                    return;
+                };
+                let v = self.load_lv(&Lv::Mem(addr, vq));
+                let Some(li) = self.info(l) else { return };
+                let Some(to) = self.class(li.ty, e.span) else {
+                    return;
+                };
+                let v = self.convert(v, cls, to);
+                if let Some(lv) = self.lvalue(l) {
+                    self.store_lv(&lv, v);
+                }
+            } else if let Some(v) = self.scalar(r) {
+                self.store_lv(&Lv::Mem(addr, vq), v);
+            }
+            return;
+        }
+        // Capture of the expression forms: `v = x++`, `v = x op= e`, ...
+        let (capture, upd) = match &e.kind {
+            ExprKind::Assign(None, v, u) if has(C::Capture) => (Some(&**v), strip_parens(u)),
+            _ => (None, e),
+        };
+        let (x, op, operand, post): (&'a Expr, BinaryOp, Option<&'a Expr>, bool) = match &upd.kind {
+            ExprKind::Unary(UnaryOp::PostInc, x) => (x, BinaryOp::Add, None, true),
+            ExprKind::Unary(UnaryOp::PreInc, x) => (x, BinaryOp::Add, None, false),
+            ExprKind::Unary(UnaryOp::PostDec, x) => (x, BinaryOp::Sub, None, true),
+            ExprKind::Unary(UnaryOp::PreDec, x) => (x, BinaryOp::Sub, None, false),
+            ExprKind::Assign(Some(op), x, r) => (x, *op, Some(&**r), false),
+            _ => {
+                self.unsupported(
+                    "this form of '#pragma omp atomic' is not supported on the device yet",
+                    e.span,
+                );
+                return;
+            }
+        };
+        let Some(xi) = self.info(x) else { return };
+        let Some(cls) = self.class(xi.ty, x.span) else {
+            return;
+        };
+        let rmw = match (op, cls) {
+            (BinaryOp::Add, Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_)) => {
+                ompcc_ir::AtomicRmwOp::Add
+            }
+            (BinaryOp::Sub, Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_)) => {
+                ompcc_ir::AtomicRmwOp::Add
+            }
+            (BinaryOp::BitAnd, Scalar::Int(Type::I32 | Type::I64, _)) => ompcc_ir::AtomicRmwOp::And,
+            (BinaryOp::BitOr, Scalar::Int(Type::I32 | Type::I64, _)) => ompcc_ir::AtomicRmwOp::Or,
+            (BinaryOp::BitXor, Scalar::Int(Type::I32 | Type::I64, _)) => ompcc_ir::AtomicRmwOp::Xor,
+            _ => {
+                self.unsupported(
+                    "atomic update supports + - & | ^ on int, long, float and double objects on the device",
+                    e.span,
+                );
+                return;
+            }
+        };
+        let Some(Lv::Mem(addr, _)) = self.lvalue(x) else {
+            self.unsupported("atomic operand must be a scalar object", x.span);
+            return;
+        };
+        // The operand in the object's type (C computes in the common type; for + - & | ^ on
+        // these types the result converted back is the same unless the operand is wider).
+        let val = match operand {
+            None => match cls {
+                Scalar::Float(t) => self.b.ins().fconst(t, 1.0),
+                _ => self.b.ins().iconst(cls.ty(), 1),
+            },
+            Some(r) => {
+                let Some(rc) = self.class_of_conv(r) else {
+                    return;
+                };
+                let Some(v) = self.scalar(r) else { return };
+                if rc != cls
+                    && !matches!((rc, cls), (Scalar::Int(a, _), Scalar::Int(b, _)) if a.bits() <= b.bits())
+                {
+                    self.unsupported(
+                        "atomic update operand must not be wider than the object",
+                        r.span,
+                    );
+                    return;
+                }
+                self.convert(v, rc, cls)
+            }
+        };
+        let val = if op == BinaryOp::Sub {
+            match cls {
+                Scalar::Float(_) => self.b.ins().fneg(val),
+                _ => self.b.ins().neg(val),
+            }
+        } else {
+            val
+        };
+        let old = if addr.space == AddrSpace::Local {
+            // thread-private memory: an ordinary read-modify-write is atomic enough
+            let lv = Lv::Mem(addr, xi.ty);
+            let o = self.load_lv(&lv);
+            let n = self.rmw_apply(rmw, cls, o, val);
+            self.store_lv(&lv, n);
+            o
+        } else {
+            self.b
+                .ins()
+                .atomic_rmw(rmw, addr.space, ompcc_ir::Scope::Gpu, addr.ptr, val)
+        };
+        if let Some(v) = capture {
+            let result = if post {
+                old
+            } else {
+                self.rmw_apply(rmw, cls, old, val)
+            };
+            let Some(vi) = self.info(v) else { return };
+            let Some(to) = self.class(vi.ty, v.span) else {
+                return;
+            };
+            let result = self.convert(result, cls, to);
+            if let Some(lv) = self.lvalue(v) {
+                self.store_lv(&lv, result);
+            }
+        }
+    }
+
+    fn rmw_apply(&mut self, op: ompcc_ir::AtomicRmwOp, cls: Scalar, a: Value, b: Value) -> Value {
+        use ompcc_ir::AtomicRmwOp as A;
+        let ins = self.b.ins();
+        match (op, cls) {
+            (A::Add, Scalar::Float(_)) => ins.fadd(a, b),
+            (A::Add, _) => ins.iadd(a, b),
+            (A::And, _) => ins.and(a, b),
+            (A::Or, _) => ins.or(a, b),
+            _ => ins.xor(a, b),
+        }
+    }
+}

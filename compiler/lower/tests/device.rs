@@ -1,0 +1,167 @@
+//! Function selection (`declare target` forms, callees pulled in) and the diagnostics for what
+//! cannot run on the device: each is an error at the construct, and the module still verifies.
+
+mod common;
+use common::*;
+use ompcc_lower::FunctionSelection;
+
+fn names(m: &ompcc_ir::Module) -> Vec<String> {
+    let mut v: Vec<String> = m.functions.iter().map(|f| f.name.clone()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn declare_target_selects_functions_and_their_callees() {
+    let src = "\
+static int helper(int x) { return x * 2; }\n\
+static int unused(int x) { return x; }\n\
+int host_only(void) { return 1; }\n\
+#pragma omp declare target\n\
+int dev_a(int x) { return helper(x) + 1; }\n\
+#pragma omp end declare target\n\
+#pragma omp begin declare target\n\
+int dev_b(int x) { return dev_a(x); }\n\
+#pragma omp end declare target\n\
+int listed(int x) { return x + 3; }\n\
+#pragma omp declare target(listed)\n\
+int entered(int x) { return x + 4; }\n\
+#pragma omp declare target enter(entered)\n\
+#pragma omp begin declare target device_type(host)\n\
+int host_side(int x) { return x; }\n\
+#pragma omp end declare target\n\
+int host_listed(int x) { return x; }\n\
+#pragma omp declare target enter(host_listed) device_type(host)\n";
+    let (m, d) = lower_with(src, &FunctionSelection::DeclareTarget);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(names(&m), ["dev_a", "dev_b", "entered", "helper", "listed"]);
+    let (m, _) = lower_with(src, &FunctionSelection::All);
+    assert_eq!(m.functions.len(), 9);
+    let (m, _) = lower_with(src, &FunctionSelection::Named(vec!["dev_b".into()]));
+    assert_eq!(names(&m), ["dev_a", "dev_b", "helper"]);
+}
+
+fn one_error(src: &str, needle: &str) {
+    let errs = lower_errors(src);
+    assert!(
+        errs.iter().any(|e| e.contains(needle)),
+        "expected an error containing {needle:?}, got {errs:?}"
+    );
+}
+
+#[test]
+fn unsupported_constructs_are_diagnosed() {
+    one_error(
+        "int fprintf(void *, const char *, ...);\nvoid f(void) { fprintf(0, \"x\"); }",
+        "variadic function 'fprintf'",
+    );
+    one_error(
+        "typedef long jmp_buf[8]; int setjmp(jmp_buf); void f(void) { jmp_buf b; setjmp(b); }",
+        "'setjmp' cannot be used on the device",
+    );
+    one_error(
+        "int ext(int); int f(void) { return ext(1); }",
+        "'ext' has no device definition",
+    );
+    one_error(
+        "void f(void) { __asm__ volatile(\"nop\"); }",
+        "inline assembly",
+    );
+    one_error(
+        "long double f(long double x) { return x * 2; }",
+        "long double",
+    );
+    one_error("void f(void) { __int128 x = 1; (void)x; }", "__int128");
+    one_error(
+        "void f(void) { _Complex double z = 1; (void)z; }",
+        "_Complex",
+    );
+    one_error(
+        "int g(int x) { return x; } int f(void) { int (*p)(int) = g; return p(1); }",
+        "function pointers",
+    );
+    one_error(
+        "void f(int n) { int a[n]; a[0] = 1; }",
+        "variable length arrays",
+    );
+    one_error(
+        "int f(int n, ...) { __builtin_va_list ap; __builtin_va_start(ap, n); int x = __builtin_va_arg(ap, int); __builtin_va_end(ap); return x; }",
+        "variadic",
+    );
+    one_error(
+        "_Thread_local int t; int f(void) { return t; }",
+        "thread-local",
+    );
+    one_error(
+        "int x; int *p = &x; int f(void) { return *p; }",
+        "initializer of 'p' cannot be placed on the device",
+    );
+    one_error(
+        "void f(int *a, int n) {\n#pragma omp parallel for\n for (int i = 0; i < n; i++) a[i] = 0;\n}",
+        "#pragma omp parallel for",
+    );
+    one_error(
+        "void f(int *a) { int t;\n#pragma omp simd private(t)\nfor (int i = 0; i < 4; i++) { t = i; a[i] = t; }\n}",
+        "#pragma omp simd",
+    );
+}
+
+#[test]
+fn a_failed_function_still_leaves_a_valid_callable_symbol() {
+    let src =
+        "int ext(int);\nint bad(int x) { return ext(x); }\nint good(int x) { return bad(x) + 1; }";
+    let (m, d) = lower_with(src, &FunctionSelection::All);
+    assert_eq!(d.iter().filter(|d| d.is_error()).count(), 1, "{d:?}");
+    let bad = m.function("bad").expect("bad is kept");
+    assert!(bad.to_string().contains("trap"), "{bad}");
+    assert!(m.function("good").is_some());
+}
+
+#[test]
+fn globals_get_module_storage_with_initializers() {
+    let (m, _) = lower_ok(
+        "static double coef[3] = {0.5, 1.5, -2.0};\n\
+         struct { int a; char s[4]; } cfg = {7, \"ab\"};\n\
+         double f(int i) { static int calls = 3; calls++; return coef[i] * cfg.a + calls; }",
+    );
+    let coef = m.global("coef").expect("coef");
+    let init = coef.init.as_ref().expect("init");
+    assert_eq!(&init[0..8], &0.5f64.to_le_bytes());
+    assert_eq!(&init[16..24], &(-2.0f64).to_le_bytes());
+    let cfg = m.global("cfg").expect("cfg");
+    assert_eq!(
+        cfg.init.as_ref().map(|b| b[..7].to_vec()),
+        Some(vec![7, 0, 0, 0, b'a', b'b', 0])
+    );
+    let calls = m.global("f.calls").expect("static local");
+    assert_eq!(calls.init.as_ref().map(|b| b[0]), Some(3));
+}
+
+#[test]
+fn assert_prints_then_traps_and_abort_traps() {
+    let (m, _) = lower_ok(
+        "extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n\
+         void abort(void);\n\
+         int f(int x) { ((x > 0) ? (void)0 : __assert_fail(\"x > 0\", \"t.c\", 3, \"f\")); if (x > 9) abort(); return x; }",
+    );
+    let t = m.function("f").expect("f").to_string();
+    let call = t.find("call").expect("vprintf call");
+    let trap = t[call..].find("trap").expect("trap after the message");
+    assert!(trap > 0);
+    assert_eq!(t.matches("trap").count(), 2, "{t}");
+    assert!(m.globals.iter().any(|g| {
+        g.init
+            .as_deref()
+            .is_some_and(|b| b.starts_with(b"%s:%u: %s: Assertion"))
+    }));
+}
+
+#[test]
+fn all_selection_skips_unused_inline_definitions() {
+    let src = "static inline int used(int x) { return x + 1; }\n\
+               static inline int unused(int x, ...) { return x; }\n\
+               int f(int x) { return used(x); }";
+    let (m, d) = lower_with(src, &FunctionSelection::All);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(names(&m), ["f", "used"]);
+}
