@@ -17,7 +17,6 @@ fn corpus_dir() -> PathBuf {
 }
 
 #[test]
-#[ignore = "needs testsuite/corpus (corpus branch) or OMPCC_CORPUS_DIR; run with --ignored"]
 fn corpus_functions_lower_and_verify() {
     lower_dir(&corpus_dir());
 }

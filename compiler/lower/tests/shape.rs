@@ -285,11 +285,3 @@ fn tgmath_calls_the_selected_candidate() {
         "{g}"
     );
 }
-
-#[test]
-#[ignore = "debug printing"]
-fn dump() {
-    let src = std::env::var("SRC").unwrap_or_default();
-    let (o0, o1) = lower_ok(&src);
-    println!("{o0}\n=====\n{o1}");
-}
