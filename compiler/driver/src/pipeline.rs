@@ -211,6 +211,10 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         .args
         .iter()
         .any(|a| a.words.iter().any(|w| w == "-Werror"));
+    let line_info = inv
+        .args
+        .iter()
+        .any(|a| matches!(a.kind, Kind::Debug) && a.words.iter().all(|w| w != "-g0"));
     for unit in units.iter_mut().filter(|u| u.analysable) {
         let text = match fs::read(&unit.preprocessed) {
             Ok(text) => text,
@@ -224,10 +228,10 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 return Err(DriverError::Fatal(format!("cannot read '{path}': {e}")));
             }
         };
-        unit.outcome = frontend(unit.input, &text, &inv.ours, inv.verbose, werror)?;
+        unit.outcome = frontend(unit.input, &text, &inv.ours, inv.verbose, werror, line_info)?;
     }
 
-    if inv.ours.emit.is_some() {
+    if inv.ours.emit.is_some() || inv.ours.device_only {
         return Ok(0);
     }
 
@@ -288,15 +292,13 @@ fn frontend(
     ours: &OmpccOptions,
     verbose: bool,
     werror: bool,
+    line_info: bool,
 ) -> Result<Outcome, DriverError> {
     if let Some(stage) = ours.emit.filter(|s| frontend::later_stage(*s)) {
         return Err(not_implemented(
             &format!("--emit={}", stage.name()),
             stage.producer(),
         ));
-    }
-    if ours.device_only {
-        return Err(not_implemented("--device-only", "device code generation"));
     }
     // Spans index the text, so it must stay byte-for-byte: invalid UTF-8 (Latin-1 in a string
     // or comment) is replaced by as many '?' as there were bytes.
@@ -306,7 +308,8 @@ fn frontend(
         print_stdout(&frontend::tokens(&text_str, &input.path));
         return Ok(Outcome::HostOnly);
     }
-    let host_only = directives.is_empty() && ours.emit.is_none();
+    let stops = ours.emit.is_some() || ours.device_only;
+    let host_only = directives.is_empty() && !stops;
     let opts = frontend::DiagOptions {
         color: ours.color,
         quiet: host_only,
@@ -329,7 +332,7 @@ fn frontend(
             }
             return Ok(Outcome::HostOnly);
         }
-        Err(frontend::Rejected { diagnostics }) if ours.emit.is_some() => {
+        Err(frontend::Rejected { diagnostics }) if stops => {
             eprint(diagnostics.as_bytes());
             return Err(DriverError::Reported);
         }
@@ -343,6 +346,26 @@ fn frontend(
     if ours.emit == Some(EmitStage::Ast) {
         print_stdout(&frontend::typed_ast(&checked, &text_str));
         return Ok(Outcome::HostOnly);
+    }
+    // `--device-only` alone prints the PTX.
+    if let Some(stage) = ours.emit.or(ours.device_only.then_some(EmitStage::Ptx)) {
+        let opts = frontend::DeviceOptions {
+            all_functions: ours.device_only,
+            passes: ours.passes.as_deref(),
+            opt_level: ours.opt_level.as_deref().unwrap_or("0"),
+            print_after: ours.print_after.as_deref(),
+            time_passes: ours.time_passes,
+            arch: ours.offload_arch.as_deref(),
+            line_info,
+        };
+        return match frontend::device_stage(&checked, stage, &opts) {
+            Ok(text) => {
+                print_stdout(&text);
+                Ok(Outcome::HostOnly)
+            }
+            Err(Some(msg)) => Err(DriverError::Error(msg)),
+            Err(None) => Err(DriverError::Reported),
+        };
     }
     let Some(first) = directives.first() else {
         return Ok(Outcome::HostOnly);
@@ -710,32 +733,32 @@ mod tests {
             explicit_lang: None,
         };
         let mut ours = OmpccOptions {
-            emit: Some(crate::cli::EmitStage::Ir),
+            emit: Some(crate::cli::EmitStage::HostC),
             ..OmpccOptions::default()
         };
-        let err = frontend(&input, b"", &ours, false, false).unwrap_err();
+        let err = frontend(&input, b"", &ours, false, false, false).unwrap_err();
         assert!(
-            matches!(&err, DriverError::Error(m) if m == "--emit=ir: the IR lowering stage is not yet implemented in this build"),
+            matches!(&err, DriverError::Error(m) if m == "--emit=host-c: the host-code rewriter stage is not yet implemented in this build"),
             "{err:?}"
         );
         ours.emit = None;
         ours.color = Color::Never;
         let host_only = b"void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 4; i++) a[i] = i;\n}\n";
         assert!(matches!(
-            frontend(&input, host_only, &ours, false, false).unwrap(),
+            frontend(&input, host_only, &ours, false, false, false).unwrap(),
             Outcome::HostOnly
         ));
         // A Latin-1 byte in a comment must neither stop the frontend nor change the text.
         let text = b"/* caf\xe9 */ void f(void) {\n#pragma omp target\n{}\n}\n";
         assert!(matches!(
-            frontend(&input, text, &ours, false, false).unwrap(),
+            frontend(&input, text, &ours, false, false, false).unwrap(),
             Outcome::Offload { host_text, needs_runtime: false } if host_text == text.as_slice()
         ));
         // Code the frontend rejects: a host-only unit is left to the host compiler (which
         // reports it as cc would); a unit with device constructs is compiled by the host
         // compiler first, and our diagnostics follow if it accepts the unit.
         assert!(matches!(
-            frontend(&input, b"int f( {\n", &ours, false, false),
+            frontend(&input, b"int f( {\n", &ours, false, false, false),
             Ok(Outcome::HostOnly)
         ));
         assert!(matches!(
@@ -744,13 +767,14 @@ mod tests {
                 b"#pragma omp declare target\nint f( {\n",
                 &ours,
                 false,
+                false,
                 false
             ),
             Ok(Outcome::Rejected { diagnostics, .. }) if diagnostics.contains("t.c:2:")
         ));
         ours.emit = Some(EmitStage::Ast);
         assert!(matches!(
-            frontend(&input, b"int f( {\n", &ours, false, false),
+            frontend(&input, b"int f( {\n", &ours, false, false, false),
             Err(DriverError::Reported)
         ));
     }

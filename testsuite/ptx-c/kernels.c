@@ -1,0 +1,47 @@
+/* Device functions of several shapes: integer and float arithmetic, a struct by pointer,
+   a switch, a nested loop, recursion and a call between device functions. */
+#pragma omp begin declare target
+struct particle {
+    double x, y, vx, vy;
+    int alive;
+};
+
+static double clamp(double v, double lo, double hi) {
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+void step(struct particle *p, int n, double dt) {
+    for (int i = 0; i < n; i++) {
+        if (!p[i].alive)
+            continue;
+        p[i].x = clamp(p[i].x + dt * p[i].vx, 0.0, 1.0);
+        p[i].y = clamp(p[i].y + dt * p[i].vy, 0.0, 1.0);
+    }
+}
+
+long histogram_bin(unsigned v, int bins) {
+    switch (v % 4u) {
+    case 0:
+        return (long)(v / (unsigned)bins);
+    case 1:
+        return -(long)v;
+    case 2:
+        return (long)v << 3;
+    default:
+        return 7;
+    }
+}
+
+int gcd(int a, int b) { return b == 0 ? a : gcd(b, a % b); }
+
+void matvec(int n, int m, const float *a, const float *x, float *y) {
+    for (int i = 0; i < n; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < m; j++)
+            s += a[i * m + j] * x[j];
+        y[i] = s;
+    }
+}
+#pragma omp end declare target
+
+int main(void) { return 0; }
