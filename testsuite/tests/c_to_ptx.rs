@@ -39,7 +39,10 @@ fn emit_ptx(src: &Path, level: &str) -> String {
 fn c_sources_compile_to_ptx_that_ptxas_accepts() {
     let ptxas = find_ptxas();
     if ptxas.is_none() {
-        assert!(!require_ptxas(), "ptxas is required (OMPCC_REQUIRE_PTXAS=1) but not found");
+        assert!(
+            !require_ptxas(),
+            "ptxas is required (OMPCC_REQUIRE_PTXAS=1) but not found"
+        );
         eprintln!("note: ptxas not found; PTX is checked for shape only");
     }
     let files = sources();

@@ -349,3 +349,25 @@ fn corpus_ompcc_matches_cc() {
     });
     report("ompcc vs cc", programs.len(), &failures);
 }
+
+/// ompcc's own frontend parses and type-checks every program with no diagnostic at all
+/// (`--emit=ast` shows the frontend's verdict; a normal build would hand a unit the frontend
+/// rejects to the host compiler, which could hide a frontend bug).
+#[test]
+fn corpus_passes_ompccs_frontend_cleanly() {
+    let programs = selected_programs();
+    let ompcc = ompcc_binary();
+    let failures = for_each_program(&programs, |program, _scratch| {
+        let out = Command::new(&ompcc)
+            .args(["-fopenmp", "--emit=ast"])
+            .arg(program)
+            .output()
+            .map_err(|e| format!("cannot run ompcc: {e}"))?;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() || !stderr.is_empty() {
+            return Err(format!("frontend diagnostics:\n{stderr}"));
+        }
+        Ok(())
+    });
+    report("ompcc frontend (parse + sema)", programs.len(), &failures);
+}

@@ -282,8 +282,11 @@ impl Checker<'_> {
     /// An executable directive with its statement `s`.
     pub(super) fn omp_directive(&mut self, d: &OmpDirective) {
         self.omp_clauses(d);
-        for a in &d.args {
-            self.expr(a);
+        // The name of `critical(name)` lives in its own namespace: it is not an expression.
+        if d.kind != K::Critical {
+            for a in &d.args {
+                self.expr(a);
+            }
         }
         self.omp_nesting(d);
         let collapse = d
