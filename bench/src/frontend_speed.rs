@@ -8,40 +8,7 @@
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
-const HEADERS: &[&str] = &[
-    "assert.h",
-    "complex.h",
-    "ctype.h",
-    "errno.h",
-    "fenv.h",
-    "float.h",
-    "inttypes.h",
-    "limits.h",
-    "locale.h",
-    "math.h",
-    "setjmp.h",
-    "signal.h",
-    "stdalign.h",
-    "stdarg.h",
-    "stdatomic.h",
-    "stdbool.h",
-    "stddef.h",
-    "stdint.h",
-    "stdio.h",
-    "stdlib.h",
-    "stdnoreturn.h",
-    "string.h",
-    "tgmath.h",
-    "time.h",
-    "uchar.h",
-    "wchar.h",
-    "wctype.h",
-    "unistd.h",
-    "sys/time.h",
-    "sys/types.h",
-    "pthread.h",
-    "omp.h",
-];
+const HEADERS: &[&str] = ompcc_syntax::STANDARD_HEADERS;
 
 fn main() -> ExitCode {
     let iterations: u32 = match std::env::args().nth(1).map(|a| a.parse()) {

@@ -32,40 +32,7 @@ const LIBS: &[&str] = &["-lm"];
 const RUN_ENV: &[(&str, &str)] = &[("OMP_WAIT_POLICY", "passive")];
 
 /// Headers that the corpus as a whole must include at least once.
-const REQUIRED_HEADERS: &[&str] = &[
-    "assert.h",
-    "complex.h",
-    "ctype.h",
-    "errno.h",
-    "fenv.h",
-    "float.h",
-    "inttypes.h",
-    "limits.h",
-    "locale.h",
-    "math.h",
-    "setjmp.h",
-    "signal.h",
-    "stdalign.h",
-    "stdarg.h",
-    "stdatomic.h",
-    "stdbool.h",
-    "stddef.h",
-    "stdint.h",
-    "stdio.h",
-    "stdlib.h",
-    "stdnoreturn.h",
-    "string.h",
-    "tgmath.h",
-    "time.h",
-    "uchar.h",
-    "wchar.h",
-    "wctype.h",
-    "unistd.h",
-    "sys/time.h",
-    "sys/types.h",
-    "pthread.h",
-    "omp.h",
-];
+const REQUIRED_HEADERS: &[&str] = ompcc_syntax::STANDARD_HEADERS;
 
 const MIN_PROGRAMS: usize = 45;
 const MIN_LINES: usize = 40;

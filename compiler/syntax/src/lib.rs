@@ -34,6 +34,44 @@ lalrpop_util::lalrpop_mod!(
 use ompcc_diag::{Diagnostic, SourceMap, Span};
 
 pub use printer::print_ast;
+
+/// The headers the frontend is required to parse and check with no diagnostic (C11, the POSIX
+/// ones OpenMP programs use, and `<omp.h>`): the tests, the corpus coverage check and the
+/// frontend benchmark all use this list.
+pub const STANDARD_HEADERS: &[&str] = &[
+    "assert.h",
+    "complex.h",
+    "ctype.h",
+    "errno.h",
+    "fenv.h",
+    "float.h",
+    "inttypes.h",
+    "limits.h",
+    "locale.h",
+    "math.h",
+    "setjmp.h",
+    "signal.h",
+    "stdalign.h",
+    "stdarg.h",
+    "stdatomic.h",
+    "stdbool.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
+    "stdnoreturn.h",
+    "string.h",
+    "tgmath.h",
+    "time.h",
+    "uchar.h",
+    "wchar.h",
+    "wctype.h",
+    "unistd.h",
+    "sys/time.h",
+    "sys/types.h",
+    "pthread.h",
+    "omp.h",
+];
 use token::Tok;
 
 /// Parses a preprocessed translation unit.

@@ -3,40 +3,7 @@
 
 use std::process::Command;
 
-const HEADERS: &[&str] = &[
-    "assert.h",
-    "complex.h",
-    "ctype.h",
-    "errno.h",
-    "fenv.h",
-    "float.h",
-    "inttypes.h",
-    "limits.h",
-    "locale.h",
-    "math.h",
-    "setjmp.h",
-    "signal.h",
-    "stdalign.h",
-    "stdarg.h",
-    "stdatomic.h",
-    "stdbool.h",
-    "stddef.h",
-    "stdint.h",
-    "stdio.h",
-    "stdlib.h",
-    "stdnoreturn.h",
-    "string.h",
-    "tgmath.h",
-    "time.h",
-    "uchar.h",
-    "wchar.h",
-    "wctype.h",
-    "unistd.h",
-    "sys/time.h",
-    "sys/types.h",
-    "pthread.h",
-    "omp.h",
-];
+const HEADERS: &[&str] = ompcc_syntax::STANDARD_HEADERS;
 
 fn preprocess(std: &str, body: &str) -> String {
     let dir =
