@@ -1,0 +1,161 @@
+//! The offload plan: plain data from the OpenMP analysis to lowering and to the host rewrite.
+
+use ompcc_diag::{Diagnostic, Span};
+use ompcc_sema::SymbolId;
+use ompcc_syntax::ast::{Expr, FunctionDef, MapModifier, MapType, OmpDirective, ReductionOp, Stmt};
+
+/// Every device construct of one translation unit.
+#[derive(Debug, Default)]
+pub struct OffloadPlan<'a> {
+    /// `target` constructs, in source order; `kernel` names are unique in the unit.
+    pub regions: Vec<TargetRegion<'a>>,
+    /// Stand-alone and structured data constructs, in source order.
+    pub data: Vec<DataConstruct<'a>>,
+    /// File-scope variables that live on the device (`declare target`), in source order.
+    pub device_globals: Vec<SymbolId>,
+}
+
+/// How a kernel runs (DESIGN section 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExecMode {
+    /// Every thread of the grid runs the region; a distributed / worksharing loop at its top
+    /// hands iterations out cyclically across all threads of the grid.
+    Spmd,
+    /// One thread per team runs the region (sequential code around nested `parallel` or
+    /// `distribute`); nested parallel regions run on that thread.
+    Generic,
+    /// A single thread on a single team (`target` with sequential code, `target simd`).
+    Serial,
+}
+
+/// One `target` construct.
+#[derive(Debug)]
+pub struct TargetRegion<'a> {
+    /// The `target ...` directive (its `body` is the region).
+    pub directive: &'a OmpDirective,
+    /// The function that contains it.
+    pub function: &'a FunctionDef,
+    /// PTX `.entry` name: `__omp_offload_<function>_l<line>[_<n>]`, unique in the unit.
+    pub kernel: String,
+    /// Execution mode.
+    pub mode: ExecMode,
+    /// The loop-associated construct whose iterations are distributed (the combined
+    /// directive itself, or the one directive nested directly in a `target` / `target teams`),
+    /// with its collapse depth. `None` for non-loop regions.
+    pub loop_nest: Option<LoopNest<'a>>,
+    /// Kernel parameters in order.
+    pub params: Vec<Param<'a>>,
+    /// Map entries that feed no parameter (more sections of a mapped variable, struct members
+    /// besides the parent, ...), for the host side.
+    pub extra_maps: Vec<MapItem<'a>>,
+    /// Reductions of the construct (combined forms), in clause order.
+    pub reductions: Vec<Reduction<'a>>,
+    /// `num_teams(e)`, `thread_limit(e)`, `if([target:] e)`, `device(e)` as written.
+    pub num_teams: Option<&'a Expr>,
+    pub thread_limit: Option<&'a Expr>,
+    pub if_cond: Option<&'a Expr>,
+    pub device: Option<&'a Expr>,
+    /// `nowait` was given (ompcc runs the region synchronously all the same).
+    pub nowait: bool,
+}
+
+/// The loop nest a region's threads share.
+#[derive(Debug, Clone, Copy)]
+pub struct LoopNest<'a> {
+    /// The loop-associated directive.
+    pub directive: &'a OmpDirective,
+    /// `collapse(n)`, 1 when absent.
+    pub collapse: u32,
+    /// The outermost associated `for` statement.
+    pub outer: &'a Stmt,
+}
+
+/// One kernel parameter: a variable the region uses that is declared outside it.
+#[derive(Debug)]
+pub struct Param<'a> {
+    /// The variable.
+    pub sym: SymbolId,
+    /// Its name as written.
+    pub name: String,
+    /// How it reaches the kernel.
+    pub pass: Pass,
+    /// The map entry that feeds it; `None` for `Pass::Value` parameters that are plain
+    /// firstprivate copies (the host passes them as `LITERAL` entries of `sizeof(var)` bytes).
+    pub map: Option<MapItem<'a>>,
+    /// Size of the parameter in the kernel's parameter space, in bytes (pointers: 8).
+    pub size: u32,
+}
+
+/// How a parameter reaches the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// The device address of the variable's own storage (mapped arrays, structs and scalars,
+    /// reduction variables). The kernel reads and writes the variable through it.
+    Ref,
+    /// The device pointer that corresponds to the variable's host pointer value (a pointer
+    /// variable whose pointee is mapped as an array section, or implicitly as a zero-length
+    /// section). The kernel gets a private copy of the pointer holding it.
+    DevicePtr,
+    /// The variable's value (firstprivate scalars, `is_device_ptr` pointers). The kernel gets
+    /// a private copy holding it.
+    Value,
+}
+
+/// One map list item (explicit or implicit).
+#[derive(Debug, Clone)]
+pub struct MapItem<'a> {
+    /// The list item as written (`a`, `a[0:n]`, `s.x`, `p[i][0:m]`); for implicit maps, the
+    /// identifier expression of the first use in the region.
+    pub expr: &'a Expr,
+    /// The item's text, for runtime messages (`"a[0:n]"`).
+    pub name: String,
+    /// Map type (`tofrom` when not written; `to`/`from` for `target update` motion clauses).
+    pub map_type: MapType,
+    /// `always`, `close`, `present`.
+    pub modifiers: Vec<MapModifier>,
+    /// No map clause was written for it.
+    pub implicit: bool,
+    /// Where the item is written (the region's directive for implicit maps).
+    pub span: Span,
+}
+
+/// One reduction list item.
+#[derive(Debug, Clone)]
+pub struct Reduction<'a> {
+    /// The variable.
+    pub sym: SymbolId,
+    /// The list item as written.
+    pub expr: &'a Expr,
+    /// The operator.
+    pub op: ReductionOp,
+}
+
+/// `target data`, `target enter data`, `target exit data`, `target update`.
+#[derive(Debug)]
+pub struct DataConstruct<'a> {
+    /// The directive (`target data` has a `body`).
+    pub directive: &'a OmpDirective,
+    /// Its list items in clause order (`to`/`from` items of `update` as map types).
+    pub maps: Vec<MapItem<'a>>,
+    /// `use_device_ptr` / `use_device_addr` items of `target data`.
+    pub use_device: Vec<UseDevice<'a>>,
+    /// `if(e)` and `device(e)` as written.
+    pub if_cond: Option<&'a Expr>,
+    pub device: Option<&'a Expr>,
+}
+
+/// One `use_device_ptr` / `use_device_addr` item.
+#[derive(Debug, Clone)]
+pub struct UseDevice<'a> {
+    /// The variable.
+    pub sym: SymbolId,
+    /// The item as written.
+    pub expr: &'a Expr,
+    /// `use_device_addr` (the variable's address is translated) rather than `use_device_ptr`
+    /// (the pointer's value is).
+    pub addr: bool,
+}
+
+/// The analysis result with its diagnostics (`E09xx`: device constructs ompcc cannot offload,
+/// named at the construct).
+pub type PlanResult<'a> = (OffloadPlan<'a>, Vec<Diagnostic>);
