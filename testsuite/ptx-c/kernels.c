@@ -1,5 +1,6 @@
 /* Device functions of several shapes: integer and float arithmetic, a struct by pointer,
    a switch, a nested loop, recursion and a call between device functions. */
+// run: -fopenmp --emit=ptx -O2
 #pragma omp begin declare target
 struct particle {
     double x, y, vx, vy;
@@ -45,3 +46,11 @@ void matvec(int n, int m, const float *a, const float *x, float *y) {
 #pragma omp end declare target
 
 int main(void) { return 0; }
+// check: .visible .func (.param .b64 clamp_retval0) clamp(
+// check: .visible .func step(
+// check: ld.u32 %r5, [%rd9+32];
+// check: call (retval0), clamp, (param0, param1, param2);
+// check: histogram_bin(
+// check: gcd(
+// check: call (retval0), gcd, (param0, param1);
+// check: matvec(

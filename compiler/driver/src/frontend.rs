@@ -137,7 +137,11 @@ pub fn device_stage(
         &checked.tu,
         &checked.typed,
         &which,
-        &LowerOptions::default(),
+        &LowerOptions {
+            // Source locations only when they are asked for, so `--emit=ir` stays terse.
+            source_map: opts.line_info.then_some(&checked.source_map),
+            ..LowerOptions::default()
+        },
     );
     let mut emitter = Emitter::new(checked.color);
     for d in &diags {

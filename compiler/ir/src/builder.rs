@@ -10,7 +10,7 @@
 //! nothing. `FuncCursor::goto_inst(i)` makes `i`'s location current (see `srcloc` for the rule).
 
 use crate::dfg::{ExtFuncData, GlobalRefData};
-use crate::entities::{Block, FuncRef, GlobalRef, Inst, StackSlot, Value};
+use crate::entities::{Block, FuncRef, GlobalRef, Inst, SigRef, StackSlot, Value};
 use crate::function::{Function, Signature};
 use crate::instructions::{
     AtomicRmwOp, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode, SpecialReg,
@@ -326,6 +326,54 @@ impl<'f> InsertBuilder<'f> {
     pub fn call(self, func: FuncRef, args: &[Value]) -> Inst {
         let args = self.func.dfg.value_list(args);
         self.build(InstData::Call { func, args }, None)
+    }
+
+    /// Address of a declared function (a generic `ptr`).
+    pub fn func_addr(self, func: FuncRef) -> Value {
+        self.value(InstData::FuncAddr { func }, None)
+    }
+
+    /// Call through the function pointer `callee` with signature `sig`; results via
+    /// `dfg.inst_results`.
+    pub fn call_indirect(self, sig: SigRef, callee: Value, args: &[Value]) -> Inst {
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(callee);
+        all.extend_from_slice(args);
+        let args = self.func.dfg.value_list(&all);
+        self.build(InstData::CallIndirect { sig, args }, None)
+    }
+
+    /// `size` (an `i64`) fresh bytes of this function's stack, 16-byte aligned, alive until
+    /// the function returns or a `stack_restore` to a point saved before it (`ptr(local)`).
+    pub fn stack_alloc(self, size: Value) -> Value {
+        self.value(
+            InstData::Unary {
+                opcode: Opcode::StackAlloc,
+                arg: size,
+            },
+            None,
+        )
+    }
+
+    /// The current top of the dynamic stack, for a later `stack_restore`.
+    pub fn stack_save(self) -> Value {
+        self.value(
+            InstData::Nullary {
+                opcode: Opcode::StackSave,
+            },
+            None,
+        )
+    }
+
+    /// Frees every `stack_alloc` made since the `stack_save` that returned `saved`.
+    pub fn stack_restore(self, saved: Value) -> Inst {
+        self.build(
+            InstData::Unary {
+                opcode: Opcode::StackRestore,
+                arg: saved,
+            },
+            None,
+        )
     }
 
     /// Return.
@@ -742,6 +790,14 @@ impl<'f> FunctionBuilder<'f> {
             name: name.to_string(),
             sig,
         })
+    }
+
+    /// Declares the signature of indirect calls (shared between equal signatures).
+    pub fn import_signature(&mut self, sig: Signature) -> SigRef {
+        if let Some((r, _)) = self.func.dfg.signatures.iter().find(|(_, s)| **s == sig) {
+            return r;
+        }
+        self.func.dfg.signatures.push(sig)
     }
 
     /// Declares a module global.

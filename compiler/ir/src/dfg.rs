@@ -6,7 +6,7 @@
 //! a function and never survive a successful parse. The order of blocks and instructions is not
 //! kept here but in `Layout`.
 
-use crate::entities::{Block, FuncRef, GlobalRef, Inst, JumpTable, Value};
+use crate::entities::{Block, FuncRef, GlobalRef, Inst, JumpTable, SigRef, Value};
 use crate::function::Signature;
 use crate::instructions::{
     BlockCall, InstData, JumpTableData, Opcode, SpecialReg, ValueList, ValueListPool, VoteMode,
@@ -72,6 +72,8 @@ pub struct DataFlowGraph {
     pub ext_funcs: PrimaryMap<FuncRef, ExtFuncData>,
     /// Globals declared by the function.
     pub globals: PrimaryMap<GlobalRef, GlobalRefData>,
+    /// Signatures of indirect calls declared by the function.
+    pub signatures: PrimaryMap<SigRef, Signature>,
 }
 
 impl DataFlowGraph {
@@ -325,12 +327,17 @@ impl DataFlowGraph {
         match data {
             InstData::Nullary { opcode } => match opcode {
                 Opcode::Activemask => vec![Type::I32],
+                Opcode::StackSave => vec![Type::Ptr(AddrSpace::Local)],
                 _ => vec![],
             },
             InstData::UnaryImm { .. } | InstData::UnaryIeee { .. } | InstData::Load { .. } => {
                 one(ctrl)
             }
-            InstData::Unary { arg, .. } => one(ty(*arg)),
+            InstData::Unary { opcode, arg } => match opcode {
+                Opcode::StackAlloc => vec![Type::Ptr(AddrSpace::Local)],
+                Opcode::StackRestore => vec![],
+                _ => one(ty(*arg)),
+            },
             InstData::Binary { args, .. } => one(ty(args[0])),
             InstData::Ternary { opcode, args } => match opcode {
                 Opcode::Select => one(ty(args[1])),
@@ -349,6 +356,11 @@ impl DataFlowGraph {
                 .ext_funcs
                 .get(*func)
                 .map_or_else(Vec::new, |f| f.sig.returns.clone()),
+            InstData::FuncAddr { .. } => vec![Type::PTR],
+            InstData::CallIndirect { sig, .. } => self
+                .signatures
+                .get(*sig)
+                .map_or_else(Vec::new, |s| s.returns.clone()),
             InstData::AtomicRmw { args, .. } => one(ty(args[1])),
             InstData::AtomicCas { args, .. } => one(ty(args[1])),
             InstData::Shuffle { args, .. } => one(ty(args[0])),

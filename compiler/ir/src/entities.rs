@@ -36,6 +36,11 @@ entity_impl!(FuncRef, "fn");
 pub struct GlobalRef(u32);
 entity_impl!(GlobalRef, "gv");
 
+/// A call signature declared in a function's preamble, for `call_indirect`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SigRef(u32);
+entity_impl!(SigRef, "sig");
+
 /// A jump table of a `br_table` instruction.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JumpTable(u32);
@@ -58,6 +63,8 @@ pub enum AnyEntity {
     FuncRef(FuncRef),
     /// A global declaration.
     GlobalRef(GlobalRef),
+    /// A signature declaration.
+    SigRef(SigRef),
 }
 
 impl std::fmt::Display for AnyEntity {
@@ -70,6 +77,7 @@ impl std::fmt::Display for AnyEntity {
             AnyEntity::StackSlot(s) => s.fmt(f),
             AnyEntity::FuncRef(r) => r.fmt(f),
             AnyEntity::GlobalRef(g) => g.fmt(f),
+            AnyEntity::SigRef(s) => s.fmt(f),
         }
     }
 }

@@ -228,6 +228,30 @@ pub struct GlobalData {
     pub init: Option<Vec<u8>>,
 }
 
+/// An address stored in a global's initial contents: the 8-byte little-endian generic
+/// address of the module global or function `target`, plus `addend`, at byte `offset`.
+/// Text form: `OFFSET: @target+ADDEND` (`+0` omitted, negative addends as `-N`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reloc {
+    /// Byte offset in the global (a multiple of 8).
+    pub offset: u64,
+    /// Name of a module global or defined function.
+    pub target: String,
+    /// Bytes added to the target's address.
+    pub addend: i64,
+}
+
+impl std::fmt::Display for Reloc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: @{}", self.offset, self.target)?;
+        match self.addend {
+            0 => Ok(()),
+            a if a > 0 => write!(f, "+{a}"),
+            a => write!(f, "{a}"),
+        }
+    }
+}
+
 /// A function declared but defined elsewhere (e.g. `vprintf`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FuncDecl {
@@ -250,6 +274,9 @@ pub struct Module {
     pub files: Vec<String>,
     /// Linkage of globals and functions by name; absent names are `Linkage::Export`.
     pub linkage: FxHashMap<String, Linkage>,
+    /// Addresses in global initializers, by global name, sorted by offset; they overwrite
+    /// the initializer's bytes at their offsets (see [`Reloc`]).
+    pub relocs: FxHashMap<String, Vec<Reloc>>,
 }
 
 impl Module {

@@ -7,7 +7,7 @@
 //! `DataFlowGraph::result_types` computes them from the opcode, the operand types and, for the
 //! opcodes where `Opcode::has_ctrl_type` holds, an explicit controlling type.
 
-use crate::entities::{Block, FuncRef, GlobalRef, JumpTable, StackSlot, Value};
+use crate::entities::{Block, FuncRef, GlobalRef, JumpTable, SigRef, StackSlot, Value};
 use crate::types::AddrSpace;
 use cranelift_entity::{EntityList, ListPool, PrimaryMap};
 use std::fmt;
@@ -116,8 +116,13 @@ named_enum! {
         Store = "store",
         StackAddr = "stack_addr",
         GlobalAddr = "global_addr",
+        StackAlloc = "stack_alloc",
+        StackSave = "stack_save",
+        StackRestore = "stack_restore",
         // calls
+        FuncAddr = "func_addr",
         Call = "call",
+        CallIndirect = "call_indirect",
         Return = "return",
         // GPU
         Sreg = "sreg",
@@ -188,6 +193,11 @@ impl Opcode {
                 self,
                 Opcode::Store
                     | Opcode::Call
+                    | Opcode::CallIndirect
+                    // Each allocation is a distinct object: never merged or moved.
+                    | Opcode::StackAlloc
+                    | Opcode::StackSave
+                    | Opcode::StackRestore
                     | Opcode::Barrier
                     | Opcode::Fence
                     | Opcode::AtomicRmw
@@ -201,7 +211,11 @@ impl Opcode {
     pub fn reads_memory(self) -> bool {
         matches!(
             self,
-            Opcode::Load | Opcode::Call | Opcode::AtomicRmw | Opcode::AtomicCas
+            Opcode::Load
+                | Opcode::Call
+                | Opcode::CallIndirect
+                | Opcode::AtomicRmw
+                | Opcode::AtomicCas
         )
     }
 
@@ -231,7 +245,9 @@ pub enum Format {
     Store,
     StackAddr,
     GlobalAddr,
+    FuncAddr,
     Call,
+    CallIndirect,
     Return,
     Jump,
     Brif,
@@ -303,7 +319,9 @@ impl Opcode {
             | O::Bitcast
             | O::Ptrtoint
             | O::Inttoptr
-            | O::Addrspacecast => Format::Unary,
+            | O::Addrspacecast
+            | O::StackAlloc
+            | O::StackRestore => Format::Unary,
             O::Fma | O::Select => Format::Ternary,
             O::Icmp => Format::IntCompare,
             O::Fcmp => Format::FloatCompare,
@@ -312,7 +330,9 @@ impl Opcode {
             O::Store => Format::Store,
             O::StackAddr => Format::StackAddr,
             O::GlobalAddr => Format::GlobalAddr,
+            O::FuncAddr => Format::FuncAddr,
             O::Call => Format::Call,
+            O::CallIndirect => Format::CallIndirect,
             O::Return => Format::Return,
             O::Jump => Format::Jump,
             O::Brif => Format::Brif,
@@ -322,7 +342,7 @@ impl Opcode {
             O::Fence => Format::Fence,
             O::Shuffle => Format::Shuffle,
             O::Vote => Format::Vote,
-            O::Barrier | O::Activemask | O::Unreachable | O::Trap => Format::Nullary,
+            O::Barrier | O::Activemask | O::Unreachable | O::Trap | O::StackSave => Format::Nullary,
         }
     }
 }
@@ -535,7 +555,7 @@ pub struct JumpTableData {
 #[derive(Clone, Debug)]
 #[allow(missing_docs)]
 pub enum InstData {
-    /// `barrier`, `activemask`, `unreachable`, `trap`.
+    /// `barrier`, `activemask`, `unreachable`, `trap`, `stack_save`.
     Nullary { opcode: Opcode },
     /// `iconst`: the immediate is kept sign-extended; only the low bits of the type matter.
     UnaryImm { opcode: Opcode, imm: i64 },
@@ -569,8 +589,13 @@ pub enum InstData {
     StackAddr { slot: StackSlot },
     /// `global_addr gv`.
     GlobalAddr { global: GlobalRef },
+    /// `func_addr fn`: the address of a function, a generic `ptr`.
+    FuncAddr { func: FuncRef },
     /// `call fn(args)`.
     Call { func: FuncRef, args: ValueList },
+    /// `call_indirect sig, callee(args)`: `args[0]` is the callee pointer, the rest its
+    /// arguments.
+    CallIndirect { sig: SigRef, args: ValueList },
     /// `return args`.
     Return { args: ValueList },
     /// `jump block(args)`.
@@ -617,7 +642,9 @@ impl InstData {
             InstData::Store { .. } => Opcode::Store,
             InstData::StackAddr { .. } => Opcode::StackAddr,
             InstData::GlobalAddr { .. } => Opcode::GlobalAddr,
+            InstData::FuncAddr { .. } => Opcode::FuncAddr,
             InstData::Call { .. } => Opcode::Call,
+            InstData::CallIndirect { .. } => Opcode::CallIndirect,
             InstData::Return { .. } => Opcode::Return,
             InstData::Jump { .. } => Opcode::Jump,
             InstData::Brif { .. } => Opcode::Brif,
@@ -646,7 +673,9 @@ impl InstData {
             InstData::Store { .. } => Format::Store,
             InstData::StackAddr { .. } => Format::StackAddr,
             InstData::GlobalAddr { .. } => Format::GlobalAddr,
+            InstData::FuncAddr { .. } => Format::FuncAddr,
             InstData::Call { .. } => Format::Call,
+            InstData::CallIndirect { .. } => Format::CallIndirect,
             InstData::Return { .. } => Format::Return,
             InstData::Jump { .. } => Format::Jump,
             InstData::Brif { .. } => Format::Brif,
@@ -675,13 +704,16 @@ impl InstData {
             InstData::Ternary { args, .. }
             | InstData::AtomicCas { args, .. }
             | InstData::Shuffle { args, .. } => args,
-            InstData::Call { args, .. } | InstData::Return { args } => args.as_slice(pool),
+            InstData::Call { args, .. }
+            | InstData::CallIndirect { args, .. }
+            | InstData::Return { args } => args.as_slice(pool),
             InstData::Nullary { .. }
             | InstData::UnaryImm { .. }
             | InstData::UnaryIeee { .. }
             | InstData::Special { .. }
             | InstData::StackAddr { .. }
             | InstData::GlobalAddr { .. }
+            | InstData::FuncAddr { .. }
             | InstData::Jump { .. }
             | InstData::Fence { .. } => &[],
         }
@@ -703,13 +735,16 @@ impl InstData {
             InstData::Ternary { args, .. }
             | InstData::AtomicCas { args, .. }
             | InstData::Shuffle { args, .. } => args,
-            InstData::Call { args, .. } | InstData::Return { args } => args.as_mut_slice(pool),
+            InstData::Call { args, .. }
+            | InstData::CallIndirect { args, .. }
+            | InstData::Return { args } => args.as_mut_slice(pool),
             InstData::Nullary { .. }
             | InstData::UnaryImm { .. }
             | InstData::UnaryIeee { .. }
             | InstData::Special { .. }
             | InstData::StackAddr { .. }
             | InstData::GlobalAddr { .. }
+            | InstData::FuncAddr { .. }
             | InstData::Jump { .. }
             | InstData::Fence { .. } => &mut [],
         }

@@ -4,8 +4,12 @@
 //! It runs one thread: special registers come from `ThreadState`, barriers and fences do
 //! nothing, shuffles return the thread's own value, votes see one lane. Memory is one flat,
 //! little-endian byte array for every address space; address 0..16 is never valid, so null
-//! dereferences fail. Globals are laid out once per interpreter; stack slots are allocated on
-//! function entry and released on return. Every failure (trap, bad access, step or depth limit,
+//! dereferences fail. Globals are laid out once per interpreter (relocations written once all
+//! are placed); stack slots are allocated on function entry and released on return, and
+//! `stack_alloc` takes fresh memory released by `stack_restore` or the return. Functions have
+//! addresses outside memory (`FUNC_BASE` + 16 * index, module functions first, then
+//! declarations), so `func_addr` values can be stored, compared and called through, and a load
+//! or store through them fails. Every failure (trap, bad access, step or depth limit,
 //! call to an external function, malformed IR) is an `InterpError`, never a panic.
 
 use crate::builder::normalize_imm;
@@ -13,7 +17,7 @@ use crate::entities::{Block, StackSlot, Value};
 use crate::function::{Function, Module};
 use crate::instructions::{AtomicRmwOp, InstData, Opcode, SpecialReg, VoteMode};
 use crate::semantics::{self, mask};
-use crate::types::Type;
+use crate::types::{AddrSpace, Type};
 use cranelift_entity::SecondaryMap;
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -182,6 +186,8 @@ impl Default for ThreadState {
 
 const MEM_LIMIT: usize = 64 << 20;
 const NULL_GUARD: usize = 16;
+/// Address of the first function (far above `MEM_LIMIT`).
+const FUNC_BASE: u64 = 1 << 56;
 
 /// Runs functions of one module.
 pub struct Interpreter<'m> {
@@ -226,7 +232,53 @@ impl<'m> Interpreter<'m> {
             }
             it.globals.insert(&g.name, addr);
         }
+        for (name, relocs) in &module.relocs {
+            let Some(&base) = it.globals.get(name.as_str()) else {
+                return invalid(format!("relocations for unknown global @{name}"));
+            };
+            for r in relocs {
+                let target = match it.globals.get(r.target.as_str()) {
+                    Some(&a) => a,
+                    None => match it.func_address(&r.target) {
+                        Some(a) => a,
+                        None => return invalid(format!("relocation to unknown @{}", r.target)),
+                    },
+                };
+                let v = DataValue::Ptr(Type::PTR, target.wrapping_add(r.addend as u64));
+                it.store(v, base.wrapping_add(r.offset))?;
+            }
+        }
         Ok(it)
+    }
+
+    /// The address `func_addr` gives the module function or declaration `name`.
+    fn func_address(&self, name: &str) -> Option<u64> {
+        let m = self.module;
+        let i = m
+            .functions
+            .iter()
+            .position(|f| f.name == name)
+            .or_else(|| {
+                m.decls
+                    .iter()
+                    .position(|d| d.name == name)
+                    .map(|j| m.functions.len() + j)
+            })?;
+        Some(FUNC_BASE + 16 * i as u64)
+    }
+
+    /// The function or declaration at a `func_addr` address.
+    fn function_at(&self, addr: u64) -> Option<&'m str> {
+        let m = self.module;
+        let off = addr.checked_sub(FUNC_BASE)?;
+        if off % 16 != 0 {
+            return None;
+        }
+        let i = usize::try_from(off / 16).ok()?;
+        match m.functions.get(i) {
+            Some(f) => Some(&f.name),
+            None => m.decls.get(i - m.functions.len()).map(|d| d.name.as_str()),
+        }
     }
 
     fn alloc(&mut self, size: usize, align: u32) -> R<u64> {
@@ -390,6 +442,28 @@ impl<'m> Interpreter<'m> {
                             ),
                         }]
                     }
+                    InstData::Unary {
+                        opcode: Opcode::StackAlloc,
+                        ..
+                    } => {
+                        let size =
+                            usize::try_from(int(args[0])?).map_err(|_| InterpError::OutOfMemory)?;
+                        let a = self.alloc(size, 16)?;
+                        vec![DataValue::Ptr(Type::Ptr(AddrSpace::Local), a)]
+                    }
+                    InstData::Unary {
+                        opcode: Opcode::StackRestore,
+                        ..
+                    } => {
+                        let to = int(args[0])? as u64;
+                        match usize::try_from(to) {
+                            Ok(to) if (NULL_GUARD..=self.mem.len()).contains(&to) => {
+                                self.mem.truncate(to)
+                            }
+                            _ => return invalid(format!("stack_restore to 0x{to:x}")),
+                        }
+                        vec![]
+                    }
                     InstData::Unary { opcode, .. } => {
                         let a = args[0];
                         let (from, to) = (a.ty(), rty.unwrap_or(a.ty()));
@@ -525,6 +599,32 @@ impl<'m> Interpreter<'m> {
                         let name = ext.name.clone();
                         self.call(&name, &args)?
                     }
+                    InstData::FuncAddr { func } => {
+                        let Some(ext) = dfg.ext_funcs.get(*func) else {
+                            return invalid(format!("undeclared {func}"));
+                        };
+                        let Some(a) = self.func_address(&ext.name) else {
+                            return Err(InterpError::UnknownFunction(ext.name.clone()));
+                        };
+                        vec![DataValue::Ptr(Type::PTR, a)]
+                    }
+                    InstData::CallIndirect { sig, .. } => {
+                        let Some(sig) = dfg.signatures.get(*sig) else {
+                            return invalid(format!("undeclared {sig}"));
+                        };
+                        let addr = int(args[0])? as u64;
+                        let Some(name) = self.function_at(addr) else {
+                            return Err(InterpError::BadArguments(format!(
+                                "indirect call to 0x{addr:x}, which is not a function"
+                            )));
+                        };
+                        if self.module.signature_of(name) != Some(sig) {
+                            return Err(InterpError::BadArguments(format!(
+                                "indirect call with signature {sig} to @{name}"
+                            )));
+                        }
+                        self.call(name, &args[1..])?
+                    }
                     InstData::Return { .. } => return Ok(args),
                     InstData::Jump { .. } | InstData::Brif { .. } | InstData::BrTable { .. } => {
                         let calls = dfg.branch_destinations(inst);
@@ -532,9 +632,11 @@ impl<'m> Interpreter<'m> {
                             InstData::Jump { .. } => 0,
                             InstData::Brif { .. } => usize::from(int(args[0])? == 0),
                             _ => {
+                                // calls[0] is the default; an index at or past the table
+                                // (any u64, all ones included) takes it.
                                 let i = int(args[0])? as u64 & mask(args[0].ty());
                                 match usize::try_from(i) {
-                                    Ok(i) if i + 1 < calls.len() => i + 1,
+                                    Ok(i) if i < calls.len().saturating_sub(1) => i + 1,
                                     _ => 0,
                                 }
                             }
@@ -618,6 +720,10 @@ impl<'m> Interpreter<'m> {
                     InstData::Fence { .. } => vec![],
                     InstData::Nullary { opcode } => match opcode {
                         Opcode::Activemask => vec![DataValue::Int(Type::I32, 1)],
+                        Opcode::StackSave => vec![DataValue::Ptr(
+                            Type::Ptr(AddrSpace::Local),
+                            self.mem.len() as u64,
+                        )],
                         Opcode::Trap => return Err(InterpError::Trap),
                         Opcode::Unreachable => return Err(InterpError::Unreachable),
                         _ => vec![],

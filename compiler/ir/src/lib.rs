@@ -75,9 +75,11 @@ pub mod write;
 
 pub use builder::{FuncCursor, FunctionBuilder, InsertBuilder, InsertPoint, Variable};
 pub use dfg::{DataFlowGraph, ValueDef};
-pub use entities::{AnyEntity, Block, FuncRef, GlobalRef, Inst, JumpTable, StackSlot, Value};
+pub use entities::{
+    AnyEntity, Block, FuncRef, GlobalRef, Inst, JumpTable, SigRef, StackSlot, Value,
+};
 pub use function::{
-    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
+    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Reloc, Signature,
     StackSlotData,
 };
 pub use instructions::{

@@ -5,8 +5,10 @@
 //! module   = item*
 //! item     = "file" INT STRING
 //!          | linkage? "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
+//!            ("relocs" "[" reloc ("," reloc)* "]")?
 //!          | "declare" NAME sig
 //!          | linkage? ("kernel" | "func") NAME sig bound* "{" preamble* block* "}"
+//! reloc    = INT ":" NAME INT?        ; offset: @target+addend
 //! linkage  = "internal" | "extern"
 //! bound    = "max_threads" "(" INT ")" | "req_threads" "(" INT "," INT "," INT ")"
 //!          | "min_blocks" "(" INT ")"
@@ -14,6 +16,7 @@
 //! preamble = "ssN" "=" "stack_slot" "size" INT "," "align" INT
 //!          | "gvN" "=" "global" NAME ":" SPACE
 //!          | "fnN" "=" "func" NAME sig
+//!          | "sigN" "=" sig
 //! block    = "blockN" ("(" "vN" ":" type ("," ...)* ")")? ":" inst*
 //! inst     = (value ("," value)* "=")? OPCODE("." type)? operands ("!loc" INT ":" INT ":" INT)?
 //! ```
@@ -28,7 +31,7 @@ use crate::builder::normalize_imm;
 use crate::dfg::{ExtFuncData, GlobalRefData, ValueDef};
 use crate::entities::{AnyEntity, Block, Inst, Value};
 use crate::function::{
-    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
+    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Reloc, Signature,
 };
 use crate::instructions::{
     AtomicRmwOp, BlockCall, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
@@ -530,7 +533,7 @@ impl<'a> Parser<'a> {
                         Tok::Word("global") => {
                             self.bump();
                             map.globals.push(item.loc);
-                            let g = self.global()?;
+                            let g = self.global(&mut m)?;
                             let name = g.name.clone();
                             m.globals.push(g);
                             name
@@ -553,7 +556,8 @@ impl<'a> Parser<'a> {
                 Tok::Word("global") => {
                     self.bump();
                     map.globals.push(t.loc);
-                    m.globals.push(self.global()?);
+                    let g = self.global(&mut m)?;
+                    m.globals.push(g);
                 }
                 Tok::Word("declare") => {
                     self.bump();
@@ -574,7 +578,8 @@ impl<'a> Parser<'a> {
     }
 
     /// "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
-    fn global(&mut self) -> PResult<GlobalData> {
+    /// ("relocs" "[" reloc ("," reloc)* "]")?  -- relocations go to `m.relocs`.
+    fn global(&mut self, m: &mut Module) -> PResult<GlobalData> {
         let name = self.name()?;
         self.expect_punct(':')?;
         let space = self.space()?;
@@ -600,6 +605,33 @@ impl<'a> Parser<'a> {
                 }
             }
             init = Some(bytes);
+        }
+        if self.eat_word("relocs") {
+            self.expect_punct('[')?;
+            let mut relocs = Vec::new();
+            loop {
+                let loc = self.peek().loc;
+                let offset = self.int()?;
+                let Ok(offset) = u64::try_from(offset) else {
+                    return self.err(loc, "offset out of range");
+                };
+                self.expect_punct(':')?;
+                let target = self.name()?;
+                let addend = match self.peek().tok {
+                    Tok::Word(w) if w.starts_with(['+', '-']) => self.int()?,
+                    _ => 0,
+                };
+                relocs.push(Reloc {
+                    offset,
+                    target,
+                    addend,
+                });
+                if self.eat_punct(']') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+            m.relocs.insert(name.clone(), relocs);
         }
         Ok(GlobalData {
             name,
@@ -727,6 +759,21 @@ impl<'a> Parser<'a> {
                 let space = self.space()?;
                 let gv = cx.func.dfg.globals.push(GlobalRefData { name, space });
                 cx.locs.insert(AnyEntity::GlobalRef(gv), t.loc);
+            } else if let Some(n) = entity_num(w, "sig") {
+                self.bump();
+                self.expect_punct('=')?;
+                if n as usize != cx.func.dfg.signatures.len() {
+                    return self.err(
+                        t.loc,
+                        format!(
+                            "expected sig{} here: declare signatures in order",
+                            cx.func.dfg.signatures.len()
+                        ),
+                    );
+                }
+                let sig = self.sig()?;
+                let r = cx.func.dfg.signatures.push(sig);
+                cx.locs.insert(AnyEntity::SigRef(r), t.loc);
             } else if let Some(n) = entity_num(w, "fn") {
                 self.bump();
                 self.expect_punct('=')?;
@@ -987,7 +1034,9 @@ impl<'a> Parser<'a> {
             | O::Bitcast
             | O::Ptrtoint
             | O::Inttoptr
-            | O::Addrspacecast => InstData::Unary {
+            | O::Addrspacecast
+            | O::StackAlloc
+            | O::StackRestore => InstData::Unary {
                 opcode,
                 arg: self.value(cx)?,
             },
@@ -1070,6 +1119,38 @@ impl<'a> Parser<'a> {
                 }
                 let args = cx.func.dfg.value_list(&args);
                 InstData::Call { func, args }
+            }
+            O::FuncAddr => {
+                let (w, loc) = self.word("a callee")?;
+                match entity_num(w, "fn") {
+                    Some(n) if (n as usize) < cx.func.dfg.ext_funcs.len() => InstData::FuncAddr {
+                        func: crate::entities::FuncRef::from_u32(n),
+                    },
+                    _ => return self.err(loc, format!("undeclared callee `{w}`")),
+                }
+            }
+            O::CallIndirect => {
+                let (w, loc) = self.word("a signature")?;
+                let sig = match entity_num(w, "sig") {
+                    Some(n) if (n as usize) < cx.func.dfg.signatures.len() => {
+                        crate::entities::SigRef::from_u32(n)
+                    }
+                    _ => return self.err(loc, format!("undeclared signature `{w}`")),
+                };
+                self.expect_punct(',')?;
+                let mut args = vec![self.value(cx)?];
+                self.expect_punct('(')?;
+                if !self.eat_punct(')') {
+                    loop {
+                        args.push(self.value(cx)?);
+                        if self.eat_punct(')') {
+                            break;
+                        }
+                        self.expect_punct(',')?;
+                    }
+                }
+                let args = cx.func.dfg.value_list(&args);
+                InstData::CallIndirect { sig, args }
             }
             O::Return => {
                 // Operands run to the end of the line: `return` has no closing delimiter.
@@ -1156,7 +1237,9 @@ impl<'a> Parser<'a> {
                     args: self.values::<2>(cx)?,
                 }
             }
-            O::Barrier | O::Activemask | O::Unreachable | O::Trap => InstData::Nullary { opcode },
+            O::Barrier | O::Activemask | O::Unreachable | O::Trap | O::StackSave => {
+                InstData::Nullary { opcode }
+            }
         };
         let inst = cx.func.dfg.make_inst(data);
         cx.func.layout.append_inst(inst, block);

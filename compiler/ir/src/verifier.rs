@@ -16,7 +16,9 @@
 //! 6. Block arguments: every branch passes as many arguments as its destination has parameters,
 //!    with the same types.
 //! 7. Returns: `return` operands match the signature's returns; calls pass arguments matching the
-//!    callee's signature.
+//!    callee's signature; `call_indirect` names a declared signature, its callee is a generic
+//!    `ptr` and its arguments match the signature. `stack_alloc` takes an `i64` size,
+//!    `stack_restore` a `ptr(local)`.
 //! 8. Dominance: every use in a reachable block is dominated by its definition (block
 //!    parameters dominate their block; within a block the definition comes first).
 //! 9. Address spaces: a memory access names the space of its pointer operand or `generic`;
@@ -28,7 +30,9 @@
 //! every declared callee names a module function or declaration with the same signature and is
 //! not a kernel; every declared global names a module global in the same space; globals live in
 //! `global`, `shared` or `const`, shared globals have no initializer and initializers fit;
-//! every instruction's source location names a file of `Module::files`. Linkage: kernels are
+//! every instruction's source location names a file of `Module::files`. Relocations: each names
+//! a module global (not shared) it lies in, at a multiple of 8 with all 8 bytes inside, in
+//! increasing non-overlapping order, and targets a module global or a non-kernel function. Linkage: kernels are
 //! exported; defined functions are not `extern`; an `extern` global is a dynamic shared array
 //! (shared space, size 0, no initializer); declarations take no linkage entry (entries naming
 //! nothing are ignored). Per function also: launch bounds only on kernels, each count at least
@@ -311,8 +315,14 @@ impl<'a> Verifier<'a> {
                 self.report(AnyEntity::Inst(inst), format!("undeclared global {global}"));
                 return false;
             }
-            InstData::Call { func, .. } if !dfg.ext_funcs.is_valid(*func) => {
+            InstData::Call { func, .. } | InstData::FuncAddr { func }
+                if !dfg.ext_funcs.is_valid(*func) =>
+            {
                 self.report(AnyEntity::Inst(inst), format!("undeclared callee {func}"));
+                return false;
+            }
+            InstData::CallIndirect { sig, .. } if !dfg.signatures.is_valid(*sig) => {
+                self.report(AnyEntity::Inst(inst), format!("undeclared signature {sig}"));
                 return false;
             }
             _ => {}
@@ -682,6 +692,38 @@ impl<'a> Verifier<'a> {
                     );
                 }
             }
+            O::CallIndirect => {
+                if let InstData::CallIndirect { sig: s, .. } = data {
+                    let sig = &dfg.signatures[*s];
+                    need(
+                        t.first() == Some(&Type::PTR),
+                        format!(
+                            "`call_indirect` callee must be a generic ptr, got {}",
+                            t.first().map_or("nothing".to_string(), |t| t.to_string())
+                        ),
+                    );
+                    let args = t.get(1..).unwrap_or(&[]);
+                    need(
+                        args == sig.params.as_slice(),
+                        format!(
+                            "call arguments ({}) do not match {s}'s parameters ({})",
+                            join(args),
+                            join(&sig.params)
+                        ),
+                    );
+                }
+            }
+            O::StackAlloc => need(
+                t[0] == Type::I64,
+                format!("`stack_alloc` size must be i64, got {}", t[0]),
+            ),
+            O::StackRestore => need(
+                t[0] == Type::Ptr(AddrSpace::Local),
+                format!(
+                    "`stack_restore` takes a ptr(local) from `stack_save`, got {}",
+                    t[0]
+                ),
+            ),
             O::Return => need(
                 t == f.sig.returns,
                 format!(
@@ -692,6 +734,8 @@ impl<'a> Verifier<'a> {
             ),
             O::StackAddr
             | O::GlobalAddr
+            | O::FuncAddr
+            | O::StackSave
             | O::Sreg
             | O::Barrier
             | O::Fence
@@ -812,6 +856,54 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
                     "initializer has {} bytes, size is {}",
                     init.len(),
                     g.size
+                ));
+            }
+        }
+    }
+    let mut reloc_globals: Vec<&String> = m.relocs.keys().collect();
+    reloc_globals.sort();
+    for name in reloc_globals {
+        let relocs = &m.relocs[name];
+        let Some(i) = m.globals.iter().position(|g| &g.name == name) else {
+            if !relocs.is_empty() {
+                errors.push(VerifierError {
+                    location: ErrorLocation::Global(0),
+                    message: format!("relocations for @{name}, which is not a module global"),
+                });
+            }
+            continue;
+        };
+        let g = &m.globals[i];
+        let mut err = |msg: String| {
+            errors.push(VerifierError {
+                location: ErrorLocation::Global(i),
+                message: msg,
+            })
+        };
+        if g.space == AddrSpace::Shared && !relocs.is_empty() {
+            err("shared memory cannot be initialized".into());
+        }
+        let mut end = 0u64;
+        for r in relocs {
+            if r.offset % 8 != 0 || r.offset.checked_add(8).is_none_or(|e| e > g.size) {
+                err(format!(
+                    "relocation at {} is not an aligned 8-byte field of the {}-byte global",
+                    r.offset, g.size
+                ));
+            } else if r.offset < end {
+                err(format!(
+                    "relocation at {} overlaps or is out of order",
+                    r.offset
+                ));
+            }
+            end = r.offset.saturating_add(8);
+            let ok = m.global(&r.target).is_some()
+                || m.function(&r.target)
+                    .is_some_and(|f| f.kind != FuncKind::Kernel);
+            if !ok {
+                err(format!(
+                    "relocation target @{} is not a module global or device function",
+                    r.target
                 ));
             }
         }

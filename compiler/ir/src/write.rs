@@ -112,6 +112,14 @@ impl Printer<'_> {
             InstData::Call { func, args } => {
                 write!(w, " {func}({})", self.vs(args.as_slice(&dfg.value_lists)))?
             }
+            InstData::FuncAddr { func } => write!(w, " {func}")?,
+            InstData::CallIndirect { sig, args } => {
+                let a = args.as_slice(&dfg.value_lists);
+                let (callee, rest) = a
+                    .split_first()
+                    .map_or((String::new(), &[][..]), |(c, r)| (self.v(*c), r));
+                write!(w, " {sig}, {callee}({})", self.vs(rest))?
+            }
             InstData::Return { args } => {
                 let a = args.as_slice(&dfg.value_lists);
                 if !a.is_empty() {
@@ -188,6 +196,11 @@ impl Printer<'_> {
         for (r, d) in f.dfg.ext_funcs.iter() {
             writeln!(w, "    {r} = func @{}{}", d.name, d.sig)?;
             self.annotate(w, AnyEntity::FuncRef(r), "    ")?;
+            preamble = true;
+        }
+        for (s, sig) in f.dfg.signatures.iter() {
+            writeln!(w, "    {s} = {sig}")?;
+            self.annotate(w, AnyEntity::SigRef(s), "    ")?;
             preamble = true;
         }
         for (i, block) in f.layout.blocks().enumerate() {
@@ -316,6 +329,10 @@ pub fn write_module(w: &mut dyn Write, module: &Module, opts: WriteOptions<'_>) 
         if let Some(init) = &g.init {
             let bytes: Vec<String> = init.iter().map(|b| format!("{b:02x}")).collect();
             write!(w, " = [{}]", bytes.join(" "))?;
+        }
+        if let Some(relocs) = module.relocs.get(&g.name).filter(|r| !r.is_empty()) {
+            let rs: Vec<String> = relocs.iter().map(|r| r.to_string()).collect();
+            write!(w, " relocs [{}]", rs.join(", "))?;
         }
         writeln!(w)?;
         first = false;

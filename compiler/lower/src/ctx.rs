@@ -2,14 +2,15 @@
 //! C signatures as IR signatures, module globals (file-scope and `static` objects, string
 //! literals) with their constant initializers, and external declarations.
 //!
-//! Invariants: every IR name is unique in the module (`unique_name`); a symbol gets its IR
+//! Invariants: every IR name is unique in the module (`unique_name`) and a valid PTX
+//! identifier (compiler-made names use `$`: `$str`, `f$counter`, `name$1`); a symbol gets its IR
 //! function or global name once and keeps it; every function that a lowered body calls is
 //! either queued for lowering or declared in `module.decls` with the signature the call uses.
 
 use crate::func::FnLower;
 use crate::ty::{self, Scalar};
-use ompcc_diag::{Diagnostic, Span};
-use ompcc_ir::{AddrSpace, FuncDecl, GlobalData, Module, Signature, Type};
+use ompcc_diag::{Diagnostic, FileId, SourceMap, Span};
+use ompcc_ir::{AddrSpace, FuncDecl, GlobalData, Module, Reloc, Signature, SourceLoc, Type};
 use ompcc_sema::consteval::ConstValue;
 use ompcc_sema::types::{QualType, TypeKind};
 use ompcc_sema::{InitKey, Storage, SymbolId, SymbolKind, TypedUnit};
@@ -169,10 +170,19 @@ pub struct Ctx<'a> {
     bad_globals: FxHashSet<SymbolId>,
     /// Every expression of the unit by id.
     exprs: Vec<Option<&'a ast::Expr>>,
+    /// Where spans point in the user's files; `None`: instructions get no locations.
+    source_map: Option<&'a SourceMap>,
+    /// Index in `module.files` of each source-map file used so far.
+    file_ids: FxHashMap<FileId, u32>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(tu: &'a TranslationUnit, typed: &'a TypedUnit, include_callees: bool) -> Self {
+    pub fn new(
+        tu: &'a TranslationUnit,
+        typed: &'a TypedUnit,
+        include_callees: bool,
+        source_map: Option<&'a SourceMap>,
+    ) -> Self {
         let mut cx = Ctx {
             tu,
             typed,
@@ -189,6 +199,8 @@ impl<'a> Ctx<'a> {
             used_names: FxHashSet::default(),
             bad_globals: FxHashSet::default(),
             exprs: vec![None; tu.num_exprs as usize],
+            source_map,
+            file_ids: FxHashMap::default(),
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {
@@ -227,6 +239,24 @@ impl<'a> Ctx<'a> {
     /// The expression with this id.
     pub fn expr_by_id(&self, id: ast::ExprId) -> Option<&'a ast::Expr> {
         self.exprs.get(id.0 as usize).copied().flatten()
+    }
+
+    /// The source location of the start of `span` (unknown without a source map), its file
+    /// added to the module's file table on first use.
+    pub fn srcloc(&mut self, span: Span) -> SourceLoc {
+        let Some(sm) = self.source_map else {
+            return SourceLoc::default();
+        };
+        let loc = sm.lookup(span.lo);
+        let file = match self.file_ids.get(&loc.file) {
+            Some(&f) => f,
+            None => {
+                let f = self.module.add_file(sm.file_name(loc.file));
+                self.file_ids.insert(loc.file, f);
+                f
+            }
+        };
+        SourceLoc::new(file, loc.line, loc.col)
     }
 
     pub fn error(&mut self, code: &'static str, msg: impl Into<String>, span: Span) {
@@ -374,7 +404,7 @@ impl<'a> Ctx<'a> {
         let mut name = base.to_string();
         let mut n = 1;
         while !self.used_names.insert(name.clone()) {
-            name = format!("{base}.{n}");
+            name = format!("{base}${n}");
             n += 1;
         }
         name
@@ -448,7 +478,7 @@ impl<'a> Ctx<'a> {
         if let Some(n) = self.strings.get(&bytes) {
             return n.clone();
         }
-        let name = self.unique_name(".str");
+        let name = self.unique_name("$str");
         self.module.globals.push(GlobalData {
             name: name.clone(),
             space: AddrSpace::Global,
@@ -493,16 +523,21 @@ impl<'a> Ctx<'a> {
         };
         let align = info.align.unwrap_or(1).max(types.align_of(ty).unwrap_or(1)) as u32;
         let base = if info.linkage == ompcc_sema::Linkage::None {
-            format!("{func}.{}", info.name)
+            format!("{func}${}", info.name)
         } else {
             info.asm_label.clone().unwrap_or(info.name.clone())
         };
         let name = self.unique_name(&base);
-        let init = self.global_init(sym, size, span);
         let g = GlobalInfo {
             name: name.clone(),
             space: AddrSpace::Global,
         };
+        // Known before its initializer is lowered: it may hold its own address.
+        self.globals.insert(sym, g.clone());
+        let (init, relocs) = self.global_init(sym, func, size, span);
+        if !relocs.is_empty() {
+            self.module.relocs.insert(name.clone(), relocs);
+        }
         self.module.globals.push(GlobalData {
             name,
             space: AddrSpace::Global,
@@ -510,21 +545,28 @@ impl<'a> Ctx<'a> {
             align: align.max(1),
             init: Some(init),
         });
-        self.globals.insert(sym, g.clone());
         Some(g)
     }
 
-    /// The bytes of a static object's initializer (zero when it has none).
-    fn global_init(&mut self, sym: SymbolId, size: u64, span: Span) -> Vec<u8> {
+    /// The bytes of a static object's initializer (zero when it has none) and the addresses
+    /// it holds.
+    fn global_init(
+        &mut self,
+        sym: SymbolId,
+        func: &str,
+        size: u64,
+        span: Span,
+    ) -> (Vec<u8>, Vec<Reloc>) {
         let mut bytes = vec![0u8; size as usize];
+        let mut relocs = Vec::new();
         let Some(decl) = self.obj_decls.get(&sym).copied() else {
-            return bytes;
+            return (bytes, relocs);
         };
         let Some(entries) = self.typed.inits.get(&InitKey::Decl(decl)) else {
-            return bytes;
+            return (bytes, relocs);
         };
         for e in entries.clone() {
-            if let Err(msg) = self.write_const(&mut bytes, &e) {
+            if let Err(msg) = self.write_const(&mut bytes, &mut relocs, &e, func, span) {
                 if self.bad_globals.insert(sym) {
                     let name = self.typed.symbols[sym].name.clone();
                     self.error(
@@ -536,14 +578,26 @@ impl<'a> Ctx<'a> {
                 break;
             }
         }
-        bytes
+        relocs.sort_by_key(|r| r.offset);
+        (bytes, relocs)
     }
 
-    fn write_const(&self, bytes: &mut [u8], e: &ompcc_sema::InitEntry) -> Result<(), String> {
-        let types = &self.typed.types;
+    fn write_const(
+        &mut self,
+        bytes: &mut [u8],
+        relocs: &mut Vec<Reloc>,
+        e: &ompcc_sema::InitEntry,
+        func: &str,
+        span: Span,
+    ) -> Result<(), String> {
+        let typed = self.typed;
+        let types = &typed.types;
         let expr = self.expr_by_id(e.expr).ok_or("initializer not found")?;
         let at = (e.bit_offset / 8) as usize;
-        if let ExprKind::Str(s) = &crate::expr::strip_parens(expr).kind {
+        // A string literal initializes a character array; for a pointer it is an address.
+        if let ExprKind::Str(s) = &crate::expr::strip_parens(expr).kind
+            && types.is_array(e.ty)
+        {
             let elem = types
                 .array_elem(e.ty)
                 .and_then(|t| types.size_of(t))
@@ -562,6 +616,9 @@ impl<'a> Ctx<'a> {
             .map_err(|u| format!("type '{}' is not supported", u.name()))?
             .ok_or("aggregate copy in a constant initializer")?;
         let v = ompcc_sema::fold(self.typed, expr);
+        // A later entry for the same bytes (a designator overriding) replaces an address.
+        let width = class.ty().bytes() as u64;
+        relocs.retain(|r| r.offset + 8 <= at as u64 || r.offset >= at as u64 + width);
         let raw: u64 = match (v, class) {
             (Some(ConstValue::Int(i)), Scalar::Float(t)) => float_bits(i.value as f64, t),
             (Some(ConstValue::Float(f)), Scalar::Float(t)) => float_bits(f.value, t),
@@ -569,7 +626,19 @@ impl<'a> Ctx<'a> {
             (Some(ConstValue::Float(f)), Scalar::Bool) => (f.value != 0.0) as u64,
             (Some(ConstValue::Float(f)), _) => f.value as i64 as u64,
             (None, Scalar::Ptr) if is_null(expr) => 0,
-            (None, _) => return Err("it is not a plain number (addresses need relocations)".into()),
+            (None, Scalar::Ptr) if e.bit_width.is_none() => {
+                let (target, addend) = self.address_const(expr, func, span)?;
+                if at % 8 != 0 {
+                    return Err("the address is not at an 8-byte aligned offset".into());
+                }
+                relocs.push(Reloc {
+                    offset: at as u64,
+                    target,
+                    addend,
+                });
+                0
+            }
+            (None, _) => return Err("it is not a constant".into()),
         };
         if let Some(w) = e.bit_width {
             for (i, bit) in (0..w).zip(e.bit_offset..) {
@@ -587,6 +656,132 @@ impl<'a> Ctx<'a> {
         let dst = bytes.get_mut(at..at + n).ok_or("value out of range")?;
         dst.copy_from_slice(&raw.to_le_bytes()[..n]);
         Ok(())
+    }
+
+    /// The symbol and byte offset of a constant address (`&g`, an array or function name,
+    /// a string literal, `&a[2]`, `p + 3`, `(T *)e` of these); `func` names the function
+    /// whose block-scope statics are being initialized.
+    fn address_const(
+        &mut self,
+        e: &'a ast::Expr,
+        func: &str,
+        span: Span,
+    ) -> Result<(String, i64), String> {
+        let e = crate::expr::strip_parens(e);
+        match &e.kind {
+            ExprKind::Cast(_, x) => self.address_const(x, func, span),
+            ExprKind::Str(s) => {
+                let unit = match s.prefix {
+                    ast::CharPrefix::None | ast::CharPrefix::Utf8 => 1usize,
+                    ast::CharPrefix::U16 => 2,
+                    ast::CharPrefix::Wide | ast::CharPrefix::U32 => 4,
+                };
+                let mut bytes = Vec::with_capacity((s.value.len() + 1) * unit);
+                for &u in s.value.iter().chain(std::iter::once(&0)) {
+                    bytes.extend_from_slice(&(u as u64).to_le_bytes()[..unit]);
+                }
+                Ok((self.string_global(bytes), 0))
+            }
+            ExprKind::Ident(_) => self.symbol_address(e, func, span),
+            ExprKind::Unary(ast::UnaryOp::AddrOf, x) => self.lvalue_address(x, func, span),
+            ExprKind::Binary(op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub), l, r) => {
+                let is_ptr = |x: &ast::Expr| {
+                    self.typed
+                        .expr(x.id)
+                        .is_some_and(|i| self.typed.types.is_pointer(i.conv))
+                };
+                let (p, k, sign) = if is_ptr(l) {
+                    (l, r, if *op == ast::BinaryOp::Sub { -1 } else { 1 })
+                } else if *op == ast::BinaryOp::Add && is_ptr(r) {
+                    (r, l, 1)
+                } else {
+                    return Err("it is not a constant address".into());
+                };
+                let elem = self.pointee_size(p)?;
+                let k = self.const_int(k)?;
+                let (t, a) = self.address_const(p, func, span)?;
+                Ok((t, a.wrapping_add(sign * k.wrapping_mul(elem))))
+            }
+            _ => Err("it is not a constant address".into()),
+        }
+    }
+
+    /// The address of a constant lvalue (`g`, `a[3]`, `*p`, a string literal).
+    fn lvalue_address(
+        &mut self,
+        x: &'a ast::Expr,
+        func: &str,
+        span: Span,
+    ) -> Result<(String, i64), String> {
+        let x = crate::expr::strip_parens(x);
+        match &x.kind {
+            ExprKind::Ident(_) => self.symbol_address(x, func, span),
+            ExprKind::Str(_) => self.address_const(x, func, span),
+            ExprKind::Unary(ast::UnaryOp::Deref, p) => self.address_const(p, func, span),
+            ExprKind::Index(a, i) => {
+                let elem = self
+                    .typed
+                    .expr(x.id)
+                    .and_then(|info| self.typed.types.size_of(info.ty))
+                    .ok_or("element of unknown size")? as i64;
+                let (base, idx) = if self.typed.expr(a.id).is_some_and(|i| {
+                    self.typed.types.is_pointer(i.conv) || self.typed.types.is_array(i.ty)
+                }) {
+                    (a, i)
+                } else {
+                    (i, a)
+                };
+                let k = self.const_int(idx)?;
+                let (t, off) = self.address_const(base, func, span)?;
+                Ok((t, off.wrapping_add(k.wrapping_mul(elem))))
+            }
+            _ => Err("it is not a constant address".into()),
+        }
+    }
+
+    /// The module symbol of a static object or a function named by `e`.
+    fn symbol_address(
+        &mut self,
+        e: &ast::Expr,
+        func: &str,
+        span: Span,
+    ) -> Result<(String, i64), String> {
+        let typed = self.typed;
+        let sym = *typed.ident_symbols.get(&e.id).ok_or("unresolved name")?;
+        let info = &typed.symbols[sym];
+        match info.kind {
+            SymbolKind::Function if self.defs.contains_key(&sym) => Ok((self.enqueue(sym), 0)),
+            SymbolKind::Function => {
+                Err(format!("function '{}' has no device definition", info.name))
+            }
+            SymbolKind::Object if info.storage != Storage::Automatic => self
+                .object_global(sym, func, span)
+                .map(|g| (g.name, 0))
+                .ok_or_else(|| format!("'{}' cannot be placed on the device", info.name)),
+            _ => Err(format!("the address of '{}' is not a constant", info.name)),
+        }
+    }
+
+    /// The size of what the pointer expression `p` points to (1 for `void *`).
+    fn pointee_size(&self, p: &ast::Expr) -> Result<i64, String> {
+        let types = &self.typed.types;
+        let conv = self.typed.expr(p.id).ok_or("untyped expression")?.conv;
+        let pointee = types.pointee(conv).ok_or("not a pointer")?;
+        if types.is_void(pointee) {
+            return Ok(1);
+        }
+        types
+            .size_of(pointee)
+            .map(|n| n as i64)
+            .ok_or_else(|| "pointer to an object of unknown size".into())
+    }
+
+    /// An integer constant expression's value.
+    fn const_int(&self, e: &ast::Expr) -> Result<i64, String> {
+        match ompcc_sema::fold(self.typed, e) {
+            Some(ConstValue::Int(i)) => Ok(i.value as i64),
+            _ => Err("the offset is not an integer constant".into()),
+        }
     }
 
     /// Whether `sym` names a function the device library is expected to provide.

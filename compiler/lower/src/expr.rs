@@ -132,13 +132,8 @@ impl<'a> FnLower<'_, 'a, '_> {
         let types = &self.cx.typed.types;
         let (rv, from_ptr) = match ev {
             Ev::R(rv) => (rv, false),
-            Ev::L(Lv::Func(_)) => {
-                self.unsupported(
-                    "function pointers are not supported on the device yet",
-                    e.span,
-                );
-                return None;
-            }
+            // A function designator decays to a pointer to the function.
+            Ev::L(Lv::Func(sym)) => (Rv::S(self.func_ptr(sym, e.span)?), true),
             Ev::L(Lv::Mem(addr, qt)) => {
                 if types.is_array(qt) {
                     if types.is_pointer(info.conv) {
@@ -413,7 +408,13 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     pub fn eval(&mut self, e: &'a Expr) -> Option<Ev> {
         let before = self.cx.diags.len();
+        // The expression's own instructions carry its location; its operands set theirs, and
+        // the enclosing construct gets its own back afterwards.
+        let outer = self.b.srcloc();
+        let loc = self.cx.srcloc(e.span);
+        self.b.set_srcloc(loc);
         let r = self.eval_inner(e);
+        self.b.set_srcloc(outer);
         if r.is_none() && self.cx.diags.len() == before && !self.failed_silently(e) {
             // Every failure must be reported: a silently dropped expression would be a
             // wrong program.
@@ -979,13 +980,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         match op {
             UnaryOp::AddrOf => match self.lvalue(x)? {
                 Lv::Mem(addr, _) => r(self.generic_ptr(addr)),
-                Lv::Func(_) => {
-                    self.unsupported(
-                        "function pointers are not supported on the device yet",
-                        span,
-                    );
-                    None
-                }
+                Lv::Func(sym) => r(self.func_ptr(sym, span)?),
                 Lv::Bit { .. } => {
                     self.unsupported("cannot take the address of a bitfield", span);
                     None
@@ -1352,14 +1347,144 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
     }
 
-    fn call(&mut self, e: &'a Expr, f: &'a Expr, args: &'a [Expr], info: ExprInfo) -> Option<Rv> {
-        let span = e.span;
-        let Some(sym) = self.callee_symbol(f) else {
+    /// The address of function `sym` (a generic `ptr`); the function is lowered too.
+    fn func_ptr(&mut self, sym: SymbolId, span: Span) -> Option<Value> {
+        let name = self.cx.typed.symbols[sym].name.clone();
+        let Some(target) = self.cx.callee_def(sym) else {
             self.unsupported(
-                "calls through function pointers are not supported on the device yet",
+                format!("function '{name}' has no device definition, so it has no device address"),
                 span,
             );
             return None;
+        };
+        let fty = self.cx.fn_type_of(sym)?;
+        let (sig, _) = match self.cx.signature(fty) {
+            Ok(s) => s,
+            Err(m) => {
+                self.unsupported(format!("cannot take the address of '{name}': {m}"), span);
+                return None;
+            }
+        };
+        let fr = self.b.import_function(&target, sig);
+        Some(self.b.ins().func_addr(fr))
+    }
+
+    /// A call through a function pointer: `fp(args)` or `(*fp)(args)`.
+    fn call_indirect(
+        &mut self,
+        e: &'a Expr,
+        f: &'a Expr,
+        args: &'a [Expr],
+        info: ExprInfo,
+    ) -> Option<Rv> {
+        let span = e.span;
+        // `(*fp)(...)`, `(**fp)(...)`: the designator is the pointer itself.
+        let mut callee = strip_parens(f);
+        while let ExprKind::Unary(UnaryOp::Deref, x) = &callee.kind {
+            let xi = self.info(x)?;
+            if !self.cx.typed.types.is_pointer(xi.ty) {
+                break;
+            }
+            callee = strip_parens(x);
+        }
+        let ci = self.info(callee)?;
+        let types = &self.cx.typed.types;
+        let fty = if types.is_function(ci.ty) {
+            ci.ty
+        } else {
+            match types.pointee(ci.conv).filter(|p| types.is_function(*p)) {
+                Some(p) => p,
+                None => {
+                    self.unsupported("called object is not a function pointer", span);
+                    return None;
+                }
+            }
+        };
+        if types.fn_type(fty).is_some_and(|f| f.variadic) {
+            self.unsupported(
+                "calls through pointers to variadic functions are not supported on the device",
+                span,
+            );
+            return None;
+        }
+        let (sig, sret) = match self.cx.signature(fty) {
+            Ok(s) => s,
+            Err(m) => {
+                self.unsupported(format!("cannot call through this pointer: {m}"), span);
+                return None;
+            }
+        };
+        let target = self.scalar(callee)?;
+        let target = if self.b.value_type(target) == Type::PTR {
+            target
+        } else {
+            self.b.ins().addrspacecast(Type::PTR, target)
+        };
+        let (vals, result_slot) = self.call_args(args, info, sret, span)?;
+        if vals.len() != sig.params.len()
+            || vals
+                .iter()
+                .zip(&sig.params)
+                .any(|(v, t)| self.b.value_type(*v) != *t)
+        {
+            self.unsupported(
+                "call through a function pointer does not match its parameters",
+                span,
+            );
+            return None;
+        }
+        let sr = self.b.import_signature(sig);
+        let call = self.b.ins().call_indirect(sr, target, &vals);
+        if let Some((slot, align)) = result_slot {
+            return Some(Rv::Agg(self.slot_addr(slot, align)));
+        }
+        let res = self.b.func.dfg.inst_results(call).first().copied();
+        Some(match res {
+            Some(v) => Rv::S(v),
+            None => Rv::Void,
+        })
+    }
+
+    /// The IR arguments of a call: a hidden result slot first for struct results, struct
+    /// arguments as pointers to fresh copies, scalars converted as sema recorded.
+    #[allow(clippy::type_complexity)]
+    fn call_args(
+        &mut self,
+        args: &'a [Expr],
+        info: ExprInfo,
+        sret: bool,
+        span: Span,
+    ) -> Option<(Vec<Value>, Option<(ompcc_ir::StackSlot, u32)>)> {
+        let mut vals = Vec::new();
+        let mut result_slot = None;
+        if sret {
+            let slot = self.new_slot(info.ty, span)?;
+            let align = self.align_of(info.ty);
+            let a = self.slot_addr(slot, align);
+            vals.push(self.generic_ptr(a));
+            result_slot = Some((slot, align));
+        }
+        for a in args {
+            let ai = self.info(a)?;
+            if self.cx.typed.types.is_record(ai.conv) {
+                let src = self.agg_value(a)?;
+                let slot = self.new_slot(ai.conv, a.span)?;
+                let align = self.align_of(ai.conv);
+                let dst = self.slot_addr(slot, align);
+                self.copy(dst, src, ai.conv, a.span);
+                let dst = self.slot_addr(slot, align);
+                vals.push(self.generic_ptr(dst));
+            } else {
+                vals.push(self.scalar(a)?);
+            }
+        }
+        Some((vals, result_slot))
+    }
+
+    fn call(&mut self, e: &'a Expr, f: &'a Expr, args: &'a [Expr], info: ExprInfo) -> Option<Rv> {
+        let span = e.span;
+        let Some(sym) = self.callee_symbol(f) else {
+            return self.call_indirect(e, f, args, info);
         };
         let name = self.cx.typed.symbols[sym].name.clone();
         let fty = self.cx.fn_type_of(sym)?;
@@ -1422,29 +1547,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 return None;
             }
         };
-        let mut vals = Vec::new();
-        let mut result_slot = None;
-        if sret {
-            let slot = self.new_slot(info.ty, span)?;
-            let align = self.align_of(info.ty);
-            let a = self.slot_addr(slot, align);
-            vals.push(self.generic_ptr(a));
-            result_slot = Some((slot, align));
-        }
-        for a in args {
-            let ai = self.info(a)?;
-            if self.cx.typed.types.is_record(ai.conv) {
-                let src = self.agg_value(a)?;
-                let slot = self.new_slot(ai.conv, a.span)?;
-                let align = self.align_of(ai.conv);
-                let dst = self.slot_addr(slot, align);
-                self.copy(dst, src, ai.conv, a.span);
-                let dst = self.slot_addr(slot, align);
-                vals.push(self.generic_ptr(dst));
-            } else {
-                vals.push(self.scalar(a)?);
-            }
-        }
+        let (vals, result_slot) = self.call_args(args, info, sret, span)?;
         let types_ok = vals.len() == sig.params.len()
             && vals
                 .iter()
@@ -1486,6 +1589,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         span: Span,
     ) -> Option<Option<Rv>> {
         let base = name.strip_prefix("__builtin_")?;
+        if let Some(r) = self.float_intrinsic(base, args, info) {
+            return Some(r);
+        }
         let op = match base {
             "bswap16" | "bswap32" | "bswap64" => "bswap",
             "clz" | "clzl" | "clzll" => "clz",
@@ -1507,6 +1613,62 @@ impl<'a> FnLower<'_, 'a, '_> {
             };
             let to = self.class(info.ty, span)?;
             Some(Rv::S(self.convert(r, xc, to)))
+        })())
+    }
+
+    /// GNU math builtins that are exact single IR operations (`__builtin_sqrt`, `fma`,
+    /// `fmin`/`fmax`, `copysign`, `floor`, `ceil`, `trunc`, `rint`), in both widths; their
+    /// arguments are already converted to the parameter type by sema. `None`: not one of them.
+    fn float_intrinsic(
+        &mut self,
+        base: &str,
+        args: &'a [Expr],
+        info: ExprInfo,
+    ) -> Option<Option<Rv>> {
+        use ompcc_ir::Opcode as O;
+        let op = match base.strip_suffix('f').unwrap_or(base) {
+            "sqrt" => O::Sqrt,
+            "floor" => O::Floor,
+            "ceil" => O::Ceil,
+            "trunc" => O::Ftrunc,
+            // rint rounds in the current mode, which on the device is always to nearest even.
+            "rint" | "nearbyint" => O::Nearest,
+            "fmin" => O::Fmin,
+            "fmax" => O::Fmax,
+            "copysign" => O::Fcopysign,
+            "fma" => O::Fma,
+            _ => return None,
+        };
+        let arity = match op {
+            O::Fma => 3,
+            O::Fmin | O::Fmax | O::Fcopysign => 2,
+            _ => 1,
+        };
+        let to = ty::scalar(&self.cx.typed.types, info.ty).ok().flatten()?;
+        if args.len() != arity || !matches!(to, Scalar::Float(_)) {
+            return None;
+        }
+        Some((|| {
+            let mut vals = Vec::with_capacity(3);
+            for a in args {
+                let c = self.class_of_conv(a)?;
+                let v = self.scalar(a)?;
+                vals.push(self.convert(v, c, to));
+            }
+            let ins = self.b.ins();
+            let r = match (op, vals.as_slice()) {
+                (O::Sqrt, [x]) => ins.sqrt(*x),
+                (O::Floor, [x]) => ins.floor(*x),
+                (O::Ceil, [x]) => ins.ceil(*x),
+                (O::Ftrunc, [x]) => ins.ftrunc(*x),
+                (O::Nearest, [x]) => ins.nearest(*x),
+                (O::Fmin, [x, y]) => ins.fmin(*x, *y),
+                (O::Fmax, [x, y]) => ins.fmax(*x, *y),
+                (O::Fcopysign, [x, y]) => ins.fcopysign(*x, *y),
+                (O::Fma, [x, y, z]) => ins.fma(*x, *y, *z),
+                _ => return None,
+            };
+            Some(Rv::S(r))
         })())
     }
 

@@ -36,6 +36,16 @@ pub enum Local {
     Ptr(Value, u32),
 }
 
+/// A block that allocated local VLAs: the stack top saved before its first one, and the
+/// nesting it was opened at (blocks, break targets, continue targets), to free them when
+/// control leaves the block.
+pub struct VlaScope {
+    pub saved: Value,
+    pub depth: usize,
+    pub breaks: usize,
+    pub continues: usize,
+}
+
 /// Targets of the innermost enclosing switch.
 pub struct SwitchCtx {
     pub cases: FxHashMap<ExprId, Block>,
@@ -61,6 +71,10 @@ pub struct FnLower<'c, 'a, 'f> {
     /// Class of the return value (None: void or struct).
     pub ret: Option<Scalar>,
     pub errors: usize,
+    /// Blocks with local VLAs, innermost last.
+    pub vla_scopes: Vec<VlaScope>,
+    /// Nesting depth of the compound statement being lowered.
+    pub depth: usize,
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
@@ -119,6 +133,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 sret: None,
                 ret,
                 errors: 0,
+                vla_scopes: Vec::new(),
+                depth: 0,
             };
             fl.body(def, sret);
         }
@@ -150,6 +166,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn body(&mut self, def: &'a FunctionDef, sret: bool) {
         let entry = self.b.create_entry_block();
         self.b.switch_to_block(entry);
+        // The prologue (parameters stored to their slots) belongs to the declarator.
+        let loc = self.cx.srcloc(def.declarator.span);
+        self.b.set_srcloc(loc);
         let params: Vec<Value> = self.b.block_params(entry).to_vec();
         let mut pi = 0;
         if sret {
@@ -196,6 +215,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         self.block(&def.body);
+        // Falling off the end returns at the closing brace.
+        let end = self
+            .cx
+            .srcloc(ompcc_diag::Span::point(def.body.span.hi.saturating_sub(1)));
+        self.b.set_srcloc(end);
         if !self.b.is_filled() {
             self.default_return();
         }
@@ -275,6 +299,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     // ----- statements -----
 
     pub fn block(&mut self, blk: &'a ast::Block) {
+        self.depth += 1;
         for item in &blk.items {
             match item {
                 BlockItem::Decl(d) => self.declaration(d),
@@ -282,10 +307,57 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 BlockItem::Pragma(_) | BlockItem::LocalLabels(..) => {}
             }
         }
+        // Leaving the block frees its VLAs.
+        if let Some(scope) = self.vla_scopes.last()
+            && scope.depth == self.depth
+        {
+            let saved = scope.saved;
+            self.vla_scopes.pop();
+            if !self.b.is_filled() {
+                self.b.ins().stack_restore(saved);
+            }
+        }
+        self.depth -= 1;
+    }
+
+    /// Before `break` (or `continue`): frees the VLAs of the blocks it leaves, those opened
+    /// inside the innermost break (continue) target.
+    fn free_vlas_leaving(&mut self, is_break: bool) {
+        let (breaks, continues) = (self.breaks.len(), self.continues.len());
+        let outermost = self.vla_scopes.iter().find(|s| {
+            if is_break {
+                s.breaks >= breaks
+            } else {
+                s.continues >= continues
+            }
+        });
+        if let Some(s) = outermost {
+            let saved = s.saved;
+            self.b.ins().stack_restore(saved);
+        }
+    }
+
+    /// A local variable length array: fresh stack memory of its run-time size; the block's
+    /// stack top is saved before its first VLA so leaving the block frees them.
+    fn alloc_vla(&mut self, qt: QualType, span: Span) -> Option<Value> {
+        if self.vla_scopes.last().is_none_or(|s| s.depth != self.depth) {
+            let saved = self.b.ins().stack_save();
+            self.vla_scopes.push(VlaScope {
+                saved,
+                depth: self.depth,
+                breaks: self.breaks.len(),
+                continues: self.continues.len(),
+            });
+        }
+        let size = self.sizeof_value(qt, span)?;
+        let p = self.b.ins().stack_alloc(size);
+        Some(self.b.ins().addrspacecast(Type::PTR, p))
     }
 
     pub fn stmt(&mut self, s: &'a Stmt) {
         self.ensure_open();
+        let loc = self.cx.srcloc(s.span);
+        self.b.set_srcloc(loc);
         match &s.kind {
             StmtKind::Labeled(id, inner) => {
                 let blk = self.label_block(id.name);
@@ -387,12 +459,14 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
             StmtKind::Continue => match self.continues.last() {
                 Some(&t) => {
+                    self.free_vlas_leaving(false);
                     self.b.ins().jump(t, &[]);
                 }
                 None => self.unsupported("'continue' outside a loop", s.span),
             },
             StmtKind::Break => match self.breaks.last() {
                 Some(&t) => {
+                    self.free_vlas_leaving(true);
                     self.b.ins().jump(t, &[]);
                 }
                 None => self.unsupported("'break' outside a loop or switch", s.span),
@@ -557,16 +631,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             Some((min, max)) => {
                 let ty = cls.ty();
                 let k = self.b.ins().iconst(ty, min as i64);
-                let mut idx = self.b.ins().isub(v, k);
-                if ty == Type::I64 {
-                    // Range-check in 64 bits, then index with an i32 (PTX's table index).
-                    let n = self.b.ins().iconst(ty, max.wrapping_sub(min) as i64);
-                    let inside = self.b.ins().icmp(ompcc_ir::IntCC::Ule, idx, n);
-                    let in_range = self.b.create_block();
-                    self.b.ins().brif(inside, in_range, &[], otherwise, &[]);
-                    self.b.switch_to_block(in_range);
-                    idx = self.b.ins().trunc(Type::I32, idx);
-                }
+                let idx = self.b.ins().isub(v, k);
                 let mut targets = vec![otherwise; (max - min + 1) as usize];
                 for (val, blk) in singles {
                     targets[(val - min) as usize] = blk;
@@ -612,6 +677,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         for id in declarators {
             self.ensure_open();
             let decl = &id.declarator;
+            let loc = self.cx.srcloc(decl.span);
+            self.b.set_srcloc(loc);
             let Some(qt) = self.cx.typed.decl_type(decl.id) else {
                 continue;
             };
@@ -637,11 +704,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let qt = info.ty;
             self.vla_sizes_of(qt, decl.span);
             if self.cx.typed.types.is_vla(qt) {
-                self.unsupported(
-                    "variable length arrays cannot be allocated on the device stack",
-                    decl.span,
-                );
-                self.failed_locals.insert(sym);
+                let Some(p) = self.alloc_vla(qt, decl.span) else {
+                    self.failed_locals.insert(sym);
+                    continue;
+                };
+                let align = self.align_of(qt).max(1).min(16);
+                self.locals.insert(sym, Local::Ptr(p, align));
                 continue;
             }
             let Some(slot) = self.new_slot(qt, decl.span) else {

@@ -41,7 +41,7 @@ mod func;
 mod ty;
 mod walk;
 
-use ompcc_diag::Diagnostic;
+use ompcc_diag::{Diagnostic, SourceMap};
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::TranslationUnit;
 
@@ -61,15 +61,19 @@ pub enum FunctionSelection {
 
 /// Lowering options.
 #[derive(Clone, Debug)]
-pub struct LowerOptions {
+pub struct LowerOptions<'a> {
     /// Also lower every function of the unit that a selected function calls (default true).
     pub include_callees: bool,
+    /// The unit's source map: when given, every instruction carries the file, line and column
+    /// of the statement or expression it implements (`!loc`, PTX `.loc` under `-g`).
+    pub source_map: Option<&'a SourceMap>,
 }
 
-impl Default for LowerOptions {
+impl Default for LowerOptions<'_> {
     fn default() -> Self {
         LowerOptions {
             include_callees: true,
+            source_map: None,
         }
     }
 }
@@ -82,9 +86,9 @@ pub fn lower_functions(
     tu: &TranslationUnit,
     typed: &TypedUnit,
     which: &FunctionSelection,
-    opts: &LowerOptions,
+    opts: &LowerOptions<'_>,
 ) -> (ompcc_ir::Module, Vec<Diagnostic>) {
-    let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees);
+    let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees, opts.source_map);
     for sym in cx.select(which) {
         cx.enqueue(sym);
     }

@@ -194,6 +194,14 @@ impl FuncEmitter<'_> {
                     self.int_binary(opcode, d, dt, ra, rb)?;
                 }
             }
+            InstData::Unary {
+                opcode: Opcode::StackAlloc,
+                arg,
+            } => {
+                // PTX's minimum guaranteed alignment is 8; the IR promises 16.
+                let n = self.v(arg);
+                self.e(format_args!("alloca.u64 {d}, {n}, 16"));
+            }
             InstData::Unary { opcode, arg } => {
                 let a = self.v(arg);
                 let at = self.ty(arg);
@@ -250,7 +258,19 @@ impl FuncEmitter<'_> {
                 let name = &f.dfg.globals[global].name;
                 self.e(format_args!("mov.u64 {d}, {name}"));
             }
-            InstData::Call { .. } => self.call(inst)?,
+            InstData::Call { .. } | InstData::CallIndirect { .. } => self.call(inst)?,
+            InstData::FuncAddr { func } => {
+                let name = f.dfg.ext_funcs[func].name.clone();
+                if !self.is_defined(&name) {
+                    return Err(self.unsupported(format!(
+                        "the address of `{name}`, which the module does not define"
+                    )));
+                }
+                self.e(format_args!("mov.u64 {d}, {name}"));
+            }
+            InstData::Nullary {
+                opcode: Opcode::StackSave,
+            } => self.e(format_args!("stacksave.u64 {d}")),
             InstData::AtomicRmw {
                 op,
                 space: s,
@@ -314,7 +334,14 @@ impl FuncEmitter<'_> {
                 let vol = if volatile(flags, s) { ".volatile" } else { "" };
                 self.e(format_args!("st{vol}{}.{} {a}, {v}", space(s), mem(t)));
             }
-            InstData::Call { .. } => self.call(inst)?,
+            InstData::Call { .. } | InstData::CallIndirect { .. } => self.call(inst)?,
+            InstData::Unary {
+                opcode: Opcode::StackRestore,
+                arg,
+            } => {
+                let r = self.v(arg);
+                self.e(format_args!("stackrestore.u64 {r}"));
+            }
             InstData::Nullary {
                 opcode: Opcode::Barrier,
             } => self.e("bar.sync 0"),

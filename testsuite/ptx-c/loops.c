@@ -1,0 +1,22 @@
+/* Every loop form and goto: while, do-while, for with break/continue, a backward goto. */
+// run: -fopenmp --device-only --emit=ptx -O2
+int loops(int n) {
+    int s = 0, i = 0;
+    while (i < n) s += i++;
+    do { s ^= i; i--; } while (i > 0);
+    for (int j = 0; j < n; j++) {
+        if (j == 3) continue;
+        if (s > 1000) break;
+        s += j;
+    }
+again:
+    if (s % 2) { s = s / 2; goto again; }
+    return s;
+}
+// check: loops(
+// check: setp.lt.s32 %p1, %r5, %r1;
+// check: xor.b32 %r10, %r6, %r7;
+// check: setp.gt.s32 %p2, %r11, %r2;
+// check: setp.eq.b32 %p4, %r15, %r12;
+// check: rem.s32 %r21, %r20, %r19;
+// check: div.s32 %r22, %r20, %r19;
