@@ -718,6 +718,17 @@ impl<'a> Ctx<'a> {
             ExprKind::Ident(_) => self.symbol_address(x, func, span),
             ExprKind::Str(_) => self.address_const(x, func, span),
             ExprKind::Unary(ast::UnaryOp::Deref, p) => self.address_const(p, func, span),
+            ExprKind::Member { base, arrow, .. } => {
+                let off = self
+                    .member_offset(x)
+                    .ok_or("the member has no constant offset")?;
+                let (t, a) = if *arrow {
+                    self.address_const(base, func, span)?
+                } else {
+                    self.lvalue_address(base, func, span)?
+                };
+                Ok((t, a.wrapping_add(off)))
+            }
             ExprKind::Index(a, i) => {
                 let elem = self
                     .typed
@@ -760,6 +771,25 @@ impl<'a> Ctx<'a> {
                 .ok_or_else(|| format!("'{}' cannot be placed on the device", info.name)),
             _ => Err(format!("the address of '{}' is not a constant", info.name)),
         }
+    }
+
+    /// The byte offset of the member `e` designates in its outermost record (not a bitfield).
+    fn member_offset(&self, e: &ast::Expr) -> Option<i64> {
+        let types = &self.typed.types;
+        let (rec, path) = self.typed.member_paths.get(&e.id)?;
+        let (mut r, mut bits) = (*rec, 0u64);
+        for (n, &i) in path.iter().enumerate() {
+            let rd = types.record(r);
+            let fl = rd.layout.as_ref()?.fields.get(i)?;
+            let fd = rd.fields.as_ref()?.get(i)?;
+            bits += fl.bit_offset;
+            if n + 1 < path.len() {
+                r = types.record_id(fd.ty)?;
+            } else if fd.bit_width.is_some() {
+                return None;
+            }
+        }
+        (bits % 8 == 0).then_some((bits / 8) as i64)
     }
 
     /// The size of what the pointer expression `p` points to (1 for `void *`).

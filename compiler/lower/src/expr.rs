@@ -1382,7 +1382,8 @@ impl<'a> FnLower<'_, 'a, '_> {
         let mut callee = strip_parens(f);
         while let ExprKind::Unary(UnaryOp::Deref, x) = &callee.kind {
             let xi = self.info(x)?;
-            if !self.cx.typed.types.is_pointer(xi.ty) {
+            let types = &self.cx.typed.types;
+            if !types.is_pointer(xi.ty) && !types.is_function(xi.ty) {
                 break;
             }
             callee = strip_parens(x);

@@ -21,19 +21,28 @@
 //! `switch` as compares or `br_table`, `goto`), `&&`/`||`/`?:` as control flow, compound
 //! assignment, `++`/`--`, casts, `sizeof` (VLAs too), compound literals, designated
 //! initializers, statement expressions, recursion, static locals and file-scope objects as
-//! module globals with constant initializers, string literals, `printf` (as `vprintf` with
-//! CUDA's argument buffer), `assert`/`abort`, bit builtins, `__builtin_tgmath`,
-//! `#pragma omp atomic`, `simd` without privatization (run in order), `flush` (a fence).
-//! Calls to [`DEVICE_API`] and [`MATH_FUNCTIONS`] stay calls to external functions.
+//! module globals with constant initializers (addresses of objects, functions and string
+//! literals, plus constant offsets, as IR relocations), string literals, `printf` (as
+//! `vprintf` with CUDA's argument buffer), `assert`/`abort`, bit builtins, the exact math
+//! builtins (`__builtin_sqrt`, `fma`, `fmin`/`fmax`, `copysign`, `floor`, `ceil`, `trunc`:
+//! single IR operations), `__builtin_tgmath`, function pointers (`func_addr`, calls through
+//! them as `call_indirect`), local VLAs (`stack_alloc`; the block's stack top is saved before
+//! its first VLA and restored when the block ends or a `break`/`continue` leaves it; a `goto`
+//! out of it keeps the memory until the function returns), `#pragma omp atomic`, `simd`
+//! without privatization (run in order), `flush` (a fence). Calls to [`DEVICE_API`] and
+//! [`MATH_FUNCTIONS`] stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
-//! functions without a device body, `setjmp`/`longjmp`, inline assembly, `long double`,
-//! `__int128`, `_Complex`, function pointers and indirect calls (the IR has no indirect call),
-//! local VLAs (no dynamic stack allocation), thread-locals, global initializers holding
-//! addresses (no relocations in IR globals), other OpenMP directives inside device functions.
-//! `E0899` reports a lowering bug caught by the verifier instead of emitting invalid IR.
+//! functions without a device body (and their addresses), calls through pointers to variadic
+//! functions, `setjmp`/`longjmp`, inline assembly, `long double`, `__int128`, `_Complex`,
+//! thread-locals, global initializers that are neither constants nor constant addresses
+//! (`&s.member` included), other OpenMP directives inside device functions. `E0899` reports
+//! a lowering bug caught by the verifier instead of emitting invalid IR.
 //!
-//! The IR has no per-instruction source-location table yet, so no line info is attached.
+//! Source locations: with `LowerOptions::source_map`, each statement's instructions carry its
+//! start (file, line, column) and each expression's own instructions carry the expression's
+//! start; a function's prologue has its declarator's location and the implicit return the
+//! closing brace's.
 
 mod ctx;
 mod expr;

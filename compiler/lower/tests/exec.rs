@@ -521,6 +521,62 @@ double test(void) {
 }"#,
         true,
     ),
+    (
+        "function_pointers",
+        r#"
+static int add1(int x) { return x + 1; }
+static int twice(int x) { return 2 * x; }
+typedef int (*op)(int);
+static op table[2] = {add1, twice};
+static int apply(op f, int x) { return f(x) + (*f)(x); }
+long long test(void) {
+    op local[2] = {twice, add1};
+    long long s = 0;
+    for (int i = 0; i < 4; i++)
+        s = s * 10 + apply(table[i & 1], i) + apply(local[i & 1], 1) + (table[0] == add1);
+    return s;
+}"#,
+        false,
+    ),
+    (
+        "local_vla",
+        r#"
+long long test(void) {
+    long long total = 0;
+    for (int n = 1; n < 40; n++) {
+        int a[n];
+        for (int i = 0; i < n; i++) a[i] = i * n;
+        if (n % 3 == 0) continue;
+        for (int i = 0; i < n; i++) total += a[i];
+        {
+            double b[2 * n];
+            b[2 * n - 1] = n;
+            total = total % 1000003 * 3 + (long long)b[2 * n - 1] + (long long)sizeof b;
+        }
+        if (n > 30) break;
+    }
+    return total;
+}"#,
+        false,
+    ),
+    (
+        "address_initializers",
+        r#"
+int vals[4] = {1, 2, 3, 4};
+int *p2 = &vals[2];
+int *p3 = vals + 3;
+const char *msg = "hello";
+static int neg(int x) { return -x; }
+int (*fp)(int) = neg;
+struct E { const char *name; int *slot; } es[2] = {{"ab", &vals[0]}, {"cd", vals + 1}};
+int **ps = &es[1].slot;
+long long test(void) {
+    static int *self_ref = &vals[1];
+    return *p2 * 1000 + *p3 * 100 + msg[1] + fp(5) + es[1].name[1] + *es[1].slot + *self_ref
+        + **ps * 10000;
+}"#,
+        false,
+    ),
 ];
 
 #[test]

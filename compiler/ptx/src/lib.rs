@@ -12,6 +12,15 @@
 //! `.extern .shared .align A .b8 name[];`. Kernel launch bounds become `.maxntid`, `.reqntid`
 //! and `.minnctapersm` between the parameter list and the body.
 //!
+//! Function pointers: `func_addr` is `mov.u64 %rd, name`; `call_indirect` calls through the
+//! register with a `.callprototype` of its signature declared in the call's scope. Dynamic
+//! stack (`stack_alloc`, `stack_save`, `stack_restore`) is `alloca`, `stacksave` and
+//! `stackrestore`, which need PTX ISA 7.3: a module using them gets `.version 7.3` at least.
+//! Globals whose initializer holds addresses (`Module::relocs`) become `.u64` arrays of
+//! numbers and `generic(sym)+N` / function names, written after the plain globals and the
+//! function prototypes (PTX wants symbols declared before an initializer names them), in an
+//! order where each comes after the relocated globals it names; a cycle is a `PtxError`.
+//!
 //! Line info (`PtxOptions::line_info`, set by `-g`/`-lineinfo`): the module's source files
 //! become `.file N "path"` directives (IR file index + 1: PTX numbers files from 1) and each
 //! instruction with a source location is preceded by `.loc N LINE COL` when its location
