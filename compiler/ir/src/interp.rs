@@ -271,7 +271,7 @@ impl<'m> Interpreter<'m> {
     fn function_at(&self, addr: u64) -> Option<&'m str> {
         let m = self.module;
         let off = addr.checked_sub(FUNC_BASE)?;
-        if off % 16 != 0 {
+        if !off.is_multiple_of(16) {
             return None;
         }
         let i = usize::try_from(off / 16).ok()?;

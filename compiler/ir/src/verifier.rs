@@ -885,7 +885,7 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
         }
         let mut end = 0u64;
         for r in relocs {
-            if r.offset % 8 != 0 || r.offset.checked_add(8).is_none_or(|e| e > g.size) {
+            if !r.offset.is_multiple_of(8) || r.offset.checked_add(8).is_none_or(|e| e > g.size) {
                 err(format!(
                     "relocation at {} is not an aligned 8-byte field of the {}-byte global",
                     r.offset, g.size

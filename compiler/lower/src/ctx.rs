@@ -628,7 +628,7 @@ impl<'a> Ctx<'a> {
             (None, Scalar::Ptr) if is_null(expr) => 0,
             (None, Scalar::Ptr) if e.bit_width.is_none() => {
                 let (target, addend) = self.address_const(expr, func, span)?;
-                if at % 8 != 0 {
+                if !at.is_multiple_of(8) {
                     return Err("the address is not at an 8-byte aligned offset".into());
                 }
                 relocs.push(Reloc {
@@ -789,7 +789,7 @@ impl<'a> Ctx<'a> {
                 return None;
             }
         }
-        (bits % 8 == 0).then_some((bits / 8) as i64)
+        bits.is_multiple_of(8).then_some((bits / 8) as i64)
     }
 
     /// The size of what the pointer expression `p` points to (1 for `void *`).

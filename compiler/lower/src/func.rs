@@ -708,7 +708,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.failed_locals.insert(sym);
                     continue;
                 };
-                let align = self.align_of(qt).max(1).min(16);
+                let align = self.align_of(qt).clamp(1, 16);
                 self.locals.insert(sym, Local::Ptr(p, align));
                 continue;
             }

@@ -293,7 +293,8 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
     }
 
     /// A global whose initializer holds addresses: a `.u64` array, each 8-byte unit either the
-    /// initializer's bytes or `generic(sym)+addend` (a function's name for a function).
+    /// initializer's bytes or `generic(sym)+addend` (`+(-N)` when negative; a function's name
+    /// for a function).
     fn relocated_global(
         &mut self,
         g: &GlobalData,
@@ -304,7 +305,7 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
             symbol: g.name.clone(),
             reason: reason.into(),
         };
-        if g.size % 8 != 0 || g.align < 8 {
+        if !g.size.is_multiple_of(8) || g.align < 8 {
             return Err(bad(
                 "a global holding addresses must be a multiple of 8 bytes, 8-aligned",
             ));
@@ -327,13 +328,11 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
                     units.push(r.target.clone());
                 } else if r.addend == 0 {
                     units.push(format!("generic({})", r.target));
+                } else if r.addend < 0 {
+                    // ptxas parses no `-` here, only `+` of a parenthesized negative.
+                    units.push(format!("generic({})+({})", r.target, r.addend));
                 } else {
-                    let sign = if r.addend < 0 { '-' } else { '+' };
-                    units.push(format!(
-                        "generic({}){sign}{}",
-                        r.target,
-                        r.addend.unsigned_abs()
-                    ));
+                    units.push(format!("generic({})+{}", r.target, r.addend));
                 }
                 continue;
             }
