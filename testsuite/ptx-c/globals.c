@@ -14,7 +14,7 @@ long accumulate(long v) {
 }
 // check: .visible .global .align 4 .b8 counter[4] = {0, 0, 0, 0};
 // check: .visible .global .align 8 .b8 table[32] = {0, 0, 0, 0, 0, 0, 240, 63,
-// check: .visible .global .align 8 .b8 accumulate$$calls[8]
+// check: .visible .global .align 8 .b8 accumulate__calls[8]
 // check: .visible .global .align 8 .b8 total[8] = {5, 0, 0, 0, 0, 0, 0, 0};
 // check: bump()
 // check: ld.global.u32 %r1, [counter];
@@ -22,5 +22,5 @@ long accumulate(long v) {
 // check: lookup(
 // check: ld.global.f64 %fd1, [%rd5];
 // check: accumulate(
-// check: st.global.u64 [accumulate$$calls], %rd5;
+// check: st.global.u64 [accumulate__calls], %rd5;
 // check: st.global.u64 [total], %rd8;

@@ -8,7 +8,7 @@ void report(int i, float f, long l, const char *s) {
 }
 void hello(void) { printf("hello\n"); }
 // check: .extern .func (.param .b32 vprintf_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
-// check: .b8 $$str[22] = {105, 61, 37, 100,
+// check: .b8 __str[22] = {105, 61, 37, 100,
 // check: report(
 // check: .local .align 8 .b8 __stack_0[32];
 // check: cvt.f64.f32 %fd1, %f1;

@@ -2,8 +2,7 @@
 //! C signatures as IR signatures, module globals (file-scope and `static` objects, string
 //! literals) with their constant initializers, and external declarations.
 //!
-//! Invariants: every IR name is unique in the module (`unique_name`) and a valid PTX
-//! identifier (compiler-made names use `$`: `$str`, `f$counter`, `name$1`); a symbol gets its IR
+//! Invariants: every IR name is unique in the module (`unique_name`); a symbol gets its IR
 //! function or global name once and keeps it; every function that a lowered body calls is
 //! either queued for lowering or declared in `module.decls` with the signature the call uses.
 
@@ -404,7 +403,8 @@ impl<'a> Ctx<'a> {
         let mut name = base.to_string();
         let mut n = 1;
         while !self.used_names.insert(name.clone()) {
-            name = format!("{base}${n}");
+            // PTX names allow letters, digits, `_` and `$` only.
+            name = format!("{base}_{n}");
             n += 1;
         }
         name
@@ -478,7 +478,7 @@ impl<'a> Ctx<'a> {
         if let Some(n) = self.strings.get(&bytes) {
             return n.clone();
         }
-        let name = self.unique_name("$str");
+        let name = self.unique_name("__str");
         self.module.globals.push(GlobalData {
             name: name.clone(),
             space: AddrSpace::Global,
@@ -523,7 +523,7 @@ impl<'a> Ctx<'a> {
         };
         let align = info.align.unwrap_or(1).max(types.align_of(ty).unwrap_or(1)) as u32;
         let base = if info.linkage == ompcc_sema::Linkage::None {
-            format!("{func}${}", info.name)
+            format!("{func}__{}", info.name)
         } else {
             info.asm_label.clone().unwrap_or(info.name.clone())
         };

@@ -68,13 +68,13 @@ pub struct FnLower<'c, 'a, 'f> {
     pub switches: Vec<SwitchCtx>,
     /// Hidden result pointer of a function returning a struct.
     pub sret: Option<Value>,
-    /// Class of the return value (None: void or struct).
-    pub ret: Option<Scalar>,
-    pub errors: usize,
     /// Blocks with local VLAs, innermost last.
     pub vla_scopes: Vec<VlaScope>,
     /// Nesting depth of the compound statement being lowered.
     pub depth: usize,
+    /// Class of the return value (None: void or struct).
+    pub ret: Option<Scalar>,
+    pub errors: usize,
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
@@ -131,10 +131,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 continues: Vec::new(),
                 switches: Vec::new(),
                 sret: None,
-                ret,
-                errors: 0,
                 vla_scopes: Vec::new(),
                 depth: 0,
+                ret,
+                errors: 0,
             };
             fl.body(def, sret);
         }

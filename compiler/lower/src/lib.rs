@@ -50,7 +50,7 @@ mod func;
 mod ty;
 mod walk;
 
-use ompcc_diag::{Diagnostic, SourceMap};
+use ompcc_diag::Diagnostic;
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::TranslationUnit;
 
@@ -75,7 +75,7 @@ pub struct LowerOptions<'a> {
     pub include_callees: bool,
     /// The unit's source map: when given, every instruction carries the file, line and column
     /// of the statement or expression it implements (`!loc`, PTX `.loc` under `-g`).
-    pub source_map: Option<&'a SourceMap>,
+    pub source_map: Option<&'a ompcc_diag::SourceMap>,
 }
 
 impl Default for LowerOptions<'_> {

@@ -50,7 +50,7 @@ pub fn try_lower(src: &str) -> Result<(Module, Module), String> {
     if !errs.is_empty() {
         return Err(format!("lowering errors: {errs:?}"));
     }
-    // The text form must read back (names like `$str` and `f$calls` included).
+    // The text form must read back (names like `.str` and `f.calls` included).
     let text = m.to_string();
     let back = ompcc_ir::parse_module(&text)
         .map_err(|e| format!("printed IR does not parse: {e:?}\n{text}"))?;
