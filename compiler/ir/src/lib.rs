@@ -81,8 +81,9 @@ pub use dfg::{DataFlowGraph, ValueDef};
 pub use entities::{
     AnyEntity, Block, FuncRef, GlobalRef, Inst, JumpTable, SigRef, StackSlot, Value,
 };
+pub use function::Reloc;
 pub use function::{
-    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Reloc, Signature,
+    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
     StackSlotData,
 };
 pub use instructions::{

@@ -8,7 +8,6 @@
 //!            ("relocs" "[" reloc ("," reloc)* "]")?
 //!          | "declare" NAME sig
 //!          | linkage? ("kernel" | "func") NAME sig bound* "{" preamble* block* "}"
-//! reloc    = INT ":" NAME INT?        ; offset: @target+addend
 //! linkage  = "internal" | "extern"
 //! bound    = "max_threads" "(" INT ")" | "req_threads" "(" INT "," INT "," INT ")"
 //!          | "min_blocks" "(" INT ")"
@@ -16,9 +15,10 @@
 //! preamble = "ssN" "=" "stack_slot" "size" INT "," "align" INT
 //!          | "gvN" "=" "global" NAME ":" SPACE
 //!          | "fnN" "=" "func" NAME sig
-//!          | "sigN" "=" sig
 //! block    = "blockN" ("(" "vN" ":" type ("," ...)* ")")? ":" inst*
 //! inst     = (value ("," value)* "=")? OPCODE("." type)? operands ("!loc" INT ":" INT ":" INT)?
+//! reloc    = INT ":" NAME INT?          ; offset: @target+addend
+//! sigdecl  = "sigN" "=" sig            ; one more preamble form, for `call_indirect`
 //! ```
 //! `;` starts a comment. `file N "path"` items number the module's source files densely from 0
 //! (`"` and `\` escaped with a backslash, control characters as `\xHH`); `!loc F:L:C` gives an
@@ -30,8 +30,9 @@
 use crate::builder::normalize_imm;
 use crate::dfg::{ExtFuncData, GlobalRefData, ValueDef};
 use crate::entities::{AnyEntity, Block, Inst, Value};
+use crate::function::Reloc;
 use crate::function::{
-    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Reloc, Signature,
+    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
 };
 use crate::instructions::{
     AtomicRmwOp, BlockCall, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
