@@ -173,6 +173,8 @@ pub struct Ctx<'a> {
     source_map: Option<&'a SourceMap>,
     /// Index in `module.files` of each source-map file used so far.
     file_ids: FxHashMap<FileId, u32>,
+    /// Globals made for compound literals in static initializers, by expression.
+    literals: FxHashMap<ast::ExprId, String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -200,6 +202,7 @@ impl<'a> Ctx<'a> {
             exprs: vec![None; tu.num_exprs as usize],
             source_map,
             file_ids: FxHashMap::default(),
+            literals: FxHashMap::default(),
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {
@@ -717,6 +720,7 @@ impl<'a> Ctx<'a> {
         match &x.kind {
             ExprKind::Ident(_) => self.symbol_address(x, func, span),
             ExprKind::Str(_) => self.address_const(x, func, span),
+            ExprKind::CompoundLiteral(..) => Ok((self.literal_global(x, func, span)?, 0)),
             ExprKind::Unary(ast::UnaryOp::Deref, p) => self.address_const(p, func, span),
             ExprKind::Member { base, arrow, .. } => {
                 let off = self
@@ -771,6 +775,45 @@ impl<'a> Ctx<'a> {
                 .ok_or_else(|| format!("'{}' cannot be placed on the device", info.name)),
             _ => Err(format!("the address of '{}' is not a constant", info.name)),
         }
+    }
+
+    /// The module global holding a compound literal whose address a static initializer takes
+    /// (such a literal has static storage), created once per literal.
+    fn literal_global(&mut self, e: &ast::Expr, func: &str, span: Span) -> Result<String, String> {
+        if let Some(n) = self.literals.get(&e.id) {
+            return Ok(n.clone());
+        }
+        let ty = self.typed.expr(e.id).ok_or("untyped compound literal")?.ty;
+        let types = &self.typed.types;
+        let size = types
+            .size_of(ty)
+            .ok_or("compound literal of unknown size")?;
+        let align = types.align_of(ty).unwrap_or(1).max(1) as u32;
+        let name = self.unique_name("__compound");
+        self.literals.insert(e.id, name.clone());
+        let mut bytes = vec![0u8; size as usize];
+        let mut relocs = Vec::new();
+        let entries = self
+            .typed
+            .inits
+            .get(&InitKey::CompoundLiteral(e.id))
+            .cloned()
+            .unwrap_or_default();
+        for entry in &entries {
+            self.write_const(&mut bytes, &mut relocs, entry, func, span)?;
+        }
+        relocs.sort_by_key(|r| r.offset);
+        if !relocs.is_empty() {
+            self.module.relocs.insert(name.clone(), relocs);
+        }
+        self.module.globals.push(GlobalData {
+            name: name.clone(),
+            space: AddrSpace::Global,
+            size: size.max(1),
+            align,
+            init: Some(bytes),
+        });
+        Ok(name)
     }
 
     /// The byte offset of the member `e` designates in its outermost record (not a bitfield).

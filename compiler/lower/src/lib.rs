@@ -21,8 +21,9 @@
 //! `switch` as compares or `br_table`, `goto`), `&&`/`||`/`?:` as control flow, compound
 //! assignment, `++`/`--`, casts, `sizeof` (VLAs too), compound literals, designated
 //! initializers, statement expressions, recursion, static locals and file-scope objects as
-//! module globals with constant initializers (addresses of objects, functions and string
-//! literals, plus constant offsets, as IR relocations), string literals, `printf` (as
+//! module globals with constant initializers (addresses of objects, members, array elements,
+//! functions, string literals and compound literals, plus constant offsets, as IR
+//! relocations), string literals, `printf` (as
 //! `vprintf` with CUDA's argument buffer), `assert`/`abort`, bit builtins, the exact math
 //! builtins (`__builtin_sqrt`, `fma`, `fmin`/`fmax`, `copysign`, `floor`, `ceil`, `trunc`:
 //! single IR operations), `__builtin_tgmath`, function pointers (`func_addr`, calls through
@@ -35,8 +36,8 @@
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
 //! functions without a device body (and their addresses), calls through pointers to variadic
 //! functions, `setjmp`/`longjmp`, inline assembly, `long double`, `__int128`, `_Complex`,
-//! thread-locals, global initializers that are neither constants nor constant addresses
-//! (`&s.member` included), other OpenMP directives inside device functions. `E0899` reports
+//! thread-locals, global initializers that are neither constants nor constant addresses,
+//! other OpenMP directives inside device functions. `E0899` reports
 //! a lowering bug caught by the verifier instead of emitting invalid IR.
 //!
 //! Source locations: with `LowerOptions::source_map`, each statement's instructions carry its

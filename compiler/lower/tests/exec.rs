@@ -570,10 +570,11 @@ static int neg(int x) { return -x; }
 int (*fp)(int) = neg;
 struct E { const char *name; int *slot; } es[2] = {{"ab", &vals[0]}, {"cd", vals + 1}};
 int **ps = &es[1].slot;
+struct E *lit = &(struct E){"xy", &vals[3]};
 long long test(void) {
     static int *self_ref = &vals[1];
     return *p2 * 1000 + *p3 * 100 + msg[1] + fp(5) + es[1].name[1] + *es[1].slot + *self_ref
-        + **ps * 10000;
+        + **ps * 10000 + lit->name[0] * 100000 + *lit->slot * 1000000;
 }"#,
         false,
     ),
