@@ -77,8 +77,8 @@ pub use builder::{FuncCursor, FunctionBuilder, InsertBuilder, InsertPoint, Varia
 pub use dfg::{DataFlowGraph, ValueDef};
 pub use entities::{AnyEntity, Block, FuncRef, GlobalRef, Inst, JumpTable, StackSlot, Value};
 pub use function::{
-    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
-    StackSlotData,
+    FuncAttrs, FuncDecl, FuncKind, Function, GlobalData, InlineAttr, LaunchBounds, Linkage,
+    LoopHint, Module, Signature, StackSlotData,
 };
 pub use instructions::{
     AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,

@@ -7,6 +7,8 @@
 
 pub mod dce;
 pub mod gvn;
+pub mod inline;
+pub mod knobs;
 pub mod licm;
 pub mod manager;
 pub mod mem2reg;
@@ -15,14 +17,17 @@ pub mod simplify;
 pub mod simplifycfg;
 pub mod spaces;
 pub mod sroa;
+pub mod unroll;
 mod util;
 
 pub use dce::{dce, dce_with_remarks};
 pub use gvn::{gvn, gvn_with_remarks};
 pub use licm::{licm, licm_with_remarks};
+pub use inline::{inline, inline_with_remarks};
+pub use knobs::{FpContract, KNOB_NAMES, Knobs};
 pub use manager::{
-    PASSES, Pass, PassError, PassManager, PrintFilter, lookup, parse_pipeline, pipeline_for_level,
-    pipeline_for_opt,
+    PASSES, Pass, PassError, PassFn, PassManager, PrintFilter, lookup, parse_pipeline,
+    pipeline_for_level, pipeline_for_opt,
 };
 pub use mem2reg::{mem2reg, mem2reg_with_remarks};
 pub use remarks::{Remark, Remarks};
@@ -30,11 +35,12 @@ pub use simplify::{simplify, simplify_with_remarks};
 pub use simplifycfg::{simplifycfg, simplifycfg_with_remarks};
 pub use spaces::{spaces, spaces_with_remarks};
 pub use sroa::{sroa, sroa_with_remarks};
+pub use unroll::{unroll, unroll_with_remarks};
 
 /// Runs the pipeline of optimization level `level` over every function of `module`, verifying
 /// after each pass when `verify` is set.
 pub fn optimize(module: &mut ompcc_ir::Module, level: u8, verify: bool) -> Result<(), PassError> {
-    let mut pm = PassManager::new(pipeline_for_level(level));
+    let mut pm = PassManager::for_level(level);
     pm.verify = verify;
     pm.run_module(module)
 }
