@@ -691,7 +691,9 @@ impl<'a> Parser<'a> {
         let mut attrs = FuncAttrs::default();
         loop {
             let t = self.peek();
-            let Tok::Word(w) = t.tok else { return Ok(attrs) };
+            let Tok::Word(w) = t.tok else {
+                return Ok(attrs);
+            };
             if let Some(a) = InlineAttr::from_keyword(w) {
                 self.bump();
                 if attrs.inline != InlineAttr::Default {

@@ -12,6 +12,7 @@ pub mod knobs;
 pub mod licm;
 pub mod manager;
 pub mod mem2reg;
+pub mod memopt;
 pub mod remarks;
 pub mod simplify;
 pub mod simplifycfg;
@@ -22,14 +23,15 @@ mod util;
 
 pub use dce::{dce, dce_with_remarks};
 pub use gvn::{gvn, gvn_with_remarks};
-pub use licm::{licm, licm_with_remarks};
 pub use inline::{inline, inline_with_remarks};
 pub use knobs::{FpContract, KNOB_NAMES, Knobs};
+pub use licm::{licm, licm_with_remarks};
 pub use manager::{
     PASSES, Pass, PassError, PassFn, PassManager, PrintFilter, lookup, parse_pipeline,
     pipeline_for_level, pipeline_for_opt,
 };
 pub use mem2reg::{mem2reg, mem2reg_with_remarks};
+pub use memopt::{dse, dse_with_remarks, loadfwd, loadfwd_with_remarks};
 pub use remarks::{Remark, Remarks};
 pub use simplify::{simplify, simplify_with_remarks};
 pub use simplifycfg::{simplifycfg, simplifycfg_with_remarks};

@@ -94,6 +94,16 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Module(crate::inline::inline_with_remarks),
     },
     Pass {
+        name: "loadfwd",
+        description: "replace loads of values already known (stored or loaded) at a must-alias address, by alias analysis",
+        run: PassFn::Function(crate::memopt::loadfwd_with_remarks),
+    },
+    Pass {
+        name: "dse",
+        description: "remove stores overwritten before any read, and stores to non-escaping stack slots before a return",
+        run: PassFn::Function(crate::memopt::dse_with_remarks),
+    },
+    Pass {
         name: "unroll",
         description: "unroll loops fully (small constant trip counts) or by a factor with a remainder loop (knobs unroll-count, unroll-threshold; loop hints)",
         run: PassFn::FunctionKnobs(crate::unroll::unroll_with_remarks),
@@ -129,12 +139,20 @@ pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
 }
 
 /// The pipeline of an optimization level: -O0 runs nothing (lowering output is already valid
-/// IR for the backend); -O1 runs the baseline cleanups; -O2 and up add GVN, LICM and
-/// memory-space inference.
+/// IR for the backend); -O1 runs the baseline cleanups and inlining; -O2 and up add GVN,
+/// LICM, memory-space inference, load forwarding, dead-store elimination and unrolling (-O3
+/// has the same passes with larger thresholds: `Knobs::for_level`).
 pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     let names: &[&str] = match level {
         0 => &[],
         1 => &[
+            "sroa",
+            "mem2reg",
+            "simplify",
+            "simplifycfg",
+            // Callees were cleaned up above (pass by pass over the module): inline them and
+            // clean up the callers again.
+            "inline",
             "sroa",
             "mem2reg",
             "simplify",
@@ -148,6 +166,11 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "mem2reg",
             "simplify",
             "simplifycfg",
+            "inline",
+            "sroa",
+            "mem2reg",
+            "simplify",
+            "simplifycfg",
             "gvn",
             "licm",
             "spaces",
@@ -156,7 +179,19 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "sroa",
             "mem2reg",
             "simplify",
+            "loadfwd",
+            "dse",
             "gvn",
+            "licm",
+            // Unrolled copies expose constants (indices, bounds) and redundant address
+            // arithmetic across iterations.
+            "unroll",
+            "simplify",
+            "simplifycfg",
+            "gvn",
+            "loadfwd",
+            "dse",
+            "simplify",
             "dce",
             "simplifycfg",
         ],

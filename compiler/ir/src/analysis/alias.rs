@@ -1,22 +1,24 @@
 //! Alias analysis: whether two memory accesses can touch the same bytes.
 //!
 //! An address is decomposed into a root and a byte offset by walking back through
-//! `ptr_offset` (constant offsets add up; a variable offset makes the offset unknown but keeps
-//! the root) and `addrspacecast`. A root's underlying object is a stack slot (`stack_addr`), a
+//! `ptr_offset` and `addrspacecast`; the offset is a linear expression over `i64` values
+//! (through `iadd`, `isub`, and `imul`/`shl` by constants), exact modulo 2^64. A root's underlying object is a stack slot (`stack_addr`), a
 //! module global (`global_addr`, by name), an entry parameter, or unknown (loaded pointers,
 //! call results, block parameters, `inttoptr`).
 //!
 //! Two accesses do not alias (`NoAlias`) when, in this order:
 //! 1. they name two different specific address spaces (a `generic` access, through a
 //!    generic pointer, may reach any of them);
-//! 2. they have the same root and known offsets whose byte ranges are disjoint;
+//! 2. they have the same root and offsets with the same variable part whose constant parts
+//!    put the byte ranges apart (base+offset disambiguation: `a[i]` and `a[i + 1]` when the
+//!    index arithmetic is 64-bit);
 //! 3. their objects are two different stack slots or globals, or a global and a stack slot;
 //! 4. one is a stack slot whose address never escapes (is only used as the address of loads
 //!    and stores, through offsets and casts) and the other any other root;
 //! 5. one is a `noalias` parameter (C `restrict`, or kernel parameters declared not to
 //!    overlap) and the other another parameter, a global or a stack slot.
 //!
-//! Same root, same known offset and same size is `MustAlias`; everything else `MayAlias`.
+//! Same root, same offset and same size is `MustAlias`; everything else `MayAlias`.
 //! Results are valid while the function's instructions are unchanged.
 
 use crate::dfg::ValueDef;
@@ -50,13 +52,99 @@ pub enum Object {
     Unknown,
 }
 
-/// An address as root + offset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An address as root + a linear byte offset `sum(scale * value) + konst`, exact modulo 2^64
+/// (pointer arithmetic and `i64` arithmetic both wrap there).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decomposed {
     /// The value the address is derived from.
     pub root: Value,
-    /// Constant byte offset from the root, when known.
-    pub offset: Option<i64>,
+    /// Variable terms `(value, scale)`, sorted by value, scales non-zero.
+    pub terms: Vec<(Value, i64)>,
+    /// The constant part.
+    pub konst: i64,
+}
+
+impl Decomposed {
+    /// The constant offset from the root, when the offset has no variable term.
+    pub fn offset(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.konst)
+    }
+}
+
+/// A linear `i64` expression under construction.
+#[derive(Default)]
+struct Linear {
+    terms: Vec<(Value, i64)>,
+    konst: i64,
+}
+
+impl Linear {
+    fn add(&mut self, other: Linear, sign: i64) {
+        self.konst = self.konst.wrapping_add(other.konst.wrapping_mul(sign));
+        for (v, k) in other.terms {
+            self.add_term(v, k.wrapping_mul(sign));
+        }
+    }
+
+    fn add_term(&mut self, v: Value, k: i64) {
+        match self.terms.iter_mut().find(|t| t.0 == v) {
+            Some(t) => t.1 = t.1.wrapping_add(k),
+            None => self.terms.push((v, k)),
+        }
+        self.terms.retain(|t| t.1 != 0);
+    }
+
+    fn scale(&mut self, k: i64) {
+        self.konst = self.konst.wrapping_mul(k);
+        for t in &mut self.terms {
+            t.1 = t.1.wrapping_mul(k);
+        }
+        self.terms.retain(|t| t.1 != 0);
+    }
+}
+
+/// `v` (an `i64` offset) as a linear expression, looking through `iadd`, `isub`, and `imul`
+/// / `shl` by constants, to a small depth.
+fn linear(func: &Function, v: Value, depth: u32) -> Linear {
+    let leaf = || Linear {
+        terms: vec![(v, 1)],
+        konst: 0,
+    };
+    if let Some(c) = crate::analysis::scev::const_of(func, v) {
+        return Linear {
+            terms: Vec::new(),
+            konst: c,
+        };
+    }
+    if depth == 0 || func.dfg.value_type(v) != crate::types::Type::I64 {
+        return leaf();
+    }
+    let ValueDef::Result(inst, 0) = func.dfg.value_def(v) else {
+        return leaf();
+    };
+    let InstData::Binary { opcode, args } = func.dfg.inst(inst) else {
+        return leaf();
+    };
+    let c1 = crate::analysis::scev::const_of(func, args[1]);
+    match opcode {
+        Opcode::Iadd | Opcode::Isub => {
+            let mut l = linear(func, args[0], depth - 1);
+            let sign = if *opcode == Opcode::Iadd { 1 } else { -1 };
+            l.add(linear(func, args[1], depth - 1), sign);
+            l
+        }
+        Opcode::Imul if c1.is_some() => {
+            let mut l = linear(func, args[0], depth - 1);
+            l.scale(c1.unwrap_or(1));
+            l
+        }
+        Opcode::Shl if c1.is_some_and(|c| (0..64).contains(&c)) => {
+            let mut l = linear(func, args[0], depth - 1);
+            l.scale(1i64.wrapping_shl(c1.unwrap_or(0) as u32));
+            l
+        }
+        _ => leaf(),
+    }
 }
 
 /// A memory access: address, size in bytes and the space the instruction names.
@@ -116,10 +204,10 @@ impl AliasAnalysis {
         self.escaped[slot]
     }
 
-    /// Root and constant offset of `addr`.
+    /// Root and linear offset of `addr`.
     pub fn decompose(&self, func: &Function, addr: Value) -> Decomposed {
         let mut v = addr;
-        let mut offset = Some(0i64);
+        let mut off = Linear::default();
         // Bounded walk: chains are finite in valid IR; the bound guards against cycles
         // through unreachable code.
         for _ in 0..64 {
@@ -131,10 +219,7 @@ impl AliasAnalysis {
                     opcode: Opcode::PtrOffset,
                     args,
                 } => {
-                    offset = match (offset, crate::analysis::scev::const_of(func, args[1])) {
-                        (Some(o), Some(c)) => o.checked_add(c),
-                        _ => None,
-                    };
+                    off.add(linear(func, args[1], 6), 1);
                     v = args[0];
                 }
                 InstData::Unary {
@@ -144,7 +229,12 @@ impl AliasAnalysis {
                 _ => break,
             }
         }
-        Decomposed { root: v, offset }
+        off.terms.sort();
+        Decomposed {
+            root: v,
+            terms: off.terms,
+            konst: off.konst,
+        }
     }
 
     /// The object `root` points into.
@@ -185,17 +275,17 @@ impl AliasAnalysis {
         }
         let (da, db) = (self.decompose(func, a.addr), self.decompose(func, b.addr));
         if da.root == db.root {
-            return match (da.offset, db.offset) {
-                (Some(x), Some(y)) => {
-                    if x == y && a.size == b.size {
-                        AliasResult::MustAlias
-                    } else if x + i64::from(a.size) <= y || y + i64::from(b.size) <= x {
-                        AliasResult::NoAlias
-                    } else {
-                        AliasResult::MayAlias
-                    }
-                }
-                _ => AliasResult::MayAlias,
+            if da.terms != db.terms {
+                return AliasResult::MayAlias;
+            }
+            // Same variable part: the constant parts decide, modulo 2^64.
+            let d = db.konst.wrapping_sub(da.konst) as u64;
+            return if d == 0 && a.size == b.size {
+                AliasResult::MustAlias
+            } else if d >= u64::from(a.size) && d.wrapping_neg() >= u64::from(b.size) {
+                AliasResult::NoAlias
+            } else {
+                AliasResult::MayAlias
             };
         }
         let (oa, ob) = (self.object(func, da.root), self.object(func, db.root));

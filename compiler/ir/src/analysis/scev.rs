@@ -97,7 +97,7 @@ pub fn const_of(func: &Function, v: Value) -> Option<i64> {
 }
 
 /// The arguments `branch` passes to `target` (its only call to it).
-fn args_to<'f>(func: &'f Function, branch: Inst, target: Block) -> Option<&'f [Value]> {
+fn args_to(func: &Function, branch: Inst, target: Block) -> Option<&[Value]> {
     let calls: Vec<_> = func
         .dfg
         .branch_destinations(branch)
@@ -249,7 +249,10 @@ impl LoopScev {
         let start = const_of(func, iv.start)?;
         let bound = const_of(func, exit.bound)?;
         let ty = func.dfg.value_type(iv.param);
-        let mut x = wrap(ty, start.wrapping_add(if exit.uses_next { iv.step } else { 0 }));
+        let mut x = wrap(
+            ty,
+            start.wrapping_add(if exit.uses_next { iv.step } else { 0 }),
+        );
         let bound = wrap(ty, bound);
         for k in 0..limit {
             if !holds(ty, exit.cc, x, bound) {
