@@ -63,6 +63,15 @@ pub fn try_lower(src: &str) -> Result<(Module, Module), String> {
     Ok((m, o1))
 }
 
+/// `m` after the pipeline of optimization level `level`, verified after every pass.
+pub fn optimized(m: &Module, level: u8) -> Module {
+    let mut o = m.clone();
+    if let Err(e) = ompcc_opt::optimize(&mut o, level, true) {
+        panic!("-O{level} failed: {e}\n{m}");
+    }
+    o
+}
+
 /// The error messages of lowering `src` (all functions).
 pub fn lower_errors(src: &str) -> Vec<String> {
     let (_m, d) = lower_with(src, &FunctionSelection::All);
