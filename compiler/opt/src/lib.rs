@@ -13,6 +13,7 @@ pub mod licm;
 pub mod manager;
 pub mod mem2reg;
 pub mod memopt;
+pub mod reassoc;
 pub mod remarks;
 pub mod simplify;
 pub mod simplifycfg;
@@ -27,11 +28,12 @@ pub use inline::{inline, inline_with_remarks};
 pub use knobs::{FpContract, KNOB_NAMES, Knobs};
 pub use licm::{licm, licm_with_remarks};
 pub use manager::{
-    PASSES, Pass, PassError, PassFn, PassManager, PrintFilter, lookup, parse_pipeline,
-    pipeline_for_level, pipeline_for_opt,
+    PASSES, Pass, PassError, PassFn, PassManager, PrintFilter, level_of_opt, lookup,
+    parse_pipeline, pipeline_for_level, pipeline_for_opt,
 };
 pub use mem2reg::{mem2reg, mem2reg_with_remarks};
 pub use memopt::{dse, dse_with_remarks, loadfwd, loadfwd_with_remarks};
+pub use reassoc::{reassoc, reassoc_with_remarks};
 pub use remarks::{Remark, Remarks};
 pub use simplify::{simplify, simplify_with_remarks};
 pub use simplifycfg::{simplifycfg, simplifycfg_with_remarks};

@@ -104,6 +104,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::memopt::dse_with_remarks),
     },
     Pass {
+        name: "reassoc",
+        description: "move constant parts of 64-bit pointer offsets outward, into [reg+imm] addressing",
+        run: PassFn::Function(crate::reassoc::reassoc_with_remarks),
+    },
+    Pass {
         name: "unroll",
         description: "unroll loops fully (small constant trip counts) or by a factor with a remainder loop (knobs unroll-count, unroll-threshold; loop hints)",
         run: PassFn::FunctionKnobs(crate::unroll::unroll_with_remarks),
@@ -188,6 +193,7 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "unroll",
             "simplify",
             "simplifycfg",
+            "reassoc",
             "gvn",
             "loadfwd",
             "dse",
@@ -199,17 +205,21 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     names.iter().filter_map(|n| lookup(n)).collect()
 }
 
-/// The pipeline for a `-O` level as the driver keeps it (`0`..`3`, `s`, `fast`, `g`):
+/// The numeric level of a `-O` level as the driver keeps it (`0`..`3`, `s`, `fast`, `g`):
 /// `g` is treated as 1, `s` and `fast` as 2.
-pub fn pipeline_for_opt(level: &str) -> Result<Vec<Pass>, String> {
-    let n = match level {
-        "g" => 1,
-        "s" | "fast" => 2,
+pub fn level_of_opt(level: &str) -> Result<u8, String> {
+    match level {
+        "g" => Ok(1),
+        "s" | "fast" => Ok(2),
         l => l
             .parse::<u8>()
-            .map_err(|_| format!("unknown optimization level `-O{l}`"))?,
-    };
-    Ok(pipeline_for_level(n))
+            .map_err(|_| format!("unknown optimization level `-O{l}`")),
+    }
+}
+
+/// The pipeline for a `-O` level as the driver keeps it (see `level_of_opt`).
+pub fn pipeline_for_opt(level: &str) -> Result<Vec<Pass>, String> {
+    Ok(pipeline_for_level(level_of_opt(level)?))
 }
 
 /// Which passes a print hook fires for.
@@ -298,6 +308,17 @@ impl PassManager {
         let mut pm = PassManager::new(pipeline_for_level(level));
         pm.knobs = Knobs::for_level(level);
         pm
+    }
+
+    /// Sets the knobs to the defaults of `-O{level}` (as the driver keeps it) with each
+    /// `-C key=value` of `codegen` applied in order.
+    pub fn set_knobs(&mut self, level: &str, codegen: &[(String, String)]) -> Result<(), String> {
+        let mut k = Knobs::for_level(level_of_opt(level)?);
+        for (key, value) in codegen {
+            k.set(key, value)?;
+        }
+        self.knobs = k;
+        Ok(())
     }
 
     /// A manager for `passes`, with verification on in debug builds.
