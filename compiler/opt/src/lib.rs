@@ -5,6 +5,7 @@
 //! Passes that report what they did (`remarks`) also have a `_with_remarks` form; the manager
 //! calls it when its `Remarks` sink wants that pass.
 
+pub mod contract;
 pub mod dce;
 pub mod gvn;
 pub mod inline;
@@ -22,6 +23,7 @@ pub mod sroa;
 pub mod unroll;
 mod util;
 
+pub use contract::{contract, contract_with_remarks};
 pub use dce::{dce, dce_with_remarks};
 pub use gvn::{gvn, gvn_with_remarks};
 pub use inline::{inline, inline_with_remarks};
@@ -45,6 +47,20 @@ pub use unroll::{unroll, unroll_with_remarks};
 /// after each pass when `verify` is set.
 pub fn optimize(module: &mut ompcc_ir::Module, level: u8, verify: bool) -> Result<(), PassError> {
     let mut pm = PassManager::for_level(level);
+    pm.verify = verify;
+    pm.run_module(module)
+}
+
+/// `optimize` with `knobs` instead of the level's defaults (e.g. `fp-contract=off` to compare
+/// bit for bit with a host build that does not contract).
+pub fn optimize_with(
+    module: &mut ompcc_ir::Module,
+    level: u8,
+    knobs: Knobs,
+    verify: bool,
+) -> Result<(), PassError> {
+    let mut pm = PassManager::for_level(level);
+    pm.knobs = knobs;
     pm.verify = verify;
     pm.run_module(module)
 }

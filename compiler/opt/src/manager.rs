@@ -109,6 +109,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::reassoc::reassoc_with_remarks),
     },
     Pass {
+        name: "contract",
+        description: "contract a*b+c into fma following the fp-contract knob (off, on, fast)",
+        run: PassFn::FunctionKnobs(crate::contract::contract_with_remarks),
+    },
+    Pass {
         name: "unroll",
         description: "unroll loops fully (small constant trip counts) or by a factor with a remainder loop (knobs unroll-count, unroll-threshold; loop hints)",
         run: PassFn::FunctionKnobs(crate::unroll::unroll_with_remarks),
@@ -198,6 +203,7 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "loadfwd",
             "dse",
             "simplify",
+            "contract",
             "dce",
             "simplifycfg",
         ],
