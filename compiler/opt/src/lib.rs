@@ -19,6 +19,7 @@ pub mod remarks;
 pub mod simplify;
 pub mod simplifycfg;
 pub mod spaces;
+pub mod speculate;
 pub mod sroa;
 pub mod unroll;
 mod util;
@@ -40,6 +41,7 @@ pub use remarks::{Remark, Remarks};
 pub use simplify::{simplify, simplify_with_remarks};
 pub use simplifycfg::{simplifycfg, simplifycfg_with_remarks};
 pub use spaces::{spaces, spaces_with_remarks};
+pub use speculate::{speculate, speculate_with_remarks};
 pub use sroa::{sroa, sroa_with_remarks};
 pub use unroll::{unroll, unroll_with_remarks};
 

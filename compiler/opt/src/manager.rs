@@ -114,6 +114,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::FunctionKnobs(crate::contract::contract_with_remarks),
     },
     Pass {
+        name: "speculate",
+        description: "run small side-effect-free conditional blocks unconditionally and select their results",
+        run: PassFn::Function(crate::speculate::speculate_with_remarks),
+    },
+    Pass {
         name: "unroll",
         description: "unroll loops fully (small constant trip counts) or by a factor with a remainder loop (knobs unroll-count, unroll-threshold; loop hints)",
         run: PassFn::FunctionKnobs(crate::unroll::unroll_with_remarks),
@@ -198,6 +203,7 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "unroll",
             "simplify",
             "simplifycfg",
+            "speculate",
             "reassoc",
             "gvn",
             "loadfwd",
