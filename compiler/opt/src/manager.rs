@@ -119,6 +119,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::speculate::speculate_with_remarks),
     },
     Pass {
+        name: "divbypass",
+        description: "give 64-bit division and remainder a 32-bit path when both operands fit",
+        run: PassFn::Function(crate::divbypass::divbypass_with_remarks),
+    },
+    Pass {
         name: "unroll",
         description: "unroll loops fully (small constant trip counts) or by a factor with a remainder loop (knobs unroll-count, unroll-threshold; loop hints)",
         run: PassFn::FunctionKnobs(crate::unroll::unroll_with_remarks),
@@ -210,6 +215,7 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "dse",
             "simplify",
             "contract",
+            "divbypass",
             "dce",
             "simplifycfg",
         ],
