@@ -540,8 +540,8 @@ block0(v0: i32):
         let p = parse_pipeline("simplify, dce,,simplifycfg").unwrap();
         let names: Vec<&str> = p.iter().map(|p| p.name).collect();
         assert_eq!(names, ["simplify", "dce", "simplifycfg"]);
-        let e = parse_pipeline("simplify,inline").unwrap_err();
-        assert!(e.contains("unknown pass `inline`"), "{e}");
+        let e = parse_pipeline("simplify,inliner").unwrap_err();
+        assert!(e.contains("unknown pass `inliner`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
         assert_eq!(
             pipeline_for_opt("fast").unwrap().len(),
@@ -559,8 +559,23 @@ block0(v0: i32):
         assert_eq!(parse_pipeline("O0, dce").unwrap().len(), 1);
         let o2: Vec<&str> = pipeline_for_level(2).iter().map(|p| p.name).collect();
         assert!(o2.contains(&"gvn") && o2.contains(&"licm"), "{o2:?}");
+        for name in [
+            "inline",
+            "unroll",
+            "loadfwd",
+            "dse",
+            "reassoc",
+            "speculate",
+            "contract",
+            "divbypass",
+        ] {
+            assert!(o2.contains(&name), "{name} not in -O2: {o2:?}");
+        }
         let o1: Vec<&str> = pipeline_for_level(1).iter().map(|p| p.name).collect();
         assert!(!o1.contains(&"gvn"), "{o1:?}");
+        assert!(o1.contains(&"inline"), "{o1:?}");
+        let o3: Vec<&str> = pipeline_for_level(3).iter().map(|p| p.name).collect();
+        assert_eq!(o2, o3, "-O3 differs in knobs only");
         assert_eq!(pipeline_for_level(2)[0].name, "sroa");
         assert_eq!(PrintFilter::parse("all").unwrap(), PrintFilter::All);
         assert!(PrintFilter::parse("nope").is_err());
@@ -610,6 +625,63 @@ block0(v0: i32):
         let (all, _) = run(PrintFilter::All);
         assert_eq!(all.len(), 2, "{all:?}");
         assert!(all[0].ends_with("[-Rpass=simplify]"), "{all:?}");
+    }
+
+    #[test]
+    fn knobs_from_the_command_line() {
+        let mut pm = PassManager::for_level(3);
+        assert_eq!(pm.knobs, Knobs::for_level(3));
+        let cg = vec![
+            ("inline-threshold".to_string(), "7".to_string()),
+            ("fp-contract".to_string(), "off".to_string()),
+        ];
+        pm.set_knobs("2", &cg).unwrap();
+        assert_eq!(pm.knobs.inline_threshold, 7);
+        assert_eq!(pm.knobs.unroll_count, Knobs::for_level(2).unroll_count);
+        assert_eq!(pm.knobs.fp_contract, crate::knobs::FpContract::Off);
+        let bad = vec![("unrol".to_string(), "1".to_string())];
+        assert!(
+            pm.set_knobs("2", &bad)
+                .unwrap_err()
+                .contains("unknown codegen option")
+        );
+        assert!(pm.set_knobs("z", &[]).is_err());
+    }
+
+    #[test]
+    fn module_passes_run_between_function_passes() {
+        let src = "internal func @g(i32) -> i32 {
+block0(v0: i32):
+    v1 = iconst.i32 0
+    v2 = iadd v0, v1
+    return v2
+}
+
+func @f(i32) -> i32 {
+    fn0 = func @g(i32) -> i32
+block0(v0: i32):
+    v1 = call fn0(v0)
+    return v1
+}
+";
+        let mut m = ompcc_ir::parse_module(src).unwrap();
+        let mut pm = PassManager::new(parse_pipeline("simplify,inline,simplifycfg,dce").unwrap());
+        pm.verify = true;
+        pm.print_after = PrintFilter::parse("inline").unwrap();
+        pm.remarks = Remarks::new(PrintFilter::parse("inline").unwrap());
+        pm.run_module(&mut m).unwrap();
+        assert_eq!(m.functions.len(), 1, "{m}");
+        assert_eq!(
+            m.functions[0].to_string(),
+            "func @f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n"
+        );
+        let r: Vec<String> = pm.remarks.take().iter().map(|r| r.to_string()).collect();
+        assert_eq!(r[0], "@f: inlined @g into @f [-Rpass=inline]");
+        assert!(
+            pm.printed.contains("; after inline on @f"),
+            "{}",
+            pm.printed
+        );
     }
 
     #[test]
