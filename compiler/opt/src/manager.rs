@@ -209,6 +209,13 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "simplify",
             "simplifycfg",
             "speculate",
+            "gvn",
+            "dce",
+            // Cleaned up, loops that enclosed the unrolled ones may now be small enough.
+            "unroll",
+            "simplify",
+            "simplifycfg",
+            "speculate",
             "reassoc",
             "gvn",
             "loadfwd",

@@ -5,7 +5,9 @@
 //! Shapes, for a block `A` ending in `brif c, X(..), Y(..)`:
 //! - triangle: `X` jumps to `Y` (or `Y` to `X`); the conditional side runs, the other edge
 //!   goes straight to the join;
-//! - diamond: `X` and `Y` both jump to the same join `J`.
+//! - diamond: `X` and `Y` both jump to the same join `J`;
+//! - a `brif` whose two targets are the same block with different arguments (what the
+//!   other two shapes leave behind once their arms are empty).
 //!
 //! A conditional side is speculated only when `A` is its only predecessor (one edge), it has
 //! no parameters, and it holds at most `MAX_SPECULATED` instructions besides its jump, each
@@ -103,7 +105,25 @@ fn try_block(func: &mut Function, cfg: &ControlFlowGraph, a: Block) -> bool {
         func.dfg.block_call_args(&blocks[0]).to_vec(),
         func.dfg.block_call_args(&blocks[1]).to_vec(),
     );
-    if x == y || x == a || y == a {
+    if x == y {
+        // `brif c, B(t..), B(e..)`: one jump passing selects.
+        if xargs.len() != yargs.len() || x == a {
+            return false;
+        }
+        let loc = func.srcloc(term);
+        let mut cur = FuncCursor::new(func);
+        cur.goto_inst(term);
+        cur.set_srcloc(loc);
+        let args: Vec<Value> = xargs
+            .iter()
+            .zip(&yargs)
+            .map(|(&t, &e)| if t == e { t } else { cur.ins().select(c, t, e) })
+            .collect();
+        let dest = cur.func.dfg.block_call(x, &args);
+        *cur.func.dfg.inst_mut(term) = InstData::Jump { dest };
+        return true;
+    }
+    if x == a || y == a {
         return false;
     }
     let sx = side(func, cfg, a, x);
