@@ -218,6 +218,8 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "speculate",
             "reassoc",
             "gvn",
+            // Unrolled bodies expose invariant address arithmetic of the enclosing loop.
+            "licm",
             "loadfwd",
             "dse",
             "simplify",
