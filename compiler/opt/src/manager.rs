@@ -124,6 +124,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::divbypass::divbypass_with_remarks),
     },
     Pass {
+        name: "sccp",
+        description: "sparse conditional constant propagation of integers through branches and block parameters",
+        run: PassFn::Function(crate::sccp::sccp_with_remarks),
+    },
+    Pass {
         name: "unroll",
         description: "unroll loops fully (small constant trip counts) or by a factor with a remainder loop (knobs unroll-count, unroll-threshold; loop hints)",
         run: PassFn::FunctionKnobs(crate::unroll::unroll_with_remarks),
@@ -189,6 +194,7 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "inline",
             "sroa",
             "mem2reg",
+            "sccp",
             "simplify",
             "simplifycfg",
             "gvn",
@@ -577,6 +583,7 @@ block0(v0: i32):
             "speculate",
             "contract",
             "divbypass",
+            "sccp",
         ] {
             assert!(o2.contains(&name), "{name} not in -O2: {o2:?}");
         }
