@@ -1,9 +1,9 @@
 //! IR optimization passes and the pass manager.
 //!
-//! Each pass is a plain function over one `ompcc_ir::Function` that keeps the IR valid (the
-//! manager can verify after every pass). `optimize` runs the pipeline of an optimization level.
-//! Passes that report what they did (`remarks`) also have a `_with_remarks` form; the manager
-//! calls it when its `Remarks` sink wants that pass.
+//! Each pass is a plain function over one `ompcc_ir::Function` (inlining: over the `Module`)
+//! that keeps the IR valid (the manager can verify after every pass). `optimize` runs the
+//! pipeline of an optimization level with its `Knobs`. Every pass has a plain form and a
+//! `_with_remarks` form (what the manager calls) that reports what it did to a `Remarks` sink.
 
 pub mod contract;
 pub mod dce;
