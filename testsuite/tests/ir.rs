@@ -6,13 +6,15 @@
 //!   such comments the module must verify.
 //! - `; test: print` / `; test: print-renumbered` — the printed module, matched by `; check:`
 //!   lines (the `filecheck` crate's directives).
-//! - `; test: cfg` / `; test: domtree` / `; test: loops` — a dump of the analysis per function,
-//!   matched by `; check:` lines.
+//! - `; test: cfg` / `; test: domtree` / `; test: loops` / `; test: scev` — a dump of the
+//!   analysis per function, matched by `; check:` lines.
 //! - `; run: pass1, pass2` — runs the passes (ompcc-opt) on every function, verifying after
 //!   each, then prints the module for the `; check:` lines; the result must round-trip too.
 //! - `; eval: @f(1, 2.5) == 3` (or `; eval: @f(0) fails <text>`) — runs `@f` in the reference interpreter (`ompcc_ir::interp`)
 //!   and compares the results; in a file with `; run:` lines it is checked both before and
 //!   after the passes, so each pass test is also a semantic test.
+//! - `; knobs: inline-threshold=5, unroll-count=2` — with `; run:`, sets those pass knobs
+//!   (`-C key=value`) on top of the -O2 defaults.
 //! - `; remarks: pass1, pass2` (or `all`) — with `; run:`, collects those passes' optimization
 //!   remarks; they are printed as `remark: @f: message [-Rpass=NAME]` lines (plus ` !loc F:L:C`
 //!   when the remark has a location) before the module that run produced.
@@ -286,6 +288,46 @@ fn dump_loops(f: &Function, out: &mut String) {
     }
 }
 
+fn dump_scev(f: &Function, out: &mut String) {
+    let cfg = ControlFlowGraph::compute(f);
+    let dt = DominatorTree::compute(f, &cfg);
+    let la = LoopAnalysis::compute(&cfg, &dt);
+    let _ = writeln!(out, "function @{}", f.name);
+    for (i, l) in la.loops().iter().enumerate() {
+        let s = ompcc_ir::analysis::LoopScev::compute(f, &cfg, l);
+        let _ = writeln!(out, "loop{i}: header {}", l.header);
+        for iv in &s.ivs {
+            let _ = writeln!(
+                out,
+                "  iv {} = {{{}, +, {}}} next {}",
+                iv.param, iv.start, iv.step, iv.next
+            );
+        }
+        match s.exit {
+            Some(e) => {
+                let iv = s.ivs[e.iv];
+                let x = if e.uses_next { iv.next } else { iv.param };
+                let _ = writeln!(
+                    out,
+                    "  exit at {}: continue while {x} {} {}",
+                    e.block, e.cc, e.bound
+                );
+            }
+            None => {
+                let _ = writeln!(out, "  exit unknown");
+            }
+        }
+        match s.constant_trip_count(f, 1 << 16) {
+            Some(t) => {
+                let _ = writeln!(out, "  trips {t}");
+            }
+            None => {
+                let _ = writeln!(out, "  trips unknown");
+            }
+        }
+    }
+}
+
 fn run_file(path: &Path) -> Result<usize, String> {
     let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let tests: Vec<&str> = comment_lines(&src)
@@ -324,12 +366,13 @@ fn run_file(path: &Path) -> Result<usize, String> {
                     annotations: None,
                 },
             ),
-            "cfg" | "domtree" | "loops" => {
+            "cfg" | "domtree" | "loops" | "scev" => {
                 let mut s = String::new();
                 for f in &m.functions {
                     match *t {
                         "cfg" => dump_cfg(f, &mut s),
                         "domtree" => dump_domtree(f, &mut s),
+                        "scev" => dump_scev(f, &mut s),
                         _ => dump_loops(f, &mut s),
                     }
                 }
@@ -346,10 +389,15 @@ fn run_file(path: &Path) -> Result<usize, String> {
     if remarks.is_some() && runs.is_empty() {
         return Err("`; remarks:` needs a `; run:` line".into());
     }
+    let mut knobs = ompcc_opt::Knobs::default();
+    for k in comment_lines(&src).filter_map(|c| c.strip_prefix("knobs:")) {
+        knobs.set_list(k)?;
+    }
     for r in &runs {
         let passes = ompcc_opt::parse_pipeline(r)?;
         let mut pm = ompcc_opt::PassManager::new(passes);
         pm.verify = true;
+        pm.knobs = knobs.clone();
         if let Some(filter) = &remarks {
             pm.remarks = ompcc_opt::Remarks::new(filter.clone());
         }

@@ -159,6 +159,9 @@ pub fn device_stage(
     }
     .map_err(Some)?;
     let mut pm = ompcc_opt::PassManager::new(passes);
+    // The -O level's knobs (-O3 inlines and unrolls more); `-C key=value` goes on top once
+    // the pipeline passes `codegen` down (`PassManager::set_knobs`).
+    pm.set_knobs(opts.opt_level, &[]).map_err(Some)?;
     // The verifier after every pass is cheap next to the host compile; a pass bug becomes
     // an internal compiler error instead of wrong code.
     pm.verify = true;

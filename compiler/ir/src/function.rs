@@ -12,7 +12,7 @@
 //! Launch bounds belong to a kernel's body and live on the `Function`.
 
 use crate::dfg::DataFlowGraph;
-use crate::entities::{Inst, StackSlot, Value};
+use crate::entities::{Block, Inst, StackSlot, Value};
 use crate::layout::Layout;
 use crate::srcloc::SourceLoc;
 use crate::types::{AddrSpace, Type};
@@ -142,6 +142,98 @@ impl fmt::Display for LaunchBounds {
     }
 }
 
+/// How the inliner treats a function (C `always_inline`, `noinline`, `inline`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum InlineAttr {
+    /// No preference: the inliner's cost threshold decides.
+    #[default]
+    Default,
+    /// `inline` / `static inline`: a larger threshold applies (text: `inlinehint`).
+    Hint,
+    /// `__attribute__((always_inline))`: inlined whatever its size, unless recursive.
+    Always,
+    /// `__attribute__((noinline))`: never inlined.
+    Never,
+}
+
+impl InlineAttr {
+    /// The keyword the text form writes after the signature (`None` for the default).
+    pub fn keyword(self) -> Option<&'static str> {
+        match self {
+            InlineAttr::Default => None,
+            InlineAttr::Hint => Some("inlinehint"),
+            InlineAttr::Always => Some("always_inline"),
+            InlineAttr::Never => Some("noinline"),
+        }
+    }
+
+    /// The attribute a text keyword names.
+    pub fn from_keyword(word: &str) -> Option<InlineAttr> {
+        match word {
+            "inlinehint" => Some(InlineAttr::Hint),
+            "always_inline" => Some(InlineAttr::Always),
+            "noinline" => Some(InlineAttr::Never),
+            _ => None,
+        }
+    }
+}
+
+/// Function attributes the optimizer reads. Text form, after the launch bounds:
+/// `inlinehint | always_inline | noinline` and `noalias(0, 2)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FuncAttrs {
+    /// Inlining preference.
+    pub inline: InlineAttr,
+    /// Indices of pointer parameters through which the function reaches memory that no other
+    /// pointer it can see (other parameters, globals) reaches: C `restrict` parameters, or
+    /// distinct kernel parameters the program promises not to overlap. Sorted, no duplicates.
+    pub noalias: Vec<u32>,
+}
+
+impl FuncAttrs {
+    /// Whether parameter `index` is `noalias`.
+    pub fn is_noalias(&self, index: usize) -> bool {
+        self.noalias.iter().any(|&i| i as usize == index)
+    }
+}
+
+impl fmt::Display for FuncAttrs {
+    /// The text form after the signature and launch bounds (empty when nothing is set).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(k) = self.inline.keyword() {
+            write!(f, " {k}")?;
+        }
+        if !self.noalias.is_empty() {
+            let ns: Vec<String> = self.noalias.iter().map(|n| n.to_string()).collect();
+            write!(f, " noalias({})", ns.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// A loop unrolling request, attached to the loop's header block (`#pragma unroll N`,
+/// `#pragma GCC unroll N`, `#pragma nounroll`). Text form after the header's parameters:
+/// `block1(v3: i32) unroll(4):`, `unroll(full)`, `nounroll`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LoopHint {
+    /// `#pragma nounroll`, `#pragma unroll 1`, `#pragma GCC unroll 0|1`: never unroll.
+    Disable,
+    /// `#pragma unroll N` / `#pragma GCC unroll N` (N >= 2): unroll by N.
+    Count(u32),
+    /// `#pragma unroll` without a count: unroll fully when the trip count is known.
+    Full,
+}
+
+impl fmt::Display for LoopHint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoopHint::Disable => f.write_str("nounroll"),
+            LoopHint::Count(n) => write!(f, "unroll({n})"),
+            LoopHint::Full => f.write_str("unroll(full)"),
+        }
+    }
+}
+
 /// A stack slot: `size` bytes of per-thread local memory aligned to `align`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StackSlotData {
@@ -170,6 +262,10 @@ pub struct Function {
     pub srclocs: SecondaryMap<Inst, SourceLoc>,
     /// Launch bounds (kernels only).
     pub launch_bounds: LaunchBounds,
+    /// Inlining preference and `noalias` parameters.
+    pub attrs: FuncAttrs,
+    /// Unrolling requests, keyed by loop header block.
+    pub loop_hints: SecondaryMap<Block, Option<LoopHint>>,
 }
 
 impl Function {
@@ -184,6 +280,8 @@ impl Function {
             layout: Layout::new(),
             srclocs: SecondaryMap::new(),
             launch_bounds: LaunchBounds::default(),
+            attrs: FuncAttrs::default(),
+            loop_hints: SecondaryMap::new(),
         }
     }
 

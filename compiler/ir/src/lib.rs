@@ -83,8 +83,8 @@ pub use entities::{
 };
 pub use function::Reloc;
 pub use function::{
-    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
-    StackSlotData,
+    FuncAttrs, FuncDecl, FuncKind, Function, GlobalData, InlineAttr, LaunchBounds, Linkage,
+    LoopHint, Module, Signature, StackSlotData,
 };
 pub use instructions::{
     AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,

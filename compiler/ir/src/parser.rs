@@ -7,15 +7,17 @@
 //!          | linkage? "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
 //!            ("relocs" "[" reloc ("," reloc)* "]")?
 //!          | "declare" NAME sig
-//!          | linkage? ("kernel" | "func") NAME sig bound* "{" preamble* block* "}"
+//!          | linkage? ("kernel" | "func") NAME sig bound* attr* "{" preamble* block* "}"
 //! linkage  = "internal" | "extern"
 //! bound    = "max_threads" "(" INT ")" | "req_threads" "(" INT "," INT "," INT ")"
 //!          | "min_blocks" "(" INT ")"
+//! attr     = "inlinehint" | "always_inline" | "noinline" | "noalias" "(" INT ("," INT)* ")"
 //! sig      = "(" (type ("," type)*)? ")" ("->" type ("," type)*)?
 //! preamble = "ssN" "=" "stack_slot" "size" INT "," "align" INT
 //!          | "gvN" "=" "global" NAME ":" SPACE
 //!          | "fnN" "=" "func" NAME sig
-//! block    = "blockN" ("(" "vN" ":" type ("," ...)* ")")? ":" inst*
+//! block    = "blockN" ("(" "vN" ":" type ("," ...)* ")")? hint? ":" inst*
+//! hint     = "nounroll" | "unroll" "(" (INT | "full") ")"
 //! inst     = (value ("," value)* "=")? OPCODE("." type)? operands ("!loc" INT ":" INT ":" INT)?
 //! reloc    = INT ":" NAME INT?          ; offset: @target+addend
 //! sigdecl  = "sigN" "=" sig            ; one more preamble form, for `call_indirect`
@@ -32,7 +34,8 @@ use crate::dfg::{ExtFuncData, GlobalRefData, ValueDef};
 use crate::entities::{AnyEntity, Block, Inst, Value};
 use crate::function::Reloc;
 use crate::function::{
-    FuncDecl, FuncKind, Function, GlobalData, LaunchBounds, Linkage, Module, Signature,
+    FuncAttrs, FuncDecl, FuncKind, Function, GlobalData, InlineAttr, LaunchBounds, Linkage,
+    LoopHint, Module, Signature,
 };
 use crate::instructions::{
     AtomicRmwOp, BlockCall, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
@@ -651,6 +654,7 @@ impl<'a> Parser<'a> {
         let name = self.name()?;
         let sig = self.sig()?;
         let launch_bounds = self.launch_bounds()?;
+        let attrs = self.func_attrs()?;
         self.expect_punct('{')?;
         let mut cx = FuncCtx {
             func: Function::new(name, kind, sig),
@@ -662,6 +666,7 @@ impl<'a> Parser<'a> {
             pending: Vec::new(),
         };
         cx.func.launch_bounds = launch_bounds;
+        cx.func.attrs = attrs;
         cx.locs.insert(AnyEntity::Function, loc);
         self.preamble(&mut cx)?;
         loop {
@@ -712,6 +717,66 @@ impl<'a> Parser<'a> {
                 return self.err(t.loc, format!("`{w}` is given twice"));
             }
         }
+    }
+
+    /// attr* (each kind at most once)
+    fn func_attrs(&mut self) -> PResult<FuncAttrs> {
+        let mut attrs = FuncAttrs::default();
+        loop {
+            let t = self.peek();
+            let Tok::Word(w) = t.tok else {
+                return Ok(attrs);
+            };
+            if let Some(a) = InlineAttr::from_keyword(w) {
+                self.bump();
+                if attrs.inline != InlineAttr::Default {
+                    return self.err(t.loc, "more than one inlining attribute");
+                }
+                attrs.inline = a;
+                continue;
+            }
+            if w != "noalias" {
+                return Ok(attrs);
+            }
+            self.bump();
+            if !attrs.noalias.is_empty() {
+                return self.err(t.loc, "`noalias` is given twice");
+            }
+            self.expect_punct('(')?;
+            loop {
+                let n = self.u32_lit("parameter index")?;
+                if attrs.noalias.last().is_some_and(|&l| l >= n) {
+                    return self.err(t.loc, "noalias indices must increase");
+                }
+                attrs.noalias.push(n);
+                if self.eat_punct(')') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+    }
+
+    /// hint = "nounroll" | "unroll" "(" (INT | "full") ")"
+    fn loop_hint(&mut self) -> PResult<Option<LoopHint>> {
+        if self.eat_word("nounroll") {
+            return Ok(Some(LoopHint::Disable));
+        }
+        if !self.eat_word("unroll") {
+            return Ok(None);
+        }
+        self.expect_punct('(')?;
+        let hint = if self.eat_word("full") {
+            LoopHint::Full
+        } else {
+            let loc = self.peek().loc;
+            match self.u32_lit("unroll count")? {
+                n @ 2.. => LoopHint::Count(n),
+                _ => return self.err(loc, "an unroll count is at least 2 (write `nounroll`)"),
+            }
+        };
+        self.expect_punct(')')?;
+        Ok(Some(hint))
     }
 
     /// preamble = "ssN" "=" ... | "gvN" "=" ... | "fnN" "=" ...
@@ -863,6 +928,7 @@ impl<'a> Parser<'a> {
                 self.expect_punct(',')?;
             }
         }
+        cx.func.loop_hints[block] = self.loop_hint()?;
         self.expect_punct(':')?;
         loop {
             match self.peek().tok {

@@ -37,6 +37,7 @@
 //! (shared space, size 0, no initializer); declarations take no linkage entry (entries naming
 //! nothing are ignored). Per function also: launch bounds only on kernels, each count at least
 //! 1, at most 1024 threads, not both `max_threads` and `req_threads`, `min_blocks` only with one of them.
+//! Attributes: `noalias` indices name pointer parameters, kernels have no inlining attribute.
 //!
 //! Errors are collected (not just the first), each tied to an entity; `annotate` prints them
 //! inline in the function text.
@@ -94,6 +95,27 @@ impl<'a> Verifier<'a> {
             location: ErrorLocation::Function(self.index, e),
             message: message.into(),
         });
+    }
+
+    /// Attributes: `noalias` names pointer parameters; a kernel is never inlined, so it takes no
+    /// inlining attribute. (A loop hint left on a block that a pass removed is ignored.)
+    fn attrs(&mut self) {
+        for &i in &self.func.attrs.noalias {
+            match self.func.sig.params.get(i as usize) {
+                Some(t) if t.is_ptr() => {}
+                Some(t) => self.report(
+                    AnyEntity::Function,
+                    format!("noalias parameter {i} has type {t}, not a pointer"),
+                ),
+                None => self.report(
+                    AnyEntity::Function,
+                    format!("noalias parameter {i} does not exist"),
+                ),
+            }
+        }
+        if self.func.kind == FuncKind::Kernel && self.func.attrs.inline != Default::default() {
+            self.report(AnyEntity::Function, "kernels take no inlining attribute");
+        }
     }
 
     /// Launch bounds: kernels only, counts from 1, at most 1024 threads per block (every
@@ -157,6 +179,7 @@ impl<'a> Verifier<'a> {
             self.report(AnyEntity::Function, "a kernel cannot return values");
         }
         self.launch_bounds();
+        self.attrs();
         for (ss, d) in f.stack_slots.iter() {
             if !d.align.is_power_of_two() {
                 self.report(

@@ -171,11 +171,12 @@ impl Printer<'_> {
         let f = self.func;
         writeln!(
             w,
-            "{} @{}{}{} {{",
+            "{} @{}{}{}{} {{",
             f.kind.keyword(),
             f.name,
             f.sig,
-            f.launch_bounds
+            f.launch_bounds,
+            f.attrs
         )?;
         self.annotate(w, AnyEntity::Function, "    ")?;
         let mut preamble = false;
@@ -215,6 +216,9 @@ impl Printer<'_> {
                     .map(|p| format!("{}: {}", self.v(*p), f.dfg.value_type(*p)))
                     .collect();
                 write!(w, "({})", ps.join(", "))?;
+            }
+            if let Some(hint) = f.loop_hints[block] {
+                write!(w, " {hint}")?;
             }
             writeln!(w, ":")?;
             self.annotate(w, AnyEntity::Block(block), "    ")?;

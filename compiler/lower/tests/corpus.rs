@@ -110,6 +110,12 @@ fn lower_dir(dir: &std::path::Path) -> usize {
             failures.push(format!("{name}: -O1: {e:?}"));
             continue;
         }
+        // The full pipeline must keep every corpus function valid too.
+        let mut o3 = m.clone();
+        if let Err(e) = ompcc_opt::optimize(&mut o3, 3, true) {
+            failures.push(format!("{name}: -O3: {e}"));
+            continue;
+        }
         let trapped = m
             .functions
             .iter()

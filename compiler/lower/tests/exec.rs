@@ -1,5 +1,5 @@
-//! C snippets lowered to IR, verified, optimized at -O1 and verified again, then run in the IR
-//! interpreter before and after -O1; the results must equal what the host C compiler's build
+//! C snippets lowered to IR, verified, optimized at -O1, -O2 and -O3 and verified again, then
+//! run in the IR interpreter at -O0 and each level; the results must equal what the host C compiler's build
 //! of the same snippet prints.
 
 mod common;
@@ -592,7 +592,8 @@ fn snippets_match_the_host_compiler() {
             }
         };
         let expect = gcc_value(src, *float);
-        for (level, m) in [("-O0", &o0), ("-O1", &o1)] {
+        let (o2, o3) = (optimized(&o0, 2), optimized(&o0, 3));
+        for (level, m) in [("-O0", &o0), ("-O1", &o1), ("-O2", &o2), ("-O3", &o3)] {
             let v = run(m, "test");
             let ok = if *float {
                 let e: f64 = expect.parse().unwrap_or(f64::NAN);

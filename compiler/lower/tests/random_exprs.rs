@@ -140,6 +140,7 @@ fn random_integer_expressions_match_the_host_compiler() {
     let mut rng = Rng(seed);
     let src = program(&mut rng, N);
     let (o0, o1) = lower_ok(&src);
+    let (o2, o3) = (optimized(&o0, 2), optimized(&o0, 3));
     // One host build prints every test's result.
     let mut driver = String::from("int printf(const char *, ...);\nint main(void) {\n");
     for k in 0..N {
@@ -151,7 +152,7 @@ fn random_integer_expressions_match_the_host_compiler() {
     assert_eq!(lines.len(), N, "host output: {expect}");
     let mut bad = Vec::new();
     for (k, want) in lines.iter().enumerate() {
-        for (lvl, m) in [("-O0", &o0), ("-O1", &o1)] {
+        for (lvl, m) in [("-O0", &o0), ("-O1", &o1), ("-O2", &o2), ("-O3", &o3)] {
             let got = as_i64(run(m, &format!("test{k}")));
             if want.parse::<i64>().ok() != Some(got) {
                 bad.push(format!("test{k} {lvl}: got {got}, cc says {want}"));

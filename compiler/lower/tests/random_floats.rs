@@ -90,6 +90,7 @@ fn random_float_expressions_match_the_host_compiler() {
     let mut rng = Rng(seed);
     let src = program(&mut rng, N);
     let (o0, o1) = lower_ok(&src);
+    let (o2, o3) = (optimized_exact(&o0, 2), optimized_exact(&o0, 3));
     let mut driver = String::from(
         "int printf(const char *, ...);\n\
          int main(void) {\n    union { double d; unsigned long long u; } v;\n",
@@ -107,7 +108,7 @@ fn random_float_expressions_match_the_host_compiler() {
     let mut bad = Vec::new();
     for (k, want) in lines.iter().enumerate() {
         let want: u64 = want.parse().unwrap_or(0);
-        for (lvl, m) in [("-O0", &o0), ("-O1", &o1)] {
+        for (lvl, m) in [("-O0", &o0), ("-O1", &o1), ("-O2", &o2), ("-O3", &o3)] {
             let got = as_f64(run(m, &format!("test{k}")));
             let same = got.to_bits() == want || (got.is_nan() && f64::from_bits(want).is_nan());
             if !same {

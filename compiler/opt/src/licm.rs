@@ -6,10 +6,17 @@
 //! instruction of the loop body that is pure, cannot trap and whose operands are all defined
 //! outside the loop — including by instructions hoisted just before. Such instructions are
 //! safe to execute speculatively, so it does not matter whether their block ran on every
-//! iteration. Loads stay (no alias analysis yet).
+//! iteration. A non-volatile load with an invariant address is hoisted too when the loop has
+//! no call, atomic, barrier or fence, no store in the loop may alias it
+//! (`ompcc_ir::analysis::alias`), and its block dominates every latch and every block leaving
+//! the loop (it runs on every iteration, the first included, so hoisting never executes a
+//! load the program would not have).
 
 use crate::remarks::{Remarks, plural};
-use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree, LoopAnalysis};
+use ompcc_ir::Opcode;
+use ompcc_ir::analysis::{
+    Access, AliasAnalysis, AliasResult, ControlFlowGraph, DominatorTree, Loop, LoopAnalysis,
+};
 use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, Value};
 use rustc_hash::FxHashSet;
 
@@ -24,6 +31,66 @@ fn hoistable(func: &Function, inst: Inst) -> bool {
         InstData::Special { reg } => !reg.is_volatile(),
         _ => func.dfg.inst_results(inst).len() == 1,
     }
+}
+
+/// The loop's memory writes, or `None` when something in it may write anything.
+fn loop_stores(func: &Function, l: &Loop) -> Option<Vec<Access>> {
+    let mut out = Vec::new();
+    for &b in &l.blocks {
+        for inst in func.layout.block_insts(b) {
+            match func.dfg.inst(inst).opcode() {
+                Opcode::Call
+                | Opcode::AtomicRmw
+                | Opcode::AtomicCas
+                | Opcode::Barrier
+                | Opcode::Fence => return None,
+                Opcode::Store => out.extend(AliasAnalysis::access_of(func, inst)),
+                _ => {}
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Blocks of `l` that leave it: branches out, returns, traps.
+fn leaving_blocks(func: &Function, cfg: &ControlFlowGraph, l: &Loop) -> Vec<Block> {
+    l.blocks
+        .iter()
+        .copied()
+        .filter(|&b| {
+            cfg.succs(b).iter().any(|s| !l.blocks.contains(s))
+                || func
+                    .layout
+                    .last_inst(b)
+                    .is_some_and(|t| !func.dfg.inst(t).opcode().is_branch())
+        })
+        .collect()
+}
+
+/// Whether load `inst` of block `b` may move to the preheader of `l`.
+fn hoistable_load(
+    func: &Function,
+    aa: &AliasAnalysis,
+    dt: &DominatorTree,
+    l: &Loop,
+    (stores, leaving): (&Option<Vec<Access>>, &[Block]),
+    b: Block,
+    inst: Inst,
+) -> bool {
+    let InstData::Load { flags, .. } = func.dfg.inst(inst) else {
+        return false;
+    };
+    let Some(stores) = stores else { return false };
+    if flags.volatile {
+        return false;
+    }
+    let Some(access) = AliasAnalysis::access_of(func, inst) else {
+        return false;
+    };
+    l.latches.iter().chain(leaving).all(|&x| dt.dominates(b, x))
+        && stores
+            .iter()
+            .all(|s| aa.alias(func, s, &access) == AliasResult::NoAlias)
 }
 
 /// Creates a preheader for the loop headed by `header` whose outside predecessors are
@@ -91,8 +158,12 @@ pub fn licm_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let cfg = ControlFlowGraph::compute(func);
     let dt = DominatorTree::compute(func, &cfg);
     let la = LoopAnalysis::compute(&cfg, &dt);
+    // Moving instructions keeps which stack slots escape, so one analysis serves all loops.
+    let aa = AliasAnalysis::compute(func);
     for l in la.loops().iter().rev() {
         let Some(pre) = l.preheader else { continue };
+        let stores = loop_stores(func, l);
+        let leaving = leaving_blocks(func, &cfg, l);
         let Some(pre_term) = func.layout.last_inst(pre) else {
             continue;
         };
@@ -101,7 +172,9 @@ pub fn licm_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
         for &b in &l.blocks {
             let insts: Vec<Inst> = func.layout.block_insts(b).collect();
             for inst in insts {
-                if !hoistable(func, inst) {
+                if !hoistable(func, inst)
+                    && !hoistable_load(func, &aa, &dt, l, (&stores, &leaving), b, inst)
+                {
                     continue;
                 }
                 let invariant = func.dfg.inst_args(inst).iter().all(|&a| {

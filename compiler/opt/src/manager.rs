@@ -1,18 +1,33 @@
 //! The pass manager: named passes, pipelines per optimization level, `--passes=` parsing,
 //! print-before/after hooks, verification after each pass and a time-passes table.
 //!
-//! Passes are plain functions `fn(&mut Function) -> bool` (true when they changed something).
-//! Remarks (`PassManager::remarks`, `-Rpass=`): when the sink wants a pass that reports
-//! remarks, the manager runs its `_with_remarks` form instead (same transformation).
+//! Passes are plain functions (`PassFn`) over one function, or over the module for inlining,
+//! returning true when they changed something; they write remarks (`-Rpass=`) into the
+//! manager's sink, which drops them unless its filter names the pass, and read the manager's
+//! `Knobs` (`-C key=value`). A module runs pass by pass (every function through one pass
+//! before the next starts).
 //! The manager never prints: hook output and the timing table go to strings the caller owns.
 //! When verification is on, the first pass that leaves a function invalid stops the pipeline
 //! with a `PassError` that carries the annotated function text.
 
+use crate::knobs::Knobs;
 use crate::remarks::Remarks;
 use ompcc_ir::verifier::annotate;
 use ompcc_ir::{Function, Module, VerifierError, verify_function};
 use std::fmt::{self, Write};
 use std::time::{Duration, Instant};
+
+/// How a pass runs.
+#[derive(Clone, Copy)]
+pub enum PassFn {
+    /// Over one function, reporting to the remarks sink.
+    Function(fn(&mut Function, &mut Remarks) -> bool),
+    /// Over one function, reading the knobs.
+    FunctionKnobs(fn(&mut Function, &Knobs, &mut Remarks) -> bool),
+    /// Over the whole module (inlining); it tells the sink which function each remark is
+    /// about with `Remarks::begin`.
+    Module(fn(&mut Module, &Knobs, &mut Remarks) -> bool),
+}
 
 /// A named pass.
 #[derive(Clone, Copy)]
@@ -22,7 +37,7 @@ pub struct Pass {
     /// One line saying what it does.
     pub description: &'static str,
     /// The pass itself.
-    pub run: fn(&mut Function) -> bool,
+    pub run: PassFn,
 }
 
 impl fmt::Debug for Pass {
@@ -36,59 +51,89 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "sroa",
         description: "split stack slots accessed at constant offsets into one slot per field",
-        run: crate::sroa::sroa,
+        run: PassFn::Function(crate::sroa::sroa_with_remarks),
     },
     Pass {
         name: "mem2reg",
         description: "promote loaded/stored stack slots to SSA values",
-        run: crate::mem2reg::mem2reg,
+        run: PassFn::Function(crate::mem2reg::mem2reg_with_remarks),
     },
     Pass {
         name: "simplify",
         description: "constant folding and algebraic identities",
-        run: crate::simplify::simplify,
+        run: PassFn::Function(crate::simplify::simplify_with_remarks),
     },
     Pass {
         name: "dce",
         description: "remove instructions and block parameters that feed no side effect",
-        run: crate::dce::dce,
+        run: PassFn::Function(crate::dce::dce_with_remarks),
     },
     Pass {
         name: "gvn",
         description: "remove pure instructions a dominating identical one already computed",
-        run: crate::gvn::gvn,
+        run: PassFn::Function(crate::gvn::gvn_with_remarks),
     },
     Pass {
         name: "licm",
-        description: "give loops preheaders and hoist pure, non-trapping invariant instructions",
-        run: crate::licm::licm,
+        description: "give loops preheaders and hoist pure, non-trapping invariant instructions and loads of memory the loop does not write",
+        run: PassFn::Function(crate::licm::licm_with_remarks),
     },
     Pass {
         name: "spaces",
         description: "infer the address space of generic pointers and access memory through it",
-        run: crate::spaces::spaces,
+        run: PassFn::Function(crate::spaces::spaces_with_remarks),
     },
     Pass {
         name: "simplifycfg",
         description: "fold constant branches, thread empty blocks, drop unreachable blocks, merge straight-line blocks",
-        run: crate::simplifycfg::simplifycfg,
+        run: PassFn::Function(crate::simplifycfg::simplifycfg_with_remarks),
+    },
+    Pass {
+        name: "inline",
+        description: "inline calls to small, always_inline and inline-hinted device functions (knob inline-threshold)",
+        run: PassFn::Module(crate::inline::inline_with_remarks),
+    },
+    Pass {
+        name: "loadfwd",
+        description: "replace loads of values already known (stored or loaded) at a must-alias address, by alias analysis",
+        run: PassFn::Function(crate::memopt::loadfwd_with_remarks),
+    },
+    Pass {
+        name: "dse",
+        description: "remove stores overwritten before any read, and stores to non-escaping stack slots before a return",
+        run: PassFn::Function(crate::memopt::dse_with_remarks),
+    },
+    Pass {
+        name: "reassoc",
+        description: "move constant parts of 64-bit pointer offsets outward, into [reg+imm] addressing",
+        run: PassFn::Function(crate::reassoc::reassoc_with_remarks),
+    },
+    Pass {
+        name: "contract",
+        description: "contract a*b+c into fma following the fp-contract knob (off, on, fast)",
+        run: PassFn::FunctionKnobs(crate::contract::contract_with_remarks),
+    },
+    Pass {
+        name: "speculate",
+        description: "run small side-effect-free conditional blocks unconditionally and select their results",
+        run: PassFn::Function(crate::speculate::speculate_with_remarks),
+    },
+    Pass {
+        name: "divbypass",
+        description: "give 64-bit division and remainder a 32-bit path when both operands fit",
+        run: PassFn::Function(crate::divbypass::divbypass_with_remarks),
+    },
+    Pass {
+        name: "sccp",
+        description: "sparse conditional constant propagation of integers through branches and block parameters",
+        run: PassFn::Function(crate::sccp::sccp_with_remarks),
+    },
+    Pass {
+        name: "unroll",
+        description: "unroll loops fully (small constant trip counts) or by a factor with a remainder loop (knobs unroll-count, unroll-threshold; loop hints)",
+        run: PassFn::FunctionKnobs(crate::unroll::unroll_with_remarks),
     },
 ];
-
-/// The registered passes that report remarks, with their `_with_remarks` forms (the manager
-/// calls these instead of `Pass::run` when its sink wants the pass).
-const REMARK_PASSES: &[(&str, RemarkRun)] = &[
-    ("sroa", crate::sroa::sroa_with_remarks),
-    ("mem2reg", crate::mem2reg::mem2reg_with_remarks),
-    ("dce", crate::dce::dce_with_remarks),
-    ("gvn", crate::gvn::gvn_with_remarks),
-    ("licm", crate::licm::licm_with_remarks),
-    ("simplify", crate::simplify::simplify_with_remarks),
-    ("simplifycfg", crate::simplifycfg::simplifycfg_with_remarks),
-    ("spaces", crate::spaces::spaces_with_remarks),
-];
-
-type RemarkRun = fn(&mut Function, &mut Remarks) -> bool;
 
 /// Looks a pass up by name.
 pub fn lookup(name: &str) -> Option<Pass> {
@@ -119,12 +164,20 @@ pub fn parse_pipeline(s: &str) -> Result<Vec<Pass>, String> {
 }
 
 /// The pipeline of an optimization level: -O0 runs nothing (lowering output is already valid
-/// IR for the backend); -O1 runs the baseline cleanups; -O2 and up add GVN, LICM and
-/// memory-space inference.
+/// IR for the backend); -O1 runs the baseline cleanups and inlining; -O2 and up add GVN,
+/// LICM, memory-space inference, load forwarding, dead-store elimination and unrolling (-O3
+/// has the same passes with larger thresholds: `Knobs::for_level`).
 pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     let names: &[&str] = match level {
         0 => &[],
         1 => &[
+            "sroa",
+            "mem2reg",
+            "simplify",
+            "simplifycfg",
+            // Callees were cleaned up above (pass by pass over the module): inline them and
+            // clean up the callers again.
+            "inline",
             "sroa",
             "mem2reg",
             "simplify",
@@ -138,6 +191,12 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "mem2reg",
             "simplify",
             "simplifycfg",
+            "inline",
+            "sroa",
+            "mem2reg",
+            "sccp",
+            "simplify",
+            "simplifycfg",
             "gvn",
             "licm",
             "spaces",
@@ -146,7 +205,32 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "sroa",
             "mem2reg",
             "simplify",
+            "loadfwd",
+            "dse",
             "gvn",
+            "licm",
+            // Unrolled copies expose constants (indices, bounds) and redundant address
+            // arithmetic across iterations.
+            "unroll",
+            "simplify",
+            "simplifycfg",
+            "speculate",
+            "gvn",
+            "dce",
+            // Cleaned up, loops that enclosed the unrolled ones may now be small enough.
+            "unroll",
+            "simplify",
+            "simplifycfg",
+            "speculate",
+            "reassoc",
+            "gvn",
+            // Unrolled bodies expose invariant address arithmetic of the enclosing loop.
+            "licm",
+            "loadfwd",
+            "dse",
+            "simplify",
+            "contract",
+            "divbypass",
             "dce",
             "simplifycfg",
         ],
@@ -154,17 +238,21 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     names.iter().filter_map(|n| lookup(n)).collect()
 }
 
-/// The pipeline for a `-O` level as the driver keeps it (`0`..`3`, `s`, `fast`, `g`):
+/// The numeric level of a `-O` level as the driver keeps it (`0`..`3`, `s`, `fast`, `g`):
 /// `g` is treated as 1, `s` and `fast` as 2.
-pub fn pipeline_for_opt(level: &str) -> Result<Vec<Pass>, String> {
-    let n = match level {
-        "g" => 1,
-        "s" | "fast" => 2,
+pub fn level_of_opt(level: &str) -> Result<u8, String> {
+    match level {
+        "g" => Ok(1),
+        "s" | "fast" => Ok(2),
         l => l
             .parse::<u8>()
-            .map_err(|_| format!("unknown optimization level `-O{l}`"))?,
-    };
-    Ok(pipeline_for_level(n))
+            .map_err(|_| format!("unknown optimization level `-O{l}`")),
+    }
+}
+
+/// The pipeline for a `-O` level as the driver keeps it (see `level_of_opt`).
+pub fn pipeline_for_opt(level: &str) -> Result<Vec<Pass>, String> {
+    Ok(pipeline_for_level(level_of_opt(level)?))
 }
 
 /// Which passes a print hook fires for.
@@ -243,9 +331,29 @@ pub struct PassManager {
     pub printed: String,
     /// Remarks of the passes its filter names (`-Rpass=`); wants nothing by default.
     pub remarks: Remarks,
+    /// The passes' knobs (`-C key=value`); -O2 defaults unless set.
+    pub knobs: Knobs,
 }
 
 impl PassManager {
+    /// A manager for the pipeline and knobs of optimization level `level`.
+    pub fn for_level(level: u8) -> PassManager {
+        let mut pm = PassManager::new(pipeline_for_level(level));
+        pm.knobs = Knobs::for_level(level);
+        pm
+    }
+
+    /// Sets the knobs to the defaults of `-O{level}` (as the driver keeps it) with each
+    /// `-C key=value` of `codegen` applied in order.
+    pub fn set_knobs(&mut self, level: &str, codegen: &[(String, String)]) -> Result<(), String> {
+        let mut k = Knobs::for_level(level_of_opt(level)?);
+        for (key, value) in codegen {
+            k.set(key, value)?;
+        }
+        self.knobs = k;
+        Ok(())
+    }
+
     /// A manager for `passes`, with verification on in debug builds.
     pub fn new(passes: Vec<Pass>) -> PassManager {
         PassManager {
@@ -260,9 +368,7 @@ impl PassManager {
         &self.passes
     }
 
-    /// Runs the pipeline on one function. With `verify`, the input is checked first (an
-    /// invalid input is reported as pass `input`, not blamed on the first pass).
-    pub fn run_function(&mut self, func: &mut Function) -> Result<(), PassError> {
+    fn check_input(&self, func: &Function) -> Result<(), PassError> {
         if self.verify
             && !self.passes.is_empty()
             && let Err(errors) = verify_function(func)
@@ -274,62 +380,129 @@ impl PassManager {
                 errors,
             });
         }
-        for i in 0..self.passes.len() {
-            let pass = self.passes[i];
-            if self.print_before.matches(pass.name) {
-                let _ = write!(
-                    self.printed,
-                    "; before {} on @{}\n{func}",
-                    pass.name, func.name
-                );
+        Ok(())
+    }
+
+    fn record_time(&mut self, name: &'static str, took: Duration, changed: bool) {
+        if !self.time_passes {
+            return;
+        }
+        match self.timings.iter_mut().find(|t| t.0 == name) {
+            Some(t) => {
+                t.1 += took;
+                t.2 += 1;
+                t.3 += changed as u32;
             }
-            let start = Instant::now();
-            self.remarks.begin(pass.name, &func.name);
-            let with_remarks = REMARK_PASSES
-                .iter()
-                .find(|(n, _)| *n == pass.name)
-                .filter(|_| self.remarks.wants())
-                .map(|&(_, run)| run);
-            let changed = match with_remarks {
-                Some(run) => run(func, &mut self.remarks),
-                None => (pass.run)(func),
-            };
-            let took = start.elapsed();
-            if self.time_passes {
-                match self.timings.iter_mut().find(|t| t.0 == pass.name) {
-                    Some(t) => {
-                        t.1 += took;
-                        t.2 += 1;
-                        t.3 += changed as u32;
-                    }
-                    None => self.timings.push((pass.name, took, 1, changed as u32)),
-                }
-            }
-            if self.print_after.matches(pass.name) {
-                let _ = write!(
-                    self.printed,
-                    "; after {} on @{}\n{func}",
-                    pass.name, func.name
-                );
-            }
-            if self.verify
-                && let Err(errors) = verify_function(func)
-            {
-                return Err(PassError {
-                    pass: pass.name,
-                    function: func.name.clone(),
-                    annotated: annotate(func, &errors),
-                    errors,
-                });
-            }
+            None => self.timings.push((name, took, 1, changed as u32)),
+        }
+    }
+
+    fn print(&mut self, before: bool, pass: &'static str, func: &Function) {
+        let (filter, word) = if before {
+            (&self.print_before, "before")
+        } else {
+            (&self.print_after, "after")
+        };
+        if filter.matches(pass) {
+            let _ = write!(self.printed, "; {word} {pass} on @{}\n{func}", func.name);
+        }
+    }
+
+    fn check(&self, pass: &'static str, func: &Function) -> Result<(), PassError> {
+        if self.verify
+            && let Err(errors) = verify_function(func)
+        {
+            return Err(PassError {
+                pass,
+                function: func.name.clone(),
+                annotated: annotate(func, &errors),
+                errors,
+            });
         }
         Ok(())
     }
 
-    /// Runs the pipeline on every function of a module.
+    fn run_on_function(&mut self, pass: Pass, func: &mut Function) -> Result<(), PassError> {
+        let run = match pass.run {
+            PassFn::Function(run) => Some(run),
+            _ => None,
+        };
+        let with_knobs = match pass.run {
+            PassFn::FunctionKnobs(run) => Some(run),
+            _ => None,
+        };
+        if run.is_none() && with_knobs.is_none() {
+            return Ok(());
+        }
+        self.print(true, pass.name, func);
+        let start = Instant::now();
+        self.remarks.begin(pass.name, &func.name);
+        let changed = match (run, with_knobs) {
+            (Some(run), _) => run(func, &mut self.remarks),
+            (None, Some(run)) => run(func, &self.knobs, &mut self.remarks),
+            (None, None) => false,
+        };
+        self.record_time(pass.name, start.elapsed(), changed);
+        self.print(false, pass.name, func);
+        self.check(pass.name, func)
+    }
+
+    /// Runs the pipeline on one function. With `verify`, the input is checked first (an
+    /// invalid input is reported as pass `input`, not blamed on the first pass). Module
+    /// passes (inlining) need the other functions and are skipped here.
+    pub fn run_function(&mut self, func: &mut Function) -> Result<(), PassError> {
+        self.check_input(func)?;
+        for i in 0..self.passes.len() {
+            let pass = self.passes[i];
+            self.run_on_function(pass, func)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the pipeline on every function of a module, pass by pass: each function pass
+    /// runs over every function before the next pass starts, so a module pass sees every
+    /// function at the same point of the pipeline.
     pub fn run_module(&mut self, module: &mut Module) -> Result<(), PassError> {
-        for f in &mut module.functions {
-            self.run_function(f)?;
+        for f in &module.functions {
+            self.check_input(f)?;
+        }
+        for i in 0..self.passes.len() {
+            let pass = self.passes[i];
+            match pass.run {
+                PassFn::Module(run) => {
+                    for f in &module.functions {
+                        self.print(true, pass.name, f);
+                    }
+                    let start = Instant::now();
+                    self.remarks.begin(pass.name, "");
+                    let changed = run(module, &self.knobs, &mut self.remarks);
+                    self.record_time(pass.name, start.elapsed(), changed);
+                    for f in &module.functions {
+                        self.print(false, pass.name, f);
+                        self.check(pass.name, f)?;
+                    }
+                    if self.verify
+                        && let Err(errors) = ompcc_ir::verify_module(module)
+                    {
+                        let text = errors
+                            .iter()
+                            .map(|e| e.to_string())
+                            .collect::<Vec<_>>()
+                            .join("\n");
+                        return Err(PassError {
+                            pass: pass.name,
+                            function: String::new(),
+                            errors,
+                            annotated: text,
+                        });
+                    }
+                }
+                _ => {
+                    for f in &mut module.functions {
+                        self.run_on_function(pass, f)?;
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -382,8 +555,8 @@ block0(v0: i32):
         let p = parse_pipeline("simplify, dce,,simplifycfg").unwrap();
         let names: Vec<&str> = p.iter().map(|p| p.name).collect();
         assert_eq!(names, ["simplify", "dce", "simplifycfg"]);
-        let e = parse_pipeline("simplify,inline").unwrap_err();
-        assert!(e.contains("unknown pass `inline`"), "{e}");
+        let e = parse_pipeline("simplify,inliner").unwrap_err();
+        assert!(e.contains("unknown pass `inliner`"), "{e}");
         assert!(pipeline_for_level(0).is_empty());
         assert_eq!(
             pipeline_for_opt("fast").unwrap().len(),
@@ -401,8 +574,24 @@ block0(v0: i32):
         assert_eq!(parse_pipeline("O0, dce").unwrap().len(), 1);
         let o2: Vec<&str> = pipeline_for_level(2).iter().map(|p| p.name).collect();
         assert!(o2.contains(&"gvn") && o2.contains(&"licm"), "{o2:?}");
+        for name in [
+            "inline",
+            "unroll",
+            "loadfwd",
+            "dse",
+            "reassoc",
+            "speculate",
+            "contract",
+            "divbypass",
+            "sccp",
+        ] {
+            assert!(o2.contains(&name), "{name} not in -O2: {o2:?}");
+        }
         let o1: Vec<&str> = pipeline_for_level(1).iter().map(|p| p.name).collect();
         assert!(!o1.contains(&"gvn"), "{o1:?}");
+        assert!(o1.contains(&"inline"), "{o1:?}");
+        let o3: Vec<&str> = pipeline_for_level(3).iter().map(|p| p.name).collect();
+        assert_eq!(o2, o3, "-O3 differs in knobs only");
         assert_eq!(pipeline_for_level(2)[0].name, "sroa");
         assert_eq!(PrintFilter::parse("all").unwrap(), PrintFilter::All);
         assert!(PrintFilter::parse("nope").is_err());
@@ -455,8 +644,65 @@ block0(v0: i32):
     }
 
     #[test]
+    fn knobs_from_the_command_line() {
+        let mut pm = PassManager::for_level(3);
+        assert_eq!(pm.knobs, Knobs::for_level(3));
+        let cg = vec![
+            ("inline-threshold".to_string(), "7".to_string()),
+            ("fp-contract".to_string(), "off".to_string()),
+        ];
+        pm.set_knobs("2", &cg).unwrap();
+        assert_eq!(pm.knobs.inline_threshold, 7);
+        assert_eq!(pm.knobs.unroll_count, Knobs::for_level(2).unroll_count);
+        assert_eq!(pm.knobs.fp_contract, crate::knobs::FpContract::Off);
+        let bad = vec![("unrol".to_string(), "1".to_string())];
+        assert!(
+            pm.set_knobs("2", &bad)
+                .unwrap_err()
+                .contains("unknown codegen option")
+        );
+        assert!(pm.set_knobs("z", &[]).is_err());
+    }
+
+    #[test]
+    fn module_passes_run_between_function_passes() {
+        let src = "internal func @g(i32) -> i32 {
+block0(v0: i32):
+    v1 = iconst.i32 0
+    v2 = iadd v0, v1
+    return v2
+}
+
+func @f(i32) -> i32 {
+    fn0 = func @g(i32) -> i32
+block0(v0: i32):
+    v1 = call fn0(v0)
+    return v1
+}
+";
+        let mut m = ompcc_ir::parse_module(src).unwrap();
+        let mut pm = PassManager::new(parse_pipeline("simplify,inline,simplifycfg,dce").unwrap());
+        pm.verify = true;
+        pm.print_after = PrintFilter::parse("inline").unwrap();
+        pm.remarks = Remarks::new(PrintFilter::parse("inline").unwrap());
+        pm.run_module(&mut m).unwrap();
+        assert_eq!(m.functions.len(), 1, "{m}");
+        assert_eq!(
+            m.functions[0].to_string(),
+            "func @f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n"
+        );
+        let r: Vec<String> = pm.remarks.take().iter().map(|r| r.to_string()).collect();
+        assert_eq!(r[0], "@f: inlined @g into @f [-Rpass=inline]");
+        assert!(
+            pm.printed.contains("; after inline on @f"),
+            "{}",
+            pm.printed
+        );
+    }
+
+    #[test]
     fn verifier_stops_a_broken_pass() {
-        fn breaker(f: &mut Function) -> bool {
+        fn breaker(f: &mut Function, _: &mut Remarks) -> bool {
             let b = f.layout.entry_block().unwrap();
             let term = f.layout.last_inst(b).unwrap();
             f.layout.remove_inst(term);
@@ -471,7 +717,7 @@ block0(v0: i32):
         let mut pm = PassManager::new(vec![Pass {
             name: "breaker",
             description: "removes the entry terminator",
-            run: breaker,
+            run: PassFn::Function(breaker),
         }]);
         pm.verify = true;
         let e = pm.run_function(&mut f).unwrap_err();

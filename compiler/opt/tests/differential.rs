@@ -1,8 +1,9 @@
 //! Differential test: random structured programs are built three ways — the way lowering
 //! builds them at -O0 (every variable in a stack slot, loaded and stored around each
 //! statement), with the integer variables as fields of one aggregate slot, and through the
-//! builder's SSA variables — then the slot and aggregate versions are optimized with the -O1
-//! and -O2 pipelines under the verifier. All versions run in the reference
+//! builder's SSA variables — then the slot and aggregate versions are optimized with the -O1,
+//! -O2 and -O3 pipelines under the verifier (loops with constant and variable trip counts
+//! exercise full and partial unrolling). All versions run in the reference
 //! interpreter on random inputs and must agree whenever the original does not trap.
 
 use ompcc_ir::interp::{DataValue, Interpreter};
@@ -256,8 +257,16 @@ impl Gen<'_, '_> {
                     self.b.seal_block(j);
                 }
                 _ => {
-                    // for (c = 0; c < trips; c++) { ... }
+                    // for (c = 0; c < trips; c++) { ... }, trips constant (full unrolling)
+                    // or `x & 7` for a variable x (partial unrolling with a remainder).
                     let trips = self.rng.below(5) as i64;
+                    let var_trips = if self.rng.below(3) == 0 {
+                        let x = self.operand();
+                        let seven = self.b.ins().iconst(Type::I32, 7);
+                        Some(self.b.ins().and(x, seven))
+                    } else {
+                        None
+                    };
                     let zero = self.b.ins().iconst(Type::I32, 0);
                     let counter = self.new_cell(Type::I32, zero);
                     let (h, body, exit) = (
@@ -268,7 +277,10 @@ impl Gen<'_, '_> {
                     self.b.ins().jump(h, &[]);
                     self.b.switch_to_block(h);
                     let c = self.get(counter);
-                    let n = self.b.ins().iconst(Type::I32, trips);
+                    let n = match var_trips {
+                        Some(n) => n,
+                        None => self.b.ins().iconst(Type::I32, trips),
+                    };
                     let go = self.b.ins().icmp(IntCC::Slt, c, n);
                     self.b.ins().brif(go, body, &[], exit, &[]);
                     self.b.switch_to_block(body);
@@ -390,6 +402,11 @@ fn o1_pipeline_preserves_meaning() {
 #[test]
 fn o2_pipeline_preserves_meaning() {
     check_level(2);
+}
+
+#[test]
+fn o3_pipeline_preserves_meaning() {
+    check_level(3);
 }
 
 fn check_level(level: u8) {

@@ -1,13 +1,18 @@
 //! Analyses over a function's control-flow graph: predecessors and successors, dominator tree,
-//! natural loops, and def-use chains. Each is computed from scratch by `compute` and is valid
+//! natural loops, def-use chains, scalar evolution of induction variables (`scev`) and alias
+//! analysis of memory accesses (`alias`). Each is computed from scratch by `compute` and is valid
 //! until the function's control flow (or, for `DefUse`, its instructions) change.
 
+pub mod alias;
 pub mod cfg;
 pub mod domtree;
 pub mod loops;
+pub mod scev;
 pub mod uses;
 
+pub use alias::{Access, AliasAnalysis, AliasResult};
 pub use cfg::ControlFlowGraph;
 pub use domtree::DominatorTree;
 pub use loops::{Loop, LoopAnalysis};
+pub use scev::{ExitTest, Induction, LoopScev};
 pub use uses::DefUse;

@@ -63,6 +63,27 @@ pub fn try_lower(src: &str) -> Result<(Module, Module), String> {
     Ok((m, o1))
 }
 
+/// `m` after the pipeline of optimization level `level`, verified after every pass.
+pub fn optimized(m: &Module, level: u8) -> Module {
+    let mut o = m.clone();
+    if let Err(e) = ompcc_opt::optimize(&mut o, level, true) {
+        panic!("-O{level} failed: {e}\n{m}");
+    }
+    o
+}
+
+/// `optimized` without fp contraction, for bit-exact comparison with the host's build (x86-64
+/// gcc does not fuse without `-mfma`).
+pub fn optimized_exact(m: &Module, level: u8) -> Module {
+    let mut o = m.clone();
+    let mut knobs = ompcc_opt::Knobs::for_level(level);
+    knobs.fp_contract = ompcc_opt::FpContract::Off;
+    if let Err(e) = ompcc_opt::optimize_with(&mut o, level, knobs, true) {
+        panic!("-O{level} failed: {e}\n{m}");
+    }
+    o
+}
+
 /// The error messages of lowering `src` (all functions).
 pub fn lower_errors(src: &str) -> Vec<String> {
     let (_m, d) = lower_with(src, &FunctionSelection::All);

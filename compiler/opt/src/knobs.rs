@@ -1,0 +1,157 @@
+//! Per-pass knobs (`-C key=value`): the numbers and switches passes read instead of
+//! constants, so experiments need no rebuild.
+//!
+//! `Knobs::for_level` gives each optimization level its defaults; `Knobs::set` applies one
+//! `-C key=value` on top (unknown keys and malformed values are errors naming the known keys).
+//! Passes only read knobs; the pass manager owns them.
+
+use std::fmt;
+
+/// Floating-point contraction (`-ffp-contract=`): whether `a * b + c` may become one `fma`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FpContract {
+    /// Never fuse (`-ffp-contract=off`); the device math library must be built this way,
+    /// because its error bounds assume separately rounded products.
+    Off,
+    /// Fuse within one expression. The IR no longer knows C expression boundaries, so `on`
+    /// fuses only a product whose single use is the add (the common `a*b + c` shape).
+    On,
+    /// Fuse wherever the shape appears (gcc's default for GNU C).
+    #[default]
+    Fast,
+}
+
+impl FpContract {
+    /// Parses `off`, `on` or `fast`.
+    pub fn parse(s: &str) -> Option<FpContract> {
+        match s {
+            "off" => Some(FpContract::Off),
+            "on" => Some(FpContract::On),
+            "fast" => Some(FpContract::Fast),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for FpContract {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FpContract::Off => "off",
+            FpContract::On => "on",
+            FpContract::Fast => "fast",
+        })
+    }
+}
+
+/// The knobs of every pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Knobs {
+    /// `inline-threshold`: a callee of at most this many instructions (constants not counted)
+    /// is inlined; `inlinehint` callees get twice as much.
+    pub inline_threshold: u32,
+    /// `unroll-count`: the factor of partial unrolling for loops whose trip count is not a
+    /// small constant (0 or 1: no partial unrolling). A loop's `unroll(N)` hint wins.
+    pub unroll_count: u32,
+    /// `unroll-threshold`: a loop is fully unrolled when trip count x body size is at most
+    /// this many instructions; partial unrolling keeps the unrolled body under it too.
+    pub unroll_threshold: u32,
+    /// `fp-contract`: mad/fma contraction (`off`, `on`, `fast`).
+    pub fp_contract: FpContract,
+}
+
+impl Default for Knobs {
+    fn default() -> Knobs {
+        Knobs::for_level(2)
+    }
+}
+
+/// The knob names `set` accepts, for error messages and `--help`.
+pub const KNOB_NAMES: &[&str] = &[
+    "inline-threshold",
+    "unroll-count",
+    "unroll-threshold",
+    "fp-contract",
+];
+
+impl Knobs {
+    /// The defaults of optimization level `level` (-O3 inlines and unrolls more).
+    pub fn for_level(level: u8) -> Knobs {
+        match level {
+            0 | 1 => Knobs {
+                inline_threshold: 40,
+                unroll_count: 0,
+                unroll_threshold: 0,
+                fp_contract: FpContract::Fast,
+            },
+            2 => Knobs {
+                inline_threshold: 100,
+                unroll_count: 4,
+                unroll_threshold: 160,
+                fp_contract: FpContract::Fast,
+            },
+            _ => Knobs {
+                inline_threshold: 250,
+                unroll_count: 4,
+                unroll_threshold: 400,
+                fp_contract: FpContract::Fast,
+            },
+        }
+    }
+
+    /// Applies `-C key=value`.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let num = || -> Result<u32, String> {
+            value
+                .parse::<u32>()
+                .map_err(|_| format!("-C {key}={value}: expected a non-negative integer"))
+        };
+        match key {
+            "inline-threshold" => self.inline_threshold = num()?,
+            "unroll-count" => self.unroll_count = num()?,
+            "unroll-threshold" => self.unroll_threshold = num()?,
+            "fp-contract" => {
+                self.fp_contract = FpContract::parse(value).ok_or_else(|| {
+                    format!("-C fp-contract={value}: expected `off`, `on` or `fast`")
+                })?
+            }
+            _ => {
+                return Err(format!(
+                    "unknown codegen option `-C {key}` (known: {})",
+                    KNOB_NAMES.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies a comma-separated `key=value` list (`"inline-threshold=5, unroll-count=2"`).
+    pub fn set_list(&mut self, list: &str) -> Result<(), String> {
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("`{item}`: expected key=value"))?;
+            self.set(k.trim(), v.trim())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setting_knobs() {
+        let mut k = Knobs::for_level(2);
+        k.set("inline-threshold", "7").unwrap();
+        k.set_list("unroll-count=8, fp-contract=off").unwrap();
+        assert_eq!(k.inline_threshold, 7);
+        assert_eq!(k.unroll_count, 8);
+        assert_eq!(k.fp_contract, FpContract::Off);
+        assert!(k.set("inline-threshold", "-1").is_err());
+        assert!(k.set("fp-contract", "maybe").is_err());
+        let e = k.set("nope", "1").unwrap_err();
+        assert!(e.contains("unroll-count"), "{e}");
+        assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);
+    }
+}
