@@ -279,6 +279,13 @@ fn inline_call(f: &mut Function, call: Inst, g: &Function) {
         };
         map.funcs.insert(r, mine);
     }
+    for (sr, sig) in g.dfg.signatures.iter() {
+        let mine = match f.dfg.signatures.iter().find(|(_, s)| *s == sig) {
+            Some((m, _)) => m,
+            None => f.dfg.signatures.push(sig.clone()),
+        };
+        map.sigs.insert(sr, mine);
+    }
     for (gv, d) in g.dfg.globals.iter() {
         let mine = match f.dfg.globals.iter().find(|(_, e)| e.name == d.name) {
             Some((m, _)) => m,
@@ -342,7 +349,7 @@ fn drop_unused_decls(f: &mut Function) {
     let mut used = vec![false; f.dfg.ext_funcs.len()];
     let insts: Vec<Inst> = f.layout.all_insts().collect();
     for &inst in &insts {
-        if let InstData::Call { func, .. } = f.dfg.inst(inst)
+        if let InstData::Call { func, .. } | InstData::FuncAddr { func } = f.dfg.inst(inst)
             && let Some(u) = used.get_mut(func.as_u32() as usize)
         {
             *u = true;
@@ -359,7 +366,7 @@ fn drop_unused_decls(f: &mut Function) {
         }
     }
     for inst in insts {
-        if let InstData::Call { func, .. } = f.dfg.inst_mut(inst)
+        if let InstData::Call { func, .. } | InstData::FuncAddr { func } = f.dfg.inst_mut(inst)
             && let Some(&n) = renum.get(func)
         {
             *func = n;

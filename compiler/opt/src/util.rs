@@ -3,7 +3,8 @@
 
 use ompcc_ir::instructions::BlockCall;
 use ompcc_ir::{
-    Block, FuncRef, Function, GlobalRef, Inst, InstData, Opcode, StackSlot, Type, Value, ValueDef,
+    Block, FuncRef, Function, GlobalRef, Inst, InstData, Opcode, SigRef, StackSlot, Type, Value,
+    ValueDef,
 };
 use rustc_hash::FxHashMap;
 
@@ -99,6 +100,8 @@ pub struct Remap {
     pub funcs: FxHashMap<FuncRef, FuncRef>,
     /// Globals.
     pub globals: FxHashMap<GlobalRef, GlobalRef>,
+    /// Signatures of indirect calls.
+    pub sigs: FxHashMap<SigRef, SigRef>,
 }
 
 impl Remap {
@@ -129,9 +132,9 @@ impl InstCopy {
     pub fn read(func: &Function, inst: Inst) -> InstCopy {
         let data = func.dfg.inst(inst).clone();
         let list = match &data {
-            InstData::Call { args, .. } | InstData::Return { args } => {
-                args.as_slice(&func.dfg.value_lists).to_vec()
-            }
+            InstData::Call { args, .. }
+            | InstData::CallIndirect { args, .. }
+            | InstData::Return { args } => args.as_slice(&func.dfg.value_lists).to_vec(),
             _ => Vec::new(),
         };
         let dests = func
@@ -179,6 +182,15 @@ impl InstCopy {
             InstData::Call { func: f, .. } => InstData::Call {
                 func: map.funcs.get(f).copied().unwrap_or(*f),
                 args: func.dfg.value_list(&list),
+            },
+            // The callee pointer is the list's first value; the list is rebuilt in `func`'s
+            // pool (a list handle is only meaningful in the pool it came from).
+            InstData::CallIndirect { sig, .. } => InstData::CallIndirect {
+                sig: map.sigs.get(sig).copied().unwrap_or(*sig),
+                args: func.dfg.value_list(&list),
+            },
+            InstData::FuncAddr { func: f } => InstData::FuncAddr {
+                func: map.funcs.get(f).copied().unwrap_or(*f),
             },
             InstData::Return { .. } => InstData::Return {
                 args: func.dfg.value_list(&list),
