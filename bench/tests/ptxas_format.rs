@@ -85,8 +85,6 @@ fn ptxas_verbose_output_parses() {
         .unwrap_or_else(|| panic!("no entry `k` in:\n{log}"));
     assert!(k.registers.is_some_and(|r| r > 0), "{log}");
     assert_eq!((k.spill_stores, k.spill_loads), (0, 0), "{log}");
-    assert!(
-        k.stack_frame >= 16,
-        "the local array is on the stack: {log}"
-    );
+    // The device function is reported on its own, without a register count.
+    assert_eq!(res.get("twice").map(|t| t.registers), Some(None), "{log}");
 }
