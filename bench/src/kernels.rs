@@ -13,7 +13,8 @@
 //!
 //! Usage: `cargo run --release -p ompcc-bench --bin kernels -- [--levels 0,1,2,3]
 //! [--device emu|cuda] [--ablate] [--only a,b] [--large] [--out FILE] [--ompcc PATH]
-//! [--compile-reps N] [--keep DIR]`.
+//! [--compile-reps N] [--keep DIR] [--kernels DIR]` (`--kernels`: another folder of programs,
+//! e.g. a copy on a machine without this checkout).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -59,10 +60,11 @@ struct Args {
     ompcc: Option<PathBuf>,
     compile_reps: u32,
     keep: Option<PathBuf>,
+    kernels: Option<PathBuf>,
 }
 
 const USAGE: &str = "usage: kernels [--levels 0,1,2,3] [--device emu|cuda] [--ablate] [--only a,b] \
-[--large] [--out FILE] [--ompcc PATH] [--compile-reps N] [--keep DIR]";
+[--large] [--out FILE] [--ompcc PATH] [--compile-reps N] [--keep DIR] [--kernels DIR]";
 
 fn parse_args() -> Result<Args, String> {
     use lexopt::prelude::*;
@@ -76,6 +78,7 @@ fn parse_args() -> Result<Args, String> {
         ompcc: None,
         compile_reps: 3,
         keep: None,
+        kernels: None,
     };
     let mut p = lexopt::Parser::from_env();
     let text = |p: &mut lexopt::Parser| -> Result<String, String> {
@@ -115,6 +118,7 @@ fn parse_args() -> Result<Args, String> {
             Long("out") => args.out = Some(text(&mut p)?.into()),
             Long("ompcc") => args.ompcc = Some(text(&mut p)?.into()),
             Long("keep") => args.keep = Some(text(&mut p)?.into()),
+            Long("kernels") => args.kernels = Some(text(&mut p)?.into()),
             Long("compile-reps") => {
                 args.compile_reps = text(&mut p)?
                     .parse()
@@ -138,6 +142,7 @@ fn parse_args() -> Result<Args, String> {
 /// Tools and places shared by every measurement.
 struct Env {
     root: PathBuf,
+    kernels: PathBuf,
     ompcc: PathBuf,
     host_cc: String,
     ptxas: Option<PathBuf>,
@@ -228,6 +233,10 @@ fn run(args: &Args) -> Result<bool, String> {
     let env = Env {
         host_cc: std::env::var("OMPCC_HOST_CC").unwrap_or_else(|_| "cc".into()),
         ptxas: ptxas::find(),
+        kernels: args
+            .kernels
+            .clone()
+            .unwrap_or_else(|| root.join("bench").join("kernels")),
         root,
         ompcc,
         work,
@@ -317,8 +326,8 @@ fn build_ompcc(root: &Path) -> Result<PathBuf, String> {
 /// The programs of `bench/kernels/` (sorted by name), each with the output of its reference
 /// build.
 fn discover(env: &Env, only: Option<&[String]>) -> Result<Vec<Program>, String> {
-    let dir = env.root.join("bench").join("kernels");
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let dir = &env.kernels;
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "c"))

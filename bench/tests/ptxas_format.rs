@@ -1,7 +1,7 @@
 //! The `ptxas -v` reader against the real tool: a small kernel that calls a device function
-//! and uses a local array must come back with a register count and no spills, and the PTX counter must see
-//! its instructions. Without ptxas the test says so and passes, unless `OMPCC_REQUIRE_PTXAS=1`
-//! (as in CI), where a missing ptxas fails it.
+//! and uses a local array must come back with a register count and no spills, and the PTX
+//! counter must see its instructions. Without ptxas the test says so and passes, unless
+//! `OMPCC_REQUIRE_PTXAS=1` (as in CI), where a missing ptxas fails it.
 
 use std::process::Command;
 
