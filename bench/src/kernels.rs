@@ -164,6 +164,8 @@ struct Measurement {
     registers: Option<u32>,
     /// Spill stores + loads, bytes, over all functions.
     spill_bytes: Option<u32>,
+    /// `ptxas -v` per function.
+    resources: BTreeMap<String, ptxas::Resources>,
     /// The output matched the reference.
     correct: bool,
     errors: Vec<String>,
@@ -470,6 +472,7 @@ fn measure(env: &Env, prog: &Program, level: &str, passes: Option<&str>, tag: &s
                         m.registers = res.values().filter_map(|r| r.registers).max();
                         m.spill_bytes =
                             Some(res.values().map(|r| r.spill_stores + r.spill_loads).sum());
+                        m.resources = res;
                     }
                 }
             }
@@ -754,6 +757,42 @@ fn render(
                 opt(m.local_accesses),
                 if m.correct { "ok" } else { "fail" }
             );
+        }
+    }
+
+    // Table 2b: each device kernel at one level.
+    if let Some(level) = ["2", "3", "1", "0"].into_iter().find(|l| has(l)) {
+        let _ = writeln!(
+            s,
+            "\n## Each device kernel at -O{level}\n\n| program | kernel | launches | {} | sectors/req | registers | spill B |\n|---|---|---|---|---|---|---|",
+            match env.device {
+                Device::Emu => "dyn. insts",
+                Device::Cuda => "time ms",
+            }
+        );
+        for p in programs {
+            let Some(m) = per_level.get(&(p.name.clone(), level.to_string())) else {
+                continue;
+            };
+            for (k, row) in &m.kernels {
+                let value = match env.device {
+                    Device::Emu => row.instructions.map_or("-".into(), |v| v.to_string()),
+                    Device::Cuda => format!("{:.3}", row.total_s * 1e3),
+                };
+                let spr = match (row.sectors, row.requests) {
+                    (Some(sec), Some(req)) if req > 0 => format!("{:.2}", sec as f64 / req as f64),
+                    _ => "-".into(),
+                };
+                let res = m.resources.get(k);
+                let _ = writeln!(
+                    s,
+                    "| {} | {k} | {} | {value} | {spr} | {} | {} |",
+                    p.name,
+                    row.launches,
+                    opt(res.and_then(|r| r.registers)),
+                    opt(res.map(|r| r.spill_stores + r.spill_loads)),
+                );
+            }
         }
     }
 
