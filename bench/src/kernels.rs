@@ -160,6 +160,7 @@ struct Measurement {
     kernels: BTreeMap<String, profile::KernelRow>,
     ptx_instructions: Option<u32>,
     local_accesses: Option<u32>,
+    generic_accesses: Option<u32>,
     /// Largest register count over the kernels.
     registers: Option<u32>,
     /// Spill stores + loads, bytes, over all functions.
@@ -453,6 +454,7 @@ fn measure(env: &Env, prog: &Program, level: &str, passes: Option<&str>, tag: &s
                 Ok(funcs) => {
                     m.ptx_instructions = Some(funcs.iter().map(|f| f.instructions).sum());
                     m.local_accesses = Some(funcs.iter().map(|f| f.local_accesses).sum());
+                    m.generic_accesses = Some(funcs.iter().map(|f| f.generic_accesses).sum());
                 }
             }
             if let Some(ptxas) = &env.ptxas {
@@ -730,13 +732,13 @@ fn render(
     // Table 2: details per level.
     let _ = writeln!(
         s,
-        "\n## Per level\n\nSectors per request: global-memory sectors / warp-level requests (emulator; 4.00 = coalesced 4-byte accesses). Registers: most over the program's kernels; spill bytes: stores + loads over all functions (`ptxas -v -arch {PTXAS_ARCH}`). PTX instructions and `ld/st.local` count statements of `ompcc --emit=ptx`.\n"
+        "\n## Per level\n\nSectors per request: global-memory sectors / warp-level requests (emulator; 4.00 = coalesced 4-byte accesses). Registers: most over the program's kernels; spill bytes: stores + loads over all functions (`ptxas -v -arch {PTXAS_ARCH}`). PTX instructions, `ld/st.local` and generic (no state space) loads/stores/atomics count statements of `ompcc --emit=ptx`.\n"
     );
     let _ = writeln!(
         s,
-        "| kernel | -O | sectors/req | registers | spill B | PTX insts | ld/st.local | output |"
+        "| kernel | -O | sectors/req | registers | spill B | PTX insts | ld/st.local | generic ld/st | output |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
     for p in programs {
         for l in &args.levels {
             let Some(m) = per_level.get(&(p.name.clone(), l.clone())) else {
@@ -749,12 +751,13 @@ fn render(
                 .map_or("-".into(), |v| format!("{v:.2}"));
             let _ = writeln!(
                 s,
-                "| {} | {l} | {spr} | {} | {} | {} | {} | {} |",
+                "| {} | {l} | {spr} | {} | {} | {} | {} | {} | {} |",
                 p.name,
                 opt(m.registers),
                 opt(m.spill_bytes),
                 opt(m.ptx_instructions),
                 opt(m.local_accesses),
+                opt(m.generic_accesses),
                 if m.correct { "ok" } else { "fail" }
             );
         }

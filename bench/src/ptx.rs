@@ -17,6 +17,9 @@ pub struct FunctionStats {
     pub instructions: u32,
     /// `ld.local*` and `st.local*` instructions (spills are not in PTX: see `ptxas`).
     pub local_accesses: u32,
+    /// Loads, stores and atomics through generic addresses (no state space in the opcode):
+    /// what memory-space inference has not proven.
+    pub generic_accesses: u32,
 }
 
 /// Counts for every function with a body, in the order they appear.
@@ -59,12 +62,13 @@ pub fn function_stats(ptx: &str) -> Result<Vec<FunctionStats>, String> {
                 }
                 Some(b'{') => {
                     let end = skip_balanced(bytes, i, b'{', b'}')?;
-                    let (instructions, local_accesses) = count_body(&text[i + 1..end - 1]);
+                    let c = count_body(&text[i + 1..end - 1]);
                     out.push(FunctionStats {
                         name,
                         is_kernel,
-                        instructions,
-                        local_accesses,
+                        instructions: c.instructions,
+                        local_accesses: c.local,
+                        generic_accesses: c.generic,
                     });
                     pos = end;
                     break;
@@ -97,9 +101,18 @@ fn next_function_keyword(text: &str, from: usize) -> Option<(usize, bool)> {
     }
 }
 
-fn count_body(body: &str) -> (u32, u32) {
-    let mut instructions = 0;
-    let mut local = 0;
+#[derive(Default)]
+struct BodyCounts {
+    instructions: u32,
+    local: u32,
+    generic: u32,
+}
+
+/// State spaces a memory opcode can name after its first component.
+const SPACES: &[&str] = &["global", "shared", "local", "const", "param"];
+
+fn count_body(body: &str) -> BodyCounts {
+    let mut c = BodyCounts::default();
     // `.loc` and `.file` end at the line, not at a `;`.
     let body: String = body
         .lines()
@@ -126,13 +139,18 @@ fn count_body(body: &str) -> (u32, u32) {
         if s.is_empty() || s.starts_with('.') {
             continue;
         }
-        instructions += 1;
-        let op = opcode(s);
-        if op.starts_with("ld.local") || op.starts_with("st.local") {
-            local += 1;
+        c.instructions += 1;
+        let mut parts = opcode(s).split('.');
+        let (base, space) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        if matches!(base, "ld" | "st" | "ldu" | "atom" | "red") {
+            if space == "local" {
+                c.local += 1;
+            } else if !SPACES.contains(&space) {
+                c.generic += 1;
+            }
         }
     }
-    (instructions, local)
+    c
 }
 
 /// `name:` at the start of `s` (a label), as the index of the colon.
@@ -248,6 +266,8 @@ mod tests {
 	@%p1 bra $L__BB0_2;
 $L__BB0_1:
 	ld.global.v2.f32 {%f1, %f2}, [%rd1];
+	ld.f32 %f1, [%rd1];
+	atom.add.f32 %f1, [%rd1], %f2;
 	st.local.f32 [buf], %f1;
 	ld.local.f32 %f2, [buf+4];
 	{
@@ -268,8 +288,10 @@ $L__BB0_2: ret;
         assert_eq!(stats[0].instructions, 4);
         assert!(!stats[0].is_kernel);
         assert_eq!(stats[0].local_accesses, 0);
-        // ld.param, setp, bra, ld.global.v2, st.local, ld.local, st.param, call, ret
-        assert_eq!(stats[1].instructions, 9);
+        // ld.param, setp, bra, ld.global.v2, ld, atom, st.local, ld.local, st.param, call, ret
+        assert_eq!(stats[1].instructions, 11);
+        assert_eq!(stats[1].generic_accesses, 2);
+        assert_eq!(stats[0].generic_accesses, 0);
         assert!(stats[1].is_kernel);
         assert_eq!(stats[1].local_accesses, 2);
     }
