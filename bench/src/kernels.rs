@@ -189,6 +189,18 @@ struct Program {
     reference: Result<String, String>,
 }
 
+/// Everything measured, keyed by program name and level (or removed pass, `full` for none).
+#[derive(Default)]
+struct Results {
+    per_level: BTreeMap<(String, String), Measurement>,
+    compile: BTreeMap<String, Result<CompileTime, String>>,
+    ablation: BTreeMap<(String, String), Measurement>,
+    /// The -O2 pipeline's pass names in order.
+    full: Vec<&'static str>,
+    /// Each name of `full` once, in first-use order: the passes the ablation removes.
+    removable: Vec<&'static str>,
+}
+
 struct CompileTime {
     total: Duration,
     host: Duration,
@@ -251,56 +263,55 @@ fn run(args: &Args) -> Result<bool, String> {
     }
     let programs = discover(&env, args.only.as_deref())?;
 
-    let mut per_level: BTreeMap<(String, String), Measurement> = BTreeMap::new();
-    let mut compile: BTreeMap<String, Result<CompileTime, String>> = BTreeMap::new();
-    let mut ablation: BTreeMap<(String, String), Measurement> = BTreeMap::new();
-    let full: Vec<&str> = ompcc_opt::pipeline_for_level(2)
-        .iter()
-        .map(|p| p.name)
-        .collect();
-    let mut removable: Vec<&str> = Vec::new();
-    for name in &full {
-        if !removable.contains(name) {
-            removable.push(name);
+    let mut r = Results {
+        full: ompcc_opt::pipeline_for_level(2)
+            .iter()
+            .map(|p| p.name)
+            .collect(),
+        ..Results::default()
+    };
+    for name in &r.full {
+        if !r.removable.contains(name) {
+            r.removable.push(name);
         }
     }
     for prog in &programs {
         for level in &args.levels {
             eprintln!("kernels: {} -O{level}", prog.name);
             let m = measure(&env, prog, level, None, &format!("O{level}"));
-            per_level.insert((prog.name.clone(), level.clone()), m);
+            r.per_level.insert((prog.name.clone(), level.clone()), m);
         }
         eprintln!("kernels: {} compile time", prog.name);
-        compile.insert(
+        r.compile.insert(
             prog.name.clone(),
             compile_time(&env, prog, args.compile_reps),
         );
         if args.ablate {
-            let variants =
-                std::iter::once(("full", full.join(","))).chain(removable.iter().map(|r| {
-                    let kept: Vec<&str> = full.iter().copied().filter(|n| n != r).collect();
-                    (*r, kept.join(","))
-                }));
+            let variants = std::iter::once(("full", r.full.join(","))).chain(
+                r.removable.iter().map(|removed| {
+                    let kept: Vec<&str> = r.full.iter().copied().filter(|n| n != removed).collect();
+                    (*removed, kept.join(","))
+                }),
+            );
             for (removed, passes) in variants {
                 eprintln!("kernels: {} -O2 without {removed}", prog.name);
                 let tag = format!("no-{removed}");
                 let m = measure(&env, prog, "2", Some(&passes), &tag);
-                ablation.insert((prog.name.clone(), removed.to_string()), m);
+                r.ablation
+                    .insert((prog.name.clone(), removed.to_string()), m);
             }
         }
     }
 
-    let report = render(
-        args, &env, &programs, &per_level, &compile, &ablation, &removable, &full,
-    );
+    let report = render(args, &env, &programs, &r);
     print!("{report}");
     if let Some(out) = &args.out {
         std::fs::write(out, &report).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     let all_ok = programs.iter().all(|p| p.reference.is_ok())
-        && per_level.values().all(|m| m.errors.is_empty())
-        && ablation.values().all(|m| m.errors.is_empty())
-        && compile.values().all(Result::is_ok);
+        && r.per_level.values().all(|m| m.errors.is_empty())
+        && r.ablation.values().all(|m| m.errors.is_empty())
+        && r.compile.values().all(Result::is_ok);
     Ok(all_ok)
 }
 
@@ -633,17 +644,14 @@ fn first_lines(text: &str) -> String {
 }
 
 /// The whole Markdown report.
-#[allow(clippy::too_many_arguments)]
-fn render(
-    args: &Args,
-    env: &Env,
-    programs: &[Program],
-    per_level: &BTreeMap<(String, String), Measurement>,
-    compile: &BTreeMap<String, Result<CompileTime, String>>,
-    ablation: &BTreeMap<(String, String), Measurement>,
-    removable: &[&str],
-    full: &[&str],
-) -> String {
+fn render(args: &Args, env: &Env, programs: &[Program], r: &Results) -> String {
+    let Results {
+        per_level,
+        compile,
+        ablation,
+        full,
+        removable,
+    } = r;
     let mut s = String::new();
     let cmdline: Vec<String> = std::env::args().skip(1).collect();
     let _ = writeln!(s, "# Kernel benchmarks\n");
