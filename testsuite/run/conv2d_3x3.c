@@ -1,5 +1,7 @@
 /* A 3x3 convolution with the stencil fully unrolled by hand (the gpucc paper's running example
- * shape), on a 96x96 float image, with clamped borders in a device function. */
+ * shape), on a 96x96 float image, with clamped borders in a device function that receives the
+ * mapped image as a pointer (a global it named itself would be an implicit declare target
+ * variable, which `map(to:)` does not update). */
 #include <stdio.h>
 
 #define W 96
@@ -8,11 +10,11 @@
 static float img[H][W], out[H][W];
 
 #pragma omp declare target
-static inline float at(int y, int x)
+static inline float at(const float (*im)[W], int y, int x)
 {
     y = y < 0 ? 0 : (y >= H ? H - 1 : y);
     x = x < 0 ? 0 : (x >= W ? W - 1 : x);
-    return img[y][x];
+    return im[y][x];
 }
 #pragma omp end declare target
 
@@ -25,9 +27,10 @@ int main(void)
 #pragma omp target teams distribute parallel for collapse(2) map(to : img) map(from : out)
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
-            out[y][x] = c2 * at(y - 1, x - 1) + c1 * at(y - 1, x) + c2 * at(y - 1, x + 1) +
-                        c1 * at(y, x - 1) + c0 * at(y, x) + c1 * at(y, x + 1) +
-                        c2 * at(y + 1, x - 1) + c1 * at(y + 1, x) + c2 * at(y + 1, x + 1);
+            out[y][x] = c2 * at(img, y - 1, x - 1) + c1 * at(img, y - 1, x) +
+                        c2 * at(img, y - 1, x + 1) + c1 * at(img, y, x - 1) + c0 * at(img, y, x) +
+                        c1 * at(img, y, x + 1) + c2 * at(img, y + 1, x - 1) +
+                        c1 * at(img, y + 1, x) + c2 * at(img, y + 1, x + 1);
     double s = 0.0;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)

@@ -69,7 +69,8 @@ int main(void)
     double *val = f.val;
 #pragma omp target update to(val[0:1])
     field_smooth(&f);
-    printf("after push sum=%.10g val[1]=%.10g\n", field_sum(&f), f.val[1]);
+    double sum = field_sum(&f); /* brings val back: read val[1] only after it */
+    printf("after push sum=%.10g val[1]=%.10g\n", sum, f.val[1]);
     field_free(&f);
     return 0;
 }
