@@ -3,7 +3,7 @@
  * do-while. */
 #include <stdio.h>
 
-#define N 3000
+#define N 2000
 
 #pragma omp declare target
 static int classify(int v)
@@ -31,8 +31,8 @@ static int classify(int v)
 static int find_pair(int i)
 {
     int found = -1;
-    for (int a = 1; a < 50; a++)
-        for (int b = a; b < 50; b++)
+    for (int a = 1; a < 40; a++)
+        for (int b = a; b < 40; b++)
             if (a * b == i % 997 + 1) {
                 found = a * 100 + b;
                 goto done;
