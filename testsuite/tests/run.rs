@@ -145,6 +145,7 @@ const REQUIRED_FEATURES: &[&str] = &[
     "is_device_ptr(",
     "use_device_ptr(",
     "use_device_addr(",
+    "has_device_addr(",
     "omp_target_alloc(",
     "omp_target_memcpy(",
     "omp_target_free(",
