@@ -152,13 +152,18 @@ pub const FLOAT_REL_TOL: f64 = 1e-5;
 ///
 /// Returns `None` when they match, or a description of the first difference.
 pub fn compare_outputs(expected: &str, actual: &str) -> Option<String> {
+    compare_outputs_within(expected, actual, FLOAT_REL_TOL)
+}
+
+/// [`compare_outputs`] with the relative tolerance for numbers given by the caller.
+pub fn compare_outputs_within(expected: &str, actual: &str, rel_tol: f64) -> Option<String> {
     if expected == actual {
         return None;
     }
     let exp_lines: Vec<&str> = expected.lines().collect();
     let act_lines: Vec<&str> = actual.lines().collect();
     for (i, (e, a)) in exp_lines.iter().zip(&act_lines).enumerate() {
-        if !lines_match(e, a) {
+        if !lines_match(e, a, rel_tol) {
             return Some(format!(
                 "line {}:\n    expected: {e:?}\n    actual:   {a:?}",
                 i + 1
@@ -184,13 +189,13 @@ pub fn compare_outputs(expected: &str, actual: &str) -> Option<String> {
     None
 }
 
-fn lines_match(expected: &str, actual: &str) -> bool {
+fn lines_match(expected: &str, actual: &str, rel_tol: f64) -> bool {
     if expected == actual {
         return true;
     }
     let e = tokens(expected);
     let a = tokens(actual);
-    e.len() == a.len() && e.iter().zip(&a).all(|(x, y)| tokens_match(x, y))
+    e.len() == a.len() && e.iter().zip(&a).all(|(x, y)| tokens_match(x, y, rel_tol))
 }
 
 /// Splits a line at whitespace and at punctuation that never belongs to a number.
@@ -200,7 +205,7 @@ fn tokens(line: &str) -> Vec<&str> {
         .collect()
 }
 
-fn tokens_match(expected: &str, actual: &str) -> bool {
+fn tokens_match(expected: &str, actual: &str, rel_tol: f64) -> bool {
     if expected == actual {
         return true;
     }
@@ -214,7 +219,7 @@ fn tokens_match(expected: &str, actual: &str) -> bool {
         (Ok(x), Ok(y)) if x.is_finite() && y.is_finite() => {
             let scale = x.abs().max(y.abs());
             // Values printed as 0 or rounding noise near zero (1e-17) compare absolutely.
-            (x - y).abs() <= FLOAT_REL_TOL * scale || (x - y).abs() <= 1e-9
+            (x - y).abs() <= rel_tol * scale || (x - y).abs() <= 1e-9
         }
         _ => false,
     }
@@ -259,5 +264,14 @@ mod tests {
         assert!(compare_outputs("n=7\n", "n=8\n").is_some());
         // Large integers are compared exactly, not with the float tolerance.
         assert!(compare_outputs("h 123456789\n", "h 123456790\n").is_some());
+    }
+
+    #[test]
+    fn tolerance_is_the_callers() {
+        assert_eq!(
+            compare_outputs_within("x=1.000001\n", "x=1.000002\n", 1e-5),
+            None
+        );
+        assert!(compare_outputs_within("x=1.000001\n", "x=1.000004\n", 1e-6).is_some());
     }
 }
