@@ -8,7 +8,9 @@
 //! Programs are found by scanning the folder. Every check of every program runs (nothing stops
 //! at the first failure), and one test reports all failures at the end as a table with the
 //! first differing line, then the details. `OMPCC_RUN_FILTER=text` restricts the build-and-run
-//! test to programs whose file name contains `text`.
+//! test to programs whose file name contains `text`. `OMPCC_RUN_DEVICE=cuda` runs the per-level
+//! builds on a GPU instead of the emulator (for machines that have one; the launch check then
+//! requires the CUDA device).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -316,13 +318,21 @@ fn check_run(checks: &mut Checks, config: &str, out: &RunOutput, reference: &str
     true
 }
 
+/// The device the per-level builds run on: `emu` unless `OMPCC_RUN_DEVICE=cuda`.
+fn run_device() -> &'static str {
+    match std::env::var("OMPCC_RUN_DEVICE").as_deref() {
+        Ok("cuda") => "cuda",
+        Ok("emu") | Err(_) => "emu",
+        Ok(other) => panic!("OMPCC_RUN_DEVICE={other:?}: expected emu or cuda"),
+    }
+}
+
 /// The emulator really ran a kernel: with `OMPCC_INFO=1` the runtime names the device it
 /// opened (`device 0: emu:0 (PTX emulator, ...)`) and logs each launch
 /// (`FILE:L:C: launch 'KERNEL' on device 0: ...`).
 fn check_emu_launch(checks: &mut Checks, config: &str, stderr: &str) {
-    let emu_opened = stderr
-        .lines()
-        .any(|l| l.starts_with("ompcc-rt: info: device 0: emu"));
+    let opened = format!("ompcc-rt: info: device 0: {}", run_device());
+    let emu_opened = stderr.lines().any(|l| l.starts_with(&opened));
     let launched = stderr.lines().any(|l| {
         l.starts_with("ompcc-rt: info: ") && l.contains(": launch '") && l.contains("on device 0:")
     });
@@ -426,12 +436,13 @@ fn check_program(
             checks.fail(&format!("ompcc {level}"), summary, detail);
             continue;
         }
-        let config = format!("ompcc {level} emu");
+        let device = run_device();
+        let config = format!("ompcc {level} {device}");
         match run(
             &exe,
             scratch,
-            &format!("emu{level}"),
-            &[("OMPCC_DEVICE", "emu"), ("OMPCC_INFO", "1")],
+            &format!("{device}{level}"),
+            &[("OMPCC_DEVICE", device), ("OMPCC_INFO", "1")],
         ) {
             Ok(out) => {
                 if check_run(&mut checks, &config, &out, &reference) {
