@@ -233,6 +233,29 @@ impl<'a> Ctx<'a> {
         self.diags.push(Diagnostic::error(code, msg, span));
     }
 
+    /// The module global (an `i32`, 0 when free) that locks `critical(name)` sections.
+    pub fn critical_lock(&mut self, name: &str) -> String {
+        let key = format!("__omp_critical_{name}");
+        if self.module.globals.iter().any(|g| g.name == key) {
+            return key;
+        }
+        let g = self.unique_name(&key);
+        self.module.globals.push(GlobalData {
+            name: g.clone(),
+            space: AddrSpace::Global,
+            size: 4,
+            align: 4,
+            init: Some(vec![0; 4]),
+        });
+        g
+    }
+
+    /// Claims `name` for a module symbol (kernel names come from the plan and must not be
+    /// renamed); false when it is taken.
+    pub fn reserve_name(&mut self, name: &str) -> bool {
+        self.used_names.insert(name.to_string())
+    }
+
     /// The function definitions `which` selects, in source order.
     pub fn select(&mut self, which: &crate::FunctionSelection) -> Vec<SymbolId> {
         use crate::FunctionSelection as S;
