@@ -397,7 +397,8 @@ impl<'a> Ctx<'a> {
         let mut name = base.to_string();
         let mut n = 1;
         while !self.used_names.insert(name.clone()) {
-            name = format!("{base}.{n}");
+            // PTX names allow letters, digits, `_` and `$` only.
+            name = format!("{base}_{n}");
             n += 1;
         }
         name
@@ -471,7 +472,7 @@ impl<'a> Ctx<'a> {
         if let Some(n) = self.strings.get(&bytes) {
             return n.clone();
         }
-        let name = self.unique_name(".str");
+        let name = self.unique_name("__str");
         self.module.globals.push(GlobalData {
             name: name.clone(),
             space: AddrSpace::Global,
@@ -516,7 +517,7 @@ impl<'a> Ctx<'a> {
         };
         let align = info.align.unwrap_or(1).max(types.align_of(ty).unwrap_or(1)) as u32;
         let base = if info.linkage == ompcc_sema::Linkage::None {
-            format!("{func}.{}", info.name)
+            format!("{func}__{}", info.name)
         } else {
             info.asm_label.clone().unwrap_or(info.name.clone())
         };

@@ -1432,8 +1432,7 @@ impl<'a> Shape<'a> {
             return Shape { chain, body: None };
         }
         // target { teams { ... } } / target { parallel { ... } }
-        loop {
-            let Some(b) = cur.body.as_deref() else { break };
+        while let Some(b) = cur.body.as_deref() {
             match &ompcc_omp::strip_compound(b).kind {
                 StmtKind::Omp(inner)
                     if matches!(inner.kind, K::Teams | K::Parallel)
