@@ -266,7 +266,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     threads: shape.chain.iter().any(|d| has_parallel(d.kind)),
                 };
                 let privs = self.privatize_chain(&shape.chain, true);
-                self.distributed_loop(ln.directive, ln.outer, ln.collapse, Who::Grid, privs, true);
+                // `target simd` (serial): the one thread runs every iteration in order.
+                let (who, tree) = if region.mode == ExecMode::Serial {
+                    (Who::Single, false)
+                } else {
+                    (Who::Grid, true)
+                };
+                self.distributed_loop(ln.directive, ln.outer, ln.collapse, who, privs, tree);
             }
             (ExecMode::Spmd, None) => {
                 // `target parallel`: the threads of team 0.
@@ -628,10 +634,24 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
     }
 
-    /// Combines the values of the warp's active lanes into lane 0 (shuffle-down tree; lanes
-    /// beyond the active prefix contribute nothing).
+    /// Combines the values of every lane of the warp into lane 0 (shuffle-down tree). The
+    /// member mask names the warp's lanes that exist in the block (all of them reach this
+    /// point), not `activemask`: lanes that diverged earlier need not have reconverged, and
+    /// `.sync` makes them meet here.
     fn warp_tree(&mut self, op: ReductionOp, cls: Scalar, mut v: Value) -> Value {
-        let mask = self.b.ins().activemask();
+        let tid = self.b.ins().sreg(SpecialReg::TidX);
+        let ntid = self.b.ins().sreg(SpecialReg::NtidX);
+        let m31 = self.b.ins().iconst(Type::I32, !31);
+        let base = self.b.ins().and(tid, m31);
+        let left = self.b.ins().isub(ntid, base);
+        let n32 = self.b.ins().iconst(Type::I32, 32);
+        let n = self.b.ins().umin(left, n32);
+        let one = self.b.ins().iconst(Type::I32, 1);
+        let bits = self.b.ins().shl(one, n);
+        let partial = self.b.ins().isub(bits, one);
+        let all = self.b.ins().iconst(Type::I32, -1);
+        let full = self.b.ins().icmp(IntCC::Eq, n, n32);
+        let mask = self.b.ins().select(full, all, partial);
         let lane = self.b.ins().sreg(SpecialReg::Laneid);
         for off in [16, 8, 4, 2, 1] {
             let o = self.b.ins().iconst(Type::I32, off);

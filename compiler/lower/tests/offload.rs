@@ -65,6 +65,20 @@ fn dot_product_reduction_double() {
     );
     let want: f64 = 0.5 + x.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>();
     assert_eq!(e.get::<f64>(ds, 1)[0], want);
+    // blocks that end in a partial warp
+    let ds = e.buf(&[0.5f64]);
+    e.launch(
+        0,
+        3,
+        40,
+        &[
+            ("n", int(n)),
+            ("x", Arg::Buf(dx)),
+            ("y", Arg::Buf(dy)),
+            ("sum", Arg::Buf(ds)),
+        ],
+    );
+    assert_eq!(e.get::<f64>(ds, 1)[0], want);
 }
 
 #[test]
@@ -345,4 +359,127 @@ fn unsupported_constructs_are_errors_at_the_construct() {
         err.contains("E0803") && err.contains("task") && err.ends_with("@4"),
         "{err}"
     );
+}
+
+#[test]
+fn loop_shapes_and_scalar_params() {
+    let c = compile(
+        "struct P { int k; double w; };
+void f(unsigned n, char c, short s, _Bool b, long big, struct P p, int *a, long *out) {
+  long total = 0;
+#pragma omp target teams distribute map(tofrom: a[0:n])
+  for (unsigned i = 2; i <= n - 1; i += 3) a[i] = c + s + b + p.k;
+#pragma omp target map(tofrom: a[0:n])
+#pragma omp parallel for
+  for (long j = (long)n - 1; j >= 0; j -= 2) a[j] += 1000 + big;
+#pragma omp target simd reduction(+:total) map(tofrom: a[0:n])
+  for (int k = 0; k < 10; k++) total += a[k];
+  out[0] = total;
+}",
+    );
+    let modes: Vec<ExecMode> = c.regions.iter().map(|r| r.mode).collect();
+    assert_eq!(
+        modes,
+        vec![ExecMode::Spmd, ExecMode::Spmd, ExecMode::Serial]
+    );
+    let n = 50u32;
+    let mut e = Emu::new(&c);
+    let a = e.buf(&vec![0i32; n as usize]);
+    let p = e.buf(&[7i64, 2.5f64.to_bits() as i64]);
+    let total = e.buf(&[0i64]);
+    e.launch(
+        0,
+        2,
+        32,
+        &[
+            ("n", Arg::Val(n.to_le_bytes().to_vec())),
+            ("c", Arg::Val(vec![3])),
+            ("s", Arg::Val(300i16.to_le_bytes().to_vec())),
+            ("b", Arg::Val(vec![1])),
+            ("p", Arg::Buf(p)),
+            ("a", Arg::Buf(a)),
+        ],
+    );
+    e.launch(
+        1,
+        3,
+        32,
+        &[
+            ("n", Arg::Val(n.to_le_bytes().to_vec())),
+            ("big", long(1 << 20)),
+            ("a", Arg::Buf(a)),
+        ],
+    );
+    e.launch(2, 1, 1, &[("total", Arg::Buf(total)), ("a", Arg::Buf(a))]);
+    let mut want = vec![0i32; n as usize];
+    for i in (2..n).step_by(3) {
+        want[i as usize] = 3 + 300 + 1 + 7;
+    }
+    for j in (0..n as i64).rev().step_by(2) {
+        want[j as usize] += 1000 + (1 << 20);
+    }
+    assert_eq!(e.get::<i32>(a, n as usize), want);
+    assert_eq!(
+        e.get::<i64>(total, 1)[0],
+        want[..10].iter().map(|&x| x as i64).sum::<i64>()
+    );
+}
+
+#[test]
+fn teams_reduction_and_logical_bitwise_reductions() {
+    let c = compile(
+        "void f(int n, int *v, double *x, int *res) {
+  int all = 1, any = 0, band = -1, bor = 0, bxor = 0; double prod = 1.0, sub = 0.0;
+#pragma omp target teams distribute parallel for map(to: v[0:n], x[0:n]) reduction(&&:all) reduction(||:any) reduction(&:band) reduction(|:bor) reduction(^:bxor) reduction(*:prod) reduction(-:sub)
+  for (int i = 0; i < n; i++) {
+    all = all && v[i] > 0; any = any || v[i] > 90; band &= v[i]; bor |= v[i]; bxor ^= v[i];
+    prod *= x[i]; sub -= x[i];
+  }
+  res[0] = all; res[1] = any; res[2] = band; res[3] = bor; res[4] = bxor;
+  x[0] = prod; x[1] = sub;
+  int t = 0;
+#pragma omp target teams map(tofrom: t) reduction(+:t) num_teams(3)
+  t += 5;
+  res[5] = t;
+}",
+    );
+    assert_eq!(c.regions[1].mode, ExecMode::Generic);
+    let n = 64;
+    let v: Vec<i32> = (0..n).map(|i| (i * 13) % 97 + 1).collect();
+    let x: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { 2.0 } else { 1.0 }).collect();
+    let mut e = Emu::new(&c);
+    let (dv, dx) = (e.buf(&v), e.buf(&x));
+    let cells: Vec<_> = [1i32, 0, -1, 0, 0].iter().map(|&k| e.buf(&[k])).collect();
+    let (prod, sub) = (e.buf(&[1.0f64]), e.buf(&[0.0f64]));
+    e.launch(
+        0,
+        2,
+        64,
+        &[
+            ("n", int(n)),
+            ("v", Arg::Buf(dv)),
+            ("x", Arg::Buf(dx)),
+            ("all", Arg::Buf(cells[0])),
+            ("any", Arg::Buf(cells[1])),
+            ("band", Arg::Buf(cells[2])),
+            ("bor", Arg::Buf(cells[3])),
+            ("bxor", Arg::Buf(cells[4])),
+            ("prod", Arg::Buf(prod)),
+            ("sub", Arg::Buf(sub)),
+        ],
+    );
+    let got: Vec<i32> = cells.iter().map(|&p| e.get::<i32>(p, 1)[0]).collect();
+    let want = vec![
+        v.iter().all(|&a| a > 0) as i32,
+        v.iter().any(|&a| a > 90) as i32,
+        v.iter().fold(-1, |a, b| a & b),
+        v.iter().fold(0, |a, b| a | b),
+        v.iter().fold(0, |a, b| a ^ b),
+    ];
+    assert_eq!(got, want);
+    assert_eq!(e.get::<f64>(prod, 1)[0], x.iter().product::<f64>());
+    assert_eq!(e.get::<f64>(sub, 1)[0], -x.iter().sum::<f64>());
+    let t = e.buf(&[0i32]);
+    e.launch(1, 3, 1, &[("t", Arg::Buf(t))]);
+    assert_eq!(e.get::<i32>(t, 1)[0], 15);
 }
