@@ -277,6 +277,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             (ExecMode::Spmd, None) => {
                 // `target parallel`: the threads of team 0.
                 self.guard_first_thread(true, false);
+                self.team_shared(region, &shape);
                 self.par = Par {
                     split: Split::Team,
                     threads: true,
@@ -317,6 +318,72 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         self.ensure_open();
         self.b.ins().ret(&[]);
+    }
+
+    /// In a `target parallel` kernel, the variables the target makes private (firstprivate
+    /// values, device pointers, `private` items) are shared by the team's threads: each gets
+    /// one copy in shared memory, initialized by thread 0 before a barrier.
+    fn team_shared(&mut self, region: &TargetRegion<'a>, shape: &Shape<'a>) {
+        let mut syms: Vec<SymbolId> = Vec::new();
+        for p in &region.params {
+            if p.pass != Pass::Ref {
+                syms.push(p.sym);
+            }
+        }
+        for c in &region.directive.clauses {
+            if let (OmpClauseKind::List(l), C::Private) = (&c.kind, c.name) {
+                for e in l {
+                    if let Some(&s) = self.cx.typed.ident_symbols.get(&e.id)
+                        && !syms.contains(&s)
+                    {
+                        syms.push(s);
+                    }
+                }
+            }
+        }
+        let _ = shape;
+        let mut moved = Vec::new();
+        for s in syms {
+            let Some(Local::Slot(slot, align)) = self.locals.get(&s).copied() else {
+                continue;
+            };
+            let info = &self.cx.typed.symbols[s];
+            let qt = info.ty;
+            let Some(size) = self.cx.typed.types.size_of(qt) else {
+                continue;
+            };
+            let name = format!("{}__{}", self.name, info.name);
+            let g = self.cx.shared_global(&name, size, align);
+            let gr = self.b.import_global(&g, AddrSpace::Shared);
+            let sp = self.b.ins().global_addr(gr);
+            let gp = self.b.ins().addrspacecast(Type::PTR, sp);
+            moved.push((s, slot, align, gp, qt));
+        }
+        if moved.is_empty() {
+            return;
+        }
+        let t = self.b.ins().sreg(SpecialReg::TidX);
+        let zero = self.b.ins().iconst(Type::I32, 0);
+        let first = self.b.ins().icmp(IntCC::Eq, t, zero);
+        let init = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(first, init, &[], join, &[]);
+        self.b.switch_to_block(init);
+        for (_, slot, align, gp, qt) in &moved {
+            let src = self.slot_addr(*slot, *align);
+            let dst = Addr {
+                ptr: *gp,
+                space: AddrSpace::Generic,
+                align: *align,
+            };
+            self.copy(dst, src, *qt, Span::default());
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.ins().barrier();
+        for (s, _, align, gp, _) in moved {
+            self.locals.insert(s, Local::Ptr(gp, align));
+        }
     }
 
     /// Returns at once on every thread but the first of team 0 (`team`) and/or the first of

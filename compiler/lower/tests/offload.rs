@@ -486,3 +486,58 @@ fn teams_reduction_and_logical_bitwise_reductions() {
     e.launch(1, 3, 1, &[("t", Arg::Buf(t))]);
     assert_eq!(e.get::<i32>(t, 1)[0], 15);
 }
+
+#[test]
+fn target_parallel_shares_target_private_values_and_private_arrays() {
+    let c = compile(
+        "int omp_get_thread_num(void);
+void f(int n, int *a, int *out) {
+  int x = 5, sum = 0;
+#pragma omp target parallel map(tofrom: a[0:n], out[0:3])
+  {
+#pragma omp single
+    x = 7;
+#pragma omp for reduction(+:sum)
+    for (int i = 0; i < n; i++) sum += a[i] + x;
+#pragma omp master
+    { out[0] = sum; out[1] = x; }
+  }
+  int tmp[4];
+#pragma omp target teams distribute parallel for private(tmp) map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < 4; k++) tmp[k] = a[i] + k;
+    a[i] = tmp[0] + tmp[3];
+  }
+#pragma omp target teams distribute parallel for map(tofrom: out[0:3])
+  for (int i = 0; i < n; i++) {
+#pragma omp critical
+    out[2] += i;
+  }
+}",
+    );
+    let n = 100;
+    let v: Vec<i32> = (0..n).collect();
+    let mut e = Emu::new(&c);
+    let (a, out) = (e.buf(&v), e.buf(&[0i32; 3]));
+    e.launch(
+        0,
+        1,
+        64,
+        &[
+            ("n", int(n)),
+            ("a", Arg::Buf(a)),
+            ("out", Arg::Buf(out)),
+            ("x", int(5)),
+            ("sum", int(0)),
+        ],
+    );
+    let sum: i32 = v.iter().map(|x| x + 7).sum();
+    assert_eq!(e.get::<i32>(out, 2), vec![sum, 7]);
+    e.launch(1, 2, 64, &[("n", int(n)), ("a", Arg::Buf(a))]);
+    assert_eq!(
+        e.get::<i32>(a, n as usize),
+        v.iter().map(|x| 2 * x + 3).collect::<Vec<_>>()
+    );
+    e.launch(2, 4, 64, &[("n", int(n)), ("out", Arg::Buf(out))]);
+    assert_eq!(e.get::<i32>(out, 3)[2], (0..n).sum::<i32>());
+}
