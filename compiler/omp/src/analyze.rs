@@ -68,6 +68,15 @@ pub fn base_ident(e: &Expr) -> Option<&Expr> {
     }
 }
 
+/// A variable or array sections of it (`a`, `a[0:n]`, `a[:4][:4]`).
+pub fn is_section_chain(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(_) => true,
+        ExprKind::Paren(x) | ExprKind::ArraySection { base: x, .. } => is_section_chain(x),
+        _ => false,
+    }
+}
+
 /// The statement with single-statement compound blocks removed (`{ { s } }` is `s`).
 pub fn strip_compound(s: &Stmt) -> &Stmt {
     match &s.kind {
@@ -623,10 +632,10 @@ impl<'a, 's> Analyzer<'a, 's> {
                     {
                         for e in list {
                             let Some(sym) = self.sym_of(e) else { continue };
-                            if !matches!(e.kind, ExprKind::Ident(_)) {
+                            if !is_section_chain(e) {
                                 self.diags.push(Diagnostic::error(
                                     "E0902",
-                                    "reductions over array sections or members are not supported on the device yet",
+                                    "reductions over struct members or subscripted elements are not supported on the device yet",
                                     e.span,
                                 ));
                                 continue;
@@ -763,7 +772,12 @@ impl<'a, 's> Analyzer<'a, 's> {
                 let mut m = implicit(MapType::ToFrom);
                 m.expr = item;
                 m.span = item.span;
-                (Pass::Ref, Some(m))
+                m.name = item_text(self.tu, item);
+                if is_ptr && !matches!(item.kind, ExprKind::Ident(_)) {
+                    (Pass::DevicePtr, Some(m))
+                } else {
+                    (Pass::Ref, Some(m))
+                }
             } else if is_ptr {
                 match defaultmap.get(&2) {
                     Some(DefaultmapBehavior::Firstprivate) => (Pass::Value, None),

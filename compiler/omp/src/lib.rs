@@ -40,7 +40,7 @@ mod plan;
 mod walk;
 
 pub use analyze::{
-    base_ident, collapse_of, is_target_region, item_text, loop_var, nest_loops, plan,
-    plan_with_source, strip_compound,
+    base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
+    plan, plan_with_source, strip_compound,
 };
 pub use plan::*;
