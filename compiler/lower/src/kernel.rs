@@ -1215,7 +1215,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             BinaryOp::Le => (true, 1),
             BinaryOp::Gt => (false, 0),
             BinaryOp::Ge => (false, 1),
-            BinaryOp::Ne => (!neg, 0),
+            // `i != ub` is canonical with a unit step only (it fixes the direction)
+            BinaryOp::Ne if step_e.is_none() => (!neg, 0),
             _ => {
                 self.unsupported("loop is not in canonical form (comparison)", cond.span);
                 return None;

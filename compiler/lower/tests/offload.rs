@@ -643,3 +643,50 @@ fn array_reductions() {
     }
     assert_eq!(e.get::<i32>(h, 6), want);
 }
+
+#[test]
+fn generic_teams_nested_parallel_reduction_and_thread_ids() {
+    let c = compile(
+        "int omp_get_thread_num(void); int omp_get_num_threads(void); int omp_get_team_num(void);
+void f(int n, int *a, long *tot, int *ids) {
+  long t = 0;
+#pragma omp target teams map(tofrom: a[0:n], t) num_teams(3)
+  {
+    long mine = 0;
+#pragma omp parallel for reduction(+:mine)
+    for (int i = omp_get_team_num(); i < n; i += 3) mine += a[i];
+#pragma omp atomic
+    t += mine;
+  }
+  *tot = t;
+#pragma omp target parallel map(tofrom: ids[0:64])
+  ids[omp_get_thread_num()] = omp_get_num_threads() * 100 + omp_get_thread_num();
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+  for (int i = 0; i != n; ++i) a[i] = -a[i];
+}",
+    );
+    let n = 90;
+    let v: Vec<i32> = (0..n).map(|i| i * 3 + 1).collect();
+    let mut e = Emu::new(&c);
+    let (a, t, ids) = (e.buf(&v), e.buf(&[0i64]), e.buf(&[0i32; 64]));
+    e.launch(
+        0,
+        3,
+        1,
+        &[("n", int(n)), ("a", Arg::Buf(a)), ("t", Arg::Buf(t))],
+    );
+    assert_eq!(
+        e.get::<i64>(t, 1)[0],
+        v.iter().map(|&x| x as i64).sum::<i64>()
+    );
+    e.launch(1, 1, 64, &[("ids", Arg::Buf(ids))]);
+    assert_eq!(
+        e.get::<i32>(ids, 64),
+        (0..64).map(|i| 6400 + i).collect::<Vec<_>>()
+    );
+    e.launch(2, 2, 32, &[("n", int(n)), ("a", Arg::Buf(a))]);
+    assert_eq!(
+        e.get::<i32>(a, n as usize),
+        v.iter().map(|x| -x).collect::<Vec<_>>()
+    );
+}

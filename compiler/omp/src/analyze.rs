@@ -619,9 +619,15 @@ impl<'a, 's> Analyzer<'a, 's> {
             .collect();
         let device_ptrs: FxHashSet<SymbolId> = clause_items(d, OmpClauseName::IsDevicePtr)
             .into_iter()
-            .chain(clause_items(d, OmpClauseName::HasDeviceAddr))
             .filter_map(|e| self.sym_of(e))
             .collect();
+        for e in clause_items(d, OmpClauseName::HasDeviceAddr) {
+            self.diags.push(Diagnostic::error(
+                "E0908",
+                "'has_device_addr' is not supported on target constructs yet",
+                e.span,
+            ));
+        }
         let mut tofrom_items: FxHashMap<SymbolId, &'a Expr> = FxHashMap::default();
         let mut reductions = Vec::new();
         if d.kind != K::Target {
