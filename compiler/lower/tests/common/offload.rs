@@ -39,7 +39,7 @@ pub fn compile_at(src: &str, level: u8) -> Compiled {
 pub fn compile(src: &str) -> Compiled {
     let c = compile_at(src, 2);
     // -O0 must be valid too
-    let _ = compile_at(src, 0);
+    assemble(&compile_at(src, 0).ptx);
     assemble(&c.ptx);
     c
 }
