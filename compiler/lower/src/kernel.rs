@@ -12,7 +12,8 @@
 //!   thread `k` of the grid runs iterations `k, k+G, k+2G...` (`G` = all threads of the
 //!   grid), each iteration variable recovered by div/mod. Static `schedule`/`dist_schedule`
 //!   chunks are treated as this cyclic assignment: for conforming programs the results are
-//!   the same. Reductions: a private copy per thread, a warp shuffle-down tree, then lane 0
+//!   the same. Without `teams` (`target parallel for`) only team 0 runs, its threads sharing
+//!   the iterations, so thread numbers stay those of one parallel region. Reductions: a private copy per thread, a warp shuffle-down tree, then lane 0
 //!   of each warp combines into the original with one atomic (a CAS loop where no atomic
 //!   instruction fits).
 //! - Spmd without a loop (`target parallel`): the threads of team 0 run the body (other teams
@@ -280,9 +281,18 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     threads: shape.chain.iter().any(|d| has_parallel(d.kind)),
                 };
                 let privs = self.privatize_chain(&shape.chain, true);
-                // `target simd` (serial): the one thread runs every iteration in order.
+                // `target simd` (serial): the one thread runs every iteration in order. Without
+                // `teams` (`target parallel for`) the region is one parallel region: team 0's
+                // threads share the iterations (thread numbers then stay unique).
+                let teams = shape
+                    .chain
+                    .iter()
+                    .any(|d| d.kind.words().contains(&"teams"));
                 let (who, tree) = if region.mode == ExecMode::Serial {
                     (Who::Single, false)
+                } else if !teams {
+                    self.guard_first_thread(true, false);
+                    (Who::Team, true)
                 } else {
                     (Who::Grid, true)
                 };
@@ -1480,6 +1490,19 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     threads: false,
                 };
                 self.sequential_loop(d);
+                self.par = par;
+            }
+            K::Loop if par.split == Split::TeamsLevel => {
+                // `loop` bound to the teams region: the teams share the iterations.
+                let mut privs = Vec::new();
+                self.privatize(d, true, false, &mut privs);
+                let Some(b) = body else { return };
+                let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
+                self.par = Par {
+                    split: Split::Alone,
+                    threads: false,
+                };
+                self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
                 self.par = par;
             }
             K::For | K::ForSimd | K::Loop | K::Simd => {

@@ -9,7 +9,9 @@
 //! their C names). Kernel semantics (module `kernel`): Spmd regions run their collapsed loop
 //! nest as one grid-stride loop over a 64-bit trip count (thread k takes iterations k, k+G,
 //! ...; static schedule and dist_schedule chunks are treated as this cyclic assignment, which
-//! gives the same results for conforming programs); `target parallel` runs its body on the
+//! gives the same results for conforming programs; forms without `teams`, such as `target
+//! parallel for`, are one parallel region: team 0's threads share the iterations, other teams
+//! return); `target parallel` runs its body on the
 //! threads of team 0 (nested `for` split over the team and ended by a barrier unless
 //! `nowait`; `single` on thread 0 then a barrier; `master`/`masked`; `barrier`; `sections`
 //! run by thread 0); generic `teams` regions run on one thread per team (nested `distribute`

@@ -690,3 +690,62 @@ void f(int n, int *a, long *tot, int *ids) {
         v.iter().map(|x| -x).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn loop_construct_forms() {
+    let c = compile(
+        "void f(int n, int *a) {
+#pragma omp target teams loop map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] += 1;
+#pragma omp target parallel loop map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] += 10;
+#pragma omp target teams map(tofrom: a[0:n]) num_teams(3)
+  {
+    int k = 100;
+#pragma omp loop
+    for (int i = 0; i < n; i++) a[i] += k;
+  }
+#pragma omp target parallel map(tofrom: a[0:n])
+  {
+#pragma omp loop
+    for (int i = 0; i < n; i++) a[i] += 1000;
+  }
+}",
+    );
+    let modes: Vec<ExecMode> = c.regions.iter().map(|r| r.mode).collect();
+    use ExecMode::*;
+    assert_eq!(modes, vec![Spmd, Spmd, Generic, Spmd]);
+    let n = 77;
+    let mut e = Emu::new(&c);
+    let a = e.buf(&vec![0i32; n as usize]);
+    for r in 0..4 {
+        e.launch(r, 3, 32, &[("n", int(n)), ("a", Arg::Buf(a))]);
+    }
+    assert_eq!(e.get::<i32>(a, n as usize), vec![1111; n as usize]);
+}
+
+#[test]
+fn target_parallel_for_is_one_team() {
+    let c = compile(
+        "int omp_get_thread_num(void);
+void f(int n, int *a, long *partial) {
+#pragma omp target parallel for map(to: a[0:n]) map(tofrom: partial[0:64])
+  for (int i = 0; i < n; i++) partial[omp_get_thread_num()] += a[i];
+}",
+    );
+    let n = 1000;
+    let v: Vec<i32> = (0..n).collect();
+    let mut e = Emu::new(&c);
+    let (a, p) = (e.buf(&v), e.buf(&[0i64; 64]));
+    // several teams launched: thread numbers must still name one thread each
+    e.launch(
+        0,
+        4,
+        64,
+        &[("n", int(n)), ("a", Arg::Buf(a)), ("partial", Arg::Buf(p))],
+    );
+    assert_eq!(
+        e.get::<i64>(p, 64).iter().sum::<i64>(),
+        v.iter().map(|&x| x as i64).sum::<i64>()
+    );
+}
