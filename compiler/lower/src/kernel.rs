@@ -459,12 +459,26 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let (kind, list): (PrivKind, &'a [Expr]) = match (&c.kind, c.name) {
                 (OmpClauseKind::List(l), C::Private) if !target_leaf => (PrivKind::Private, l),
                 (OmpClauseKind::List(l), C::Firstprivate) if !target_leaf => (PrivKind::First, l),
+                (OmpClauseKind::Lastprivate { .. }, _) if matches!(d.kind, K::Sections) => {
+                    self.unsupported(
+                        "'lastprivate' on 'sections' is not supported in a target region",
+                        c.span,
+                    );
+                    continue;
+                }
                 (OmpClauseKind::Lastprivate { list, .. }, _) if with_last => (PrivKind::Last, list),
                 (OmpClauseKind::Lastprivate { list, .. }, _) => (PrivKind::Private, list),
                 (OmpClauseKind::Reduction { op, list, .. }, C::Reduction) => {
                     (PrivKind::Reduce(*op), list)
                 }
                 (OmpClauseKind::Reduction { .. }, _) => {
+                    self.unsupported(
+                        format!("'{}' is not supported in a target region", c.name.as_str()),
+                        c.span,
+                    );
+                    continue;
+                }
+                (_, C::Linear | C::Ordered) => {
                     self.unsupported(
                         format!("'{}' is not supported in a target region", c.name.as_str()),
                         c.span,
