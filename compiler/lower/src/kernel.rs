@@ -65,6 +65,9 @@ pub struct Par {
     pub split: Split,
     /// `omp_get_thread_num` / `omp_get_num_threads` report `tid.x` / `ntid.x` (else 0 / 1).
     pub threads: bool,
+    /// `omp_get_team_num` / `omp_get_num_teams` report `ctaid.x` / `nctaid.x` (else 0 / 1:
+    /// no `teams` construct, one team).
+    pub league: bool,
 }
 
 impl Par {
@@ -72,6 +75,7 @@ impl Par {
     pub const DEVICE: Par = Par {
         split: Split::Device,
         threads: true,
+        league: true,
     };
 }
 
@@ -279,6 +283,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.par = Par {
                     split: Split::Alone,
                     threads: shape.chain.iter().any(|d| has_parallel(d.kind)),
+                    league: shape
+                        .chain
+                        .iter()
+                        .any(|d| d.kind.words().contains(&"teams")),
                 };
                 let privs = self.privatize_chain(&shape.chain, true);
                 // `target simd` (serial): the one thread runs every iteration in order. Without
@@ -305,6 +313,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.par = Par {
                     split: Split::Team,
                     threads: true,
+                    league: false,
                 };
                 let privs = self.privatize_chain(&shape.chain, false);
                 if let Some(b) = shape.body {
@@ -318,6 +327,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.par = Par {
                     split: Split::TeamsLevel,
                     threads: false,
+                    league: true,
                 };
                 let privs = self.privatize_chain(&shape.chain, false);
                 if let Some(b) = shape.body {
@@ -331,6 +341,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.par = Par {
                     split: Split::Alone,
                     threads: false,
+                    league: false,
                 };
                 let privs = self.privatize_chain(&shape.chain, false);
                 if let Some(b) = shape.body {
@@ -1490,6 +1501,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.par = Par {
                     split: Split::Alone,
                     threads: false,
+                    league: par.league,
                 };
                 if let Some(b) = body {
                     self.stmt(b);
@@ -1502,6 +1514,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.par = Par {
                     split: Split::Alone,
                     threads: false,
+                    league: par.league,
                 };
                 self.sequential_loop(d);
                 self.par = par;
@@ -1515,6 +1528,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.par = Par {
                     split: Split::Alone,
                     threads: false,
+                    league: par.league,
                 };
                 self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
                 self.par = par;
@@ -1545,6 +1559,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.par = Par {
                         split: Split::Alone,
                         threads: false,
+                        league: par.league,
                     };
                     self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
                     self.par = par;
@@ -1566,6 +1581,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.par = Par {
                         split: Split::Alone,
                         threads: true,
+                        league: par.league,
                     };
                     if let Some(b) = body {
                         self.stmt(b);
@@ -1724,8 +1740,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     int(self, 1)
                 }
             }
-            "omp_get_team_num" => self.b.ins().sreg(SpecialReg::CtaidX),
-            "omp_get_num_teams" => self.b.ins().sreg(SpecialReg::NctaidX),
+            "omp_get_team_num" if self.par.league => self.b.ins().sreg(SpecialReg::CtaidX),
+            "omp_get_num_teams" if self.par.league => self.b.ins().sreg(SpecialReg::NctaidX),
+            "omp_get_team_num" => int(self, 0),
+            "omp_get_num_teams" => int(self, 1),
             "omp_in_parallel" | "omp_get_level" | "omp_get_active_level" => {
                 if threads {
                     let n = self.b.ins().sreg(SpecialReg::NtidX);

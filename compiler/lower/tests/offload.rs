@@ -648,6 +648,7 @@ fn array_reductions() {
 fn generic_teams_nested_parallel_reduction_and_thread_ids() {
     let c = compile(
         "int omp_get_thread_num(void); int omp_get_num_threads(void); int omp_get_team_num(void);
+int omp_get_num_teams(void);
 void f(int n, int *a, long *tot, int *ids) {
   long t = 0;
 #pragma omp target teams map(tofrom: a[0:n], t) num_teams(3)
@@ -660,7 +661,7 @@ void f(int n, int *a, long *tot, int *ids) {
   }
   *tot = t;
 #pragma omp target parallel map(tofrom: ids[0:64])
-  ids[omp_get_thread_num()] = omp_get_num_threads() * 100 + omp_get_thread_num();
+  ids[omp_get_thread_num()] = omp_get_num_threads() * 100 + omp_get_thread_num() + omp_get_num_teams() * 10000 + omp_get_team_num();
 #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
   for (int i = 0; i != n; ++i) a[i] = -a[i];
 }",
@@ -679,10 +680,11 @@ void f(int n, int *a, long *tot, int *ids) {
         e.get::<i64>(t, 1)[0],
         v.iter().map(|&x| x as i64).sum::<i64>()
     );
-    e.launch(1, 1, 64, &[("ids", Arg::Buf(ids))]);
+    // several teams launched: only team 0 runs a target parallel region
+    e.launch(1, 2, 64, &[("ids", Arg::Buf(ids))]);
     assert_eq!(
         e.get::<i32>(ids, 64),
-        (0..64).map(|i| 6400 + i).collect::<Vec<_>>()
+        (0..64).map(|i| 16400 + i).collect::<Vec<_>>()
     );
     e.launch(2, 2, 32, &[("n", int(n)), ("a", Arg::Buf(a))]);
     assert_eq!(
