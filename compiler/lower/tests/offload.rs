@@ -751,3 +751,58 @@ void f(int n, int *a, long *partial) {
         v.iter().map(|&x| x as i64).sum::<i64>()
     );
 }
+
+#[test]
+fn float_and_unsigned_reductions() {
+    let c = compile(
+        "void f(int n, float *x, unsigned *u) {
+  float s = 0.0f, lo = 1e30f; unsigned umx = 0, umn = 4000000000u; unsigned long ul = 0;
+#pragma omp target teams distribute parallel for reduction(+:s) reduction(min:lo) reduction(max:umx) reduction(min:umn) reduction(+:ul) map(to: x[0:n], u[0:n])
+  for (int i = 0; i < n; i++) {
+    s += x[i]; lo = x[i] < lo ? x[i] : lo;
+    umx = u[i] > umx ? u[i] : umx; umn = u[i] < umn ? u[i] : umn; ul += u[i];
+  }
+}",
+    );
+    let n = 256;
+    let x: Vec<f32> = (0..n)
+        .map(|i| ((i * 17) % 64) as f32 * 0.25 - 3.0)
+        .collect();
+    let u: Vec<u32> = (0..n)
+        .map(|i| 3_000_000_000u32.wrapping_add((i as u32) * 7_919_111))
+        .collect();
+    let mut e = Emu::new(&c);
+    let (dx, du) = (e.buf(&x), e.buf(&u));
+    let (s, lo) = (e.buf(&[0.0f32]), e.buf(&[1e30f32]));
+    let (umx, umn, ul) = (e.buf(&[0u32]), e.buf(&[4_000_000_000u32]), e.buf(&[0u64]));
+    e.launch(
+        0,
+        2,
+        64,
+        &[
+            ("n", int(n)),
+            ("x", Arg::Buf(dx)),
+            ("u", Arg::Buf(du)),
+            ("s", Arg::Buf(s)),
+            ("lo", Arg::Buf(lo)),
+            ("umx", Arg::Buf(umx)),
+            ("umn", Arg::Buf(umn)),
+            ("ul", Arg::Buf(ul)),
+        ],
+    );
+    // the sum of quarter-integers is exact in any order
+    assert_eq!(e.get::<f32>(s, 1)[0], x.iter().sum::<f32>());
+    assert_eq!(
+        e.get::<f32>(lo, 1)[0],
+        x.iter().cloned().fold(f32::INFINITY, f32::min)
+    );
+    assert_eq!(e.get::<u32>(umx, 1)[0], *u.iter().max().unwrap());
+    assert_eq!(
+        e.get::<u32>(umn, 1)[0],
+        *u.iter().min().unwrap().min(&4_000_000_000)
+    );
+    assert_eq!(
+        e.get::<u64>(ul, 1)[0],
+        u.iter().map(|&v| v as u64).sum::<u64>()
+    );
+}
