@@ -70,8 +70,10 @@ mod ctx;
 mod expr;
 mod func;
 mod kernel;
+mod privatize;
 mod ty;
 mod walk;
+mod worksharing;
 
 use ompcc_diag::Diagnostic;
 use ompcc_omp::OffloadPlan;
