@@ -13,9 +13,10 @@
 //!   grid), each iteration variable recovered by div/mod. Static `schedule`/`dist_schedule`
 //!   chunks are treated as this cyclic assignment: for conforming programs the results are
 //!   the same. Without `teams` (`target parallel for`) only team 0 runs, its threads sharing
-//!   the iterations, so thread numbers stay those of one parallel region. Reductions: a private copy per thread, a warp shuffle-down tree, then lane 0
-//!   of each warp combines into the original with one atomic (a CAS loop where no atomic
-//!   instruction fits).
+//!   the iterations, so thread numbers stay those of one parallel region. Reductions: a
+//!   private copy per thread, a warp shuffle-down tree, then lane 0 of each warp combines into
+//!   the original with one atomic (a CAS loop where no atomic instruction fits); see
+//!   `privatize`. Loops and nested constructs: `worksharing`.
 //! - Spmd without a loop (`target parallel`): the threads of team 0 run the body (other teams
 //!   return at once); a nested `for` splits iterations over `tid.x` / `ntid.x` and ends with a
 //!   barrier unless `nowait`.
