@@ -547,9 +547,15 @@ void f(int n, int *a, int *out) {
 /// may panic or produce invalid IR.
 #[test]
 fn corpus_target_programs_outline_to_valid_ptx() {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testsuite/corpus");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("corpus")
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dirs = [
+        "testsuite/corpus",
+        "compiler/sema/tests/programs",
+        "compiler/syntax/tests/seeds",
+    ];
+    let mut files: Vec<_> = dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).expect("corpus dir"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
         .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("omp target")))
