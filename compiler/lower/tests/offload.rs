@@ -812,3 +812,36 @@ fn float_and_unsigned_reductions() {
         u.iter().map(|&v| v as u64).sum::<u64>()
     );
 }
+
+#[test]
+fn variable_length_arrays() {
+    let c = compile(
+        "void f(int n, int m, double (*g)[m], double *out) {
+  double v[n];
+  for (int i = 0; i < n; i++) v[i] = i;
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom: g[0:n])
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      g[i][j] = v[i] * 10 + j;
+}",
+    );
+    let (n, m) = (5, 7);
+    let mut e = Emu::new(&c);
+    let g = e.buf(&vec![0f64; (n * m) as usize]);
+    let v = e.buf(&(0..n).map(|i| i as f64).collect::<Vec<_>>());
+    e.launch(
+        0,
+        2,
+        32,
+        &[
+            ("n", int(n)),
+            ("m", int(m)),
+            ("g", Arg::Buf(g)),
+            ("v", Arg::Buf(v)),
+        ],
+    );
+    let want: Vec<f64> = (0..n)
+        .flat_map(|i| (0..m).map(move |j| i as f64 * 10.0 + j as f64))
+        .collect();
+    assert_eq!(e.get::<f64>(g, (n * m) as usize), want);
+}
