@@ -54,7 +54,9 @@
 //! initializers, statement expressions, recursion, static locals and file-scope objects as
 //! module globals with constant initializers, string literals, `printf` (as `vprintf` with
 //! CUDA's argument buffer), `assert`/`abort`, bit builtins, `__builtin_tgmath`,
-//! `#pragma omp atomic`, `simd` without privatization (run in order), `flush` (a fence).
+//! `#pragma omp atomic` (read, write, update and capture of `x op= e`, `x = x op e`,
+//! `x = e op x`, `++`/`--`: one atomic instruction where one fits, a compare-and-swap loop
+//! computing in C's type otherwise), `simd` without privatization (run in order), `flush`.
 //! Calls to [`DEVICE_API`] and [`MATH_FUNCTIONS`] stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to

@@ -845,3 +845,60 @@ fn variable_length_arrays() {
         .collect();
     assert_eq!(e.get::<f64>(g, (n * m) as usize), want);
 }
+
+#[test]
+fn atomic_forms() {
+    let c = compile(
+        "void f(int n, int *hist, long *prod, float *fs, int *mx, int *counter, int *caps) {
+#pragma omp target teams distribute parallel for map(tofrom: hist[0:8], prod[0:1], fs[0:1], mx[0:1], counter[0:1], caps[0:n])
+  for (int i = 0; i < n; i++) {
+#pragma omp atomic
+    hist[i % 8] += 1;
+    if (i < 20) {
+#pragma omp atomic update
+      prod[0] = prod[0] * 2;
+    }
+#pragma omp atomic
+    fs[0] += 0.5;
+#pragma omp atomic
+    mx[0] = 3 - mx[0];
+#pragma omp atomic capture
+    caps[i] = counter[0]++;
+  }
+}",
+    );
+    let n = 301;
+    let mut e = Emu::new(&c);
+    let hist = e.buf(&[0i32; 8]);
+    let prod = e.buf(&[1i64]);
+    let fs = e.buf(&[0.25f32]);
+    let mx = e.buf(&[1i32]);
+    let counter = e.buf(&[0i32]);
+    let caps = e.buf(&vec![-1i32; n as usize]);
+    e.launch(
+        0,
+        3,
+        64,
+        &[
+            ("n", int(n)),
+            ("hist", Arg::Buf(hist)),
+            ("prod", Arg::Buf(prod)),
+            ("fs", Arg::Buf(fs)),
+            ("mx", Arg::Buf(mx)),
+            ("counter", Arg::Buf(counter)),
+            ("caps", Arg::Buf(caps)),
+        ],
+    );
+    let mut want = [0i32; 8];
+    for i in 0..n {
+        want[(i % 8) as usize] += 1;
+    }
+    assert_eq!(e.get::<i32>(hist, 8), want.to_vec());
+    assert_eq!(e.get::<i64>(prod, 1)[0], 1 << 20);
+    assert_eq!(e.get::<f32>(fs, 1)[0], 0.25 + 0.5 * n as f32);
+    // x = 3 - x applied an odd number of times
+    assert_eq!(e.get::<i32>(mx, 1)[0], 2);
+    let mut got = e.get::<i32>(caps, n as usize);
+    got.sort();
+    assert_eq!(got, (0..n).collect::<Vec<_>>());
+}
