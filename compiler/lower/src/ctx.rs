@@ -265,6 +265,46 @@ impl<'a> Ctx<'a> {
         self.diags.push(Diagnostic::error(code, msg, span));
     }
 
+    /// The module global (an `i32`, 0 when free) that locks `critical(name)` sections.
+    pub fn critical_lock(&mut self, name: &str) -> String {
+        let key = format!("__omp_critical_{name}");
+        if self.module.globals.iter().any(|g| g.name == key) {
+            return key;
+        }
+        let g = self.unique_name(&key);
+        // One lock per unit: a visible symbol would clash when two units are linked.
+        self.module
+            .linkage
+            .insert(g.clone(), ompcc_ir::Linkage::Internal);
+        self.module.globals.push(GlobalData {
+            name: g.clone(),
+            space: AddrSpace::Global,
+            size: 4,
+            align: 4,
+            init: Some(vec![0; 4]),
+        });
+        g
+    }
+
+    /// A fresh uninitialized module global in shared memory (one copy per block).
+    pub fn shared_global(&mut self, base: &str, size: u64, align: u32) -> String {
+        let name = self.unique_name(base);
+        self.module.globals.push(GlobalData {
+            name: name.clone(),
+            space: AddrSpace::Shared,
+            size: size.max(1),
+            align: align.max(1),
+            init: None,
+        });
+        name
+    }
+
+    /// Claims `name` for a module symbol (kernel names come from the plan and must not be
+    /// renamed); false when it is taken.
+    pub fn reserve_name(&mut self, name: &str) -> bool {
+        self.used_names.insert(name.to_string())
+    }
+
     /// The function definitions `which` selects, in source order.
     pub fn select(&mut self, which: &crate::FunctionSelection) -> Vec<SymbolId> {
         use crate::FunctionSelection as S;
@@ -393,6 +433,12 @@ impl<'a> Ctx<'a> {
                 continue;
             };
             let name = self.fn_names[&sym].clone();
+            // C `static` functions stay private to the module (two units may both have one).
+            if self.typed.symbols[sym].linkage != ompcc_sema::Linkage::External {
+                self.module
+                    .linkage
+                    .insert(name.clone(), ompcc_ir::Linkage::Internal);
+            }
             let func = FnLower::lower(self, sym, def, name);
             self.module.functions.push(func);
         }
@@ -482,6 +528,9 @@ impl<'a> Ctx<'a> {
             return n.clone();
         }
         let name = self.unique_name("__str");
+        self.module
+            .linkage
+            .insert(name.clone(), ompcc_ir::Linkage::Internal);
         self.module.globals.push(GlobalData {
             name: name.clone(),
             space: AddrSpace::Global,
@@ -540,6 +589,13 @@ impl<'a> Ctx<'a> {
         let (init, relocs) = self.global_init(sym, func, size, span);
         if !relocs.is_empty() {
             self.module.relocs.insert(name.clone(), relocs);
+        }
+        // Block-scope statics are private to the module; file-scope objects stay visible so
+        // the host can find them by name.
+        if info.linkage == ompcc_sema::Linkage::None {
+            self.module
+                .linkage
+                .insert(name.clone(), ompcc_ir::Linkage::Internal);
         }
         self.module.globals.push(GlobalData {
             name,

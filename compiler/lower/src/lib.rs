@@ -1,4 +1,35 @@
-//! Typed AST -> SSA IR for the functions that run on the device.
+//! Typed AST -> SSA IR for the code that runs on the device: device functions and the
+//! kernels outlined from `target` regions.
+//!
+//! [`lower_device_unit`] is the offloading entry point: given the unit's
+//! `ompcc_omp::OffloadPlan`, it lowers the `declare target` functions (as [`lower_functions`]
+//! does), one kernel per target region (`.entry` named `region.kernel`, parameters exactly
+//! `region.params`: Ref/DevicePtr as generic pointers, Value as the variable's scalar type),
+//! the functions those call, and the plan's `declare target` globals (module globals with
+//! their C names). Kernel semantics (module `kernel`): Spmd regions run their collapsed loop
+//! nest as one grid-stride loop over a 64-bit trip count (thread k takes iterations k, k+G,
+//! ...; static schedule and dist_schedule chunks are treated as this cyclic assignment, which
+//! gives the same results for conforming programs; forms without `teams`, such as `target
+//! parallel for`, are one parallel region: team 0's threads share the iterations, other teams
+//! return); `target parallel` runs its body on the
+//! threads of team 0 (nested `for` split over the team and ended by a barrier unless
+//! `nowait`; `single` on thread 0 then a barrier; `master`/`masked`; `barrier`; `sections`
+//! run by thread 0); generic `teams` regions run on one thread per team (nested `distribute`
+//! split over the teams, nested `parallel`/`for` run on that thread, a conforming team of
+//! one); serial regions on one thread. Everywhere: `critical` (a global lock taken one lane
+//! of a warp at a time), `atomic`, `private`/`firstprivate`/`lastprivate` (the thread that ran
+//! the sequentially last iteration writes back; loop variables get their value after the
+//! loop), private arrays (per-thread stack slots), reductions `+ * - min max & | ^ && ||` on
+//! int, long (signed or unsigned), float and double (private copy per thread, then a warp
+//! shuffle tree and one atomic per warp at the top level, an atomic per thread in nested
+//! constructs; `atom.add/min/max/and/or/xor` where they exist, CAS loops otherwise), the
+//! OpenMP device API as special registers (`omp_get_thread_num` = tid.x inside parallel
+//! work, 0 in a team of one; `omp_get_team_num` = ctaid.x; `omp_is_initial_device` = 0).
+//! Not supported in target regions (an `E0803` error at the construct): `task`, `taskloop`,
+//! `ordered`, `scan`, `cancel`, `copyprivate`/`copyin`, `task_reduction`/`in_reduction`,
+//! reductions over sections or members and on other types, collapsed loops whose bounds use
+//! an outer iteration variable; target-level `firstprivate` scalars that a nested `parallel`
+//! shares are private per thread.
 //!
 //! [`lower_functions`] selects the device functions of a checked translation unit (those
 //! inside `declare target` / `begin declare target`, named by `declare target(list)`, or all
@@ -29,8 +60,10 @@
 //! single IR operations), `__builtin_tgmath`, function pointers (`func_addr`, calls through
 //! them as `call_indirect`), local VLAs (`stack_alloc`; the block's stack top is saved before
 //! its first VLA and restored when the block ends or a `break`/`continue` leaves it; a `goto`
-//! out of it keeps the memory until the function returns), `#pragma omp atomic`, `simd`
-//! without privatization (run in order), `flush` (a fence). Calls to [`DEVICE_API`] and
+//! out of it keeps the memory until the function returns), `#pragma omp atomic`
+//! (read, write, update and capture of `x op= e`, `x = x op e`, `x = e op x`, `++`/`--`: one
+//! atomic instruction where one fits, a compare-and-swap loop computing in C's type
+//! otherwise), `simd` without privatization (run in order), `flush` (a fence). Calls to [`DEVICE_API`] and
 //! [`MATH_FUNCTIONS`] stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
@@ -48,10 +81,14 @@
 mod ctx;
 mod expr;
 mod func;
+mod kernel;
+mod privatize;
 mod ty;
 mod walk;
+mod worksharing;
 
 use ompcc_diag::Diagnostic;
+use ompcc_omp::OffloadPlan;
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::TranslationUnit;
 
@@ -101,6 +138,46 @@ pub fn lower_functions(
     let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees, opts.source_map);
     for sym in cx.select(which) {
         cx.enqueue(sym);
+    }
+    cx.run();
+    cx.finish()
+}
+
+/// Lowers a translation unit's device code: the functions `which` selects (as
+/// [`lower_functions`] does), one kernel per target region of `plan` (named `region.kernel`,
+/// parameters exactly `region.params`), the functions they call, and the `declare target`
+/// globals of the plan (each a module global named as in C, so the host can find it).
+///
+/// Diagnostics are `E08xx` (code the device cannot run) and `E09xx` (OpenMP constructs not
+/// supported in target regions), each at the construct; the module is valid IR whatever they
+/// say (a kernel that could not be lowered traps).
+pub fn lower_device_unit(
+    tu: &TranslationUnit,
+    typed: &TypedUnit,
+    plan: &OffloadPlan<'_>,
+    which: &FunctionSelection,
+    opts: &LowerOptions<'_>,
+) -> (ompcc_ir::Module, Vec<Diagnostic>) {
+    let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees, opts.source_map);
+    for r in &plan.regions {
+        if !cx.reserve_name(&r.kernel) {
+            cx.error(
+                "E0911",
+                format!("kernel name '{}' is used twice in this unit", r.kernel),
+                r.directive.span,
+            );
+        }
+    }
+    for sym in cx.select(which) {
+        cx.enqueue(sym);
+    }
+    for &g in &plan.device_globals {
+        let span = typed.symbols[g].span;
+        let _ = cx.object_global(g, "", span);
+    }
+    for r in &plan.regions {
+        let f = kernel::lower_kernel(&mut cx, r);
+        cx.module.functions.push(f);
     }
     cx.run();
     cx.finish()
