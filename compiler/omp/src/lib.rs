@@ -12,9 +12,35 @@
 //! passes one `TARGET_PARAM` map entry per param, in the same order, plus the map entries that
 //! feed no parameter. Neither half re-derives data-sharing.
 //!
+//! Entry points: [`plan`] and [`plan_with_source`] (the latter names kernels
+//! `__omp_offload_<function>_l<line>`; without a source map the suffix is `_r<n>`, the region's
+//! ordinal in its function). What the analysis decides:
+//! - modes: combined SPMD forms (`target teams distribute parallel for [simd]`, `target
+//!   parallel for [simd]`, `target teams loop`, `target parallel loop`, `target teams
+//!   distribute [simd]`) and `target` / `target teams` / `target parallel` whose body is
+//!   exactly such a construct are `Spmd` with a loop nest; `target parallel` otherwise is
+//!   `Spmd` without one (team 0 runs it); `target teams` with other code is `Generic`;
+//!   `target` with other code, and `target simd` (with its loop nest), are `Serial`;
+//! - params, in order of first reference: `is_device_ptr` -> Value; explicit map -> Ref, or
+//!   DevicePtr for a pointer mapped through a section; target `firstprivate` scalars ->
+//!   Value; reduction and lastprivate variables of combined constructs -> Ref tofrom;
+//!   implicit pointers -> DevicePtr (zero-length), scalars -> Value unless `defaultmap` says
+//!   otherwise, arrays/structs/unions -> Ref tofrom; identifiers in the VLA sizes of a
+//!   captured variable's type are captured too; `declare target` globals, `private` items
+//!   and loop iteration variables are no params;
+//! - diagnostics `E0901`-`E0907`: nested device constructs, reductions over sections,
+//!   unnamed map items, thread-locals, firstprivate aggregates, implicit maps of unsized
+//!   arrays, `defaultmap(none)` violations.
+//!
 //! Everything refers back to the AST by reference (`'a` is the translation unit's lifetime) and
 //! to sema's symbols by `SymbolId`; names are the list items as written.
 
+mod analyze;
 mod plan;
+mod walk;
 
+pub use analyze::{
+    base_ident, collapse_of, is_target_region, item_text, loop_var, nest_loops, plan,
+    plan_with_source, strip_compound,
+};
 pub use plan::*;

@@ -1,0 +1,241 @@
+//! The offload plan of small C programs: modes, loop nests, params and maps.
+
+use ompcc_omp::{ExecMode, OffloadPlan, Pass, plan_with_source};
+use ompcc_syntax::ast::MapType;
+
+/// Parses and checks `src`, plans it, and hands the plan to `f` (the plan borrows the tree).
+fn with_plan(src: &str, f: impl FnOnce(&OffloadPlan<'_>, &[ompcc_diag::Diagnostic])) {
+    let (tu, sm, pd) = ompcc_syntax::parse_translation_unit(src, "t.c");
+    assert!(pd.iter().all(|d| !d.is_error()), "{pd:?}");
+    let tu = tu.expect("parse");
+    let (typed, sd) = ompcc_sema::check(&tu);
+    assert!(sd.iter().all(|d| !d.is_error()), "{sd:?}");
+    let (plan, diags) = plan_with_source(&tu, &typed, &sm);
+    f(&plan, &diags);
+}
+
+fn params(p: &OffloadPlan<'_>, r: usize) -> Vec<(String, Pass, Option<MapType>, u32)> {
+    p.regions[r]
+        .params
+        .iter()
+        .map(|x| {
+            (
+                x.name.clone(),
+                x.pass,
+                x.map.as_ref().map(|m| m.map_type),
+                x.size,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn saxpy_params_follow_the_rules() {
+    let src = "void saxpy(int n, float a, float *x, float *y) {
+#pragma omp target teams distribute parallel for map(to: x[0:n]) map(tofrom: y[0:n])
+  for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];
+}
+";
+    with_plan(src, |p, d| {
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(p.regions.len(), 1);
+        let r = &p.regions[0];
+        assert_eq!(r.kernel, "__omp_offload_saxpy_l2");
+        assert_eq!(r.mode, ExecMode::Spmd);
+        let ln = r.loop_nest.expect("loop nest");
+        assert_eq!(ln.collapse, 1);
+        assert_eq!(
+            params(p, 0),
+            vec![
+                ("n".into(), Pass::Value, None, 4),
+                ("y".into(), Pass::DevicePtr, Some(MapType::ToFrom), 8),
+                ("a".into(), Pass::Value, None, 4),
+                ("x".into(), Pass::DevicePtr, Some(MapType::To), 8),
+            ]
+        );
+        assert_eq!(r.params[1].map.as_ref().unwrap().name, "y[0:n]");
+        assert!(r.extra_maps.is_empty());
+    });
+}
+
+#[test]
+fn implicit_maps_reductions_and_private() {
+    let src = "double g[8];
+double dot(int n, double *x, double *y) {
+  double sum = 0; int t; double arr[4];
+#pragma omp target teams distribute parallel for reduction(+:sum) private(t) map(to: x[0:n], y[0:n])
+  for (int i = 0; i < n; i++) { t = i; arr[t % 4] = 1; sum += x[i] * y[i] + g[0]; }
+  return sum;
+}
+";
+    with_plan(src, |p, d| {
+        assert!(d.is_empty(), "{d:?}");
+        let r = &p.regions[0];
+        assert_eq!(r.reductions.len(), 1);
+        assert_eq!(
+            params(p, 0),
+            vec![
+                ("n".into(), Pass::Value, None, 4),
+                ("arr".into(), Pass::Ref, Some(MapType::ToFrom), 8),
+                ("sum".into(), Pass::Ref, Some(MapType::ToFrom), 8),
+                ("x".into(), Pass::DevicePtr, Some(MapType::To), 8),
+                ("y".into(), Pass::DevicePtr, Some(MapType::To), 8),
+                ("g".into(), Pass::Ref, Some(MapType::ToFrom), 8),
+            ]
+        );
+        assert!(r.params[1].map.as_ref().unwrap().implicit);
+        assert!(!r.params[3].map.as_ref().unwrap().implicit);
+    });
+}
+
+#[test]
+fn modes_of_nested_forms() {
+    let src = "#pragma omp declare target
+int counter;
+#pragma omp end declare target
+void f(int n, int *a) {
+#pragma omp target map(tofrom: a[0:n])
+  {
+#pragma omp teams distribute parallel for num_teams(4)
+    for (int i = 0; i < n; i++) a[i] += counter;
+  }
+#pragma omp target teams map(tofrom: a[0:n])
+  {
+    int k = 1;
+#pragma omp distribute parallel for
+    for (int i = 0; i < n; i++) a[i] += k;
+  }
+#pragma omp target map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] += 1;
+#pragma omp target parallel map(tofrom: a[0:n])
+  {
+#pragma omp for
+    for (int i = 0; i < n; i++) a[i] += 1;
+#pragma omp single
+    a[0] = 0;
+  }
+#pragma omp target simd map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] += 1;
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom: a[0:n*n])
+  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i*n+j] = i;
+}
+";
+    with_plan(src, |p, d| {
+        assert!(d.is_empty(), "{d:?}");
+        let modes: Vec<ExecMode> = p.regions.iter().map(|r| r.mode).collect();
+        use ExecMode::*;
+        assert_eq!(modes, vec![Spmd, Generic, Serial, Spmd, Serial, Spmd]);
+        assert!(p.regions[0].loop_nest.is_some() && p.regions[0].num_teams.is_some());
+        assert!(p.regions[1].loop_nest.is_none() && p.regions[3].loop_nest.is_none());
+        assert!(p.regions[4].loop_nest.is_some());
+        assert_eq!(p.regions[5].loop_nest.unwrap().collapse, 2);
+        // the declare-target global is no param
+        assert!(p.regions[0].params.iter().all(|x| x.name != "counter"));
+        assert_eq!(p.device_globals.len(), 1);
+        let names: Vec<&str> = p.regions.iter().map(|r| r.kernel.as_str()).collect();
+        assert_eq!(names[0], "__omp_offload_f_l5");
+    });
+}
+
+#[test]
+fn data_constructs_and_extra_maps() {
+    let src = "struct S { int n; double *v; };
+void f(int n, double *a, struct S s) {
+#pragma omp target data map(tofrom: a[0:n]) use_device_ptr(a)
+  {
+#pragma omp target update to(a[0:n]) if(n > 1)
+#pragma omp target map(tofrom: a[0:n]) map(to: a[0:1]) map(alloc: n)
+    a[0] = n;
+  }
+#pragma omp target enter data map(to: a[0:n])
+#pragma omp target exit data map(delete: a[0:n])
+#pragma omp target defaultmap(tofrom: scalar) map(tofrom: a[0:n])
+  a[0] = s.n + n;
+}
+";
+    with_plan(src, |p, d| {
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(p.data.len(), 4);
+        assert_eq!(p.data[0].use_device.len(), 1);
+        assert!(p.data[1].if_cond.is_some());
+        assert_eq!(p.data[1].maps[0].map_type, MapType::To);
+        assert_eq!(p.data[2].maps[0].map_type, MapType::To);
+        assert_eq!(p.data[3].maps[0].map_type, MapType::Delete);
+        let r = &p.regions[0];
+        assert_eq!(r.extra_maps.len(), 1);
+        assert_eq!(r.extra_maps[0].name, "a[0:1]");
+        assert_eq!(
+            params(p, 0),
+            vec![
+                ("a".into(), Pass::DevicePtr, Some(MapType::ToFrom), 8),
+                ("n".into(), Pass::Ref, Some(MapType::Alloc), 8),
+            ]
+        );
+        assert_eq!(
+            params(p, 1),
+            vec![
+                ("a".into(), Pass::DevicePtr, Some(MapType::ToFrom), 8),
+                ("s".into(), Pass::Ref, Some(MapType::ToFrom), 8),
+                ("n".into(), Pass::Ref, Some(MapType::ToFrom), 8),
+            ]
+        );
+    });
+}
+
+#[test]
+fn lastprivate_loop_variable_is_mapped() {
+    let src = "int f(int n, int *a) {
+  int i, last = 0;
+#pragma omp target teams distribute parallel for lastprivate(i, last) map(tofrom: a[0:n])
+  for (i = 0; i < n; i++) { last = a[i]; }
+  return i + last;
+}
+";
+    with_plan(src, |p, d| {
+        assert!(d.is_empty(), "{d:?}");
+        let names: Vec<(String, Pass)> = p.regions[0]
+            .params
+            .iter()
+            .map(|x| (x.name.clone(), x.pass))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("i".to_string(), Pass::Ref),
+                ("n".to_string(), Pass::Value),
+                ("last".to_string(), Pass::Ref),
+                ("a".to_string(), Pass::DevicePtr),
+            ]
+        );
+    });
+}
+
+#[test]
+fn vla_pointer_sizes_are_captured() {
+    let src = "void f(int n, double (*a)[n]) {
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+  for (int i = 0; i < 4; i++) a[i][0] = 1;
+}
+";
+    with_plan(src, |p, d| {
+        assert!(d.is_empty(), "{d:?}");
+        let names: Vec<String> = p.regions[0].params.iter().map(|x| x.name.clone()).collect();
+        assert_eq!(names, vec!["a".to_string(), "n".to_string()]);
+    });
+}
+
+#[test]
+fn errors_name_the_construct() {
+    let src = "void f(int n, double *a) {
+  double b[4];
+#pragma omp target firstprivate(b) map(tofrom: a[0:n])
+  a[0] = b[0];
+#pragma omp target defaultmap(none) map(tofrom: a[0:n])
+  a[0] = n;
+}
+";
+    with_plan(src, |_, d| {
+        let codes: Vec<&str> = d.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec!["E0905", "E0907"], "{d:?}");
+    });
+}
