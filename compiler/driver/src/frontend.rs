@@ -98,11 +98,6 @@ fn has_errors(diags: &[ompcc_diag::Diagnostic]) -> bool {
     diags.iter().any(|d| d.severity == Severity::Error)
 }
 
-/// The stages this build cannot produce yet.
-pub fn later_stage(stage: EmitStage) -> bool {
-    stage == EmitStage::HostC
-}
-
 /// What the device stages take from the command line.
 pub struct DeviceOptions<'a> {
     /// `--device-only`: every function of the unit, not only `declare target` ones.
@@ -119,36 +114,88 @@ pub struct DeviceOptions<'a> {
     pub line_info: bool,
 }
 
-/// `--emit=ir|ir-opt|ptx`: lower the device functions, optimize, emit PTX; returns the text
-/// of the requested stage. Lowering diagnostics are printed; `Err` means the unit failed
-/// (the message, if any, is for `ompcc: error:`).
+/// `--emit=ir|ir-opt|ptx`: lower the device code (with `--device-only`, every function;
+/// otherwise the kernels of the unit's target regions and its declare-target functions),
+/// optimize, emit PTX; returns the text of the requested stage. Diagnostics are printed;
+/// `Err` means the unit failed (the message, if any, is for `ompcc: error:`).
 pub fn device_stage(
     checked: &Checked,
     stage: EmitStage,
     opts: &DeviceOptions<'_>,
 ) -> Result<String, Option<String>> {
+    let mut emitter = Emitter::new(checked.color);
+    let plan = if opts.all_functions {
+        None
+    } else {
+        let (plan, diags) =
+            ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
+        for d in &diags {
+            emitter.emit(d, &checked.source_map);
+        }
+        if emitter.error_count() > 0 {
+            return Err(None);
+        }
+        Some(plan)
+    };
+    let mut module = lower(checked, plan.as_ref(), &mut emitter)?;
+    if stage == EmitStage::Ir {
+        return Ok(module.to_string());
+    }
+    optimize(&mut module, opts)?;
+    if stage == EmitStage::IrOpt {
+        return Ok(module.to_string());
+    }
+    ptx_text(&module, opts)
+}
+
+/// Lowers the device code of a unit: with a plan, its kernels and declare-target functions;
+/// without, every function (`--device-only`).
+fn lower(
+    checked: &Checked,
+    plan: Option<&ompcc_omp::OffloadPlan<'_>>,
+    emitter: &mut Emitter,
+) -> Result<ompcc_ir::Module, Option<String>> {
     use ompcc_lower::{FunctionSelection, LowerOptions, lower_functions};
-    let which = if opts.all_functions {
+    let which = if plan.is_none() {
         FunctionSelection::All
     } else {
         FunctionSelection::DeclareTarget
     };
-    let (mut module, diags) = lower_functions(
+    if plan.is_some_and(|p| !p.regions.is_empty()) {
+        return Err(Some(
+            "target regions cannot be outlined into kernels in this build".to_owned(),
+        ));
+    }
+    let (module, diags) = lower_functions(
         &checked.tu,
         &checked.typed,
         &which,
         &LowerOptions::default(),
     );
-    let mut emitter = Emitter::new(checked.color);
     for d in &diags {
         emitter.emit(d, &checked.source_map);
     }
     if emitter.error_count() > 0 {
         return Err(None);
     }
-    if stage == EmitStage::Ir {
-        return Ok(module.to_string());
-    }
+    Ok(module)
+}
+
+/// The device module of a unit, optimized: lowered, the device math library linked in
+/// where it is called, then the pass pipeline.
+fn device_module(
+    checked: &Checked,
+    plan: Option<&ompcc_omp::OffloadPlan<'_>>,
+    opts: &DeviceOptions<'_>,
+    emitter: &mut Emitter,
+) -> Result<ompcc_ir::Module, Option<String>> {
+    let mut module = lower(checked, plan, emitter)?;
+    optimize(&mut module, opts)?;
+    Ok(module)
+}
+
+/// Runs `--passes=` or the pipeline of the -O level, verifying after every pass.
+fn optimize(module: &mut ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<(), Option<String>> {
     let passes = match opts.passes {
         Some(list) => ompcc_opt::parse_pipeline(list),
         None => ompcc_opt::pipeline_for_opt(opts.opt_level),
@@ -162,17 +209,105 @@ pub fn device_stage(
     if let Some(filter) = opts.print_after {
         pm.print_after = ompcc_opt::PrintFilter::parse(filter).map_err(Some)?;
     }
-    let result = pm.run_module(&mut module);
+    let result = pm.run_module(module);
     eprint!("{}{}", pm.printed, pm.timing_table());
-    if let Err(e) = result {
-        return Err(Some(format!("internal compiler error: {e}")));
-    }
-    if stage == EmitStage::IrOpt {
-        return Ok(module.to_string());
-    }
+    result.map_err(|e| Some(format!("internal compiler error: {e}")))
+}
+
+/// PTX for `--offload-arch` (default sm_70), with line info under `-g`.
+fn ptx_text(module: &ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<String, Option<String>> {
     let mut ptx_opts = ompcc_ptx::PtxOptions::for_arch(opts.arch.unwrap_or("sm_70"))
         .map_err(|e| Some(e.to_string()))?;
     ptx_opts.line_info = opts.line_info;
-    ompcc_ptx::emit_module(&module, &ptx_opts)
+    ompcc_ptx::emit_module(module, &ptx_opts)
         .map_err(|e| Some(format!("internal compiler error: PTX emission: {e}")))
+}
+
+/// A unit's device constructs, compiled: the rewritten host text and the remarks asked for.
+pub struct Offloaded {
+    /// The preprocessed unit with every device construct rewritten into runtime calls and
+    /// the device image appended (bytes: see `ompcc_host::rewrite`).
+    pub host_text: Vec<u8>,
+}
+
+/// Whether `-Rpass=REGEX` asks for the offload remarks. The patterns are matched the simple
+/// way (no regex engine): `offload` itself, a pattern it contains, or `.*`.
+pub fn wants_offload_remarks(remarks: &[(crate::cli::RemarkKind, String)]) -> bool {
+    remarks.iter().any(|(kind, re)| {
+        *kind == crate::cli::RemarkKind::Passed
+            && (re == ".*" || re == "." || (!re.is_empty() && "offload".contains(re.as_str())))
+    })
+}
+
+/// The whole offload pipeline for a unit with device constructs: the offload plan, the
+/// device module (kernels and declare-target functions), the optimization pipeline of the
+/// -O level, PTX, and the host rewrite. Diagnostics are printed; `Err` means the unit failed
+/// (with a message for `ompcc: error:` when there is one).
+pub fn offload(
+    checked: &Checked,
+    text: &str,
+    raw: &[u8],
+    opts: &DeviceOptions<'_>,
+    remarks: bool,
+) -> Result<Offloaded, Option<String>> {
+    let (plan, diags) =
+        ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
+    let mut emitter = Emitter::new(checked.color);
+    for d in &diags {
+        emitter.emit(d, &checked.source_map);
+    }
+    if emitter.error_count() > 0 {
+        return Err(None);
+    }
+    let module = device_module(checked, Some(&plan), opts, &mut emitter)?;
+    let ptx = ptx_text(&module, opts)?;
+    let image = ompcc_host::DeviceImage {
+        ptx,
+        globals: device_globals(checked, &plan, &module),
+    };
+    if remarks {
+        eprint!("{}", ompcc_host::remarks(&plan, &checked.source_map, text));
+    }
+    match ompcc_host::rewrite(
+        text,
+        raw,
+        &checked.source_map,
+        &checked.tu,
+        &checked.typed,
+        &plan,
+        &image,
+    ) {
+        Ok(host_text) => Ok(Offloaded { host_text }),
+        Err(diags) => {
+            for d in &diags {
+                emitter.emit(d, &checked.source_map);
+            }
+            Err(None)
+        }
+    }
+}
+
+/// The declare-target globals of `plan` that the device module defines, with their names.
+fn device_globals(
+    checked: &Checked,
+    plan: &ompcc_omp::OffloadPlan<'_>,
+    module: &ompcc_ir::Module,
+) -> Vec<ompcc_host::DeviceGlobal> {
+    let mut out = Vec::new();
+    for &sym in &plan.device_globals {
+        let info = &checked.typed.symbols[sym];
+        // Only file-scope objects defined here: an `extern` one belongs to the unit that
+        // defines it, which registers it.
+        if !(info.defined || info.tentative) || info.linkage == ompcc_sema::Linkage::None {
+            continue;
+        }
+        let ptx_name = info.asm_label.clone().unwrap_or_else(|| info.name.clone());
+        if module.globals.iter().any(|g| g.name == ptx_name) {
+            out.push(ompcc_host::DeviceGlobal {
+                ptx_name,
+                host_name: info.name.clone(),
+            });
+        }
+    }
+    out
 }

@@ -294,12 +294,6 @@ fn frontend(
     werror: bool,
     line_info: bool,
 ) -> Result<Outcome, DriverError> {
-    if let Some(stage) = ours.emit.filter(|s| frontend::later_stage(*s)) {
-        return Err(not_implemented(
-            &format!("--emit={}", stage.name()),
-            stage.producer(),
-        ));
-    }
     // Spans index the text, so it must stay byte-for-byte: invalid UTF-8 (Latin-1 in a string
     // or comment) is replaced by as many '?' as there were bytes.
     let text_str = utf8_same_length(text);
@@ -347,17 +341,28 @@ fn frontend(
         print_stdout(&frontend::typed_ast(&checked, &text_str));
         return Ok(Outcome::HostOnly);
     }
+    let opts = frontend::DeviceOptions {
+        all_functions: ours.device_only,
+        passes: ours.passes.as_deref(),
+        opt_level: ours.opt_level.as_deref().unwrap_or("0"),
+        print_after: ours.print_after.as_deref(),
+        time_passes: ours.time_passes,
+        arch: ours.offload_arch.as_deref(),
+        line_info,
+    };
+    if ours.emit == Some(EmitStage::HostC) {
+        let remarks = frontend::wants_offload_remarks(&ours.remarks);
+        return match frontend::offload(&checked, &text_str, text, &opts, remarks) {
+            Ok(done) => {
+                print_stdout_bytes(&done.host_text);
+                Ok(Outcome::HostOnly)
+            }
+            Err(Some(msg)) => Err(DriverError::Error(msg)),
+            Err(None) => Err(DriverError::Reported),
+        };
+    }
     // `--device-only` alone prints the PTX.
     if let Some(stage) = ours.emit.or(ours.device_only.then_some(EmitStage::Ptx)) {
-        let opts = frontend::DeviceOptions {
-            all_functions: ours.device_only,
-            passes: ours.passes.as_deref(),
-            opt_level: ours.opt_level.as_deref().unwrap_or("0"),
-            print_after: ours.print_after.as_deref(),
-            time_passes: ours.time_passes,
-            arch: ours.offload_arch.as_deref(),
-            line_info,
-        };
         return match frontend::device_stage(&checked, stage, &opts) {
             Ok(text) => {
                 print_stdout(&text);
@@ -367,30 +372,18 @@ fn frontend(
             Err(None) => Err(DriverError::Reported),
         };
     }
-    let Some(first) = directives.first() else {
+    if directives.is_empty() {
         return Ok(Outcome::HostOnly);
-    };
-    // Until device code generation lands, target regions take the host fallback: the host
-    // compiler compiles the preprocessed text as it is, as gcc without an offload target does.
-    if verbose {
-        diag::emit(
-            Severity::Note,
-            &format!(
-                "{}: {} device construct(s), first '#pragma omp {}' at {}:{}; device code \
-                 generation is not yet implemented in this build, so they run on the host",
-                input.path,
-                directives.len(),
-                first.text,
-                first.file,
-                first.line
-            ),
-            false,
-        );
     }
-    Ok(Outcome::Offload {
-        host_text: text.to_vec(),
-        needs_runtime: false,
-    })
+    let remarks = frontend::wants_offload_remarks(&ours.remarks);
+    match frontend::offload(&checked, &text_str, text, &opts, remarks) {
+        Ok(done) => Ok(Outcome::Offload {
+            host_text: done.host_text,
+            needs_runtime: true,
+        }),
+        Err(Some(msg)) => Err(DriverError::Error(msg)),
+        Err(None) => Err(DriverError::Reported),
+    }
 }
 
 /// `text` as UTF-8 with the same byte length: each byte of an invalid sequence becomes '?'.
@@ -409,15 +402,13 @@ fn utf8_same_length(text: &[u8]) -> std::borrow::Cow<'_, str> {
 }
 
 fn print_stdout(text: &str) {
-    use std::io::Write as _;
-    // A closed stdout (`ompcc --emit=ast x.c | head`) is not an error worth reporting.
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    print_stdout_bytes(text.as_bytes());
 }
 
-fn not_implemented(flag: &str, stage: &str) -> DriverError {
-    DriverError::Error(format!(
-        "{flag}: the {stage} stage is not yet implemented in this build"
-    ))
+fn print_stdout_bytes(bytes: &[u8]) {
+    use std::io::Write as _;
+    // A closed stdout (`ompcc --emit=ast x.c | head`) is not an error worth reporting.
+    let _ = std::io::stdout().write_all(bytes);
 }
 
 /// Every word, in order: the user's command for the host compiler.
@@ -726,34 +717,40 @@ mod tests {
     }
 
     #[test]
-    fn frontend_reports_unimplemented_stages_and_finds_device_units() {
+    fn frontend_finds_device_units() {
         let input = Input {
             path: "t.c".into(),
             lang: Lang::C,
             explicit_lang: None,
         };
         let mut ours = OmpccOptions {
-            emit: Some(crate::cli::EmitStage::HostC),
+            color: Color::Never,
             ..OmpccOptions::default()
         };
-        let err = frontend(&input, b"", &ours, false, false, false).unwrap_err();
-        assert!(
-            matches!(&err, DriverError::Error(m) if m == "--emit=host-c: the host-code rewriter stage is not yet implemented in this build"),
-            "{err:?}"
-        );
-        ours.emit = None;
-        ours.color = Color::Never;
         let host_only = b"void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 4; i++) a[i] = i;\n}\n";
         assert!(matches!(
             frontend(&input, host_only, &ours, false, false, false).unwrap(),
             Outcome::HostOnly
         ));
         // A Latin-1 byte in a comment must neither stop the frontend nor change the text.
-        let text = b"/* caf\xe9 */ void f(void) {\n#pragma omp target\n{}\n}\n";
-        assert!(matches!(
-            frontend(&input, text, &ours, false, false, false).unwrap(),
-            Outcome::Offload { host_text, needs_runtime: false } if host_text == text.as_slice()
-        ));
+        let text =
+            b"/* caf\xe9 */ void f(int *p) {\n#pragma omp target enter data map(to: p[0:1])\n}\n";
+        let Outcome::Offload {
+            host_text,
+            needs_runtime: true,
+        } = frontend(&input, text, &ours, false, false, false).unwrap()
+        else {
+            panic!("not offloaded");
+        };
+        let rewritten = String::from_utf8_lossy(&host_text);
+        assert!(
+            host_text.windows(8).any(|w| w == b"/* caf\xe9"),
+            "{rewritten}"
+        );
+        assert!(
+            rewritten.contains("ompcc_rt_target_enter_data("),
+            "{rewritten}"
+        );
         // Code the frontend rejects: a host-only unit is left to the host compiler (which
         // reports it as cc would); a unit with device constructs is compiled by the host
         // compiler first, and our diagnostics follow if it accepts the unit.

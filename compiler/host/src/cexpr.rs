@@ -3,7 +3,7 @@
 //! evaluates them where the construct is.
 //!
 //! Invariants: every expression produced is a parenthesized C expression of type `void *`
-//! (addresses) or `__UINT64_TYPE__` (sizes) that evaluates each written subexpression of the
+//! (addresses) or `unsigned long long` (sizes) that evaluates each written subexpression of the
 //! item at most once per use of the expression; the item's text is reused verbatim (it is
 //! preprocessed C, so its identifiers mean what they meant in the source at that point).
 
@@ -16,7 +16,7 @@ use ompcc_syntax::ast::{Expr, ExprKind};
 pub struct ItemC {
     /// `(void *)` address of the item's first byte.
     pub begin: String,
-    /// `__UINT64_TYPE__` size in bytes.
+    /// `unsigned long long` size in bytes.
     pub size: String,
     /// For a section of a pointer that is itself a struct member (`s.p[0:n]`, `q->p[1:m]`):
     /// the address of that pointer, for an `ATTACH` entry.
@@ -49,7 +49,7 @@ pub fn item(text: &str, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<Diagno
         }
         return Ok(ItemC {
             begin: format!("((void *)&({t}))"),
-            size: format!("((__UINT64_TYPE__)sizeof({t}))"),
+            size: format!("((unsigned long long)sizeof({t}))"),
             attach_ptr: None,
         });
     }
@@ -70,7 +70,7 @@ pub fn item(text: &str, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<Diagno
     let root_ty = typed.expr(root.id).map(|i| i.ty);
     let root_is_pointer = root_ty.is_some_and(|t| typed.types.is_pointer(t));
     let zeros = |k: usize| "[0]".repeat(k);
-    let stride = |k: usize| format!("((__UINT64_TYPE__)sizeof(({x}){}))", zeros(k));
+    let stride = |k: usize| format!("((unsigned long long)sizeof(({x}){}))", zeros(k));
     let mut index = String::new();
     let mut size_terms = Vec::new();
     for (k, (lower, length)) in dims.iter().enumerate() {
@@ -78,7 +78,7 @@ pub fn item(text: &str, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<Diagno
         let lo = lower.map_or("0".to_owned(), |l| text_of(text, l).to_owned());
         index.push_str(&format!("[{lo}]"));
         let n = match length {
-            Some(len) => format!("((__UINT64_TYPE__)({}))", text_of(text, len)),
+            Some(len) => format!("((unsigned long long)({}))", text_of(text, len)),
             None if k == 1 && root_is_pointer => {
                 return Err(unsupported(
                     e.span,
@@ -87,7 +87,7 @@ pub fn item(text: &str, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<Diagno
                 ));
             }
             None => format!(
-                "(((__UINT64_TYPE__)sizeof(({x}){}) / {}) - (__UINT64_TYPE__)({lo}))",
+                "(((unsigned long long)sizeof(({x}){}) / {}) - (unsigned long long)({lo}))",
                 zeros(k - 1),
                 stride(k)
             ),

@@ -2,6 +2,10 @@
 //! without `#include` because the unit is already preprocessed) and the device image (PTX,
 //! kernel and global tables, module descriptor, registering constructor).
 //!
+//! The text is compiled as `cpp-output`, so no macro is expanded: fixed-width types are
+//! written as the C types that have those widths on every target ompcc supports (`int`,
+//! `unsigned int`, `unsigned long long`).
+//!
 //! Invariants: the prelude declares exactly the subset of `runtime/include/ompcc_rt.h` that
 //! generated code uses, with the same layouts (struct tags are ompcc's own, `__ompcc_*`, so a
 //! unit that also includes the real header does not see two definitions of one tag); it is
@@ -34,34 +38,34 @@ pub const DEVICE_DEFAULT: i32 = -100;
 pub const MODULE_ID: &str = "__ompcc_module";
 
 const PRELUDE: &str = "\
-typedef struct __ompcc_kernel_desc { const char *name; __UINT32_TYPE__ num_params; \
-const __UINT32_TYPE__ *param_sizes; } __ompcc_kernel_desc;
+typedef struct __ompcc_kernel_desc { const char *name; unsigned int num_params; \
+const unsigned int *param_sizes; } __ompcc_kernel_desc;
 typedef struct __ompcc_global_desc { const char *name; void *host_addr; \
-__UINT64_TYPE__ size; } __ompcc_global_desc;
-typedef struct __ompcc_module_desc { __UINT32_TYPE__ abi_version; __UINT32_TYPE__ num_kernels; \
-__UINT32_TYPE__ num_globals; __UINT32_TYPE__ reserved; const char *name; const char *ptx; \
-__UINT64_TYPE__ ptx_size; const __ompcc_kernel_desc *kernels; \
+unsigned long long size; } __ompcc_global_desc;
+typedef struct __ompcc_module_desc { unsigned int abi_version; unsigned int num_kernels; \
+unsigned int num_globals; unsigned int reserved; const char *name; const char *ptx; \
+unsigned long long ptx_size; const __ompcc_kernel_desc *kernels; \
 const __ompcc_global_desc *globals; } __ompcc_module_desc;
-typedef struct __ompcc_map_entry { void *base; void *begin; __UINT64_TYPE__ size; \
-__UINT64_TYPE__ flags; const char *name; const char *loc; } __ompcc_map_entry;
-typedef struct __ompcc_launch_args { __INT32_TYPE__ module; __UINT32_TYPE__ kernel; \
-__INT32_TYPE__ device; __UINT32_TYPE__ num_entries; const __ompcc_map_entry *entries; \
-__UINT32_TYPE__ num_teams; __UINT32_TYPE__ thread_limit; __UINT32_TYPE__ dyn_shared_bytes; \
-__UINT32_TYPE__ reserved; const char *loc; } __ompcc_launch_args;
-extern __INT32_TYPE__ ompcc_rt_register_module(const __ompcc_module_desc *);
-extern __INT32_TYPE__ ompcc_rt_target_data_begin(__INT32_TYPE__, __UINT32_TYPE__, \
+typedef struct __ompcc_map_entry { void *base; void *begin; unsigned long long size; \
+unsigned long long flags; const char *name; const char *loc; } __ompcc_map_entry;
+typedef struct __ompcc_launch_args { int module; unsigned int kernel; \
+int device; unsigned int num_entries; const __ompcc_map_entry *entries; \
+unsigned int num_teams; unsigned int thread_limit; unsigned int dyn_shared_bytes; \
+unsigned int reserved; const char *loc; } __ompcc_launch_args;
+extern int ompcc_rt_register_module(const __ompcc_module_desc *);
+extern int ompcc_rt_target_data_begin(int, unsigned int, \
 const __ompcc_map_entry *, const char *);
-extern __INT32_TYPE__ ompcc_rt_target_data_end(__INT32_TYPE__, __UINT32_TYPE__, \
+extern int ompcc_rt_target_data_end(int, unsigned int, \
 const __ompcc_map_entry *, const char *);
-extern __INT32_TYPE__ ompcc_rt_target_enter_data(__INT32_TYPE__, __UINT32_TYPE__, \
+extern int ompcc_rt_target_enter_data(int, unsigned int, \
 const __ompcc_map_entry *, const char *);
-extern __INT32_TYPE__ ompcc_rt_target_exit_data(__INT32_TYPE__, __UINT32_TYPE__, \
+extern int ompcc_rt_target_exit_data(int, unsigned int, \
 const __ompcc_map_entry *, const char *);
-extern __INT32_TYPE__ ompcc_rt_target_update(__INT32_TYPE__, __UINT32_TYPE__, \
+extern int ompcc_rt_target_update(int, unsigned int, \
 const __ompcc_map_entry *, const char *);
-extern void *ompcc_rt_use_device_ptr(__INT32_TYPE__, void *, const char *, const char *);
-extern __INT32_TYPE__ ompcc_rt_launch(const __ompcc_launch_args *);
-static __INT32_TYPE__ __ompcc_module __attribute__((unused)) = -1;
+extern void *ompcc_rt_use_device_ptr(int, void *, const char *, const char *);
+extern int ompcc_rt_launch(const __ompcc_launch_args *);
+static int __ompcc_module __attribute__((unused)) = -1;
 ";
 
 /// A line marker: the next line is `line` of `file` (`system` adds gcc's flag 3).
@@ -117,7 +121,7 @@ pub fn image(file: &str, ptx: &str, kernels: &[KernelC<'_>], globals: &[GlobalC<
         if !k.param_sizes.is_empty() {
             let sizes: Vec<String> = k.param_sizes.iter().map(u32::to_string).collect();
             out.push_str(&format!(
-                "static const __UINT32_TYPE__ __ompcc_k{i}_params[] = {{{}}};\n",
+                "static const unsigned int __ompcc_k{i}_params[] = {{{}}};\n",
                 sizes.join(", ")
             ));
         }

@@ -48,17 +48,26 @@ pub struct DeviceGlobal {
     pub host_name: String,
 }
 
-/// Rewrites `text` (the preprocessed unit `tu` was parsed from; `sm` is its source map) for
-/// `plan`, and appends `image`. Errors are list items ompcc cannot express as map entries.
+/// Rewrites the preprocessed unit for `plan` and appends `image`. `text` is what `tu` was
+/// parsed from (`sm` is its source map); `raw` is the same unit as bytes, copied to the output
+/// wherever ompcc changes nothing (C sources may hold bytes that are not UTF-8, which `text`
+/// has as `?`, one per byte). Errors are list items ompcc cannot express as map entries.
 pub fn rewrite(
     text: &str,
+    raw: &[u8],
     sm: &SourceMap,
     tu: &TranslationUnit,
     typed: &TypedUnit,
     plan: &OffloadPlan<'_>,
     image: &DeviceImage,
-) -> Result<String, Vec<Diagnostic>> {
+) -> Result<Vec<u8>, Vec<Diagnostic>> {
     let _ = tu;
+    // Spans index `text`: the two must have the same length.
+    let raw = if raw.len() == text.len() {
+        raw
+    } else {
+        text.as_bytes()
+    };
     let mut constructs: Vec<Construct<'_, '_>> = plan
         .regions
         .iter()
@@ -70,14 +79,14 @@ pub fn rewrite(
     let file = sm.file_name(sm.main_file()).to_owned();
     let mut w = Writer {
         text,
+        raw,
         sm,
         typed,
-        out: String::with_capacity(text.len() + text.len() / 8 + 4096),
+        out: Vec::with_capacity(text.len() + text.len() / 8 + 4096),
         errors: Vec::new(),
         counter: 0,
     };
-    w.out
-        .push_str(&embed::prelude(&file, starts_with_marker(text)));
+    w.push(&embed::prelude(&file, starts_with_marker(text)));
     w.render(0, text.len(), &constructs);
     let kernels: Vec<embed::KernelC<'_>> = plan
         .regions
@@ -95,8 +104,7 @@ pub fn rewrite(
             host_name: &g.host_name,
         })
         .collect();
-    w.out
-        .push_str(&embed::image(&file, &image.ptx, &kernels, &globals));
+    w.push(&embed::image(&file, &image.ptx, &kernels, &globals));
     if w.errors.is_empty() {
         Ok(w.out)
     } else {
@@ -140,9 +148,10 @@ impl Construct<'_, '_> {
 
 struct Writer<'t> {
     text: &'t str,
+    raw: &'t [u8],
     sm: &'t SourceMap,
     typed: &'t TypedUnit,
-    out: String,
+    out: Vec<u8>,
     errors: Vec<Diagnostic>,
     /// Numbers the variables of each construct.
     counter: u32,
@@ -159,6 +168,15 @@ struct Entry {
 }
 
 impl Writer<'_> {
+    fn push(&mut self, s: &str) {
+        self.out.extend_from_slice(s.as_bytes());
+    }
+
+    /// Copies the unit's own bytes `lo..hi`.
+    fn copy(&mut self, lo: usize, hi: usize) {
+        self.out.extend_from_slice(&self.raw[lo..hi]);
+    }
+
     /// Copies `text[lo..hi]`, rewriting the constructs that start in it (`constructs` is
     /// sorted by start, outer before inner).
     fn render(&mut self, lo: usize, hi: usize, constructs: &[Construct<'_, '_>]) {
@@ -171,14 +189,14 @@ impl Writer<'_> {
                 continue;
             }
             let start = line_start(self.text, clo).max(at);
-            self.out.push_str(&self.text[at..start]);
+            self.copy(at, start);
             match c {
                 Construct::Region(k, r) => self.region(*k, r, start, chi),
                 Construct::Data(d) => self.data(d, start, chi, constructs),
             }
             at = chi;
         }
-        self.out.push_str(&self.text[at..hi]);
+        self.copy(at, hi);
     }
 
     fn next_id(&mut self) -> u32 {
@@ -224,7 +242,7 @@ impl Writer<'_> {
                     entries.push(Entry {
                         base: format!("((void *)&({var}))"),
                         begin: format!("((void *)&({var}))"),
-                        size: format!("((__UINT64_TYPE__)sizeof({var}))"),
+                        size: format!("((unsigned long long)sizeof({var}))"),
                         flags,
                         name: name.clone(),
                         loc: self.loc(p.map.as_ref().map_or(r.directive.span, |m| m.span)),
@@ -270,7 +288,7 @@ impl Writer<'_> {
                         }
                         None => (
                             format!("((void *)&({name}))"),
-                            format!("((__UINT64_TYPE__)sizeof({name}))"),
+                            format!("((unsigned long long)sizeof({name}))"),
                             None,
                         ),
                     };
@@ -303,11 +321,11 @@ impl Writer<'_> {
         let n = entries.len();
         let entries_ref = self.declare_entries(&mut pre, id, &entries);
         let device = r.device.map_or(embed::DEVICE_DEFAULT.to_string(), |d| {
-            format!("(__INT32_TYPE__)({})", self.src(d))
+            format!("(int)({})", self.src(d))
         });
         let clause = |e: Option<&ompcc_syntax::ast::Expr>| {
             e.map_or("0".to_owned(), |e| {
-                format!("(__UINT32_TYPE__)({})", self.src(e))
+                format!("(unsigned int)({})", self.src(e))
             })
         };
         let (teams, threads) = match r.mode {
@@ -326,18 +344,17 @@ impl Writer<'_> {
             None => String::new(),
         };
         pre.push_str(&format!("if ({cond}!ompcc_rt_launch(&__ompcc_a{id})) {{\n"));
-        self.out.push_str(&pre);
+        self.push(&pre);
         self.marker_at(r.directive.span.lo as usize);
-        self.out.push_str(&self.text[start..end]);
-        self.out.push_str(" }}");
+        self.copy(start, end);
+        self.push(" }}");
     }
 
     /// `# line "file"` so that the next line is numbered as the line holding `pos`.
     fn marker_at(&mut self, pos: usize) {
         let loc = self.sm.lookup(pos as u32);
         let file = self.sm.file_name(loc.file).to_owned();
-        self.out
-            .push_str(&embed::line_marker(loc.line, &file, loc.system_header));
+        self.push(&embed::line_marker(loc.line, &file, loc.system_header));
     }
 
     /// Declares the entries array (when there are entries); returns the C expression that
@@ -414,7 +431,7 @@ impl Writer<'_> {
         let n = entries.len();
         let entries_ref = self.declare_entries(&mut pre, id, &entries);
         let device = d.device.map_or(embed::DEVICE_DEFAULT.to_string(), |e| {
-            format!("(__INT32_TYPE__)({})", self.src(e))
+            format!("(int)({})", self.src(e))
         });
         let guard = match d.if_cond {
             Some(c) => {
@@ -480,16 +497,14 @@ impl Writer<'_> {
                     pre.push_str(&format!("{{ __typeof__({v}) {v} = {tmp}; "));
                 }
                 let closers = "}".repeat(d.use_device.len());
-                self.out.push_str(&pre);
+                self.push(&pre);
                 // The pragma line becomes the code above; its newlines stay.
-                self.out
-                    .push_str(&newlines_of(&self.text[start..pragma_end]));
+                let nl = newlines_of(&self.text[start..pragma_end]);
+                self.push(&nl);
                 let _ = body;
                 self.render(pragma_end, end, constructs);
-                self.out.push_str(&format!(
-                    " {closers}}} {} }}",
-                    call("ompcc_rt_target_data_end")
-                ));
+                let end_call = format!(" {closers}}} {} }}", call("ompcc_rt_target_data_end"));
+                self.push(&end_call);
             }
             None => {
                 let f = match dir.kind {
@@ -500,8 +515,9 @@ impl Writer<'_> {
                 };
                 pre.push_str(&call(f));
                 pre.push_str(" }");
-                self.out.push_str(&pre);
-                self.out.push_str(&newlines_of(&self.text[start..end]));
+                self.push(&pre);
+                let nl = newlines_of(&self.text[start..end]);
+                self.push(&nl);
             }
         }
     }
@@ -550,10 +566,10 @@ fn scalar_type(size: u32, floating: bool) -> &'static str {
     match (size, floating) {
         (4, true) => "float",
         (8, true) => "double",
-        (1, _) => "__INT8_TYPE__",
-        (2, _) => "__INT16_TYPE__",
-        (4, _) => "__INT32_TYPE__",
-        _ => "__INT64_TYPE__",
+        (1, _) => "signed char",
+        (2, _) => "short",
+        (4, _) => "int",
+        _ => "long long",
     }
 }
 
