@@ -233,6 +233,29 @@ impl<'a> Ctx<'a> {
         self.diags.push(Diagnostic::error(code, msg, span));
     }
 
+    /// The module global (an `i32`, 0 when free) that locks `critical(name)` sections.
+    pub fn critical_lock(&mut self, name: &str) -> String {
+        let key = format!("__omp_critical_{name}");
+        if self.module.globals.iter().any(|g| g.name == key) {
+            return key;
+        }
+        let g = self.unique_name(&key);
+        self.module.globals.push(GlobalData {
+            name: g.clone(),
+            space: AddrSpace::Global,
+            size: 4,
+            align: 4,
+            init: Some(vec![0; 4]),
+        });
+        g
+    }
+
+    /// Claims `name` for a module symbol (kernel names come from the plan and must not be
+    /// renamed); false when it is taken.
+    pub fn reserve_name(&mut self, name: &str) -> bool {
+        self.used_names.insert(name.to_string())
+    }
+
     /// The function definitions `which` selects, in source order.
     pub fn select(&mut self, which: &crate::FunctionSelection) -> Vec<SymbolId> {
         use crate::FunctionSelection as S;
@@ -374,7 +397,8 @@ impl<'a> Ctx<'a> {
         let mut name = base.to_string();
         let mut n = 1;
         while !self.used_names.insert(name.clone()) {
-            name = format!("{base}.{n}");
+            // PTX names allow letters, digits, `_` and `$` only.
+            name = format!("{base}_{n}");
             n += 1;
         }
         name
@@ -448,7 +472,7 @@ impl<'a> Ctx<'a> {
         if let Some(n) = self.strings.get(&bytes) {
             return n.clone();
         }
-        let name = self.unique_name(".str");
+        let name = self.unique_name("__str");
         self.module.globals.push(GlobalData {
             name: name.clone(),
             space: AddrSpace::Global,
@@ -493,7 +517,7 @@ impl<'a> Ctx<'a> {
         };
         let align = info.align.unwrap_or(1).max(types.align_of(ty).unwrap_or(1)) as u32;
         let base = if info.linkage == ompcc_sema::Linkage::None {
-            format!("{func}.{}", info.name)
+            format!("{func}__{}", info.name)
         } else {
             info.asm_label.clone().unwrap_or(info.name.clone())
         };

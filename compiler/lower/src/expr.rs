@@ -177,7 +177,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// An lvalue (reports non-lvalues).
-    fn lvalue(&mut self, e: &'a Expr) -> Option<Lv> {
+    pub(crate) fn lvalue(&mut self, e: &'a Expr) -> Option<Lv> {
         match self.eval(e)? {
             Ev::L(lv) => Some(lv),
             Ev::R(Rv::Agg(a)) => {
@@ -1378,6 +1378,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             }
             "__assert_fail" if args.len() == 4 => return self.assert_fail(args, span),
             _ => {}
+        }
+        if let Some(v) = self.omp_api(&name, args, info.ty) {
+            return Some(Rv::S(v));
         }
         if let Some(r) = self.intrinsic(&name, args, info, span) {
             return r;

@@ -61,6 +61,8 @@ pub struct FnLower<'c, 'a, 'f> {
     /// Class of the return value (None: void or struct).
     pub ret: Option<Scalar>,
     pub errors: usize,
+    /// Who runs the code (kernels: the execution context of OpenMP constructs).
+    pub par: crate::kernel::Par,
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
@@ -119,6 +121,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 sret: None,
                 ret,
                 errors: 0,
+                par: crate::kernel::Par::DEVICE,
             };
             fl.body(def, sret);
         }
@@ -225,7 +228,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// Ends every open block (unreachable code after jumps, unused labels) and places labels
     /// that were jumped to but never defined (a checker error) so every branch target exists.
-    fn terminate_all(&mut self) {
+    pub(crate) fn terminate_all(&mut self) {
         let labels: Vec<Block> = self.labels.values().copied().collect();
         for blk in labels {
             if !self.b.func.layout.is_block_inserted(blk) {
@@ -414,6 +417,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 if let Some(body) = &d.body {
                     self.stmt(body);
                 }
+            }
+            StmtKind::Omp(d) if self.par.split != crate::kernel::Split::Device => {
+                self.omp_construct(d)
             }
             StmtKind::Omp(d) => self.unsupported(
                 format!(

@@ -38,10 +38,12 @@
 mod ctx;
 mod expr;
 mod func;
+mod kernel;
 mod ty;
 mod walk;
 
 use ompcc_diag::Diagnostic;
+use ompcc_omp::OffloadPlan;
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::TranslationUnit;
 
@@ -87,6 +89,46 @@ pub fn lower_functions(
     let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees);
     for sym in cx.select(which) {
         cx.enqueue(sym);
+    }
+    cx.run();
+    cx.finish()
+}
+
+/// Lowers a translation unit's device code: the functions `which` selects (as
+/// [`lower_functions`] does), one kernel per target region of `plan` (named `region.kernel`,
+/// parameters exactly `region.params`), the functions they call, and the `declare target`
+/// globals of the plan (each a module global named as in C, so the host can find it).
+///
+/// Diagnostics are `E08xx` (code the device cannot run) and `E09xx` (OpenMP constructs not
+/// supported in target regions), each at the construct; the module is valid IR whatever they
+/// say (a kernel that could not be lowered traps).
+pub fn lower_device_unit(
+    tu: &TranslationUnit,
+    typed: &TypedUnit,
+    plan: &OffloadPlan<'_>,
+    which: &FunctionSelection,
+    opts: &LowerOptions,
+) -> (ompcc_ir::Module, Vec<Diagnostic>) {
+    let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees);
+    for r in &plan.regions {
+        if !cx.reserve_name(&r.kernel) {
+            cx.error(
+                "E0911",
+                format!("kernel name '{}' is used twice in this unit", r.kernel),
+                r.directive.span,
+            );
+        }
+    }
+    for sym in cx.select(which) {
+        cx.enqueue(sym);
+    }
+    for &g in &plan.device_globals {
+        let span = typed.symbols[g].span;
+        let _ = cx.object_global(g, "", span);
+    }
+    for r in &plan.regions {
+        let f = kernel::lower_kernel(&mut cx, r);
+        cx.module.functions.push(f);
     }
     cx.run();
     cx.finish()

@@ -330,7 +330,19 @@ impl<'a> Walker<'_, 'a> {
 /// Calls `f` on every declaration inside `b`, nested blocks and statement expressions
 /// included.
 pub fn block_decls<'a>(b: &'a Block, f: &mut dyn FnMut(&'a Declaration)) {
-    fn stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Declaration)) {
+    for item in &b.items {
+        match item {
+            BlockItem::Decl(d) => f(d),
+            BlockItem::Stmt(s) => stmt_decls(s, f),
+            _ => {}
+        }
+    }
+}
+
+/// Calls `f` on every declaration inside the statement `s`.
+pub fn stmt_decls<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Declaration)) {
+    {
+        let stmt = stmt_decls;
         match &s.kind {
             StmtKind::Labeled(_, s)
             | StmtKind::Default(s)
@@ -359,11 +371,36 @@ pub fn block_decls<'a>(b: &'a Block, f: &mut dyn FnMut(&'a Declaration)) {
             _ => {}
         }
     }
-    for item in &b.items {
-        match item {
-            BlockItem::Decl(d) => f(d),
-            BlockItem::Stmt(s) => stmt(s, f),
-            _ => {}
+}
+
+/// Calls `f` with the declarator id of every declarator and the id of every identifier
+/// expression inside `s` (nested directives and their clauses included).
+pub fn stmt_decls_and_idents(s: &Stmt, f: &mut dyn FnMut(Option<DeclId>, Option<ExprId>)) {
+    stmt_decls(s, &mut |d| {
+        if let DeclarationKind::Vars { declarators, .. } = &d.kind {
+            for id in declarators {
+                f(Some(id.declarator.id), None);
+            }
         }
-    }
+    });
+    let mut w = Walker {
+        f: &mut |e: &Expr| {
+            if matches!(e.kind, ExprKind::Ident(_)) {
+                f(None, Some(e.id));
+            }
+        },
+    };
+    w.stmt(s);
+}
+
+/// Calls `f` with the id of every identifier inside `e`.
+pub fn idents_of(e: &Expr, f: &mut dyn FnMut(ExprId)) {
+    let mut w = Walker {
+        f: &mut |x: &Expr| {
+            if matches!(x.kind, ExprKind::Ident(_)) {
+                f(x.id);
+            }
+        },
+    };
+    w.expr(e);
 }

@@ -133,7 +133,7 @@ fn globals_get_module_storage_with_initializers() {
         cfg.init.as_ref().map(|b| b[..7].to_vec()),
         Some(vec![7, 0, 0, 0, b'a', b'b', 0])
     );
-    let calls = m.global("f.calls").expect("static local");
+    let calls = m.global("f__calls").expect("static local");
     assert_eq!(calls.init.as_ref().map(|b| b[0]), Some(3));
 }
 

@@ -173,16 +173,18 @@ fn printf_packs_arguments_for_vprintf() {
 }
 
 #[test]
-fn device_api_and_math_stay_external_calls() {
+fn math_stays_external_calls_and_device_api_reads_registers() {
     let (o0, _) = lower_ok(
         "int omp_get_thread_num(void); double sqrt(double);\n\
          double f(double x) { return sqrt(x) + omp_get_thread_num(); }",
     );
     let names: Vec<&str> = o0.decls.iter().map(|d| d.name.as_str()).collect();
     assert!(
-        names.contains(&"sqrt") && names.contains(&"omp_get_thread_num"),
+        names.contains(&"sqrt") && !names.contains(&"omp_get_thread_num"),
         "{names:?}"
     );
+    let text = o0.to_string();
+    assert!(text.contains("sreg tid.x"), "{text}");
     assert!(ompcc_lower::DEVICE_API.contains(&"omp_get_team_num"));
     assert!(ompcc_lower::MATH_FUNCTIONS.contains(&"expf"));
 }

@@ -1,0 +1,485 @@
+//! Target regions outlined into kernels, assembled by ptxas and run on the emulator; every
+//! result is compared with the same computation done on the host.
+
+#[path = "common/offload.rs"]
+mod harness;
+
+use harness::*;
+use ompcc_omp::{ExecMode, Pass};
+
+#[test]
+fn saxpy_spmd() {
+    let c = compile(
+        "void saxpy(int n, float a, float *x, float *y) {
+#pragma omp target teams distribute parallel for map(to: x[0:n]) map(tofrom: y[0:n])
+  for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];
+}",
+    );
+    assert_eq!(c.regions[0].mode, ExecMode::Spmd);
+    let n = 1000;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let y: Vec<f32> = (0..n).map(|i| 3.0 - i as f32).collect();
+    let mut e = Emu::new(&c);
+    let (dx, dy) = (e.buf(&x), e.buf(&y));
+    e.launch(
+        0,
+        4,
+        64,
+        &[
+            ("n", int(n)),
+            ("a", float(2.5)),
+            ("x", Arg::Buf(dx)),
+            ("y", Arg::Buf(dy)),
+        ],
+    );
+    let want: Vec<f32> = x.iter().zip(&y).map(|(x, y)| 2.5 * x + y).collect();
+    assert_eq!(e.get::<f32>(dy, n as usize), want);
+}
+
+#[test]
+fn dot_product_reduction_double() {
+    let c = compile(
+        "double dot(int n, double *x, double *y) {
+  double sum = 0.5;
+#pragma omp target teams distribute parallel for reduction(+:sum) map(to: x[0:n], y[0:n])
+  for (int i = 0; i < n; i++) sum += x[i] * y[i];
+  return sum;
+}",
+    );
+    assert!(c.regions[0].params.contains(&("sum".into(), Pass::Ref, 8)));
+    let n = 777;
+    let x: Vec<f64> = (0..n).map(|i| (i % 7) as f64).collect();
+    let y: Vec<f64> = (0..n).map(|i| (i % 5) as f64 * 0.5).collect();
+    let mut e = Emu::new(&c);
+    let (dx, dy, ds) = (e.buf(&x), e.buf(&y), e.buf(&[0.5f64]));
+    e.launch(
+        0,
+        4,
+        64,
+        &[
+            ("n", int(n)),
+            ("x", Arg::Buf(dx)),
+            ("y", Arg::Buf(dy)),
+            ("sum", Arg::Buf(ds)),
+        ],
+    );
+    let want: f64 = 0.5 + x.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>();
+    assert_eq!(e.get::<f64>(ds, 1)[0], want);
+    // blocks that end in a partial warp
+    let ds = e.buf(&[0.5f64]);
+    e.launch(
+        0,
+        3,
+        40,
+        &[
+            ("n", int(n)),
+            ("x", Arg::Buf(dx)),
+            ("y", Arg::Buf(dy)),
+            ("sum", Arg::Buf(ds)),
+        ],
+    );
+    assert_eq!(e.get::<f64>(ds, 1)[0], want);
+}
+
+#[test]
+fn min_max_reductions_int_and_double() {
+    let c = compile(
+        "void mm(int n, double *v, int *w, double *lo, double *hi, int *ilo, int *ihi, long *prod) {
+  double mn = 1e300, mx = -1e300; int a = 1 << 30, b = -(1 << 30); long p = 1;
+#pragma omp target teams distribute parallel for reduction(min:mn,a) reduction(max:mx,b) reduction(*:p) map(to: v[0:n], w[0:n])
+  for (int i = 0; i < n; i++) {
+    mn = v[i] < mn ? v[i] : mn;
+    mx = v[i] > mx ? v[i] : mx;
+    a = w[i] < a ? w[i] : a;
+    b = w[i] > b ? w[i] : b;
+    if (i % 100 == 0) p *= 2;
+  }
+  *lo = mn; *hi = mx; *ilo = a; *ihi = b; *prod = p;
+}",
+    );
+    let n = 1000i32;
+    let v: Vec<f64> = (0..n).map(|i| ((i * 37) % 1001) as f64 - 300.25).collect();
+    let w: Vec<i32> = (0..n).map(|i| (i * 7919) % 2003 - 1000).collect();
+    let mut e = Emu::new(&c);
+    let (dv, dw) = (e.buf(&v), e.buf(&w));
+    let (mn, mx) = (e.buf(&[1e300f64]), e.buf(&[-1e300f64]));
+    let (a, b, p) = (
+        e.buf(&[1i32 << 30]),
+        e.buf(&[-(1i32 << 30)]),
+        e.buf(&[1i64]),
+    );
+    e.launch(
+        0,
+        3,
+        96,
+        &[
+            ("n", int(n)),
+            ("v", Arg::Buf(dv)),
+            ("w", Arg::Buf(dw)),
+            ("mn", Arg::Buf(mn)),
+            ("mx", Arg::Buf(mx)),
+            ("a", Arg::Buf(a)),
+            ("b", Arg::Buf(b)),
+            ("p", Arg::Buf(p)),
+        ],
+    );
+    let fmin = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    let fmax = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(e.get::<f64>(mn, 1)[0], fmin);
+    assert_eq!(e.get::<f64>(mx, 1)[0], fmax);
+    assert_eq!(e.get::<i32>(a, 1)[0], *w.iter().min().unwrap());
+    assert_eq!(e.get::<i32>(b, 1)[0], *w.iter().max().unwrap());
+    assert_eq!(e.get::<i64>(p, 1)[0], 1 << 10);
+}
+
+#[test]
+fn collapse_two_and_three() {
+    let c = compile(
+        "void f(int n, int m, int *a, double *b) {
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom: a[0:n*m])
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      a[i * m + j] = i * 100 + j;
+#pragma omp target teams distribute parallel for collapse(3) map(tofrom: b[0:n*m*4])
+  for (int i = n - 1; i >= 0; i--)
+    for (int j = 0; j < m; j += 2)
+      for (int k = 1; k <= 4; k++)
+        b[(i * m + j) * 4 + k - 1] = i + j * 0.5 + k * 0.25;
+}",
+    );
+    let (n, m) = (13i32, 11i32);
+    let mut e = Emu::new(&c);
+    let a = e.buf(&vec![-1i32; (n * m) as usize]);
+    let b = e.buf(&vec![-1f64; (n * m * 4) as usize]);
+    e.launch(
+        0,
+        2,
+        64,
+        &[("n", int(n)), ("m", int(m)), ("a", Arg::Buf(a))],
+    );
+    e.launch(
+        1,
+        2,
+        64,
+        &[("n", int(n)), ("m", int(m)), ("b", Arg::Buf(b))],
+    );
+    let got = e.get::<i32>(a, (n * m) as usize);
+    for i in 0..n {
+        for j in 0..m {
+            assert_eq!(got[(i * m + j) as usize], i * 100 + j);
+        }
+    }
+    let mut want = vec![-1f64; (n * m * 4) as usize];
+    for i in 0..n {
+        for j in (0..m).step_by(2) {
+            for k in 1..=4 {
+                want[((i * m + j) * 4 + k - 1) as usize] =
+                    i as f64 + j as f64 * 0.5 + k as f64 * 0.25;
+            }
+        }
+    }
+    assert_eq!(e.get::<f64>(b, (n * m * 4) as usize), want);
+}
+
+#[test]
+fn lastprivate_and_private() {
+    let c = compile(
+        "void f(int n, int *a, int *out) {
+  int i, last = -1, t;
+#pragma omp target teams distribute parallel for lastprivate(i, last) private(t) map(tofrom: a[0:n])
+  for (i = 0; i < n; i++) { t = a[i] * 2; a[i] = t; last = t + 1; }
+  out[0] = i; out[1] = last;
+}",
+    );
+    let n = 300;
+    let v: Vec<i32> = (0..n).collect();
+    let mut e = Emu::new(&c);
+    let (a, i, last) = (e.buf(&v), e.buf(&[0i32]), e.buf(&[-1i32]));
+    e.launch(
+        0,
+        2,
+        64,
+        &[
+            ("n", int(n)),
+            ("a", Arg::Buf(a)),
+            ("i", Arg::Buf(i)),
+            ("last", Arg::Buf(last)),
+        ],
+    );
+    assert_eq!(e.get::<i32>(i, 1)[0], n);
+    assert_eq!(e.get::<i32>(last, 1)[0], (n - 1) * 2 + 1);
+    assert_eq!(
+        e.get::<i32>(a, n as usize),
+        v.iter().map(|x| x * 2).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn target_parallel_for_critical_single() {
+    let c = compile(
+        "int omp_get_num_threads(void);
+void f(int n, int *a, int *count, int *flag) {
+#pragma omp target parallel map(tofrom: a[0:n], count[0:1], flag[0:2])
+  {
+#pragma omp for
+    for (int i = 0; i < n; i++) a[i] = i + omp_get_num_threads() * 0;
+#pragma omp critical
+    count[0] += 1;
+#pragma omp single
+    flag[0] += 1;
+#pragma omp master
+    flag[1] = a[n - 1];
+  }
+}",
+    );
+    assert_eq!(c.regions[0].mode, ExecMode::Spmd);
+    let n = 200;
+    let mut e = Emu::new(&c);
+    let (a, count, flag) = (
+        e.buf(&vec![0i32; n as usize]),
+        e.buf(&[0i32]),
+        e.buf(&[0i32, 0]),
+    );
+    // the runtime may pick several teams: only team 0 runs the region
+    e.launch(
+        0,
+        2,
+        64,
+        &[
+            ("n", int(n)),
+            ("a", Arg::Buf(a)),
+            ("count", Arg::Buf(count)),
+            ("flag", Arg::Buf(flag)),
+        ],
+    );
+    assert_eq!(e.get::<i32>(a, n as usize), (0..n).collect::<Vec<_>>());
+    assert_eq!(e.get::<i32>(count, 1)[0], 64);
+    assert_eq!(e.get::<i32>(flag, 2), vec![1, n - 1]);
+}
+
+#[test]
+fn generic_teams_with_nested_distribute_parallel_for() {
+    let c = compile(
+        "int omp_get_team_num(void); int omp_get_num_teams(void);
+void f(int n, double *a, int *seen) {
+#pragma omp target teams map(tofrom: a[0:n], seen[0:8]) num_teams(4)
+  {
+    double scale = 2.0;
+    seen[omp_get_team_num()] = omp_get_num_teams();
+#pragma omp distribute parallel for
+    for (int i = 0; i < n; i++) a[i] = a[i] * scale + omp_get_team_num() * 0;
+  }
+}",
+    );
+    assert_eq!(c.regions[0].mode, ExecMode::Generic);
+    let n = 101;
+    let v: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    let mut e = Emu::new(&c);
+    let (a, seen) = (e.buf(&v), e.buf(&[0i32; 8]));
+    e.launch(
+        0,
+        4,
+        64,
+        &[("n", int(n)), ("a", Arg::Buf(a)), ("seen", Arg::Buf(seen))],
+    );
+    assert_eq!(
+        e.get::<f64>(a, n as usize),
+        v.iter().map(|x| x * 2.0).collect::<Vec<_>>()
+    );
+    assert_eq!(e.get::<i32>(seen, 8), vec![4, 4, 4, 4, 0, 0, 0, 0]);
+}
+
+#[test]
+fn serial_target_with_a_loop_and_device_function() {
+    let c = compile(
+        "#pragma omp declare target
+static int sq(int x) { return x * x; }
+int table[16];
+#pragma omp end declare target
+int cube(int x) { return x * sq(x); }
+void f(int n, long *out) {
+  long s = 0;
+#pragma omp target map(tofrom: s)
+  {
+    for (int i = 0; i < n; i++) { table[i % 16] += i; s += cube(i); }
+  }
+  out[0] = s;
+}",
+    );
+    assert_eq!(c.regions[0].mode, ExecMode::Serial);
+    assert_eq!(c.globals, vec!["table".to_string()]);
+    let n = 40;
+    let mut e = Emu::new(&c);
+    let s = e.buf(&[0i64]);
+    e.launch(0, 1, 1, &[("n", int(n)), ("s", Arg::Buf(s))]);
+    assert_eq!(
+        e.get::<i64>(s, 1)[0],
+        (0..n as i64).map(|i| i * i * i).sum::<i64>()
+    );
+    let t = e.get::<i32>(e.global("table"), 16);
+    let mut want = [0i32; 16];
+    for i in 0..n {
+        want[(i % 16) as usize] += i;
+    }
+    assert_eq!(t, want.to_vec());
+}
+
+#[test]
+fn printf_and_device_api_in_a_kernel() {
+    let c = compile(
+        "#include_next_is_not_used
+int printf(const char *, ...); int omp_get_thread_num(void); int omp_is_initial_device(void);
+void f(void) {
+#pragma omp target
+  printf(\"dev %d %d\\n\", omp_is_initial_device(), omp_get_thread_num());
+}"
+        .replace("#include_next_is_not_used\n", "")
+        .as_str(),
+    );
+    let e = Emu::new(&c);
+    e.launch(0, 1, 1, &[]);
+    assert_eq!(e.printed(), "dev 0 0\n");
+}
+
+#[test]
+fn unsupported_constructs_are_errors_at_the_construct() {
+    let err = try_compile(
+        "void f(int n, int *a) {
+#pragma omp target map(tofrom: a[0:n])
+  {
+#pragma omp task
+    a[0] = 1;
+  }
+}",
+        2,
+    )
+    .err()
+    .expect("an error");
+    assert!(
+        err.contains("E0803") && err.contains("task") && err.ends_with("@4"),
+        "{err}"
+    );
+}
+
+#[test]
+fn loop_shapes_and_scalar_params() {
+    let c = compile(
+        "struct P { int k; double w; };
+void f(unsigned n, char c, short s, _Bool b, long big, struct P p, int *a, long *out) {
+  long total = 0;
+#pragma omp target teams distribute map(tofrom: a[0:n])
+  for (unsigned i = 2; i <= n - 1; i += 3) a[i] = c + s + b + p.k;
+#pragma omp target map(tofrom: a[0:n])
+#pragma omp parallel for
+  for (long j = (long)n - 1; j >= 0; j -= 2) a[j] += 1000 + big;
+#pragma omp target simd reduction(+:total) map(tofrom: a[0:n])
+  for (int k = 0; k < 10; k++) total += a[k];
+  out[0] = total;
+}",
+    );
+    let modes: Vec<ExecMode> = c.regions.iter().map(|r| r.mode).collect();
+    assert_eq!(
+        modes,
+        vec![ExecMode::Spmd, ExecMode::Spmd, ExecMode::Serial]
+    );
+    let n = 50u32;
+    let mut e = Emu::new(&c);
+    let a = e.buf(&vec![0i32; n as usize]);
+    let p = e.buf(&[7i64, 2.5f64.to_bits() as i64]);
+    let total = e.buf(&[0i64]);
+    e.launch(
+        0,
+        2,
+        32,
+        &[
+            ("n", Arg::Val(n.to_le_bytes().to_vec())),
+            ("c", Arg::Val(vec![3])),
+            ("s", Arg::Val(300i16.to_le_bytes().to_vec())),
+            ("b", Arg::Val(vec![1])),
+            ("p", Arg::Buf(p)),
+            ("a", Arg::Buf(a)),
+        ],
+    );
+    e.launch(
+        1,
+        3,
+        32,
+        &[
+            ("n", Arg::Val(n.to_le_bytes().to_vec())),
+            ("big", long(1 << 20)),
+            ("a", Arg::Buf(a)),
+        ],
+    );
+    e.launch(2, 1, 1, &[("total", Arg::Buf(total)), ("a", Arg::Buf(a))]);
+    let mut want = vec![0i32; n as usize];
+    for i in (2..n).step_by(3) {
+        want[i as usize] = 3 + 300 + 1 + 7;
+    }
+    for j in (0..n as i64).rev().step_by(2) {
+        want[j as usize] += 1000 + (1 << 20);
+    }
+    assert_eq!(e.get::<i32>(a, n as usize), want);
+    assert_eq!(
+        e.get::<i64>(total, 1)[0],
+        want[..10].iter().map(|&x| x as i64).sum::<i64>()
+    );
+}
+
+#[test]
+fn teams_reduction_and_logical_bitwise_reductions() {
+    let c = compile(
+        "void f(int n, int *v, double *x, int *res) {
+  int all = 1, any = 0, band = -1, bor = 0, bxor = 0; double prod = 1.0, sub = 0.0;
+#pragma omp target teams distribute parallel for map(to: v[0:n], x[0:n]) reduction(&&:all) reduction(||:any) reduction(&:band) reduction(|:bor) reduction(^:bxor) reduction(*:prod) reduction(-:sub)
+  for (int i = 0; i < n; i++) {
+    all = all && v[i] > 0; any = any || v[i] > 90; band &= v[i]; bor |= v[i]; bxor ^= v[i];
+    prod *= x[i]; sub -= x[i];
+  }
+  res[0] = all; res[1] = any; res[2] = band; res[3] = bor; res[4] = bxor;
+  x[0] = prod; x[1] = sub;
+  int t = 0;
+#pragma omp target teams map(tofrom: t) reduction(+:t) num_teams(3)
+  t += 5;
+  res[5] = t;
+}",
+    );
+    assert_eq!(c.regions[1].mode, ExecMode::Generic);
+    let n = 64;
+    let v: Vec<i32> = (0..n).map(|i| (i * 13) % 97 + 1).collect();
+    let x: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { 2.0 } else { 1.0 }).collect();
+    let mut e = Emu::new(&c);
+    let (dv, dx) = (e.buf(&v), e.buf(&x));
+    let cells: Vec<_> = [1i32, 0, -1, 0, 0].iter().map(|&k| e.buf(&[k])).collect();
+    let (prod, sub) = (e.buf(&[1.0f64]), e.buf(&[0.0f64]));
+    e.launch(
+        0,
+        2,
+        64,
+        &[
+            ("n", int(n)),
+            ("v", Arg::Buf(dv)),
+            ("x", Arg::Buf(dx)),
+            ("all", Arg::Buf(cells[0])),
+            ("any", Arg::Buf(cells[1])),
+            ("band", Arg::Buf(cells[2])),
+            ("bor", Arg::Buf(cells[3])),
+            ("bxor", Arg::Buf(cells[4])),
+            ("prod", Arg::Buf(prod)),
+            ("sub", Arg::Buf(sub)),
+        ],
+    );
+    let got: Vec<i32> = cells.iter().map(|&p| e.get::<i32>(p, 1)[0]).collect();
+    let want = vec![
+        v.iter().all(|&a| a > 0) as i32,
+        v.iter().any(|&a| a > 90) as i32,
+        v.iter().fold(-1, |a, b| a & b),
+        v.iter().fold(0, |a, b| a | b),
+        v.iter().fold(0, |a, b| a ^ b),
+    ];
+    assert_eq!(got, want);
+    assert_eq!(e.get::<f64>(prod, 1)[0], x.iter().product::<f64>());
+    assert_eq!(e.get::<f64>(sub, 1)[0], -x.iter().sum::<f64>());
+    let t = e.buf(&[0i32]);
+    e.launch(1, 3, 1, &[("t", Arg::Buf(t))]);
+    assert_eq!(e.get::<i32>(t, 1)[0], 15);
+}
