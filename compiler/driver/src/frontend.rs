@@ -155,23 +155,22 @@ fn lower(
     plan: Option<&ompcc_omp::OffloadPlan<'_>>,
     emitter: &mut Emitter,
 ) -> Result<ompcc_ir::Module, Option<String>> {
-    use ompcc_lower::{FunctionSelection, LowerOptions, lower_functions};
-    let which = if plan.is_none() {
-        FunctionSelection::All
-    } else {
-        FunctionSelection::DeclareTarget
+    use ompcc_lower::{FunctionSelection, LowerOptions, lower_device_unit, lower_functions};
+    let (module, diags) = match plan {
+        Some(plan) => lower_device_unit(
+            &checked.tu,
+            &checked.typed,
+            plan,
+            &FunctionSelection::DeclareTarget,
+            &LowerOptions::default(),
+        ),
+        None => lower_functions(
+            &checked.tu,
+            &checked.typed,
+            &FunctionSelection::All,
+            &LowerOptions::default(),
+        ),
     };
-    if plan.is_some_and(|p| !p.regions.is_empty()) {
-        return Err(Some(
-            "target regions cannot be outlined into kernels in this build".to_owned(),
-        ));
-    }
-    let (module, diags) = lower_functions(
-        &checked.tu,
-        &checked.typed,
-        &which,
-        &LowerOptions::default(),
-    );
     for d in &diags {
         emitter.emit(d, &checked.source_map);
     }
