@@ -286,22 +286,37 @@ pub fn offload(
     }
 }
 
-/// The declare-target globals of `plan` that the device module defines, with their names.
+/// The host variables that have a device copy in `module`, with their PTX names: the
+/// declare-target globals of `plan`, and the file-scope objects that device functions use
+/// (implicitly declare target, OpenMP 5.2 section 7.8.1). Registering them gives the runtime
+/// the pairs it needs for `target update` and for maps of these variables.
 fn device_globals(
     checked: &Checked,
     plan: &ompcc_omp::OffloadPlan<'_>,
     module: &ompcc_ir::Module,
 ) -> Vec<ompcc_host::DeviceGlobal> {
-    let mut out = Vec::new();
-    for &sym in &plan.device_globals {
-        let info = &checked.typed.symbols[sym];
-        // Only file-scope objects defined here: an `extern` one belongs to the unit that
+    let typed = &checked.typed;
+    let mut out: Vec<ompcc_host::DeviceGlobal> = Vec::new();
+    let candidates = plan
+        .device_globals
+        .iter()
+        .copied()
+        .chain(module.globals.iter().filter_map(|g| typed.global(&g.name)));
+    for sym in candidates {
+        let info = &typed.symbols[sym];
+        // Only objects defined in this unit: an `extern` one belongs to the unit that
         // defines it, which registers it.
-        if !(info.defined || info.tentative) || info.linkage == ompcc_sema::Linkage::None {
+        if info.kind != ompcc_sema::SymbolKind::Object
+            || !(info.defined || info.tentative)
+            || info.linkage == ompcc_sema::Linkage::None
+            || info.storage != ompcc_sema::Storage::Static
+        {
             continue;
         }
         let ptx_name = info.asm_label.clone().unwrap_or_else(|| info.name.clone());
-        if module.globals.iter().any(|g| g.name == ptx_name) {
+        if module.globals.iter().any(|g| g.name == ptx_name)
+            && !out.iter().any(|g| g.ptx_name == ptx_name)
+        {
             out.push(ompcc_host::DeviceGlobal {
                 ptx_name,
                 host_name: info.name.clone(),

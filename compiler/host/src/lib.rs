@@ -26,7 +26,9 @@ mod remarks;
 use ompcc_diag::{Diagnostic, SourceMap, Span};
 use ompcc_omp::{DataConstruct, ExecMode, MapItem, OffloadPlan, Pass, TargetRegion};
 use ompcc_sema::TypedUnit;
-use ompcc_syntax::ast::{MapModifier, MapType, OmpDirectiveKind, TranslationUnit};
+use ompcc_syntax::ast::{
+    MapModifier, MapType, OmpClauseKind, OmpClauseName, OmpDirectiveKind, TranslationUnit,
+};
 
 pub use remarks::remarks;
 
@@ -328,8 +330,26 @@ impl Writer<'_> {
                 format!("(unsigned int)({})", self.src(e))
             })
         };
+        // `num_threads` of a parallel construct at the region's top bounds the team size.
+        let num_threads = [Some(r.directive), r.loop_nest.map(|l| l.directive)]
+            .into_iter()
+            .flatten()
+            .flat_map(|d| &d.clauses)
+            .find_map(|c| match (&c.name, &c.kind) {
+                (OmpClauseName::NumThreads, OmpClauseKind::Expr(e)) => Some(&**e),
+                _ => None,
+            });
+        let threads = match (num_threads, r.thread_limit) {
+            (Some(n), Some(t)) => format!(
+                "({n} < {t} ? {n} : {t})",
+                n = clause(Some(n)),
+                t = clause(Some(t))
+            ),
+            (Some(n), None) => clause(Some(n)),
+            (None, t) => clause(t),
+        };
         let (teams, threads) = match r.mode {
-            ExecMode::Spmd => (clause(r.num_teams), clause(r.thread_limit)),
+            ExecMode::Spmd => (clause(r.num_teams), threads),
             ExecMode::Generic => (clause(r.num_teams), "1".to_owned()),
             ExecMode::Serial => ("1".to_owned(), "1".to_owned()),
         };
