@@ -112,6 +112,9 @@ pub struct DeviceOptions<'a> {
     pub arch: Option<&'a str>,
     /// `-g`: `.loc` line info in the PTX.
     pub line_info: bool,
+    /// The device math library as one preprocessed unit (asked for only when device code
+    /// calls a math function).
+    pub math_source: &'a dyn Fn() -> Result<String, String>,
 }
 
 /// `--emit=ir|ir-opt|ptx`: lower the device code (with `--device-only`, every function;
@@ -138,6 +141,9 @@ pub fn device_stage(
         Some(plan)
     };
     let mut module = lower(checked, plan.as_ref(), &mut emitter)?;
+    if plan.is_some() {
+        link_device_math(&mut module, opts)?;
+    }
     if stage == EmitStage::Ir {
         return Ok(module.to_string());
     }
@@ -189,8 +195,122 @@ fn device_module(
     emitter: &mut Emitter,
 ) -> Result<ompcc_ir::Module, Option<String>> {
     let mut module = lower(checked, plan, emitter)?;
+    link_device_math(&mut module, opts)?;
     optimize(&mut module, opts)?;
     Ok(module)
+}
+
+/// Prototypes for the exact builtins the math library uses that sema does not predeclare.
+const MATH_BUILTIN_PROTOTYPES: &str =
+    "double __builtin_rint(double); float __builtin_rintf(float);\n";
+
+/// Links the device math library into `module` when its device code calls C math functions
+/// (`sin`, ...): calls are renamed to the library's symbols (`__ompcc_sin`), the library is
+/// compiled by ompcc's own pipeline (parse, check, lower), linked with internal linkage (so
+/// every unit has its own copy and separately compiled units do not clash), and the library
+/// functions nothing calls are dropped.
+fn link_device_math(
+    module: &mut ompcc_ir::Module,
+    opts: &DeviceOptions<'_>,
+) -> Result<(), Option<String>> {
+    let used: Vec<(String, &'static str)> = module
+        .decls
+        .iter()
+        .filter_map(|d| ompcc_stdlib::device_symbol(&d.name).map(|s| (d.name.clone(), s)))
+        .collect();
+    if used.is_empty() {
+        return Ok(());
+    }
+    let ice = |what: &str| {
+        Some(format!(
+            "internal compiler error: device math library: {what}"
+        ))
+    };
+    let mut text = (opts.math_source)().map_err(Some)?;
+    // Builtins ompcc's checker does not know yet get prototypes (their calls become
+    // instructions below).
+    text.insert_str(0, MATH_BUILTIN_PROTOTYPES);
+    let (tu, _, parse_diags) = ompcc_syntax::parse_translation_unit(&text, "ompcc-math.c");
+    let tu = match tu {
+        Some(tu) if !has_errors(&parse_diags) => tu,
+        _ => return Err(ice("it does not parse")),
+    };
+    let (typed, sema_diags) = ompcc_sema::check(&tu);
+    if let Some(d) = sema_diags.iter().find(|d| d.is_error()) {
+        return Err(ice(&format!("it does not type-check: {}", d.message)));
+    }
+    let (mut lib, diags) = ompcc_lower::lower_functions(
+        &tu,
+        &typed,
+        &ompcc_lower::FunctionSelection::All,
+        &ompcc_lower::LowerOptions::default(),
+    );
+    if let Some(d) = diags.iter().find(|d| d.is_error()) {
+        return Err(ice(&format!("it does not lower to IR: {}", d.message)));
+    }
+    exact_builtins_to_instructions(&mut lib);
+    let lib_names: Vec<String> = lib
+        .functions
+        .iter()
+        .map(|f| f.name.clone())
+        .chain(lib.globals.iter().map(|g| g.name.clone()))
+        .collect();
+    for name in &lib_names {
+        lib.linkage
+            .insert(name.clone(), ompcc_ir::Linkage::Internal);
+    }
+    for (c_name, symbol) in &used {
+        ompcc_ir::link::rename_symbol(module, c_name, symbol);
+    }
+    let added = ompcc_ir::link::link(module, lib).map_err(|e| ice(&e))?;
+    ompcc_ir::link::drop_unreferenced(module, |f| !lib_names.contains(&f.name), &added);
+    Ok(())
+}
+
+/// The library's sources use the builtins that are exact PTX instructions (`__builtin_sqrt`,
+/// `__builtin_fma`, ...); lowering leaves them as calls to the C functions of those names.
+/// Here each such call becomes its IR instruction. Only in the library: in user code, `sqrt`
+/// means the library's `__ompcc_sqrt`.
+fn exact_builtins_to_instructions(lib: &mut ompcc_ir::Module) {
+    use ompcc_ir::{InstData, Opcode};
+    for f in &mut lib.functions {
+        let insts: Vec<_> = f.layout.all_insts().collect();
+        for inst in insts {
+            let InstData::Call { func, .. } = f.dfg.inst(inst) else {
+                continue;
+            };
+            let name = f.dfg.ext_funcs[*func].name.trim_start_matches("__builtin_");
+            let unary = match name {
+                "sqrt" | "sqrtf" => Some(Opcode::Sqrt),
+                "fabs" | "fabsf" => Some(Opcode::Fabs),
+                "floor" | "floorf" => Some(Opcode::Floor),
+                "ceil" | "ceilf" => Some(Opcode::Ceil),
+                "trunc" | "truncf" => Some(Opcode::Ftrunc),
+                "rint" | "rintf" => Some(Opcode::Nearest),
+                _ => None,
+            };
+            let binary = match name {
+                "fmin" | "fminf" => Some(Opcode::Fmin),
+                "fmax" | "fmaxf" => Some(Opcode::Fmax),
+                "copysign" | "copysignf" => Some(Opcode::Fcopysign),
+                _ => None,
+            };
+            let args = f.dfg.inst_args(inst).to_vec();
+            let data = match (unary, binary, args.as_slice()) {
+                (Some(opcode), _, &[arg]) => InstData::Unary { opcode, arg },
+                (_, Some(opcode), &[a, b]) => InstData::Binary {
+                    opcode,
+                    args: [a, b],
+                },
+                (_, _, &[a, b, c]) if name == "fma" || name == "fmaf" => InstData::Ternary {
+                    opcode: Opcode::Fma,
+                    args: [a, b, c],
+                },
+                _ => continue,
+            };
+            *f.dfg.inst_mut(inst) = data;
+        }
+    }
 }
 
 /// Runs `--passes=` or the pipeline of the -O level, verifying after every pass.

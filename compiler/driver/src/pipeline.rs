@@ -206,7 +206,9 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         unit.pp_stderr = stderr;
     }
 
-    // Step 2: the frontend.
+    // Step 2: the frontend. The device math library is preprocessed by the host compiler
+    // (its headers are plain C), only for units whose device code calls it.
+    let math_source = || preprocess_math(host, runner, tmp.path());
     let werror = inv
         .args
         .iter()
@@ -228,7 +230,15 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 return Err(DriverError::Fatal(format!("cannot read '{path}': {e}")));
             }
         };
-        unit.outcome = frontend(unit.input, &text, &inv.ours, inv.verbose, werror, line_info)?;
+        unit.outcome = frontend(
+            unit.input,
+            &text,
+            &inv.ours,
+            inv.verbose,
+            werror,
+            line_info,
+            &math_source,
+        )?;
     }
 
     if inv.ours.emit.is_some() || inv.ours.device_only {
@@ -293,6 +303,7 @@ fn frontend(
     verbose: bool,
     werror: bool,
     line_info: bool,
+    math_source: &dyn Fn() -> Result<String, String>,
 ) -> Result<Outcome, DriverError> {
     // Spans index the text, so it must stay byte-for-byte: invalid UTF-8 (Latin-1 in a string
     // or comment) is replaced by as many '?' as there were bytes.
@@ -349,6 +360,7 @@ fn frontend(
         time_passes: ours.time_passes,
         arch: ours.offload_arch.as_deref(),
         line_info,
+        math_source,
     };
     if ours.emit == Some(EmitStage::HostC) {
         let remarks = frontend::wants_offload_remarks(&ours.remarks);
@@ -383,6 +395,37 @@ fn frontend(
         }),
         Err(Some(msg)) => Err(DriverError::Error(msg)),
         Err(None) => Err(DriverError::Reported),
+    }
+}
+
+/// The device math library (`ompcc_stdlib`) as one preprocessed translation unit, written
+/// under `tmp` and run through `host -E`.
+fn preprocess_math(host: &HostCc, runner: &Runner, tmp: &Path) -> Result<String, String> {
+    let dir = tmp.join("math");
+    let sources = ompcc_stdlib::write_math_tree(&dir)
+        .map_err(|e| format!("cannot write the device math library: {e}"))?;
+    let _ = sources;
+    let all = dir.join("ompcc_math_all.c");
+    fs::write(&all, ompcc_stdlib::amalgamation())
+        .map_err(|e| format!("cannot write '{}': {e}", all.display()))?;
+    let out = dir.join("ompcc_math_all.i");
+    let cmd = host.cmd(vec![
+        "-E".to_owned(),
+        "-I".to_owned(),
+        dir.display().to_string(),
+        all.display().to_string(),
+        "-o".to_owned(),
+        out.display().to_string(),
+    ]);
+    match runner.run_captured(&cmd) {
+        Ok((0, _)) => {
+            fs::read_to_string(&out).map_err(|e| format!("cannot read '{}': {e}", out.display()))
+        }
+        Ok((code, stderr)) => Err(format!(
+            "preprocessing the device math library failed (status {code}): {}",
+            String::from_utf8_lossy(&stderr)
+        )),
+        Err(e) => Err(format!("cannot preprocess the device math library: {e:?}")),
     }
 }
 
@@ -723,13 +766,14 @@ mod tests {
             lang: Lang::C,
             explicit_lang: None,
         };
+        let no_math = || Err("no math library in this test".to_owned());
         let mut ours = OmpccOptions {
             color: Color::Never,
             ..OmpccOptions::default()
         };
         let host_only = b"void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 4; i++) a[i] = i;\n}\n";
         assert!(matches!(
-            frontend(&input, host_only, &ours, false, false, false).unwrap(),
+            frontend(&input, host_only, &ours, false, false, false, &no_math).unwrap(),
             Outcome::HostOnly
         ));
         // A Latin-1 byte in a comment must neither stop the frontend nor change the text.
@@ -738,7 +782,7 @@ mod tests {
         let Outcome::Offload {
             host_text,
             needs_runtime: true,
-        } = frontend(&input, text, &ours, false, false, false).unwrap()
+        } = frontend(&input, text, &ours, false, false, false, &no_math).unwrap()
         else {
             panic!("not offloaded");
         };
@@ -755,7 +799,7 @@ mod tests {
         // reports it as cc would); a unit with device constructs is compiled by the host
         // compiler first, and our diagnostics follow if it accepts the unit.
         assert!(matches!(
-            frontend(&input, b"int f( {\n", &ours, false, false, false),
+            frontend(&input, b"int f( {\n", &ours, false, false, false, &no_math),
             Ok(Outcome::HostOnly)
         ));
         assert!(matches!(
@@ -765,13 +809,14 @@ mod tests {
                 &ours,
                 false,
                 false,
-                false
+                false,
+                &no_math
             ),
             Ok(Outcome::Rejected { diagnostics, .. }) if diagnostics.contains("t.c:2:")
         ));
         ours.emit = Some(EmitStage::Ast);
         assert!(matches!(
-            frontend(&input, b"int f( {\n", &ours, false, false, false),
+            frontend(&input, b"int f( {\n", &ours, false, false, false, &no_math),
             Err(DriverError::Reported)
         ));
     }
