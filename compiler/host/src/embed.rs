@@ -77,15 +77,23 @@ pub fn line_marker(line: u32, file: &str, system: bool) -> String {
     )
 }
 
-/// The prelude, placed before the unit's text. `starts_with_marker`: the unit's text begins
-/// with its own line marker (`cc -E` output does); otherwise a marker for line 1 of
-/// `file` follows the prelude.
-pub fn prelude(file: &str, starts_with_marker: bool) -> String {
-    let mut out = line_marker(1, "<ompcc-prelude>", false);
-    out.push_str(PRELUDE);
-    if !starts_with_marker {
-        out.push_str(&line_marker(1, file, false));
+/// The prelude and the line marker that returns to the unit: placed after the unit's first
+/// line marker `first_marker` (the host compiler names the compilation unit after the first
+/// marker, for debug info and messages), which is repeated after the prelude so the unit's
+/// next line keeps its number. A unit without a leading marker gets one for line 1 of `file`
+/// on both sides of the prelude.
+pub fn prelude(file: &str, first_marker: Option<&str>) -> String {
+    let back = match first_marker {
+        Some(m) => format!("{}\n", m.trim_end_matches(['\n', '\r'])),
+        None => line_marker(1, file, false),
+    };
+    let mut out = String::new();
+    if first_marker.is_none() {
+        out.push_str(&back);
     }
+    out.push_str(&line_marker(1, "<ompcc-prelude>", false));
+    out.push_str(PRELUDE);
+    out.push_str(&back);
     out
 }
 

@@ -88,8 +88,11 @@ pub fn rewrite(
         errors: Vec::new(),
         counter: 0,
     };
-    w.push(&embed::prelude(&file, starts_with_marker(text)));
-    w.render(0, text.len(), &constructs);
+    // The unit's first line marker stays first; the prelude follows it.
+    let first = first_marker_len(text);
+    w.copy(0, first);
+    w.push(&embed::prelude(&file, (first > 0).then(|| &text[..first])));
+    w.render(first, text.len(), &constructs);
     let kernels: Vec<embed::KernelC<'_>> = plan
         .regions
         .iter()
@@ -114,17 +117,20 @@ pub fn rewrite(
     }
 }
 
-/// Whether the text begins with a line marker (`# 0 "x.c"` from `cc -E`).
-fn starts_with_marker(text: &str) -> bool {
-    let rest = text.trim_start_matches([' ', '\t']);
-    rest.strip_prefix('#').is_some_and(|r| {
+/// The length of the unit's first line (newline included) when it is a line marker
+/// (`# 0 "x.c"` from `cc -E`), else 0.
+fn first_marker_len(text: &str) -> usize {
+    let line_end = text.find('\n').map_or(text.len(), |i| i + 1);
+    let rest = text[..line_end].trim_start_matches([' ', '\t']);
+    let is_marker = rest.strip_prefix('#').is_some_and(|r| {
         let r = r.trim_start_matches([' ', '\t']);
         let r = r
             .strip_prefix("line")
             .unwrap_or(r)
             .trim_start_matches([' ', '\t']);
         r.starts_with(|c: char| c.is_ascii_digit())
-    })
+    });
+    if is_marker { line_end } else { 0 }
 }
 
 /// A device construct with its extent in the text.
