@@ -250,6 +250,19 @@ impl<'a> Ctx<'a> {
         g
     }
 
+    /// A fresh uninitialized module global in shared memory (one copy per block).
+    pub fn shared_global(&mut self, base: &str, size: u64, align: u32) -> String {
+        let name = self.unique_name(base);
+        self.module.globals.push(GlobalData {
+            name: name.clone(),
+            space: AddrSpace::Shared,
+            size: size.max(1),
+            align: align.max(1),
+            init: None,
+        });
+        name
+    }
+
     /// Claims `name` for a module symbol (kernel names come from the plan and must not be
     /// renamed); false when it is taken.
     pub fn reserve_name(&mut self, name: &str) -> bool {

@@ -91,6 +91,8 @@ enum Who {
 struct Private<'a> {
     sym: SymbolId,
     old: Option<Local>,
+    /// Array reductions: the private buffer and where its elements combine.
+    array: Option<ArrayRed>,
     /// The original's address and type (absent for plain `private`).
     orig: Option<(Addr, QualType)>,
     kind: PrivKind,
@@ -103,6 +105,18 @@ enum PrivKind {
     First,
     Last,
     Reduce(ReductionOp),
+}
+
+/// A reduction over an array (whole, or a contiguous section): `count` elements of class
+/// `cls` from element `first` of the original, privatized in `buf` (local memory).
+#[derive(Clone, Copy)]
+struct ArrayRed {
+    cls: Scalar,
+    esize: u32,
+    first: i64,
+    count: i64,
+    buf: Addr,
+    orig: Addr,
 }
 
 /// One canonical loop of a nest: iteration variable and bounds as `i64`.
@@ -277,6 +291,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             (ExecMode::Spmd, None) => {
                 // `target parallel`: the threads of team 0.
                 self.guard_first_thread(true, false);
+                self.team_shared(region, &shape);
                 self.par = Par {
                     split: Split::Team,
                     threads: true,
@@ -317,6 +332,72 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         self.ensure_open();
         self.b.ins().ret(&[]);
+    }
+
+    /// In a `target parallel` kernel, the variables the target makes private (firstprivate
+    /// values, device pointers, `private` items) are shared by the team's threads: each gets
+    /// one copy in shared memory, initialized by thread 0 before a barrier.
+    fn team_shared(&mut self, region: &TargetRegion<'a>, shape: &Shape<'a>) {
+        let mut syms: Vec<SymbolId> = Vec::new();
+        for p in &region.params {
+            if p.pass != Pass::Ref {
+                syms.push(p.sym);
+            }
+        }
+        for c in &region.directive.clauses {
+            if let (OmpClauseKind::List(l), C::Private) = (&c.kind, c.name) {
+                for e in l {
+                    if let Some(&s) = self.cx.typed.ident_symbols.get(&e.id)
+                        && !syms.contains(&s)
+                    {
+                        syms.push(s);
+                    }
+                }
+            }
+        }
+        let _ = shape;
+        let mut moved = Vec::new();
+        for s in syms {
+            let Some(Local::Slot(slot, align)) = self.locals.get(&s).copied() else {
+                continue;
+            };
+            let info = &self.cx.typed.symbols[s];
+            let qt = info.ty;
+            let Some(size) = self.cx.typed.types.size_of(qt) else {
+                continue;
+            };
+            let name = format!("{}__{}", self.name, info.name);
+            let g = self.cx.shared_global(&name, size, align);
+            let gr = self.b.import_global(&g, AddrSpace::Shared);
+            let sp = self.b.ins().global_addr(gr);
+            let gp = self.b.ins().addrspacecast(Type::PTR, sp);
+            moved.push((s, slot, align, gp, qt));
+        }
+        if moved.is_empty() {
+            return;
+        }
+        let t = self.b.ins().sreg(SpecialReg::TidX);
+        let zero = self.b.ins().iconst(Type::I32, 0);
+        let first = self.b.ins().icmp(IntCC::Eq, t, zero);
+        let init = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(first, init, &[], join, &[]);
+        self.b.switch_to_block(init);
+        for (_, slot, align, gp, qt) in &moved {
+            let src = self.slot_addr(*slot, *align);
+            let dst = Addr {
+                ptr: *gp,
+                space: AddrSpace::Generic,
+                align: *align,
+            };
+            self.copy(dst, src, *qt, Span::default());
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.ins().barrier();
+        for (s, _, align, gp, _) in moved {
+            self.locals.insert(s, Local::Ptr(gp, align));
+        }
     }
 
     /// Returns at once on every thread but the first of team 0 (`team`) and/or the first of
@@ -397,6 +478,17 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     fn privatize_item(&mut self, item: &'a Expr, kind: PrivKind, out: &mut Vec<Private<'a>>) {
         let e = crate::expr::strip_parens(item);
+        if let PrivKind::Reduce(op) = kind {
+            let array_var =
+                matches!(e.kind, ExprKind::Ident(_))
+                    && self.cx.typed.ident_symbols.get(&e.id).is_some_and(|s| {
+                        self.cx.typed.types.is_array(self.cx.typed.symbols[*s].ty)
+                    });
+            if array_var || matches!(e.kind, ExprKind::ArraySection { .. }) {
+                self.privatize_array_reduction(item, op, out);
+                return;
+            }
+        }
         let sym = match (&e.kind, self.cx.typed.ident_symbols.get(&e.id)) {
             (ExprKind::Ident(_), Some(&s)) => s,
             _ => {
@@ -443,10 +535,203 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         out.push(Private {
             sym,
             old,
+            array: None,
             orig,
             kind,
             item,
         });
+    }
+
+    /// A reduction over a whole array or a contiguous section of it (inner dimensions
+    /// complete): a private buffer of the section initialized with the identity; the variable
+    /// names the buffer (shifted so its indices stay those of the original) until the end.
+    fn privatize_array_reduction(
+        &mut self,
+        item: &'a Expr,
+        op: ReductionOp,
+        out: &mut Vec<Private<'a>>,
+    ) {
+        let span = item.span;
+        let mut secs: Vec<(Option<&'a Expr>, Option<&'a Expr>)> = Vec::new();
+        let mut cur = crate::expr::strip_parens(item);
+        while let ExprKind::ArraySection {
+            base,
+            lower,
+            length,
+        } = &cur.kind
+        {
+            secs.push((lower.as_deref(), length.as_deref()));
+            cur = crate::expr::strip_parens(base);
+        }
+        secs.reverse();
+        let bad = |fl: &mut Self, why: &str| {
+            fl.unsupported(
+                format!("array reduction not supported on the device: {why}"),
+                span,
+            )
+        };
+        let sym = match (&cur.kind, self.cx.typed.ident_symbols.get(&cur.id)) {
+            (ExprKind::Ident(_), Some(&s)) => s,
+            _ => return bad(self, "the list item must be a variable or sections of one"),
+        };
+        if out.iter().any(|p| p.sym == sym) {
+            return;
+        }
+        let qt = self.cx.typed.symbols[sym].ty;
+        let types = &self.cx.typed.types;
+        let is_ptr = types.is_pointer(qt);
+        let mut extents: Vec<Option<i64>> = Vec::new();
+        let mut et = if is_ptr {
+            extents.push(None);
+            match types.pointee(qt) {
+                Some(t) => t,
+                None => return,
+            }
+        } else {
+            qt
+        };
+        while let ompcc_sema::types::TypeKind::Array {
+            elem,
+            size: ompcc_sema::types::ArraySize::Fixed(n),
+            ..
+        } = types.ckind(et).clone()
+        {
+            extents.push(Some(n as i64));
+            et = elem;
+        }
+        if types.is_array(et) || extents.is_empty() {
+            return bad(self, "every dimension needs a constant size");
+        }
+        let Some(esize) = types.size_of(et) else {
+            return;
+        };
+        let esize = esize as u32;
+        let Some(cls) = self.reduction_class(et, op, span) else {
+            return;
+        };
+        let mut inner: i64 = 1;
+        for x in &extents[1..] {
+            match x {
+                Some(n) => inner *= n,
+                None => return bad(self, "inner dimensions need a constant size"),
+            }
+        }
+        let konst = |fl: &Self, e: Option<&'a Expr>| -> Option<Option<i64>> {
+            match e {
+                None => Some(None),
+                Some(e) => match ompcc_sema::fold(fl.cx.typed, e) {
+                    Some(ompcc_sema::consteval::ConstValue::Int(i)) => {
+                        i64::try_from(i.value).ok().map(Some)
+                    }
+                    _ => None,
+                },
+            }
+        };
+        let (first, count) = if secs.is_empty() {
+            match extents[0] {
+                Some(n) => (0, n * inner),
+                None => return bad(self, "a pointer needs an array section"),
+            }
+        } else {
+            let (Some(lo), Some(len)) = (konst(self, secs[0].0), konst(self, secs[0].1)) else {
+                return bad(self, "section bounds must be constants");
+            };
+            let lo = lo.unwrap_or(0);
+            let len = match (len, extents[0]) {
+                (Some(l), _) => l,
+                (None, Some(n)) => n - lo,
+                (None, None) => return bad(self, "the section needs a length"),
+            };
+            for (k, (l, n)) in secs.iter().enumerate().skip(1) {
+                let (Some(l), Some(n)) = (konst(self, *l), konst(self, *n)) else {
+                    return bad(self, "section bounds must be constants");
+                };
+                if l.unwrap_or(0) != 0
+                    || n.is_some_and(|n| Some(n) != extents.get(k).copied().flatten())
+                {
+                    return bad(self, "inner dimensions must be complete");
+                }
+            }
+            (lo * inner, len * inner)
+        };
+        let bytes = count * esize as i64;
+        if count <= 0 || bytes > 1 << 16 {
+            return bad(self, "the private copy must hold 1 to 65536 bytes");
+        }
+        // where the original's element 0 is
+        let orig = if is_ptr {
+            let Some(v) = self.scalar(cur) else { return };
+            Addr {
+                ptr: v,
+                space: AddrSpace::Generic,
+                align: esize,
+            }
+        } else {
+            match self.lvalue(cur) {
+                Some(crate::expr::Lv::Mem(a, _)) => a,
+                _ => return,
+            }
+        };
+        let slot = self.b.create_stack_slot(bytes as u32, esize.max(4));
+        let buf = self.slot_addr(slot, esize);
+        let id = self.identity(op, cls);
+        self.elem_loop(count, |fl, i| {
+            let off = {
+                let k = fl.b.ins().iconst(Type::I64, esize as i64);
+                fl.b.ins().imul(i, k)
+            };
+            let p = fl.b.ins().ptr_offset(buf.ptr, off);
+            fl.store_raw(Addr { ptr: p, ..buf }, id, false);
+        });
+        let g = self.b.ins().addrspacecast(Type::PTR, buf.ptr);
+        let shift = self.b.ins().iconst(Type::I64, -first * esize as i64);
+        let shifted = self.b.ins().ptr_offset(g, shift);
+        let binding = if is_ptr {
+            let Some(ps) = self.new_slot(qt, span) else {
+                return;
+            };
+            let a = self.slot_addr(ps, 8);
+            self.store_raw(a, shifted, false);
+            Local::Slot(ps, 8)
+        } else {
+            Local::Ptr(shifted, esize)
+        };
+        let old = self.locals.insert(sym, binding);
+        out.push(Private {
+            sym,
+            old,
+            array: Some(ArrayRed {
+                cls,
+                esize,
+                first,
+                count,
+                buf,
+                orig,
+            }),
+            orig: None,
+            kind: PrivKind::Reduce(op),
+            item,
+        });
+    }
+
+    /// Emits `for (i = 0; i < count; i++) f(i)` with an `i64` index.
+    fn elem_loop(&mut self, count: i64, mut f: impl FnMut(&mut Self, Value)) {
+        let head = self.b.create_block();
+        let i = self.b.append_block_param(head, Type::I64);
+        let body = self.b.create_block();
+        let exit = self.b.create_block();
+        let zero = self.b.ins().iconst(Type::I64, 0);
+        self.b.ins().jump(head, &[zero]);
+        self.b.switch_to_block(head);
+        let n = self.b.ins().iconst(Type::I64, count);
+        let c = self.b.ins().icmp(IntCC::Slt, i, n);
+        self.b.ins().brif(c, body, &[], exit, &[]);
+        self.b.switch_to_block(body);
+        f(self, i);
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let next = self.b.ins().iadd(i, one);
+        self.b.ins().jump(head, &[next]);
+        self.b.switch_to_block(exit);
     }
 
     /// Ends private copies: reductions combine into their originals (through a warp tree
@@ -455,6 +740,26 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// the previous bindings return.
     fn end_privates(&mut self, privs: Vec<Private<'a>>, tree: bool, last: Option<Addr>) {
         for p in &privs {
+            if let (Some(a), PrivKind::Reduce(op)) = (p.array, p.kind) {
+                self.elem_loop(a.count, |fl, i| {
+                    let off = {
+                        let k = fl.b.ins().iconst(Type::I64, a.esize as i64);
+                        fl.b.ins().imul(i, k)
+                    };
+                    let src = fl.b.ins().ptr_offset(a.buf.ptr, off);
+                    let v = fl.load_raw(Addr { ptr: src, ..a.buf }, a.cls.ty(), false);
+                    let base = fl.b.ins().iconst(Type::I64, a.first * a.esize as i64);
+                    let off = fl.b.ins().iadd(off, base);
+                    let dst = fl.b.ins().ptr_offset(a.orig.ptr, off);
+                    let dst = Addr {
+                        ptr: dst,
+                        align: a.esize.min(a.orig.align),
+                        ..a.orig
+                    };
+                    fl.combine_into(dst, op, a.cls, v);
+                });
+                continue;
+            }
             let Some((orig, qt)) = p.orig else { continue };
             let Some(Local::Slot(slot, align)) = self.locals.get(&p.sym).copied() else {
                 continue;
@@ -910,7 +1215,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             BinaryOp::Le => (true, 1),
             BinaryOp::Gt => (false, 0),
             BinaryOp::Ge => (false, 1),
-            BinaryOp::Ne => (!neg, 0),
+            // `i != ub` is canonical with a unit step only (it fixes the direction)
+            BinaryOp::Ne if step_e.is_none() => (!neg, 0),
             _ => {
                 self.unsupported("loop is not in canonical form (comparison)", cond.span);
                 return None;

@@ -1,4 +1,33 @@
-//! Typed AST -> SSA IR for the functions that run on the device.
+//! Typed AST -> SSA IR for the code that runs on the device: device functions and the
+//! kernels outlined from `target` regions.
+//!
+//! [`lower_device_unit`] is the offloading entry point: given the unit's
+//! `ompcc_omp::OffloadPlan`, it lowers the `declare target` functions (as [`lower_functions`]
+//! does), one kernel per target region (`.entry` named `region.kernel`, parameters exactly
+//! `region.params`: Ref/DevicePtr as generic pointers, Value as the variable's scalar type),
+//! the functions those call, and the plan's `declare target` globals (module globals with
+//! their C names). Kernel semantics (module `kernel`): Spmd regions run their collapsed loop
+//! nest as one grid-stride loop over a 64-bit trip count (thread k takes iterations k, k+G,
+//! ...; static schedule and dist_schedule chunks are treated as this cyclic assignment, which
+//! gives the same results for conforming programs); `target parallel` runs its body on the
+//! threads of team 0 (nested `for` split over the team and ended by a barrier unless
+//! `nowait`; `single` on thread 0 then a barrier; `master`/`masked`; `barrier`; `sections`
+//! run by thread 0); generic `teams` regions run on one thread per team (nested `distribute`
+//! split over the teams, nested `parallel`/`for` run on that thread, a conforming team of
+//! one); serial regions on one thread. Everywhere: `critical` (a global lock taken one lane
+//! of a warp at a time), `atomic`, `private`/`firstprivate`/`lastprivate` (the thread that ran
+//! the sequentially last iteration writes back; loop variables get their value after the
+//! loop), private arrays (per-thread stack slots), reductions `+ * - min max & | ^ && ||` on
+//! int, long (signed or unsigned), float and double (private copy per thread, then a warp
+//! shuffle tree and one atomic per warp at the top level, an atomic per thread in nested
+//! constructs; `atom.add/min/max/and/or/xor` where they exist, CAS loops otherwise), the
+//! OpenMP device API as special registers (`omp_get_thread_num` = tid.x inside parallel
+//! work, 0 in a team of one; `omp_get_team_num` = ctaid.x; `omp_is_initial_device` = 0).
+//! Not supported in target regions (an `E0803` error at the construct): `task`, `taskloop`,
+//! `ordered`, `scan`, `cancel`, `copyprivate`/`copyin`, `task_reduction`/`in_reduction`,
+//! reductions over sections or members and on other types, collapsed loops whose bounds use
+//! an outer iteration variable; target-level `firstprivate` scalars that a nested `parallel`
+//! shares are private per thread.
 //!
 //! [`lower_functions`] selects the device functions of a checked translation unit (those
 //! inside `declare target` / `begin declare target`, named by `declare target(list)`, or all

@@ -68,6 +68,15 @@ pub fn base_ident(e: &Expr) -> Option<&Expr> {
     }
 }
 
+/// A variable or array sections of it (`a`, `a[0:n]`, `a[:4][:4]`).
+pub fn is_section_chain(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(_) => true,
+        ExprKind::Paren(x) | ExprKind::ArraySection { base: x, .. } => is_section_chain(x),
+        _ => false,
+    }
+}
+
 /// The statement with single-statement compound blocks removed (`{ { s } }` is `s`).
 pub fn strip_compound(s: &Stmt) -> &Stmt {
     match &s.kind {
@@ -610,9 +619,15 @@ impl<'a, 's> Analyzer<'a, 's> {
             .collect();
         let device_ptrs: FxHashSet<SymbolId> = clause_items(d, OmpClauseName::IsDevicePtr)
             .into_iter()
-            .chain(clause_items(d, OmpClauseName::HasDeviceAddr))
             .filter_map(|e| self.sym_of(e))
             .collect();
+        for e in clause_items(d, OmpClauseName::HasDeviceAddr) {
+            self.diags.push(Diagnostic::error(
+                "E0908",
+                "'has_device_addr' is not supported on target constructs yet",
+                e.span,
+            ));
+        }
         let mut tofrom_items: FxHashMap<SymbolId, &'a Expr> = FxHashMap::default();
         let mut reductions = Vec::new();
         if d.kind != K::Target {
@@ -623,10 +638,10 @@ impl<'a, 's> Analyzer<'a, 's> {
                     {
                         for e in list {
                             let Some(sym) = self.sym_of(e) else { continue };
-                            if !matches!(e.kind, ExprKind::Ident(_)) {
+                            if !is_section_chain(e) {
                                 self.diags.push(Diagnostic::error(
                                     "E0902",
-                                    "reductions over array sections or members are not supported on the device yet",
+                                    "reductions over struct members or subscripted elements are not supported on the device yet",
                                     e.span,
                                 ));
                                 continue;
@@ -763,7 +778,12 @@ impl<'a, 's> Analyzer<'a, 's> {
                 let mut m = implicit(MapType::ToFrom);
                 m.expr = item;
                 m.span = item.span;
-                (Pass::Ref, Some(m))
+                m.name = item_text(self.tu, item);
+                if is_ptr && !matches!(item.kind, ExprKind::Ident(_)) {
+                    (Pass::DevicePtr, Some(m))
+                } else {
+                    (Pass::Ref, Some(m))
+                }
             } else if is_ptr {
                 match defaultmap.get(&2) {
                     Some(DefaultmapBehavior::Firstprivate) => (Pass::Value, None),

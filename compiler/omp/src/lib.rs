@@ -28,9 +28,9 @@
 //!   otherwise, arrays/structs/unions -> Ref tofrom; identifiers in the VLA sizes of a
 //!   captured variable's type are captured too; `declare target` globals, `private` items
 //!   and loop iteration variables are no params;
-//! - diagnostics `E0901`-`E0907`: nested device constructs, reductions over sections,
-//!   unnamed map items, thread-locals, firstprivate aggregates, implicit maps of unsized
-//!   arrays, `defaultmap(none)` violations.
+//! - diagnostics `E0901`-`E0908`: nested device constructs, reductions over members or
+//!   elements, unnamed map items, thread-locals, firstprivate aggregates, implicit maps of unsized
+//!   arrays, `defaultmap(none)` violations, `has_device_addr`.
 //!
 //! Everything refers back to the AST by reference (`'a` is the translation unit's lifetime) and
 //! to sema's symbols by `SymbolId`; names are the list items as written.
@@ -40,7 +40,7 @@ mod plan;
 mod walk;
 
 pub use analyze::{
-    base_ident, collapse_of, is_target_region, item_text, loop_var, nest_loops, plan,
-    plan_with_source, strip_compound,
+    base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
+    plan, plan_with_source, strip_compound,
 };
 pub use plan::*;

@@ -232,10 +232,12 @@ fn errors_name_the_construct() {
   a[0] = b[0];
 #pragma omp target defaultmap(none) map(tofrom: a[0:n])
   a[0] = n;
+#pragma omp target has_device_addr(a)
+  a[0] = 1;
 }
 ";
     with_plan(src, |_, d| {
         let codes: Vec<&str> = d.iter().map(|d| d.code).collect();
-        assert_eq!(codes, vec!["E0905", "E0907"], "{d:?}");
+        assert_eq!(codes, vec!["E0905", "E0907", "E0908"], "{d:?}");
     });
 }

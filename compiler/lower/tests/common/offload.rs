@@ -85,8 +85,9 @@ pub fn try_compile(src: &str, level: u8) -> Result<Compiled, String> {
     }
     ompcc_ir::verify_module(&module).unwrap_or_else(|e| panic!("invalid IR: {e:?}\n{module}"));
     ompcc_opt::optimize(&mut module, level, true).unwrap_or_else(|e| panic!("opt: {e}"));
+    // Calls to the device math library stay unresolved here (the driver links it).
     let ptx = ompcc_ptx::emit_module(&module, &ompcc_ptx::PtxOptions::default())
-        .unwrap_or_else(|e| panic!("ptx: {e}\n{module}"));
+        .map_err(|e| format!("ptx: {e}"))?;
     let regions = plan
         .regions
         .iter()
@@ -169,7 +170,7 @@ impl Write for Sink {
 /// A kernel argument.
 pub enum Arg {
     /// A device buffer (Ref and DevicePtr params).
-    Buf(DevPtr),
+    Buf(u64),
     /// The bytes of a value.
     Val(Vec<u8>),
 }
@@ -187,52 +188,105 @@ pub fn double(v: f64) -> Arg {
     Arg::Val(v.to_le_bytes().to_vec())
 }
 
-/// The emulator with the unit's module loaded.
+enum Dev {
+    /// The emulator, printf captured.
+    Emu(Device, LoadedModule),
+    /// A GPU through the runtime's CUDA backend (`OMPCC_TEST_DEVICE=cuda`).
+    Gpu(Box<dyn ompcc_rt::Backend>, ompcc_rt::ProgramId),
+}
+
+/// The unit's module loaded on the emulator, or on GPU 0 with `OMPCC_TEST_DEVICE=cuda`.
 pub struct Emu<'c> {
     pub c: &'c Compiled,
-    pub dev: Device,
-    pub m: LoadedModule,
+    dev: Dev,
     pub out: Arc<Mutex<Vec<u8>>>,
+}
+
+/// True when the tests run on a GPU.
+pub fn on_gpu() -> bool {
+    std::env::var("OMPCC_TEST_DEVICE").as_deref() == Ok("cuda")
 }
 
 impl<'c> Emu<'c> {
     pub fn new(c: &'c Compiled) -> Emu<'c> {
-        let mut dev = Device::new();
         let out = Arc::new(Mutex::new(Vec::new()));
+        if on_gpu() {
+            let lib = ompcc_rt::backend::cuda::library_path();
+            let mut devs = ompcc_rt::backend::cuda::open_devices(&lib).expect("a CUDA device");
+            let mut b: Box<dyn ompcc_rt::Backend> = Box::new(devs.remove(0));
+            let prog = b
+                .load_program(&[ompcc_rt::ModuleImage {
+                    name: "t.c",
+                    ptx: &c.ptx,
+                }])
+                .unwrap_or_else(|e| panic!("cuda load: {e}\n{}", c.ptx));
+            return Emu {
+                c,
+                dev: Dev::Gpu(b, prog),
+                out,
+            };
+        }
+        let mut dev = Device::new();
         dev.set_printf_sink(Box::new(Sink(out.clone())));
         let module = Module::parse(&c.ptx).unwrap_or_else(|e| panic!("emu parse: {e}\n{}", c.ptx));
         let m = dev.load(&module).expect("load");
-        Emu { c, dev, m, out }
+        Emu {
+            c,
+            dev: Dev::Emu(dev, m),
+            out,
+        }
     }
 
-    pub fn printed(&self) -> String {
-        String::from_utf8(self.out.lock().unwrap().clone()).unwrap()
+    /// Device printf output (emulator only; `None` on a GPU, where it goes to stdout).
+    pub fn printed(&self) -> Option<String> {
+        match self.dev {
+            Dev::Emu(..) => Some(String::from_utf8(self.out.lock().unwrap().clone()).unwrap()),
+            Dev::Gpu(..) => None,
+        }
     }
 
-    pub fn buf<T: Num>(&mut self, v: &[T]) -> DevPtr {
+    pub fn buf<T: Num>(&mut self, v: &[T]) -> u64 {
         let bytes: Vec<u8> = v.iter().flat_map(|x| x.le()).collect();
-        let p = self.dev.alloc(bytes.len().max(1) as u64).unwrap();
-        self.dev.copy_to_device(p, &bytes).unwrap();
-        p
+        let n = bytes.len().max(1) as u64;
+        match &mut self.dev {
+            Dev::Emu(d, _) => {
+                let p = d.alloc(n).unwrap();
+                d.copy_to_device(p, &bytes).unwrap();
+                p.0
+            }
+            Dev::Gpu(b, _) => {
+                let p = b.alloc(n).unwrap();
+                b.copy_to_device(p, &bytes).unwrap();
+                p
+            }
+        }
     }
 
-    pub fn get<T: Num>(&self, p: DevPtr, n: usize) -> Vec<T> {
+    pub fn get<T: Num>(&mut self, p: u64, n: usize) -> Vec<T> {
         let mut bytes = vec![0u8; n * T::SIZE];
-        self.dev.copy_from_device(&mut bytes, p).unwrap();
+        match &mut self.dev {
+            Dev::Emu(d, _) => d.copy_from_device(&mut bytes, DevPtr(p)).unwrap(),
+            Dev::Gpu(b, _) => b.copy_from_device(&mut bytes, p).unwrap(),
+        }
         bytes.chunks(T::SIZE).map(T::from_le).collect()
     }
 
     /// The device address of a `declare target` global.
-    pub fn global(&self, name: &str) -> DevPtr {
-        self.m
-            .global(name)
-            .unwrap_or_else(|| panic!("no global {name}"))
-            .0
+    pub fn global(&mut self, name: &str) -> u64 {
+        match &mut self.dev {
+            Dev::Emu(_, m) => {
+                m.global(name)
+                    .unwrap_or_else(|| panic!("no global {name}"))
+                    .0
+                    .0
+            }
+            Dev::Gpu(b, prog) => b.global_address(*prog, name).unwrap().expect("global").0,
+        }
     }
 
     /// Launches region `r` with the arguments by param name; the grid follows the mode
     /// (Spmd: `teams` x `threads`; Generic: `teams` x 1; Serial: 1 x 1).
-    pub fn launch(&self, r: usize, teams: u32, threads: u32, args: &[(&str, Arg)]) {
+    pub fn launch(&mut self, r: usize, teams: u32, threads: u32, args: &[(&str, Arg)]) {
         let region = &self.c.regions[r];
         let args: HashMap<&str, &Arg> = args.iter().map(|(n, a)| (*n, a)).collect();
         let mut bytes: Vec<Vec<u8>> = Vec::new();
@@ -241,8 +295,8 @@ impl<'c> Emu<'c> {
                 .get(name.as_str())
                 .unwrap_or_else(|| panic!("no argument for param '{name}' of {region:?}"));
             let b = match (a, pass) {
-                (Arg::Buf(p), Pass::Ref | Pass::DevicePtr) => p.0.to_le_bytes().to_vec(),
-                (Arg::Buf(p), Pass::Value) if *size == 8 => p.0.to_le_bytes().to_vec(),
+                (Arg::Buf(p), Pass::Ref | Pass::DevicePtr) => p.to_le_bytes().to_vec(),
+                (Arg::Buf(p), Pass::Value) if *size == 8 => p.to_le_bytes().to_vec(),
                 (Arg::Val(v), Pass::Value) => v.clone(),
                 _ => panic!("argument for '{name}' does not match {pass:?}"),
             };
@@ -255,9 +309,22 @@ impl<'c> Emu<'c> {
             ExecMode::Generic => (teams, 1),
             ExecMode::Serial => (1, 1),
         };
-        self.dev
-            .launch(&self.m, &region.kernel, [g, 1, 1], [b, 1, 1], 0, &refs)
-            .unwrap_or_else(|e| panic!("launch {}: {e}\n{}", region.kernel, self.c.ptx));
+        let kernel = region.kernel.clone();
+        match &mut self.dev {
+            Dev::Emu(d, m) => {
+                d.launch(m, &kernel, [g, 1, 1], [b, 1, 1], 0, &refs)
+                    .unwrap_or_else(|e| panic!("launch {kernel}: {e}\n{}", self.c.ptx));
+            }
+            Dev::Gpu(be, prog) => {
+                let dims = ompcc_rt::LaunchDims {
+                    teams: g,
+                    threads: b,
+                    dyn_shared_bytes: 0,
+                };
+                be.launch(*prog, &kernel, &refs, dims)
+                    .unwrap_or_else(|e| panic!("launch {kernel}: {e}\n{}", self.c.ptx));
+            }
+        }
     }
 }
 
