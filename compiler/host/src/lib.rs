@@ -225,6 +225,8 @@ impl Writer<'_> {
         let id = self.next_id();
         let mut pre = String::from("{ ");
         let mut entries = Vec::new();
+        // Params whose struct members were written as parent + members.
+        let mut member_params = Vec::new();
         for (i, p) in r.params.iter().enumerate() {
             let name = &p.name;
             match p.pass {
@@ -256,6 +258,78 @@ impl Writer<'_> {
                         loc: self.loc(p.map.as_ref().map_or(r.directive.span, |m| m.span)),
                     });
                 }
+                Pass::Ref
+                    if p.map.as_ref().is_some_and(|m| {
+                        self.member_root(m.expr) == Some(p.sym)
+                            && r.extra_maps
+                                .iter()
+                                .any(|x| self.member_root(x.expr) == Some(p.sym))
+                    }) =>
+                {
+                    // Several members of one struct: a parent entry over the part they
+                    // span, then the members (OMPCC_RT_MAP_MEMBER_OF).
+                    let m = p.map.as_ref().expect("checked above");
+                    let members: Vec<&MapItem<'_>> = std::iter::once(m)
+                        .chain(
+                            r.extra_maps
+                                .iter()
+                                .filter(|x| self.member_root(x.expr) == Some(p.sym)),
+                        )
+                        .collect();
+                    let mut items = Vec::new();
+                    for item in &members {
+                        match cexpr::item(self.text, self.typed, item.expr) {
+                            Ok(c) => items.push((c, *item)),
+                            Err(d) => self.errors.push(*d),
+                        }
+                    }
+                    let lo = items
+                        .iter()
+                        .map(|(c, _)| {
+                            format!("if ((char *){b} < __l) __l = (char *){b};", b = c.begin)
+                        })
+                        .collect::<String>();
+                    let hi = items
+                        .iter()
+                        .map(|(c, _)| {
+                            format!(
+                                "if ((char *){b} + {s} > __h) __h = (char *){b} + {s};",
+                                b = c.begin,
+                                s = c.size
+                            )
+                        })
+                        .collect::<String>();
+                    let first = &items
+                        .first()
+                        .map(|(c, _)| c.begin.clone())
+                        .unwrap_or_default();
+                    let parent = entries.len();
+                    entries.push(Entry {
+                        base: format!("((void *)&({name}))"),
+                        begin: format!("((void *)({{ char *__l = (char *){first}; {lo} __l; }}))"),
+                        size: format!(
+                            "((unsigned long long)({{ char *__l = (char *){first}, *__h = __l; {lo} {hi} __h - __l; }}))"
+                        ),
+                        flags: embed::flags::TARGET_PARAM,
+                        name: name.clone(),
+                        loc: self.loc(m.span),
+                    });
+                    for (c, item) in items {
+                        let mut flags = map_flags(item) | member_of(parent);
+                        if item.implicit {
+                            flags |= embed::flags::IMPLICIT;
+                        }
+                        entries.push(Entry {
+                            base: c.begin.clone(),
+                            begin: c.begin,
+                            size: c.size,
+                            flags,
+                            name: item.name.clone(),
+                            loc: self.loc(item.span),
+                        });
+                    }
+                    member_params.push(p.sym);
+                }
                 Pass::Ref | Pass::DevicePtr => {
                     let (item, map_flags, implicit, span, item_name) = match &p.map {
                         Some(m) => (
@@ -274,12 +348,12 @@ impl Writer<'_> {
                         ),
                     };
                     let (begin, size, attach) = match item {
-                        // A pointer without a section: a zero-length section at its value.
+                        // The pointer itself named: a zero-length section at its value.
                         Some(e)
                             if p.pass == Pass::DevicePtr
-                                && !matches!(
+                                && matches!(
                                     strip_parens(e).kind,
-                                    ompcc_syntax::ast::ExprKind::ArraySection { .. }
+                                    ompcc_syntax::ast::ExprKind::Ident(_)
                                 ) =>
                         {
                             (format!("((void *)({name}))"), "0".to_owned(), None)
@@ -324,6 +398,10 @@ impl Writer<'_> {
             }
         }
         for m in &r.extra_maps {
+            let root = self.member_root(m.expr);
+            if root.is_some_and(|sym| member_params.contains(&sym)) {
+                continue; // written with its parent above
+            }
             self.map_entries(m, map_flags(m), &mut entries);
         }
         let n = entries.len();
@@ -374,6 +452,27 @@ impl Writer<'_> {
         self.marker_at(r.directive.span.lo as usize);
         self.copy(start, end);
         self.push(" }}");
+    }
+
+    /// The variable a struct member list item (`s.a`, `s.in.b`, not through `->`) belongs to.
+    fn member_root(&self, e: &ompcc_syntax::ast::Expr) -> Option<ompcc_sema::SymbolId> {
+        use ompcc_syntax::ast::ExprKind;
+        let mut e = strip_parens(e);
+        let mut through_member = false;
+        loop {
+            match &e.kind {
+                ExprKind::Member {
+                    base, arrow: false, ..
+                } => {
+                    through_member = true;
+                    e = strip_parens(base);
+                }
+                ExprKind::Ident(_) if through_member => {
+                    return self.typed.ident_symbols.get(&e.id).copied();
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// `# line "file"` so that the next line is numbered as the line holding `pos`.
@@ -565,6 +664,11 @@ fn attach_entry(ptr: String, begin: String, name: &str, loc: String) -> Entry {
         name: name.to_owned(),
         loc,
     }
+}
+
+/// `OMPCC_RT_MAP_MEMBER_OF(parent)`.
+fn member_of(parent: usize) -> u64 {
+    (parent as u64 + 1) << 48
 }
 
 /// The runtime flags of a list item's map type and modifiers.

@@ -9,6 +9,12 @@ struct vec {
   double *p;
 };
 
+struct pair {
+  int a;
+  double pad[4];
+  int b;
+};
+
 static double *buf;
 
 static void setup(int n) {
@@ -85,6 +91,14 @@ int main(void) {
 #pragma omp target map(tofrom: q[0:16]) if(target: off)
   q[0] = 77;
   printf("q %d %d %d\n", q[0], q[1], q[15]);
+
+  struct pair pr = {1, {0}, 2};
+  struct pair *pp = &pr;
+#pragma omp target map(tofrom: pr.a) map(to: pr.b)
+  pr.a = pr.a + pr.b * 10;
+#pragma omp target map(tofrom: pp->a)
+  pp->a += 5;
+  printf("pair %d %d\n", pr.a, pr.b);
   free(q);
   free(v.p);
   free(buf);
