@@ -12,6 +12,12 @@
 //!   variables are shadowed in the body by their device values;
 //! - `target enter data` / `exit data` / `update`: one runtime call each.
 //!
+//! Map items become `(base, begin, size)` C expressions over their own text (`cexpr`):
+//! variables, array sections of arrays and pointers (several dimensions: the contiguous
+//! hull), struct members (several members of one struct: a parent entry plus `MEMBER_OF`
+//! entries), sections of pointer members (plus an `ATTACH` entry). Not yet: `use_device_addr`
+//! of a variable that is not a pointer (E0951: every use in the body would need rewriting).
+//!
 //! Line numbers of user code never change: replaced text keeps its newline count, inserted
 //! lines are followed by a line marker, and the prelude sits before the unit's first marker.
 //! So the host compiler's diagnostics and `__LINE__` stay right.
