@@ -240,6 +240,10 @@ impl<'a> Ctx<'a> {
             return key;
         }
         let g = self.unique_name(&key);
+        // One lock per unit: a visible symbol would clash when two units are linked.
+        self.module
+            .linkage
+            .insert(g.clone(), ompcc_ir::Linkage::Internal);
         self.module.globals.push(GlobalData {
             name: g.clone(),
             space: AddrSpace::Global,
@@ -397,6 +401,12 @@ impl<'a> Ctx<'a> {
                 continue;
             };
             let name = self.fn_names[&sym].clone();
+            // C `static` functions stay private to the module (two units may both have one).
+            if self.typed.symbols[sym].linkage != ompcc_sema::Linkage::External {
+                self.module
+                    .linkage
+                    .insert(name.clone(), ompcc_ir::Linkage::Internal);
+            }
             let func = FnLower::lower(self, sym, def, name);
             self.module.functions.push(func);
         }
@@ -486,6 +496,9 @@ impl<'a> Ctx<'a> {
             return n.clone();
         }
         let name = self.unique_name("__str");
+        self.module
+            .linkage
+            .insert(name.clone(), ompcc_ir::Linkage::Internal);
         self.module.globals.push(GlobalData {
             name: name.clone(),
             space: AddrSpace::Global,
@@ -540,6 +553,13 @@ impl<'a> Ctx<'a> {
             name: name.clone(),
             space: AddrSpace::Global,
         };
+        // Block-scope statics are private to the module; file-scope objects stay visible so
+        // the host can find them by name.
+        if info.linkage == ompcc_sema::Linkage::None {
+            self.module
+                .linkage
+                .insert(name.clone(), ompcc_ir::Linkage::Internal);
+        }
         self.module.globals.push(GlobalData {
             name,
             space: AddrSpace::Global,

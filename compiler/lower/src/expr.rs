@@ -50,6 +50,38 @@ pub enum Ev {
     R(Rv),
 }
 
+/// Two lvalue expressions that name the same object (variables, members, subscripts and
+/// dereferences with the same structure; subscripts must be the same variable or constant).
+fn same_lvalue(typed: &ompcc_sema::TypedUnit, a: &Expr, b: &Expr) -> bool {
+    let (a, b) = (strip_parens(a), strip_parens(b));
+    match (&a.kind, &b.kind) {
+        (ExprKind::Ident(_), ExprKind::Ident(_)) => {
+            typed.ident_symbols.contains_key(&a.id)
+                && typed.ident_symbols.get(&a.id) == typed.ident_symbols.get(&b.id)
+        }
+        (ExprKind::Int { value: x, .. }, ExprKind::Int { value: y, .. }) => x == y,
+        (ExprKind::Index(a1, a2), ExprKind::Index(b1, b2)) => {
+            same_lvalue(typed, a1, b1) && same_lvalue(typed, a2, b2)
+        }
+        (
+            ExprKind::Member {
+                base: ab,
+                name: an,
+                arrow: aa,
+            },
+            ExprKind::Member {
+                base: bb,
+                name: bn,
+                arrow: ba,
+            },
+        ) => an.name == bn.name && aa == ba && same_lvalue(typed, ab, bb),
+        (ExprKind::Unary(UnaryOp::Deref, x), ExprKind::Unary(UnaryOp::Deref, y)) => {
+            same_lvalue(typed, x, y)
+        }
+        _ => false,
+    }
+}
+
 /// `e` without enclosing parentheses.
 pub fn strip_parens(e: &Expr) -> &Expr {
     match &e.kind {
@@ -1659,96 +1691,194 @@ impl<'a> FnLower<'_, 'a, '_> {
             ExprKind::Assign(None, v, u) if has(C::Capture) => (Some(&**v), strip_parens(u)),
             _ => (None, e),
         };
-        let (x, op, operand, post): (&'a Expr, BinaryOp, Option<&'a Expr>, bool) = match &upd.kind {
-            ExprKind::Unary(UnaryOp::PostInc, x) => (x, BinaryOp::Add, None, true),
-            ExprKind::Unary(UnaryOp::PreInc, x) => (x, BinaryOp::Add, None, false),
-            ExprKind::Unary(UnaryOp::PostDec, x) => (x, BinaryOp::Sub, None, true),
-            ExprKind::Unary(UnaryOp::PreDec, x) => (x, BinaryOp::Sub, None, false),
-            ExprKind::Assign(Some(op), x, r) => (x, *op, Some(&**r), false),
-            _ => {
-                self.unsupported(
-                    "this form of '#pragma omp atomic' is not supported on the device yet",
-                    e.span,
-                );
-                return;
-            }
-        };
+        let (x, op, operand, post, x_right): (&'a Expr, BinaryOp, Option<&'a Expr>, bool, bool) =
+            match &upd.kind {
+                ExprKind::Unary(UnaryOp::PostInc, x) => (x, BinaryOp::Add, None, true, false),
+                ExprKind::Unary(UnaryOp::PreInc, x) => (x, BinaryOp::Add, None, false, false),
+                ExprKind::Unary(UnaryOp::PostDec, x) => (x, BinaryOp::Sub, None, true, false),
+                ExprKind::Unary(UnaryOp::PreDec, x) => (x, BinaryOp::Sub, None, false, false),
+                ExprKind::Assign(Some(op), x, r) => (x, *op, Some(&**r), false, false),
+                // `x = x op e` and `x = e op x`
+                ExprKind::Assign(None, x, r) => match &strip_parens(r).kind {
+                    ExprKind::Binary(op, a, b) if same_lvalue(self.cx.typed, x, a) => {
+                        (x, *op, Some(&**b), false, false)
+                    }
+                    ExprKind::Binary(op, a, b) if same_lvalue(self.cx.typed, x, b) => {
+                        (x, *op, Some(&**a), false, true)
+                    }
+                    _ => {
+                        self.unsupported(
+                            "expected 'x = x op expr' or 'x = expr op x' after 'omp atomic'",
+                            e.span,
+                        );
+                        return;
+                    }
+                },
+                _ => {
+                    self.unsupported(
+                        "this form of '#pragma omp atomic' is not supported on the device yet",
+                        e.span,
+                    );
+                    return;
+                }
+            };
         let Some(xi) = self.info(x) else { return };
         let Some(cls) = self.class(xi.ty, x.span) else {
             return;
         };
+        // The type `x op e` is computed in (C's usual arithmetic conversions).
+        let ctype = match &upd.kind {
+            ExprKind::Assign(Some(_), ..) => self.cx.typed.compound_types.get(&upd.id).copied(),
+            ExprKind::Assign(None, _, r) => self.info(r).map(|i| i.ty),
+            _ => None,
+        };
+        let ccls = match ctype {
+            Some(t) => match self.class(t, e.span) {
+                Some(c) => c,
+                None => return,
+            },
+            None => ty::promote(cls),
+        };
+        let operand = match operand {
+            None => None,
+            Some(r) => {
+                let Some(rc) = self.class_of_conv(r) else {
+                    return;
+                };
+                let Some(v) = self.scalar(r) else { return };
+                Some((v, rc))
+            }
+        };
         let rmw = match (op, cls) {
-            (BinaryOp::Add, Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_)) => {
-                ompcc_ir::AtomicRmwOp::Add
+            (
+                BinaryOp::Add | BinaryOp::Sub,
+                Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_),
+            ) => Some(ompcc_ir::AtomicRmwOp::Add),
+            (BinaryOp::BitAnd, Scalar::Int(Type::I32 | Type::I64, _)) => {
+                Some(ompcc_ir::AtomicRmwOp::And)
             }
-            (BinaryOp::Sub, Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_)) => {
-                ompcc_ir::AtomicRmwOp::Add
+            (BinaryOp::BitOr, Scalar::Int(Type::I32 | Type::I64, _)) => {
+                Some(ompcc_ir::AtomicRmwOp::Or)
             }
-            (BinaryOp::BitAnd, Scalar::Int(Type::I32 | Type::I64, _)) => ompcc_ir::AtomicRmwOp::And,
-            (BinaryOp::BitOr, Scalar::Int(Type::I32 | Type::I64, _)) => ompcc_ir::AtomicRmwOp::Or,
-            (BinaryOp::BitXor, Scalar::Int(Type::I32 | Type::I64, _)) => ompcc_ir::AtomicRmwOp::Xor,
-            _ => {
-                self.unsupported(
-                    "atomic update supports + - & | ^ on int, long, float and double objects on the device",
-                    e.span,
-                );
-                return;
+            (BinaryOp::BitXor, Scalar::Int(Type::I32 | Type::I64, _)) => {
+                Some(ompcc_ir::AtomicRmwOp::Xor)
+            }
+            _ => None,
+        };
+        // The one-instruction form fits when the operand is no wider than `x` (then computing
+        // in `x`'s type gives C's result) and `x` is on the left.
+        let narrow = match operand {
+            None => true,
+            Some((_, rc)) => {
+                rc == cls
+                    || matches!((rc, cls), (Scalar::Int(a, _), Scalar::Int(b, _)) if a.bits() <= b.bits())
             }
         };
         let Some(Lv::Mem(addr, _)) = self.lvalue(x) else {
             self.unsupported("atomic operand must be a scalar object", x.span);
             return;
         };
-        // The operand in the object's type (C computes in the common type; for + - & | ^ on
-        // these types the result converted back is the same unless the operand is wider).
-        let val = match operand {
-            None => match cls {
-                Scalar::Float(t) => self.b.ins().fconst(t, 1.0),
-                _ => self.b.ins().iconst(cls.ty(), 1),
-            },
-            Some(r) => {
-                let Some(rc) = self.class_of_conv(r) else {
-                    return;
+        let (old, new) = match rmw {
+            Some(rmw) if narrow && !x_right => {
+                let val = match operand {
+                    None => match cls {
+                        Scalar::Float(t) => self.b.ins().fconst(t, 1.0),
+                        _ => self.b.ins().iconst(cls.ty(), 1),
+                    },
+                    Some((v, rc)) => self.convert(v, rc, cls),
                 };
-                let Some(v) = self.scalar(r) else { return };
-                if rc != cls
-                    && !matches!((rc, cls), (Scalar::Int(a, _), Scalar::Int(b, _)) if a.bits() <= b.bits())
-                {
+                let val = if op == BinaryOp::Sub {
+                    match cls {
+                        Scalar::Float(_) => self.b.ins().fneg(val),
+                        _ => self.b.ins().neg(val),
+                    }
+                } else {
+                    val
+                };
+                let old = if addr.space == AddrSpace::Local {
+                    // thread-private memory: an ordinary read-modify-write is atomic enough
+                    let lv = Lv::Mem(addr, xi.ty);
+                    let o = self.load_lv(&lv);
+                    let n = self.rmw_apply(rmw, cls, o, val);
+                    self.store_lv(&lv, n);
+                    o
+                } else {
+                    self.b
+                        .ins()
+                        .atomic_rmw(rmw, addr.space, ompcc_ir::Scope::Gpu, addr.ptr, val)
+                };
+                let new = self.rmw_apply(rmw, cls, old, val);
+                (old, new)
+            }
+            _ => {
+                if !matches!(
+                    cls,
+                    Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_)
+                ) {
                     self.unsupported(
-                        "atomic update operand must not be wider than the object",
-                        r.span,
+                        "this atomic update needs a 4- or 8-byte int, long, float or double object on the device",
+                        e.span,
                     );
                     return;
                 }
-                self.convert(v, rc, cls)
+                let bits = if cls.ty().bytes() == 4 {
+                    Type::I32
+                } else {
+                    Type::I64
+                };
+                let float = matches!(cls, Scalar::Float(_));
+                let flags = ompcc_ir::MemFlags {
+                    align: addr.align.min(cls.ty().bytes()).max(1),
+                    volatile: true,
+                    readonly: false,
+                };
+                let local = addr.space == AddrSpace::Local;
+                let first = self.b.ins().load(bits, addr.space, flags, addr.ptr);
+                let head = self.b.create_block();
+                let ob = self.b.append_block_param(head, bits);
+                let done = self.b.create_block();
+                self.b.ins().jump(head, &[first]);
+                self.b.switch_to_block(head);
+                let oldv = if float {
+                    self.b.ins().bitcast(cls.ty(), ob)
+                } else {
+                    ob
+                };
+                let a = self.convert(oldv, cls, ccls);
+                let b = match operand {
+                    None => self.iconst_in(ccls, 1),
+                    Some((v, rc)) => self.convert(v, rc, ccls),
+                };
+                let Some(r) = (if x_right {
+                    self.arith(op, ccls, b, ccls, a, e.span)
+                } else {
+                    self.arith(op, ccls, a, ccls, b, e.span)
+                }) else {
+                    return;
+                };
+                let newv = self.convert(r, ccls, cls);
+                let nb = if float {
+                    self.b.ins().bitcast(bits, newv)
+                } else {
+                    newv
+                };
+                if local {
+                    self.b.ins().store(addr.space, flags, nb, addr.ptr);
+                    self.b.ins().jump(done, &[]);
+                } else {
+                    let prev =
+                        self.b
+                            .ins()
+                            .atomic_cas(addr.space, ompcc_ir::Scope::Gpu, addr.ptr, ob, nb);
+                    let same = self.b.ins().icmp(IntCC::Eq, prev, ob);
+                    self.b.ins().brif(same, done, &[], head, &[prev]);
+                }
+                self.b.switch_to_block(done);
+                (oldv, newv)
             }
-        };
-        let val = if op == BinaryOp::Sub {
-            match cls {
-                Scalar::Float(_) => self.b.ins().fneg(val),
-                _ => self.b.ins().neg(val),
-            }
-        } else {
-            val
-        };
-        let old = if addr.space == AddrSpace::Local {
-            // thread-private memory: an ordinary read-modify-write is atomic enough
-            let lv = Lv::Mem(addr, xi.ty);
-            let o = self.load_lv(&lv);
-            let n = self.rmw_apply(rmw, cls, o, val);
-            self.store_lv(&lv, n);
-            o
-        } else {
-            self.b
-                .ins()
-                .atomic_rmw(rmw, addr.space, ompcc_ir::Scope::Gpu, addr.ptr, val)
         };
         if let Some(v) = capture {
-            let result = if post {
-                old
-            } else {
-                self.rmw_apply(rmw, cls, old, val)
-            };
+            let result = if post { old } else { new };
             let Some(vi) = self.info(v) else { return };
             let Some(to) = self.class(vi.ty, v.span) else {
                 return;

@@ -9,7 +9,9 @@
 //! their C names). Kernel semantics (module `kernel`): Spmd regions run their collapsed loop
 //! nest as one grid-stride loop over a 64-bit trip count (thread k takes iterations k, k+G,
 //! ...; static schedule and dist_schedule chunks are treated as this cyclic assignment, which
-//! gives the same results for conforming programs); `target parallel` runs its body on the
+//! gives the same results for conforming programs; forms without `teams`, such as `target
+//! parallel for`, are one parallel region: team 0's threads share the iterations, other teams
+//! return); `target parallel` runs its body on the
 //! threads of team 0 (nested `for` split over the team and ended by a barrier unless
 //! `nowait`; `single` on thread 0 then a barrier; `master`/`masked`; `barrier`; `sections`
 //! run by thread 0); generic `teams` regions run on one thread per team (nested `distribute`
@@ -52,7 +54,9 @@
 //! initializers, statement expressions, recursion, static locals and file-scope objects as
 //! module globals with constant initializers, string literals, `printf` (as `vprintf` with
 //! CUDA's argument buffer), `assert`/`abort`, bit builtins, `__builtin_tgmath`,
-//! `#pragma omp atomic`, `simd` without privatization (run in order), `flush` (a fence).
+//! `#pragma omp atomic` (read, write, update and capture of `x op= e`, `x = x op e`,
+//! `x = e op x`, `++`/`--`: one atomic instruction where one fits, a compare-and-swap loop
+//! computing in C's type otherwise), `simd` without privatization (run in order), `flush`.
 //! Calls to [`DEVICE_API`] and [`MATH_FUNCTIONS`] stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
@@ -68,8 +72,10 @@ mod ctx;
 mod expr;
 mod func;
 mod kernel;
+mod privatize;
 mod ty;
 mod walk;
+mod worksharing;
 
 use ompcc_diag::Diagnostic;
 use ompcc_omp::OffloadPlan;

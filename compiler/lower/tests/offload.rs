@@ -547,9 +547,15 @@ void f(int n, int *a, int *out) {
 /// may panic or produce invalid IR.
 #[test]
 fn corpus_target_programs_outline_to_valid_ptx() {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testsuite/corpus");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("corpus")
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dirs = [
+        "testsuite/corpus",
+        "compiler/sema/tests/programs",
+        "compiler/syntax/tests/seeds",
+    ];
+    let mut files: Vec<_> = dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).expect("corpus dir"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
         .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("omp target")))
@@ -648,6 +654,7 @@ fn array_reductions() {
 fn generic_teams_nested_parallel_reduction_and_thread_ids() {
     let c = compile(
         "int omp_get_thread_num(void); int omp_get_num_threads(void); int omp_get_team_num(void);
+int omp_get_num_teams(void);
 void f(int n, int *a, long *tot, int *ids) {
   long t = 0;
 #pragma omp target teams map(tofrom: a[0:n], t) num_teams(3)
@@ -660,7 +667,7 @@ void f(int n, int *a, long *tot, int *ids) {
   }
   *tot = t;
 #pragma omp target parallel map(tofrom: ids[0:64])
-  ids[omp_get_thread_num()] = omp_get_num_threads() * 100 + omp_get_thread_num();
+  ids[omp_get_thread_num()] = omp_get_num_threads() * 100 + omp_get_thread_num() + omp_get_num_teams() * 10000 + omp_get_team_num();
 #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
   for (int i = 0; i != n; ++i) a[i] = -a[i];
 }",
@@ -679,14 +686,219 @@ void f(int n, int *a, long *tot, int *ids) {
         e.get::<i64>(t, 1)[0],
         v.iter().map(|&x| x as i64).sum::<i64>()
     );
-    e.launch(1, 1, 64, &[("ids", Arg::Buf(ids))]);
+    // several teams launched: only team 0 runs a target parallel region
+    e.launch(1, 2, 64, &[("ids", Arg::Buf(ids))]);
     assert_eq!(
         e.get::<i32>(ids, 64),
-        (0..64).map(|i| 6400 + i).collect::<Vec<_>>()
+        (0..64).map(|i| 16400 + i).collect::<Vec<_>>()
     );
     e.launch(2, 2, 32, &[("n", int(n)), ("a", Arg::Buf(a))]);
     assert_eq!(
         e.get::<i32>(a, n as usize),
         v.iter().map(|x| -x).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn loop_construct_forms() {
+    let c = compile(
+        "void f(int n, int *a) {
+#pragma omp target teams loop map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] += 1;
+#pragma omp target parallel loop map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] += 10;
+#pragma omp target teams map(tofrom: a[0:n]) num_teams(3)
+  {
+    int k = 100;
+#pragma omp loop
+    for (int i = 0; i < n; i++) a[i] += k;
+  }
+#pragma omp target parallel map(tofrom: a[0:n])
+  {
+#pragma omp loop
+    for (int i = 0; i < n; i++) a[i] += 1000;
+  }
+}",
+    );
+    let modes: Vec<ExecMode> = c.regions.iter().map(|r| r.mode).collect();
+    use ExecMode::*;
+    assert_eq!(modes, vec![Spmd, Spmd, Generic, Spmd]);
+    let n = 77;
+    let mut e = Emu::new(&c);
+    let a = e.buf(&vec![0i32; n as usize]);
+    for r in 0..4 {
+        e.launch(r, 3, 32, &[("n", int(n)), ("a", Arg::Buf(a))]);
+    }
+    assert_eq!(e.get::<i32>(a, n as usize), vec![1111; n as usize]);
+}
+
+#[test]
+fn target_parallel_for_is_one_team() {
+    let c = compile(
+        "int omp_get_thread_num(void);
+void f(int n, int *a, long *partial) {
+#pragma omp target parallel for map(to: a[0:n]) map(tofrom: partial[0:64])
+  for (int i = 0; i < n; i++) partial[omp_get_thread_num()] += a[i];
+}",
+    );
+    let n = 1000;
+    let v: Vec<i32> = (0..n).collect();
+    let mut e = Emu::new(&c);
+    let (a, p) = (e.buf(&v), e.buf(&[0i64; 64]));
+    // several teams launched: thread numbers must still name one thread each
+    e.launch(
+        0,
+        4,
+        64,
+        &[("n", int(n)), ("a", Arg::Buf(a)), ("partial", Arg::Buf(p))],
+    );
+    assert_eq!(
+        e.get::<i64>(p, 64).iter().sum::<i64>(),
+        v.iter().map(|&x| x as i64).sum::<i64>()
+    );
+}
+
+#[test]
+fn float_and_unsigned_reductions() {
+    let c = compile(
+        "void f(int n, float *x, unsigned *u) {
+  float s = 0.0f, lo = 1e30f; unsigned umx = 0, umn = 4000000000u; unsigned long ul = 0;
+#pragma omp target teams distribute parallel for reduction(+:s) reduction(min:lo) reduction(max:umx) reduction(min:umn) reduction(+:ul) map(to: x[0:n], u[0:n])
+  for (int i = 0; i < n; i++) {
+    s += x[i]; lo = x[i] < lo ? x[i] : lo;
+    umx = u[i] > umx ? u[i] : umx; umn = u[i] < umn ? u[i] : umn; ul += u[i];
+  }
+}",
+    );
+    let n = 256;
+    let x: Vec<f32> = (0..n)
+        .map(|i| ((i * 17) % 64) as f32 * 0.25 - 3.0)
+        .collect();
+    let u: Vec<u32> = (0..n)
+        .map(|i| 3_000_000_000u32.wrapping_add((i as u32) * 7_919_111))
+        .collect();
+    let mut e = Emu::new(&c);
+    let (dx, du) = (e.buf(&x), e.buf(&u));
+    let (s, lo) = (e.buf(&[0.0f32]), e.buf(&[1e30f32]));
+    let (umx, umn, ul) = (e.buf(&[0u32]), e.buf(&[4_000_000_000u32]), e.buf(&[0u64]));
+    e.launch(
+        0,
+        2,
+        64,
+        &[
+            ("n", int(n)),
+            ("x", Arg::Buf(dx)),
+            ("u", Arg::Buf(du)),
+            ("s", Arg::Buf(s)),
+            ("lo", Arg::Buf(lo)),
+            ("umx", Arg::Buf(umx)),
+            ("umn", Arg::Buf(umn)),
+            ("ul", Arg::Buf(ul)),
+        ],
+    );
+    // the sum of quarter-integers is exact in any order
+    assert_eq!(e.get::<f32>(s, 1)[0], x.iter().sum::<f32>());
+    assert_eq!(
+        e.get::<f32>(lo, 1)[0],
+        x.iter().cloned().fold(f32::INFINITY, f32::min)
+    );
+    assert_eq!(e.get::<u32>(umx, 1)[0], *u.iter().max().unwrap());
+    assert_eq!(
+        e.get::<u32>(umn, 1)[0],
+        *u.iter().min().unwrap().min(&4_000_000_000)
+    );
+    assert_eq!(
+        e.get::<u64>(ul, 1)[0],
+        u.iter().map(|&v| v as u64).sum::<u64>()
+    );
+}
+
+#[test]
+fn variable_length_arrays() {
+    let c = compile(
+        "void f(int n, int m, double (*g)[m], double *out) {
+  double v[n];
+  for (int i = 0; i < n; i++) v[i] = i;
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom: g[0:n])
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      g[i][j] = v[i] * 10 + j;
+}",
+    );
+    let (n, m) = (5, 7);
+    let mut e = Emu::new(&c);
+    let g = e.buf(&vec![0f64; (n * m) as usize]);
+    let v = e.buf(&(0..n).map(|i| i as f64).collect::<Vec<_>>());
+    e.launch(
+        0,
+        2,
+        32,
+        &[
+            ("n", int(n)),
+            ("m", int(m)),
+            ("g", Arg::Buf(g)),
+            ("v", Arg::Buf(v)),
+        ],
+    );
+    let want: Vec<f64> = (0..n)
+        .flat_map(|i| (0..m).map(move |j| i as f64 * 10.0 + j as f64))
+        .collect();
+    assert_eq!(e.get::<f64>(g, (n * m) as usize), want);
+}
+
+#[test]
+fn atomic_forms() {
+    let c = compile(
+        "void f(int n, int *hist, long *prod, float *fs, int *mx, int *counter, int *caps) {
+#pragma omp target teams distribute parallel for map(tofrom: hist[0:8], prod[0:1], fs[0:1], mx[0:1], counter[0:1], caps[0:n])
+  for (int i = 0; i < n; i++) {
+#pragma omp atomic
+    hist[i % 8] += 1;
+    if (i < 20) {
+#pragma omp atomic update
+      prod[0] = prod[0] * 2;
+    }
+#pragma omp atomic
+    fs[0] += 0.5;
+#pragma omp atomic
+    mx[0] = 3 - mx[0];
+#pragma omp atomic capture
+    caps[i] = counter[0]++;
+  }
+}",
+    );
+    let n = 301;
+    let mut e = Emu::new(&c);
+    let hist = e.buf(&[0i32; 8]);
+    let prod = e.buf(&[1i64]);
+    let fs = e.buf(&[0.25f32]);
+    let mx = e.buf(&[1i32]);
+    let counter = e.buf(&[0i32]);
+    let caps = e.buf(&vec![-1i32; n as usize]);
+    e.launch(
+        0,
+        3,
+        64,
+        &[
+            ("n", int(n)),
+            ("hist", Arg::Buf(hist)),
+            ("prod", Arg::Buf(prod)),
+            ("fs", Arg::Buf(fs)),
+            ("mx", Arg::Buf(mx)),
+            ("counter", Arg::Buf(counter)),
+            ("caps", Arg::Buf(caps)),
+        ],
+    );
+    let mut want = [0i32; 8];
+    for i in 0..n {
+        want[(i % 8) as usize] += 1;
+    }
+    assert_eq!(e.get::<i32>(hist, 8), want.to_vec());
+    assert_eq!(e.get::<i64>(prod, 1)[0], 1 << 20);
+    assert_eq!(e.get::<f32>(fs, 1)[0], 0.25 + 0.5 * n as f32);
+    // x = 3 - x applied an odd number of times
+    assert_eq!(e.get::<i32>(mx, 1)[0], 2);
+    let mut got = e.get::<i32>(caps, n as usize);
+    got.sort();
+    assert_eq!(got, (0..n).collect::<Vec<_>>());
 }

@@ -36,12 +36,18 @@ pub fn compile_at(src: &str, level: u8) -> Compiled {
     }
 }
 
+/// Compiles `src` at -O2 (or at `OMPCC_TEST_OPT`) and checks that both -O0 and -O2 PTX
+/// assemble; the result runs the tests.
 pub fn compile(src: &str) -> Compiled {
-    let c = compile_at(src, 2);
-    // -O0 must be valid too
-    let _ = compile_at(src, 0);
-    assemble(&c.ptx);
-    c
+    let level = std::env::var("OMPCC_TEST_OPT")
+        .ok()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(2);
+    let o0 = compile_at(src, 0);
+    assemble(&o0.ptx);
+    let o2 = compile_at(src, 2);
+    assemble(&o2.ptx);
+    if level == 0 { o0 } else { o2 }
 }
 
 /// The error diagnostics (code and message, one a line) when compilation fails.

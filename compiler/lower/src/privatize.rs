@@ -1,0 +1,702 @@
+//! Private copies of OpenMP list items inside kernels: `private`, `firstprivate`,
+//! `lastprivate` and reductions (scalars, whole arrays and contiguous array sections), with
+//! the reduction identities, combiners, the warp shuffle tree and the atomic combine into the
+//! original.
+//!
+//! Invariants: a privatized symbol's previous binding in `locals` is restored by
+//! `end_privates`; every reduction copy is combined exactly once; combines into memory other
+//! threads can see are atomic (thread-private originals are updated in place).
+
+use crate::func::{Addr, FnLower, Local};
+use crate::ty::Scalar;
+use ompcc_diag::Span;
+use ompcc_ir::{
+    AddrSpace, AtomicRmwOp, FloatCC, IntCC, Scope, ShuffleMode, SpecialReg, Type, Value,
+};
+use ompcc_sema::SymbolId;
+use ompcc_sema::types::QualType;
+use ompcc_syntax::ast::{
+    Expr, ExprKind, OmpClauseKind, OmpClauseName as C, OmpDirective, OmpDirectiveKind as K,
+    ReductionOp,
+};
+
+/// One privatized list item of a construct.
+pub(crate) struct Private<'a> {
+    pub(crate) sym: SymbolId,
+    pub(crate) old: Option<Local>,
+    /// Array reductions: the private buffer and where its elements combine.
+    pub(crate) array: Option<ArrayRed>,
+    /// The original's address and type (absent for plain `private`).
+    pub(crate) orig: Option<(Addr, QualType)>,
+    pub(crate) kind: PrivKind,
+    pub(crate) item: &'a Expr,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PrivKind {
+    Private,
+    First,
+    Last,
+    Reduce(ReductionOp),
+}
+
+/// A reduction over an array (whole, or a contiguous section): `count` elements of class
+/// `cls` from element `first` of the original, privatized in `buf` (local memory).
+#[derive(Clone, Copy)]
+pub(crate) struct ArrayRed {
+    pub(crate) cls: Scalar,
+    pub(crate) esize: u32,
+    pub(crate) first: i64,
+    pub(crate) count: i64,
+    pub(crate) buf: Addr,
+    pub(crate) orig: Addr,
+}
+
+impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
+    pub(crate) fn privatize_chain(
+        &mut self,
+        chain: &[&'a OmpDirective],
+        with_last: bool,
+    ) -> Vec<Private<'a>> {
+        let mut out = Vec::new();
+        for d in chain {
+            let target_leaf = ompcc_omp::is_target_region(d.kind);
+            self.privatize(d, with_last, target_leaf, &mut out);
+        }
+        out
+    }
+
+    /// Installs private copies for the list items of `d`'s privatizing clauses.
+    pub(crate) fn privatize(
+        &mut self,
+        d: &'a OmpDirective,
+        with_last: bool,
+        target_leaf: bool,
+        out: &mut Vec<Private<'a>>,
+    ) {
+        for c in &d.clauses {
+            let (kind, list): (PrivKind, &'a [Expr]) = match (&c.kind, c.name) {
+                (OmpClauseKind::List(l), C::Private) if !target_leaf => (PrivKind::Private, l),
+                (OmpClauseKind::List(l), C::Firstprivate) if !target_leaf => (PrivKind::First, l),
+                (OmpClauseKind::Lastprivate { .. }, _) if matches!(d.kind, K::Sections) => {
+                    self.unsupported(
+                        "'lastprivate' on 'sections' is not supported in a target region",
+                        c.span,
+                    );
+                    continue;
+                }
+                (OmpClauseKind::Lastprivate { list, .. }, _) if with_last => (PrivKind::Last, list),
+                (OmpClauseKind::Lastprivate { list, .. }, _) => (PrivKind::Private, list),
+                (OmpClauseKind::Reduction { op, list, .. }, C::Reduction) => {
+                    (PrivKind::Reduce(*op), list)
+                }
+                (OmpClauseKind::Reduction { .. }, _) => {
+                    self.unsupported(
+                        format!("'{}' is not supported in a target region", c.name.as_str()),
+                        c.span,
+                    );
+                    continue;
+                }
+                (_, C::Linear | C::Ordered) => {
+                    self.unsupported(
+                        format!("'{}' is not supported in a target region", c.name.as_str()),
+                        c.span,
+                    );
+                    continue;
+                }
+                (OmpClauseKind::List(_), C::Copyprivate | C::Copyin) => {
+                    self.unsupported(
+                        format!("'{}' is not supported in a target region", c.name.as_str()),
+                        c.span,
+                    );
+                    continue;
+                }
+                _ => continue,
+            };
+            for item in list {
+                self.privatize_item(item, kind, out);
+            }
+        }
+    }
+
+    pub(crate) fn privatize_item(
+        &mut self,
+        item: &'a Expr,
+        kind: PrivKind,
+        out: &mut Vec<Private<'a>>,
+    ) {
+        let e = crate::expr::strip_parens(item);
+        if let PrivKind::Reduce(op) = kind {
+            let array_var =
+                matches!(e.kind, ExprKind::Ident(_))
+                    && self.cx.typed.ident_symbols.get(&e.id).is_some_and(|s| {
+                        self.cx.typed.types.is_array(self.cx.typed.symbols[*s].ty)
+                    });
+            if array_var || matches!(e.kind, ExprKind::ArraySection { .. }) {
+                self.privatize_array_reduction(item, op, out);
+                return;
+            }
+        }
+        let sym = match (&e.kind, self.cx.typed.ident_symbols.get(&e.id)) {
+            (ExprKind::Ident(_), Some(&s)) => s,
+            _ => {
+                self.unsupported(
+                    "only variables can be privatized on the device (not array sections or members)",
+                    item.span,
+                );
+                return;
+            }
+        };
+        if out.iter().any(|p| p.sym == sym) {
+            return;
+        }
+        let qt = self.cx.typed.symbols[sym].ty;
+        let orig = if kind == PrivKind::Private {
+            None
+        } else {
+            match self.lvalue(e) {
+                Some(crate::expr::Lv::Mem(a, q)) => Some((a, q)),
+                _ => return,
+            }
+        };
+        let Some(slot) = self.new_slot(qt, item.span) else {
+            return;
+        };
+        let align = self.align_of(qt);
+        let priv_addr = self.slot_addr(slot, align);
+        match kind {
+            PrivKind::First => {
+                if let Some((src, _)) = orig {
+                    self.copy(priv_addr, src, qt, item.span);
+                }
+            }
+            PrivKind::Reduce(op) => {
+                let Some(cls) = self.reduction_class(qt, op, item.span) else {
+                    return;
+                };
+                let v = self.identity(op, cls);
+                self.store_raw(priv_addr, v, false);
+            }
+            _ => {}
+        }
+        let old = self.locals.insert(sym, Local::Slot(slot, align));
+        out.push(Private {
+            sym,
+            old,
+            array: None,
+            orig,
+            kind,
+            item,
+        });
+    }
+
+    /// A reduction over a whole array or a contiguous section of it (inner dimensions
+    /// complete): a private buffer of the section initialized with the identity; the variable
+    /// names the buffer (shifted so its indices stay those of the original) until the end.
+    pub(crate) fn privatize_array_reduction(
+        &mut self,
+        item: &'a Expr,
+        op: ReductionOp,
+        out: &mut Vec<Private<'a>>,
+    ) {
+        let span = item.span;
+        let mut secs: Vec<(Option<&'a Expr>, Option<&'a Expr>)> = Vec::new();
+        let mut cur = crate::expr::strip_parens(item);
+        while let ExprKind::ArraySection {
+            base,
+            lower,
+            length,
+        } = &cur.kind
+        {
+            secs.push((lower.as_deref(), length.as_deref()));
+            cur = crate::expr::strip_parens(base);
+        }
+        secs.reverse();
+        let bad = |fl: &mut Self, why: &str| {
+            fl.unsupported(
+                format!("array reduction not supported on the device: {why}"),
+                span,
+            )
+        };
+        let sym = match (&cur.kind, self.cx.typed.ident_symbols.get(&cur.id)) {
+            (ExprKind::Ident(_), Some(&s)) => s,
+            _ => return bad(self, "the list item must be a variable or sections of one"),
+        };
+        if out.iter().any(|p| p.sym == sym) {
+            return;
+        }
+        let qt = self.cx.typed.symbols[sym].ty;
+        let types = &self.cx.typed.types;
+        let is_ptr = types.is_pointer(qt);
+        let mut extents: Vec<Option<i64>> = Vec::new();
+        let mut et = if is_ptr {
+            extents.push(None);
+            match types.pointee(qt) {
+                Some(t) => t,
+                None => return,
+            }
+        } else {
+            qt
+        };
+        while let ompcc_sema::types::TypeKind::Array {
+            elem,
+            size: ompcc_sema::types::ArraySize::Fixed(n),
+            ..
+        } = types.ckind(et).clone()
+        {
+            extents.push(Some(n as i64));
+            et = elem;
+        }
+        if types.is_array(et) || extents.is_empty() {
+            return bad(self, "every dimension needs a constant size");
+        }
+        let Some(esize) = types.size_of(et) else {
+            return;
+        };
+        let esize = esize as u32;
+        let Some(cls) = self.reduction_class(et, op, span) else {
+            return;
+        };
+        let mut inner: i64 = 1;
+        for x in &extents[1..] {
+            match x {
+                Some(n) => inner *= n,
+                None => return bad(self, "inner dimensions need a constant size"),
+            }
+        }
+        let konst = |fl: &Self, e: Option<&'a Expr>| -> Option<Option<i64>> {
+            match e {
+                None => Some(None),
+                Some(e) => match ompcc_sema::fold(fl.cx.typed, e) {
+                    Some(ompcc_sema::consteval::ConstValue::Int(i)) => {
+                        i64::try_from(i.value).ok().map(Some)
+                    }
+                    _ => None,
+                },
+            }
+        };
+        let (first, count) = if secs.is_empty() {
+            match extents[0] {
+                Some(n) => (0, n * inner),
+                None => return bad(self, "a pointer needs an array section"),
+            }
+        } else {
+            let (Some(lo), Some(len)) = (konst(self, secs[0].0), konst(self, secs[0].1)) else {
+                return bad(self, "section bounds must be constants");
+            };
+            let lo = lo.unwrap_or(0);
+            let len = match (len, extents[0]) {
+                (Some(l), _) => l,
+                (None, Some(n)) => n - lo,
+                (None, None) => return bad(self, "the section needs a length"),
+            };
+            for (k, (l, n)) in secs.iter().enumerate().skip(1) {
+                let (Some(l), Some(n)) = (konst(self, *l), konst(self, *n)) else {
+                    return bad(self, "section bounds must be constants");
+                };
+                if l.unwrap_or(0) != 0
+                    || n.is_some_and(|n| Some(n) != extents.get(k).copied().flatten())
+                {
+                    return bad(self, "inner dimensions must be complete");
+                }
+            }
+            (lo * inner, len * inner)
+        };
+        let bytes = count * esize as i64;
+        if count <= 0 || bytes > 1 << 16 {
+            return bad(self, "the private copy must hold 1 to 65536 bytes");
+        }
+        // where the original's element 0 is
+        let orig = if is_ptr {
+            let Some(v) = self.scalar(cur) else { return };
+            Addr {
+                ptr: v,
+                space: AddrSpace::Generic,
+                align: esize,
+            }
+        } else {
+            match self.lvalue(cur) {
+                Some(crate::expr::Lv::Mem(a, _)) => a,
+                _ => return,
+            }
+        };
+        let slot = self.b.create_stack_slot(bytes as u32, esize.max(4));
+        let buf = self.slot_addr(slot, esize);
+        let id = self.identity(op, cls);
+        self.elem_loop(count, |fl, i| {
+            let off = {
+                let k = fl.b.ins().iconst(Type::I64, esize as i64);
+                fl.b.ins().imul(i, k)
+            };
+            let p = fl.b.ins().ptr_offset(buf.ptr, off);
+            fl.store_raw(Addr { ptr: p, ..buf }, id, false);
+        });
+        let g = self.b.ins().addrspacecast(Type::PTR, buf.ptr);
+        let shift = self.b.ins().iconst(Type::I64, -first * esize as i64);
+        let shifted = self.b.ins().ptr_offset(g, shift);
+        let binding = if is_ptr {
+            let Some(ps) = self.new_slot(qt, span) else {
+                return;
+            };
+            let a = self.slot_addr(ps, 8);
+            self.store_raw(a, shifted, false);
+            Local::Slot(ps, 8)
+        } else {
+            Local::Ptr(shifted, esize)
+        };
+        let old = self.locals.insert(sym, binding);
+        out.push(Private {
+            sym,
+            old,
+            array: Some(ArrayRed {
+                cls,
+                esize,
+                first,
+                count,
+                buf,
+                orig,
+            }),
+            orig: None,
+            kind: PrivKind::Reduce(op),
+            item,
+        });
+    }
+
+    /// Emits `for (i = 0; i < count; i++) f(i)` with an `i64` index.
+    pub(crate) fn elem_loop(&mut self, count: i64, mut f: impl FnMut(&mut Self, Value)) {
+        let head = self.b.create_block();
+        let i = self.b.append_block_param(head, Type::I64);
+        let body = self.b.create_block();
+        let exit = self.b.create_block();
+        let zero = self.b.ins().iconst(Type::I64, 0);
+        self.b.ins().jump(head, &[zero]);
+        self.b.switch_to_block(head);
+        let n = self.b.ins().iconst(Type::I64, count);
+        let c = self.b.ins().icmp(IntCC::Slt, i, n);
+        self.b.ins().brif(c, body, &[], exit, &[]);
+        self.b.switch_to_block(body);
+        f(self, i);
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let next = self.b.ins().iadd(i, one);
+        self.b.ins().jump(head, &[next]);
+        self.b.switch_to_block(exit);
+    }
+
+    /// Ends private copies: reductions combine into their originals (through a warp tree
+    /// first when `tree`: every lane of the warp is here), lastprivate copies are written back
+    /// (by the thread whose `last` flag slot holds 1, or always when there is no flag), and
+    /// the previous bindings return.
+    pub(crate) fn end_privates(&mut self, privs: Vec<Private<'a>>, tree: bool, last: Option<Addr>) {
+        for p in &privs {
+            if let (Some(a), PrivKind::Reduce(op)) = (p.array, p.kind) {
+                self.elem_loop(a.count, |fl, i| {
+                    let off = {
+                        let k = fl.b.ins().iconst(Type::I64, a.esize as i64);
+                        fl.b.ins().imul(i, k)
+                    };
+                    let src = fl.b.ins().ptr_offset(a.buf.ptr, off);
+                    let v = fl.load_raw(Addr { ptr: src, ..a.buf }, a.cls.ty(), false);
+                    let base = fl.b.ins().iconst(Type::I64, a.first * a.esize as i64);
+                    let off = fl.b.ins().iadd(off, base);
+                    let dst = fl.b.ins().ptr_offset(a.orig.ptr, off);
+                    let dst = Addr {
+                        ptr: dst,
+                        align: a.esize.min(a.orig.align),
+                        ..a.orig
+                    };
+                    fl.combine_into(dst, op, a.cls, v);
+                });
+                continue;
+            }
+            let Some((orig, qt)) = p.orig else { continue };
+            let Some(Local::Slot(slot, align)) = self.locals.get(&p.sym).copied() else {
+                continue;
+            };
+            match p.kind {
+                PrivKind::Reduce(op) => {
+                    let Some(cls) = self.reduction_class(qt, op, p.item.span) else {
+                        continue;
+                    };
+                    let a = self.slot_addr(slot, align);
+                    let mut v = self.load_raw(a, cls.ty(), false);
+                    if tree {
+                        v = self.warp_tree(op, cls, v);
+                        let lane = self.b.ins().sreg(SpecialReg::Laneid);
+                        let zero = self.b.ins().iconst(Type::I32, 0);
+                        let is0 = self.b.ins().icmp(IntCC::Eq, lane, zero);
+                        let then_b = self.b.create_block();
+                        let join = self.b.create_block();
+                        self.b.ins().brif(is0, then_b, &[], join, &[]);
+                        self.b.switch_to_block(then_b);
+                        self.combine_into(orig, op, cls, v);
+                        self.b.ins().jump(join, &[]);
+                        self.b.switch_to_block(join);
+                    } else {
+                        self.combine_into(orig, op, cls, v);
+                    }
+                }
+                PrivKind::Last => {
+                    let src = self.slot_addr(slot, align);
+                    match last {
+                        Some(flag) => {
+                            let f = self.load_raw(flag, Type::I8, false);
+                            let zero = self.b.ins().iconst(Type::I8, 0);
+                            let c = self.b.ins().icmp(IntCC::Ne, f, zero);
+                            let then_b = self.b.create_block();
+                            let join = self.b.create_block();
+                            self.b.ins().brif(c, then_b, &[], join, &[]);
+                            self.b.switch_to_block(then_b);
+                            self.copy(orig, src, qt, p.item.span);
+                            self.b.ins().jump(join, &[]);
+                            self.b.switch_to_block(join);
+                        }
+                        None => self.copy(orig, src, qt, p.item.span),
+                    }
+                }
+                _ => {}
+            }
+        }
+        for p in privs.into_iter().rev() {
+            match p.old {
+                Some(l) => {
+                    self.locals.insert(p.sym, l);
+                }
+                None => {
+                    self.locals.remove(&p.sym);
+                }
+            }
+        }
+    }
+
+    /// The scalar class of a reduction variable, if ompcc reduces that type with `op`.
+    pub(crate) fn reduction_class(
+        &mut self,
+        qt: QualType,
+        op: ReductionOp,
+        span: Span,
+    ) -> Option<Scalar> {
+        let cls = self.class(qt, span)?;
+        let ok = match cls {
+            Scalar::Int(Type::I32 | Type::I64, _) => true,
+            Scalar::Float(_) => !matches!(
+                op,
+                ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor
+            ),
+            _ => false,
+        };
+        if !ok {
+            self.unsupported(
+                format!(
+                    "reduction on type '{}' is not supported on the device (int, long, float and double are)",
+                    self.cx.typed.types.display(qt)
+                ),
+                span,
+            );
+            return None;
+        }
+        Some(cls)
+    }
+
+    pub(crate) fn identity(&mut self, op: ReductionOp, cls: Scalar) -> Value {
+        use ReductionOp as R;
+        match cls {
+            Scalar::Float(t) => {
+                let x = match op {
+                    R::Mul | R::LogAnd => 1.0,
+                    R::Min => f64::INFINITY,
+                    R::Max => f64::NEG_INFINITY,
+                    _ => 0.0,
+                };
+                self.b.ins().fconst(t, x)
+            }
+            _ => {
+                let t = cls.ty();
+                let signed = cls.is_signed();
+                let x: i64 = match op {
+                    R::Mul | R::LogAnd => 1,
+                    R::BitAnd => -1,
+                    R::Min if signed => {
+                        if t == Type::I32 {
+                            i32::MAX as i64
+                        } else {
+                            i64::MAX
+                        }
+                    }
+                    R::Min => -1,
+                    R::Max if signed => {
+                        if t == Type::I32 {
+                            i32::MIN as i64
+                        } else {
+                            i64::MIN
+                        }
+                    }
+                    _ => 0,
+                };
+                self.b.ins().iconst(t, x)
+            }
+        }
+    }
+
+    /// `a op b` for a reduction operator.
+    pub(crate) fn combine(&mut self, op: ReductionOp, cls: Scalar, a: Value, b: Value) -> Value {
+        use ReductionOp as R;
+        let float = matches!(cls, Scalar::Float(_));
+        let signed = cls.is_signed();
+        match op {
+            R::Add | R::Sub if float => self.b.ins().fadd(a, b),
+            R::Add | R::Sub => self.b.ins().iadd(a, b),
+            R::Mul if float => self.b.ins().fmul(a, b),
+            R::Mul => self.b.ins().imul(a, b),
+            R::BitAnd => self.b.ins().and(a, b),
+            R::BitOr => self.b.ins().or(a, b),
+            R::BitXor => self.b.ins().xor(a, b),
+            R::Min | R::Max if float => {
+                // C's `a < b ? a : b`, as the host computes the reduction.
+                let cc = if op == R::Min {
+                    FloatCC::Olt
+                } else {
+                    FloatCC::Ogt
+                };
+                let c = self.b.ins().fcmp(cc, b, a);
+                self.b.ins().select(c, b, a)
+            }
+            R::Min if signed => self.b.ins().smin(a, b),
+            R::Min => self.b.ins().umin(a, b),
+            R::Max if signed => self.b.ins().smax(a, b),
+            R::Max => self.b.ins().umax(a, b),
+            R::LogAnd | R::LogOr => {
+                let (za, zb) = (self.zero(cls), self.zero(cls));
+                let (na, nb) = if float {
+                    (
+                        self.b.ins().fcmp(FloatCC::Une, a, za),
+                        self.b.ins().fcmp(FloatCC::Une, b, zb),
+                    )
+                } else {
+                    (
+                        self.b.ins().icmp(IntCC::Ne, a, za),
+                        self.b.ins().icmp(IntCC::Ne, b, zb),
+                    )
+                };
+                let r = if op == R::LogAnd {
+                    self.b.ins().and(na, nb)
+                } else {
+                    self.b.ins().or(na, nb)
+                };
+                let one = match cls {
+                    Scalar::Float(t) => self.b.ins().fconst(t, 1.0),
+                    _ => self.b.ins().iconst(cls.ty(), 1),
+                };
+                let zero = self.zero(cls);
+                self.b.ins().select(r, one, zero)
+            }
+        }
+    }
+
+    /// Combines the values of every lane of the warp into lane 0 (shuffle-down tree). The
+    /// member mask names the warp's lanes that exist in the block (all of them reach this
+    /// point), not `activemask`: lanes that diverged earlier need not have reconverged, and
+    /// `.sync` makes them meet here.
+    pub(crate) fn warp_tree(&mut self, op: ReductionOp, cls: Scalar, mut v: Value) -> Value {
+        let tid = self.b.ins().sreg(SpecialReg::TidX);
+        let ntid = self.b.ins().sreg(SpecialReg::NtidX);
+        let m31 = self.b.ins().iconst(Type::I32, !31);
+        let base = self.b.ins().and(tid, m31);
+        let left = self.b.ins().isub(ntid, base);
+        let n32 = self.b.ins().iconst(Type::I32, 32);
+        let n = self.b.ins().umin(left, n32);
+        let one = self.b.ins().iconst(Type::I32, 1);
+        let bits = self.b.ins().shl(one, n);
+        let partial = self.b.ins().isub(bits, one);
+        let all = self.b.ins().iconst(Type::I32, -1);
+        let full = self.b.ins().icmp(IntCC::Eq, n, n32);
+        let mask = self.b.ins().select(full, all, partial);
+        let lane = self.b.ins().sreg(SpecialReg::Laneid);
+        for off in [16, 8, 4, 2, 1] {
+            let o = self.b.ins().iconst(Type::I32, off);
+            let other = self.b.ins().shuffle(ShuffleMode::Down, v, o, mask);
+            let src = self.b.ins().iadd(lane, o);
+            let n32 = self.b.ins().iconst(Type::I32, 32);
+            let inside = self.b.ins().icmp(IntCC::Ult, src, n32);
+            let bit = self.b.ins().lshr(mask, src);
+            let one = self.b.ins().iconst(Type::I32, 1);
+            let bit = self.b.ins().and(bit, one);
+            let bit_set = self.b.ins().icmp(IntCC::Eq, bit, one);
+            let valid = self.b.ins().and(inside, bit_set);
+            let c = self.combine(op, cls, v, other);
+            v = self.b.ins().select(valid, c, v);
+        }
+        v
+    }
+
+    /// `*orig = *orig op v`, atomically unless `orig` is thread-private.
+    pub(crate) fn combine_into(&mut self, orig: Addr, op: ReductionOp, cls: Scalar, v: Value) {
+        use ReductionOp as R;
+        let ty = cls.ty();
+        if orig.space == AddrSpace::Local {
+            let o = self.load_raw(orig, ty, false);
+            let n = self.combine(op, cls, o, v);
+            self.store_raw(orig, n, false);
+            return;
+        }
+        let float = matches!(cls, Scalar::Float(_));
+        let signed = cls.is_signed();
+        let rmw = match op {
+            R::Add | R::Sub => Some(AtomicRmwOp::Add),
+            R::Min if !float => Some(if signed {
+                AtomicRmwOp::Smin
+            } else {
+                AtomicRmwOp::Umin
+            }),
+            R::Max if !float => Some(if signed {
+                AtomicRmwOp::Smax
+            } else {
+                AtomicRmwOp::Umax
+            }),
+            R::BitAnd => Some(AtomicRmwOp::And),
+            R::BitOr => Some(AtomicRmwOp::Or),
+            R::BitXor => Some(AtomicRmwOp::Xor),
+            _ => None,
+        };
+        if let Some(r) = rmw {
+            self.b
+                .ins()
+                .atomic_rmw(r, orig.space, Scope::Gpu, orig.ptr, v);
+            return;
+        }
+        // CAS loop on the bits.
+        let bits = if ty.bytes() == 4 {
+            Type::I32
+        } else {
+            Type::I64
+        };
+        let flags = ompcc_ir::MemFlags {
+            align: orig.align.min(ty.bytes()).max(1),
+            volatile: true,
+            readonly: false,
+        };
+        let first = self.b.ins().load(bits, orig.space, flags, orig.ptr);
+        let head = self.b.create_block();
+        let old = self.b.append_block_param(head, bits);
+        let done = self.b.create_block();
+        self.b.ins().jump(head, &[first]);
+        self.b.switch_to_block(head);
+        let oldv = if float {
+            self.b.ins().bitcast(ty, old)
+        } else {
+            old
+        };
+        let newv = self.combine(op, cls, oldv, v);
+        let newb = if float {
+            self.b.ins().bitcast(bits, newv)
+        } else {
+            newv
+        };
+        let prev = self
+            .b
+            .ins()
+            .atomic_cas(orig.space, Scope::Gpu, orig.ptr, old, newb);
+        let same = self.b.ins().icmp(IntCC::Eq, prev, old);
+        self.b.ins().brif(same, done, &[], head, &[prev]);
+        self.b.switch_to_block(done);
+    }
+}

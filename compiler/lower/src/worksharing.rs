@@ -1,0 +1,603 @@
+//! Worksharing inside kernels: canonical loop nests flattened into one 64-bit iteration
+//! space and handed out cyclically (over the grid, a team, the teams, or one thread), and the
+//! OpenMP constructs a target region may contain (parallel, for, loop, distribute, single,
+//! sections, master/masked, barrier, critical), each lowered for the `Par` context it is in.
+//!
+//! Invariants: a loop's iteration variables are private slots for the duration of the loop;
+//! every construct restores `self.par` when it ends; a team-wide barrier is only emitted where
+//! every thread of the team reaches it.
+
+use crate::func::{FnLower, Local};
+use crate::kernel::{Par, Split, Who};
+use crate::privatize::{PrivKind, Private};
+use crate::ty::Scalar;
+use ompcc_ir::{IntCC, SpecialReg, Type, Value};
+use ompcc_sema::SymbolId;
+use ompcc_syntax::ast::{
+    self, BinaryOp, Expr, ExprKind, OmpClauseKind, OmpClauseName as C, OmpDirective,
+    OmpDirectiveKind as K, Stmt, StmtKind, UnaryOp,
+};
+
+/// One canonical loop of a nest: iteration variable and bounds as `i64`.
+pub(crate) struct CanonLoop {
+    pub(crate) var: SymbolId,
+    pub(crate) cls: Scalar,
+    pub(crate) lb: Value,
+    pub(crate) step: Value,
+    pub(crate) trip: Value,
+}
+
+impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
+    // ----- loops -----
+
+    /// Reads a canonical loop's bounds (evaluated here) as `i64` values.
+    pub(crate) fn canon_loop(
+        &mut self,
+        s: &'a Stmt,
+        outer_vars: &[SymbolId],
+    ) -> Option<(CanonLoop, &'a Stmt)> {
+        let StmtKind::For(init, cond, step, body) = &s.kind else {
+            self.unsupported("expected a 'for' loop after the loop directive", s.span);
+            return None;
+        };
+        let var = ompcc_omp::loop_var(self.cx.typed, s);
+        let Some(var) = var else {
+            self.unsupported(
+                "loop is not in canonical form (no iteration variable)",
+                s.span,
+            );
+            return None;
+        };
+        // Bounds of an inner loop must not use an outer loop's variable.
+        let mut bad = false;
+        let check = |e: &Expr, bad: &mut bool, typed: &ompcc_sema::TypedUnit| {
+            crate::walk::idents_of(e, &mut |id| {
+                if let Some(s) = typed.ident_symbols.get(&id)
+                    && outer_vars.contains(s)
+                {
+                    *bad = true;
+                }
+            });
+        };
+        let qt = self.cx.typed.symbols[var].ty;
+        let cls = self.class(qt, s.span)?;
+        if !matches!(cls, Scalar::Int(..)) {
+            self.unsupported(
+                "loop iteration variables of distributed loops must be integers on the device",
+                s.span,
+            );
+            return None;
+        }
+        let lb_e: &'a Expr = match init {
+            ast::ForInit::Decl(d) => match &d.kind {
+                ast::DeclarationKind::Vars { declarators, .. } => {
+                    match declarators.first().and_then(|i| i.init.as_ref()) {
+                        Some(ast::Initializer::Expr(e)) => e,
+                        _ => {
+                            self.unsupported("loop variable has no initial value", s.span);
+                            return None;
+                        }
+                    }
+                }
+                _ => return None,
+            },
+            ast::ForInit::Expr(e) => match &e.kind {
+                ExprKind::Assign(None, _, r) => r,
+                _ => {
+                    self.unsupported("loop is not in canonical form (init)", e.span);
+                    return None;
+                }
+            },
+            ast::ForInit::None => {
+                self.unsupported("loop is not in canonical form (no init)", s.span);
+                return None;
+            }
+        };
+        let Some(cond) = cond.as_deref() else {
+            self.unsupported("loop is not in canonical form (no condition)", s.span);
+            return None;
+        };
+        let is_var = |e: &Expr, typed: &ompcc_sema::TypedUnit| {
+            let e = crate::expr::strip_parens(e);
+            matches!(e.kind, ExprKind::Ident(_)) && typed.ident_symbols.get(&e.id) == Some(&var)
+        };
+        let c = crate::expr::strip_parens(cond);
+        let (op, ub_e) = match &c.kind {
+            ExprKind::Binary(op, l, r) if is_var(l, self.cx.typed) => (*op, &**r),
+            ExprKind::Binary(op, l, r) if is_var(r, self.cx.typed) => {
+                let swapped = match op {
+                    BinaryOp::Lt => BinaryOp::Gt,
+                    BinaryOp::Le => BinaryOp::Ge,
+                    BinaryOp::Gt => BinaryOp::Lt,
+                    BinaryOp::Ge => BinaryOp::Le,
+                    o => *o,
+                };
+                (swapped, &**l)
+            }
+            _ => {
+                self.unsupported("loop is not in canonical form (condition)", cond.span);
+                return None;
+            }
+        };
+        // step: +1, -1, or an expression with a sign
+        let Some(step) = step.as_deref() else {
+            self.unsupported("loop is not in canonical form (no increment)", s.span);
+            return None;
+        };
+        let st = crate::expr::strip_parens(step);
+        let (step_e, neg): (Option<&'a Expr>, bool) = match &st.kind {
+            ExprKind::Unary(UnaryOp::PostInc | UnaryOp::PreInc, x) if is_var(x, self.cx.typed) => {
+                (None, false)
+            }
+            ExprKind::Unary(UnaryOp::PostDec | UnaryOp::PreDec, x) if is_var(x, self.cx.typed) => {
+                (None, true)
+            }
+            ExprKind::Assign(Some(BinaryOp::Add), x, r) if is_var(x, self.cx.typed) => {
+                (Some(r), false)
+            }
+            ExprKind::Assign(Some(BinaryOp::Sub), x, r) if is_var(x, self.cx.typed) => {
+                (Some(r), true)
+            }
+            ExprKind::Assign(None, x, r) if is_var(x, self.cx.typed) => {
+                match &crate::expr::strip_parens(r).kind {
+                    ExprKind::Binary(BinaryOp::Add, a, b) if is_var(a, self.cx.typed) => {
+                        (Some(&**b), false)
+                    }
+                    ExprKind::Binary(BinaryOp::Add, a, b) if is_var(b, self.cx.typed) => {
+                        (Some(&**a), false)
+                    }
+                    ExprKind::Binary(BinaryOp::Sub, a, b) if is_var(a, self.cx.typed) => {
+                        (Some(&**b), true)
+                    }
+                    _ => {
+                        self.unsupported("loop is not in canonical form (increment)", step.span);
+                        return None;
+                    }
+                }
+            }
+            _ => {
+                self.unsupported("loop is not in canonical form (increment)", step.span);
+                return None;
+            }
+        };
+        if !outer_vars.is_empty() {
+            check(lb_e, &mut bad, self.cx.typed);
+            check(ub_e, &mut bad, self.cx.typed);
+            if let Some(e) = step_e {
+                check(e, &mut bad, self.cx.typed);
+            }
+            if bad {
+                self.unsupported(
+                    "collapsed loops whose bounds depend on an outer loop variable are not supported on the device yet",
+                    s.span,
+                );
+                return None;
+            }
+        }
+        let long = Scalar::LONG;
+        let lb = self.long_value(lb_e, cls)?;
+        let ub = self.long_value(ub_e, cls)?;
+        let mut stepv = match step_e {
+            Some(e) => {
+                let ec = self.class_of_conv(e)?;
+                let v = self.scalar(e)?;
+                self.convert(v, ec, long)
+            }
+            None => self.b.ins().iconst(Type::I64, 1),
+        };
+        if neg {
+            stepv = self.b.ins().neg(stepv);
+        }
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let zero = self.b.ins().iconst(Type::I64, 0);
+        // ascending: trip = ub' > lb ? (ub' - lb + st - 1) / st : 0 with ub' = ub (+1 for <=)
+        let (asc, adj) = match op {
+            BinaryOp::Lt => (true, 0),
+            BinaryOp::Le => (true, 1),
+            BinaryOp::Gt => (false, 0),
+            BinaryOp::Ge => (false, 1),
+            // `i != ub` is canonical with a unit step only (it fixes the direction)
+            BinaryOp::Ne if step_e.is_none() => (!neg, 0),
+            _ => {
+                self.unsupported("loop is not in canonical form (comparison)", cond.span);
+                return None;
+            }
+        };
+        let trip = if asc {
+            let ubp = if adj == 1 {
+                self.b.ins().iadd(ub, one)
+            } else {
+                ub
+            };
+            let span_v = self.b.ins().isub(ubp, lb);
+            let t = self.b.ins().iadd(span_v, stepv);
+            let t = self.b.ins().isub(t, one);
+            let t = self.b.ins().sdiv(t, stepv);
+            let c = self.b.ins().icmp(IntCC::Sgt, ubp, lb);
+            self.b.ins().select(c, t, zero)
+        } else {
+            let ubp = if adj == 1 {
+                self.b.ins().isub(ub, one)
+            } else {
+                ub
+            };
+            let m = self.b.ins().neg(stepv);
+            let span_v = self.b.ins().isub(lb, ubp);
+            let t = self.b.ins().iadd(span_v, m);
+            let t = self.b.ins().isub(t, one);
+            let t = self.b.ins().sdiv(t, m);
+            let c = self.b.ins().icmp(IntCC::Sgt, lb, ubp);
+            self.b.ins().select(c, t, zero)
+        };
+        let _ = ub;
+        Some((
+            CanonLoop {
+                var,
+                cls,
+                lb,
+                step: stepv,
+                trip,
+            },
+            body,
+        ))
+    }
+
+    /// `e` converted to the loop variable's class, then widened to `i64`.
+    pub(crate) fn long_value(&mut self, e: &'a Expr, cls: Scalar) -> Option<Value> {
+        let ec = self.class_of_conv(e)?;
+        let v = self.scalar(e)?;
+        let v = self.convert(v, ec, cls);
+        Some(self.convert(v, cls, Scalar::LONG))
+    }
+
+    /// Runs the iterations of a loop nest distributed over `who` (cyclically), with the
+    /// directive's private copies; ends the copies (and synchronizes the team) afterwards.
+    pub(crate) fn distributed_loop(
+        &mut self,
+        d: &'a OmpDirective,
+        outer: &'a Stmt,
+        collapse: u32,
+        who: Who,
+        privs: Vec<Private<'a>>,
+        tree: bool,
+    ) {
+        let span = d.span;
+        let loops = ompcc_omp::nest_loops(outer, collapse);
+        if loops.len() < collapse as usize {
+            self.unsupported(
+                format!("collapse({collapse}) needs {collapse} perfectly nested 'for' loops"),
+                span,
+            );
+            return;
+        }
+        let mut canon = Vec::new();
+        let mut vars = Vec::new();
+        let mut saved = Vec::new();
+        let mut body = outer;
+        for l in &loops {
+            let Some((cl, b)) = self.canon_loop(l, &vars) else {
+                return;
+            };
+            vars.push(cl.var);
+            // the iteration variable is private
+            let qt = self.cx.typed.symbols[cl.var].ty;
+            if let Some(slot) = self.new_slot(qt, l.span) {
+                let align = self.align_of(qt);
+                saved.push((cl.var, self.locals.insert(cl.var, Local::Slot(slot, align))));
+            }
+            canon.push(cl);
+            body = b;
+        }
+        // Loop variables listed in lastprivate end with their value after the last iteration.
+        let last_flag = if privs.iter().any(|p| p.kind == PrivKind::Last) {
+            let slot = self.b.create_stack_slot(1, 1);
+            let a = self.slot_addr(slot, 1);
+            let z = self.b.ins().iconst(Type::I8, 0);
+            self.store_raw(a, z, false);
+            Some(a)
+        } else {
+            None
+        };
+        let mut total = canon[0].trip;
+        for c in &canon[1..] {
+            total = self.b.ins().imul(total, c.trip);
+        }
+        let (k0, g) = self.who_range(who);
+        let head = self.b.create_block();
+        let k = self.b.append_block_param(head, Type::I64);
+        let body_b = self.b.create_block();
+        let step_b = self.b.create_block();
+        let exit = self.b.create_block();
+        self.b.ins().jump(head, &[k0]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::Slt, k, total);
+        self.b.ins().brif(more, body_b, &[], exit, &[]);
+        self.b.switch_to_block(body_b);
+        let mut rem = k;
+        for (i, c) in canon.iter().enumerate().rev() {
+            let idx = if i == 0 {
+                rem
+            } else {
+                let idx = self.b.ins().srem(rem, c.trip);
+                rem = self.b.ins().sdiv(rem, c.trip);
+                idx
+            };
+            let off = self.b.ins().imul(idx, c.step);
+            let iv = self.b.ins().iadd(c.lb, off);
+            let iv = self.convert(iv, Scalar::LONG, c.cls);
+            if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
+                let a = self.slot_addr(slot, align);
+                self.store_raw(a, iv, false);
+            }
+        }
+        if let Some(flag) = last_flag {
+            let one = self.b.ins().iconst(Type::I64, 1);
+            let lastk = self.b.ins().isub(total, one);
+            let is_last = self.b.ins().icmp(IntCC::Eq, k, lastk);
+            let f = self.b.ins().zext(Type::I8, is_last);
+            let old = self.load_raw(flag, Type::I8, false);
+            let f = self.b.ins().or(old, f);
+            self.store_raw(flag, f, false);
+        }
+        self.breaks.push(exit);
+        self.continues.push(step_b);
+        self.stmt(body);
+        self.breaks.pop();
+        self.continues.pop();
+        self.jump_to(step_b);
+        self.b.switch_to_block(step_b);
+        let next = self.b.ins().iadd(k, g);
+        self.b.ins().jump(head, &[next]);
+        self.b.switch_to_block(exit);
+        // lastprivate loop variables: the value after the sequentially last increment
+        if let Some(flag) = last_flag {
+            for c in &canon {
+                if !privs
+                    .iter()
+                    .any(|p| p.sym == c.var && p.kind == PrivKind::Last)
+                {
+                    continue;
+                }
+                let f = self.load_raw(flag, Type::I8, false);
+                let zero = self.b.ins().iconst(Type::I8, 0);
+                let is = self.b.ins().icmp(IntCC::Ne, f, zero);
+                let then_b = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(is, then_b, &[], join, &[]);
+                self.b.switch_to_block(then_b);
+                let off = self.b.ins().imul(c.trip, c.step);
+                let v = self.b.ins().iadd(c.lb, off);
+                let v = self.convert(v, Scalar::LONG, c.cls);
+                // `saved` holds the binding before the loop's own slot: the lastprivate copy.
+                if let Some((_, Some(Local::Slot(slot, align)))) =
+                    saved.iter().find(|(s, _)| *s == c.var).copied()
+                {
+                    let a = self.slot_addr(slot, align);
+                    self.store_raw(a, v, false);
+                }
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+            }
+        }
+        for (s, old) in saved.into_iter().rev() {
+            match old {
+                Some(l) => {
+                    self.locals.insert(s, l);
+                }
+                None => {
+                    self.locals.remove(&s);
+                }
+            }
+        }
+        self.end_privates(privs, tree, last_flag);
+    }
+
+    /// First index and stride of a distributed loop, as `i64`.
+    pub(crate) fn who_range(&mut self, who: Who) -> (Value, Value) {
+        let r = |fl: &mut Self, r: SpecialReg| {
+            let v = fl.b.ins().sreg(r);
+            fl.b.ins().zext(Type::I64, v)
+        };
+        match who {
+            Who::Grid => {
+                let (c, n, t, nc) = (
+                    r(self, SpecialReg::CtaidX),
+                    r(self, SpecialReg::NtidX),
+                    r(self, SpecialReg::TidX),
+                    r(self, SpecialReg::NctaidX),
+                );
+                let base = self.b.ins().imul(c, n);
+                let k0 = self.b.ins().iadd(base, t);
+                let g = self.b.ins().imul(nc, n);
+                (k0, g)
+            }
+            Who::Team => (r(self, SpecialReg::TidX), r(self, SpecialReg::NtidX)),
+            Who::Teams => (r(self, SpecialReg::CtaidX), r(self, SpecialReg::NctaidX)),
+            Who::Single => (
+                self.b.ins().iconst(Type::I64, 0),
+                self.b.ins().iconst(Type::I64, 1),
+            ),
+        }
+    }
+
+    /// Runs a loop-associated construct's loop in order on this thread, with its private
+    /// copies.
+    pub(crate) fn sequential_loop(&mut self, d: &'a OmpDirective) {
+        let mut privs = Vec::new();
+        self.privatize(d, true, false, &mut privs);
+        let Some(body) = d.body.as_deref() else {
+            return;
+        };
+        let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
+        // The same iteration variables, lastprivate values and reductions as a distributed
+        // loop, over this one thread.
+        self.distributed_loop(d, body, collapse, Who::Single, privs, false);
+    }
+
+    // ----- constructs -----
+
+    /// Lowers an OpenMP construct inside a kernel; false when it is not supported.
+    pub(crate) fn omp_construct(&mut self, d: &'a OmpDirective) {
+        let par = self.par;
+        let body = d.body.as_deref();
+        match d.kind {
+            K::Parallel | K::ParallelMaster | K::ParallelMasked | K::ParallelSections => {
+                let mut privs = Vec::new();
+                self.privatize(d, true, false, &mut privs);
+                self.par = Par {
+                    split: Split::Alone,
+                    threads: false,
+                    league: par.league,
+                };
+                if let Some(b) = body {
+                    self.stmt(b);
+                }
+                self.par = par;
+                self.ensure_open();
+                self.end_privates(privs, false, None);
+            }
+            K::ParallelFor | K::ParallelForSimd | K::ParallelLoop => {
+                self.par = Par {
+                    split: Split::Alone,
+                    threads: false,
+                    league: par.league,
+                };
+                self.sequential_loop(d);
+                self.par = par;
+            }
+            K::Loop if par.split == Split::TeamsLevel => {
+                // `loop` bound to the teams region: the teams share the iterations.
+                let mut privs = Vec::new();
+                self.privatize(d, true, false, &mut privs);
+                let Some(b) = body else { return };
+                let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
+                self.par = Par {
+                    split: Split::Alone,
+                    threads: false,
+                    league: par.league,
+                };
+                self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
+                self.par = par;
+            }
+            K::For | K::ForSimd | K::Loop | K::Simd => {
+                if par.split == Split::Team && d.kind != K::Simd {
+                    let mut privs = Vec::new();
+                    self.privatize(d, true, false, &mut privs);
+                    let Some(b) = body else { return };
+                    let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
+                    self.distributed_loop(d, b, collapse, Who::Team, privs, false);
+                    if !d.clauses.iter().any(|c| c.name == C::Nowait) {
+                        self.b.ins().barrier();
+                    }
+                } else {
+                    self.sequential_loop(d);
+                }
+            }
+            K::Distribute
+            | K::DistributeSimd
+            | K::DistributeParallelFor
+            | K::DistributeParallelForSimd => {
+                if par.split == Split::TeamsLevel {
+                    let mut privs = Vec::new();
+                    self.privatize(d, true, false, &mut privs);
+                    let Some(b) = body else { return };
+                    let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
+                    self.par = Par {
+                        split: Split::Alone,
+                        threads: false,
+                        league: par.league,
+                    };
+                    self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
+                    self.par = par;
+                } else {
+                    self.sequential_loop(d);
+                }
+            }
+            K::Single | K::Sections => {
+                let mut privs = Vec::new();
+                self.privatize(d, false, false, &mut privs);
+                if par.split == Split::Team {
+                    let t = self.b.ins().sreg(SpecialReg::TidX);
+                    let zero = self.b.ins().iconst(Type::I32, 0);
+                    let c = self.b.ins().icmp(IntCC::Eq, t, zero);
+                    let then_b = self.b.create_block();
+                    let join = self.b.create_block();
+                    self.b.ins().brif(c, then_b, &[], join, &[]);
+                    self.b.switch_to_block(then_b);
+                    self.par = Par {
+                        split: Split::Alone,
+                        threads: true,
+                        league: par.league,
+                    };
+                    if let Some(b) = body {
+                        self.stmt(b);
+                    }
+                    self.par = par;
+                    self.jump_to(join);
+                    self.b.switch_to_block(join);
+                    self.end_privates(privs, false, None);
+                    if !d.clauses.iter().any(|c| c.name == C::Nowait) {
+                        self.b.ins().barrier();
+                    }
+                } else {
+                    if let Some(b) = body {
+                        self.stmt(b);
+                    }
+                    self.ensure_open();
+                    self.end_privates(privs, false, None);
+                }
+            }
+            K::Section => {
+                if let Some(b) = body {
+                    self.stmt(b);
+                }
+            }
+            K::Master | K::Masked => {
+                let filter = d.clauses.iter().find_map(|c| match (&c.kind, c.name) {
+                    (OmpClauseKind::Expr(e), C::Filter) => Some(&**e),
+                    _ => None,
+                });
+                let me = self.thread_num();
+                let want = match filter {
+                    Some(e) => {
+                        let Some(ec) = self.class_of_conv(e) else {
+                            return;
+                        };
+                        let Some(v) = self.scalar(e) else { return };
+                        self.convert(v, ec, Scalar::INT)
+                    }
+                    None => self.b.ins().iconst(Type::I32, 0),
+                };
+                let c = self.b.ins().icmp(IntCC::Eq, me, want);
+                let then_b = self.b.create_block();
+                let join = self.b.create_block();
+                self.b.ins().brif(c, then_b, &[], join, &[]);
+                self.b.switch_to_block(then_b);
+                if let Some(b) = body {
+                    self.stmt(b);
+                }
+                self.jump_to(join);
+                self.b.switch_to_block(join);
+            }
+            K::Barrier => {
+                if par.split == Split::Team {
+                    self.b.ins().barrier();
+                }
+            }
+            K::Taskwait | K::Taskyield => {}
+            K::Taskgroup => {
+                if let Some(b) = body {
+                    self.stmt(b);
+                }
+            }
+            K::Critical => self.critical(d),
+            _ => self.unsupported(
+                format!(
+                    "'#pragma omp {}' is not supported in a target region yet",
+                    d.kind
+                ),
+                d.span,
+            ),
+        }
+    }
+}
