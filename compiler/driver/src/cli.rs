@@ -130,18 +130,6 @@ impl EmitStage {
             .find(|(_, s)| *s == self)
             .map_or("", |(n, _)| n)
     }
-
-    /// The compiler stage that produces this output.
-    pub fn producer(self) -> &'static str {
-        match self {
-            EmitStage::Tokens => "lexer",
-            EmitStage::Ast => "parser",
-            EmitStage::Ir => "IR lowering",
-            EmitStage::IrOpt => "optimization pipeline",
-            EmitStage::Ptx => "PTX backend",
-            EmitStage::HostC => "host-code rewriter",
-        }
-    }
 }
 
 /// `-foffload=`: whether target regions are compiled for the device.

@@ -98,11 +98,6 @@ fn has_errors(diags: &[ompcc_diag::Diagnostic]) -> bool {
     diags.iter().any(|d| d.severity == Severity::Error)
 }
 
-/// The stages this build cannot produce yet.
-pub fn later_stage(stage: EmitStage) -> bool {
-    stage == EmitStage::HostC
-}
-
 /// What the device stages take from the command line.
 pub struct DeviceOptions<'a> {
     /// `--device-only`: every function of the unit, not only `declare target` ones.
@@ -117,42 +112,235 @@ pub struct DeviceOptions<'a> {
     pub arch: Option<&'a str>,
     /// `-g`: `.loc` line info in the PTX.
     pub line_info: bool,
+    /// The device math library as one preprocessed unit (asked for only when device code
+    /// calls a math function).
+    pub math_source: &'a dyn Fn() -> Result<String, String>,
 }
 
-/// `--emit=ir|ir-opt|ptx`: lower the device functions, optimize, emit PTX; returns the text
-/// of the requested stage. Lowering diagnostics are printed; `Err` means the unit failed
-/// (the message, if any, is for `ompcc: error:`).
+/// `--emit=ir|ir-opt|ptx`: lower the device code (with `--device-only`, every function;
+/// otherwise the kernels of the unit's target regions and its declare-target functions),
+/// optimize, emit PTX; returns the text of the requested stage. Diagnostics are printed;
+/// `Err` means the unit failed (the message, if any, is for `ompcc: error:`).
 pub fn device_stage(
     checked: &Checked,
     stage: EmitStage,
     opts: &DeviceOptions<'_>,
 ) -> Result<String, Option<String>> {
-    use ompcc_lower::{FunctionSelection, LowerOptions, lower_functions};
-    let which = if opts.all_functions {
-        FunctionSelection::All
-    } else {
-        FunctionSelection::DeclareTarget
-    };
-    let (mut module, diags) = lower_functions(
-        &checked.tu,
-        &checked.typed,
-        &which,
-        &LowerOptions {
-            // Source locations only when they are asked for, so `--emit=ir` stays terse.
-            source_map: opts.line_info.then_some(&checked.source_map),
-            ..LowerOptions::default()
-        },
-    );
     let mut emitter = Emitter::new(checked.color);
+    let plan = if opts.all_functions {
+        None
+    } else {
+        let (plan, diags) =
+            ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
+        for d in &diags {
+            emitter.emit(d, &checked.source_map);
+        }
+        if emitter.error_count() > 0 {
+            return Err(None);
+        }
+        Some(plan)
+    };
+    let mut module = lower(checked, plan.as_ref(), opts, &mut emitter)?;
+    if stage == EmitStage::Ir {
+        if plan.is_some() {
+            link_device_math(&mut module, opts, false)?;
+        }
+        return Ok(module.to_string());
+    }
+    optimize(&mut module, opts)?;
+    if plan.is_some() {
+        link_device_math(&mut module, opts, true)?;
+    }
+    if stage == EmitStage::IrOpt {
+        return Ok(module.to_string());
+    }
+    ptx_text(&module, opts)
+}
+
+/// Lowers the device code of a unit: with a plan, its kernels and declare-target functions;
+/// without, every function (`--device-only`).
+fn lower(
+    checked: &Checked,
+    plan: Option<&ompcc_omp::OffloadPlan<'_>>,
+    opts: &DeviceOptions<'_>,
+    emitter: &mut Emitter,
+) -> Result<ompcc_ir::Module, Option<String>> {
+    use ompcc_lower::{FunctionSelection, LowerOptions, lower_device_unit, lower_functions};
+    let lower_opts = LowerOptions {
+        // Source locations only when they are asked for, so `--emit=ir` stays terse.
+        source_map: opts.line_info.then_some(&checked.source_map),
+        ..LowerOptions::default()
+    };
+    let (module, diags) = match plan {
+        Some(plan) => lower_device_unit(
+            &checked.tu,
+            &checked.typed,
+            plan,
+            &FunctionSelection::DeclareTarget,
+            &lower_opts,
+        ),
+        None => lower_functions(
+            &checked.tu,
+            &checked.typed,
+            &FunctionSelection::All,
+            &lower_opts,
+        ),
+    };
     for d in &diags {
         emitter.emit(d, &checked.source_map);
     }
     if emitter.error_count() > 0 {
         return Err(None);
     }
-    if stage == EmitStage::Ir {
-        return Ok(module.to_string());
+    Ok(module)
+}
+
+/// The device module of a unit, optimized: lowered, the pass pipeline, then the device math
+/// library (optimized on its own, without contraction) linked in where it is called.
+fn device_module(
+    checked: &Checked,
+    plan: Option<&ompcc_omp::OffloadPlan<'_>>,
+    opts: &DeviceOptions<'_>,
+    emitter: &mut Emitter,
+) -> Result<ompcc_ir::Module, Option<String>> {
+    let mut module = lower(checked, plan, opts, emitter)?;
+    optimize(&mut module, opts)?;
+    link_device_math(&mut module, opts, true)?;
+    Ok(module)
+}
+
+/// Prototypes for the exact builtins the math library uses that sema does not predeclare.
+const MATH_BUILTIN_PROTOTYPES: &str =
+    "double __builtin_rint(double); float __builtin_rintf(float);\n";
+
+/// Links the device math library into `module` when its device code calls C math functions
+/// (`sin`, ...): calls are renamed to the library's symbols (`__ompcc_sin`), the library is
+/// compiled by ompcc's own pipeline (parse, check, lower), linked with internal linkage (so
+/// every unit has its own copy and separately compiled units do not clash), and the library
+/// functions nothing calls are dropped.
+///
+/// The library is optimized apart from user code (`optimized`), at the same -O level but with
+/// `fp-contract=off`: its error bounds (stdlib/ACCURACY.md) hold for separately rounded
+/// products only. So it is linked after the user module's pipeline, and its functions stay
+/// calls.
+fn link_device_math(
+    module: &mut ompcc_ir::Module,
+    opts: &DeviceOptions<'_>,
+    optimized: bool,
+) -> Result<(), Option<String>> {
+    let used: Vec<(String, &'static str)> = module
+        .decls
+        .iter()
+        .filter_map(|d| ompcc_stdlib::device_symbol(&d.name).map(|s| (d.name.clone(), s)))
+        .collect();
+    if used.is_empty() {
+        return Ok(());
     }
+    let ice = |what: &str| {
+        Some(format!(
+            "internal compiler error: device math library: {what}"
+        ))
+    };
+    let mut text = (opts.math_source)().map_err(Some)?;
+    // Builtins ompcc's checker does not know yet get prototypes (their calls become
+    // instructions below).
+    text.insert_str(0, MATH_BUILTIN_PROTOTYPES);
+    let (tu, _, parse_diags) = ompcc_syntax::parse_translation_unit(&text, "ompcc-math.c");
+    let tu = match tu {
+        Some(tu) if !has_errors(&parse_diags) => tu,
+        _ => return Err(ice("it does not parse")),
+    };
+    let (typed, sema_diags) = ompcc_sema::check(&tu);
+    if let Some(d) = sema_diags.iter().find(|d| d.is_error()) {
+        return Err(ice(&format!("it does not type-check: {}", d.message)));
+    }
+    let (mut lib, diags) = ompcc_lower::lower_functions(
+        &tu,
+        &typed,
+        &ompcc_lower::FunctionSelection::All,
+        &ompcc_lower::LowerOptions::default(),
+    );
+    if let Some(d) = diags.iter().find(|d| d.is_error()) {
+        return Err(ice(&format!("it does not lower to IR: {}", d.message)));
+    }
+    exact_builtins_to_instructions(&mut lib);
+    if optimized {
+        // Before the linkage becomes internal: the inliner may delete internal functions it
+        // inlined everywhere, and user code still calls them.
+        let mut pm =
+            ompcc_opt::PassManager::new(ompcc_opt::pipeline_for_opt(opts.opt_level).map_err(Some)?);
+        pm.set_knobs(opts.opt_level, &[("fp-contract".into(), "off".into())])
+            .map_err(Some)?;
+        pm.verify = true;
+        pm.run_module(&mut lib)
+            .map_err(|e| ice(&format!("optimizing it: {e}")))?;
+    }
+    let lib_names: Vec<String> = lib
+        .functions
+        .iter()
+        .map(|f| f.name.clone())
+        .chain(lib.globals.iter().map(|g| g.name.clone()))
+        .collect();
+    for name in &lib_names {
+        lib.linkage
+            .insert(name.clone(), ompcc_ir::Linkage::Internal);
+    }
+    for (c_name, symbol) in &used {
+        ompcc_ir::link::rename_symbol(module, c_name, symbol);
+    }
+    let added = ompcc_ir::link::link(module, lib).map_err(|e| ice(&e))?;
+    ompcc_ir::link::drop_unreferenced(module, |f| !lib_names.contains(&f.name), &added);
+    Ok(())
+}
+
+/// The library's sources use the builtins that are exact PTX instructions (`__builtin_sqrt`,
+/// `__builtin_fma`, ...); lowering leaves them as calls to the C functions of those names.
+/// Here each such call becomes its IR instruction. Only in the library: in user code, `sqrt`
+/// means the library's `__ompcc_sqrt`.
+fn exact_builtins_to_instructions(lib: &mut ompcc_ir::Module) {
+    use ompcc_ir::{InstData, Opcode};
+    for f in &mut lib.functions {
+        let insts: Vec<_> = f.layout.all_insts().collect();
+        for inst in insts {
+            let InstData::Call { func, .. } = f.dfg.inst(inst) else {
+                continue;
+            };
+            let name = f.dfg.ext_funcs[*func].name.trim_start_matches("__builtin_");
+            let unary = match name {
+                "sqrt" | "sqrtf" => Some(Opcode::Sqrt),
+                "fabs" | "fabsf" => Some(Opcode::Fabs),
+                "floor" | "floorf" => Some(Opcode::Floor),
+                "ceil" | "ceilf" => Some(Opcode::Ceil),
+                "trunc" | "truncf" => Some(Opcode::Ftrunc),
+                "rint" | "rintf" => Some(Opcode::Nearest),
+                _ => None,
+            };
+            let binary = match name {
+                "fmin" | "fminf" => Some(Opcode::Fmin),
+                "fmax" | "fmaxf" => Some(Opcode::Fmax),
+                "copysign" | "copysignf" => Some(Opcode::Fcopysign),
+                _ => None,
+            };
+            let args = f.dfg.inst_args(inst).to_vec();
+            let data = match (unary, binary, args.as_slice()) {
+                (Some(opcode), _, &[arg]) => InstData::Unary { opcode, arg },
+                (_, Some(opcode), &[a, b]) => InstData::Binary {
+                    opcode,
+                    args: [a, b],
+                },
+                (_, _, &[a, b, c]) if name == "fma" || name == "fmaf" => InstData::Ternary {
+                    opcode: Opcode::Fma,
+                    args: [a, b, c],
+                },
+                _ => continue,
+            };
+            *f.dfg.inst_mut(inst) = data;
+        }
+    }
+}
+
+/// Runs `--passes=` or the pipeline of the -O level, verifying after every pass.
+fn optimize(module: &mut ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<(), Option<String>> {
     let passes = match opts.passes {
         Some(list) => ompcc_opt::parse_pipeline(list),
         None => ompcc_opt::pipeline_for_opt(opts.opt_level),
@@ -169,17 +357,120 @@ pub fn device_stage(
     if let Some(filter) = opts.print_after {
         pm.print_after = ompcc_opt::PrintFilter::parse(filter).map_err(Some)?;
     }
-    let result = pm.run_module(&mut module);
+    let result = pm.run_module(module);
     eprint!("{}{}", pm.printed, pm.timing_table());
-    if let Err(e) = result {
-        return Err(Some(format!("internal compiler error: {e}")));
-    }
-    if stage == EmitStage::IrOpt {
-        return Ok(module.to_string());
-    }
+    result.map_err(|e| Some(format!("internal compiler error: {e}")))
+}
+
+/// PTX for `--offload-arch` (default sm_70), with line info under `-g`.
+fn ptx_text(module: &ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<String, Option<String>> {
     let mut ptx_opts = ompcc_ptx::PtxOptions::for_arch(opts.arch.unwrap_or("sm_70"))
         .map_err(|e| Some(e.to_string()))?;
     ptx_opts.line_info = opts.line_info;
-    ompcc_ptx::emit_module(&module, &ptx_opts)
+    ompcc_ptx::emit_module(module, &ptx_opts)
         .map_err(|e| Some(format!("internal compiler error: PTX emission: {e}")))
+}
+
+/// A unit's device constructs, compiled: the rewritten host text and the remarks asked for.
+pub struct Offloaded {
+    /// The preprocessed unit with every device construct rewritten into runtime calls and
+    /// the device image appended (bytes: see `ompcc_host::rewrite`).
+    pub host_text: Vec<u8>,
+}
+
+/// Whether `-Rpass=REGEX` asks for the offload remarks. The patterns are matched the simple
+/// way (no regex engine): `offload` itself, a pattern it contains, or `.*`.
+pub fn wants_offload_remarks(remarks: &[(crate::cli::RemarkKind, String)]) -> bool {
+    remarks.iter().any(|(kind, re)| {
+        *kind == crate::cli::RemarkKind::Passed
+            && (re == ".*" || re == "." || (!re.is_empty() && "offload".contains(re.as_str())))
+    })
+}
+
+/// The whole offload pipeline for a unit with device constructs: the offload plan, the
+/// device module (kernels and declare-target functions), the optimization pipeline of the
+/// -O level, PTX, and the host rewrite. Diagnostics are printed; `Err` means the unit failed
+/// (with a message for `ompcc: error:` when there is one).
+pub fn offload(
+    checked: &Checked,
+    text: &str,
+    raw: &[u8],
+    opts: &DeviceOptions<'_>,
+    remarks: bool,
+) -> Result<Offloaded, Option<String>> {
+    let (plan, diags) =
+        ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
+    let mut emitter = Emitter::new(checked.color);
+    for d in &diags {
+        emitter.emit(d, &checked.source_map);
+    }
+    if emitter.error_count() > 0 {
+        return Err(None);
+    }
+    let module = device_module(checked, Some(&plan), opts, &mut emitter)?;
+    let ptx = ptx_text(&module, opts)?;
+    let image = ompcc_host::DeviceImage {
+        ptx,
+        globals: device_globals(checked, &plan, &module),
+    };
+    if remarks {
+        eprint!("{}", ompcc_host::remarks(&plan, &checked.source_map, text));
+    }
+    match ompcc_host::rewrite(
+        text,
+        raw,
+        &checked.source_map,
+        &checked.tu,
+        &checked.typed,
+        &plan,
+        &image,
+    ) {
+        Ok(host_text) => Ok(Offloaded { host_text }),
+        Err(diags) => {
+            for d in &diags {
+                emitter.emit(d, &checked.source_map);
+            }
+            Err(None)
+        }
+    }
+}
+
+/// The host variables that have a device copy in `module`, with their PTX names: the
+/// declare-target globals of `plan`, and the file-scope objects that device functions use
+/// (implicitly declare target, OpenMP 5.2 section 7.8.1). Registering them gives the runtime
+/// the pairs it needs for `target update` and for maps of these variables.
+fn device_globals(
+    checked: &Checked,
+    plan: &ompcc_omp::OffloadPlan<'_>,
+    module: &ompcc_ir::Module,
+) -> Vec<ompcc_host::DeviceGlobal> {
+    let typed = &checked.typed;
+    let mut out: Vec<ompcc_host::DeviceGlobal> = Vec::new();
+    let candidates = plan
+        .device_globals
+        .iter()
+        .copied()
+        .chain(module.globals.iter().filter_map(|g| typed.global(&g.name)));
+    for sym in candidates {
+        let info = &typed.symbols[sym];
+        // Only objects defined in this unit: an `extern` one belongs to the unit that
+        // defines it, which registers it.
+        if info.kind != ompcc_sema::SymbolKind::Object
+            || !(info.defined || info.tentative)
+            || info.linkage == ompcc_sema::Linkage::None
+            || info.storage != ompcc_sema::Storage::Static
+        {
+            continue;
+        }
+        let ptx_name = info.asm_label.clone().unwrap_or_else(|| info.name.clone());
+        if module.globals.iter().any(|g| g.name == ptx_name)
+            && !out.iter().any(|g| g.ptx_name == ptx_name)
+        {
+            out.push(ompcc_host::DeviceGlobal {
+                ptx_name,
+                host_name: info.name.clone(),
+            });
+        }
+    }
+    out
 }

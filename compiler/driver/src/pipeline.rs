@@ -206,7 +206,9 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         unit.pp_stderr = stderr;
     }
 
-    // Step 2: the frontend.
+    // Step 2: the frontend. The device math library is preprocessed by the host compiler
+    // (its headers are plain C), only for units whose device code calls it.
+    let math_source = || preprocess_math(host, runner, tmp.path());
     let werror = inv
         .args
         .iter()
@@ -228,7 +230,15 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 return Err(DriverError::Fatal(format!("cannot read '{path}': {e}")));
             }
         };
-        unit.outcome = frontend(unit.input, &text, &inv.ours, inv.verbose, werror, line_info)?;
+        unit.outcome = frontend(
+            unit.input,
+            &text,
+            &inv.ours,
+            inv.verbose,
+            werror,
+            line_info,
+            &math_source,
+        )?;
     }
 
     if inv.ours.emit.is_some() || inv.ours.device_only {
@@ -293,13 +303,8 @@ fn frontend(
     verbose: bool,
     werror: bool,
     line_info: bool,
+    math_source: &dyn Fn() -> Result<String, String>,
 ) -> Result<Outcome, DriverError> {
-    if let Some(stage) = ours.emit.filter(|s| frontend::later_stage(*s)) {
-        return Err(not_implemented(
-            &format!("--emit={}", stage.name()),
-            stage.producer(),
-        ));
-    }
     // Spans index the text, so it must stay byte-for-byte: invalid UTF-8 (Latin-1 in a string
     // or comment) is replaced by as many '?' as there were bytes.
     let text_str = utf8_same_length(text);
@@ -347,17 +352,29 @@ fn frontend(
         print_stdout(&frontend::typed_ast(&checked, &text_str));
         return Ok(Outcome::HostOnly);
     }
+    let opts = frontend::DeviceOptions {
+        all_functions: ours.device_only,
+        passes: ours.passes.as_deref(),
+        opt_level: ours.opt_level.as_deref().unwrap_or("0"),
+        print_after: ours.print_after.as_deref(),
+        time_passes: ours.time_passes,
+        arch: ours.offload_arch.as_deref(),
+        line_info,
+        math_source,
+    };
+    if ours.emit == Some(EmitStage::HostC) {
+        let remarks = frontend::wants_offload_remarks(&ours.remarks);
+        return match frontend::offload(&checked, &text_str, text, &opts, remarks) {
+            Ok(done) => {
+                print_stdout_bytes(&done.host_text);
+                Ok(Outcome::HostOnly)
+            }
+            Err(Some(msg)) => Err(DriverError::Error(msg)),
+            Err(None) => Err(DriverError::Reported),
+        };
+    }
     // `--device-only` alone prints the PTX.
     if let Some(stage) = ours.emit.or(ours.device_only.then_some(EmitStage::Ptx)) {
-        let opts = frontend::DeviceOptions {
-            all_functions: ours.device_only,
-            passes: ours.passes.as_deref(),
-            opt_level: ours.opt_level.as_deref().unwrap_or("0"),
-            print_after: ours.print_after.as_deref(),
-            time_passes: ours.time_passes,
-            arch: ours.offload_arch.as_deref(),
-            line_info,
-        };
         return match frontend::device_stage(&checked, stage, &opts) {
             Ok(text) => {
                 print_stdout(&text);
@@ -367,30 +384,49 @@ fn frontend(
             Err(None) => Err(DriverError::Reported),
         };
     }
-    let Some(first) = directives.first() else {
+    if directives.is_empty() {
         return Ok(Outcome::HostOnly);
-    };
-    // Until device code generation lands, target regions take the host fallback: the host
-    // compiler compiles the preprocessed text as it is, as gcc without an offload target does.
-    if verbose {
-        diag::emit(
-            Severity::Note,
-            &format!(
-                "{}: {} device construct(s), first '#pragma omp {}' at {}:{}; device code \
-                 generation is not yet implemented in this build, so they run on the host",
-                input.path,
-                directives.len(),
-                first.text,
-                first.file,
-                first.line
-            ),
-            false,
-        );
     }
-    Ok(Outcome::Offload {
-        host_text: text.to_vec(),
-        needs_runtime: false,
-    })
+    let remarks = frontend::wants_offload_remarks(&ours.remarks);
+    match frontend::offload(&checked, &text_str, text, &opts, remarks) {
+        Ok(done) => Ok(Outcome::Offload {
+            host_text: done.host_text,
+            needs_runtime: true,
+        }),
+        Err(Some(msg)) => Err(DriverError::Error(msg)),
+        Err(None) => Err(DriverError::Reported),
+    }
+}
+
+/// The device math library (`ompcc_stdlib`) as one preprocessed translation unit, written
+/// under `tmp` and run through `host -E`.
+fn preprocess_math(host: &HostCc, runner: &Runner, tmp: &Path) -> Result<String, String> {
+    let dir = tmp.join("math");
+    let sources = ompcc_stdlib::write_math_tree(&dir)
+        .map_err(|e| format!("cannot write the device math library: {e}"))?;
+    let _ = sources;
+    let all = dir.join("ompcc_math_all.c");
+    fs::write(&all, ompcc_stdlib::amalgamation())
+        .map_err(|e| format!("cannot write '{}': {e}", all.display()))?;
+    let out = dir.join("ompcc_math_all.i");
+    let cmd = host.cmd(vec![
+        "-E".to_owned(),
+        "-I".to_owned(),
+        dir.display().to_string(),
+        all.display().to_string(),
+        "-o".to_owned(),
+        out.display().to_string(),
+    ]);
+    match runner.run_captured(&cmd) {
+        Ok((0, _)) => {
+            fs::read_to_string(&out).map_err(|e| format!("cannot read '{}': {e}", out.display()))
+        }
+        Ok((code, stderr)) => Err(format!(
+            "preprocessing the device math library failed (status {code}): {}",
+            String::from_utf8_lossy(&stderr)
+        )),
+        Err(e) => Err(format!("cannot preprocess the device math library: {e:?}")),
+    }
 }
 
 /// `text` as UTF-8 with the same byte length: each byte of an invalid sequence becomes '?'.
@@ -409,15 +445,13 @@ fn utf8_same_length(text: &[u8]) -> std::borrow::Cow<'_, str> {
 }
 
 fn print_stdout(text: &str) {
-    use std::io::Write as _;
-    // A closed stdout (`ompcc --emit=ast x.c | head`) is not an error worth reporting.
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    print_stdout_bytes(text.as_bytes());
 }
 
-fn not_implemented(flag: &str, stage: &str) -> DriverError {
-    DriverError::Error(format!(
-        "{flag}: the {stage} stage is not yet implemented in this build"
-    ))
+fn print_stdout_bytes(bytes: &[u8]) {
+    use std::io::Write as _;
+    // A closed stdout (`ompcc --emit=ast x.c | head`) is not an error worth reporting.
+    let _ = std::io::stdout().write_all(bytes);
 }
 
 /// Every word, in order: the user's command for the host compiler.
@@ -663,8 +697,9 @@ fn link_args(
     offloaded: bool,
     units_need_runtime: bool,
 ) -> Result<Vec<String>, DriverError> {
+    // Not only `-fopenmp` links: build systems link OpenMP programs with libgomp named
+    // directly (CMake's OpenMP::OpenMP_C), and the objects say whether they need us.
     let openmp_link = inv.action == Action::Link
-        && inv.openmp
         && !inv.host_only
         && inv.ours.offload == crate::cli::Offload::Enabled;
     let needs_runtime =
@@ -674,6 +709,16 @@ fn link_args(
         let lib = link::runtime_library().map_err(DriverError::Fatal)?;
         args.push(lib.display().to_string());
         args.extend(link::RUNTIME_SYSTEM_LIBS.iter().map(|l| l.to_string()));
+        // A static link takes libgomp.a's target.o for the host fallback (GOMP_target_ext),
+        // and that object also defines the omp_* device API the runtime defines: the
+        // runtime's definitions come first and must win, as they do against libgomp.so.
+        if inv
+            .args
+            .iter()
+            .any(|a| a.words.iter().any(|w| w == "-static"))
+        {
+            args.push("-Wl,--allow-multiple-definition".to_owned());
+        }
     }
     if (offloaded || needs_runtime) && host.is_gcc(runner)? {
         args.push("-foffload=disable".to_owned());
@@ -726,39 +771,46 @@ mod tests {
     }
 
     #[test]
-    fn frontend_reports_unimplemented_stages_and_finds_device_units() {
+    fn frontend_finds_device_units() {
         let input = Input {
             path: "t.c".into(),
             lang: Lang::C,
             explicit_lang: None,
         };
+        let no_math = || Err("no math library in this test".to_owned());
         let mut ours = OmpccOptions {
-            emit: Some(crate::cli::EmitStage::HostC),
+            color: Color::Never,
             ..OmpccOptions::default()
         };
-        let err = frontend(&input, b"", &ours, false, false, false).unwrap_err();
-        assert!(
-            matches!(&err, DriverError::Error(m) if m == "--emit=host-c: the host-code rewriter stage is not yet implemented in this build"),
-            "{err:?}"
-        );
-        ours.emit = None;
-        ours.color = Color::Never;
         let host_only = b"void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 4; i++) a[i] = i;\n}\n";
         assert!(matches!(
-            frontend(&input, host_only, &ours, false, false, false).unwrap(),
+            frontend(&input, host_only, &ours, false, false, false, &no_math).unwrap(),
             Outcome::HostOnly
         ));
         // A Latin-1 byte in a comment must neither stop the frontend nor change the text.
-        let text = b"/* caf\xe9 */ void f(void) {\n#pragma omp target\n{}\n}\n";
-        assert!(matches!(
-            frontend(&input, text, &ours, false, false, false).unwrap(),
-            Outcome::Offload { host_text, needs_runtime: false } if host_text == text.as_slice()
-        ));
+        let text =
+            b"/* caf\xe9 */ void f(int *p) {\n#pragma omp target enter data map(to: p[0:1])\n}\n";
+        let Outcome::Offload {
+            host_text,
+            needs_runtime: true,
+        } = frontend(&input, text, &ours, false, false, false, &no_math).unwrap()
+        else {
+            panic!("not offloaded");
+        };
+        let rewritten = String::from_utf8_lossy(&host_text);
+        assert!(
+            host_text.windows(7).any(|w| w == b"/* caf\xe9"),
+            "{rewritten}"
+        );
+        assert!(
+            rewritten.contains("ompcc_rt_target_enter_data("),
+            "{rewritten}"
+        );
         // Code the frontend rejects: a host-only unit is left to the host compiler (which
         // reports it as cc would); a unit with device constructs is compiled by the host
         // compiler first, and our diagnostics follow if it accepts the unit.
         assert!(matches!(
-            frontend(&input, b"int f( {\n", &ours, false, false, false),
+            frontend(&input, b"int f( {\n", &ours, false, false, false, &no_math),
             Ok(Outcome::HostOnly)
         ));
         assert!(matches!(
@@ -768,13 +820,14 @@ mod tests {
                 &ours,
                 false,
                 false,
-                false
+                false,
+                &no_math
             ),
             Ok(Outcome::Rejected { diagnostics, .. }) if diagnostics.contains("t.c:2:")
         ));
         ours.emit = Some(EmitStage::Ast);
         assert!(matches!(
-            frontend(&input, b"int f( {\n", &ours, false, false, false),
+            frontend(&input, b"int f( {\n", &ours, false, false, false, &no_math),
             Err(DriverError::Reported)
         ));
     }

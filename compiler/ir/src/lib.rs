@@ -69,6 +69,7 @@ pub mod function;
 pub mod instructions;
 pub mod interp;
 pub mod layout;
+pub mod link;
 pub mod parser;
 pub mod semantics;
 pub mod srcloc;

@@ -55,6 +55,7 @@ impl Sandbox {
         cmd.args(args)
             .current_dir(self.path())
             .env_remove("OMPCC_HOST_CC")
+            .env("OMPCC_RUNTIME_LIB", runtime_lib())
             .env("LC_ALL", "C");
         cmd
     }
@@ -84,6 +85,34 @@ impl Sandbox {
         out.sort();
         out
     }
+}
+
+/// The runtime library of this build (`libompcc_rt.a` next to the `ompcc` binary), built
+/// with cargo first when a test run did not build it (`cargo test -p ompcc-driver` alone).
+pub fn runtime_lib() -> PathBuf {
+    static LIB: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    LIB.get_or_init(|| {
+        let bin_dir = Path::new(OMPCC).parent().expect("ompcc has a directory");
+        let lib = bin_dir.join("libompcc_rt.a");
+        if !lib.exists() {
+            let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.toml");
+            let mut cargo = Command::new(env!("CARGO"));
+            cargo
+                .args(["build", "-p", "ompcc-rt", "--manifest-path"])
+                .arg(manifest);
+            if bin_dir.ends_with("release") {
+                cargo.arg("--release");
+            }
+            let status = cargo.status().expect("running cargo to build the runtime");
+            assert!(
+                status.success() && lib.exists(),
+                "cannot build {}",
+                lib.display()
+            );
+        }
+        lib
+    })
+    .clone()
 }
 
 fn list(root: &Path, dir: &Path, out: &mut Vec<String>) {

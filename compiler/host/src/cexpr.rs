@@ -1,0 +1,158 @@
+//! Map list items as C expressions: the first byte, the size in bytes and (for pointer members)
+//! the pointer to attach, written over the item's own source text so the host compiler
+//! evaluates them where the construct is.
+//!
+//! Invariants: every expression produced is a parenthesized C expression of type `void *`
+//! (addresses) or `unsigned long long` (sizes) that evaluates each written subexpression of the
+//! item at most once per use of the expression; the item's text is reused verbatim (it is
+//! preprocessed C, so its identifiers mean what they meant in the source at that point).
+
+use ompcc_diag::{Diagnostic, Span};
+use ompcc_sema::TypedUnit;
+use ompcc_syntax::ast::{Expr, ExprKind};
+
+/// A list item in C.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemC {
+    /// `(void *)` address of the item's first byte.
+    pub begin: String,
+    /// `unsigned long long` size in bytes.
+    pub size: String,
+    /// For a section of a pointer that is itself a struct member (`s.p[0:n]`, `q->p[1:m]`):
+    /// the address of that pointer, for an `ATTACH` entry.
+    pub attach_ptr: Option<String>,
+}
+
+/// The source text of `e`.
+pub fn text_of<'t>(text: &'t str, e: &Expr) -> &'t str {
+    text.get(e.span.range()).unwrap_or("")
+}
+
+fn strip_parens(mut e: &Expr) -> &Expr {
+    while let ExprKind::Paren(inner) = &e.kind {
+        e = inner;
+    }
+    e
+}
+
+/// The C expressions of list item `e` (`x`, `a`, `a[lo:len]`, `a[:len]`, `a[lo:]`, `p[lo:len]`,
+/// `a[i][0:n]`, `a[0:n][0:m]`, `s.m`, `s.p[0:n]`, `p->m`). Errors name the item.
+pub fn item(text: &str, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<Diagnostic>> {
+    let e = strip_parens(e);
+    if !matches!(e.kind, ExprKind::ArraySection { .. }) {
+        let t = text_of(text, e);
+        let lvalue = typed
+            .expr(e.id)
+            .is_some_and(|i| i.kind == ompcc_sema::ValueKind::LValue);
+        if !lvalue {
+            return Err(unsupported(e.span, t, "it does not designate an object"));
+        }
+        return Ok(ItemC {
+            begin: format!("((void *)&({t}))"),
+            size: format!("((unsigned long long)sizeof({t}))"),
+            attach_ptr: None,
+        });
+    }
+    // Sections nest outward: `a[l1:n1][l2:n2]` is Section(Section(a, l1, n1), l2, n2).
+    let mut dims: Vec<(Option<&Expr>, Option<&Expr>)> = Vec::new();
+    let mut root = e;
+    while let ExprKind::ArraySection {
+        base,
+        lower,
+        length,
+    } = &root.kind
+    {
+        dims.push((lower.as_deref(), length.as_deref()));
+        root = strip_parens(base);
+    }
+    dims.reverse();
+    let x = text_of(text, root);
+    let root_ty = typed.expr(root.id).map(|i| i.ty);
+    let root_is_pointer = root_ty.is_some_and(|t| typed.types.is_pointer(t));
+    let zeros = |k: usize| "[0]".repeat(k);
+    let stride = |k: usize| format!("((unsigned long long)sizeof(({x}){}))", zeros(k));
+    let mut index = String::new();
+    let mut size_terms = Vec::new();
+    for (k, (lower, length)) in dims.iter().enumerate() {
+        let k = k + 1;
+        let lo = lower.map_or("0".to_owned(), |l| text_of(text, l).to_owned());
+        index.push_str(&format!("[{lo}]"));
+        let n = match length {
+            Some(len) => format!("((unsigned long long)({}))", text_of(text, len)),
+            None if k == 1 && root_is_pointer => {
+                return Err(unsupported(
+                    e.span,
+                    text_of(text, e),
+                    "a section of a pointer needs a length",
+                ));
+            }
+            None => format!(
+                "(((unsigned long long)sizeof(({x}){}) / {}) - (unsigned long long)({lo}))",
+                zeros(k - 1),
+                stride(k)
+            ),
+        };
+        if k == dims.len() {
+            size_terms.push(format!("{n} * {}", stride(k)));
+        } else {
+            // The contiguous hull: every outer row but the last is whole.
+            size_terms.push(format!("({n} - 1) * {}", stride(k)));
+        }
+    }
+    let begin = format!("((void *)&({x}){index})");
+    let attach_ptr = (root_is_pointer && matches!(root.kind, ExprKind::Member { .. }))
+        .then(|| format!("((void *)&({x}))"));
+    Ok(ItemC {
+        begin,
+        size: format!("({})", size_terms.join(" + ")),
+        attach_ptr,
+    })
+}
+
+fn unsupported(span: Span, item: &str, why: &str) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error(
+            "E0950",
+            format!("cannot map '{item}' to the device: {why}"),
+            span,
+        )
+        .with_primary_label("in this list item"),
+    )
+}
+
+/// `s` as a C string literal (bytes above 0x7e and controls as octal escapes).
+pub fn c_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    push_escaped(&mut out, s.as_bytes());
+    out.push('"');
+    out
+}
+
+/// Appends `bytes` escaped for the inside of a C string literal. Octal escapes are always
+/// three digits, so a following digit can never extend them.
+pub fn push_escaped(out: &mut String, bytes: &[u8]) {
+    for &b in bytes {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            // `??x` trigraphs are off by default in gnu modes, but not in -std=c11.
+            b'?' => out.push_str("\\?"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_escape_quotes_controls_and_trigraphs() {
+        assert_eq!(c_string("a\"b\\c\n"), r#""a\"b\\c\n""#);
+        assert_eq!(c_string("??=\u{1}7"), r#""\?\?=\0017""#);
+    }
+}

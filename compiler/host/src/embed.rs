@@ -1,0 +1,180 @@
+//! The text ompcc adds around a rewritten unit: the prelude (the runtime's C ABI, written
+//! without `#include` because the unit is already preprocessed) and the device image (PTX,
+//! kernel and global tables, module descriptor, registering constructor).
+//!
+//! The text is compiled as `cpp-output`, so no macro is expanded: fixed-width types are
+//! written as the C types that have those widths on every target ompcc supports (`int`,
+//! `unsigned int`, `unsigned long long`).
+//!
+//! Invariants: the prelude declares exactly the subset of `runtime/include/ompcc_rt.h` that
+//! generated code uses, with the same layouts (struct tags are ompcc's own, `__ompcc_*`, so a
+//! unit that also includes the real header does not see two definitions of one tag); it is
+//! preceded by its own line marker and followed by one that returns to the unit's first line,
+//! so the user's code keeps its line numbers. Every name ompcc defines starts with `__ompcc_`.
+
+use crate::cexpr::{c_string, push_escaped};
+
+/// `OMPCC_RT_ABI_VERSION` of the runtime this code is generated for.
+pub const ABI_VERSION: u32 = 1;
+
+/// Map entry flags (`OMPCC_RT_MAP_*`).
+pub mod flags {
+    pub const TO: u64 = 1 << 0;
+    pub const FROM: u64 = 1 << 1;
+    pub const ALWAYS: u64 = 1 << 2;
+    pub const DELETE: u64 = 1 << 3;
+    pub const TARGET_PARAM: u64 = 1 << 4;
+    pub const LITERAL: u64 = 1 << 5;
+    pub const IMPLICIT: u64 = 1 << 6;
+    pub const CLOSE: u64 = 1 << 7;
+    pub const PRESENT: u64 = 1 << 8;
+    pub const ATTACH: u64 = 1 << 9;
+}
+
+/// `OMPCC_RT_DEVICE_DEFAULT`.
+pub const DEVICE_DEFAULT: i32 = -100;
+
+/// The variable holding this unit's module id (set by the constructor).
+pub const MODULE_ID: &str = "__ompcc_module";
+
+const PRELUDE: &str = "\
+typedef struct __ompcc_kernel_desc { const char *name; unsigned int num_params; \
+const unsigned int *param_sizes; } __ompcc_kernel_desc;
+typedef struct __ompcc_global_desc { const char *name; void *host_addr; \
+unsigned long long size; } __ompcc_global_desc;
+typedef struct __ompcc_module_desc { unsigned int abi_version; unsigned int num_kernels; \
+unsigned int num_globals; unsigned int reserved; const char *name; const char *ptx; \
+unsigned long long ptx_size; const __ompcc_kernel_desc *kernels; \
+const __ompcc_global_desc *globals; } __ompcc_module_desc;
+typedef struct __ompcc_map_entry { void *base; void *begin; unsigned long long size; \
+unsigned long long flags; const char *name; const char *loc; } __ompcc_map_entry;
+typedef struct __ompcc_launch_args { int module; unsigned int kernel; \
+int device; unsigned int num_entries; const __ompcc_map_entry *entries; \
+unsigned int num_teams; unsigned int thread_limit; unsigned int dyn_shared_bytes; \
+unsigned int reserved; const char *loc; } __ompcc_launch_args;
+extern int ompcc_rt_register_module(const __ompcc_module_desc *);
+extern int ompcc_rt_target_data_begin(int, unsigned int, \
+const __ompcc_map_entry *, const char *);
+extern int ompcc_rt_target_data_end(int, unsigned int, \
+const __ompcc_map_entry *, const char *);
+extern int ompcc_rt_target_enter_data(int, unsigned int, \
+const __ompcc_map_entry *, const char *);
+extern int ompcc_rt_target_exit_data(int, unsigned int, \
+const __ompcc_map_entry *, const char *);
+extern int ompcc_rt_target_update(int, unsigned int, \
+const __ompcc_map_entry *, const char *);
+extern void *ompcc_rt_use_device_ptr(int, void *, const char *, const char *);
+extern int ompcc_rt_launch(const __ompcc_launch_args *);
+static int __ompcc_module __attribute__((unused)) = -1;
+";
+
+/// A line marker: the next line is `line` of `file` (`system` adds gcc's flag 3).
+pub fn line_marker(line: u32, file: &str, system: bool) -> String {
+    format!(
+        "# {line} {}{}\n",
+        c_string(file),
+        if system { " 3" } else { "" }
+    )
+}
+
+/// The prelude and the line marker that returns to the unit: placed after the unit's first
+/// line marker `first_marker` (the host compiler names the compilation unit after the first
+/// marker, for debug info and messages), which is repeated after the prelude so the unit's
+/// next line keeps its number. A unit without a leading marker gets one for line 1 of `file`
+/// on both sides of the prelude.
+pub fn prelude(file: &str, first_marker: Option<&str>) -> String {
+    let back = match first_marker {
+        Some(m) => format!("{}\n", m.trim_end_matches(['\n', '\r'])),
+        None => line_marker(1, file, false),
+    };
+    let mut out = String::new();
+    if first_marker.is_none() {
+        out.push_str(&back);
+    }
+    out.push_str(&line_marker(1, "<ompcc-prelude>", false));
+    out.push_str(PRELUDE);
+    out.push_str(&back);
+    out
+}
+
+/// One kernel of the device image.
+pub struct KernelC<'a> {
+    pub name: &'a str,
+    pub param_sizes: Vec<u32>,
+}
+
+/// One declare-target global of the device image.
+pub struct GlobalC<'a> {
+    /// Its PTX name.
+    pub ptx_name: &'a str,
+    /// The host variable, as a C identifier.
+    pub host_name: &'a str,
+}
+
+/// The device image and its registration, appended after the unit's text.
+pub fn image(file: &str, ptx: &str, kernels: &[KernelC<'_>], globals: &[GlobalC<'_>]) -> String {
+    let mut out = String::from("\n");
+    out.push_str(&line_marker(1, "<ompcc-image>", false));
+    out.push_str("static const char __ompcc_ptx[] =\n");
+    if ptx.is_empty() {
+        out.push_str("\"\"");
+    }
+    for line in ptx.split_inclusive('\n') {
+        out.push('"');
+        push_escaped(&mut out, line.as_bytes());
+        out.push_str("\"\n");
+    }
+    out.push_str(";\n");
+    for (i, k) in kernels.iter().enumerate() {
+        if !k.param_sizes.is_empty() {
+            let sizes: Vec<String> = k.param_sizes.iter().map(u32::to_string).collect();
+            out.push_str(&format!(
+                "static const unsigned int __ompcc_k{i}_params[] = {{{}}};\n",
+                sizes.join(", ")
+            ));
+        }
+    }
+    let kernels_ref = if kernels.is_empty() {
+        "0".to_owned()
+    } else {
+        out.push_str("static const __ompcc_kernel_desc __ompcc_kernels[] = {\n");
+        for (i, k) in kernels.iter().enumerate() {
+            let params = if k.param_sizes.is_empty() {
+                "0".to_owned()
+            } else {
+                format!("__ompcc_k{i}_params")
+            };
+            out.push_str(&format!(
+                "  {{{}, {}, {params}}},\n",
+                c_string(k.name),
+                k.param_sizes.len()
+            ));
+        }
+        out.push_str("};\n");
+        "__ompcc_kernels".to_owned()
+    };
+    let globals_ref = if globals.is_empty() {
+        "0".to_owned()
+    } else {
+        out.push_str("static const __ompcc_global_desc __ompcc_globals[] = {\n");
+        for g in globals {
+            out.push_str(&format!(
+                "  {{{}, (void *)&{h}, sizeof({h})}},\n",
+                c_string(g.ptx_name),
+                h = g.host_name
+            ));
+        }
+        out.push_str("};\n");
+        "__ompcc_globals".to_owned()
+    };
+    out.push_str(&format!(
+        "__attribute__((constructor)) static void __ompcc_register(void) {{\n  \
+         static const __ompcc_module_desc d = {{{ABI_VERSION}u, {}u, {}u, 0u, {}, __ompcc_ptx, \
+         sizeof __ompcc_ptx - 1, {kernels_ref}, {globals_ref}}};\n  \
+         {MODULE_ID} = ompcc_rt_register_module(&d);\n}}\n",
+        kernels.len(),
+        globals.len(),
+        c_string(file),
+    ));
+    out
+}

@@ -1,0 +1,720 @@
+//! Host side of offloading: rewrites the preprocessed text of a unit so that each device
+//! construct calls the runtime (`runtime/include/ompcc_rt.h`), and embeds the device image.
+//!
+//! [`rewrite`] patches byte ranges taken from AST spans; every other byte reaches the host
+//! compiler verbatim. For each construct of the [`OffloadPlan`]:
+//! - `target`: map entries (one `TARGET_PARAM` entry per kernel parameter, in the plan's
+//!   order, then the extra maps), launch arguments, and
+//!   `if (!(if_cond) || !ompcc_rt_launch(&a)) { <the original construct> }`: the original
+//!   pragma and statement stay as the host fallback (gcc compiles them with
+//!   `-foffload=disable`);
+//! - `target data`: begin, the body (its own constructs rewritten), end; `use_device_ptr`
+//!   variables are shadowed in the body by their device values;
+//! - `target enter data` / `exit data` / `update`: one runtime call each.
+//!
+//! Map items become `(base, begin, size)` C expressions over their own text (`cexpr`):
+//! variables, array sections of arrays and pointers (several dimensions: the contiguous
+//! hull), struct members (several members of one struct: a parent entry plus `MEMBER_OF`
+//! entries), sections of pointer members (plus an `ATTACH` entry). Not yet: `use_device_addr`
+//! of a variable that is not a pointer (E0951: every use in the body would need rewriting).
+//!
+//! Line numbers of user code never change: replaced text keeps its newline count, inserted
+//! lines are followed by a line marker, and the prelude sits before the unit's first marker.
+//! So the host compiler's diagnostics and `__LINE__` stay right.
+//!
+//! Names ompcc introduces start with `__ompcc_` and are numbered per construct, so nested
+//! constructs never shadow each other's variables.
+
+mod cexpr;
+mod embed;
+mod remarks;
+
+use ompcc_diag::{Diagnostic, SourceMap, Span};
+use ompcc_omp::{DataConstruct, ExecMode, MapItem, OffloadPlan, Pass, TargetRegion};
+use ompcc_sema::TypedUnit;
+use ompcc_syntax::ast::{
+    MapModifier, MapType, OmpClauseKind, OmpClauseName, OmpDirectiveKind, TranslationUnit,
+};
+
+pub use remarks::remarks;
+
+/// The device code of one unit, as the host side embeds it.
+#[derive(Debug, Clone, Default)]
+pub struct DeviceImage {
+    /// The PTX module (kernels `region.kernel` of every region, in plan order).
+    pub ptx: String,
+    /// Declare-target globals the PTX defines, registered with their host copies.
+    pub globals: Vec<DeviceGlobal>,
+}
+
+/// A declare-target global of the device image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceGlobal {
+    /// The name the PTX gives it.
+    pub ptx_name: String,
+    /// The host variable (a file-scope identifier of the unit).
+    pub host_name: String,
+}
+
+/// Rewrites the preprocessed unit for `plan` and appends `image`. `text` is what `tu` was
+/// parsed from (`sm` is its source map); `raw` is the same unit as bytes, copied to the output
+/// wherever ompcc changes nothing (C sources may hold bytes that are not UTF-8, which `text`
+/// has as `?`, one per byte). Errors are list items ompcc cannot express as map entries.
+pub fn rewrite(
+    text: &str,
+    raw: &[u8],
+    sm: &SourceMap,
+    tu: &TranslationUnit,
+    typed: &TypedUnit,
+    plan: &OffloadPlan<'_>,
+    image: &DeviceImage,
+) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let _ = tu;
+    // Spans index `text`: the two must have the same length.
+    let raw = if raw.len() == text.len() {
+        raw
+    } else {
+        text.as_bytes()
+    };
+    let mut constructs: Vec<Construct<'_, '_>> = plan
+        .regions
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Construct::Region(i, r))
+        .chain(plan.data.iter().map(Construct::Data))
+        .collect();
+    constructs.sort_by_key(|c| (c.span().lo, std::cmp::Reverse(c.span().hi)));
+    let file = sm.file_name(sm.main_file()).to_owned();
+    let mut w = Writer {
+        text,
+        raw,
+        sm,
+        typed,
+        out: Vec::with_capacity(text.len() + text.len() / 8 + 4096),
+        errors: Vec::new(),
+        counter: 0,
+    };
+    // The unit's first line marker stays first; the prelude follows it.
+    let first = first_marker_len(text);
+    w.copy(0, first);
+    w.push(&embed::prelude(&file, (first > 0).then(|| &text[..first])));
+    w.render(first, text.len(), &constructs);
+    let kernels: Vec<embed::KernelC<'_>> = plan
+        .regions
+        .iter()
+        .map(|r| embed::KernelC {
+            name: &r.kernel,
+            param_sizes: r.params.iter().map(|p| p.size).collect(),
+        })
+        .collect();
+    let globals: Vec<embed::GlobalC<'_>> = image
+        .globals
+        .iter()
+        .map(|g| embed::GlobalC {
+            ptx_name: &g.ptx_name,
+            host_name: &g.host_name,
+        })
+        .collect();
+    w.push(&embed::image(&file, &image.ptx, &kernels, &globals));
+    if w.errors.is_empty() {
+        Ok(w.out)
+    } else {
+        Err(w.errors)
+    }
+}
+
+/// The length of the unit's first line (newline included) when it is a line marker
+/// (`# 0 "x.c"` from `cc -E`), else 0.
+fn first_marker_len(text: &str) -> usize {
+    let line_end = text.find('\n').map_or(text.len(), |i| i + 1);
+    let rest = text[..line_end].trim_start_matches([' ', '\t']);
+    let is_marker = rest.strip_prefix('#').is_some_and(|r| {
+        let r = r.trim_start_matches([' ', '\t']);
+        let r = r
+            .strip_prefix("line")
+            .unwrap_or(r)
+            .trim_start_matches([' ', '\t']);
+        r.starts_with(|c: char| c.is_ascii_digit())
+    });
+    if is_marker { line_end } else { 0 }
+}
+
+/// A device construct with its extent in the text.
+enum Construct<'p, 'a> {
+    /// A `target` region and its kernel index.
+    Region(usize, &'p TargetRegion<'a>),
+    Data(&'p DataConstruct<'a>),
+}
+
+impl Construct<'_, '_> {
+    /// From the pragma's `#` to the end of the associated statement (or of the pragma line).
+    fn span(&self) -> Span {
+        let d = match self {
+            Construct::Region(_, r) => r.directive,
+            Construct::Data(c) => c.directive,
+        };
+        match &d.body {
+            Some(body) => Span::new(d.span.lo, body.span.hi.max(d.span.hi)),
+            None => d.span,
+        }
+    }
+}
+
+struct Writer<'t> {
+    text: &'t str,
+    raw: &'t [u8],
+    sm: &'t SourceMap,
+    typed: &'t TypedUnit,
+    out: Vec<u8>,
+    errors: Vec<Diagnostic>,
+    /// Numbers the variables of each construct.
+    counter: u32,
+}
+
+/// One map entry in C.
+struct Entry {
+    base: String,
+    begin: String,
+    size: String,
+    flags: u64,
+    name: String,
+    loc: String,
+}
+
+impl Writer<'_> {
+    fn push(&mut self, s: &str) {
+        self.out.extend_from_slice(s.as_bytes());
+    }
+
+    /// Copies the unit's own bytes `lo..hi`.
+    fn copy(&mut self, lo: usize, hi: usize) {
+        self.out.extend_from_slice(&self.raw[lo..hi]);
+    }
+
+    /// Copies `text[lo..hi]`, rewriting the constructs that start in it (`constructs` is
+    /// sorted by start, outer before inner).
+    fn render(&mut self, lo: usize, hi: usize, constructs: &[Construct<'_, '_>]) {
+        let mut at = lo;
+        for c in constructs {
+            let span = c.span();
+            let (clo, chi) = (span.lo as usize, span.hi as usize);
+            if clo < at || chi > hi {
+                // Inside a construct already written (a region's own text), or outside.
+                continue;
+            }
+            let start = line_start(self.text, clo).max(at);
+            self.copy(at, start);
+            match c {
+                Construct::Region(k, r) => self.region(*k, r, start, chi),
+                Construct::Data(d) => self.data(d, start, chi, constructs),
+            }
+            at = chi;
+        }
+        self.copy(at, hi);
+    }
+
+    fn next_id(&mut self) -> u32 {
+        self.counter += 1;
+        self.counter
+    }
+
+    fn loc(&self, span: Span) -> String {
+        cexpr::c_string(&self.sm.describe(span))
+    }
+
+    fn src(&self, e: &ompcc_syntax::ast::Expr) -> &str {
+        cexpr::text_of(self.text, e)
+    }
+
+    /// A `target` construct whose text (from its line's start) is `text[start..end]`.
+    fn region(&mut self, kernel: usize, r: &TargetRegion<'_>, start: usize, end: usize) {
+        let id = self.next_id();
+        let mut pre = String::from("{ ");
+        let mut entries = Vec::new();
+        // Params whose struct members were written as parent + members.
+        let mut member_params = Vec::new();
+        for (i, p) in r.params.iter().enumerate() {
+            let name = &p.name;
+            match p.pass {
+                Pass::Value => {
+                    let sym_size = self.typed.types.size_of(self.typed.symbols[p.sym].ty);
+                    // A value whose kernel parameter is wider or narrower than the variable
+                    // (a promoted `char`): pass a converted copy.
+                    let var = if sym_size.is_some_and(|s| s != u64::from(p.size)) {
+                        let copy = format!("__ompcc_v{id}_{i}");
+                        let floating = self.typed.types.is_floating(self.typed.symbols[p.sym].ty);
+                        pre.push_str(&format!(
+                            "{} {copy} = ({name}); ",
+                            scalar_type(p.size, floating)
+                        ));
+                        copy
+                    } else {
+                        name.clone()
+                    };
+                    let mut flags = embed::flags::LITERAL | embed::flags::TARGET_PARAM;
+                    if p.map.as_ref().is_some_and(|m| m.implicit) {
+                        flags |= embed::flags::IMPLICIT;
+                    }
+                    entries.push(Entry {
+                        base: format!("((void *)&({var}))"),
+                        begin: format!("((void *)&({var}))"),
+                        size: format!("((unsigned long long)sizeof({var}))"),
+                        flags,
+                        name: name.clone(),
+                        loc: self.loc(p.map.as_ref().map_or(r.directive.span, |m| m.span)),
+                    });
+                }
+                Pass::Ref
+                    if p.map.as_ref().is_some_and(|m| {
+                        self.member_root(m.expr) == Some(p.sym)
+                            && r.extra_maps
+                                .iter()
+                                .any(|x| self.member_root(x.expr) == Some(p.sym))
+                    }) =>
+                {
+                    // Several members of one struct: a parent entry over the part they
+                    // span, then the members (OMPCC_RT_MAP_MEMBER_OF).
+                    let m = p.map.as_ref().expect("checked above");
+                    let members: Vec<&MapItem<'_>> = std::iter::once(m)
+                        .chain(
+                            r.extra_maps
+                                .iter()
+                                .filter(|x| self.member_root(x.expr) == Some(p.sym)),
+                        )
+                        .collect();
+                    let mut items = Vec::new();
+                    for item in &members {
+                        match cexpr::item(self.text, self.typed, item.expr) {
+                            Ok(c) => items.push((c, *item)),
+                            Err(d) => self.errors.push(*d),
+                        }
+                    }
+                    let lo = items
+                        .iter()
+                        .map(|(c, _)| {
+                            format!("if ((char *){b} < __l) __l = (char *){b};", b = c.begin)
+                        })
+                        .collect::<String>();
+                    let hi = items
+                        .iter()
+                        .map(|(c, _)| {
+                            format!(
+                                "if ((char *){b} + {s} > __h) __h = (char *){b} + {s};",
+                                b = c.begin,
+                                s = c.size
+                            )
+                        })
+                        .collect::<String>();
+                    let first = &items
+                        .first()
+                        .map(|(c, _)| c.begin.clone())
+                        .unwrap_or_default();
+                    let parent = entries.len();
+                    entries.push(Entry {
+                        base: format!("((void *)&({name}))"),
+                        begin: format!("((void *)({{ char *__l = (char *){first}; {lo} __l; }}))"),
+                        size: format!(
+                            "((unsigned long long)({{ char *__l = (char *){first}, *__h = __l; {lo} {hi} __h - __l; }}))"
+                        ),
+                        flags: embed::flags::TARGET_PARAM,
+                        name: name.clone(),
+                        loc: self.loc(m.span),
+                    });
+                    for (c, item) in items {
+                        let mut flags = map_flags(item) | member_of(parent);
+                        if item.implicit {
+                            flags |= embed::flags::IMPLICIT;
+                        }
+                        entries.push(Entry {
+                            base: c.begin.clone(),
+                            begin: c.begin,
+                            size: c.size,
+                            flags,
+                            name: item.name.clone(),
+                            loc: self.loc(item.span),
+                        });
+                    }
+                    member_params.push(p.sym);
+                }
+                Pass::Ref | Pass::DevicePtr => {
+                    let (item, map_flags, implicit, span, item_name) = match &p.map {
+                        Some(m) => (
+                            Some(m.expr),
+                            map_flags(m),
+                            m.implicit,
+                            m.span,
+                            m.name.clone(),
+                        ),
+                        None => (
+                            None,
+                            embed::flags::TO | embed::flags::FROM,
+                            true,
+                            r.directive.span,
+                            name.clone(),
+                        ),
+                    };
+                    let (begin, size, attach) = match item {
+                        // The pointer itself named: a zero-length section at its value.
+                        Some(e)
+                            if p.pass == Pass::DevicePtr
+                                && matches!(
+                                    strip_parens(e).kind,
+                                    ompcc_syntax::ast::ExprKind::Ident(_)
+                                ) =>
+                        {
+                            (format!("((void *)({name}))"), "0".to_owned(), None)
+                        }
+                        Some(e) => match cexpr::item(self.text, self.typed, e) {
+                            Ok(c) => (c.begin, c.size, c.attach_ptr),
+                            Err(d) => {
+                                self.errors.push(*d);
+                                continue;
+                            }
+                        },
+                        None if p.pass == Pass::DevicePtr => {
+                            (format!("((void *)({name}))"), "0".to_owned(), None)
+                        }
+                        None => (
+                            format!("((void *)&({name}))"),
+                            format!("((unsigned long long)sizeof({name}))"),
+                            None,
+                        ),
+                    };
+                    let base = match p.pass {
+                        Pass::DevicePtr => format!("((void *)({name}))"),
+                        _ => format!("((void *)&({name}))"),
+                    };
+                    let mut flags = map_flags | embed::flags::TARGET_PARAM;
+                    if implicit {
+                        flags |= embed::flags::IMPLICIT;
+                    }
+                    let loc = self.loc(span);
+                    entries.push(Entry {
+                        base,
+                        begin: begin.clone(),
+                        size,
+                        flags,
+                        name: item_name.clone(),
+                        loc: loc.clone(),
+                    });
+                    if let Some(ptr) = attach {
+                        entries.push(attach_entry(ptr, begin, &item_name, loc));
+                    }
+                }
+            }
+        }
+        for m in &r.extra_maps {
+            let root = self.member_root(m.expr);
+            if root.is_some_and(|sym| member_params.contains(&sym)) {
+                continue; // written with its parent above
+            }
+            self.map_entries(m, map_flags(m), &mut entries);
+        }
+        let n = entries.len();
+        let entries_ref = self.declare_entries(&mut pre, id, &entries);
+        let device = r.device.map_or(embed::DEVICE_DEFAULT.to_string(), |d| {
+            format!("(int)({})", self.src(d))
+        });
+        let clause = |e: Option<&ompcc_syntax::ast::Expr>| {
+            e.map_or("0".to_owned(), |e| {
+                format!("(unsigned int)({})", self.src(e))
+            })
+        };
+        // `num_threads` of a parallel construct at the region's top bounds the team size.
+        let num_threads = [Some(r.directive), r.loop_nest.map(|l| l.directive)]
+            .into_iter()
+            .flatten()
+            .flat_map(|d| &d.clauses)
+            .find_map(|c| match (&c.name, &c.kind) {
+                (OmpClauseName::NumThreads, OmpClauseKind::Expr(e)) => Some(&**e),
+                _ => None,
+            });
+        let threads = match (num_threads, r.thread_limit) {
+            (Some(n), Some(t)) => format!(
+                "({n} < {t} ? {n} : {t})",
+                n = clause(Some(n)),
+                t = clause(Some(t))
+            ),
+            (Some(n), None) => clause(Some(n)),
+            (None, t) => clause(t),
+        };
+        let (teams, threads) = match r.mode {
+            ExecMode::Spmd => (clause(r.num_teams), threads),
+            ExecMode::Generic => (clause(r.num_teams), "1".to_owned()),
+            ExecMode::Serial => ("1".to_owned(), "1".to_owned()),
+        };
+        pre.push_str(&format!(
+            "__ompcc_launch_args __ompcc_a{id} = {{{}, {kernel}u, {device}, {n}u, {entries_ref}, \
+             {teams}, {threads}, 0u, 0u, {}}}; ",
+            embed::MODULE_ID,
+            self.loc(r.directive.span),
+        ));
+        let cond = match r.if_cond {
+            Some(c) => format!("!({}) || ", self.src(c)),
+            None => String::new(),
+        };
+        pre.push_str(&format!("if ({cond}!ompcc_rt_launch(&__ompcc_a{id})) {{\n"));
+        self.push(&pre);
+        self.marker_at(r.directive.span.lo as usize);
+        self.copy(start, end);
+        self.push(" }}");
+    }
+
+    /// The variable a struct member list item (`s.a`, `s.in.b`, not through `->`) belongs to.
+    fn member_root(&self, e: &ompcc_syntax::ast::Expr) -> Option<ompcc_sema::SymbolId> {
+        use ompcc_syntax::ast::ExprKind;
+        let mut e = strip_parens(e);
+        let mut through_member = false;
+        loop {
+            match &e.kind {
+                ExprKind::Member {
+                    base, arrow: false, ..
+                } => {
+                    through_member = true;
+                    e = strip_parens(base);
+                }
+                ExprKind::Ident(_) if through_member => {
+                    return self.typed.ident_symbols.get(&e.id).copied();
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `# line "file"` so that the next line is numbered as the line holding `pos`.
+    fn marker_at(&mut self, pos: usize) {
+        let loc = self.sm.lookup(pos as u32);
+        let file = self.sm.file_name(loc.file).to_owned();
+        self.push(&embed::line_marker(loc.line, &file, loc.system_header));
+    }
+
+    /// Declares the entries array (when there are entries); returns the C expression that
+    /// points at it.
+    fn declare_entries(&self, pre: &mut String, id: u32, entries: &[Entry]) -> String {
+        if entries.is_empty() {
+            return "0".to_owned();
+        }
+        pre.push_str(&format!("__ompcc_map_entry __ompcc_e{id}[] = {{"));
+        for (i, e) in entries.iter().enumerate() {
+            if i > 0 {
+                pre.push_str(", ");
+            }
+            pre.push_str(&format!(
+                "{{{}, {}, {}, {:#x}ull, {}, {}}}",
+                e.base,
+                e.begin,
+                e.size,
+                e.flags,
+                cexpr::c_string(&e.name),
+                e.loc
+            ));
+        }
+        pre.push_str("}; ");
+        format!("__ompcc_e{id}")
+    }
+
+    /// Entries for one list item that feeds no kernel parameter.
+    fn map_entries(&mut self, m: &MapItem<'_>, flags: u64, entries: &mut Vec<Entry>) {
+        match cexpr::item(self.text, self.typed, m.expr) {
+            Ok(c) => {
+                let loc = self.loc(m.span);
+                let mut flags = flags;
+                if m.implicit {
+                    flags |= embed::flags::IMPLICIT;
+                }
+                entries.push(Entry {
+                    base: c.begin.clone(),
+                    begin: c.begin.clone(),
+                    size: c.size,
+                    flags,
+                    name: m.name.clone(),
+                    loc: loc.clone(),
+                });
+                if let Some(ptr) = c.attach_ptr {
+                    entries.push(attach_entry(ptr, c.begin, &m.name, loc));
+                }
+            }
+            Err(d) => self.errors.push(*d),
+        }
+    }
+
+    /// A data construct whose text (from its line's start) is `text[start..end]`.
+    fn data(
+        &mut self,
+        d: &DataConstruct<'_>,
+        start: usize,
+        end: usize,
+        constructs: &[Construct<'_, '_>],
+    ) {
+        let id = self.next_id();
+        let dir = d.directive;
+        let update = dir.kind == OmpDirectiveKind::TargetUpdate;
+        let mut entries = Vec::new();
+        for m in &d.maps {
+            let mut flags = map_flags(m);
+            if update {
+                // Motion clauses: `to` / `from` only.
+                flags &= embed::flags::TO | embed::flags::FROM | embed::flags::PRESENT;
+            }
+            self.map_entries(m, flags, &mut entries);
+        }
+        let mut pre = String::from("{ ");
+        let n = entries.len();
+        let entries_ref = self.declare_entries(&mut pre, id, &entries);
+        let device = d.device.map_or(embed::DEVICE_DEFAULT.to_string(), |e| {
+            format!("(int)({})", self.src(e))
+        });
+        let guard = match d.if_cond {
+            Some(c) => {
+                pre.push_str(&format!("int __ompcc_if{id} = !!({}); ", self.src(c)));
+                format!("if (__ompcc_if{id}) ")
+            }
+            None => String::new(),
+        };
+        let loc = self.loc(dir.span);
+        let call = |f: &str| format!("{guard}{f}({device}, {n}u, {entries_ref}, {loc});");
+        let pragma_end = dir.span.hi as usize;
+        let body = dir
+            .body
+            .as_deref()
+            .filter(|_| dir.kind == OmpDirectiveKind::TargetData);
+        match body {
+            Some(body) => {
+                pre.push_str(&call("ompcc_rt_target_data_begin"));
+                pre.push_str(" { ");
+                for (i, u) in d.use_device.iter().enumerate() {
+                    let v = self.src(u.expr).to_owned();
+                    let arg = if u.addr {
+                        format!("(void *)&({v})")
+                    } else {
+                        format!("(void *)({v})")
+                    };
+                    if u.addr {
+                        // `use_device_addr(x)` of a non-pointer would need every use of `x`
+                        // in the body replaced by the device object.
+                        let ty = self.typed.symbols[u.sym].ty;
+                        if !self.typed.types.is_pointer(ty) {
+                            self.errors.push(
+                                Diagnostic::error(
+                                    "E0951",
+                                    format!(
+                                        "use_device_addr({v}) is not supported yet for a \
+                                         variable that is not a pointer"
+                                    ),
+                                    u.expr.span,
+                                )
+                                .with_primary_label("here"),
+                            );
+                            continue;
+                        }
+                    }
+                    let tmp = format!("__ompcc_u{id}_{i}");
+                    let translated = format!(
+                        "ompcc_rt_use_device_ptr({device}, {arg}, {}, {})",
+                        cexpr::c_string(&v),
+                        self.loc(u.expr.span)
+                    );
+                    if u.addr {
+                        // The pointer variable's own storage on the device, read back as the
+                        // pointer value the body sees.
+                        pre.push_str(&format!(
+                            "__typeof__({v}) {tmp} = *(__typeof__({v}) *){translated}; "
+                        ));
+                    } else {
+                        pre.push_str(&format!(
+                            "__typeof__({v}) {tmp} = (__typeof__({v})){translated}; "
+                        ));
+                    }
+                    pre.push_str(&format!("{{ __typeof__({v}) {v} = {tmp}; "));
+                }
+                let closers = "}".repeat(d.use_device.len());
+                self.push(&pre);
+                // The pragma line becomes the code above; its newlines stay.
+                let nl = newlines_of(&self.text[start..pragma_end]);
+                self.push(&nl);
+                let _ = body;
+                self.render(pragma_end, end, constructs);
+                let end_call = format!(" {closers}}} {} }}", call("ompcc_rt_target_data_end"));
+                self.push(&end_call);
+            }
+            None => {
+                let f = match dir.kind {
+                    OmpDirectiveKind::TargetEnterData => "ompcc_rt_target_enter_data",
+                    OmpDirectiveKind::TargetExitData => "ompcc_rt_target_exit_data",
+                    OmpDirectiveKind::TargetUpdate => "ompcc_rt_target_update",
+                    _ => "ompcc_rt_target_enter_data",
+                };
+                pre.push_str(&call(f));
+                pre.push_str(" }");
+                self.push(&pre);
+                let nl = newlines_of(&self.text[start..end]);
+                self.push(&nl);
+            }
+        }
+    }
+}
+
+fn strip_parens(mut e: &ompcc_syntax::ast::Expr) -> &ompcc_syntax::ast::Expr {
+    while let ompcc_syntax::ast::ExprKind::Paren(inner) = &e.kind {
+        e = inner;
+    }
+    e
+}
+
+fn attach_entry(ptr: String, begin: String, name: &str, loc: String) -> Entry {
+    Entry {
+        base: ptr,
+        begin,
+        size: "8".to_owned(),
+        flags: embed::flags::ATTACH,
+        name: name.to_owned(),
+        loc,
+    }
+}
+
+/// `OMPCC_RT_MAP_MEMBER_OF(parent)`.
+fn member_of(parent: usize) -> u64 {
+    (parent as u64 + 1) << 48
+}
+
+/// The runtime flags of a list item's map type and modifiers.
+fn map_flags(m: &MapItem<'_>) -> u64 {
+    use embed::flags;
+    let mut f = match m.map_type {
+        MapType::To => flags::TO,
+        MapType::From => flags::FROM,
+        MapType::ToFrom => flags::TO | flags::FROM,
+        MapType::Alloc | MapType::Release => 0,
+        MapType::Delete => flags::DELETE,
+    };
+    for modifier in &m.modifiers {
+        f |= match modifier {
+            MapModifier::Always => flags::ALWAYS,
+            MapModifier::Close => flags::CLOSE,
+            MapModifier::Present => flags::PRESENT,
+        };
+    }
+    f
+}
+
+/// A C scalar type of `size` bytes.
+fn scalar_type(size: u32, floating: bool) -> &'static str {
+    match (size, floating) {
+        (4, true) => "float",
+        (8, true) => "double",
+        (1, _) => "signed char",
+        (2, _) => "short",
+        (4, _) => "int",
+        _ => "long long",
+    }
+}
+
+/// The start of the line holding byte `pos`.
+fn line_start(text: &str, pos: usize) -> usize {
+    text[..pos].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// As many newlines as `s` holds.
+fn newlines_of(s: &str) -> String {
+    "\n".repeat(s.bytes().filter(|&b| b == b'\n').count())
+}

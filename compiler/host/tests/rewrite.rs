@@ -1,0 +1,145 @@
+//! The host rewrite of small units: the generated C is valid (cc compiles it as
+//! `cpp-output`), user lines keep their numbers, and the entries follow the plan.
+
+use std::process::Command;
+
+use ompcc_host::{DeviceGlobal, DeviceImage, rewrite};
+
+/// Parses, checks, plans and rewrites `src` (file `t.c`); returns the rewritten text.
+fn rewritten(src: &str, image: &DeviceImage) -> String {
+    let (tu, sm, pd) = ompcc_syntax::parse_translation_unit(src, "t.c");
+    assert!(pd.iter().all(|d| !d.is_error()), "{pd:?}");
+    let tu = tu.expect("parse");
+    let (typed, sd) = ompcc_sema::check(&tu);
+    assert!(sd.iter().all(|d| !d.is_error()), "{sd:?}");
+    let (plan, diags) = ompcc_omp::plan_with_source(&tu, &typed, &sm);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    let out = rewrite(src, src.as_bytes(), &sm, &tu, &typed, &plan, image)
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    String::from_utf8(out).expect("UTF-8 in, UTF-8 out")
+}
+
+/// Compiles `text` with `cc -x cpp-output -c` and the warnings on; returns cc's messages.
+fn cc_accepts(text: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.i");
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new("cc")
+        .args([
+            "-fopenmp",
+            "-foffload=disable",
+            "-Wall",
+            "-Wextra",
+            "-x",
+            "cpp-output",
+            "-c",
+        ])
+        .arg(&path)
+        .arg("-o")
+        .arg(dir.path().join("t.o"))
+        .env("LC_ALL", "C")
+        .output()
+        .expect("running cc");
+    let msgs = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "cc rejected:\n{msgs}\n{text}");
+    msgs
+}
+
+const PROGRAM: &str = "\
+struct S { int n; double *p; };
+#pragma omp declare target
+int g = 3;
+#pragma omp end declare target
+void f(int n, double *x, double a[8][16], struct S s) {
+  double loc[32];
+#pragma omp target teams distribute parallel for map(to: x[1:n]) map(tofrom: s, s.p[0:s.n])
+  for (int i = 0; i < n; i++)
+    x[i + 1] += s.p[i] + g + loc[i % 32];
+#pragma omp target data map(tofrom: a[2][0:16], loc[4:]) if(n > 0) use_device_ptr(x)
+  {
+#pragma omp target update to(a[2][0:16]) from(loc[4:8])
+    x[0] = 1;
+  }
+#pragma omp target enter data map(alloc: x[0:n])
+#pragma omp target exit data map(delete: x[0:n])
+  int unused_on_line_17;
+}
+";
+
+#[test]
+fn rewritten_unit_compiles_and_keeps_user_lines() {
+    let image = DeviceImage {
+        ptx: ".version 7.0\n.target sm_70\n// \"quoted\" \\ ??=\n".to_owned(),
+        globals: vec![DeviceGlobal {
+            ptx_name: "g".to_owned(),
+            host_name: "g".to_owned(),
+        }],
+    };
+    let text = rewritten(PROGRAM, &image);
+    let msgs = cc_accepts(&text);
+    // The one warning is the user's, on the user's line.
+    assert!(
+        msgs.contains("t.c:17:7: warning: unused variable 'unused_on_line_17'"),
+        "{msgs}"
+    );
+    assert_eq!(msgs.matches("warning:").count(), 1, "{msgs}");
+    // Untouched lines reach cc verbatim.
+    for line in [
+        "  for (int i = 0; i < n; i++)",
+        "    x[i + 1] += s.p[i] + g + loc[i % 32];",
+        "    x[0] = 1;",
+    ] {
+        assert!(text.contains(line), "{line}:\n{text}");
+    }
+    // The region: params in plan order, a pointer attachment for s.p, the fallback.
+    assert!(text.contains("ompcc_rt_launch(&__ompcc_a"), "{text}");
+    assert!(text.contains("\"s.p[0:s.n]\""), "{text}");
+    assert!(
+        text.contains(", 0x200ull, \"s.p[0:s.n]\""),
+        "attach entry:\n{text}"
+    );
+    assert!(
+        text.contains("\n#pragma omp target teams distribute parallel for map(to: x[1:n])"),
+        "host fallback:\n{text}"
+    );
+    // Data constructs: the guard evaluated once, the shadowed device pointer.
+    assert!(text.contains("int __ompcc_if"), "{text}");
+    assert!(text.contains("__typeof__(x) x = __ompcc_u"), "{text}");
+    assert!(!text.contains("#pragma omp target data"), "{text}");
+    // The image: escaped PTX and the global table.
+    assert!(text.contains(r#""// \"quoted\" \\ \?\?=\n""#), "{text}");
+    assert!(text.contains("{\"g\", (void *)&g, sizeof(g)}"), "{text}");
+    // The unit's first line stays its first (cc names the unit after its first marker).
+    assert!(
+        text.starts_with("# 1 \"t.c\"\n# 1 \"<ompcc-prelude>\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn launch_geometry_follows_the_mode() {
+    let src = "\
+void f(int n, int *a) {
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) num_teams(n / 4) thread_limit(64)
+  for (int i = 0; i < n; i++) a[i]++;
+#pragma omp target parallel for map(tofrom: a[0:n]) num_threads(8)
+  for (int i = 0; i < n; i++) a[i]++;
+#pragma omp target map(tofrom: a[0:1]) device(0)
+  a[0] = 7;
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    cc_accepts(&text);
+    assert!(
+        text.contains("(unsigned int)(n / 4), (unsigned int)(64), 0u, 0u, \"t.c:2:1\"}"),
+        "{text}"
+    );
+    assert!(
+        text.contains(", 0, (unsigned int)(8), 0u, 0u, \"t.c:4:1\"}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(int)(0), 1u, __ompcc_e3, 1, 1, 0u, 0u, \"t.c:6:1\"}"),
+        "{text}"
+    );
+}
