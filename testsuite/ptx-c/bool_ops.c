@@ -11,14 +11,14 @@ int count_true(const _Bool *f, int n) {
     return c;
 }
 // check: both(
-// check: setp.ne.b32 %p1, %r1, %r3;
-// check: selp.u16 %rs1, 1, 0, %p3;
-// nextln: st.param.b16 [both_retval0], %rs1;
+// check: setp.ne.b32 $(=%p\d+), $(=%r\d+), $(=%r\d+);
+// check: selp.u16 $(=%rs\d+), 1, 0, $(=%p\d+);
+// nextln: st.param.b16 [both_retval0], $(=%rs\d+);
 // check: either(
 // check: lnot(
-// check: xor.pred %p3, %p1, %p2;
+// check: xor.pred $(=%p\d+), $(=%p\d+), $(=%p\d+);
 // check: to_bool(
-// check: setp.neu.f64 %p1, %fd1, %fd2;
+// check: setp.neu.f64 $(=%p\d+), $(=%fd\d+), $(=%fd\d+);
 // check: count_true(
-// check: ld.u8 %rs1, [%rd3];
-// nextln: cvt.u32.u8 %r6, %rs1;
+// check: ld.u8 $(=%rs\d+), [$(=%rd\d+)];
+// nextln: cvt.u32.u8 $(=%r\d+), $(=%rs\d+);
