@@ -10,12 +10,12 @@ void ops(int *a, unsigned char *b, double *d, long *l) {
     --(*l);
 }
 // check: ops(
-// check: add.s32 %r3, %r1, %r2;
-// check: shl.b32 %r6, %r4, 2;
-// check: mul.lo.s32 %r9, %r7, %r8;
-// nextln: cvt.u16.u32 %rs2, %r9;
-// nextln: st.u8 [%rd2], %rs2;
-// check: div.rn.f64 %fd3, %fd1, %fd2;
-// check: rem.s64 %rd7, %rd5, %rd6;
-// check: add.s32 %r12, %r10, %r11;
-// check: sub.s64 %rd10, %rd8, %rd9;
+// check: add.s32 $(=%r\d+), $(=%r\d+), $(=%r\d+);
+// check: shl.b32 $(=%r\d+), $(=%r\d+), 2;
+// check: mul.lo.s32 $(=%r\d+), $(=%r\d+), $(=%r\d+);
+// nextln: cvt.u16.u32 $(=%rs\d+), $(=%r\d+);
+// nextln: st.u8 [$(=%rd\d+)], $(=%rs\d+);
+// check: div.rn.f64 $(=%fd\d+), $(=%fd\d+), $(=%fd\d+);
+// check: rem.s64 $(=%rd\d+), $(=%rd\d+), $(=%rd\d+);
+// check: add.s32 $(=%r\d+), $(=%r\d+), $(=%r\d+);
+// check: sub.s64 $(=%rd\d+), $(=%rd\d+), $(=%rd\d+);

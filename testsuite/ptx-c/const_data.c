@@ -5,9 +5,9 @@ static const unsigned short crc_table[8] = {0, 0x1021, 0x2042, 0x3063,
 unsigned crc_step(unsigned crc, unsigned char b) { return (crc << 3) ^ crc_table[(crc ^ b) & 7]; }
 char digit(int i) { return "0123456789abcdef"[i & 15]; }
 // check: .visible .global .align 2 .b8 crc_table[16] = {0, 0, 33, 16,
-// check: .visible .global .align 1 .b8 __str[17] = {48, 49, 50,
+// check: .global .align 1 .b8 __str[17] = {48, 49, 50,
 // check: crc_step(
-// check: ld.global.u16 %rs2, [%rd5];
+// check: ld.global.u16 $(=%rs\d+), [$(=%rd\d+)];
 // check: digit(
-// check: mov.u64 %rd1, __str;
-// check: ld.global.u8 %rs1, [%rd3];
+// check: mov.u64 $(=%rd\d+), __str;
+// check: ld.global.u8 $(=%rs\d+), [$(=%rd\d+)];

@@ -9,14 +9,17 @@ unsigned long divmod(unsigned long a, unsigned long b, unsigned long *r) {
     return a / b;
 }
 // check: sdiv64(
-// check: div.s64 %rd3, %rd1, %rd2;
+// check: div.s64 $(=%rd\d+), $(=%rd\d+), $(=%rd\d+);
 // check: udiv64(
-// check: div.u64 %rd3, %rd1, %rd2;
+// check: div.u64 $(=%rd\d+), $(=%rd\d+), $(=%rd\d+);
 // check: srem64(
-// check: rem.s64 %rd3, %rd1, %rd2;
+// check: rem.s64 $(=%rd\d+), $(=%rd\d+), $(=%rd\d+);
 // check: urem64(
-// check: rem.u64 %rd3, %rd1, %rd2;
+// check: rem.u64 $(=%rd\d+), $(=%rd\d+), $(=%rd\d+);
 // check: divmod(
-// check: rem.u64 %rd4, %rd1, %rd2;
-// nextln: st.u64 [%rd3], %rd4;
-// nextln: div.u64 %rd5, %rd1, %rd2;
+// check: ld.param.b64 $(a=%rd\d+), [divmod_param_0];
+// nextln: ld.param.b64 $(b=%rd\d+), [divmod_param_1];
+// nextln: ld.param.b64 $(p=%rd\d+), [divmod_param_2];
+// check: rem.u64 $(=%rd\d+), $a, $b;
+// check: st.u64 [$p], $(=%rd\d+);
+// check: div.u64 $(=%rd\d+), $a, $b;

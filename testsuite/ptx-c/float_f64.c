@@ -1,4 +1,4 @@
-/* Double precision arithmetic. */
+/* Double precision arithmetic (at -O2 (a + b) * c - a / b is contracted to fma.rn). */
 // run: -fopenmp --device-only --emit=ptx -O2
 double f64_ops(double a, double b, double c) { return (a + b) * c - a / b; }
 double f64_neg(double a) { return -a; }
@@ -9,13 +9,17 @@ double f64_mean(const double *v, int n) {
     return s / n;
 }
 // check: f64_ops(
-// check: add.rn.f64 %fd4, %fd1, %fd2;
-// nextln: mul.rn.f64 %fd5, %fd4, %fd3;
-// nextln: div.rn.f64 %fd6, %fd1, %fd2;
-// nextln: sub.rn.f64 %fd7, %fd5, %fd6;
-// check: neg.f64 %fd2, %fd1;
+// check: ld.param.f64 $(a=%fd\d+), [f64_ops_param_0];
+// nextln: ld.param.f64 $(b=%fd\d+), [f64_ops_param_1];
+// nextln: ld.param.f64 $(c=%fd\d+), [f64_ops_param_2];
+// nextln: add.rn.f64 $(s=%fd\d+), $a, $b;
+// nextln: div.rn.f64 $(q=%fd\d+), $a, $b;
+// nextln: neg.f64 $(n=%fd\d+), $q;
+// nextln: fma.rn.f64 $(=%fd\d+), $s, $c, $n;
+// check: f64_neg(
+// check: neg.f64 $(=%fd\d+), $(=%fd\d+);
 // check: f64_mean(
-// check: ld.f64 %fd3, [%rd5];
-// nextln: add.rn.f64 %fd4, %fd2, %fd3;
-// check: cvt.rn.f64.s32 %fd5, %r1;
-// nextln: div.rn.f64 %fd6, %fd2, %fd5;
+// check: ld.f64 $(=%fd\d+), [$(=%rd\d+)];
+// nextln: add.rn.f64 $(=%fd\d+), $(=%fd\d+), $(=%fd\d+);
+// check: cvt.rn.f64.s32 $(=%fd\d+), $(=%r\d+);
+// nextln: div.rn.f64 $(=%fd\d+), $(=%fd\d+), $(=%fd\d+);

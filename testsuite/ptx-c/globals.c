@@ -14,13 +14,13 @@ long accumulate(long v) {
 }
 // check: .visible .global .align 4 .b8 counter[4] = {0, 0, 0, 0};
 // check: .visible .global .align 8 .b8 table[32] = {0, 0, 0, 0, 0, 0, 240, 63,
-// check: .visible .global .align 8 .b8 accumulate__calls[8]
+// check: .global .align 8 .b8 accumulate__calls[8]
 // check: .visible .global .align 8 .b8 total[8] = {5, 0, 0, 0, 0, 0, 0, 0};
 // check: bump()
-// check: ld.global.u32 %r1, [counter];
-// check: st.global.u32 [counter], %r3;
+// check: ld.global.u32 $(=%r\d+), [counter];
+// check: st.global.u32 [counter], $(=%r\d+);
 // check: lookup(
-// check: ld.global.f64 %fd1, [%rd5];
+// check: ld.global.f64 $(=%fd\d+), [$(=%rd\d+)];
 // check: accumulate(
-// check: st.global.u64 [accumulate__calls], %rd5;
-// check: st.global.u64 [total], %rd8;
+// check: st.global.u64 [accumulate__calls], $(=%rd\d+);
+// check: st.global.u64 [total], $(=%rd\d+);

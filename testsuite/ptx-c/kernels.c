@@ -46,10 +46,20 @@ void matvec(int n, int m, const float *a, const float *x, float *y) {
 #pragma omp end declare target
 
 int main(void) { return 0; }
-// check: .visible .func (.param .b64 clamp_retval0) clamp(
+// The static clamp is inlined into step and removed: x + dt * vx contracts to fma.rn.f64
+// and the two conditionals become setp + selp.
+// not: clamp
 // check: .visible .func step(
-// check: ld.u32 %r5, [%rd9+32];
-// check: call (retval0), clamp, (param0, param1, param2);
+// check: ld.u32 $(=%r\d+), [$(p=%rd\d+)+32];
+// check: ld.f64 $(x=%fd\d+), [$p];
+// check: ld.f64 $(vx=%fd\d+), [$p+16];
+// nextln: fma.rn.f64 $(v=%fd\d+), $(=%fd\d+), $vx, $x;
+// nextln: setp.lt.f64 $(lt=%p\d+), $v, $(lo=%fd\d+);
+// nextln: setp.gt.f64 $(gt=%p\d+), $v, $(hi=%fd\d+);
+// nextln: selp.f64 $(c=%fd\d+), $hi, $v, $gt;
+// nextln: selp.f64 $(r=%fd\d+), $lo, $c, $lt;
+// nextln: st.f64 [$p], $r;
+// not: call
 // check: histogram_bin(
 // check: gcd(
 // check: call (retval0), gcd, (param0, param1);

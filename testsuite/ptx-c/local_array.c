@@ -9,5 +9,7 @@ int local_array(int k) {
 }
 // check: local_array(
 // check: .local .align 4 .b8 __stack_0[64];
-// check: st.local.u32 [%rd5], %r6;
-// check: ld.local.u32 %r10, [%rd8];
+// The fill loop is fully unrolled into stores at constant offsets; the load stays indexed.
+// check: st.local.u32 [__stack_0], $(=%r\d+);
+// check: st.local.u32 [__stack_0+60], $(=%r\d+);
+// check: ld.local.u32 $(=%r\d+), [$(=%rd\d+)];

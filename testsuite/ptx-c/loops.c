@@ -14,9 +14,9 @@ again:
     return s;
 }
 // check: loops(
-// check: setp.lt.s32 %p1, %r5, %r1;
-// check: xor.b32 %r10, %r6, %r7;
-// check: setp.gt.s32 %p2, %r11, %r2;
-// check: setp.eq.b32 %p4, %r15, %r12;
-// check: rem.s32 %r21, %r20, %r19;
-// check: div.s32 %r22, %r20, %r19;
+// check: setp.lt.s32 $(=%p\d+), $(=%r\d+), $(=%r\d+);
+// check: xor.b32 $(=%r\d+), $(=%r\d+), $(=%r\d+);
+// check: setp.gt.s32 $(=%p\d+), $(=%r\d+), $(=%r\d+);
+// check: setp.eq.b32 $(=%p\d+), $(=%r\d+), $(=%r\d+);
+// check: rem.s32 $(=%r\d+), $(=%r\d+), $(=%r\d+);
+// check: div.s32 $(=%r\d+), $(=%r\d+), $(=%r\d+);

@@ -11,9 +11,9 @@ int sparse(long key) {
     return r;
 }
 // check: sparse(
-// check: mov.u64 %rd2, 18446744073709451616;
-// nextln: setp.eq.b64 %p1, %rd1, %rd2;
-// check: setp.eq.b64 %p2, %rd1, %rd3;
-// check: mov.u64 %rd5, 123456789012;
-// check: mov.u32 %r5, 2;
-// nextln: add.s32 %r6, %r2, %r5;
+// check: mov.u64 $(=%rd\d+), 18446744073709451616;
+// nextln: setp.eq.b64 $(=%p\d+), $(=%rd\d+), $(=%rd\d+);
+// check: setp.eq.b64 $(=%p\d+), $(=%rd\d+), $(=%rd\d+);
+// check: mov.u64 $(=%rd\d+), 123456789012;
+// check: mov.u32 $(=%r\d+), 2;
+// nextln: add.s32 $(=%r\d+), $(=%r\d+), $(=%r\d+);

@@ -18,12 +18,12 @@ double smooth(int n, const double *in, double *out) {
 }
 // check: .version 7.3
 // check: smooth(
-// check: mul.lo.s64 %rd5, %rd3, %rd4;
-// check: stacksave.u64 %rd6;
-// nextln: alloca.u64 %rd7, %rd5, 16;
-// check: st.local.f64 [%rd11], %fd5;
+// check: mul.lo.s64 $(=%rd\d+), $(=%rd\d+), $(=%rd\d+);
+// check: stacksave.u64 $(=%rd\d+);
+// nextln: alloca.u64 $(=%rd\d+), $(=%rd\d+), 16;
+// check: st.local.f64 [$(=%rd\d+)], $(=%fd\d+);
 // check: $$L__BB9:
-// nextln: stackrestore.u64 %rd6;
-// check: ld.local.f64 %fd7, [%rd14];
+// nextln: stackrestore.u64 $(=%rd\d+);
+// check: ld.local.f64 $(=%fd\d+), [$(=%rd\d+)];
 // check: $$L__BB15:
-// nextln: stackrestore.u64 %rd6;
+// nextln: stackrestore.u64 $(=%rd\d+);
