@@ -37,7 +37,7 @@
 
 mod analyze;
 mod plan;
-mod walk;
+pub mod walk;
 
 pub use analyze::{
     base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
