@@ -242,8 +242,8 @@ fn link_device_math(
         ))
     };
     let mut text = (opts.math_source)().map_err(Some)?;
-    // Builtins ompcc's checker does not know yet get prototypes (their calls become
-    // instructions below).
+    // Builtins ompcc's checker does not know yet get prototypes (lowering turns their calls
+    // into instructions, like the other exact builtins).
     text.insert_str(0, MATH_BUILTIN_PROTOTYPES);
     let (tu, _, parse_diags) = ompcc_syntax::parse_translation_unit(&text, "ompcc-math.c");
     let tu = match tu {
@@ -263,7 +263,6 @@ fn link_device_math(
     if let Some(d) = diags.iter().find(|d| d.is_error()) {
         return Err(ice(&format!("it does not lower to IR: {}", d.message)));
     }
-    exact_builtins_to_instructions(&mut lib);
     if optimized {
         // Before the linkage becomes internal: the inliner may delete internal functions it
         // inlined everywhere, and user code still calls them.
@@ -291,52 +290,6 @@ fn link_device_math(
     let added = ompcc_ir::link::link(module, lib).map_err(|e| ice(&e))?;
     ompcc_ir::link::drop_unreferenced(module, |f| !lib_names.contains(&f.name), &added);
     Ok(())
-}
-
-/// The library's sources use the builtins that are exact PTX instructions (`__builtin_sqrt`,
-/// `__builtin_fma`, ...); lowering leaves them as calls to the C functions of those names.
-/// Here each such call becomes its IR instruction. Only in the library: in user code, `sqrt`
-/// means the library's `__ompcc_sqrt`.
-fn exact_builtins_to_instructions(lib: &mut ompcc_ir::Module) {
-    use ompcc_ir::{InstData, Opcode};
-    for f in &mut lib.functions {
-        let insts: Vec<_> = f.layout.all_insts().collect();
-        for inst in insts {
-            let InstData::Call { func, .. } = f.dfg.inst(inst) else {
-                continue;
-            };
-            let name = f.dfg.ext_funcs[*func].name.trim_start_matches("__builtin_");
-            let unary = match name {
-                "sqrt" | "sqrtf" => Some(Opcode::Sqrt),
-                "fabs" | "fabsf" => Some(Opcode::Fabs),
-                "floor" | "floorf" => Some(Opcode::Floor),
-                "ceil" | "ceilf" => Some(Opcode::Ceil),
-                "trunc" | "truncf" => Some(Opcode::Ftrunc),
-                "rint" | "rintf" => Some(Opcode::Nearest),
-                _ => None,
-            };
-            let binary = match name {
-                "fmin" | "fminf" => Some(Opcode::Fmin),
-                "fmax" | "fmaxf" => Some(Opcode::Fmax),
-                "copysign" | "copysignf" => Some(Opcode::Fcopysign),
-                _ => None,
-            };
-            let args = f.dfg.inst_args(inst).to_vec();
-            let data = match (unary, binary, args.as_slice()) {
-                (Some(opcode), _, &[arg]) => InstData::Unary { opcode, arg },
-                (_, Some(opcode), &[a, b]) => InstData::Binary {
-                    opcode,
-                    args: [a, b],
-                },
-                (_, _, &[a, b, c]) if name == "fma" || name == "fmaf" => InstData::Ternary {
-                    opcode: Opcode::Fma,
-                    args: [a, b, c],
-                },
-                _ => continue,
-            };
-            *f.dfg.inst_mut(inst) = data;
-        }
-    }
 }
 
 /// Runs `--passes=` or the pipeline of the -O level, verifying after every pass.
