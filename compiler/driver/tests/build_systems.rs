@@ -22,11 +22,14 @@ fn project(name: &str) -> Sandbox {
     sb
 }
 
+/// Runs a build tool in the sandbox; the ompcc it starts links this build's runtime (a clean
+/// `cargo test` leaves no `libompcc_rt.a` next to the binary).
 fn in_dir(sb: &Sandbox, program: &str, args: &[&str]) -> std::process::Output {
     Command::new(program)
         .args(args)
         .current_dir(sb.path())
         .env_remove("OMPCC_HOST_CC")
+        .env("OMPCC_RUNTIME_LIB", runtime_lib())
         .env_remove("MAKEFLAGS")
         .output()
         .unwrap_or_else(|e| panic!("running {program}: {e}"))
