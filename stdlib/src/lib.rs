@@ -1,4 +1,5 @@
-//! Device standard library of ompcc: the C sources of the device math library.
+//! Device standard library of ompcc: the C sources of the device math library and of the
+//! <string.h> functions (`string/string.c`).
 //!
 //! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
 //! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`;
@@ -19,9 +20,11 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
     ("ompcc_math.h", include_str!("../math/ompcc_math.h")),
     ("internal.h", include_str!("../math/internal.h")),
     ("consts.h", include_str!("../math/consts.h")),
+    ("ompcc_string.h", include_str!("../string/ompcc_string.h")),
 ];
 
-/// Translation units of the math library, as `(file name, text)`.
+/// Translation units of the library (math, then `string.c`: the <string.h> functions), as
+/// `(file name, text)`.
 pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("basic.c", include_str!("../math/basic.c")),
     ("exp.c", include_str!("../math/exp.c")),
@@ -32,6 +35,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("erf.c", include_str!("../math/erf.c")),
     ("extra.c", include_str!("../math/extra.c")),
     ("gamma.c", include_str!("../math/gamma.c")),
+    ("string.c", include_str!("../string/string.c")),
 ];
 
 /// `(C library function, device symbol)` for every function the library provides.
@@ -52,7 +56,9 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     powf, hypot, hypotf, sin, sinf, cos, cosf, tan, tanf, asin, asinf, acos, acosf, atan, atanf,
     atan2, atan2f, erf, erff, erfc, erfcf, nearbyint, nearbyintf, lrint, lrintf, llrint, llrintf,
     lround, lroundf, llround, llroundf, scalbn, scalbnf, scalbln, scalblnf, ilogb, ilogbf, logb,
-    logbf, nextafter, nextafterf, tgamma, tgammaf,
+    logbf, nextafter, nextafterf, tgamma, tgammaf, // <string.h>
+    memcpy, memmove, memset, memcmp, memchr, strlen, strnlen, strcmp, strncmp, strcpy, strncpy,
+    strcat, strncat, strchr, strrchr, strstr,
 ];
 
 /// Prefix of every device symbol of the library.
@@ -122,8 +128,8 @@ mod tests {
                     .any(|l| !l.starts_with(' ') && l.contains(&def))
             });
             assert!(found, "{sym} has no definition in MATH_SOURCES");
-            let decl = MATH_HEADERS[0].1;
-            assert!(decl.contains(&def), "{sym} is not declared in ompcc_math.h");
+            let declared = MATH_HEADERS.iter().any(|(_, text)| text.contains(&def));
+            assert!(declared, "{sym} is not declared in a library header");
         }
         assert_eq!(device_symbol("printf"), None);
         assert_eq!(device_symbol("sin"), Some("__ompcc_sin"));

@@ -3,13 +3,16 @@
 //! lowered with every definition selected, optimized by the -O2 pipeline with the verifier
 //! after every pass, emitted as PTX and assembled by ptxas for sm_70, sm_80 and sm_90.
 //!
+//! The device C library (`sqrt`, `strlen`, ...) is linked as `ompcc --device-only` links it
+//! (`ompcc_devlib`), so the functions calling it are compiled with it.
+//!
 //! Functions the device cannot run are reported by lowering (`E08xx`) and get a body that
 //! traps; they are counted per diagnostic code and stay in the module (a trap assembles), so
-//! their callers still compile. Functions that call the device math or string library
-//! (`sqrt`, `memcpy`, ...: external declarations that no module provides until that library
-//! is linked) are set aside the same way and counted as a third kind. Any `E0899` (a lowering bug), verifier failure, PTX emission
-//! error or ptxas rejection fails the test. The counts are printed; the test also requires
-//! that most functions compile cleanly, so a regression that diagnoses everything fails.
+//! their callers still compile. Functions that call something no device module provides (a
+//! C library function outside the device library) are set aside the same way and counted
+//! as a third kind. Any `E0899` (a lowering bug), verifier failure, PTX emission error or
+//! ptxas rejection fails the test. The counts are printed; the test also requires that most
+//! functions compile cleanly, so a regression that diagnoses everything fails.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,7 +29,7 @@ struct Counts {
     files: usize,
     clean: usize,
     diagnosed: usize,
-    library: usize,
+    unresolved: usize,
     by_code: BTreeMap<String, usize>,
 }
 
@@ -42,14 +45,15 @@ fn is_trap_body(f: &ompcc_ir::Function) -> bool {
 /// Functions the CUDA driver provides to every module.
 const RUNTIME: &[&str] = &["vprintf", "malloc", "free", "__assertfail"];
 
-/// Replaces every function that refers to an external declaration other than the CUDA
-/// runtime's with a trapping body and drops those declarations; returns how many.
-fn set_aside_library_callers(module: &mut ompcc_ir::Module) -> usize {
+/// Replaces every function that refers to an external declaration that neither the CUDA
+/// runtime nor the device library provides with a trapping body and drops those
+/// declarations; returns how many.
+fn set_aside_unresolved_callers(module: &mut ompcc_ir::Module) -> usize {
     let missing: Vec<String> = module
         .decls
         .iter()
         .map(|d| d.name.clone())
-        .filter(|n| !RUNTIME.contains(&n.as_str()))
+        .filter(|n| !RUNTIME.contains(&n.as_str()) && ompcc_stdlib::device_symbol(n).is_none())
         .collect();
     let mut n = 0;
     for f in module.functions.iter_mut() {
@@ -69,7 +73,32 @@ fn set_aside_library_callers(module: &mut ompcc_ir::Module) -> usize {
     n
 }
 
-fn compile_file(path: &Path, ptxas: Option<&Path>, tmp: &Path, counts: &mut Counts) -> Vec<String> {
+/// The device library as one unit preprocessed by `cc -E`, as the driver prepares it.
+fn device_library_source(tmp: &Path) -> Result<String, String> {
+    let dir = tmp.join("devlib");
+    ompcc_stdlib::write_math_tree(&dir).map_err(|e| e.to_string())?;
+    let unit = dir.join("all.c");
+    std::fs::write(&unit, ompcc_stdlib::amalgamation()).map_err(|e| e.to_string())?;
+    let out = Command::new("cc")
+        .arg("-E")
+        .arg("-I")
+        .arg(&dir)
+        .arg(&unit)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn compile_file(
+    path: &Path,
+    ptxas: Option<&Path>,
+    tmp: &Path,
+    library: &dyn Fn() -> Result<String, String>,
+    counts: &mut Counts,
+) -> Vec<String> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let out = match Command::new("cc")
         .args(["-E", "-fopenmp"])
@@ -111,13 +140,17 @@ fn compile_file(path: &Path, ptxas: Option<&Path>, tmp: &Path, counts: &mut Coun
     }
     let diagnosed = module.functions.iter().filter(|f| is_trap_body(f)).count();
     counts.diagnosed += diagnosed;
-    let library = set_aside_library_callers(&mut module);
-    counts.library += library;
-    counts.clean += module.functions.len() - diagnosed - library;
+    let unresolved = set_aside_unresolved_callers(&mut module);
+    counts.unresolved += unresolved;
+    counts.clean += module.functions.len() - diagnosed - unresolved;
     let mut pm = ompcc_opt::PassManager::new(ompcc_opt::pipeline_for_level(2));
     pm.verify = true;
     if let Err(e) = pm.run_module(&mut module) {
         fails.push(format!("{name}: -O2: {e}"));
+        return fails;
+    }
+    if let Err(e) = ompcc_devlib::link_device_library(&mut module, Some("2"), library) {
+        fails.push(format!("{name}: device library: {e}"));
         return fails;
     }
     let ptx = match ompcc_ptx::emit_module(&module, &ompcc_ptx::PtxOptions::default()) {
@@ -181,15 +214,27 @@ fn corpus_functions_compile_to_ptx_that_ptxas_accepts() {
     files.sort();
     assert!(!files.is_empty());
     let tmp = tempfile::tempdir().expect("tempdir");
+    let library_text = std::sync::OnceLock::new();
+    let library = || {
+        library_text
+            .get_or_init(|| device_library_source(tmp.path()))
+            .clone()
+    };
     let mut counts = Counts::default();
     let mut fails = Vec::new();
     for f in &files {
-        fails.extend(compile_file(f, ptxas.as_deref(), tmp.path(), &mut counts));
+        fails.extend(compile_file(
+            f,
+            ptxas.as_deref(),
+            tmp.path(),
+            &library,
+            &mut counts,
+        ));
     }
     eprintln!(
         "corpus: {} files, {} functions compiled to PTX; excluded: {} with device diagnostics, \
-         {} calling the device math/string library (not linked yet)",
-        counts.files, counts.clean, counts.diagnosed, counts.library
+         {} calling functions no device module provides",
+        counts.files, counts.clean, counts.diagnosed, counts.unresolved
     );
     for (code, n) in &counts.by_code {
         eprintln!("  {code}: {n}");
@@ -200,7 +245,7 @@ fn corpus_functions_compile_to_ptx_that_ptxas_accepts() {
         files.len(),
         "every corpus file passes the frontend"
     );
-    let total = counts.clean + counts.diagnosed + counts.library;
+    let total = counts.clean + counts.diagnosed + counts.unresolved;
     assert!(
         counts.clean * 2 > total,
         "only {} of {total} functions compile cleanly",

@@ -142,15 +142,11 @@ pub fn device_stage(
     };
     let mut module = lower(checked, plan.as_ref(), opts, &mut emitter)?;
     if stage == EmitStage::Ir {
-        if plan.is_some() {
-            link_device_math(&mut module, opts, false)?;
-        }
+        link_device_math(&mut module, opts, false)?;
         return Ok(module.to_string());
     }
     optimize(&mut module, opts)?;
-    if plan.is_some() {
-        link_device_math(&mut module, opts, true)?;
-    }
+    link_device_math(&mut module, opts, true)?;
     if stage == EmitStage::IrOpt {
         return Ok(module.to_string());
     }
@@ -209,87 +205,16 @@ fn device_module(
     Ok(module)
 }
 
-/// Prototypes for the exact builtins the math library uses that sema does not predeclare.
-const MATH_BUILTIN_PROTOTYPES: &str =
-    "double __builtin_rint(double); float __builtin_rintf(float);\n";
-
-/// Links the device math library into `module` when its device code calls C math functions
-/// (`sin`, ...): calls are renamed to the library's symbols (`__ompcc_sin`), the library is
-/// compiled by ompcc's own pipeline (parse, check, lower), linked with internal linkage (so
-/// every unit has its own copy and separately compiled units do not clash), and the library
-/// functions nothing calls are dropped.
-///
-/// The library is optimized apart from user code (`optimized`), at the same -O level but with
-/// `fp-contract=off`: its error bounds (stdlib/ACCURACY.md) hold for separately rounded
-/// products only. So it is linked after the user module's pipeline, and its functions stay
-/// calls.
+/// Links the device C library where device code calls it (`ompcc_devlib`); `optimized`:
+/// at the -O level (after the user module's pipeline), else as lowered (`--emit=ir`).
 fn link_device_math(
     module: &mut ompcc_ir::Module,
     opts: &DeviceOptions<'_>,
     optimized: bool,
 ) -> Result<(), Option<String>> {
-    let used: Vec<(String, &'static str)> = module
-        .decls
-        .iter()
-        .filter_map(|d| ompcc_stdlib::device_symbol(&d.name).map(|s| (d.name.clone(), s)))
-        .collect();
-    if used.is_empty() {
-        return Ok(());
-    }
-    let ice = |what: &str| {
-        Some(format!(
-            "internal compiler error: device math library: {what}"
-        ))
-    };
-    let mut text = (opts.math_source)().map_err(Some)?;
-    // Builtins ompcc's checker does not know yet get prototypes (lowering turns their calls
-    // into instructions, like the other exact builtins).
-    text.insert_str(0, MATH_BUILTIN_PROTOTYPES);
-    let (tu, _, parse_diags) = ompcc_syntax::parse_translation_unit(&text, "ompcc-math.c");
-    let tu = match tu {
-        Some(tu) if !has_errors(&parse_diags) => tu,
-        _ => return Err(ice("it does not parse")),
-    };
-    let (typed, sema_diags) = ompcc_sema::check(&tu);
-    if let Some(d) = sema_diags.iter().find(|d| d.is_error()) {
-        return Err(ice(&format!("it does not type-check: {}", d.message)));
-    }
-    let (mut lib, diags) = ompcc_lower::lower_functions(
-        &tu,
-        &typed,
-        &ompcc_lower::FunctionSelection::All,
-        &ompcc_lower::LowerOptions::default(),
-    );
-    if let Some(d) = diags.iter().find(|d| d.is_error()) {
-        return Err(ice(&format!("it does not lower to IR: {}", d.message)));
-    }
-    if optimized {
-        // Before the linkage becomes internal: the inliner may delete internal functions it
-        // inlined everywhere, and user code still calls them.
-        let mut pm =
-            ompcc_opt::PassManager::new(ompcc_opt::pipeline_for_opt(opts.opt_level).map_err(Some)?);
-        pm.set_knobs(opts.opt_level, &[("fp-contract".into(), "off".into())])
-            .map_err(Some)?;
-        pm.verify = true;
-        pm.run_module(&mut lib)
-            .map_err(|e| ice(&format!("optimizing it: {e}")))?;
-    }
-    let lib_names: Vec<String> = lib
-        .functions
-        .iter()
-        .map(|f| f.name.clone())
-        .chain(lib.globals.iter().map(|g| g.name.clone()))
-        .collect();
-    for name in &lib_names {
-        lib.linkage
-            .insert(name.clone(), ompcc_ir::Linkage::Internal);
-    }
-    for (c_name, symbol) in &used {
-        ompcc_ir::link::rename_symbol(module, c_name, symbol);
-    }
-    let added = ompcc_ir::link::link(module, lib).map_err(|e| ice(&e))?;
-    ompcc_ir::link::drop_unreferenced(module, |f| !lib_names.contains(&f.name), &added);
-    Ok(())
+    let level = optimized.then_some(opts.opt_level);
+    ompcc_devlib::link_device_library(module, level, opts.math_source)
+        .map_err(|e| Some(e.to_string()))
 }
 
 /// Runs `--passes=` or the pipeline of the -O level, verifying after every pass.

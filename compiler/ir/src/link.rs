@@ -182,15 +182,12 @@ pub fn drop_unreferenced(
     m.globals.retain(|g| keep_globals.contains(&g.name));
 }
 
-/// The functions `f` calls (by its call instructions, not by its preamble's declarations,
-/// which may outlive the calls).
+/// The functions `f` refers to: every function its preamble names. A preamble entry may
+/// outlive the calls that needed it (a trapping body, a call folded away), but the
+/// verifier and the PTX writer want every entry to name a function of the module, so an
+/// entry keeps its function alive.
 fn callees(f: &crate::Function) -> impl Iterator<Item = &str> {
-    f.layout
-        .all_insts()
-        .filter_map(|inst| match f.dfg.inst(inst) {
-            crate::InstData::Call { func, .. } => Some(f.dfg.ext_funcs[*func].name.as_str()),
-            _ => None,
-        })
+    f.dfg.ext_funcs.values().map(|e| e.name.as_str())
 }
 
 #[cfg(test)]
@@ -228,6 +225,31 @@ mod tests {
         rename_symbol(&mut prog, "sin", "__ompcc_sin");
         let text = prog.to_string();
         assert!(text.contains("fn0 = func @__ompcc_sin"), "{text}");
+        crate::verify_module(&prog).unwrap();
+    }
+
+    #[test]
+    fn a_function_named_by_a_preamble_stays() {
+        let mut prog = parse_module(
+            "kernel @k() {\n    fn0 = func @gone(f64) -> f64\n\
+             block0:\n    trap\n}\n\
+             func @gone(f64) -> f64 {\nblock0(v0: f64):\n    return v0\n}\n",
+        )
+        .unwrap();
+        drop_unreferenced(&mut prog, |f| f.kind == crate::FuncKind::Kernel, &[]);
+        crate::verify_module(&prog).unwrap();
+    }
+
+    #[test]
+    fn a_function_whose_address_is_taken_stays() {
+        let mut prog = parse_module(
+            "kernel @k() {\n    fn0 = func @pick(f64) -> f64\n\
+             block0:\n    v0 = func_addr fn0\n    return\n}\n\
+             func @pick(f64) -> f64 {\nblock0(v0: f64):\n    return v0\n}\n",
+        )
+        .unwrap();
+        drop_unreferenced(&mut prog, |f| f.kind == crate::FuncKind::Kernel, &[]);
+        assert!(prog.function("pick").is_some(), "{prog}");
         crate::verify_module(&prog).unwrap();
     }
 

@@ -45,101 +45,15 @@ pub const DEVICE_API: &[&str] = &[
     "omp_in_final",
 ];
 
-/// C math functions (and a few `<stdlib.h>`/`<string.h>` ones) left as calls to external
-/// functions of the device library.
-pub const MATH_FUNCTIONS: &[&str] = &[
-    "sqrt",
-    "sqrtf",
-    "cbrt",
-    "cbrtf",
-    "fabs",
-    "fabsf",
-    "sin",
-    "sinf",
-    "cos",
-    "cosf",
-    "tan",
-    "tanf",
-    "asin",
-    "asinf",
-    "acos",
-    "acosf",
-    "atan",
-    "atanf",
-    "atan2",
-    "atan2f",
-    "sinh",
-    "sinhf",
-    "cosh",
-    "coshf",
-    "tanh",
-    "tanhf",
-    "asinh",
-    "acosh",
-    "atanh",
-    "exp",
-    "expf",
-    "exp2",
-    "exp2f",
-    "expm1",
-    "expm1f",
-    "log",
-    "logf",
-    "log2",
-    "log2f",
-    "log10",
-    "log10f",
-    "log1p",
-    "log1pf",
-    "pow",
-    "powf",
-    "floor",
-    "floorf",
-    "ceil",
-    "ceilf",
-    "trunc",
-    "truncf",
-    "round",
-    "roundf",
-    "lround",
-    "llround",
-    "rint",
-    "rintf",
-    "nearbyint",
-    "fmod",
-    "fmodf",
-    "remainder",
-    "fmin",
-    "fminf",
-    "fmax",
-    "fmaxf",
-    "fma",
-    "fmaf",
-    "hypot",
-    "hypotf",
-    "copysign",
-    "copysignf",
-    "erf",
-    "erff",
-    "erfc",
-    "tgamma",
-    "lgamma",
-    "ldexp",
-    "frexp",
-    "modf",
-    "abs",
-    "labs",
-    "llabs",
-    "memcpy",
-    "memset",
-    "memmove",
-    "memcmp",
-    "strlen",
-    "strcmp",
-    "malloc",
-    "free",
-    "rand",
-];
+/// Functions the CUDA driver gives every module (device-side `malloc`/`free`).
+const CUDA_PROVIDED: &[&str] = &["malloc", "free"];
+
+/// Whether calls to C library function `name` stay calls to an external function that
+/// the device side provides: the device C library (`ompcc_stdlib`, linked by
+/// `ompcc_devlib`) or the CUDA driver.
+pub fn is_device_library_function(name: &str) -> bool {
+    ompcc_stdlib::device_symbol(name).is_some() || CUDA_PROVIDED.contains(&name)
+}
 
 /// A module global created for a C object.
 #[derive(Clone, Debug)]
@@ -915,7 +829,7 @@ impl<'a> Ctx<'a> {
 
     /// Whether `sym` names a function the device library is expected to provide.
     pub fn is_library_function(&self, name: &str) -> bool {
-        DEVICE_API.contains(&name) || MATH_FUNCTIONS.contains(&name)
+        DEVICE_API.contains(&name) || is_device_library_function(name)
     }
 
     /// The function type of a function symbol.

@@ -64,7 +64,7 @@
 //! (read, write, update and capture of `x op= e`, `x = x op e`, `x = e op x`, `++`/`--`: one
 //! atomic instruction where one fits, a compare-and-swap loop computing in C's type
 //! otherwise), `simd` without privatization (run in order), `flush` (a fence). Calls to [`DEVICE_API`] and
-//! [`MATH_FUNCTIONS`] stay calls to external functions.
+//! the device library ([`is_device_library_function`]) stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
 //! functions without a device body (and their addresses), calls through pointers to variadic
@@ -92,7 +92,7 @@ use ompcc_omp::OffloadPlan;
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::TranslationUnit;
 
-pub use ctx::{DEVICE_API, MATH_FUNCTIONS};
+pub use ctx::{DEVICE_API, is_device_library_function};
 
 /// Which function definitions of the unit become device functions.
 #[derive(Clone, Debug, PartialEq, Eq)]

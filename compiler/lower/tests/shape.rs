@@ -186,7 +186,9 @@ fn math_stays_external_calls_and_device_api_reads_registers() {
     let text = o0.to_string();
     assert!(text.contains("sreg tid.x"), "{text}");
     assert!(ompcc_lower::DEVICE_API.contains(&"omp_get_team_num"));
-    assert!(ompcc_lower::MATH_FUNCTIONS.contains(&"expf"));
+    assert!(ompcc_lower::is_device_library_function("expf"));
+    assert!(ompcc_lower::is_device_library_function("strncmp"));
+    assert!(!ompcc_lower::is_device_library_function("lgamma"));
 }
 
 #[test]
