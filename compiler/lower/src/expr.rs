@@ -1375,6 +1375,12 @@ impl<'a> FnLower<'_, 'a, '_> {
                 .copied()
                 .filter(|s| self.cx.typed.symbols[*s].kind == SymbolKind::Function),
             ExprKind::Unary(UnaryOp::Deref, x) => self.callee_symbol(x),
+            // `_Generic(x, int: f, long: g)(args)`: a direct call of the selected function.
+            ExprKind::Generic(..) => {
+                let sel = *self.cx.typed.selected.get(&inner.id)?;
+                let x = self.cx.expr_by_id(sel)?;
+                self.callee_symbol(x)
+            }
             _ => None,
         }
     }

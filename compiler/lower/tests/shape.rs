@@ -289,3 +289,17 @@ fn tgmath_calls_the_selected_candidate() {
         "{g}"
     );
 }
+
+#[test]
+fn generic_selection_of_a_function_is_a_direct_call() {
+    let (o0, _) = lower_ok(
+        "static int twice(int x) { return 2 * x; }\n\
+         static double half(double x) { return x / 2; }\n\
+         double f(int a, double b) {\n\
+           return _Generic(a, int: twice, double: half)(a) + _Generic(b, int: twice, double: half)(b);\n\
+         }",
+    );
+    let t = func_text(&o0, "f");
+    assert!(t.contains("func @twice") && t.contains("func @half"), "{t}");
+    assert!(!t.contains("call_indirect"), "{t}");
+}
