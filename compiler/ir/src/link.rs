@@ -45,6 +45,14 @@ fn rename_all(m: &mut Module, map: &FxHashMap<String, String>) {
         new_name(&mut name);
         m.linkage.insert(name, l);
     }
+    let relocs: Vec<(String, Vec<crate::Reloc>)> = m.relocs.drain().collect();
+    for (mut name, mut list) in relocs {
+        new_name(&mut name);
+        for r in &mut list {
+            new_name(&mut r.target);
+        }
+        m.relocs.insert(name, list);
+    }
 }
 
 /// Every name `m` defines (declarations are not: a definition may replace them).
@@ -117,6 +125,7 @@ pub fn link(dst: &mut Module, mut lib: Module) -> Result<Vec<String>, String> {
     for (name, l) in lib.linkage {
         dst.linkage.entry(name).or_insert(l);
     }
+    dst.relocs.extend(lib.relocs);
     Ok(added_globals)
 }
 
@@ -134,22 +143,44 @@ pub fn drop_unreferenced(
         .enumerate()
         .map(|(i, f)| (f.name.as_str(), i))
         .collect();
+    let kept_anyway = |g: &str| !droppable.iter().any(|d| d == g);
     let mut live = vec![false; m.functions.len()];
+    let mut live_globals: FxHashSet<&str> = m
+        .globals
+        .iter()
+        .map(|g| g.name.as_str())
+        .filter(|g| kept_anyway(g))
+        .collect();
     let mut work: Vec<usize> = (0..m.functions.len())
         .filter(|&i| root(&m.functions[i]))
         .collect();
-    while let Some(i) = work.pop() {
-        if std::mem::replace(&mut live[i], true) {
-            continue;
+    let mut global_work: Vec<&str> = live_globals.iter().copied().collect();
+    // Functions reach functions (calls, addresses) and globals; globals reach what their
+    // initializers' relocations name.
+    while !work.is_empty() || !global_work.is_empty() {
+        while let Some(i) = work.pop() {
+            if std::mem::replace(&mut live[i], true) {
+                continue;
+            }
+            let f = &m.functions[i];
+            work.extend(callees(f).filter_map(|n| index.get(n).copied()));
+            for (_, g) in f.dfg.globals.iter() {
+                if live_globals.insert(g.name.as_str()) {
+                    global_work.push(g.name.as_str());
+                }
+            }
         }
-        for name in callees(&m.functions[i]) {
-            if let Some(&j) = index.get(name)
-                && !live[j]
-            {
-                work.push(j);
+        while let Some(g) = global_work.pop() {
+            for r in m.relocs.get(g).into_iter().flatten() {
+                if let Some(&j) = index.get(r.target.as_str()) {
+                    work.push(j);
+                } else if live_globals.insert(r.target.as_str()) {
+                    global_work.push(r.target.as_str());
+                }
             }
         }
     }
+    let live_globals: FxHashSet<String> = live_globals.into_iter().map(str::to_owned).collect();
     let mut n = 0;
     m.functions.retain(|_| {
         n += 1;
@@ -161,25 +192,15 @@ pub fn drop_unreferenced(
         .iter()
         .flat_map(|f| f.dfg.ext_funcs.iter().map(|(_, e)| e.name.as_str()))
         .collect();
-    let used_globals: FxHashSet<&str> = m
-        .functions
-        .iter()
-        .flat_map(|f| f.dfg.globals.iter().map(|(_, g)| g.name.as_str()))
-        .collect();
     let keep_decls: FxHashSet<String> = m
         .decls
         .iter()
         .filter(|d| called.contains(d.name.as_str()))
         .map(|d| d.name.clone())
         .collect();
-    let keep_globals: FxHashSet<String> = m
-        .globals
-        .iter()
-        .filter(|g| used_globals.contains(g.name.as_str()) || !droppable.contains(&g.name))
-        .map(|g| g.name.clone())
-        .collect();
     m.decls.retain(|d| keep_decls.contains(&d.name));
-    m.globals.retain(|g| keep_globals.contains(&g.name));
+    m.globals.retain(|g| live_globals.contains(&g.name));
+    m.relocs.retain(|g, _| live_globals.contains(g));
 }
 
 /// The functions `f` refers to: every function its preamble names. A preamble entry may
@@ -226,6 +247,33 @@ mod tests {
         let text = prog.to_string();
         assert!(text.contains("fn0 = func @__ompcc_sin"), "{text}");
         crate::verify_module(&prog).unwrap();
+    }
+
+    #[test]
+    fn relocations_move_with_the_library_and_keep_their_targets() {
+        let mut prog = parse_module(
+            "declare @get() -> i64\n\
+             kernel @k() {\n    fn0 = func @get() -> i64\n\
+             block0:\n    v0 = call fn0()\n    return\n}\n",
+        )
+        .unwrap();
+        let lib = parse_module(
+            "internal global @table: global, size 8, align 8 = [01 02 03 04 05 06 07 08]\n\
+             internal global @at: global, size 8, align 8 relocs [0: @table+4]\n\
+             internal global @unused: global, size 8, align 8 relocs [0: @table]\n\
+             func @get() -> i64 {\n    gv0 = global @at: global\n\
+             block0:\n    v0 = global_addr gv0\n    v1 = load.i64 global align 8 v0\n    return v1\n}\n",
+        )
+        .unwrap();
+        let added = link(&mut prog, lib).unwrap();
+        drop_unreferenced(&mut prog, |f| f.kind == crate::FuncKind::Kernel, &added);
+        crate::verify_module(&prog).unwrap();
+        let text = prog.to_string();
+        assert!(text.contains("relocs [0: @table+4]"), "{text}");
+        assert!(
+            text.contains("global @table") && !text.contains("@unused"),
+            "{text}"
+        );
     }
 
     #[test]

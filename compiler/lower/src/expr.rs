@@ -532,6 +532,13 @@ impl<'a> FnLower<'_, 'a, '_> {
                 None
             }
             ExprKind::Index(a, b) => self.index(a, b, info, span),
+            // Builtins sema evaluates (`__builtin_constant_p`, `__builtin_classify_type`)
+            // have no callee to call.
+            ExprKind::Call(..) if self.cx.typed.consts.contains_key(&e.id) => {
+                let cls = self.class(info.ty, span)?;
+                let c = ompcc_sema::fold(self.cx.typed, e)?;
+                r(Rv::S(self.const_value(cls, c)))
+            }
             ExprKind::Call(f, args) => self.call(e, f, args, info).map(Ev::R),
             ExprKind::Member { base, arrow, .. } => self.member(e, base, *arrow, info),
             ExprKind::Unary(op, x) => self.unary(*op, x, info, span),

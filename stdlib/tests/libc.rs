@@ -1,23 +1,33 @@
-//! Host test of the device library's <string.h> functions: builds `tests/string_check.c`
-//! with `string/string.c` (the exact text the device compiles) and glibc, and runs it; every
-//! result and every byte written must equal glibc's.
+//! Host tests of the device library's <string.h> and <ctype.h> functions: each builds a
+//! checker (`tests/*_check.c`) with the library source (the exact text the device compiles)
+//! and glibc, and runs it; every result (and every byte written) must equal glibc's.
 
 use std::process::Command;
 
 #[test]
 fn string_functions_match_glibc() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ompcc_string_check");
+    check_against_glibc("string_check", "string.c");
+}
+
+#[test]
+fn ctype_functions_and_tables_match_glibc() {
+    check_against_glibc("ctype_check", "ctype.c");
+}
+
+/// Builds `tests/{checker}.c` with library source `source` and runs it.
+fn check_against_glibc(checker: &str, source: &str) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ompcc_{checker}"));
     ompcc_stdlib::write_math_tree(&dir).expect("writing the library sources");
     let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let exe = dir.join("string_check");
+    let exe = dir.join(checker);
     // -fno-builtin: the comparison must call glibc, not gcc's inline expansions.
     let build = Command::new("cc")
         .args(["-std=gnu11", "-O1", "-fno-builtin", "-Wall", "-I"])
         .arg(&dir)
         .arg("-o")
         .arg(&exe)
-        .arg(manifest.join("tests/string_check.c"))
-        .arg(dir.join("string.c"))
+        .arg(manifest.join(format!("tests/{checker}.c")))
+        .arg(dir.join(source))
         .output()
         .expect("running cc");
     assert!(
