@@ -1,5 +1,5 @@
 //! Device standard library of ompcc: the C sources of the device math library and of the
-//! <string.h> and <ctype.h> functions (`string/`, `ctype/`).
+//! <string.h>, <ctype.h> and some <stdlib.h> functions (`string/`, `ctype/`, `stdlib/`).
 //!
 //! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
 //! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`;
@@ -22,9 +22,10 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
     ("consts.h", include_str!("../math/consts.h")),
     ("ompcc_string.h", include_str!("../string/ompcc_string.h")),
     ("ompcc_ctype.h", include_str!("../ctype/ompcc_ctype.h")),
+    ("ompcc_stdlib.h", include_str!("../stdlib/ompcc_stdlib.h")),
 ];
 
-/// Translation units of the library (math, then `string.c` and `ctype.c`), as
+/// Translation units of the library (math, then `string.c`, `ctype.c`, `stdlib.c`), as
 /// `(file name, text)`.
 pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("basic.c", include_str!("../math/basic.c")),
@@ -38,6 +39,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("gamma.c", include_str!("../math/gamma.c")),
     ("string.c", include_str!("../string/string.c")),
     ("ctype.c", include_str!("../ctype/ctype.c")),
+    ("stdlib.c", include_str!("../stdlib/stdlib.c")),
 ];
 
 /// `(C library function, device symbol)` for every function the library provides.
@@ -193,6 +195,17 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     __ctype_b_loc,
     __ctype_tolower_loc,
     __ctype_toupper_loc,
+    // <stdlib.h> (malloc and free are the CUDA driver's)
+    calloc,
+    qsort,
+    bsearch,
+    strtol,
+    strtoll,
+    strtoul,
+    strtoull,
+    atoi,
+    atol,
+    atoll,
 ];
 
 /// Prefix of every device symbol of the library.

@@ -1,4 +1,4 @@
-//! Host tests of the device library's <string.h> and <ctype.h> functions: each builds a
+//! Host tests of the device library's <string.h>, <ctype.h> and <stdlib.h> functions: each builds a
 //! checker (`tests/*_check.c`) with the library source (the exact text the device compiles)
 //! and glibc, and runs it; every result (and every byte written) must equal glibc's.
 
@@ -6,16 +6,21 @@ use std::process::Command;
 
 #[test]
 fn string_functions_match_glibc() {
-    check_against_glibc("string_check", "string.c");
+    check_against_glibc("string_check", &["string.c"]);
 }
 
 #[test]
 fn ctype_functions_and_tables_match_glibc() {
-    check_against_glibc("ctype_check", "ctype.c");
+    check_against_glibc("ctype_check", &["ctype.c"]);
 }
 
-/// Builds `tests/{checker}.c` with library source `source` and runs it.
-fn check_against_glibc(checker: &str, source: &str) {
+#[test]
+fn stdlib_functions_match_glibc() {
+    check_against_glibc("stdlib_check", &["stdlib.c", "string.c"]);
+}
+
+/// Builds `tests/{checker}.c` with library sources `sources` and runs it.
+fn check_against_glibc(checker: &str, sources: &[&str]) {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ompcc_{checker}"));
     ompcc_stdlib::write_math_tree(&dir).expect("writing the library sources");
     let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -27,7 +32,7 @@ fn check_against_glibc(checker: &str, source: &str) {
         .arg("-o")
         .arg(&exe)
         .arg(manifest.join(format!("tests/{checker}.c")))
-        .arg(dir.join(source))
+        .args(sources.iter().map(|s| dir.join(s)))
         .output()
         .expect("running cc");
     assert!(

@@ -282,7 +282,11 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
         func.nregs = nregs;
         func.frame_size = align_up(frame, 16) as u32;
     }
+    let uses_heap = code
+        .iter()
+        .any(|i| matches!(i.op, Op::Malloc { .. } | Op::Free { .. }));
     Ok(Program {
+        uses_heap,
         code,
         funcs: m.funcs,
         globals: m.globals,
@@ -553,7 +557,7 @@ fn classify(op: &Op) -> InstClass {
         | Op::Activemask { .. }
         | Op::Match { .. } => InstClass::Sync,
         Op::Atom { .. } => InstClass::Atomic,
-        Op::Trap | Op::Vprintf { .. } => InstClass::Other,
+        Op::Trap | Op::Vprintf { .. } | Op::Malloc { .. } | Op::Free { .. } => InstClass::Other,
     }
 }
 
@@ -1546,6 +1550,24 @@ impl<'a> Fx<'a> {
         }
         if f.is_kernel {
             return self.err(format!("call of kernel `{callee}` from device code"));
+        }
+        // The CUDA driver's device heap.
+        if !self.m.has_body[fi as usize] && matches!(f.name.as_str(), "malloc" | "free") {
+            let is_malloc = f.name == "malloc";
+            if args.len() != 1 || rets.len() != usize::from(is_malloc) {
+                return self.err(format!(
+                    "wrong number of arguments or results for `{callee}`"
+                ));
+            }
+            let arg = self.slot(&args[0])?;
+            return Ok(if is_malloc {
+                Op::Malloc {
+                    size: arg,
+                    ret: Some(self.slot(&rets[0])?),
+                }
+            } else {
+                Op::Free { ptr: arg }
+            });
         }
         if !self.m.has_body[fi as usize] {
             return self.err(format!(

@@ -24,7 +24,8 @@ use std::time::Instant;
 use crate::alu::*;
 use crate::error::{EmuError, FaultSite};
 use crate::memory::{
-    FUNC_WINDOW, GlobalMem, LOCAL_WINDOW, MemFault, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE,
+    DeviceHeap, FUNC_WINDOW, GlobalMem, LOCAL_WINDOW, MemFault, PARAM_WINDOW, SHARED_WINDOW,
+    WINDOW_SIZE,
 };
 use crate::printf::{self, ArgSource};
 use crate::program::*;
@@ -137,6 +138,8 @@ pub(crate) struct Launch<'a> {
     pub stack_limit: usize,
     /// Most warp instructions one block may issue.
     pub max_block_insts: u64,
+    /// The device heap, when the program calls `malloc`/`free`.
+    pub heap: Option<&'a Mutex<DeviceHeap>>,
 }
 
 /// Deepest call nesting per thread (hardware stacks allow far less).
@@ -702,6 +705,19 @@ fn eff_addr(env: &Env, w: &Warp, l: usize, a: &Addr) -> u64 {
 }
 
 /// Reads a call slot of the caller (bytes of a frame parameter, a register or an immediate).
+/// Writes the low `size` bytes of `v` to a call's result slot in lane `l`.
+fn slot_write(w: &mut Warp, l: usize, s: Slot, size: u32, v: u64) {
+    match s {
+        Slot::Frame(o) => {
+            let lane = &mut w.lanes[l];
+            let off = (lane.lbase + o as usize) as u64;
+            write_le(&mut lane.local, off, size, v);
+        }
+        Slot::Reg(reg) => w.set(l, reg, v),
+        Slot::Imm(_) => {}
+    }
+}
+
 fn slot_read(w: &Warp, l: usize, s: Slot, size: u32) -> u64 {
     let lane = &w.lanes[l];
     match s {
@@ -1745,16 +1761,34 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         };
                         env.printed.extend_from_slice(&out);
                         if let Some(r) = ret {
-                            let n = out.len() as u64;
-                            match r {
-                                Slot::Frame(o) => {
-                                    let lane = &mut w.lanes[l];
-                                    let off = (lane.lbase + *o as usize) as u64;
-                                    write_le(&mut lane.local, off, 4, n);
-                                }
-                                Slot::Reg(reg) => w.set(l, *reg, n),
-                                Slot::Imm(_) => {}
-                            }
+                            slot_write(w, l, *r, 4, out.len() as u64);
+                        }
+                    }
+                }
+                Op::Malloc { size, ret } => {
+                    let Some(heap) = env.l.heap else {
+                        fail!(
+                            exec.trailing_zeros() as usize,
+                            "malloc without a device heap".into()
+                        );
+                    };
+                    for l in Bits(exec) {
+                        let bytes = slot_read(w, l, *size, 8);
+                        let p = heap.lock().unwrap_or_else(|p| p.into_inner()).malloc(bytes);
+                        if let Some(r) = ret {
+                            slot_write(w, l, *r, 8, p);
+                        }
+                    }
+                }
+                Op::Free { ptr } => {
+                    for l in Bits(exec) {
+                        let p = slot_read(w, l, *ptr, 8);
+                        let freed = p == 0
+                            || env.l.heap.is_some_and(|h| {
+                                h.lock().unwrap_or_else(|p| p.into_inner()).free(p)
+                            });
+                        if !freed {
+                            fail!(l, format!("free of 0x{p:x}, which malloc did not return"));
                         }
                     }
                 }

@@ -186,6 +186,8 @@ impl LoadedModule {
 /// The emulated device: global memory, a printf sink and launch settings.
 pub struct Device {
     mem: GlobalMem,
+    /// Created by the first load of a module that calls `malloc`/`free`.
+    heap: Option<Mutex<memory::DeviceHeap>>,
     sink: Mutex<Box<dyn Write + Send>>,
     workers: u32,
     stack_limit: usize,
@@ -201,6 +203,9 @@ impl Default for Device {
 
 static NEXT_DEVICE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
+/// Size of the device heap (CUDA's default `cudaLimitMallocHeapSize`).
+const HEAP_BYTES: u64 = 8 << 20;
+
 /// Most threads in a block.
 const MAX_BLOCK_THREADS: u32 = 1024;
 /// Most dynamic shared memory per block.
@@ -212,6 +217,7 @@ impl Device {
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
         Device {
             mem: GlobalMem::new(),
+            heap: None,
             sink: Mutex::new(Box::new(std::io::stdout())),
             workers,
             stack_limit: 2 * decode::MAX_LOCAL as usize,
@@ -312,6 +318,10 @@ impl Device {
     /// Allocates and initializes the module's global variables on this device.
     pub fn load(&mut self, m: &Module) -> Result<LoadedModule, EmuError> {
         let prog = &m.prog;
+        if prog.uses_heap && self.heap.is_none() {
+            let base = self.alloc(HEAP_BYTES)?;
+            self.heap = Some(Mutex::new(memory::DeviceHeap::new(base.0, HEAP_BYTES)));
+        }
         let mut gaddrs = Vec::with_capacity(prog.globals.len());
         for g in &prog.globals {
             if g.align > 256 {
@@ -418,6 +428,7 @@ impl Device {
             workers: self.workers,
             stack_limit: self.stack_limit,
             max_block_insts: self.max_block_insts,
+            heap: self.heap.as_ref(),
         };
         let r = exec::run_grid(&launch);
         // printf output is best effort, like the device's

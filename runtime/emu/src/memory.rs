@@ -206,3 +206,68 @@ mod tests {
         assert_eq!(m.read(b, 4).unwrap(), 5);
     }
 }
+
+/// The device heap behind device-side `malloc`/`free`: one global allocation carved up
+/// first-fit, like CUDA's fixed-size heap (8 MiB by default there too). Blocks inside it
+/// are not bounds-checked one by one (the heap as a whole is), as on the GPU.
+pub(crate) struct DeviceHeap {
+    base: u64,
+    size: u64,
+    /// Live blocks: offset -> size.
+    live: std::collections::BTreeMap<u64, u64>,
+}
+
+/// Alignment of `malloc` results (CUDA guarantees 16).
+const HEAP_ALIGN: u64 = 16;
+
+impl DeviceHeap {
+    /// A heap over `[base, base + size)`.
+    pub fn new(base: u64, size: u64) -> Self {
+        DeviceHeap {
+            base,
+            size,
+            live: Default::default(),
+        }
+    }
+
+    /// The address of `bytes` free bytes, or 0 (`NULL`) when the heap has no room.
+    pub fn malloc(&mut self, bytes: u64) -> u64 {
+        let need = bytes.max(1).div_ceil(HEAP_ALIGN) * HEAP_ALIGN;
+        let mut at = 0;
+        for (&off, &len) in &self.live {
+            if off - at >= need {
+                break;
+            }
+            at = (off + len).div_ceil(HEAP_ALIGN) * HEAP_ALIGN;
+        }
+        if at.checked_add(need).is_none_or(|end| end > self.size) {
+            return 0;
+        }
+        self.live.insert(at, need);
+        self.base + at
+    }
+
+    /// Frees a block `malloc` returned; false for any other address.
+    pub fn free(&mut self, addr: u64) -> bool {
+        addr.checked_sub(self.base)
+            .is_some_and(|off| self.live.remove(&off).is_some())
+    }
+}
+
+#[cfg(test)]
+mod heap_tests {
+    use super::DeviceHeap;
+
+    #[test]
+    fn blocks_are_aligned_disjoint_and_reused_after_free() {
+        let mut h = DeviceHeap::new(0x1000, 256);
+        let a = h.malloc(10);
+        let b = h.malloc(100);
+        assert_eq!((a, b), (0x1000, 0x1010));
+        assert_eq!(h.malloc(200), 0, "no room left");
+        assert!(h.free(a) && !h.free(a) && !h.free(0x1001));
+        assert_eq!(h.malloc(16), 0x1000, "the freed block is reused");
+        assert!(h.free(b));
+        assert_eq!(h.malloc(200), 0x1010);
+    }
+}

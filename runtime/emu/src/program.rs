@@ -664,6 +664,15 @@ pub(crate) enum Op {
         args: Slot,
         ret: Option<Slot>,
     },
+    /// Call of the extern `malloc(size)` (the device heap).
+    Malloc {
+        size: Slot,
+        ret: Option<Slot>,
+    },
+    /// Call of the extern `free(ptr)`.
+    Free {
+        ptr: Slot,
+    },
     Nop,
 }
 
@@ -785,4 +794,6 @@ pub(crate) struct Program {
     /// Bytes of module-scope `.local` variables at the bottom of every thread's local memory.
     pub static_local: u32,
     pub files: Vec<String>,
+    /// Whether the code calls `malloc`/`free` (the device then sets up its heap).
+    pub uses_heap: bool,
 }

@@ -707,3 +707,17 @@ fn shared_memory_bank_conflicts() {
     let st = e.run("reverse", 1, 256, &[&p(din), &p(dout)]);
     assert_eq!((st.shared_requests, st.shared_wavefronts), (16, 16));
 }
+
+#[test]
+fn device_malloc_and_free_use_the_heap() {
+    let mut e = Env::new("heap");
+    let out = e.zeros(256 * 8);
+    // Two blocks of 128: blocks run on several host threads and share the heap.
+    e.run("heap", 2, 128, &[&p(out)]);
+    let r: Vec<u32> = e.download(out, 256 * 2);
+    for t in 0..256u32 {
+        let tid = t % 128;
+        assert_eq!(r[2 * t as usize], tid * (tid % 5 + 1), "sum {t}");
+        assert_eq!(r[2 * t as usize + 1], 1, "aligned non-null block {t}");
+    }
+}

@@ -1,0 +1,19 @@
+/* <stdlib.h> functions of the ompcc device C library (stdlib.c). size_t is spelled
+ * `unsigned long`: the library includes no system header. */
+#ifndef OMPCC_STDLIB_H
+#define OMPCC_STDLIB_H
+
+void *__ompcc_calloc(unsigned long n, unsigned long size);
+void __ompcc_qsort(void *base, unsigned long n, unsigned long size,
+                   int (*cmp)(const void *, const void *));
+void *__ompcc_bsearch(const void *key, const void *base, unsigned long n, unsigned long size,
+                      int (*cmp)(const void *, const void *));
+long __ompcc_strtol(const char *restrict s, char **restrict end, int base);
+long long __ompcc_strtoll(const char *restrict s, char **restrict end, int base);
+unsigned long __ompcc_strtoul(const char *restrict s, char **restrict end, int base);
+unsigned long long __ompcc_strtoull(const char *restrict s, char **restrict end, int base);
+int __ompcc_atoi(const char *s);
+long __ompcc_atol(const char *s);
+long long __ompcc_atoll(const char *s);
+
+#endif

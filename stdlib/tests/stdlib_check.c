@@ -1,0 +1,86 @@
+/* Compares the device library's <stdlib.h> functions (stdlib/stdlib.c compiled for the host)
+ * with glibc's: string-to-integer conversions on generated strings (spaces, signs, prefixes,
+ * every base, overflow; value and end pointer), qsort against glibc's on keys without ties
+ * plus a stability check, bsearch hits and misses, calloc zeroing. Exits non-zero on a
+ * mismatch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ompcc_stdlib.h"
+
+static int fails;
+static long checks;
+static void check(int ok, const char *what, const char *input) {
+    checks++;
+    if (!ok && fails++ < 20) printf("mismatch: %s(\"%s\")\n", what, input);
+}
+static unsigned long rng = 2463534242ul;
+static unsigned rnd(unsigned n) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+static const char *pieces[] = {" ", "\t", "+", "-", "0", "0x", "0X", "1", "7", "9", "z", "Z", "f",
+                               "a", "8", "99999999999999999999", "18446744073709551615",
+                               "9223372036854775807", "9223372036854775808", "x", ".", ""};
+
+static int by_key(const void *a, const void *b) {
+    int x = *(const int *)a / 256, y = *(const int *)b / 256;
+    return (x > y) - (x < y);
+}
+static int by_value(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int main(void) {
+    char s[128];
+    for (int r = 0; r < 40000; r++) {
+        s[0] = 0;
+        for (unsigned k = 0, n = 1 + rnd(5); k < n; k++)
+            strcat(s, pieces[rnd(sizeof pieces / sizeof pieces[0])]);
+        int base = (int)rnd(38);
+        if (base == 1 || base == 37) base = rnd(2) ? 0 : 16;
+        char *e1, *e2;
+        check(__ompcc_strtol(s, &e1, base) == strtol(s, &e2, base) && e1 == e2, "strtol", s);
+        check(__ompcc_strtoll(s, &e1, base) == strtoll(s, &e2, base) && e1 == e2, "strtoll", s);
+        check(__ompcc_strtoul(s, &e1, base) == strtoul(s, &e2, base) && e1 == e2, "strtoul", s);
+        check(__ompcc_strtoull(s, &e1, base) == strtoull(s, &e2, base) && e1 == e2, "strtoull",
+              s);
+        check(__ompcc_atoi(s) == atoi(s) || strtol(s, 0, 10) != (int)strtol(s, 0, 10), "atoi", s);
+        check(__ompcc_atol(s) == atol(s), "atol", s);
+    }
+    for (int r = 0; r < 300; r++) {
+        int n = (int)rnd(200), a[200], b[200];
+        for (int i = 0; i < n; i++) a[i] = b[i] = (int)rnd(100000) * 16 + i % 16;
+        __ompcc_qsort(a, n, sizeof a[0], by_value);
+        qsort(b, n, sizeof b[0], by_value);
+        check(!memcmp(a, b, sizeof a[0] * n), "qsort", "ints");
+        /* Sorted by key, and stable: equal keys keep their order (the low byte is the
+         * original index). */
+        for (int i = 0; i < n; i++) a[i] = (int)rnd(8) * 256 + i;
+        __ompcc_qsort(a, n, sizeof a[0], by_key);
+        int stable = 1;
+        for (int i = 1; i < n; i++)
+            stable &= a[i - 1] / 256 < a[i] / 256 ||
+                      (a[i - 1] / 256 == a[i] / 256 && a[i - 1] % 256 < a[i] % 256);
+        check(stable, "qsort stability", "keys");
+        qsort(b, n, sizeof b[0], by_value);
+        for (int q = 0; q < 20; q++) {
+            int key = q % 2 && n ? b[rnd(n)] : (int)rnd(1600000);
+            int *x = __ompcc_bsearch(&key, b, n, sizeof b[0], by_value);
+            int *y = bsearch(&key, b, n, sizeof b[0], by_value);
+            check((x == 0) == (y == 0) && (!x || *x == *y), "bsearch", "ints");
+        }
+    }
+    int *z = __ompcc_calloc(1000, sizeof(int));
+    int zero = z != 0;
+    for (int i = 0; z && i < 1000; i++) zero &= z[i] == 0;
+    check(zero, "calloc", "1000 ints");
+    check(__ompcc_calloc((unsigned long)-1, 16) == 0, "calloc overflow", "");
+    free(z);
+    printf("stdlib: %ld checks, %d mismatches\n", checks, fails);
+    return fails != 0;
+}
