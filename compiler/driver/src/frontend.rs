@@ -135,30 +135,29 @@ pub struct OptSettings {
 /// gcc's floating-point contraction for a command: `-ffp-contract=` when given, else `off`
 /// in an ISO C mode (`-std=c99`, `-std=c11`, `-ansi`, ...) and `fast` in the GNU modes,
 /// gcc's default. gcc 12 implements `on` as `off`; ompcc fuses `a*b + c` within one
-/// expression for `on` (what C allows), so results may differ from gcc's there.
-pub fn fp_contract(ours: &crate::cli::OmpccOptions) -> Result<String, String> {
-    if let Some(v) = &ours.fp_contract {
-        return match v.as_str() {
-            "off" | "on" | "fast" => Ok(v.clone()),
-            _ => Err(format!(
-                "unrecognized argument to '-ffp-contract=' option: '{v}' (expected off, on or fast)"
-            )),
-        };
+/// expression for `on` (what C allows), so results may differ from gcc's there. A value gcc
+/// does not know is left to gcc, which rejects the command with its own message.
+pub fn fp_contract(ours: &crate::cli::OmpccOptions) -> &'static str {
+    match ours.fp_contract.as_deref() {
+        Some("off") => return "off",
+        Some("on") => return "on",
+        Some("fast") => return "fast",
+        _ => {}
     }
     let iso = ours
         .std
         .as_deref()
         .is_some_and(|s| s.starts_with('c') || s.starts_with("iso9899"));
-    Ok(if iso { "off" } else { "fast" }.to_owned())
+    if iso { "off" } else { "fast" }
 }
 
 /// Checks the optimizer options of a command: the `-C` knobs (unknown keys and bad values
-/// are errors naming the known keys), `-ffp-contract=`, and the `-Rpass*=` regular
+/// are errors naming the known keys) and the `-Rpass*=` regular
 /// expressions (matched against pass names anywhere in the name, as clang does; several
 /// `-Rpass=` options add up).
 pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, String> {
     use crate::cli::RemarkKind;
-    let mut codegen = vec![("fp-contract".to_owned(), fp_contract(ours)?)];
+    let mut codegen = vec![("fp-contract".to_owned(), fp_contract(ours).to_owned())];
     codegen.extend(ours.codegen.iter().cloned());
     let mut check = ompcc_opt::Knobs::default();
     for (key, value) in &codegen {
@@ -504,4 +503,53 @@ fn device_globals(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{OmpccOptions, RemarkKind};
+
+    #[test]
+    fn optimizer_settings_follow_the_command_line() {
+        let mut ours = OmpccOptions::default();
+        let s = opt_settings(&ours).unwrap();
+        assert_eq!(s.codegen, [("fp-contract".to_owned(), "fast".to_owned())]);
+        assert_eq!(s.remarks, ompcc_opt::PrintFilter::None);
+        assert!(!s.offload_remarks);
+
+        ours.std = Some("c11".into());
+        assert_eq!(fp_contract(&ours), "off");
+        ours.std = Some("gnu17".into());
+        assert_eq!(fp_contract(&ours), "fast");
+        ours.std = Some("iso9899:1999".into());
+        assert_eq!(fp_contract(&ours), "off");
+        ours.fp_contract = Some("on".into());
+        assert_eq!(fp_contract(&ours), "on");
+
+        ours.codegen = vec![("unroll-count".into(), "2".into())];
+        ours.remarks = vec![
+            (RemarkKind::Passed, "^unroll$".into()),
+            (RemarkKind::Passed, "dce|sroa".into()),
+            (RemarkKind::Missed, "gvn".into()),
+        ];
+        let s = opt_settings(&ours).unwrap();
+        assert_eq!(s.codegen.last().unwrap().0, "unroll-count");
+        assert_eq!(
+            s.remarks,
+            ompcc_opt::PrintFilter::Names(vec!["unroll".into(), "sroa".into(), "dce".into()])
+        );
+        assert!(!s.offload_remarks);
+        ours.remarks = vec![(RemarkKind::Passed, "off".into())];
+        let s = opt_settings(&ours).unwrap();
+        assert!(s.offload_remarks);
+        assert_eq!(s.remarks, ompcc_opt::PrintFilter::None);
+
+        ours.codegen = vec![("nope".into(), "1".into())];
+        assert!(
+            opt_settings(&ours)
+                .unwrap_err()
+                .contains("unknown codegen option")
+        );
+    }
 }
