@@ -59,7 +59,7 @@ void full(float *a) {
 // not: bra
 // check: mul.rn.f32
 // not: mul.rn.f32
-// check: bra $$L__BB
+// check: bra $$L__BB5;
 // check: ret;
 
 // check: ld.param.b64 %rd1, [by8_param_0];
@@ -82,7 +82,7 @@ void full(float *a) {
 // not: bra
 // check: mul.rn.f32
 // not: mul.rn.f32
-// check: bra $$L__BB
+// check: bra $$L__BB5;
 // check: ret;
 
 // check: ld.param.b64 %rd1, [full_param_0];
