@@ -180,6 +180,11 @@ pub struct OmpccOptions {
     pub color: Color,
     /// The `-O` level as written (`0`..`3`, `s`, `fast`, `g`; `-O` alone is `1`).
     pub opt_level: Option<String>,
+    /// `-ffp-contract=` as written (last one wins; also forwarded).
+    pub fp_contract: Option<String>,
+    /// `-std=` as written, `c90` for `-ansi` (last one wins; also forwarded): an ISO C mode
+    /// turns floating-point contraction off by default, as in gcc.
+    pub std: Option<String>,
 }
 
 /// Dependency-file options (`-MD`/`-MMD` and friends), as far as the pipeline must know them.
@@ -567,6 +572,18 @@ pub fn parse(argv: &[String]) -> Result<Invocation, CliError> {
                 inv.ours.color = Color::Never;
                 Kind::Compile
             }
+            a if a.starts_with("-ffp-contract=") => {
+                inv.ours.fp_contract = Some(a["-ffp-contract=".len()..].to_owned());
+                Kind::Compile
+            }
+            a if a.starts_with("-std=") => {
+                inv.ours.std = Some(a["-std=".len()..].to_owned());
+                Kind::Compile
+            }
+            "-ansi" => {
+                inv.ours.std = Some("c90".to_owned());
+                Kind::Compile
+            }
             a if a.starts_with("-O") => {
                 inv.ours.opt_level = Some(match &a[2..] {
                     "" => "1".to_owned(),
@@ -844,6 +861,23 @@ mod tests {
             ]
         );
         assert_eq!(o.color, Color::Never);
+    }
+
+    #[test]
+    fn fp_contract_and_std_are_remembered_and_forwarded() {
+        let inv = parse_str("-std=c99 -ffp-contract=on -ansi a.c -ffp-contract=fast");
+        assert_eq!(inv.ours.fp_contract.as_deref(), Some("fast"));
+        assert_eq!(inv.ours.std.as_deref(), Some("c90"));
+        assert_eq!(
+            words(&inv),
+            [
+                "-std=c99",
+                "-ffp-contract=on",
+                "-ansi",
+                "a.c",
+                "-ffp-contract=fast"
+            ]
+        );
     }
 
     #[test]

@@ -115,6 +115,86 @@ pub struct DeviceOptions<'a> {
     /// The device math library as one preprocessed unit (asked for only when device code
     /// calls a math function).
     pub math_source: &'a dyn Fn() -> Result<String, String>,
+    /// Knobs and remarks, checked once for the whole command.
+    pub settings: &'a OptSettings,
+}
+
+/// What the command line asks of the optimizer, checked once per command (before any unit
+/// is compiled, so a bad value fails the command whatever its units hold).
+#[derive(Clone, Debug, Default)]
+pub struct OptSettings {
+    /// `key=value` knobs in the order they apply over the -O level's defaults: `fp-contract`
+    /// from `-ffp-contract=` or the `-std=` mode, then every `-C key=value`.
+    pub codegen: Vec<(String, String)>,
+    /// The passes whose remarks `-Rpass=` asks for.
+    pub remarks: ompcc_opt::PrintFilter,
+    /// `-Rpass=` matches `offload` (the host rewrite's remarks, one per target region).
+    pub offload_remarks: bool,
+}
+
+/// gcc's floating-point contraction for a command: `-ffp-contract=` when given, else `off`
+/// in an ISO C mode (`-std=c99`, `-std=c11`, `-ansi`, ...) and `fast` in the GNU modes,
+/// gcc's default. gcc 12 implements `on` as `off`; ompcc fuses `a*b + c` within one
+/// expression for `on` (what C allows), so results may differ from gcc's there. A value gcc
+/// does not know is left to gcc, which rejects the command with its own message.
+pub fn fp_contract(ours: &crate::cli::OmpccOptions) -> &'static str {
+    match ours.fp_contract.as_deref() {
+        Some("off") => return "off",
+        Some("on") => return "on",
+        Some("fast") => return "fast",
+        _ => {}
+    }
+    let iso = ours
+        .std
+        .as_deref()
+        .is_some_and(|s| s.starts_with('c') || s.starts_with("iso9899"));
+    if iso { "off" } else { "fast" }
+}
+
+/// Checks the optimizer options of a command: the `-C` knobs (unknown keys and bad values
+/// are errors naming the known keys) and the `-Rpass*=` regular
+/// expressions (matched against pass names anywhere in the name, as clang does; several
+/// `-Rpass=` options add up).
+pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, String> {
+    use crate::cli::RemarkKind;
+    let mut codegen = vec![("fp-contract".to_owned(), fp_contract(ours).to_owned())];
+    codegen.extend(ours.codegen.iter().cloned());
+    let mut check = ompcc_opt::Knobs::default();
+    for (key, value) in &codegen {
+        check.set(key, value)?;
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut offload_remarks = false;
+    for (kind, re) in &ours.remarks {
+        let flag = match kind {
+            RemarkKind::Passed => "-Rpass",
+            RemarkKind::Missed => "-Rpass-missed",
+            RemarkKind::Analysis => "-Rpass-analysis",
+        };
+        let regex = regex::Regex::new(re)
+            .map_err(|e| format!("invalid regular expression '{re}' in '{flag}=': {e}"))?;
+        // The passes report what they did only: missed and analysis remarks have no source
+        // yet, so those options are checked and otherwise select nothing.
+        if *kind != RemarkKind::Passed {
+            continue;
+        }
+        offload_remarks |= regex.is_match("offload");
+        for pass in ompcc_opt::PASSES {
+            if regex.is_match(pass.name) && !names.iter().any(|n| n == pass.name) {
+                names.push(pass.name.to_owned());
+            }
+        }
+    }
+    let remarks = if names.is_empty() {
+        ompcc_opt::PrintFilter::None
+    } else {
+        ompcc_opt::PrintFilter::Names(names)
+    };
+    Ok(OptSettings {
+        codegen,
+        remarks,
+        offload_remarks,
+    })
 }
 
 /// `--emit=ir|ir-opt|ptx`: lower the device code (with `--device-only`, every function;
@@ -163,8 +243,10 @@ fn lower(
 ) -> Result<ompcc_ir::Module, Option<String>> {
     use ompcc_lower::{FunctionSelection, LowerOptions, lower_device_unit, lower_functions};
     let lower_opts = LowerOptions {
-        // Source locations only when they are asked for, so `--emit=ir` stays terse.
-        source_map: opts.line_info.then_some(&checked.source_map),
+        // Source locations only when they are asked for (`-g`, or remarks that name their
+        // line), so `--emit=ir` stays terse.
+        source_map: (opts.line_info || opts.settings.remarks != ompcc_opt::PrintFilter::None)
+            .then_some(&checked.source_map),
         ..LowerOptions::default()
     };
     let (module, diags) = match plan {
@@ -225,9 +307,10 @@ fn optimize(module: &mut ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<(
     }
     .map_err(Some)?;
     let mut pm = ompcc_opt::PassManager::new(passes);
-    // The -O level's knobs (-O3 inlines and unrolls more); `-C key=value` goes on top once
-    // the pipeline passes `codegen` down (`PassManager::set_knobs`).
-    pm.set_knobs(opts.opt_level, &[]).map_err(Some)?;
+    // The -O level's knobs (-O3 inlines and unrolls more), then fp-contract and `-C`.
+    pm.set_knobs(opts.opt_level, &opts.settings.codegen)
+        .map_err(Some)?;
+    pm.remarks = ompcc_opt::Remarks::new(opts.settings.remarks.clone());
     // The verifier after every pass is cheap next to the host compile; a pass bug becomes
     // an internal compiler error instead of wrong code.
     pm.verify = true;
@@ -237,6 +320,9 @@ fn optimize(module: &mut ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<(
     }
     let result = pm.run_module(module);
     eprint!("{}{}", pm.printed, pm.timing_table());
+    for remark in pm.remarks.take() {
+        eprintln!("{}", remark.render(&module.files));
+    }
     result.map_err(|e| Some(format!("internal compiler error: {e}")))
 }
 
@@ -254,15 +340,6 @@ pub struct Offloaded {
     /// The preprocessed unit with every device construct rewritten into runtime calls and
     /// the device image appended (bytes: see `ompcc_host::rewrite`).
     pub host_text: Vec<u8>,
-}
-
-/// Whether `-Rpass=REGEX` asks for the offload remarks. The patterns are matched the simple
-/// way (no regex engine): `offload` itself, a pattern it contains, or `.*`.
-pub fn wants_offload_remarks(remarks: &[(crate::cli::RemarkKind, String)]) -> bool {
-    remarks.iter().any(|(kind, re)| {
-        *kind == crate::cli::RemarkKind::Passed
-            && (re == ".*" || re == "." || (!re.is_empty() && "offload".contains(re.as_str())))
-    })
 }
 
 /// The whole offload pipeline for a unit with device constructs: the offload plan, the
@@ -351,4 +428,53 @@ fn device_globals(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{OmpccOptions, RemarkKind};
+
+    #[test]
+    fn optimizer_settings_follow_the_command_line() {
+        let mut ours = OmpccOptions::default();
+        let s = opt_settings(&ours).unwrap();
+        assert_eq!(s.codegen, [("fp-contract".to_owned(), "fast".to_owned())]);
+        assert_eq!(s.remarks, ompcc_opt::PrintFilter::None);
+        assert!(!s.offload_remarks);
+
+        ours.std = Some("c11".into());
+        assert_eq!(fp_contract(&ours), "off");
+        ours.std = Some("gnu17".into());
+        assert_eq!(fp_contract(&ours), "fast");
+        ours.std = Some("iso9899:1999".into());
+        assert_eq!(fp_contract(&ours), "off");
+        ours.fp_contract = Some("on".into());
+        assert_eq!(fp_contract(&ours), "on");
+
+        ours.codegen = vec![("unroll-count".into(), "2".into())];
+        ours.remarks = vec![
+            (RemarkKind::Passed, "^unroll$".into()),
+            (RemarkKind::Passed, "dce|sroa".into()),
+            (RemarkKind::Missed, "gvn".into()),
+        ];
+        let s = opt_settings(&ours).unwrap();
+        assert_eq!(s.codegen.last().unwrap().0, "unroll-count");
+        assert_eq!(
+            s.remarks,
+            ompcc_opt::PrintFilter::Names(vec!["unroll".into(), "sroa".into(), "dce".into()])
+        );
+        assert!(!s.offload_remarks);
+        ours.remarks = vec![(RemarkKind::Passed, "off".into())];
+        let s = opt_settings(&ours).unwrap();
+        assert!(s.offload_remarks);
+        assert_eq!(s.remarks, ompcc_opt::PrintFilter::None);
+
+        ours.codegen = vec![("nope".into(), "1".into())];
+        assert!(
+            opt_settings(&ours)
+                .unwrap_err()
+                .contains("unknown codegen option")
+        );
+    }
 }

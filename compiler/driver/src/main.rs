@@ -119,12 +119,19 @@ ompcc's own options:
   --emit=<stage>            stop after <stage> and print it: tokens, ast, ir, ir-opt, ptx, host-c
   --offload-arch=sm_<NN>    the GPU architecture to generate PTX for
   --device-only             produce only the device code
-  -Rpass=<regex>            remarks from the passes matching <regex> (also -Rpass-missed=,
-                            -Rpass-analysis=)
+  -Rpass=<regex>            remarks (file:line:col: remark: ...) from the device passes
+                            whose name matches <regex> (unroll, inline, ...; `offload` for
+                            the target regions); -Rpass-missed=, -Rpass-analysis= accepted
   --passes=<p1,p2,...>      run these device passes instead of the -O pipeline
   --print-after=<p1,...>    print the device IR after these passes
   --time-passes             report the time spent in each pass
-  -C <key>=<value>          set a code-generation knob
+  -C <key>=<value>          set a device optimizer knob: inline-threshold=<n>,
+                            unroll-count=<n>, unroll-threshold=<n>, fp-contract=off|on|fast
+  -ffp-contract=off|on|fast  (cc's option) fusing a*b+c into fma on the device too; default
+                            fast, off under an ISO -std=c99/c11/... as in gcc
+
+Device code also honours #pragma unroll [N], #pragma nounroll, #pragma GCC unroll N,
+inline, __attribute__((always_inline)), __attribute__((noinline)) and restrict.
 
 Environment:
   {var}             host C compiler command (default: cc), e.g. \"ccache gcc\"

@@ -118,6 +118,9 @@ struct Unit<'a> {
 
 /// Runs the whole command; returns the exit status.
 pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, DriverError> {
+    // ompcc's optimizer options are checked first: a bad `-C` value fails every command,
+    // not only those with device code, like any unknown option of cc.
+    let settings = frontend::opt_settings(&inv.ours).map_err(DriverError::Error)?;
     // The user's command, plus the runtime when it links objects that call it.
     let mut pass_through = host.cmd(all_words(&inv.args));
     pass_through
@@ -234,10 +237,13 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
             unit.input,
             &text,
             &inv.ours,
-            inv.verbose,
-            werror,
-            line_info,
+            UnitFlags {
+                verbose: inv.verbose,
+                werror,
+                line_info,
+            },
             &math_source,
+            &settings,
         )?;
     }
 
@@ -286,6 +292,17 @@ fn emit_flag(ours: &OmpccOptions) -> String {
     }
 }
 
+/// Command-wide switches the frontend of every unit reads.
+#[derive(Clone, Copy, Debug, Default)]
+struct UnitFlags {
+    /// `-v`.
+    verbose: bool,
+    /// `-Werror`.
+    werror: bool,
+    /// `-g` (not `-g0`): line info in the PTX.
+    line_info: bool,
+}
+
 /// Stage 2 for one unit: the frontend. Inputs: the unit's input (for messages), its
 /// preprocessed text (line markers kept: they map every token back to the user's file and
 /// line), and ompcc's options (`--emit`, `--offload-arch`, `-Rpass`, `--passes`,
@@ -300,11 +317,15 @@ fn frontend(
     input: &Input,
     text: &[u8],
     ours: &OmpccOptions,
-    verbose: bool,
-    werror: bool,
-    line_info: bool,
+    flags: UnitFlags,
     math_source: &dyn Fn() -> Result<String, String>,
+    settings: &frontend::OptSettings,
 ) -> Result<Outcome, DriverError> {
+    let UnitFlags {
+        verbose,
+        werror,
+        line_info,
+    } = flags;
     // Spans index the text, so it must stay byte-for-byte: invalid UTF-8 (Latin-1 in a string
     // or comment) is replaced by as many '?' as there were bytes.
     let text_str = utf8_same_length(text);
@@ -361,9 +382,10 @@ fn frontend(
         arch: ours.offload_arch.as_deref(),
         line_info,
         math_source,
+        settings,
     };
     if ours.emit == Some(EmitStage::HostC) {
-        let remarks = frontend::wants_offload_remarks(&ours.remarks);
+        let remarks = settings.offload_remarks;
         return match frontend::offload(&checked, &text_str, text, &opts, remarks) {
             Ok(done) => {
                 print_stdout_bytes(&done.host_text);
@@ -387,7 +409,7 @@ fn frontend(
     if directives.is_empty() {
         return Ok(Outcome::HostOnly);
     }
-    let remarks = frontend::wants_offload_remarks(&ours.remarks);
+    let remarks = settings.offload_remarks;
     match frontend::offload(&checked, &text_str, text, &opts, remarks) {
         Ok(done) => Ok(Outcome::Offload {
             host_text: done.host_text,
@@ -778,13 +800,22 @@ mod tests {
             explicit_lang: None,
         };
         let no_math = || Err("no math library in this test".to_owned());
+        let settings = frontend::OptSettings::default();
         let mut ours = OmpccOptions {
             color: Color::Never,
             ..OmpccOptions::default()
         };
         let host_only = b"void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 4; i++) a[i] = i;\n}\n";
         assert!(matches!(
-            frontend(&input, host_only, &ours, false, false, false, &no_math).unwrap(),
+            frontend(
+                &input,
+                host_only,
+                &ours,
+                UnitFlags::default(),
+                &no_math,
+                &settings
+            )
+            .unwrap(),
             Outcome::HostOnly
         ));
         // A Latin-1 byte in a comment must neither stop the frontend nor change the text.
@@ -793,7 +824,15 @@ mod tests {
         let Outcome::Offload {
             host_text,
             needs_runtime: true,
-        } = frontend(&input, text, &ours, false, false, false, &no_math).unwrap()
+        } = frontend(
+            &input,
+            text,
+            &ours,
+            UnitFlags::default(),
+            &no_math,
+            &settings,
+        )
+        .unwrap()
         else {
             panic!("not offloaded");
         };
@@ -810,7 +849,14 @@ mod tests {
         // reports it as cc would); a unit with device constructs is compiled by the host
         // compiler first, and our diagnostics follow if it accepts the unit.
         assert!(matches!(
-            frontend(&input, b"int f( {\n", &ours, false, false, false, &no_math),
+            frontend(
+                &input,
+                b"int f( {\n",
+                &ours,
+                UnitFlags::default(),
+                &no_math,
+                &settings
+            ),
             Ok(Outcome::HostOnly)
         ));
         assert!(matches!(
@@ -818,16 +864,22 @@ mod tests {
                 &input,
                 b"#pragma omp declare target\nint f( {\n",
                 &ours,
-                false,
-                false,
-                false,
-                &no_math
+                UnitFlags::default(),
+                &no_math,
+                &settings
             ),
             Ok(Outcome::Rejected { diagnostics, .. }) if diagnostics.contains("t.c:2:")
         ));
         ours.emit = Some(EmitStage::Ast);
         assert!(matches!(
-            frontend(&input, b"int f( {\n", &ours, false, false, false, &no_math),
+            frontend(
+                &input,
+                b"int f( {\n",
+                &ours,
+                UnitFlags::default(),
+                &no_math,
+                &settings
+            ),
             Err(DriverError::Reported)
         ));
     }

@@ -417,7 +417,7 @@ fn dry_run_shows_exact_forwarded_flags() {
         "--print-after=gvn",
         "--time-passes",
         "-C",
-        "unroll=4",
+        "unroll-count=4",
         "-foffload=disable",
     ]);
     ok(&out);

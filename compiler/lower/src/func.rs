@@ -10,7 +10,8 @@ use crate::ctx::Ctx;
 use crate::ty::{self, Scalar};
 use ompcc_diag::Span;
 use ompcc_ir::{
-    AddrSpace, Block, FuncKind, Function, FunctionBuilder, MemFlags, StackSlot, Type, Value,
+    AddrSpace, Block, FuncKind, Function, FunctionBuilder, LoopHint, MemFlags, StackSlot, Type,
+    Value,
 };
 use ompcc_sema::types::{ArraySize, QualType, Quals, TypeKind, VlaSize};
 use ompcc_sema::{InitEntry, InitKey, Storage, SymbolId, SymbolKind};
@@ -141,6 +142,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             };
             fl.body(def, sret);
         }
+        func.attrs.inline = crate::hints::inline_attr(cx, sym, def);
         if let Err(e) = ompcc_ir::verify_function(&func) {
             // A lowering bug must not reach later stages (nor crash): report it as an
             // internal error at the function.
@@ -200,6 +202,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 continue;
             }
             let Some(&v) = params.get(pi) else { break };
+            if crate::hints::is_restrict_pointer(self.cx, qt) {
+                // `restrict` parameters: sorted, since parameters are visited in order.
+                self.b.func.attrs.noalias.push(pi as u32);
+            }
             pi += 1;
             let Some(sym) = self.cx.typed.decl_symbol(d.id) else {
                 continue;
@@ -303,12 +309,37 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     pub fn block(&mut self, blk: &'a ast::Block) {
         self.depth += 1;
+        // A loop pragma applies to the statement after it (other pragma lines may come between).
+        let mut pending: Option<(&ast::Pragma, LoopHint)> = None;
         for item in &blk.items {
             match item {
-                BlockItem::Decl(d) => self.declaration(d),
-                BlockItem::Stmt(s) => self.stmt(s),
-                BlockItem::Pragma(_) | BlockItem::LocalLabels(..) => {}
+                BlockItem::Decl(d) => {
+                    if let Some((p, _)) = pending.take() {
+                        self.pragma_not_before_loop(p);
+                    }
+                    self.declaration(d)
+                }
+                BlockItem::Stmt(s) => match pending.take() {
+                    Some((_, hint)) if is_loop(s) => self.stmt_with_hint(s, Some(hint)),
+                    Some((p, _)) => {
+                        self.pragma_not_before_loop(p);
+                        self.stmt(s)
+                    }
+                    None => self.stmt(s),
+                },
+                BlockItem::Pragma(p) => match crate::hints::loop_hint_of(&p.text) {
+                    Ok(Some(hint)) => pending = Some((p, hint)),
+                    Ok(None) => {}
+                    Err(msg) => self
+                        .cx
+                        .diags
+                        .push(ompcc_diag::Diagnostic::warning("W0810", msg, p.span)),
+                },
+                BlockItem::LocalLabels(..) => {}
             }
+        }
+        if let Some((p, _)) = pending {
+            self.pragma_not_before_loop(p);
         }
         // Leaving the block frees its VLAs.
         if let Some(scope) = self.vla_scopes.last()
@@ -357,7 +388,32 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         Some(self.b.ins().addrspacecast(Type::PTR, p))
     }
 
+    /// Warns about a loop pragma that no loop follows (gcc and clang reject some of these;
+    /// ignoring it keeps the program's meaning).
+    fn pragma_not_before_loop(&mut self, p: &ast::Pragma) {
+        self.cx.diags.push(ompcc_diag::Diagnostic::warning(
+            "W0811",
+            format!(
+                "'#pragma {}' is ignored: it must come right before a for, while or do loop",
+                p.text
+            ),
+            p.span,
+        ));
+    }
+
+    /// Records `hint` for the loop whose header is `header`.
+    fn set_loop_hint(&mut self, header: Block, hint: Option<LoopHint>) {
+        if hint.is_some() {
+            self.b.func.loop_hints[header] = hint;
+        }
+    }
+
     pub fn stmt(&mut self, s: &'a Stmt) {
+        self.stmt_with_hint(s, None)
+    }
+
+    /// Lowers `s`; a loop gets `hint` (from a loop pragma before it) on its header block.
+    fn stmt_with_hint(&mut self, s: &'a Stmt, hint: Option<LoopHint>) {
         self.ensure_open();
         let loc = self.cx.srcloc(s.span);
         self.b.set_srcloc(loc);
@@ -407,6 +463,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 let head = self.b.create_block();
                 let body_b = self.b.create_block();
                 let exit = self.b.create_block();
+                self.set_loop_hint(head, hint);
                 self.jump_to(head);
                 self.b.switch_to_block(head);
                 self.branch(c, body_b, exit);
@@ -419,6 +476,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 let body_b = self.b.create_block();
                 let cond_b = self.b.create_block();
                 let exit = self.b.create_block();
+                // The body is the loop's header: the back edge and the entry both reach it.
+                self.set_loop_hint(body_b, hint);
                 self.jump_to(body_b);
                 self.b.switch_to_block(body_b);
                 self.loop_body(body, exit, cond_b);
@@ -437,6 +496,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 let body_b = self.b.create_block();
                 let step_b = self.b.create_block();
                 let exit = self.b.create_block();
+                self.set_loop_hint(head, hint);
+                if c.is_none() {
+                    // `head` is a lone jump that simplifycfg threads away; the body becomes
+                    // the header then.
+                    self.set_loop_hint(body_b, hint);
+                }
                 self.jump_to(head);
                 self.b.switch_to_block(head);
                 match c {
@@ -1137,6 +1202,14 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
 /// `simd` whose clauses keep their meaning when the loop simply runs in order on one thread:
 /// no privatization (a private copy's updates must not reach the original).
+/// Whether `s` is a `for`, `while` or `do` loop (what a loop pragma may precede).
+fn is_loop(s: &Stmt) -> bool {
+    matches!(
+        s.kind,
+        StmtKind::For(..) | StmtKind::While(..) | StmtKind::DoWhile(..)
+    )
+}
+
 fn simd_is_sequential(d: &ast::OmpDirective) -> bool {
     use ast::OmpClauseName as C;
     d.clauses.iter().all(|c| {

@@ -81,6 +81,7 @@
 mod ctx;
 mod expr;
 mod func;
+mod hints;
 mod kernel;
 mod privatize;
 mod ty;
@@ -176,7 +177,8 @@ pub fn lower_device_unit(
         let _ = cx.object_global(g, "", span);
     }
     for r in &plan.regions {
-        let f = kernel::lower_kernel(&mut cx, r);
+        let mut f = kernel::lower_kernel(&mut cx, r);
+        f.attrs.noalias = hints::kernel_noalias(&cx, r);
         cx.module.functions.push(f);
     }
     cx.run();
