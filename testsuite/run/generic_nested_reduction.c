@@ -15,9 +15,10 @@ int main(void)
         x[i] = (i * 37) % 101;
 #pragma omp target teams map(to : x) map(from : sums, maxs, above, firsts, masters)
     {
+        int width = N / B; /* team-level sequential code: generic mode */
 #pragma omp distribute
         for (int blk = 0; blk < B; blk++) {
-            int lo = blk * (N / B), hi = lo + N / B;
+            int lo = blk * width, hi = lo + width;
             double s = 0.0;
             int m = -1;
 #pragma omp parallel for reduction(+ : s) reduction(max : m)

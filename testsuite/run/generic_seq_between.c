@@ -14,10 +14,13 @@ int main(void)
         a[i] = (i % 17) * 0.5;
 #pragma omp target teams map(to : a) map(from : b, c, peak, marks)
     {
+        /* team-level sequential code: the region runs in generic mode */
+        double step = 0.25;
+        int width = N / B;
 #pragma omp distribute
         for (int blk = 0; blk < B; blk++) {
-            int lo = blk * (N / B), hi = lo + N / B;
-            double bias = blk * 0.25;
+            int lo = blk * width, hi = lo + width;
+            double bias = blk * step;
 #pragma omp parallel for
             for (int i = lo; i < hi; i++)
                 b[i] = a[i] * 2.0 + bias;

@@ -12,8 +12,10 @@ int main(void)
     long hits[B];
 #pragma omp target teams map(from : out_tn, out_nt, ok, after_tn, hits)
     {
+        int base = 100; /* team-level sequential code: generic mode */
 #pragma omp distribute
         for (int b = 0; b < B; b++) {
+            /* the team's main thread alone, outside any parallel region */
             out_tn[b] = omp_get_thread_num();
             out_nt[b] = omp_get_num_threads();
             int good = 1, size = 0;
@@ -31,7 +33,7 @@ int main(void)
             ok[b] = good && ones == size && ids == (long)size * (size - 1) / 2;
             long h = 0;
 #pragma omp parallel for reduction(+ : h)
-            for (int i = 0; i < 100 * (b + 1); i++)
+            for (int i = 0; i < base * (b + 1); i++)
                 h += (omp_get_thread_num() < omp_get_num_threads()) ? 1 : 1000;
             hits[b] = h;
             after_tn[b] = omp_get_thread_num() + omp_get_num_threads();

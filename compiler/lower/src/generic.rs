@@ -406,7 +406,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
     }
 
-    /// The body of a forked construct, run by every thread of the team.
+    /// The body of a forked construct, run by every thread of the team. Reductions combine
+    /// with one (shared-memory) atomic per thread, not the warp shuffle tree: lane 0 of the
+    /// first warp runs the main thread's copy of the body and the other lanes the workers'
+    /// copy, and `shfl.sync` is only defined for lanes at the same instruction.
     fn team_body(&mut self, d: &'a OmpDirective) {
         let par = self.par;
         self.par = Par {
@@ -423,7 +426,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.stmt(b);
                 }
                 self.ensure_open();
-                self.end_privates(privs, true, None);
+                self.end_privates(privs, false, None);
             }
             _ => {
                 // `distribute parallel for` shares the iterations over every thread of the
@@ -439,9 +442,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 match d.body.as_deref() {
                     Some(b) => {
                         let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
-                        self.distributed_loop(d, b, collapse, who, privs, true);
+                        self.distributed_loop(d, b, collapse, who, privs, false);
                     }
-                    None => self.end_privates(privs, true, None),
+                    None => self.end_privates(privs, false, None),
                 }
             }
         }
