@@ -205,8 +205,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
     }
 
-    /// The variables of the enclosing code that `d` uses, and how each reaches the team.
-    fn captures(&mut self, d: &'a OmpDirective) -> Vec<Capture> {
+    /// The variables of the enclosing code that `d` uses, and how each reaches the team;
+    /// `None` (after an error) when one of them cannot reach it.
+    fn captures(&mut self, d: &'a OmpDirective) -> Option<Vec<Capture>> {
         let mut declared = FxHashSet::default();
         let mut used: Vec<SymbolId> = Vec::new();
         let typed = self.cx.typed;
@@ -246,6 +247,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             });
         }
         let mut out = Vec::new();
+        let mut ok = true;
         for s in used {
             if declared.contains(&s) {
                 continue;
@@ -266,6 +268,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     ),
                     d.span,
                 );
+                ok = false;
                 continue;
             }
             out.push(match local {
@@ -277,13 +280,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 Local::Ptr(_, align) => Capture::Pointer { sym: s, align },
             });
         }
-        out
+        ok.then_some(out)
     }
 
     /// A nested `parallel` construct on the main thread: forks the team (module docs).
     pub(crate) fn fork_team(&mut self, d: &'a OmpDirective) {
         let span = d.span;
-        let caps = self.captures(d);
+        let Some(caps) = self.captures(d) else {
+            return;
+        };
         // Main thread: publish the variables, then the construct number.
         let mut restore = Vec::new();
         for c in &caps {

@@ -975,3 +975,25 @@ void f(int n, int *a, int *b, long *sums, int *ids, int *solo) {
         assert_eq!(&e.get::<i32>(solo, 4)[..3], &[10, 10, 10]);
     }
 }
+
+#[test]
+fn generic_vla_shared_with_a_nested_parallel_is_an_error() {
+    let err = try_compile(
+        "void f(int n, int *a) {
+#pragma omp target teams map(tofrom: a[0:n]) num_teams(2)
+  {
+    int tmp[n];
+    tmp[0] = 1;
+#pragma omp parallel for
+    for (int i = 0; i < n; i++) a[i] = tmp[0];
+  }
+}",
+        2,
+    )
+    .err()
+    .expect("an error");
+    assert!(
+        err.contains("E0803") && err.contains("'tmp'") && err.ends_with("@6"),
+        "{err}"
+    );
+}
