@@ -196,6 +196,20 @@ enum Release {
     Dynamic,
 }
 
+/// Per-thread stack bytes the CUDA backend sets (`cuCtxSetLimit(CU_LIMIT_STACK_SIZE)`) when
+/// `OMPCC_STACK_SIZE` is not given. CUDA's own default, 1 KiB (which clang's libomptarget keeps
+/// unless `LIBOMPTARGET_STACK_SIZE` is set), is too small for ompcc's kernels: locals that are
+/// not promoted to registers and recursive device functions live on this stack.
+pub(crate) const DEFAULT_STACK_SIZE: usize = 8 * 1024;
+
+/// The device stack size from the value of `OMPCC_STACK_SIZE` (bytes; absent, empty, zero or
+/// not a number: [`DEFAULT_STACK_SIZE`]).
+pub(crate) fn device_stack_size(env: Option<&str>) -> usize {
+    env.and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(DEFAULT_STACK_SIZE)
+}
+
 fn hex_range(begin: u64, size: u64) -> String {
     format!("[{begin:#x}, +{size})")
 }
@@ -1288,5 +1302,20 @@ impl Device {
             params.push(value.to_le_bytes().to_vec());
         }
         Ok(params)
+    }
+}
+
+#[cfg(test)]
+mod stack_size_tests {
+    use super::{DEFAULT_STACK_SIZE, device_stack_size};
+
+    #[test]
+    fn stack_size_comes_from_the_variable_or_the_default() {
+        assert_eq!(device_stack_size(None), DEFAULT_STACK_SIZE);
+        assert_eq!(device_stack_size(Some("65536")), 65536);
+        assert_eq!(device_stack_size(Some(" 4096 ")), 4096);
+        assert_eq!(device_stack_size(Some("0")), DEFAULT_STACK_SIZE);
+        assert_eq!(device_stack_size(Some("8k")), DEFAULT_STACK_SIZE);
+        assert_eq!(device_stack_size(Some("")), DEFAULT_STACK_SIZE);
     }
 }

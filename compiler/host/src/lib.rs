@@ -440,6 +440,8 @@ impl Writer<'_> {
         };
         let (teams, threads) = match r.mode {
             ExecMode::Spmd => (clause(r.num_teams), threads),
+            // Workers only where a nested `parallel` can fork the team.
+            ExecMode::Generic if generic_forks(r) => (clause(r.num_teams), clause(r.thread_limit)),
             ExecMode::Generic => (clause(r.num_teams), "1".to_owned()),
             ExecMode::Serial => ("1".to_owned(), "1".to_owned()),
         };
@@ -717,4 +719,21 @@ fn line_start(text: &str, pos: usize) -> usize {
 /// As many newlines as `s` holds.
 fn newlines_of(s: &str) -> String {
     "\n".repeat(s.bytes().filter(|&b| b == b'\n').count())
+}
+
+/// Whether a generic-mode region contains a `parallel` construct: its team then starts with
+/// `thread_limit` threads (the runtime's default without the clause), the workers of the
+/// main thread; otherwise one thread per team runs it.
+pub(crate) fn generic_forks(r: &ompcc_omp::TargetRegion<'_>) -> bool {
+    let mut found = false;
+    if let Some(b) = r.directive.body.as_deref() {
+        ompcc_omp::walk::stmt(b, &mut |n| {
+            if let ompcc_omp::walk::Node::Directive(d) = n
+                && d.kind.words().contains(&"parallel")
+            {
+                found = true;
+            }
+        });
+    }
+    found
 }

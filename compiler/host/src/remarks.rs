@@ -17,6 +17,9 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
         let clause = |e: Option<&ompcc_syntax::ast::Expr>| e.map_or("runtime".to_owned(), src);
         let (mode, teams, threads) = match r.mode {
             ExecMode::Spmd => ("SPMD", clause(r.num_teams), clause(r.thread_limit)),
+            ExecMode::Generic if crate::generic_forks(r) => {
+                ("generic", clause(r.num_teams), clause(r.thread_limit))
+            }
             ExecMode::Generic => ("generic", clause(r.num_teams), "1".to_owned()),
             ExecMode::Serial => ("serial", "1".to_owned(), "1".to_owned()),
         };

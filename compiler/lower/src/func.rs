@@ -78,6 +78,8 @@ pub struct FnLower<'c, 'a, 'f> {
     pub errors: usize,
     /// Who runs the code (kernels: the execution context of OpenMP constructs).
     pub par: crate::kernel::Par,
+    /// Generic kernels with workers: their state machine (module `generic`).
+    pub generic: Option<crate::generic::GenericTeam>,
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
@@ -135,6 +137,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 switches: Vec::new(),
                 sret: None,
                 vla_scopes: Vec::new(),
+                generic: None,
                 depth: 0,
                 ret,
                 errors: 0,

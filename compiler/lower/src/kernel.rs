@@ -20,8 +20,10 @@
 //! - Spmd without a loop (`target parallel`): the threads of team 0 run the body (other teams
 //!   return at once); a nested `for` splits iterations over `tid.x` / `ntid.x` and ends with a
 //!   barrier unless `nowait`.
-//! - Generic: one thread per team (others return) runs the body; a nested `distribute`
-//!   splits iterations over the teams, nested `parallel`, `for`, ... run on that thread.
+//! - Generic: thread 0 of each team (the main thread) runs the body; a nested `distribute`
+//!   splits iterations over the teams; a nested `parallel` forks the team's other threads,
+//!   which wait at a barrier until then (module `generic`); where nothing forks, the other
+//!   threads return at once.
 //! - Serial: one thread of one team runs the body (`target simd` runs its loop there).
 //!
 //! Invariants: `locals` entries a construct privatizes are restored when it ends; every
@@ -52,7 +54,7 @@ pub enum Split {
     /// Every thread of one team (the body of `target parallel`): worksharing splits over
     /// `tid.x` / `ntid.x`.
     Team,
-    /// The one thread of a team in a `teams` region (generic mode): `distribute` splits over
+    /// The main thread of a team in a `teams` region (generic mode): `distribute` splits over
     /// the teams.
     TeamsLevel,
     /// One thread as a team of one (other threads may run the same code at the same time).
@@ -69,6 +71,9 @@ pub struct Par {
     /// `omp_get_team_num` / `omp_get_num_teams` report `ctaid.x` / `nctaid.x` (else 0 / 1:
     /// no `teams` construct, one team).
     pub league: bool,
+    /// The main thread of a generic team whose workers wait: a nested `parallel` forks the
+    /// team (module `generic`).
+    pub main: bool,
 }
 
 impl Par {
@@ -77,6 +82,7 @@ impl Par {
         split: Split::Device,
         threads: true,
         league: true,
+        main: false,
     };
 }
 
@@ -137,6 +143,7 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
             errors: 0,
             par: Par::DEVICE,
             vla_scopes: Vec::new(),
+            generic: None,
             depth: 0,
         };
         fl.kernel_body(region);
@@ -249,6 +256,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         .chain
                         .iter()
                         .any(|d| d.kind.words().contains(&"teams")),
+                    main: false,
                 };
                 let privs = self.privatize_chain(&shape.chain, true);
                 // `target simd` (serial): the one thread runs every iteration in order. Without
@@ -276,6 +284,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     split: Split::Team,
                     threads: true,
                     league: false,
+                    main: false,
                 };
                 let privs = self.privatize_chain(&shape.chain, false);
                 if let Some(b) = shape.body {
@@ -285,11 +294,19 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.end_privates(privs, true, None);
             }
             (ExecMode::Generic, None) => {
-                self.guard_first_thread(false, true);
+                // Thread 0 of each team runs the region; the others wait for nested
+                // `parallel` constructs (module `generic`), or return when there are none.
+                let workers = shape.body.is_some_and(crate::generic::needs_workers);
+                if workers {
+                    self.start_generic_team();
+                } else {
+                    self.guard_first_thread(false, true);
+                }
                 self.par = Par {
                     split: Split::TeamsLevel,
                     threads: false,
                     league: true,
+                    main: workers,
                 };
                 let privs = self.privatize_chain(&shape.chain, false);
                 if let Some(b) = shape.body {
@@ -297,6 +314,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 }
                 self.ensure_open();
                 self.end_privates(privs, false, None);
+                self.finish_generic_team();
             }
             (ExecMode::Serial, None) => {
                 self.guard_first_thread(true, true);
@@ -304,6 +322,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     split: Split::Alone,
                     threads: false,
                     league: false,
+                    main: false,
                 };
                 let privs = self.privatize_chain(&shape.chain, false);
                 if let Some(b) = shape.body {

@@ -14,9 +14,9 @@
 //! return); `target parallel` runs its body on the
 //! threads of team 0 (nested `for` split over the team and ended by a barrier unless
 //! `nowait`; `single` on thread 0 then a barrier; `master`/`masked`; `barrier`; `sections`
-//! run by thread 0); generic `teams` regions run on one thread per team (nested `distribute`
-//! split over the teams, nested `parallel`/`for` run on that thread, a conforming team of
-//! one); serial regions on one thread. Everywhere: `critical` (a global lock taken one lane
+//! run by thread 0); generic `teams` regions run their sequential code on thread 0 of each team (nested
+//! `distribute` split over the teams) and fork the team's other threads, waiting at a barrier,
+//! for each nested `parallel` (module `generic`); serial regions on one thread. Everywhere: `critical` (a global lock taken one lane
 //! of a warp at a time), `atomic`, `private`/`firstprivate`/`lastprivate` (the thread that ran
 //! the sequentially last iteration writes back; loop variables get their value after the
 //! loop), private arrays (per-thread stack slots), reductions `+ * - min max & | ^ && ||` on
@@ -81,6 +81,7 @@
 mod ctx;
 mod expr;
 mod func;
+mod generic;
 mod hints;
 mod kernel;
 mod privatize;

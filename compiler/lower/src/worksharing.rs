@@ -441,6 +441,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let par = self.par;
         let body = d.body.as_deref();
         match d.kind {
+            _ if par.main && self.generic.is_some() && crate::generic::forkable(d) => {
+                self.fork_team(d)
+            }
             K::Parallel | K::ParallelMaster | K::ParallelMasked | K::ParallelSections => {
                 let mut privs = Vec::new();
                 self.privatize(d, true, false, &mut privs);
@@ -448,6 +451,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     split: Split::Alone,
                     threads: false,
                     league: par.league,
+                    main: false,
                 };
                 if let Some(b) = body {
                     self.stmt(b);
@@ -461,6 +465,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     split: Split::Alone,
                     threads: false,
                     league: par.league,
+                    main: false,
                 };
                 self.sequential_loop(d);
                 self.par = par;
@@ -475,6 +480,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     split: Split::Alone,
                     threads: false,
                     league: par.league,
+                    main: par.main,
                 };
                 self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
                 self.par = par;
@@ -506,6 +512,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         split: Split::Alone,
                         threads: false,
                         league: par.league,
+                        main: par.main,
                     };
                     self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
                     self.par = par;
@@ -528,6 +535,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         split: Split::Alone,
                         threads: true,
                         league: par.league,
+                        main: false,
                     };
                     if let Some(b) = body {
                         self.stmt(b);

@@ -902,3 +902,98 @@ fn atomic_forms() {
     got.sort();
     assert_eq!(got, (0..n).collect::<Vec<_>>());
 }
+
+#[test]
+fn generic_teams_fork_the_whole_team_at_nested_parallel() {
+    let c = compile(
+        "int omp_get_thread_num(void); int omp_get_num_threads(void); int omp_get_team_num(void);
+void f(int n, int *a, int *b, long *sums, int *ids, int *solo) {
+#pragma omp target teams map(tofrom: a[0:n], b[0:n], sums[0:4], ids[0:128], solo[0:4]) num_teams(3)
+  {
+    int team = omp_get_team_num();
+    long s = 0;
+    int bias = team * 1000;
+#pragma omp parallel for reduction(+:s)
+    for (int i = 0; i < n; i++) s += a[i] + bias;
+    /* sequential: uses the first loop's result */
+    int mean = (int)(s / n);
+#pragma omp parallel
+    {
+      if (team == 0) ids[omp_get_thread_num()] = omp_get_num_threads() * 1000 + omp_get_thread_num();
+#pragma omp for
+      for (int i = team; i < n; i += 3) b[i] = mean;
+    }
+    sums[team] = s;
+    /* not forked: a team of one */
+#pragma omp parallel num_threads(2)
+    solo[team] = omp_get_num_threads() * 10 + omp_get_thread_num();
+  }
+}",
+    );
+    assert_eq!(c.regions[0].mode, ExecMode::Generic);
+    let n = 90;
+    let v: Vec<i32> = (0..n).map(|i| i * 3 + 1).collect();
+    for threads in [64u32, 40, 1] {
+        let mut e = Emu::new(&c);
+        let (a, b, sums, ids, solo) = (
+            e.buf(&v),
+            e.buf(&[0i32; 90]),
+            e.buf(&[0i64; 4]),
+            e.buf(&[-1i32; 128]),
+            e.buf(&[-1i32; 4]),
+        );
+        e.launch(
+            0,
+            3,
+            threads,
+            &[
+                ("n", int(n)),
+                ("a", Arg::Buf(a)),
+                ("b", Arg::Buf(b)),
+                ("sums", Arg::Buf(sums)),
+                ("ids", Arg::Buf(ids)),
+                ("solo", Arg::Buf(solo)),
+            ],
+        );
+        let base: i64 = v.iter().map(|&x| x as i64).sum();
+        let want: Vec<i64> = (0..3).map(|t| base + t * 1000 * n as i64).collect();
+        assert_eq!(&e.get::<i64>(sums, 4)[..3], &want[..], "{threads} threads");
+        let b_out = e.get::<i32>(b, n as usize);
+        for (i, x) in b_out.iter().enumerate() {
+            assert_eq!(
+                *x as i64,
+                want[i % 3] / n as i64,
+                "b[{i}], {threads} threads"
+            );
+        }
+        let got = e.get::<i32>(ids, 128);
+        let t = threads as i32;
+        let want_ids: Vec<i32> = (0..128)
+            .map(|i| if i < t { t * 1000 + i } else { -1 })
+            .collect();
+        assert_eq!(got, want_ids, "{threads} threads");
+        assert_eq!(&e.get::<i32>(solo, 4)[..3], &[10, 10, 10]);
+    }
+}
+
+#[test]
+fn generic_vla_shared_with_a_nested_parallel_is_an_error() {
+    let err = try_compile(
+        "void f(int n, int *a) {
+#pragma omp target teams map(tofrom: a[0:n]) num_teams(2)
+  {
+    int tmp[n];
+    tmp[0] = 1;
+#pragma omp parallel for
+    for (int i = 0; i < n; i++) a[i] = tmp[0];
+  }
+}",
+        2,
+    )
+    .err()
+    .expect("an error");
+    assert!(
+        err.contains("E0803") && err.contains("'tmp'") && err.ends_with("@6"),
+        "{err}"
+    );
+}

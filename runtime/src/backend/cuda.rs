@@ -26,6 +26,7 @@ type CuDevice = c_int;
 type Handle = *mut c_void;
 
 const CUDA_SUCCESS: CuResult = 0;
+const LIMIT_STACK_SIZE: c_int = 0;
 const ATTR_MULTIPROCESSOR_COUNT: c_int = 16;
 const ATTR_CC_MAJOR: c_int = 75;
 const ATTR_CC_MINOR: c_int = 76;
@@ -49,6 +50,8 @@ struct Driver {
     device_get_attribute: unsafe extern "C" fn(*mut c_int, c_int, CuDevice) -> CuResult,
     primary_ctx_retain: unsafe extern "C" fn(*mut Handle, CuDevice) -> CuResult,
     ctx_set_current: unsafe extern "C" fn(Handle) -> CuResult,
+    /// `cuCtxSetLimit`, optional (the device keeps its default limits without it).
+    ctx_set_limit: Option<unsafe extern "C" fn(c_int, usize) -> CuResult>,
     ctx_synchronize: unsafe extern "C" fn() -> CuResult,
     module_load_data_ex: unsafe extern "C" fn(
         *mut Handle,
@@ -126,6 +129,8 @@ impl Driver {
             device_get_attribute: sym!("cuDeviceGetAttribute"),
             primary_ctx_retain: sym!("cuDevicePrimaryCtxRetain"),
             ctx_set_current: sym!("cuCtxSetCurrent"),
+            // SAFETY: as for `sym!`; a missing symbol is only a missing option.
+            ctx_set_limit: unsafe { lib.get(b"cuCtxSetLimit\0") }.ok().map(|f| *f),
             ctx_synchronize: sym!("cuCtxSynchronize"),
             module_load_data_ex: sym!("cuModuleLoadDataEx"),
             module_load_data: sym!("cuModuleLoadData"),
@@ -239,6 +244,22 @@ pub struct CudaDevice {
 // which every method ensures; the staging buffer is owned by this device alone.
 unsafe impl Send for CudaDevice {}
 
+/// Sets the per-thread stack of `context` to `OMPCC_STACK_SIZE` bytes (default
+/// `DEFAULT_STACK_SIZE`): CUDA's 1 KiB default overflows on recursive device functions.
+fn set_stack_size(d: &Driver, context: Handle) -> Result<(), BackendError> {
+    let Some(set_limit) = d.ctx_set_limit else {
+        return Ok(());
+    };
+    let env = std::env::var("OMPCC_STACK_SIZE").ok();
+    let bytes = crate::runtime::device_stack_size(env.as_deref());
+    // SAFETY: the context was just retained; the limit applies to the current context.
+    d.check("cuCtxSetCurrent", unsafe { (d.ctx_set_current)(context) })?;
+    // SAFETY: a valid limit number and size; the driver rounds the size as it needs.
+    d.check("cuCtxSetLimit", unsafe {
+        set_limit(LIMIT_STACK_SIZE, bytes)
+    })
+}
+
 impl CudaDevice {
     fn open(driver: Arc<Driver>, ordinal: c_int) -> Result<CudaDevice, BackendError> {
         let d = &driver;
@@ -269,6 +290,7 @@ impl CudaDevice {
         d.check("cuDevicePrimaryCtxRetain", unsafe {
             (d.primary_ctx_retain)(&mut context, dev)
         })?;
+        set_stack_size(d, context)?;
         let staging_threshold = std::env::var("OMPCC_PINNED_STAGING")
             .ok()
             .and_then(|v| v.parse().ok())

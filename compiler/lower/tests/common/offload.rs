@@ -311,8 +311,8 @@ impl<'c> Emu<'c> {
         }
         let refs: Vec<&[u8]> = bytes.iter().map(|b| b.as_slice()).collect();
         let (g, b) = match region.mode {
-            ExecMode::Spmd => (teams, threads),
-            ExecMode::Generic => (teams, 1),
+            // generic kernels run with any team size (workers wait for nested `parallel`)
+            ExecMode::Spmd | ExecMode::Generic => (teams, threads),
             ExecMode::Serial => (1, 1),
         };
         let kernel = region.kernel.clone();
