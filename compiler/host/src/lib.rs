@@ -9,14 +9,20 @@
 //!   pragma and statement stay as the host fallback (gcc compiles them with
 //!   `-foffload=disable`);
 //! - `target data`: begin, the body (its own constructs rewritten), end; `use_device_ptr`
-//!   variables are shadowed in the body by their device values;
+//!   pointers (and `use_device_addr` pointers) are shadowed in the body by their device values;
+//!   every use of a `use_device_addr` variable that is not a pointer becomes `(*__ompcc_uN)`,
+//!   an lvalue of its type at its device address (so `sizeof` and `&` keep their meaning),
+//!   except in the pragma lines of nested directives, which keep naming the variable for the
+//!   host fallback;
 //! - `target enter data` / `exit data` / `update`: one runtime call each.
 //!
 //! Map items become `(base, begin, size)` C expressions over their own text (`cexpr`):
 //! variables, array sections of arrays and pointers (several dimensions: the contiguous
 //! hull), struct members (several members of one struct: a parent entry plus `MEMBER_OF`
-//! entries), sections of pointer members (plus an `ATTACH` entry). Not yet: `use_device_addr`
-//! of a variable that is not a pointer (E0951: every use in the body would need rewriting).
+//! entries), sections of pointer members (plus an `ATTACH` entry). Kernel parameters that
+//! are no map of the variable: firstprivate aggregates (`Pass::Copy`: a temporary copy of the
+//! bytes, mapped `to`) and `has_device_addr` variables (`Pass::DeviceAddr`: `&x` as a
+//! `LITERAL`).
 //!
 //! Line numbers of user code never change: replaced text keeps its newline count, inserted
 //! lines are followed by a line marker, and the prelude sits before the unit's first marker.
