@@ -10,6 +10,42 @@
 use ompcc_diag::{Diagnostic, Span};
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::{Expr, ExprKind};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// The unit's text as the host compiler will see it: identifier uses that a `use_device_addr`
+/// region redirects to the device copy (`subst`: start -> (end, replacement); the ranges are
+/// disjoint identifier spans) read as their replacements.
+#[derive(Clone, Copy)]
+pub struct Text<'t> {
+    pub text: &'t str,
+    pub subst: &'t BTreeMap<usize, (usize, String)>,
+}
+
+impl<'t> Text<'t> {
+    /// `text[lo..hi]` with the substitutions inside it applied.
+    pub fn range(&self, lo: usize, hi: usize) -> Cow<'t, str> {
+        let raw = self.text.get(lo..hi).unwrap_or("");
+        let mut subs = self.subst.range(lo..hi).filter(|(_, (end, _))| *end <= hi);
+        let Some(first) = subs.next() else {
+            return Cow::Borrowed(raw);
+        };
+        let mut out = String::with_capacity(raw.len() + 16);
+        let mut at = lo;
+        for (&start, (end, with)) in std::iter::once(first).chain(subs) {
+            out.push_str(&self.text[at..start]);
+            out.push_str(with);
+            at = *end;
+        }
+        out.push_str(&self.text[at..hi]);
+        Cow::Owned(out)
+    }
+
+    /// The text of `e`, substitutions applied.
+    pub fn of(&self, e: &Expr) -> Cow<'t, str> {
+        self.range(e.span.lo as usize, e.span.hi as usize)
+    }
+}
 
 /// A list item in C.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,11 +59,6 @@ pub struct ItemC {
     pub attach_ptr: Option<String>,
 }
 
-/// The source text of `e`.
-pub fn text_of<'t>(text: &'t str, e: &Expr) -> &'t str {
-    text.get(e.span.range()).unwrap_or("")
-}
-
 fn strip_parens(mut e: &Expr) -> &Expr {
     while let ExprKind::Paren(inner) = &e.kind {
         e = inner;
@@ -37,15 +68,15 @@ fn strip_parens(mut e: &Expr) -> &Expr {
 
 /// The C expressions of list item `e` (`x`, `a`, `a[lo:len]`, `a[:len]`, `a[lo:]`, `p[lo:len]`,
 /// `a[i][0:n]`, `a[0:n][0:m]`, `s.m`, `s.p[0:n]`, `p->m`). Errors name the item.
-pub fn item(text: &str, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<Diagnostic>> {
+pub fn item(text: &Text<'_>, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<Diagnostic>> {
     let e = strip_parens(e);
     if !matches!(e.kind, ExprKind::ArraySection { .. }) {
-        let t = text_of(text, e);
+        let t = text.of(e);
         let lvalue = typed
             .expr(e.id)
             .is_some_and(|i| i.kind == ompcc_sema::ValueKind::LValue);
         if !lvalue {
-            return Err(unsupported(e.span, t, "it does not designate an object"));
+            return Err(unsupported(e.span, &t, "it does not designate an object"));
         }
         return Ok(ItemC {
             begin: format!("((void *)&({t}))"),
@@ -66,7 +97,7 @@ pub fn item(text: &str, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<Diagno
         root = strip_parens(base);
     }
     dims.reverse();
-    let x = text_of(text, root);
+    let x = text.of(root);
     let root_ty = typed.expr(root.id).map(|i| i.ty);
     let root_is_pointer = root_ty.is_some_and(|t| typed.types.is_pointer(t));
     let zeros = |k: usize| "[0]".repeat(k);
@@ -75,14 +106,14 @@ pub fn item(text: &str, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<Diagno
     let mut size_terms = Vec::new();
     for (k, (lower, length)) in dims.iter().enumerate() {
         let k = k + 1;
-        let lo = lower.map_or("0".to_owned(), |l| text_of(text, l).to_owned());
+        let lo = lower.map_or("0".to_owned(), |l| text.of(l).into_owned());
         index.push_str(&format!("[{lo}]"));
         let n = match length {
-            Some(len) => format!("((unsigned long long)({}))", text_of(text, len)),
+            Some(len) => format!("((unsigned long long)({}))", text.of(len)),
             None if k == 1 && root_is_pointer => {
                 return Err(unsupported(
                     e.span,
-                    text_of(text, e),
+                    &text.of(e),
                     "a section of a pointer needs a length",
                 ));
             }

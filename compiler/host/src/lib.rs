@@ -9,14 +9,20 @@
 //!   pragma and statement stay as the host fallback (gcc compiles them with
 //!   `-foffload=disable`);
 //! - `target data`: begin, the body (its own constructs rewritten), end; `use_device_ptr`
-//!   variables are shadowed in the body by their device values;
+//!   pointers (and `use_device_addr` pointers) are shadowed in the body by their device values;
+//!   every use of a `use_device_addr` variable that is not a pointer becomes `(*__ompcc_uN)`,
+//!   an lvalue of its type at its device address (so `sizeof` and `&` keep their meaning),
+//!   except in the pragma lines of nested directives, which keep naming the variable for the
+//!   host fallback;
 //! - `target enter data` / `exit data` / `update`: one runtime call each.
 //!
 //! Map items become `(base, begin, size)` C expressions over their own text (`cexpr`):
 //! variables, array sections of arrays and pointers (several dimensions: the contiguous
 //! hull), struct members (several members of one struct: a parent entry plus `MEMBER_OF`
-//! entries), sections of pointer members (plus an `ATTACH` entry). Not yet: `use_device_addr`
-//! of a variable that is not a pointer (E0951: every use in the body would need rewriting).
+//! entries), sections of pointer members (plus an `ATTACH` entry). Kernel parameters that
+//! are no map of the variable: firstprivate aggregates (`Pass::Copy`: a temporary copy of the
+//! bytes, mapped `to`) and `has_device_addr` variables (`Pass::DeviceAddr`: `&x` as a
+//! `LITERAL`).
 //!
 //! Line numbers of user code never change: replaced text keeps its newline count, inserted
 //! lines are followed by a line marker, and the prelude sits before the unit's first marker.
@@ -35,6 +41,7 @@ use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::{
     MapModifier, MapType, OmpClauseKind, OmpClauseName, OmpDirectiveKind, TranslationUnit,
 };
+use std::collections::{BTreeMap, HashMap};
 
 pub use remarks::remarks;
 
@@ -93,6 +100,8 @@ pub fn rewrite(
         out: Vec::with_capacity(text.len() + text.len() / 8 + 4096),
         errors: Vec::new(),
         counter: 0,
+        subst: BTreeMap::new(),
+        redirect: HashMap::new(),
     };
     // The unit's first line marker stays first; the prelude follows it.
     let first = first_marker_len(text);
@@ -169,6 +178,10 @@ struct Writer<'t> {
     errors: Vec<Diagnostic>,
     /// Numbers the variables of each construct.
     counter: u32,
+    /// Identifier uses redirected to a device copy (`use_device_addr`): start -> (end, text).
+    subst: BTreeMap<usize, (usize, String)>,
+    /// The same redirection by variable, for the code ompcc writes inside such a region.
+    redirect: HashMap<ompcc_sema::SymbolId, String>,
 }
 
 /// One map entry in C.
@@ -186,9 +199,26 @@ impl Writer<'_> {
         self.out.extend_from_slice(s.as_bytes());
     }
 
-    /// Copies the unit's own bytes `lo..hi`.
+    /// Copies the unit's own bytes `lo..hi`, with the substitutions inside them applied.
     fn copy(&mut self, lo: usize, hi: usize) {
-        self.out.extend_from_slice(&self.raw[lo..hi]);
+        let mut at = lo;
+        for (&start, (end, with)) in self.subst.range(lo..hi) {
+            if *end > hi {
+                break;
+            }
+            self.out.extend_from_slice(&self.raw[at..start]);
+            self.out.extend_from_slice(with.as_bytes());
+            at = *end;
+        }
+        self.out.extend_from_slice(&self.raw[at..hi]);
+    }
+
+    /// The text as the host compiler sees it (substitutions applied), for C expressions.
+    fn tx(&self) -> cexpr::Text<'_> {
+        cexpr::Text {
+            text: self.text,
+            subst: &self.subst,
+        }
     }
 
     /// Copies `text[lo..hi]`, rewriting the constructs that start in it (`constructs` is
@@ -213,6 +243,15 @@ impl Writer<'_> {
         self.copy(at, hi);
     }
 
+    /// How code ompcc writes at the current construct names variable `sym` (`name`): the
+    /// device copy inside a `use_device_addr` region for it, else the variable.
+    fn var(&self, sym: ompcc_sema::SymbolId, name: &str) -> String {
+        self.redirect
+            .get(&sym)
+            .cloned()
+            .unwrap_or_else(|| name.to_owned())
+    }
+
     fn next_id(&mut self) -> u32 {
         self.counter += 1;
         self.counter
@@ -222,8 +261,8 @@ impl Writer<'_> {
         cexpr::c_string(&self.sm.describe(span))
     }
 
-    fn src(&self, e: &ompcc_syntax::ast::Expr) -> &str {
-        cexpr::text_of(self.text, e)
+    fn src(&self, e: &ompcc_syntax::ast::Expr) -> String {
+        self.tx().of(e).into_owned()
     }
 
     /// A `target` construct whose text (from its line's start) is `text[start..end]`.
@@ -264,6 +303,39 @@ impl Writer<'_> {
                         loc: self.loc(p.map.as_ref().map_or(r.directive.span, |m| m.span)),
                     });
                 }
+                Pass::Copy => {
+                    // A fresh temporary holding the host bytes, mapped `to` for the launch:
+                    // never present before, so the device sees exactly the host value.
+                    let v = self.var(p.sym, name);
+                    let tmp = format!("__ompcc_f{id}_{i}");
+                    pre.push_str(&format!(
+                        "unsigned char {tmp}[sizeof({v})] \
+                         __attribute__((aligned(__alignof__({v})))); \
+                         __builtin_memcpy({tmp}, (const void *)&({v}), sizeof({tmp})); "
+                    ));
+                    entries.push(Entry {
+                        base: format!("((void *){tmp})"),
+                        begin: format!("((void *){tmp})"),
+                        size: format!("((unsigned long long)sizeof({tmp}))"),
+                        flags: embed::flags::TO | embed::flags::TARGET_PARAM,
+                        name: name.clone(),
+                        loc: self.loc(r.directive.span),
+                    });
+                }
+                Pass::DeviceAddr => {
+                    // The variable's address is a device address already: passed unchanged.
+                    let v = self.var(p.sym, name);
+                    let tmp = format!("__ompcc_h{id}_{i}");
+                    pre.push_str(&format!("void *{tmp} = (void *)&({v}); "));
+                    entries.push(Entry {
+                        base: format!("((void *)&{tmp})"),
+                        begin: format!("((void *)&{tmp})"),
+                        size: format!("((unsigned long long)sizeof({tmp}))"),
+                        flags: embed::flags::LITERAL | embed::flags::TARGET_PARAM,
+                        name: name.clone(),
+                        loc: self.loc(r.directive.span),
+                    });
+                }
                 Pass::Ref
                     if p.map.as_ref().is_some_and(|m| {
                         self.member_root(m.expr) == Some(p.sym)
@@ -284,7 +356,7 @@ impl Writer<'_> {
                         .collect();
                     let mut items = Vec::new();
                     for item in &members {
-                        match cexpr::item(self.text, self.typed, item.expr) {
+                        match cexpr::item(&self.tx(), self.typed, item.expr) {
                             Ok(c) => items.push((c, *item)),
                             Err(d) => self.errors.push(*d),
                         }
@@ -364,7 +436,7 @@ impl Writer<'_> {
                         {
                             (format!("((void *)({name}))"), "0".to_owned(), None)
                         }
-                        Some(e) => match cexpr::item(self.text, self.typed, e) {
+                        Some(e) => match cexpr::item(&self.tx(), self.typed, e) {
                             Ok(c) => (c.begin, c.size, c.attach_ptr),
                             Err(d) => {
                                 self.errors.push(*d);
@@ -517,7 +589,7 @@ impl Writer<'_> {
 
     /// Entries for one list item that feeds no kernel parameter.
     fn map_entries(&mut self, m: &MapItem<'_>, flags: u64, entries: &mut Vec<Entry>) {
-        match cexpr::item(self.text, self.typed, m.expr) {
+        match cexpr::item(&self.tx(), self.typed, m.expr) {
             Ok(c) => {
                 let loc = self.loc(m.span);
                 let mut flags = flags;
@@ -584,58 +656,60 @@ impl Writer<'_> {
             Some(body) => {
                 pre.push_str(&call("ompcc_rt_target_data_begin"));
                 pre.push_str(" { ");
+                let mut closers = 0;
+                let mut redirected = Vec::new();
                 for (i, u) in d.use_device.iter().enumerate() {
-                    let v = self.src(u.expr).to_owned();
-                    let arg = if u.addr {
-                        format!("(void *)&({v})")
-                    } else {
-                        format!("(void *)({v})")
-                    };
-                    if u.addr {
-                        // `use_device_addr(x)` of a non-pointer would need every use of `x`
-                        // in the body replaced by the device object.
-                        let ty = self.typed.symbols[u.sym].ty;
-                        if !self.typed.types.is_pointer(ty) {
-                            self.errors.push(
-                                Diagnostic::error(
-                                    "E0951",
-                                    format!(
-                                        "use_device_addr({v}) is not supported yet for a \
-                                         variable that is not a pointer"
-                                    ),
-                                    u.expr.span,
-                                )
-                                .with_primary_label("here"),
-                            );
-                            continue;
-                        }
-                    }
+                    let v = self.src(u.expr);
                     let tmp = format!("__ompcc_u{id}_{i}");
-                    let translated = format!(
-                        "ompcc_rt_use_device_ptr({device}, {arg}, {}, {})",
-                        cexpr::c_string(&v),
-                        self.loc(u.expr.span)
-                    );
+                    let translate = |arg: &str| {
+                        format!(
+                            "ompcc_rt_use_device_ptr({device}, {arg}, {}, {})",
+                            cexpr::c_string(&v),
+                            self.loc(u.expr.span)
+                        )
+                    };
+                    let ty = self.typed.symbols[u.sym].ty;
+                    if u.addr && !self.typed.types.is_pointer(ty) {
+                        // `use_device_addr(x)`: every use of `x` in the body becomes
+                        // `(*tmp)`, an lvalue of x's type at the device address (so
+                        // `sizeof x` and `&x` keep their meaning).
+                        let translated = translate(&format!("(void *)&({v})"));
+                        pre.push_str(&format!(
+                            "__typeof__({v}) *{tmp} = (__typeof__({v}) *){translated}; "
+                        ));
+                        let with = format!("(*{tmp})");
+                        self.redirect_uses(body, u.sym, &with);
+                        redirected.push((u.sym, self.redirect.insert(u.sym, with)));
+                        continue;
+                    }
                     if u.addr {
-                        // The pointer variable's own storage on the device, read back as the
-                        // pointer value the body sees.
+                        // A pointer: its own storage on the device, read back as the pointer
+                        // value the body sees.
+                        let translated = translate(&format!("(void *)&({v})"));
                         pre.push_str(&format!(
                             "__typeof__({v}) {tmp} = *(__typeof__({v}) *){translated}; "
                         ));
                     } else {
+                        let translated = translate(&format!("(void *)({v})"));
                         pre.push_str(&format!(
                             "__typeof__({v}) {tmp} = (__typeof__({v})){translated}; "
                         ));
                     }
                     pre.push_str(&format!("{{ __typeof__({v}) {v} = {tmp}; "));
+                    closers += 1;
                 }
-                let closers = "}".repeat(d.use_device.len());
+                let closers = "}".repeat(closers);
                 self.push(&pre);
                 // The pragma line becomes the code above; its newlines stay.
                 let nl = newlines_of(&self.text[start..pragma_end]);
                 self.push(&nl);
-                let _ = body;
                 self.render(pragma_end, end, constructs);
+                for (sym, old) in redirected.into_iter().rev() {
+                    match old {
+                        Some(o) => self.redirect.insert(sym, o),
+                        None => self.redirect.remove(&sym),
+                    };
+                }
                 let end_call = format!(" {closers}}} {} }}", call("ompcc_rt_target_data_end"));
                 self.push(&end_call);
             }
@@ -652,6 +726,38 @@ impl Writer<'_> {
                 let nl = newlines_of(&self.text[start..end]);
                 self.push(&nl);
             }
+        }
+    }
+}
+
+impl Writer<'_> {
+    /// Substitutes `with` for the uses of `sym` in `body`, except inside the pragma lines of
+    /// nested directives (their clauses name the original variable for the host fallback).
+    fn redirect_uses(
+        &mut self,
+        body: &ompcc_syntax::ast::Stmt,
+        sym: ompcc_sema::SymbolId,
+        with: &str,
+    ) {
+        use ompcc_omp::walk::{self, Node};
+        let mut uses = Vec::new();
+        let mut pragmas = Vec::new();
+        walk::stmt(body, &mut |n| match n {
+            Node::Expr(e)
+                if matches!(e.kind, ompcc_syntax::ast::ExprKind::Ident(_))
+                    && self.typed.ident_symbols.get(&e.id) == Some(&sym) =>
+            {
+                uses.push(e.span);
+            }
+            Node::Directive(d) => pragmas.push(d.span),
+            _ => {}
+        });
+        for u in uses {
+            if pragmas.iter().any(|p| p.lo <= u.lo && u.hi <= p.hi) {
+                continue;
+            }
+            self.subst
+                .insert(u.lo as usize, (u.hi as usize, with.to_owned()));
         }
     }
 }

@@ -34,11 +34,19 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
                 Pass::Ref => "device address",
                 Pass::DevicePtr => "device pointer",
                 Pass::Value => "value",
+                Pass::Copy => "copy of the value",
+                Pass::DeviceAddr => "device address as given",
             };
-            let map = p
-                .map
-                .as_ref()
-                .map_or_else(|| "firstprivate".to_owned(), |m| describe_map(m));
+            let map = p.map.as_ref().map_or_else(
+                || {
+                    if p.pass == Pass::DeviceAddr {
+                        "has_device_addr".to_owned()
+                    } else {
+                        "firstprivate".to_owned()
+                    }
+                },
+                |m| describe_map(m),
+            );
             out.push_str(&format!(
                 "{at}: remark:   parameter {i} '{}' ({how}, {} bytes): {map}\n",
                 p.name, p.size

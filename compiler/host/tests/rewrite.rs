@@ -143,3 +143,88 @@ void f(int n, int *a) {
         "{text}"
     );
 }
+
+#[test]
+fn use_device_addr_of_an_array_redirects_its_uses() {
+    let src = "\
+unsigned long f(void) {
+  static double v[64];
+  unsigned long n = 0;
+#pragma omp target data map(tofrom: v)
+  {
+#pragma omp target data use_device_addr(v)
+    {
+      double *d = v;
+      n = sizeof(v) + (d != 0);
+#pragma omp target teams distribute parallel for has_device_addr(v)
+      for (int i = 0; i < 64; i++)
+        v[i] = i;
+    }
+  }
+  return n;
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    let msgs = cc_accepts(&text);
+    assert!(!msgs.contains("warning"), "{msgs}\n{text}");
+    // A pointer to the array at its device address; the body's uses go through it, so
+    // `sizeof` still measures the array.
+    assert!(
+        text.contains("__typeof__(v) *__ompcc_u2_0 = (__typeof__(v) *)ompcc_rt_use_device_ptr("),
+        "{text}"
+    );
+    assert!(
+        text.contains("      double *d = (*__ompcc_u2_0);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("      n = sizeof((*__ompcc_u2_0)) + (d != 0);"),
+        "{text}"
+    );
+    // The region passes that address unchanged (LITERAL | TARGET_PARAM); its pragma, the
+    // host fallback, still names the variable.
+    assert!(
+        text.contains("void *__ompcc_h3_0 = (void *)&((*__ompcc_u2_0));"),
+        "{text}"
+    );
+    assert!(text.contains(", 0x30ull, \"v\""), "{text}");
+    assert!(
+        text.contains("#pragma omp target teams distribute parallel for has_device_addr(v)\n"),
+        "{text}"
+    );
+    assert!(text.contains("        (*__ompcc_u2_0)[i] = i;"), "{text}");
+}
+
+#[test]
+fn firstprivate_aggregates_are_copied_for_the_launch() {
+    let src = "\
+struct P { double a; int k; };
+void f(int *out) {
+  const int coef[4] = {1, 2, 3, 4};
+  struct P p = {0.5, 2};
+#pragma omp target teams distribute parallel for firstprivate(coef, p) map(from: out[0:8])
+  for (int i = 0; i < 8; i++)
+    out[i] = coef[i % 4] + p.k;
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    let msgs = cc_accepts(&text);
+    assert!(!msgs.contains("warning"), "{msgs}\n{text}");
+    for (k, v) in [(1, "coef"), (2, "p")] {
+        assert!(
+            text.contains(&format!(
+                "unsigned char __ompcc_f1_{k}[sizeof({v})] __attribute__((aligned(__alignof__({v})))); \
+                 __builtin_memcpy(__ompcc_f1_{k}, (const void *)&({v}), sizeof(__ompcc_f1_{k}));"
+            )),
+            "{v}:\n{text}"
+        );
+        // Mapped `to` as the kernel's parameter: TO | TARGET_PARAM.
+        assert!(
+            text.contains(&format!(
+                "{{((void *)__ompcc_f1_{k}), ((void *)__ompcc_f1_{k}), \
+                 ((unsigned long long)sizeof(__ompcc_f1_{k})), 0x11ull, \"{v}\""
+            )),
+            "{v}:\n{text}"
+        );
+    }
+}

@@ -1,10 +1,11 @@
 //! Outlining of `target` regions into kernels, and the OpenMP constructs inside them
 //! (DESIGN section 5).
 //!
-//! A kernel's parameters are exactly the region's `params` (Ref and DevicePtr: a generic
-//! pointer; Value: the variable's own scalar type). Ref params stand for the variable itself
-//! (its storage is device memory); DevicePtr and Value params are copied into private stack
-//! slots. Every other variable the region uses that is declared outside it (private copies,
+//! A kernel's parameters are exactly the region's `params` (Ref, DevicePtr, Copy and
+//! DeviceAddr: a generic pointer; Value: the variable's own scalar type). Ref and DeviceAddr
+//! params stand for the variable itself (its storage is device memory); DevicePtr and Value
+//! params are copied into private stack slots, and so are the bytes a Copy param points at
+//! (`privatize::private_copy_param`). Every other variable the region uses that is declared outside it (private copies,
 //! loop variables declared before the loop) gets a fresh private slot.
 //!
 //! Execution (the launch contract of `ompcc_omp::ExecMode`):
@@ -107,7 +108,7 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
     let mut ok = true;
     for p in &region.params {
         let ty = match p.pass {
-            Pass::Ref | Pass::DevicePtr => Type::PTR,
+            Pass::Ref | Pass::DevicePtr | Pass::Copy | Pass::DeviceAddr => Type::PTR,
             Pass::Value => match cx.value_type(cx.typed.symbols[p.sym].ty) {
                 Ok(t) => t,
                 Err(m) => {
@@ -189,9 +190,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let qt = self.cx.typed.symbols[p.sym].ty;
             let align = self.align_of(qt);
             match p.pass {
-                Pass::Ref => {
+                Pass::Ref | Pass::DeviceAddr => {
                     self.locals.insert(p.sym, Local::Ptr(v, align));
                 }
+                Pass::Copy => self.private_copy_param(p.sym, v, span),
                 Pass::DevicePtr | Pass::Value => {
                     let Some(slot) = self.new_slot(qt, span) else {
                         continue;
@@ -342,7 +344,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn team_shared(&mut self, region: &TargetRegion<'a>, shape: &Shape<'a>) {
         let mut syms: Vec<SymbolId> = Vec::new();
         for p in &region.params {
-            if p.pass != Pass::Ref {
+            if !matches!(p.pass, Pass::Ref | Pass::DeviceAddr) {
                 syms.push(p.sym);
             }
         }

@@ -53,6 +53,26 @@ pub(crate) struct ArrayRed {
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
+    /// A firstprivate aggregate kernel parameter (`Pass::Copy`): `ptr` is the device address
+    /// of the host's bytes; each thread copies them into its own stack slot, which then is
+    /// the variable in the kernel.
+    pub(crate) fn private_copy_param(&mut self, sym: SymbolId, ptr: Value, span: Span) {
+        let qt = self.cx.typed.symbols[sym].ty;
+        let align = self.align_of(qt);
+        let Some(slot) = self.new_slot(qt, span) else {
+            return;
+        };
+        let dst = self.slot_addr(slot, align);
+        // The runtime allocates the copy for this one object, so it has the object's alignment.
+        let src = Addr {
+            ptr,
+            space: AddrSpace::Generic,
+            align,
+        };
+        self.copy(dst, src, qt, span);
+        self.locals.insert(sym, Local::Slot(slot, align));
+    }
+
     pub(crate) fn privatize_chain(
         &mut self,
         chain: &[&'a OmpDirective],

@@ -997,3 +997,80 @@ fn generic_vla_shared_with_a_nested_parallel_is_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn firstprivate_aggregate_copies_are_per_thread() {
+    // Each thread changes its own copy of `coef` and `p`; the buffer the host passed stays as
+    // it was, and every thread starts from its values (one iteration per thread: a thread's
+    // copy lives across its iterations).
+    let c = compile(
+        "struct P { double a; int k; };
+void f(int n, int *out) {
+  int coef[4] = {1, -2, 3, -4};
+  struct P p = {0.5, 3};
+#pragma omp target teams distribute parallel for firstprivate(coef, p) map(from: out[0:n])
+  for (int i = 0; i < n; i++) {
+    coef[i % 4] += i;
+    p.k += i;
+    out[i] = coef[0] + coef[1] + coef[2] + coef[3] + p.k;
+  }
+}",
+    );
+    let params: Vec<(String, Pass)> = c.regions[0]
+        .params
+        .iter()
+        .map(|(n, p, _)| (n.clone(), *p))
+        .collect();
+    assert_eq!(
+        params,
+        vec![
+            ("n".into(), Pass::Value),
+            ("coef".into(), Pass::Copy),
+            ("p".into(), Pass::Copy),
+            ("out".into(), Pass::DevicePtr),
+        ]
+    );
+    let n = 128;
+    let mut e = Emu::new(&c);
+    let coef = e.buf(&[1i32, -2, 3, -4]);
+    // `{0.5, 3}` as 32-bit words: the double's low and high halves, `k`, padding.
+    let half = 0.5f64.to_bits();
+    let p = e.buf(&[half as u32, (half >> 32) as u32, 3, 0]);
+    let out = e.buf(&vec![0i32; n as usize]);
+    e.launch(
+        0,
+        2,
+        64,
+        &[
+            ("n", int(n)),
+            ("coef", Arg::Buf(coef)),
+            ("p", Arg::Buf(p)),
+            ("out", Arg::Buf(out)),
+        ],
+    );
+    let want: Vec<i32> = (0..n).map(|i| -2 + i + 3 + i).collect();
+    assert_eq!(e.get::<i32>(out, n as usize), want);
+    assert_eq!(e.get::<i32>(coef, 4), vec![1, -2, 3, -4]);
+}
+
+#[test]
+fn has_device_addr_array_is_used_in_place() {
+    let c = compile(
+        "void f(void) {
+  static double v[256];
+#pragma omp target teams distribute parallel for has_device_addr(v)
+  for (int i = 0; i < 256; i++) v[i] = v[i] * 2.0 + i;
+}",
+    );
+    assert_eq!(c.regions[0].params, vec![("v".into(), Pass::DeviceAddr, 8)]);
+    let v: Vec<f64> = (0..256).map(|i| (i % 17) as f64).collect();
+    let mut e = Emu::new(&c);
+    let dv = e.buf(&v);
+    e.launch(0, 2, 64, &[("v", Arg::Buf(dv))]);
+    let want: Vec<f64> = v
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x * 2.0 + i as f64)
+        .collect();
+    assert_eq!(e.get::<f64>(dv, 256), want);
+}

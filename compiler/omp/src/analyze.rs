@@ -77,6 +77,13 @@ pub fn is_section_chain(e: &Expr) -> bool {
     }
 }
 
+fn strip_parens(mut e: &Expr) -> &Expr {
+    while let ExprKind::Paren(inner) = &e.kind {
+        e = inner;
+    }
+    e
+}
+
 /// The statement with single-statement compound blocks removed (`{ { s } }` is `s`).
 pub fn strip_compound(s: &Stmt) -> &Stmt {
     match &s.kind {
@@ -621,12 +628,12 @@ impl<'a, 's> Analyzer<'a, 's> {
             .into_iter()
             .filter_map(|e| self.sym_of(e))
             .collect();
+        // `has_device_addr`: the first list item of each variable decides how it is passed.
+        let mut device_addrs: FxHashMap<SymbolId, &'a Expr> = FxHashMap::default();
         for e in clause_items(d, OmpClauseName::HasDeviceAddr) {
-            self.diags.push(Diagnostic::error(
-                "E0908",
-                "'has_device_addr' is not supported on target constructs yet",
-                e.span,
-            ));
+            if let Some(sym) = self.sym_of(e) {
+                device_addrs.entry(sym).or_insert(e);
+            }
         }
         let mut tofrom_items: FxHashMap<SymbolId, &'a Expr> = FxHashMap::default();
         let mut reductions = Vec::new();
@@ -753,6 +760,14 @@ impl<'a, 's> Analyzer<'a, 's> {
             };
             let (pass, map) = if device_ptrs.contains(&sym) {
                 (Pass::Value, None)
+            } else if let Some(item) = device_addrs.get(&sym) {
+                // A section of a pointer: the pointer's value is the device address (as for
+                // `is_device_ptr`); otherwise the variable's own storage is on the device.
+                if is_ptr && !matches!(strip_parens(item).kind, ExprKind::Ident(_)) {
+                    (Pass::Value, None)
+                } else {
+                    (Pass::DeviceAddr, None)
+                }
             } else if let Some(k) = explicit.iter().position(|(s, _)| *s == sym) {
                 used_maps.insert(k);
                 let m = explicit[k].1.clone();
@@ -763,17 +778,13 @@ impl<'a, 's> Analyzer<'a, 's> {
                     (Pass::Ref, Some(m))
                 }
             } else if firstprivate.contains(&sym) {
-                if !types.is_scalar(ty) {
-                    self.diags.push(Diagnostic::error(
-                        "E0905",
-                        format!(
-                            "firstprivate '{name}' of a non-scalar type on a target construct is not supported yet"
-                        ),
-                        first.span,
-                    ));
+                if types.is_scalar(ty) {
+                    (Pass::Value, None)
+                } else if let Some(pass) = self.aggregate_copy(&name, ty, first.span) {
+                    (pass, None)
+                } else {
                     continue;
                 }
-                (Pass::Value, None)
             } else if let Some(item) = tofrom_items.get(&sym) {
                 let mut m = implicit(MapType::ToFrom);
                 m.expr = item;
@@ -830,19 +841,18 @@ impl<'a, 's> Analyzer<'a, 's> {
                     Some(DefaultmapBehavior::From) => (Pass::Ref, Some(implicit(MapType::From))),
                     Some(DefaultmapBehavior::Alloc) => (Pass::Ref, Some(implicit(MapType::Alloc))),
                     Some(DefaultmapBehavior::Firstprivate) => {
-                        self.diags.push(Diagnostic::error(
-                            "E0905",
-                            format!("firstprivate aggregate '{name}' on a target construct is not supported yet"),
-                            first.span,
-                        ));
-                        continue;
+                        match self.aggregate_copy(&name, ty, first.span) {
+                            Some(pass) => (pass, None),
+                            None => continue,
+                        }
                     }
                     _ => (Pass::Ref, Some(implicit(MapType::ToFrom))),
                 }
             };
+            // Every pass but `Value` hands the kernel one address.
             let size = match pass {
                 Pass::Value => value_size,
-                _ => 8,
+                Pass::Ref | Pass::DevicePtr | Pass::Copy | Pass::DeviceAddr => 8,
             };
             params.push(Param {
                 sym,
@@ -874,6 +884,30 @@ impl<'a, 's> Analyzer<'a, 's> {
             device: clause_expr(d, OmpClauseName::Device),
             nowait: d.clauses.iter().any(|c| c.name == OmpClauseName::Nowait),
         });
+    }
+
+    /// How a firstprivate aggregate reaches the kernel: a copy of its bytes (`Pass::Copy`)
+    /// when its size is known at compile time; `E0905` for variably modified types, whose size
+    /// the kernel could not give a private copy.
+    fn aggregate_copy(&mut self, name: &str, ty: QualType, span: Span) -> Option<Pass> {
+        let types = &self.typed.types;
+        if types.size_of(ty).is_some() && !types.is_variably_modified(ty) {
+            return Some(Pass::Copy);
+        }
+        self.diags.push(
+            Diagnostic::error(
+                "E0905",
+                format!(
+                    "firstprivate '{name}' of a variable-length or incomplete type on a target \
+                     construct is not supported"
+                ),
+                span,
+            )
+            .with_help(format!(
+                "map it instead, e.g. 'map(to: {name})', and copy it inside the region"
+            )),
+        );
+        None
     }
 
     fn defaultmap_none(&mut self, name: &str, span: Span) {

@@ -21,16 +21,17 @@
 //!   exactly such a construct are `Spmd` with a loop nest; `target parallel` otherwise is
 //!   `Spmd` without one (team 0 runs it); `target teams` with other code is `Generic`;
 //!   `target` with other code, and `target simd` (with its loop nest), are `Serial`;
-//! - params, in order of first reference: `is_device_ptr` -> Value; explicit map -> Ref, or
-//!   DevicePtr for a pointer mapped through a section; target `firstprivate` scalars ->
-//!   Value; reduction and lastprivate variables of combined constructs -> Ref tofrom;
+//! - params, in order of first reference: `is_device_ptr` -> Value; `has_device_addr` ->
+//!   DeviceAddr (Value for a section of a pointer); explicit map -> Ref, or DevicePtr for a
+//!   pointer mapped through a section; target `firstprivate` scalars -> Value, aggregates of
+//!   known size (and `defaultmap(firstprivate)` aggregates) -> Copy; reduction and lastprivate variables of combined constructs -> Ref tofrom;
 //!   implicit pointers -> DevicePtr (zero-length), scalars -> Value unless `defaultmap` says
 //!   otherwise, arrays/structs/unions -> Ref tofrom; identifiers in the VLA sizes of a
 //!   captured variable's type are captured too; `declare target` globals, `private` items
 //!   and loop iteration variables are no params;
-//! - diagnostics `E0901`-`E0908`: nested device constructs, reductions over members or
-//!   elements, unnamed map items, thread-locals, firstprivate aggregates, implicit maps of unsized
-//!   arrays, `defaultmap(none)` violations, `has_device_addr`.
+//! - diagnostics `E0901`-`E0907`: nested device constructs, reductions over members or
+//!   elements, unnamed map items, thread-locals, firstprivate of variable-length types,
+//!   implicit maps of unsized arrays, `defaultmap(none)` violations.
 //!
 //! Everything refers back to the AST by reference (`'a` is the translation unit's lifetime) and
 //! to sema's symbols by `SymbolId`; names are the list items as written.

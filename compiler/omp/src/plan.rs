@@ -80,7 +80,8 @@ pub struct Param<'a> {
     /// How it reaches the kernel.
     pub pass: Pass,
     /// The map entry that feeds it; `None` for `Pass::Value` parameters that are plain
-    /// firstprivate copies (the host passes them as `LITERAL` entries of `sizeof(var)` bytes).
+    /// firstprivate copies (the host passes them as `LITERAL` entries of `sizeof(var)` bytes),
+    /// for `Pass::Copy` (the host maps its own temporary) and for `Pass::DeviceAddr`.
     pub map: Option<MapItem<'a>>,
     /// Size of the parameter in the kernel's parameter space, in bytes (pointers: 8).
     pub size: u32,
@@ -99,6 +100,15 @@ pub enum Pass {
     /// The variable's value (firstprivate scalars, `is_device_ptr` pointers). The kernel gets
     /// a private copy holding it.
     Value,
+    /// A firstprivate aggregate (array of known size, struct, union): the host copies the
+    /// variable's bytes into a fresh temporary mapped `to` for the launch, and the kernel gets
+    /// that copy's device address and copies it into its own private variable. (A fresh host
+    /// temporary is never present already, so the device always sees the host value.)
+    Copy,
+    /// The variable's storage address is already a device address (`has_device_addr(x)` of a
+    /// variable that is not a pointer section): the host passes `&x` unchanged and the kernel
+    /// reads and writes the variable through it, as for `Ref`.
+    DeviceAddr,
 }
 
 /// One map list item (explicit or implicit).

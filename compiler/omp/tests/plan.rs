@@ -227,17 +227,82 @@ fn vla_pointer_sizes_are_captured() {
 #[test]
 fn errors_name_the_construct() {
     let src = "void f(int n, double *a) {
-  double b[4];
+  double b[n];
 #pragma omp target firstprivate(b) map(tofrom: a[0:n])
   a[0] = b[0];
 #pragma omp target defaultmap(none) map(tofrom: a[0:n])
   a[0] = n;
-#pragma omp target has_device_addr(a)
-  a[0] = 1;
 }
 ";
     with_plan(src, |_, d| {
         let codes: Vec<&str> = d.iter().map(|d| d.code).collect();
-        assert_eq!(codes, vec!["E0905", "E0907", "E0908"], "{d:?}");
+        assert_eq!(codes, vec!["E0905", "E0907"], "{d:?}");
+    });
+}
+
+#[test]
+fn firstprivate_aggregates_are_copied() {
+    let src = "struct P { double a, b; int k; };
+void f(int *out) {
+  int coef[4] = {1, 2, 3, 4};
+  struct P p = {1, 2, 3};
+  union { int i; float f; } u;
+  u.i = 1;
+#pragma omp target teams distribute parallel for firstprivate(coef, p) map(from: out[0:8])
+  for (int i = 0; i < 8; i++) out[i] = coef[i % 4] + p.k;
+#pragma omp target defaultmap(firstprivate: aggregate) map(from: out[0:1])
+  out[0] = u.i + coef[1];
+}
+";
+    with_plan(src, |p, d| {
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(
+            params(p, 0),
+            vec![
+                ("out".into(), Pass::DevicePtr, Some(MapType::From), 8),
+                ("coef".into(), Pass::Copy, None, 8),
+                ("p".into(), Pass::Copy, None, 8),
+            ]
+        );
+        assert_eq!(
+            params(p, 1),
+            vec![
+                ("out".into(), Pass::DevicePtr, Some(MapType::From), 8),
+                ("u".into(), Pass::Copy, None, 8),
+                ("coef".into(), Pass::Copy, None, 8),
+            ]
+        );
+    });
+}
+
+#[test]
+fn has_device_addr_items_pass_their_address() {
+    let src = "void f(int n, double *q) {
+  static double v[64];
+  double s = 0;
+#pragma omp target teams distribute parallel for has_device_addr(v, q[0:n]) map(tofrom: s)
+  for (int i = 0; i < n; i++) { v[i] = q[i]; s += 1; }
+#pragma omp target has_device_addr(s)
+  s = v[0];
+}
+";
+    with_plan(src, |p, d| {
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(
+            params(p, 0),
+            vec![
+                ("n".into(), Pass::Value, None, 4),
+                ("v".into(), Pass::DeviceAddr, None, 8),
+                ("q".into(), Pass::Value, None, 8),
+                ("s".into(), Pass::Ref, Some(MapType::ToFrom), 8),
+            ]
+        );
+        assert_eq!(
+            params(p, 1),
+            vec![
+                ("s".into(), Pass::DeviceAddr, None, 8),
+                ("v".into(), Pass::Ref, Some(MapType::ToFrom), 8),
+            ]
+        );
     });
 }

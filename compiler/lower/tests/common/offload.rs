@@ -301,7 +301,9 @@ impl<'c> Emu<'c> {
                 .get(name.as_str())
                 .unwrap_or_else(|| panic!("no argument for param '{name}' of {region:?}"));
             let b = match (a, pass) {
-                (Arg::Buf(p), Pass::Ref | Pass::DevicePtr) => p.to_le_bytes().to_vec(),
+                (Arg::Buf(p), Pass::Ref | Pass::DevicePtr | Pass::Copy | Pass::DeviceAddr) => {
+                    p.to_le_bytes().to_vec()
+                }
                 (Arg::Buf(p), Pass::Value) if *size == 8 => p.to_le_bytes().to_vec(),
                 (Arg::Val(v), Pass::Value) => v.clone(),
                 _ => panic!("argument for '{name}' does not match {pass:?}"),
