@@ -1,7 +1,8 @@
 //! Module linking: joins a library module into a program module (the device math library into
 //! a unit's device code), renames symbols, and drops what nothing references.
 //!
-//! Rules of [`link`]: a definition replaces a declaration of the same name (in either module);
+//! Rules of [`link`]: a definition replaces a declaration of the same name (in either module;
+//! an `extern` declaration's linkage entry goes with it);
 //! an exported symbol defined in both is an error; an internal symbol of the library that
 //! clashes with any name of the program is renamed (with every reference to it in the
 //! library); the library's source files are appended to the program's file table and its
@@ -106,6 +107,12 @@ pub fn link(dst: &mut Module, mut lib: Module) -> Result<Vec<String>, String> {
     // Definitions replace declarations, both ways.
     let lib_fns: FxHashSet<String> = lib.functions.iter().map(|f| f.name.clone()).collect();
     dst.decls.retain(|d| !lib_fns.contains(&d.name));
+    // A definition is never `extern`: a replaced declaration's entry goes with it.
+    for name in &lib_fns {
+        if dst.linkage_of(name) == Linkage::Extern {
+            dst.linkage.remove(name);
+        }
+    }
     let added_globals: Vec<String> = lib.globals.iter().map(|g| g.name.clone()).collect();
     for d in lib.decls {
         if dst.function(&d.name).is_none() && !dst.decls.iter().any(|x| x.name == d.name) {
@@ -115,6 +122,9 @@ pub fn link(dst: &mut Module, mut lib: Module) -> Result<Vec<String>, String> {
     dst.functions.extend(lib.functions);
     dst.globals.extend(lib.globals);
     for (name, l) in lib.linkage {
+        if l == Linkage::Extern && dst.function(&name).is_some() {
+            continue;
+        }
         dst.linkage.entry(name).or_insert(l);
     }
     Ok(added_globals)

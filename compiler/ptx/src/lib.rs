@@ -9,7 +9,10 @@
 //!
 //! Linkage: exported globals and functions are `.visible`, internal ones get no qualifier,
 //! shared variables never do; the dynamic shared array (`extern` shared global of size 0) is
-//! `.extern .shared .align A .b8 name[];`. Kernel launch bounds become `.maxntid`, `.reqntid`
+//! `.extern .shared .align A .b8 name[];`, an `extern` global or const variable (defined by
+//! another unit) `.extern .global .align A .b8 name[N];`, and a function declaration
+//! `.extern .func`: a module with such externs is assembled on its own with `ptxas -c` and
+//! resolved when the program's modules are linked (`cuLink*`, the emulator's linker). Kernel launch bounds become `.maxntid`, `.reqntid`
 //! and `.minnctapersm` between the parameter list and the body.
 //!
 //! Function pointers: `func_addr` is `mov.u64 %rd, name`; `call_indirect` calls through the
