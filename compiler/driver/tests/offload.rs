@@ -229,7 +229,10 @@ fn static_functions_and_their_kernels_do_not_clash_across_units() {
     let names = launched(&log);
     assert_eq!(names.len(), 2, "{log}");
     for n in &names {
-        assert!(n.starts_with("__omp_offload_run_") && n.ends_with("_l9"), "{n}");
+        assert!(
+            n.starts_with("__omp_offload_run_") && n.ends_with("_l9"),
+            "{n}"
+        );
     }
 }
 

@@ -242,6 +242,23 @@ mod tests {
     }
 
     #[test]
+    fn a_definition_replaces_an_extern_declaration_in_either_module() {
+        let user = "extern declare @w(i32) -> i32\n\
+                    kernel @k(i32) {\n    fn0 = func @w(i32) -> i32\n\
+                    block0(v0: i32):\n    v1 = call fn0(v0)\n    return\n}\n";
+        let def = "func @w(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n";
+        let mut prog = parse_module(user).unwrap();
+        link(&mut prog, parse_module(def).unwrap()).unwrap();
+        assert!(prog.decls.is_empty());
+        assert_eq!(prog.linkage_of("w"), Linkage::Export);
+        crate::verify_module(&prog).unwrap();
+        let mut prog = parse_module(def).unwrap();
+        link(&mut prog, parse_module(user).unwrap()).unwrap();
+        assert_eq!(prog.linkage_of("w"), Linkage::Export);
+        crate::verify_module(&prog).unwrap();
+    }
+
+    #[test]
     fn an_exported_symbol_defined_twice_is_an_error() {
         let src = "func @f() {\nblock0:\n    return\n}\n";
         let mut a = parse_module(src).unwrap();

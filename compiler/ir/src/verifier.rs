@@ -936,7 +936,10 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
         }
     }
     for (i, d) in m.decls.iter().enumerate() {
-        if m.linkage.get(&d.name).is_some_and(|&l| l != Linkage::Extern) {
+        if m.linkage
+            .get(&d.name)
+            .is_some_and(|&l| l != Linkage::Extern)
+        {
             errors.push(VerifierError {
                 location: ErrorLocation::Decl(i),
                 message: format!(

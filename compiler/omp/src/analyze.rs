@@ -42,7 +42,12 @@ pub fn plan_with_source<'a>(
 fn unit_id(sm: &SourceMap) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let name = sm.file_name(sm.main_file());
-    for &b in name.as_bytes().iter().chain(&[0]).chain(sm.text().as_bytes()) {
+    for &b in name
+        .as_bytes()
+        .iter()
+        .chain(&[0])
+        .chain(sm.text().as_bytes())
+    {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
