@@ -236,6 +236,26 @@ fn static_functions_and_their_kernels_do_not_clash_across_units() {
     }
 }
 
+/// A declare-target function that no unit's device code defines (here only the host has it)
+/// is a link error at the first device use, naming the function and the unit.
+#[test]
+fn a_declare_target_function_no_unit_defines_is_a_device_link_error() {
+    let sb = Sandbox::new();
+    let main = Path::new(PROGRAMS).join("sep_main.c").display().to_string();
+    sb.write("host.c", "double weight(int i) { return i; }\n");
+    ok(&sb.ompcc(&["-fopenmp", "-c", &main, "-o", "a.o"]));
+    ok(&sb.ompcc(&["-fopenmp", "-c", "host.c", "-o", "h.o"]));
+    ok(&sb.ompcc(&["-fopenmp", "a.o", "h.o", "-o", "prog"]));
+    let out = run_on(&sb, "prog", "emu");
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("`.extern` function `weight` of ")
+            && err.contains("sep_main.c is not defined by any module"),
+        "{err}"
+    );
+}
+
 /// A call to a function that is neither defined in the unit nor `declare target` keeps its
 /// error: only declare-target functions may come from another unit.
 #[test]
