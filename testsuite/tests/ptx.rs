@@ -1,6 +1,7 @@
 //! PTX file tests: every `testsuite/ptx/*.ir` module is emitted as PTX, matched against the
 //! file's filecheck directives (`; check:` ...; a literal `$` is written `$$`), and assembled
-//! by ptxas for sm_70, sm_80 and sm_90 (those at least the file's target).
+//! by ptxas for sm_70, sm_80 and sm_90 (those at least the file's target; with `-c` when the module
+//! declares symbols of other units, which the device link resolves).
 //!
 //! Per-file directives: `; target: sm_XX` (default sm_70), `; jump-tables: yes`, `; line-info: yes`
 //! (write `.file`/`.loc`) and `; error: TEXT` for a module
@@ -40,7 +41,14 @@ fn assemble(ptxas: &Path, dir: &Path, name: &str, ptx: &str, min_sm: u32) -> Vec
         .filter(|&&sm| sm >= min_sm)
         .map(|&sm| {
             let out = dir.join(format!("{name}.sm_{sm}.cubin"));
+            // Symbols of other units (`.extern .global`, a non-runtime `.extern .func`)
+            // resolve at the device link: assemble such a module alone, as relocatable code.
+            let relocatable = ptx.lines().any(|l| {
+                (l.starts_with(".extern .global") || l.starts_with(".extern .const"))
+                    || (l.starts_with(".extern .func") && !l.contains(" vprintf("))
+            });
             let child = Command::new(ptxas)
+                .args(relocatable.then_some("-c"))
                 .arg(format!("-arch=sm_{sm}"))
                 .arg(&file)
                 .arg("-o")

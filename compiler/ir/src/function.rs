@@ -81,8 +81,11 @@ pub enum Linkage {
     Export,
     /// Defined here and private to the module (C `static`; PTX writes no qualifier).
     Internal,
-    /// Declared here, defined outside the module (PTX `.extern`). The one use is a `shared`
-    /// global of size 0: the dynamic shared-memory array whose size the kernel launch gives.
+    /// Declared here, defined outside the module (PTX `.extern`): a `shared` global of size 0
+    /// (the dynamic shared-memory array whose size the kernel launch gives), or a `global` or
+    /// `const` variable that another unit's module defines (resolved when modules are linked).
+    /// On a declaration (`extern declare`): a function another module defines, as opposed to
+    /// one the device runtime provides or a library links in (no entry).
     Extern,
 }
 

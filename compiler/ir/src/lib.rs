@@ -6,7 +6,7 @@
 //! form (`write`, `parser`) round-trips with the same entity numbers, so every pass can be
 //! tested from a file. Instructions may carry source locations (`srcloc`: `!loc FILE:LINE:COL`
 //! after the operands, files named by `file N "path"` module items); globals and functions may
-//! be `internal` (or `extern`, for the dynamic shared array) and kernels may carry launch
+//! be `internal` (or `extern`: the dynamic shared array, or a variable another module defines) and kernels may carry launch
 //! bounds (`kernel @k() max_threads(256) {`). Function pointers are `func_addr fnN` values
 //! called with `call_indirect sigN, vP(args)` (`sigN = (i32) -> i32` in the preamble); local
 //! VLAs use `stack_alloc` with `stack_save`/`stack_restore`; a global's initializer may hold

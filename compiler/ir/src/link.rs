@@ -1,7 +1,8 @@
 //! Module linking: joins a library module into a program module (the device math library into
 //! a unit's device code), renames symbols, and drops what nothing references.
 //!
-//! Rules of [`link`]: a definition replaces a declaration of the same name (in either module);
+//! Rules of [`link`]: a definition replaces a declaration of the same name (in either module;
+//! an `extern` declaration's linkage entry goes with it);
 //! an exported symbol defined in both is an error; an internal symbol of the library that
 //! clashes with any name of the program is renamed (with every reference to it in the
 //! library); the library's source files are appended to the program's file table and its
@@ -114,6 +115,12 @@ pub fn link(dst: &mut Module, mut lib: Module) -> Result<Vec<String>, String> {
     // Definitions replace declarations, both ways.
     let lib_fns: FxHashSet<String> = lib.functions.iter().map(|f| f.name.clone()).collect();
     dst.decls.retain(|d| !lib_fns.contains(&d.name));
+    // A definition is never `extern`: a replaced declaration's entry goes with it.
+    for name in &lib_fns {
+        if dst.linkage_of(name) == Linkage::Extern {
+            dst.linkage.remove(name);
+        }
+    }
     let added_globals: Vec<String> = lib.globals.iter().map(|g| g.name.clone()).collect();
     for d in lib.decls {
         if dst.function(&d.name).is_none() && !dst.decls.iter().any(|x| x.name == d.name) {
@@ -123,6 +130,9 @@ pub fn link(dst: &mut Module, mut lib: Module) -> Result<Vec<String>, String> {
     dst.functions.extend(lib.functions);
     dst.globals.extend(lib.globals);
     for (name, l) in lib.linkage {
+        if l == Linkage::Extern && dst.function(&name).is_some() {
+            continue;
+        }
         dst.linkage.entry(name).or_insert(l);
     }
     dst.relocs.extend(lib.relocs);
@@ -298,6 +308,23 @@ mod tests {
         .unwrap();
         drop_unreferenced(&mut prog, |f| f.kind == crate::FuncKind::Kernel, &[]);
         assert!(prog.function("pick").is_some(), "{prog}");
+        crate::verify_module(&prog).unwrap();
+    }
+
+    #[test]
+    fn a_definition_replaces_an_extern_declaration_in_either_module() {
+        let user = "extern declare @w(i32) -> i32\n\
+                    kernel @k(i32) {\n    fn0 = func @w(i32) -> i32\n\
+                    block0(v0: i32):\n    v1 = call fn0(v0)\n    return\n}\n";
+        let def = "func @w(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n";
+        let mut prog = parse_module(user).unwrap();
+        link(&mut prog, parse_module(def).unwrap()).unwrap();
+        assert!(prog.decls.is_empty());
+        assert_eq!(prog.linkage_of("w"), Linkage::Export);
+        crate::verify_module(&prog).unwrap();
+        let mut prog = parse_module(def).unwrap();
+        link(&mut prog, parse_module(user).unwrap()).unwrap();
+        assert_eq!(prog.linkage_of("w"), Linkage::Export);
         crate::verify_module(&prog).unwrap();
     }
 

@@ -6,7 +6,7 @@
 //! item     = "file" INT STRING
 //!          | linkage? "global" NAME ":" SPACE "," "size" INT "," "align" INT ("=" "[" HEX* "]")?
 //!            ("relocs" "[" reloc ("," reloc)* "]")?
-//!          | "declare" NAME sig
+//!          | "extern"? "declare" NAME sig
 //!          | linkage? ("kernel" | "func") NAME sig bound* attr* "{" preamble* block* "}"
 //! linkage  = "internal" | "extern"
 //! bound    = "max_threads" "(" INT ")" | "req_threads" "(" INT "," INT "," INT ")"
@@ -550,9 +550,27 @@ impl<'a> Parser<'a> {
                             map.functions.push(locs);
                             name
                         }
+                        // A function another module of the program defines.
+                        Tok::Word("declare") if linkage == Linkage::Extern => {
+                            self.bump();
+                            map.decls.push(item.loc);
+                            let name = self.name()?;
+                            let sig = self.sig()?;
+                            m.decls.push(FuncDecl {
+                                name: name.clone(),
+                                sig,
+                            });
+                            name
+                        }
                         _ => {
-                            return self
-                                .unexpected(&format!("`global`, `kernel` or `func` after `{w}`"));
+                            let also = if linkage == Linkage::Extern {
+                                ", `declare`"
+                            } else {
+                                ""
+                            };
+                            return self.unexpected(&format!(
+                                "`global`, `kernel` or `func`{also} after `{w}`"
+                            ));
                         }
                     };
                     m.set_linkage(&name, linkage);

@@ -33,9 +33,11 @@
 //! every instruction's source location names a file of `Module::files`. Relocations: each names
 //! a module global (not shared) it lies in, at a multiple of 8 with all 8 bytes inside, in
 //! increasing non-overlapping order, and targets a module global or a non-kernel function. Linkage: kernels are
-//! exported; defined functions are not `extern`; an `extern` global is a dynamic shared array
-//! (shared space, size 0, no initializer); declarations take no linkage entry (entries naming
-//! nothing are ignored). Per function also: launch bounds only on kernels, each count at least
+//! exported; defined functions are not `extern`; an `extern` global has no initializer and is
+//! a dynamic shared array (shared space, size 0) or a `global`/`const` variable of nonzero
+//! size defined by another module; a declaration takes no linkage entry but `extern` (a
+//! function another module of the program defines; without it, one the device runtime or a
+//! library linked into this module provides). Entries naming nothing are ignored. Per function also: launch bounds only on kernels, each count at least
 //! 1, at most 1024 threads, not both `max_threads` and `req_threads`, `min_blocks` only with one of them.
 //! Attributes: `noalias` indices name pointer parameters, kernels have no inlining attribute.
 //!
@@ -862,11 +864,13 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
         if !g.align.is_power_of_two() {
             err(format!("alignment {} is not a power of two", g.align));
         }
+        // Extern: the dynamic shared array, or a variable another module defines.
         if m.linkage_of(&g.name) == Linkage::Extern
-            && (g.space != AddrSpace::Shared || g.size != 0 || g.init.is_some())
+            && (g.init.is_some() || (g.space == AddrSpace::Shared) != (g.size == 0))
         {
             err(
-                "an extern global is a dynamic shared array: shared space, size 0, no initializer"
+                "an extern global has no initializer and is either a dynamic shared array \
+                 (shared space, size 0) or a global/const variable of nonzero size"
                     .into(),
             );
         }
@@ -932,10 +936,16 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
         }
     }
     for (i, d) in m.decls.iter().enumerate() {
-        if m.linkage.contains_key(&d.name) {
+        if m.linkage
+            .get(&d.name)
+            .is_some_and(|&l| l != Linkage::Extern)
+        {
             errors.push(VerifierError {
                 location: ErrorLocation::Decl(i),
-                message: format!("declaration @{} takes no linkage (it is external)", d.name),
+                message: format!(
+                    "declaration @{} takes no linkage but `extern` (it is external)",
+                    d.name
+                ),
             });
         }
         if !names.insert(&d.name) {

@@ -342,6 +342,7 @@ pub fn write_module(w: &mut dyn Write, module: &Module, opts: WriteOptions<'_>) 
         first = false;
     }
     for d in &module.decls {
+        linkage(w, &d.name)?;
         writeln!(w, "declare @{}{}", d.name, d.sig)?;
         first = false;
     }

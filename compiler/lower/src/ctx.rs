@@ -4,7 +4,10 @@
 //!
 //! Invariants: every IR name is unique in the module (`unique_name`); a symbol gets its IR
 //! function or global name once and keeps it; every function that a lowered body calls is
-//! either queued for lowering or declared in `module.decls` with the signature the call uses.
+//! either queued for lowering or declared in `module.decls` with the signature the call uses;
+//! a declaration is `extern` exactly when it names a `declare target` function this unit
+//! declares but does not define (the device link resolves it), and an `extern` global is a
+//! `declare target` object this unit only declares.
 
 use crate::func::FnLower;
 use crate::ty::{self, Scalar};
@@ -89,6 +92,12 @@ pub struct Ctx<'a> {
     file_ids: FxHashMap<FileId, u32>,
     /// Globals made for compound literals in static initializers, by expression.
     literals: FxHashMap<ast::ExprId, String>,
+    /// Functions and objects this unit declares `declare target` (in a region or by name),
+    /// whatever `select` was asked for: the ones without a definition here are defined by
+    /// another unit's device code (`extern_device_function`, `object_global`).
+    declare_target: FxHashSet<SymbolId>,
+    /// Names of the functions another unit defines: their declarations are `extern`.
+    other_units: FxHashSet<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -117,6 +126,8 @@ impl<'a> Ctx<'a> {
             source_map,
             file_ids: FxHashMap::default(),
             literals: FxHashMap::default(),
+            declare_target: FxHashSet::default(),
+            other_units: FxHashSet::default(),
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {
@@ -290,6 +301,7 @@ impl<'a> Ctx<'a> {
                 _ => {}
             }
         }
+        self.declare_target.extend(marked.iter().copied());
         // `declare target(f)` may come after f's definition.
         if *which == S::DeclareTarget {
             for item in &self.tu.items {
@@ -303,6 +315,31 @@ impl<'a> Ctx<'a> {
             }
         }
         out
+    }
+
+    /// The external name of a function declared `declare target` in this unit but defined in
+    /// another: calls to it become calls to an IR declaration that the device link resolves
+    /// (`None` for any other function, which keeps the "no device definition" error).
+    pub fn extern_device_function(&mut self, sym: SymbolId) -> Option<String> {
+        let info = &self.typed.symbols[sym];
+        let name = (info.kind == SymbolKind::Function
+            && info.linkage == ompcc_sema::Linkage::External
+            && !self.defs.contains_key(&sym)
+            && self.declare_target.contains(&sym))
+        .then(|| info.asm_label.clone().unwrap_or_else(|| info.name.clone()))?;
+        self.other_units.insert(name.clone());
+        Some(name)
+    }
+
+    /// Whether `sym` is a `declare target` object that this unit only declares (`extern`,
+    /// no tentative definition): its device copy is another unit's.
+    fn is_extern_device_object(&self, sym: SymbolId) -> bool {
+        let info = &self.typed.symbols[sym];
+        info.kind == SymbolKind::Object
+            && info.linkage == ompcc_sema::Linkage::External
+            && !info.defined
+            && !info.tentative
+            && self.declare_target.contains(&sym)
     }
 
     /// `device_type(host)`: the directive's functions are not for the device.
@@ -415,7 +452,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Declares (once) an external function for calls that the device library resolves.
+    /// Declares (once) an external function for calls that the device library resolves, or
+    /// (`extern` linkage) that another unit's device code defines.
     pub fn declare_external(&mut self, name: &str, sig: &Signature) -> Result<(), String> {
         if let Some(d) = self.module.decls.iter().find(|d| d.name == name) {
             if &d.sig != sig {
@@ -433,6 +471,11 @@ impl<'a> Ctx<'a> {
             name: name.to_string(),
             sig: sig.clone(),
         });
+        if self.other_units.contains(name) {
+            self.module
+                .linkage
+                .insert(name.to_string(), ompcc_ir::Linkage::Extern);
+        }
         Ok(())
     }
 
@@ -500,6 +543,20 @@ impl<'a> Ctx<'a> {
         };
         // Known before its initializer is lowered: it may hold its own address.
         self.globals.insert(sym, g.clone());
+        if self.is_extern_device_object(sym) {
+            // Defined by another unit's device code; the device link resolves it.
+            self.module
+                .linkage
+                .insert(name.clone(), ompcc_ir::Linkage::Extern);
+            self.module.globals.push(GlobalData {
+                name,
+                space: AddrSpace::Global,
+                size: size.max(1),
+                align: align.max(1),
+                init: None,
+            });
+            return Some(g);
+        }
         let (init, relocs) = self.global_init(sym, func, size, span);
         if !relocs.is_empty() {
             self.module.relocs.insert(name.clone(), relocs);

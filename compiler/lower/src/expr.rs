@@ -1558,6 +1558,8 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         let target = if let Some(n) = self.cx.callee_def(sym) {
             n
+        } else if let Some(n) = self.cx.extern_device_function(sym) {
+            n
         } else {
             let lib = name.strip_prefix("__builtin_").unwrap_or(&name).to_string();
             if self.cx.is_library_function(&lib) {

@@ -165,3 +165,44 @@ fn all_selection_skips_unused_inline_definitions() {
     assert!(d.is_empty(), "{d:?}");
     assert_eq!(names(&m), ["f", "used"]);
 }
+
+/// Separate compilation: a `declare target` function or object that this unit declares but
+/// another defines is an `extern` declaration / global (PTX `.extern`), in every declare-target
+/// form; a function that is not declare target keeps its error; a unit's own definitions and
+/// tentative definitions stay definitions.
+#[test]
+fn declare_target_symbols_of_other_units_are_extern() {
+    let src = "\
+#pragma omp declare target\n\
+double weight(int i);\n\
+extern double table[8];\n\
+extern int counter;\n\
+int tentative;\n\
+#pragma omp end declare target\n\
+int listed(int);\n\
+#pragma omp declare target enter(listed)\n\
+#pragma omp begin declare target\n\
+double use(int i) { counter += listed(i); tentative++; return weight(i) * table[i & 7]; }\n\
+#pragma omp end declare target\n";
+    let (m, d) = lower_with(src, &FunctionSelection::DeclareTarget);
+    assert!(d.is_empty(), "{d:?}");
+    let text = m.to_string();
+    for line in [
+        "extern declare @weight(i32) -> f64",
+        "extern declare @listed(i32) -> i32",
+        "extern global @table: global, size 64, align 8\n",
+        "extern global @counter: global, size 4, align 4\n",
+        "global @tentative: global, size 4, align 4 = [00 00 00 00]",
+    ] {
+        assert!(text.contains(line), "{line:?} missing in\n{text}");
+    }
+    assert!(!text.contains("extern global @tentative"), "{text}");
+    // The text form reads back with the same linkage.
+    let back = ompcc_ir::parse_module(&text).expect("parses");
+    assert_eq!(back.to_string(), text);
+    one_error(
+        "double weight(int i);\n#pragma omp declare target\n\
+         double use(int i) { return weight(i); }\n#pragma omp end declare target\n",
+        "function 'weight' has no device definition",
+    );
+}

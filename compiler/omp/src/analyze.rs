@@ -36,6 +36,24 @@ pub fn plan_with_source<'a>(
     Analyzer::new(tu, typed, Some(source)).run()
 }
 
+/// Eight hex digits naming a translation unit: FNV-1a of its main file's name and its
+/// preprocessed text, so units compiled from different files, or from one file with different
+/// macros, get different ids, and the same input always gets the same one.
+fn unit_id(sm: &SourceMap) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let name = sm.file_name(sm.main_file());
+    for &b in name
+        .as_bytes()
+        .iter()
+        .chain(&[0])
+        .chain(sm.text().as_bytes())
+    {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{:08x}", (h ^ (h >> 32)) as u32)
+}
+
 /// True for the `target` constructs that become kernels.
 pub fn is_target_region(kind: K) -> bool {
     matches!(
@@ -427,11 +445,20 @@ impl<'a, 's> Analyzer<'a, 's> {
     }
 
     fn kernel_name(&mut self, f: &FunctionDef, d: &OmpDirective, ordinal: u32) -> String {
-        let fname = self
-            .typed
-            .decl_symbol(f.declarator.id)
-            .map_or_else(|| "fn".to_string(), |s| self.typed.symbols[s].name.clone());
+        let sym = self.typed.decl_symbol(f.declarator.id);
+        let fname = sym.map_or_else(|| "fn".to_string(), |s| self.typed.symbols[s].name.clone());
+        // Kernels are visible symbols of the linked device program: a function name that
+        // other units may define too (`static`, C99 `inline`) gets the unit's id.
+        let unit_local = sym.is_none_or(|s| {
+            let info = &self.typed.symbols[s];
+            info.linkage != ompcc_sema::Linkage::External || info.is_inline
+        });
         let base = match self.source {
+            Some(sm) if unit_local => format!(
+                "__omp_offload_{fname}_{}_l{}",
+                unit_id(sm),
+                sm.lookup(d.span.lo).line
+            ),
             Some(sm) => format!("__omp_offload_{fname}_l{}", sm.lookup(d.span.lo).line),
             None => format!("__omp_offload_{fname}_r{ordinal}"),
         };

@@ -13,7 +13,9 @@
 //! feed no parameter. Neither half re-derives data-sharing.
 //!
 //! Entry points: [`plan`] and [`plan_with_source`] (the latter names kernels
-//! `__omp_offload_<function>_l<line>`; without a source map the suffix is `_r<n>`, the region's
+//! `__omp_offload_<function>_l<line>`, with a hash of the unit after the function name when
+//! the function is `static` or `inline`, since kernel names must be unique in the program the
+//! units' device code is linked into; without a source map the suffix is `_r<n>`, the region's
 //! ordinal in its function). What the analysis decides:
 //! - modes: combined SPMD forms (`target teams distribute parallel for [simd]`, `target
 //!   parallel for [simd]`, `target teams loop`, `target parallel loop`, `target teams

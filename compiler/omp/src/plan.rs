@@ -35,7 +35,9 @@ pub struct TargetRegion<'a> {
     pub directive: &'a OmpDirective,
     /// The function that contains it.
     pub function: &'a FunctionDef,
-    /// PTX `.entry` name: `__omp_offload_<function>_l<line>[_<n>]`, unique in the unit.
+    /// PTX `.entry` name: `__omp_offload_<function>_l<line>[_<n>]`, unique in the unit;
+    /// `__omp_offload_<function>_<unit id>_l<line>[_<n>]` in a `static` or `inline` function,
+    /// so that it is unique in the linked program too.
     pub kernel: String,
     /// Execution mode.
     pub mode: ExecMode,

@@ -306,3 +306,48 @@ fn has_device_addr_items_pass_their_address() {
         );
     });
 }
+
+/// The kernel names of `src` planned as file `name`.
+fn kernel_names(src: &str, name: &str) -> Vec<String> {
+    let (tu, sm, _) = ompcc_syntax::parse_translation_unit(src, name);
+    let tu = tu.expect("parse");
+    let (typed, _) = ompcc_sema::check(&tu);
+    let (plan, _) = plan_with_source(&tu, &typed, &sm);
+    plan.regions.iter().map(|r| r.kernel.clone()).collect()
+}
+
+/// Kernels in `static` and `inline` functions carry the unit's id (other units may have
+/// functions of the same name and the device code of all units is linked into one program);
+/// the id is deterministic and differs between files and between different texts.
+#[test]
+fn kernels_of_unit_local_functions_carry_the_unit_id() {
+    let src = "static void s(int *a) {
+#pragma omp target map(tofrom: a[0:1])
+  a[0] = 1;
+}
+inline void i(int *a) {
+#pragma omp target map(tofrom: a[0:1])
+  a[0] = 2;
+}
+void e(int *a) {
+#pragma omp target map(tofrom: a[0:1])
+  a[0] = 3;
+}
+";
+    let names = kernel_names(src, "a.c");
+    assert_eq!(names.len(), 3);
+    let id = names[0]
+        .strip_prefix("__omp_offload_s_")
+        .and_then(|r| r.strip_suffix("_l2"))
+        .unwrap_or_else(|| panic!("{names:?}"));
+    assert!(
+        id.len() == 8 && id.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{id}"
+    );
+    assert_eq!(names[1], format!("__omp_offload_i_{id}_l6"));
+    assert_eq!(names[2], "__omp_offload_e_l10");
+    assert_eq!(kernel_names(src, "a.c"), names, "deterministic");
+    assert_ne!(kernel_names(src, "b.c")[0], names[0]);
+    let other = src.replace("a[0] = 1", "a[0] = 4");
+    assert_ne!(kernel_names(&other, "a.c")[0], names[0]);
+}

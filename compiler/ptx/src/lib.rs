@@ -9,7 +9,10 @@
 //!
 //! Linkage: exported globals and functions are `.visible`, internal ones get no qualifier,
 //! shared variables never do; the dynamic shared array (`extern` shared global of size 0) is
-//! `.extern .shared .align A .b8 name[];`. Kernel launch bounds become `.maxntid`, `.reqntid`
+//! `.extern .shared .align A .b8 name[];`, an `extern` global or const variable (defined by
+//! another unit) `.extern .global .align A .b8 name[N];`, and a function declaration
+//! `.extern .func`: a module with such externs is assembled on its own with `ptxas -c` and
+//! resolved when the program's modules are linked (`cuLink*`, the emulator's linker). Kernel launch bounds become `.maxntid`, `.reqntid`
 //! and `.minnctapersm` between the parameter list and the body.
 //!
 //! Function pointers: `func_addr` is `mov.u64 %rd, name`; `call_indirect` calls through the
@@ -229,5 +232,36 @@ mod tests {
             matches!(&zero, Err(PtxError::Unsupported { symbol, .. }) if symbol == "z"),
             "{zero:?}"
         );
+    }
+
+    /// Symbols of other units: `extern` declarations are callable and print as `.extern
+    /// .func`, `extern` globals as sized `.extern .global`; a plain declaration that is no
+    /// CUDA runtime function is still refused.
+    #[test]
+    fn extern_symbols_of_other_units() {
+        let src = "extern global @tab: global, size 64, align 8\n\
+                   extern declare @w(i32) -> f64\n\
+                   kernel @k(i32) {\n    gv0 = global @tab: global\n    fn0 = func @w(i32) -> f64\n\
+                   block0(v0: i32):\n    v1 = call fn0(v0)\n    v2 = global_addr gv0\n    \
+                   store global align 8 v1, v2\n    return\n}\n";
+        let m = ompcc_ir::parse_module(src).expect("parses");
+        let ptx = emit_module(&m, &PtxOptions::default()).expect("emits");
+        assert!(
+            ptx.contains(".extern .func (.param .b64 w_retval0) w(.param .b32 w_param_0);"),
+            "{ptx}"
+        );
+        assert!(
+            ptx.contains(".extern .global .align 8 .b8 tab[64];"),
+            "{ptx}"
+        );
+        assert!(
+            ptx.contains("call.uni (r0), w, (a0);") || ptx.contains(", w, ("),
+            "{ptx}"
+        );
+        let plain = ompcc_ir::parse_module(&src.replace("extern declare", "declare")).unwrap();
+        assert!(matches!(
+            emit_module(&plain, &PtxOptions::default()),
+            Err(PtxError::Unsupported { .. })
+        ));
     }
 }

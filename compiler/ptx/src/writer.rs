@@ -273,7 +273,19 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
             let g = pending.remove(i);
             self.relocated_global(g, &m.relocs[&g.name], m)?;
         }
-        let defined: Vec<String> = m.functions.iter().map(|f| f.name.clone()).collect();
+        // Callable: the module's functions and its `extern` declarations (defined by another
+        // unit, resolved by the device link), besides the CUDA runtime's.
+        let defined: Vec<String> = m
+            .functions
+            .iter()
+            .map(|f| f.name.clone())
+            .chain(
+                m.decls
+                    .iter()
+                    .filter(|d| m.linkage_of(&d.name) == Linkage::Extern)
+                    .map(|d| d.name.clone()),
+            )
+            .collect();
         for f in &m.functions {
             writeln!(self.out)?;
             let mut f = f.clone();
@@ -355,12 +367,27 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
 
     fn global(&mut self, g: &GlobalData, linkage: Linkage) -> Result<(), PtxError> {
         if linkage == Linkage::Extern {
-            // The verifier allows `extern` only for the dynamic shared array.
-            writeln!(
-                self.out,
-                ".extern .shared .align {} .b8 {}[];",
-                g.align, g.name
-            )?;
+            // The verifier allows `extern` for the dynamic shared array (unsized) and for
+            // variables another module defines (sized, so ptxas checks accesses against it).
+            match g.space {
+                AddrSpace::Shared => writeln!(
+                    self.out,
+                    ".extern .shared .align {} .b8 {}[];",
+                    g.align, g.name
+                )?,
+                space => writeln!(
+                    self.out,
+                    ".extern .{} .align {} .b8 {}[{}];",
+                    if space == AddrSpace::Const {
+                        "const"
+                    } else {
+                        "global"
+                    },
+                    g.align,
+                    g.name,
+                    g.size
+                )?,
+            }
             return Ok(());
         }
         if g.size == 0 {
@@ -797,7 +824,7 @@ impl<'f> FuncEmitter<'f> {
                 let callee = &f.dfg.ext_funcs[*func];
                 if !self.is_defined(&callee.name) {
                     return Err(self.unsupported(format!(
-                        "`{}` is neither defined in the module nor a CUDA device runtime function ({})",
+                        "`{}` is neither defined in the module (nor declared `extern`) nor a CUDA device runtime function ({})",
                         callee.name,
                         RUNTIME_FUNCS.join(", ")
                     )));

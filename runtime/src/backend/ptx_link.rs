@@ -8,7 +8,8 @@
 //! - `.extern .global`/`.const` declarations of variables that another module defines are
 //!   blanked (the emulator would otherwise allocate a second, empty variable), and one that no
 //!   module defines is an error, as in the driver's linker; `.extern .func` prototypes stay
-//!   (the emulator pairs a prototype with the definition and rejects calls to missing ones);
+//!   (the emulator pairs a prototype with the definition), and one that no module defines
+//!   is an error unless the CUDA runtime provides it (`vprintf`, `malloc`, ...);
 //! - an externally visible symbol defined by two modules is an error, unless all but one of
 //!   the definitions are `.weak`/`.common` (the others are then blanked);
 //! - file-local symbols (no `.visible`/`.extern`/`.weak`/`.common`) whose name appears at module
@@ -22,6 +23,10 @@
 use super::ModuleImage;
 use std::collections::HashMap;
 use std::fmt;
+
+/// Device functions the CUDA runtime provides to every module (`.extern .func` prototypes of
+/// these need no defining module).
+const CUDA_RUNTIME_FUNCS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"];
 
 /// The linked text and where each input module sits in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -366,6 +371,19 @@ pub fn link(modules: &[ModuleImage<'_>]) -> Result<Linked, LinkError> {
                 blank.push((mi, ii));
             }
             if let Some(s) = &it.symbol
+                && s.func
+                && s.linkage.external
+                && !CUDA_RUNTIME_FUNCS.contains(&s.name.as_str())
+                && !defs.contains_key(s.name.as_str())
+            {
+                // Named like the driver's linker names it: the call would otherwise fail at
+                // decode time, without saying that a module is missing.
+                return Err(LinkError(format!(
+                    "`.extern` function `{}` of {} is not defined by any module",
+                    s.name, p.image.name
+                )));
+            }
+            if let Some(s) = &it.symbol
                 && !s.func
                 && !s.shared
                 && s.linkage.external
@@ -494,9 +512,11 @@ mod tests {
         let a = format!(
             "{HDR}.extern .global .align 4 .b32 g;\n.extern .func (.param .b32 r) f(.param .b32 x);\n"
         );
-        let b = format!("{HDR}.visible .global .align 4 .b32 g = 7;\n");
+        let b = format!(
+            "{HDR}.visible .global .align 4 .b32 g = 7;\n.visible .func (.param .b32 r) f(.param .b32 x)\n{{\n\tret;\n}}\n"
+        );
         let l = link(&[img("a", &a), img("b", &b)]).unwrap();
-        assert_eq!(l.text.lines().count(), 9);
+        assert_eq!(l.text.lines().count(), 13);
         assert!(!l.text.contains(".extern .global"), "{}", l.text);
         assert!(l.text.contains(".extern .func"), "{}", l.text);
         assert_eq!(l.text.matches(".version").count(), 1);
@@ -537,6 +557,27 @@ mod tests {
         let l = link(&[img("a.c", &w), img("b.c", &f)]).unwrap();
         assert_eq!(l.text.matches(".func f()").count(), 1, "{}", l.text);
         assert!(l.text.contains(".visible .func f()"), "{}", l.text);
+    }
+
+    #[test]
+    fn unresolved_extern_functions_are_errors_but_cuda_runtime_ones_are_not() {
+        let a = format!(
+            "{HDR}.extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n\
+             .extern .func (.param .b64 r) weight(.param .b32 i);\n"
+        );
+        let err = link(&[img("main.c", &a)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`.extern` function `weight` of main.c is not defined by any module"
+        );
+        let b =
+            format!("{HDR}.visible .func (.param .b64 r) weight(.param .b32 i)\n{{\n\tret;\n}}\n");
+        let l = link(&[img("main.c", &a), img("lib.c", &b)]).unwrap();
+        assert!(
+            l.text.contains(".extern .func (.param .b64 r) weight"),
+            "{}",
+            l.text
+        );
     }
 
     #[test]

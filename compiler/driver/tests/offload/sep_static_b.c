@@ -1,0 +1,14 @@
+/* Both units: a static device function and a static function with a kernel, same names and
+   lines, different results. */
+
+#pragma omp declare target
+static int helper(int i) { return i * 5 + 1; }
+#pragma omp end declare target
+static int run(int n) {
+  int s = 0;
+#pragma omp target teams distribute parallel for reduction(+: s) map(tofrom: s)
+  for (int i = 0; i < n; i++)
+    s += helper(i);
+  return s;
+}
+int b_total(int n) { return run(n); }
