@@ -84,9 +84,6 @@ const MAX_LINES: usize = 120;
 /// clear error at the construct, never a wrong program. A program here that starts to build
 /// fails the test, so the list shrinks as support lands.
 const NOT_YET_SUPPORTED: &[(&str, &str)] = &[
-    ("atomic_compare.c", "E0803"),       // `atomic compare`
-    ("atomic_forms.c", "E0803"),         // capture blocks `{v = x; x += e;}`
-    ("float_conversions.c", "E0803"),    // isnan/isinf/signbit builtins
     ("has_device_addr.c", "E0908"),      // has_device_addr
     ("private_firstprivate.c", "E0905"), // firstprivate of an array
     ("struct_member_map.c", "E0905"),    // firstprivate of a struct
