@@ -26,8 +26,7 @@ use ompcc_diag::Span;
 use ompcc_ir::{AddrSpace, AtomicRmwOp, IntCC, MemFlags, Scope, Type, Value};
 use ompcc_sema::types::{QualType, Quals};
 use ompcc_syntax::ast::{
-    BinaryOp, BlockItem, Expr, ExprKind, OmpClauseName as C, OmpDirective, Stmt, StmtKind,
-    UnaryOp,
+    BinaryOp, BlockItem, Expr, ExprKind, OmpClauseName as C, OmpDirective, Stmt, StmtKind, UnaryOp,
 };
 
 /// What an atomic statement does to `x`.
@@ -367,7 +366,13 @@ impl<'a> FnLower<'_, 'a, '_> {
             Some(s) => Some((self.read_of(s, upd.0)?, When::OldOnFail)),
             None => None,
         };
-        if !matches!(upd.1, Update::Cond { op: BinaryOp::Eq, .. }) {
+        if !matches!(
+            upd.1,
+            Update::Cond {
+                op: BinaryOp::Eq,
+                ..
+            }
+        ) {
             return None;
         }
         Some(Form {
@@ -397,17 +402,21 @@ impl<'a> FnLower<'_, 'a, '_> {
         let (x, upd) = self.parse_cond(c, stmt_expr(then)?)?;
         let v = match els {
             None => None,
-            Some(e) if capture && matches!(upd, Update::Cond { op: BinaryOp::Eq, .. }) => {
+            Some(e)
+                if capture
+                    && matches!(
+                        upd,
+                        Update::Cond {
+                            op: BinaryOp::Eq,
+                            ..
+                        }
+                    ) =>
+            {
                 Some((self.read_of(e, x)?, When::OldOnFail))
             }
             Some(_) => return None,
         };
-        Some(Form {
-            x,
-            upd,
-            v,
-            r: None,
-        })
+        Some(Form { x, upd, v, r: None })
     }
 
     /// The conditional update `if (c) assign`, where `assign` is `x = d`.

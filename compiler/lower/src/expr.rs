@@ -360,7 +360,13 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `a op b` (a relational or equality operator) on two values of class `cls`, as an `i1`.
-    pub(crate) fn compare_values(&mut self, op: BinaryOp, cls: Scalar, a: Value, b: Value) -> Value {
+    pub(crate) fn compare_values(
+        &mut self,
+        op: BinaryOp,
+        cls: Scalar,
+        a: Value,
+        b: Value,
+    ) -> Value {
         match cls {
             Scalar::Float(_) => {
                 let cc = match op {
@@ -1491,7 +1497,11 @@ impl<'a> FnLower<'_, 'a, '_> {
         let span = e.span;
         // type-generic builtins (`__builtin_isnan`, ...) have no symbol: sema typed the call
         if let ExprKind::Ident(n) = &strip_parens(f).kind
-            && !self.cx.typed.ident_symbols.contains_key(&strip_parens(f).id)
+            && !self
+                .cx
+                .typed
+                .ident_symbols
+                .contains_key(&strip_parens(f).id)
         {
             let name = self.cx.tu.symbols.resolve(*n).to_string();
             if let Some(r) = self.float_class_builtin(&name, args, info, span) {
