@@ -1495,14 +1495,9 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     fn call(&mut self, e: &'a Expr, f: &'a Expr, args: &'a [Expr], info: ExprInfo) -> Option<Rv> {
         let span = e.span;
-        // type-generic builtins (`__builtin_isnan`, ...) have no symbol: sema typed the call
-        if let ExprKind::Ident(n) = &strip_parens(f).kind
-            && !self
-                .cx
-                .typed
-                .ident_symbols
-                .contains_key(&strip_parens(f).id)
-        {
+        // floating-point builtins: the type-generic ones (`__builtin_isnan`, ...) have no
+        // symbol (sema typed the call), `__builtin_inf`/`nan` are values
+        if let ExprKind::Ident(n) = &strip_parens(f).kind {
             let name = self.cx.tu.symbols.resolve(*n).to_string();
             if let Some(r) = self.float_class_builtin(&name, args, info, span) {
                 return r;

@@ -1,7 +1,8 @@
 //! The type-generic floating-point classification builtins that glibc's `<math.h>` macros
 //! expand to (`isnan` -> `__builtin_isnan`, `isinf` -> `__builtin_isinf_sign`, `signbit`,
 //! `isfinite`, `isnormal`, `fpclassify`, `issignaling`) and the quiet comparisons
-//! (`isgreater`, ..., `isunordered`).
+//! (`isgreater`, ..., `isunordered`), and the special values `__builtin_inf()`/`nan("")`
+//! where they are not folded as constants.
 //!
 //! Invariants: each is computed exactly, in the argument's own type (a `float` is never
 //! widened first, which would turn its subnormals into normal doubles), by compares of the
@@ -10,12 +11,13 @@
 //! (`isinf_sign`: -1/0/1; `fpclassify`: the caller's class numbers).
 
 use crate::expr::Rv;
+use crate::expr::strip_parens;
 use crate::func::FnLower;
-use crate::ty::Scalar;
+use crate::ty::{self, Scalar};
 use ompcc_diag::Span;
 use ompcc_ir::{FloatCC, IntCC, Type, Value};
 use ompcc_sema::ExprInfo;
-use ompcc_syntax::ast::Expr;
+use ompcc_syntax::ast::{Expr, ExprKind};
 
 /// A classification of one value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +43,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         span: Span,
     ) -> Option<Option<Rv>> {
         let base = name.strip_prefix("__builtin_")?;
+        if let Some(v) = self.special_value(base, args, info) {
+            return Some(v);
+        }
         let class = match base {
             "isnan" | "isnanf" | "isnanl" => Class::Nan,
             "isinf" | "isinff" | "isinfl" => Class::Inf,
@@ -96,6 +101,56 @@ impl<'a> FnLower<'_, 'a, '_> {
             let to = self.class(info.ty, span)?;
             Some(Rv::S(self.convert(r, Scalar::INT, to)))
         })())
+    }
+
+    /// `__builtin_inf()`, `__builtin_huge_val()` and `__builtin_nan("")` (quiet NaN, payload
+    /// from the string as `strtoull` reads it) in each width, outside constant expressions;
+    /// `None` for anything else (signaling NaNs, a string that is not a number).
+    fn special_value(
+        &mut self,
+        base: &str,
+        args: &'a [Expr],
+        info: ExprInfo,
+    ) -> Option<Option<Rv>> {
+        let stem = base
+            .strip_suffix('f')
+            .filter(|b| matches!(*b, "inf" | "huge_val" | "nan"))
+            .unwrap_or(base);
+        let Some(Scalar::Float(t)) = ty::scalar(&self.cx.typed.types, info.ty).ok().flatten()
+        else {
+            return None;
+        };
+        let bits = match (stem, args) {
+            ("inf" | "huge_val", []) => {
+                return Some(Some(Rv::S(self.b.ins().fconst(t, f64::INFINITY))));
+            }
+            ("nan", [a]) => {
+                let ExprKind::Str(lit) = &strip_parens(a).kind else {
+                    return None;
+                };
+                let text: String = lit
+                    .value
+                    .iter()
+                    .filter_map(|&c| char::from_u32(c))
+                    .collect();
+                if text.is_empty() {
+                    0
+                } else if let Some(h) = text.strip_prefix("0x").or(text.strip_prefix("0X")) {
+                    u64::from_str_radix(h, 16).ok()?
+                } else {
+                    text.parse::<u64>().ok()?
+                }
+            }
+            _ => return None,
+        };
+        // the quiet bit and the payload's low mantissa bits, in the result's own width
+        let v = if t == Type::F32 {
+            let b = 0x7fc0_0000u32 | (bits as u32 & 0x003f_ffff);
+            f64::from(f32::from_bits(b))
+        } else {
+            f64::from_bits(0x7ff8_0000_0000_0000 | (bits & 0x0007_ffff_ffff_ffff))
+        };
+        Some(Some(Rv::S(self.b.ins().fconst(t, v))))
     }
 
     /// `class` of `v` (of float type `t`) as an `int`.
