@@ -83,11 +83,7 @@ const MAX_LINES: usize = 120;
 /// matching gcc, the ompcc build must fail with that code: an unsupported construct is a
 /// clear error at the construct, never a wrong program. A program here that starts to build
 /// fails the test, so the list shrinks as support lands.
-const NOT_YET_SUPPORTED: &[(&str, &str)] = &[
-    ("atomic_compare.c", "E0803"),    // `atomic compare`
-    ("atomic_forms.c", "E0803"),      // capture blocks `{v = x; x += e;}`
-    ("float_conversions.c", "E0803"), // isnan/isinf/signbit builtins
-];
+const NOT_YET_SUPPORTED: &[(&str, &str)] = &[];
 
 const REQUIRED_FEATURES: &[&str] = &[
     "#pragma omp target teams distribute parallel for",

@@ -50,38 +50,6 @@ pub enum Ev {
     R(Rv),
 }
 
-/// Two lvalue expressions that name the same object (variables, members, subscripts and
-/// dereferences with the same structure; subscripts must be the same variable or constant).
-fn same_lvalue(typed: &ompcc_sema::TypedUnit, a: &Expr, b: &Expr) -> bool {
-    let (a, b) = (strip_parens(a), strip_parens(b));
-    match (&a.kind, &b.kind) {
-        (ExprKind::Ident(_), ExprKind::Ident(_)) => {
-            typed.ident_symbols.contains_key(&a.id)
-                && typed.ident_symbols.get(&a.id) == typed.ident_symbols.get(&b.id)
-        }
-        (ExprKind::Int { value: x, .. }, ExprKind::Int { value: y, .. }) => x == y,
-        (ExprKind::Index(a1, a2), ExprKind::Index(b1, b2)) => {
-            same_lvalue(typed, a1, b1) && same_lvalue(typed, a2, b2)
-        }
-        (
-            ExprKind::Member {
-                base: ab,
-                name: an,
-                arrow: aa,
-            },
-            ExprKind::Member {
-                base: bb,
-                name: bn,
-                arrow: ba,
-            },
-        ) => an.name == bn.name && aa == ba && same_lvalue(typed, ab, bb),
-        (ExprKind::Unary(UnaryOp::Deref, x), ExprKind::Unary(UnaryOp::Deref, y)) => {
-            same_lvalue(typed, x, y)
-        }
-        _ => false,
-    }
-}
-
 /// `e` without enclosing parentheses.
 pub fn strip_parens(e: &Expr) -> &Expr {
     match &e.kind {
@@ -309,7 +277,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
     }
 
-    fn iconst_in(&mut self, cls: Scalar, v: i128) -> Value {
+    pub(crate) fn iconst_in(&mut self, cls: Scalar, v: i128) -> Value {
         match cls {
             Scalar::Float(t) => self.b.ins().fconst(t, v as f64),
             Scalar::Ptr => {
@@ -388,7 +356,18 @@ impl<'a> FnLower<'_, 'a, '_> {
         let b = self.scalar(r)?;
         let rc = self.class_of_conv(r)?;
         let b = self.convert(b, rc, cls);
-        Some(match cls {
+        Some(self.compare_values(op, cls, a, b))
+    }
+
+    /// `a op b` (a relational or equality operator) on two values of class `cls`, as an `i1`.
+    pub(crate) fn compare_values(
+        &mut self,
+        op: BinaryOp,
+        cls: Scalar,
+        a: Value,
+        b: Value,
+    ) -> Value {
+        match cls {
             Scalar::Float(_) => {
                 let cc = match op {
                     BinaryOp::Lt => FloatCC::Olt,
@@ -416,7 +395,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 };
                 self.b.ins().icmp(cc, a, b)
             }
-        })
+        }
     }
 
     /// A condition materialised as an `int` 0/1 through a join block.
@@ -1191,7 +1170,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `a op b` computed in class `cls` (`b` of class `rc`, only different for shifts).
-    fn arith(
+    pub(crate) fn arith(
         &mut self,
         op: BinaryOp,
         cls: Scalar,
@@ -1529,6 +1508,14 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     fn call(&mut self, e: &'a Expr, f: &'a Expr, args: &'a [Expr], info: ExprInfo) -> Option<Rv> {
         let span = e.span;
+        // floating-point builtins: the type-generic ones (`__builtin_isnan`, ...) have no
+        // symbol (sema typed the call), `__builtin_inf`/`nan` are values
+        if let ExprKind::Ident(n) = &strip_parens(f).kind {
+            let name = self.cx.tu.symbols.resolve(*n).to_string();
+            if let Some(r) = self.float_class_builtin(&name, args, info, span) {
+                return r;
+            }
+        }
         let Some(sym) = self.callee_symbol(f) else {
             return self.call_indirect(e, f, args, info);
         };
@@ -1805,278 +1792,5 @@ impl<'a> FnLower<'_, 'a, '_> {
         let call = self.b.ins().call(fr, &[fv, buf]);
         let r = self.b.func.dfg.inst_results(call).first().copied()?;
         Some(r)
-    }
-
-    // ----- OpenMP atomic -----
-
-    /// `#pragma omp atomic [read|write|update|capture]` on an `int`/`long`/`float`/`double`
-    /// object: updates become one `atomic_rmw` (add, sub, and, or, xor), reads and writes
-    /// volatile accesses (single-copy atomic for naturally aligned scalars on the GPU).
-    pub fn omp_atomic(&mut self, d: &'a ompcc_syntax::ast::OmpDirective) {
-        use ompcc_syntax::ast::OmpClauseName as C;
-        let span = d.span;
-        let has = |n: C| d.clauses.iter().any(|c| c.name == n);
-        let body = d.body.as_deref().and_then(|s| match &s.kind {
-            StmtKind::Expr(Some(e)) => Some(strip_parens(e)),
-            _ => None,
-        });
-        let Some(e) = body else {
-            self.unsupported(
-                "this form of '#pragma omp atomic' is not supported on the device yet",
-                span,
-            );
-            return;
-        };
-        if has(C::Read) || has(C::Write) {
-            // `v = x` / `x = expr`: plain assignment with the shared side volatile.
-            let ExprKind::Assign(None, l, r) = &e.kind else {
-                self.unsupported(
-                    "expected 'v = x' or 'x = expr' after 'omp atomic read/write'",
-                    e.span,
-                );
-                return;
-            };
-            let (shared, other_is_target) = if has(C::Read) {
-                (&**r, true)
-            } else {
-                (&**l, false)
-            };
-            let Some(Lv::Mem(addr, qt)) = self.lvalue(shared) else {
-                self.unsupported("atomic operand must be a scalar object", shared.span);
-                return;
-            };
-            let vq = qt.with(Quals::VOLATILE);
-            if other_is_target {
-                let Some(cls) = self.class(qt, e.span) else {
-                    return;
-                };
-                let v = self.load_lv(&Lv::Mem(addr, vq));
-                let Some(li) = self.info(l) else { return };
-                let Some(to) = self.class(li.ty, e.span) else {
-                    return;
-                };
-                let v = self.convert(v, cls, to);
-                if let Some(lv) = self.lvalue(l) {
-                    self.store_lv(&lv, v);
-                }
-            } else if let Some(v) = self.scalar(r) {
-                self.store_lv(&Lv::Mem(addr, vq), v);
-            }
-            return;
-        }
-        // Capture of the expression forms: `v = x++`, `v = x op= e`, ...
-        let (capture, upd) = match &e.kind {
-            ExprKind::Assign(None, v, u) if has(C::Capture) => (Some(&**v), strip_parens(u)),
-            _ => (None, e),
-        };
-        let (x, op, operand, post, x_right): (&'a Expr, BinaryOp, Option<&'a Expr>, bool, bool) =
-            match &upd.kind {
-                ExprKind::Unary(UnaryOp::PostInc, x) => (x, BinaryOp::Add, None, true, false),
-                ExprKind::Unary(UnaryOp::PreInc, x) => (x, BinaryOp::Add, None, false, false),
-                ExprKind::Unary(UnaryOp::PostDec, x) => (x, BinaryOp::Sub, None, true, false),
-                ExprKind::Unary(UnaryOp::PreDec, x) => (x, BinaryOp::Sub, None, false, false),
-                ExprKind::Assign(Some(op), x, r) => (x, *op, Some(&**r), false, false),
-                // `x = x op e` and `x = e op x`
-                ExprKind::Assign(None, x, r) => match &strip_parens(r).kind {
-                    ExprKind::Binary(op, a, b) if same_lvalue(self.cx.typed, x, a) => {
-                        (x, *op, Some(&**b), false, false)
-                    }
-                    ExprKind::Binary(op, a, b) if same_lvalue(self.cx.typed, x, b) => {
-                        (x, *op, Some(&**a), false, true)
-                    }
-                    _ => {
-                        self.unsupported(
-                            "expected 'x = x op expr' or 'x = expr op x' after 'omp atomic'",
-                            e.span,
-                        );
-                        return;
-                    }
-                },
-                _ => {
-                    self.unsupported(
-                        "this form of '#pragma omp atomic' is not supported on the device yet",
-                        e.span,
-                    );
-                    return;
-                }
-            };
-        let Some(xi) = self.info(x) else { return };
-        let Some(cls) = self.class(xi.ty, x.span) else {
-            return;
-        };
-        // The type `x op e` is computed in (C's usual arithmetic conversions).
-        let ctype = match &upd.kind {
-            ExprKind::Assign(Some(_), ..) => self.cx.typed.compound_types.get(&upd.id).copied(),
-            ExprKind::Assign(None, _, r) => self.info(r).map(|i| i.ty),
-            _ => None,
-        };
-        let ccls = match ctype {
-            Some(t) => match self.class(t, e.span) {
-                Some(c) => c,
-                None => return,
-            },
-            None => ty::promote(cls),
-        };
-        let operand = match operand {
-            None => None,
-            Some(r) => {
-                let Some(rc) = self.class_of_conv(r) else {
-                    return;
-                };
-                let Some(v) = self.scalar(r) else { return };
-                Some((v, rc))
-            }
-        };
-        let rmw = match (op, cls) {
-            (
-                BinaryOp::Add | BinaryOp::Sub,
-                Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_),
-            ) => Some(ompcc_ir::AtomicRmwOp::Add),
-            (BinaryOp::BitAnd, Scalar::Int(Type::I32 | Type::I64, _)) => {
-                Some(ompcc_ir::AtomicRmwOp::And)
-            }
-            (BinaryOp::BitOr, Scalar::Int(Type::I32 | Type::I64, _)) => {
-                Some(ompcc_ir::AtomicRmwOp::Or)
-            }
-            (BinaryOp::BitXor, Scalar::Int(Type::I32 | Type::I64, _)) => {
-                Some(ompcc_ir::AtomicRmwOp::Xor)
-            }
-            _ => None,
-        };
-        // The one-instruction form fits when the operand is no wider than `x` (then computing
-        // in `x`'s type gives C's result) and `x` is on the left.
-        let narrow = match operand {
-            None => true,
-            Some((_, rc)) => {
-                rc == cls
-                    || matches!((rc, cls), (Scalar::Int(a, _), Scalar::Int(b, _)) if a.bits() <= b.bits())
-            }
-        };
-        let Some(Lv::Mem(addr, _)) = self.lvalue(x) else {
-            self.unsupported("atomic operand must be a scalar object", x.span);
-            return;
-        };
-        let (old, new) = match rmw {
-            Some(rmw) if narrow && !x_right => {
-                let val = match operand {
-                    None => match cls {
-                        Scalar::Float(t) => self.b.ins().fconst(t, 1.0),
-                        _ => self.b.ins().iconst(cls.ty(), 1),
-                    },
-                    Some((v, rc)) => self.convert(v, rc, cls),
-                };
-                let val = if op == BinaryOp::Sub {
-                    match cls {
-                        Scalar::Float(_) => self.b.ins().fneg(val),
-                        _ => self.b.ins().neg(val),
-                    }
-                } else {
-                    val
-                };
-                let old = if addr.space == AddrSpace::Local {
-                    // thread-private memory: an ordinary read-modify-write is atomic enough
-                    let lv = Lv::Mem(addr, xi.ty);
-                    let o = self.load_lv(&lv);
-                    let n = self.rmw_apply(rmw, cls, o, val);
-                    self.store_lv(&lv, n);
-                    o
-                } else {
-                    self.b
-                        .ins()
-                        .atomic_rmw(rmw, addr.space, ompcc_ir::Scope::Gpu, addr.ptr, val)
-                };
-                let new = self.rmw_apply(rmw, cls, old, val);
-                (old, new)
-            }
-            _ => {
-                if !matches!(
-                    cls,
-                    Scalar::Int(Type::I32 | Type::I64, _) | Scalar::Float(_)
-                ) {
-                    self.unsupported(
-                        "this atomic update needs a 4- or 8-byte int, long, float or double object on the device",
-                        e.span,
-                    );
-                    return;
-                }
-                let bits = if cls.ty().bytes() == 4 {
-                    Type::I32
-                } else {
-                    Type::I64
-                };
-                let float = matches!(cls, Scalar::Float(_));
-                let flags = ompcc_ir::MemFlags {
-                    align: addr.align.min(cls.ty().bytes()).max(1),
-                    volatile: true,
-                    readonly: false,
-                };
-                let local = addr.space == AddrSpace::Local;
-                let first = self.b.ins().load(bits, addr.space, flags, addr.ptr);
-                let head = self.b.create_block();
-                let ob = self.b.append_block_param(head, bits);
-                let done = self.b.create_block();
-                self.b.ins().jump(head, &[first]);
-                self.b.switch_to_block(head);
-                let oldv = if float {
-                    self.b.ins().bitcast(cls.ty(), ob)
-                } else {
-                    ob
-                };
-                let a = self.convert(oldv, cls, ccls);
-                let b = match operand {
-                    None => self.iconst_in(ccls, 1),
-                    Some((v, rc)) => self.convert(v, rc, ccls),
-                };
-                let Some(r) = (if x_right {
-                    self.arith(op, ccls, b, ccls, a, e.span)
-                } else {
-                    self.arith(op, ccls, a, ccls, b, e.span)
-                }) else {
-                    return;
-                };
-                let newv = self.convert(r, ccls, cls);
-                let nb = if float {
-                    self.b.ins().bitcast(bits, newv)
-                } else {
-                    newv
-                };
-                if local {
-                    self.b.ins().store(addr.space, flags, nb, addr.ptr);
-                    self.b.ins().jump(done, &[]);
-                } else {
-                    let prev =
-                        self.b
-                            .ins()
-                            .atomic_cas(addr.space, ompcc_ir::Scope::Gpu, addr.ptr, ob, nb);
-                    let same = self.b.ins().icmp(IntCC::Eq, prev, ob);
-                    self.b.ins().brif(same, done, &[], head, &[prev]);
-                }
-                self.b.switch_to_block(done);
-                (oldv, newv)
-            }
-        };
-        if let Some(v) = capture {
-            let result = if post { old } else { new };
-            let Some(vi) = self.info(v) else { return };
-            let Some(to) = self.class(vi.ty, v.span) else {
-                return;
-            };
-            let result = self.convert(result, cls, to);
-            if let Some(lv) = self.lvalue(v) {
-                self.store_lv(&lv, result);
-            }
-        }
-    }
-
-    fn rmw_apply(&mut self, op: ompcc_ir::AtomicRmwOp, cls: Scalar, a: Value, b: Value) -> Value {
-        use ompcc_ir::AtomicRmwOp as A;
-        let ins = self.b.ins();
-        match (op, cls) {
-            (A::Add, Scalar::Float(_)) => ins.fadd(a, b),
-            (A::Add, _) => ins.iadd(a, b),
-            (A::And, _) => ins.and(a, b),
-            (A::Or, _) => ins.or(a, b),
-            _ => ins.xor(a, b),
-        }
     }
 }

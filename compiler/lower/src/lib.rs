@@ -60,10 +60,12 @@
 //! single IR operations), `__builtin_tgmath`, function pointers (`func_addr`, calls through
 //! them as `call_indirect`), local VLAs (`stack_alloc`; the block's stack top is saved before
 //! its first VLA and restored when the block ends or a `break`/`continue` leaves it; a `goto`
-//! out of it keeps the memory until the function returns), `#pragma omp atomic`
-//! (read, write, update and capture of `x op= e`, `x = x op e`, `x = e op x`, `++`/`--`: one
-//! atomic instruction where one fits, a compare-and-swap loop computing in C's type
-//! otherwise), `simd` without privatization (run in order), `flush` (a fence). Calls to [`DEVICE_API`] and
+//! out of it keeps the memory until the function returns), `#pragma omp atomic` in every
+//! OpenMP 5.2 form (module `atomic`: read, write, update, capture with the block forms and
+//! swap, compare with min/max and compare-and-swap forms: one atomic instruction where one
+//! gives the exact result, a compare-and-swap loop computing in C's types otherwise), the
+//! `<math.h>` classification builtins (module `fpclass`: `isnan`, `isinf`, `signbit`,
+//! `fpclassify`, ...), `simd` without privatization (run in order), `flush` (a fence). Calls to [`DEVICE_API`] and
 //! the device library ([`is_device_library_function`]) stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
@@ -78,8 +80,10 @@
 //! start; a function's prologue has its declarator's location and the implicit return the
 //! closing brace's.
 
+mod atomic;
 mod ctx;
 mod expr;
+mod fpclass;
 mod func;
 mod generic;
 mod hints;

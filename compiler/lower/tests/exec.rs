@@ -53,6 +53,84 @@ long long test(void) {
         false,
     ),
     (
+        "omp_atomic_compare_capture_forms",
+        r#"
+static int mx = -5, owner = -1, xi = 6, xo, xn;
+static unsigned um = 100;
+static long lv = 7, lold;
+static float fm = 1.0f;
+static double dz = 0.0, dd = 10.0, dn;
+long long test(void) {
+    long long acc = 0;
+    int vals[6] = {3, -9, 120, 120, 4, 200};
+    for (int i = 0; i < 6; i++) {
+        int old, r;
+        #pragma omp atomic compare
+        if (mx < vals[i]) { mx = vals[i]; }
+        #pragma omp atomic compare capture
+        { old = owner; owner = owner == -1 ? i : owner; }
+        #pragma omp atomic compare capture
+        { r = owner == i; if (r) { owner = i + 10; } }
+        #pragma omp atomic compare
+        um = (unsigned)vals[i] < um ? (unsigned)vals[i] : um;
+        acc = acc * 3 + old + r;
+    }
+    float fo, nan = __builtin_nanf("");
+    #pragma omp atomic compare capture
+    { fo = fm; if (fm < nan) { fm = nan; } }
+    #pragma omp atomic compare
+    if (dz > -0.0) { dz = -0.0; }
+    double seen = 5, seen2 = 6;
+    #pragma omp atomic compare capture
+    if (dz == -0.0) { dz = 2.5; } else { seen = dz; }
+    #pragma omp atomic compare capture
+    if (dz == 1.0) { dz = 3.0; } else { seen2 = dz; }
+    #pragma omp atomic capture
+    { lold = lv; lv = 40; }
+    #pragma omp atomic capture
+    { xo = xi; xi *= 7; }
+    #pragma omp atomic capture
+    { xi >>= 1; xn = xi; }
+    #pragma omp atomic capture
+    dn = dd = 1.0 / dd;
+    #pragma omp atomic capture seq_cst
+    xo = xi--;
+    return acc + mx * 1000LL + um + lv * 7 + lold + (fm == 1.0f) * 100 + fo * 3
+        + (long long)(dz * 10) + (long long)(seen * 100) + (long long)(seen2 * 1000)
+        + xo * 13 + xn * 17 + xi + (long long)(dn * 1000) + owner * 100000;
+}"#,
+        false,
+    ),
+    (
+        "fp_classification_builtins",
+        r#"
+long long test(void) {
+    double ds[8] = {0.0, -0.0, 1.5, -2.2250738585072014e-308, 4.9e-324, -1e-310,
+                    __builtin_inf(), __builtin_nan("")};
+    float fs[6] = {0.0f, 1e-40f, -3.0f, -__builtin_inff(), __builtin_nanf(""), -0.0f};
+    unsigned long long h = 0;
+    for (int i = 0; i < 8; i++) {
+        double x = i == 7 ? ds[i] : -ds[i];
+        h = h * 31 + __builtin_fpclassify(10, 11, 12, 13, 14, x);
+        h = h * 31 + __builtin_isinf_sign(x) + 1;
+        h = h * 31 + (__builtin_signbit(x) != 0) + 2 * __builtin_isnan(x);
+        h = h * 31 + __builtin_isfinite(x) + 2 * __builtin_isnormal(x) + 4 * __builtin_isinf(x);
+        h = h * 31 + __builtin_isless(x, 1.0) + 2 * __builtin_isunordered(x, 0.5)
+            + 4 * __builtin_islessgreater(x, 0.0) + 8 * __builtin_isgreaterequal(x, ds[2]);
+    }
+    for (int i = 0; i < 6; i++) {
+        float x = fs[i];
+        h = h * 31 + __builtin_fpclassify(10, 11, 12, 13, 14, x);
+        h = h * 31 + __builtin_isinf_sign(x) + 1;
+        h = h * 31 + (__builtin_signbit(x) != 0) + 2 * __builtin_isnan(x);
+        h = h * 31 + __builtin_isfinite(x) + 2 * __builtin_isnormal(x);
+        h = h * 31 + __builtin_isgreater(x, -1.0f) + 2 * __builtin_islessequal(x, 0.0);
+    }
+    return (long long)(h >> 1);
+}"#,
+        false,
+    ),
+    (
         "switch_table",
         r#"
 static int dense(long x) {

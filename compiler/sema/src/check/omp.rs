@@ -609,7 +609,15 @@ impl Checker<'_> {
                     ExprKind::Assign(None, v, x) => c.atomic_var(v) && c.atomic_var(x),
                     _ => false,
                 };
-                (is_read(self, a) && (self.atomic_update(b) || is_read(self, b)))
+                // swap `{v = x; x = e;}`
+                let is_write = |c: &Checker<'_>, e: &Expr| match &strip(e).kind {
+                    ExprKind::Assign(None, x, ex) => {
+                        c.atomic_var(x) && !same_var(x).is_some_and(|n| mentions(ex, n))
+                    }
+                    _ => false,
+                };
+                (is_read(self, a)
+                    && (self.atomic_update(b) || is_read(self, b) || is_write(self, b)))
                     || (self.atomic_update(a) && is_read(self, b))
             }
             _ => false,
