@@ -15,6 +15,8 @@ pub mod licm;
 pub mod manager;
 pub mod mem2reg;
 pub mod memopt;
+pub mod narrow;
+pub mod readonly;
 pub mod reassoc;
 pub mod remarks;
 pub mod sccp;
@@ -39,6 +41,8 @@ pub use manager::{
 };
 pub use mem2reg::{mem2reg, mem2reg_with_remarks};
 pub use memopt::{dse, dse_with_remarks, loadfwd, loadfwd_with_remarks};
+pub use narrow::{narrow, narrow_with_remarks};
+pub use readonly::{readonly, readonly_with_remarks};
 pub use reassoc::{reassoc, reassoc_with_remarks};
 pub use remarks::{Remark, Remarks};
 pub use sccp::{sccp, sccp_with_remarks};
