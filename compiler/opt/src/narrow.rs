@@ -154,8 +154,8 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
                 Opcode::Udiv | Opcode::Sdiv => Opcode::Udiv,
                 _ => Opcode::Urem,
             };
-            let a = to32(func, st, inst, args[0]);
-            let b = to32(func, st, inst, args[1]);
+            let a = to32(func, &mut *st, inst, args[0]);
+            let b = to32(func, &mut *st, inst, args[1]);
             let mut cur = FuncCursor::new(func);
             cur.goto_inst(inst);
             let q = binary(&mut cur, op32, a, b);
@@ -190,8 +190,8 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
             if st.cheap32(func, args[0]).is_none() || st.cheap32(func, args[1]).is_none() {
                 return false;
             }
-            let a = to32(func, st, inst, args[0]);
-            let b = to32(func, st, inst, args[1]);
+            let a = to32(func, &mut *st, inst, args[0]);
+            let b = to32(func, &mut *st, inst, args[1]);
             let mut cur = FuncCursor::new(func);
             cur.goto_inst(inst);
             let n = binary(&mut cur, opcode, a, b);
@@ -218,13 +218,32 @@ fn binary(cur: &mut FuncCursor<'_>, op: Opcode, a: Value, b: Value) -> Value {
     }
 }
 
-/// An `i32` equal to `v` (which fits), inserted before `inst` when it is not already at hand.
-fn to32(func: &mut Function, st: &Narrow<'_>, inst: Inst, v: Value) -> Value {
-    let mut cur = FuncCursor::new(func);
-    cur.goto_inst(inst);
-    match st.cheap32(cur.func, v) {
+/// An `i32` equal to `v` (which fits): one at hand, or a `trunc` placed right after `v`'s
+/// definition (so it serves every later use) and remembered.
+fn to32(func: &mut Function, st: &mut Narrow<'_>, inst: Inst, v: Value) -> Value {
+    match st.cheap32(func, v) {
         Some(Cheap::Value(s)) => s,
-        Some(Cheap::Const(c)) => cur.ins().iconst(Type::I32, c),
-        None => cur.ins().trunc(Type::I32, v),
+        Some(Cheap::Const(c)) => {
+            let mut cur = FuncCursor::new(func);
+            cur.goto_inst(inst);
+            cur.ins().iconst(Type::I32, c)
+        }
+        None => {
+            let mut cur = FuncCursor::new(func);
+            match cur.func.dfg.value_def(v) {
+                ValueDef::Result(d, _) => match cur.func.layout.next_inst(d) {
+                    Some(n) => cur.goto_inst(n),
+                    None => cur.goto_inst(inst),
+                },
+                ValueDef::Param(b, _) => match cur.func.layout.first_inst(b) {
+                    Some(f) => cur.goto_inst(f),
+                    None => cur.goto_inst(inst),
+                },
+                ValueDef::Placeholder => cur.goto_inst(inst),
+            }
+            let t = cur.ins().trunc(Type::I32, v);
+            st.small.insert(v, t);
+            t
+        }
     }
 }
