@@ -224,8 +224,16 @@ fn to32(func: &mut Function, st: &mut Narrow<'_>, inst: Inst, v: Value) -> Value
     match st.cheap32(func, v) {
         Some(Cheap::Value(s)) => s,
         Some(Cheap::Const(c)) => {
+            // At the top of the function, out of any loop.
             let mut cur = FuncCursor::new(func);
-            cur.goto_inst(inst);
+            let top = cur.func.layout.entry_block();
+            match top.and_then(|b| cur.func.layout.first_inst(b)) {
+                Some(f) => {
+                    cur.goto_inst(f);
+                    cur.set_srcloc(Default::default());
+                }
+                None => cur.goto_inst(inst),
+            }
             cur.ins().iconst(Type::I32, c)
         }
         None => {
