@@ -129,6 +129,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::narrow::narrow_with_remarks),
     },
     Pass {
+        name: "slsr",
+        description: "straight-line strength reduction: (b + c) * s from a dominating (b + c') * s by adds and shifts",
+        run: PassFn::Function(crate::slsr::slsr_with_remarks),
+    },
+    Pass {
         name: "readonly",
         description: "mark kernel loads of global memory that no store, atomic or call of the kernel can write (ld.global.nc)",
         run: PassFn::Function(crate::readonly::readonly_with_remarks),
@@ -232,6 +237,8 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "simplify",
             "simplifycfg",
             "speculate",
+            // Unrolled and cleaned up: products of one stride a constant apart are in view.
+            "slsr",
             "reassoc",
             "gvn",
             // Unrolled bodies expose invariant address arithmetic of the enclosing loop.
@@ -599,6 +606,7 @@ block0(v0: i32):
             "divbypass",
             "narrow",
             "readonly",
+            "slsr",
             "sccp",
         ] {
             assert!(o2.contains(&name), "{name} not in -O2: {o2:?}");
