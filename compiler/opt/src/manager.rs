@@ -124,6 +124,21 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::divbypass::divbypass_with_remarks),
     },
     Pass {
+        name: "narrow",
+        description: "do 64-bit index arithmetic, divisions and ext/trunc round trips in 32 bits where value ranges prove it fits",
+        run: PassFn::Function(crate::narrow::narrow_with_remarks),
+    },
+    Pass {
+        name: "slsr",
+        description: "straight-line strength reduction: (b + c) * s from a dominating (b + c') * s by adds and shifts",
+        run: PassFn::Function(crate::slsr::slsr_with_remarks),
+    },
+    Pass {
+        name: "readonly",
+        description: "mark kernel loads of global memory that no store, atomic or call of the kernel can write (ld.global.nc)",
+        run: PassFn::Function(crate::readonly::readonly_with_remarks),
+    },
+    Pass {
         name: "sccp",
         description: "sparse conditional constant propagation of integers through branches and block parameters",
         run: PassFn::Function(crate::sccp::sccp_with_remarks),
@@ -222,6 +237,8 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "simplify",
             "simplifycfg",
             "speculate",
+            // Unrolled and cleaned up: products of one stride a constant apart are in view.
+            "slsr",
             "reassoc",
             "gvn",
             // Unrolled bodies expose invariant address arithmetic of the enclosing loop.
@@ -230,7 +247,11 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "dse",
             "simplify",
             "contract",
+            // Before divbypass: divisions proven small need no run-time test.
+            "narrow",
             "divbypass",
+            // Last: earlier passes removed the stores they could, and later ones add none.
+            "readonly",
             "dce",
             "simplifycfg",
         ],
@@ -583,6 +604,9 @@ block0(v0: i32):
             "speculate",
             "contract",
             "divbypass",
+            "narrow",
+            "readonly",
+            "slsr",
             "sccp",
         ] {
             assert!(o2.contains(&name), "{name} not in -O2: {o2:?}");

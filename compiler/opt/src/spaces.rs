@@ -5,8 +5,15 @@
 //! ever receives them) is rebuilt in that space, and the generic loads, stores and atomics
 //! through it then name the space directly (PTX `ld.global` instead of a generic `ld`).
 //!
+//! A kernel's (`FuncKind::Kernel`) pointer parameters are global: by the CUDA convention every
+//! pointer a kernel receives points into global memory (nvcc emits `cvta.to.global` for them,
+//! LLVM's NVPTX backend assumes it for CUDA and OpenMP kernels), and in OpenMP offloading they
+//! are the device addresses of mapped data or `omp_target_alloc` memory. The global pointer is
+//! an `addrspacecast` at the top of the entry block (`cvta.to.global`, which is the identity on
+//! NVIDIA GPUs and never traps, so null or unused parameters stay harmless).
+//!
 //! Inference is optimistic: every generic pointer starts "unknown" and is lowered to a space
-//! or to "generic" (anything else: function parameters, loads, calls, `inttoptr`) until
+//! or to "generic" (anything else: device-function parameters, loads, calls, `inttoptr`) until
 //! nothing changes. The rebuilt pointers are new instructions placed right after the generic
 //! ones (and new block parameters next to the old ones), so they dominate the same uses; the
 //! generic originals die unless something else uses them (DCE). Stores into `const` and atomics
@@ -15,7 +22,7 @@
 use crate::remarks::Remarks;
 use ompcc_ir::analysis::ControlFlowGraph;
 use ompcc_ir::{
-    AddrSpace, Block, FuncCursor, Function, Inst, InstData, Opcode, Type, Value, ValueDef,
+    AddrSpace, Block, FuncCursor, FuncKind, Function, Inst, InstData, Opcode, Type, Value, ValueDef,
 };
 use rustc_hash::FxHashMap;
 
@@ -81,6 +88,9 @@ impl Infer<'_> {
                 }
                 ins.iter().fold(Lat::Unknown, |acc, &a| meet(acc, get(a)))
             }
+            ValueDef::Param(_, _) if self.func.kind == FuncKind::Kernel => {
+                Lat::Space(AddrSpace::Global)
+            }
             _ => Lat::Generic,
         }
     }
@@ -119,6 +129,20 @@ impl Infer<'_> {
                     }
                     _ => v,
                 }
+            }
+            ValueDef::Param(block, _) if Some(block) == self.func.layout.entry_block() => {
+                // A kernel parameter: cast it once, at the top of the entry block.
+                let mut cur = FuncCursor::new(self.func);
+                match cur.func.layout.first_inst(block) {
+                    Some(first) => {
+                        cur.goto_inst(first);
+                        cur.set_srcloc(Default::default());
+                    }
+                    None => cur.goto_bottom(block),
+                }
+                let r = cur.ins().addrspacecast(ty, v);
+                self.rebuilt.insert(v, r);
+                r
             }
             ValueDef::Param(block, index) => {
                 let p = self.func.dfg.append_block_param(block, ty);

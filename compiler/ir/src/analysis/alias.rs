@@ -19,6 +19,9 @@
 //!    overlap) and the other another parameter, a global or a stack slot.
 //!
 //! Same root, same offset and same size is `MustAlias`; everything else `MayAlias`.
+//! `alias` compares two accesses as executed with the same values (one thread, one iteration);
+//! `never_overlap` answers for every execution of both instructions (any thread, any
+//! iteration), so it ignores offsets and uses only rules 1, 3, 4 and 5.
 //! Results are valid while the function's instructions are unchanged.
 
 use crate::dfg::ValueDef;
@@ -294,6 +297,26 @@ impl AliasAnalysis {
         } else {
             AliasResult::MayAlias
         }
+    }
+
+    /// Whether `a` and `b` can never touch the same bytes, in any execution of either (every
+    /// thread of a kernel, every loop iteration): they name different specific spaces or point
+    /// into disjoint objects. Offsets are ignored: `a[i]` and `a[i + 1]` overlap across
+    /// iterations.
+    pub fn never_overlap(&self, func: &Function, a: &Access, b: &Access) -> bool {
+        let (sa, sb) = (Self::space_of(func, a), Self::space_of(func, b));
+        if sa != AddrSpace::Generic && sb != AddrSpace::Generic && sa != sb {
+            return true;
+        }
+        let (ra, rb) = (
+            self.decompose(func, a.addr).root,
+            self.decompose(func, b.addr).root,
+        );
+        if ra == rb {
+            return false;
+        }
+        let (oa, ob) = (self.object(func, ra), self.object(func, rb));
+        self.distinct(func, &oa, &ob) || self.distinct(func, &ob, &oa)
     }
 
     /// Whether objects `a` and `b` (of different roots) are known to be disjoint.

@@ -1,5 +1,6 @@
 //! Analyses over a function's control-flow graph: predecessors and successors, dominator tree,
-//! natural loops, def-use chains, scalar evolution of induction variables (`scev`) and alias
+//! natural loops, def-use chains, scalar evolution of induction variables (`scev`), integer
+//! value ranges (`range`) and alias
 //! analysis of memory accesses (`alias`). Each is computed from scratch by `compute` and is valid
 //! until the function's control flow (or, for `DefUse`, its instructions) change.
 
@@ -7,6 +8,7 @@ pub mod alias;
 pub mod cfg;
 pub mod domtree;
 pub mod loops;
+pub mod range;
 pub mod scev;
 pub mod uses;
 
@@ -14,5 +16,6 @@ pub use alias::{Access, AliasAnalysis, AliasResult};
 pub use cfg::ControlFlowGraph;
 pub use domtree::DominatorTree;
 pub use loops::{Loop, LoopAnalysis};
+pub use range::{Range, Ranges};
 pub use scev::{ExitTest, Induction, LoopScev};
 pub use uses::DefUse;

@@ -1,0 +1,257 @@
+//! narrow: 64-bit index arithmetic done in 32 bits where value ranges prove it fits.
+//!
+//! GPUs compute 32-bit integers natively, while 64-bit multiplies and divides are multi-
+//! instruction sequences. Lowering computes indices in 64 bits (the flattened loop counter of
+//! a worksharing loop, `sext` of `int` indices, `size_t` arithmetic); `ompcc_ir::analysis::Ranges`
+//! bounds them, and this pass rewrites, in dominator order:
+//! - `sext.i64 (trunc.i32 x)` to `x` when `x` fits `i32`, and `zext.i64 (trunc.i32 x)` to `x`
+//!   when `x` lies in `[0, 2^32)` (the round trip changes nothing);
+//! - `udiv`/`urem`/`sdiv`/`srem` on `i64` whose operands both lie in `[0, 2^31)` to the 32-bit
+//!   unsigned operation and a `zext` (all four agree there; a zero divisor traps either way);
+//! - `iadd`/`isub`/`imul`, `shl` by a constant, on `i64` whose operands and exact result all
+//!   fit `i32`, to the `i32` operation and one `sext`, when every operand is cheap in 32 bits
+//!   (a constant, an `sext`/`zext` of an `i32`, or an operation narrowed before): chains of
+//!   index arithmetic then stay 32-bit and widen once, at the address. Adding a constant stays
+//!   64-bit (`reassoc` made those the `+imm` of `[reg+imm]` addresses).
+//!
+//! C's signed overflow is undefined, but the IR's integer operations wrap and carry no
+//! no-overflow flag, so nothing is assumed from the source language: only ranges decide.
+//! Replaced instructions are left for DCE.
+
+use crate::remarks::{Remarks, plural};
+use crate::util::iconst_value;
+use ompcc_ir::analysis::{Range, Ranges};
+use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, Opcode, Type, Value, ValueDef};
+use rustc_hash::FxHashMap;
+
+/// Runs the pass; returns whether anything changed.
+pub fn narrow(func: &mut Function) -> bool {
+    narrow_with_remarks(func, &mut Remarks::default())
+}
+
+const I32_MIN: i128 = i32::MIN as i128;
+const I32_MAX: i128 = i32::MAX as i128;
+
+struct Narrow<'a> {
+    ranges: &'a Ranges,
+    /// i64 values (original or the `sext` replacing them) and their `i32` equal.
+    small: FxHashMap<Value, Value>,
+    /// Ranges of the values this pass created, by the original's range.
+    made: FxHashMap<Value, Range>,
+}
+
+impl Narrow<'_> {
+    fn range(&self, func: &Function, v: Value, block: Block) -> Range {
+        match self.made.get(&v) {
+            Some(&r) => r,
+            None => self.ranges.range_at(func, v, block),
+        }
+    }
+
+    /// An `i32` equal to `v` (an `i64` that fits `i32` at `block`) without new instructions,
+    /// or a constant.
+    fn cheap32(&self, func: &Function, v: Value) -> Option<Cheap> {
+        if let Some(&s) = self.small.get(&v) {
+            return Some(Cheap::Value(s));
+        }
+        if let Some(c) = iconst_value(func, v) {
+            return Some(Cheap::Const(c));
+        }
+        let ValueDef::Result(inst, 0) = func.dfg.value_def(v) else {
+            return None;
+        };
+        match func.dfg.inst(inst) {
+            InstData::Unary {
+                opcode: Opcode::Sext | Opcode::Zext,
+                arg,
+            } if func.dfg.value_type(*arg) == Type::I32 => Some(Cheap::Value(*arg)),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Cheap {
+    Value(Value),
+    Const(i64),
+}
+
+/// `narrow`, reporting how many operations it narrowed.
+pub fn narrow_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
+    let ranges = Ranges::compute(func);
+    let cfg = ompcc_ir::analysis::ControlFlowGraph::compute(func);
+    let dt = ompcc_ir::analysis::DominatorTree::compute(func, &cfg);
+    let mut st = Narrow {
+        ranges: &ranges,
+        small: FxHashMap::default(),
+        made: FxHashMap::default(),
+    };
+    let mut count = 0;
+    for &b in dt.rpo() {
+        let insts: Vec<Inst> = func.layout.block_insts(b).collect();
+        for inst in insts {
+            if rewrite(func, &mut st, b, inst) {
+                count += 1;
+            }
+        }
+    }
+    if count > 0 {
+        remarks.emit(
+            Default::default(),
+            format!(
+                "did {} in 32 bits",
+                plural(count, "64-bit operation", "64-bit operations")
+            ),
+        );
+    }
+    count > 0
+}
+
+fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -> bool {
+    let Some(res) = func.dfg.first_result(inst) else {
+        return false;
+    };
+    if func.dfg.value_type(res) != Type::I64 {
+        return false;
+    }
+    match func.dfg.inst(inst).clone() {
+        InstData::Unary { opcode, arg } if matches!(opcode, Opcode::Sext | Opcode::Zext) => {
+            // ext(trunc x) == x when x survives the round trip.
+            let ValueDef::Result(t, 0) = func.dfg.value_def(arg) else {
+                return false;
+            };
+            let InstData::Unary {
+                opcode: Opcode::Trunc,
+                arg: x,
+            } = *func.dfg.inst(t)
+            else {
+                return false;
+            };
+            if func.dfg.value_type(x) != Type::I64 || func.dfg.value_type(arg) != Type::I32 {
+                return false;
+            }
+            let r = st.range(func, x, block);
+            let ok = match opcode {
+                Opcode::Sext => r.within(I32_MIN, I32_MAX),
+                _ => r.within(0, u32::MAX as i128),
+            };
+            if ok {
+                func.replace_all_uses(res, x);
+            }
+            ok
+        }
+        InstData::Binary { opcode, args }
+            if matches!(
+                opcode,
+                Opcode::Udiv | Opcode::Urem | Opcode::Sdiv | Opcode::Srem
+            ) =>
+        {
+            let fits = |v| st.range(func, v, block).within(0, I32_MAX);
+            if !(fits(args[0]) && fits(args[1])) {
+                return false;
+            }
+            let op32 = match opcode {
+                Opcode::Udiv | Opcode::Sdiv => Opcode::Udiv,
+                _ => Opcode::Urem,
+            };
+            let a = to32(func, &mut *st, inst, args[0]);
+            let b = to32(func, &mut *st, inst, args[1]);
+            let mut cur = FuncCursor::new(func);
+            cur.goto_inst(inst);
+            let q = binary(&mut cur, op32, a, b);
+            let w = cur.ins().zext(Type::I64, q);
+            let r = st.ranges.get(func, res);
+            st.made.insert(w, r);
+            st.small.insert(w, q);
+            st.small.insert(res, q);
+            func.replace_all_uses(res, w);
+            true
+        }
+        InstData::Binary { opcode, args }
+            if matches!(
+                opcode,
+                Opcode::Iadd | Opcode::Isub | Opcode::Imul | Opcode::Shl
+            ) =>
+        {
+            let c1 = iconst_value(func, args[1]);
+            if opcode == Opcode::Shl && !c1.is_some_and(|c| (0..32).contains(&c)) {
+                return false;
+            }
+            // `x + C` stays 64-bit: reassoc folded such constants into `[reg+imm]` addresses.
+            let c0 = iconst_value(func, args[0]);
+            if matches!(opcode, Opcode::Iadd | Opcode::Isub) && (c0.is_some() || c1.is_some()) {
+                return false;
+            }
+            let fits = |v| st.range(func, v, block).within(I32_MIN, I32_MAX);
+            if !(fits(args[0]) && fits(args[1]) && fits(res)) {
+                return false;
+            }
+            // Only when both operands are free in 32 bits: no new truncations.
+            if st.cheap32(func, args[0]).is_none() || st.cheap32(func, args[1]).is_none() {
+                return false;
+            }
+            let a = to32(func, &mut *st, inst, args[0]);
+            let b = to32(func, &mut *st, inst, args[1]);
+            let mut cur = FuncCursor::new(func);
+            cur.goto_inst(inst);
+            let n = binary(&mut cur, opcode, a, b);
+            let w = cur.ins().sext(Type::I64, n);
+            let r = st.range(func, res, block);
+            st.made.insert(w, r);
+            st.small.insert(w, n);
+            st.small.insert(res, n);
+            func.replace_all_uses(res, w);
+            true
+        }
+        _ => false,
+    }
+}
+
+fn binary(cur: &mut FuncCursor<'_>, op: Opcode, a: Value, b: Value) -> Value {
+    match op {
+        Opcode::Iadd => cur.ins().iadd(a, b),
+        Opcode::Isub => cur.ins().isub(a, b),
+        Opcode::Imul => cur.ins().imul(a, b),
+        Opcode::Shl => cur.ins().shl(a, b),
+        Opcode::Udiv => cur.ins().udiv(a, b),
+        _ => cur.ins().urem(a, b),
+    }
+}
+
+/// An `i32` equal to `v` (which fits): one at hand, or a `trunc` placed right after `v`'s
+/// definition (so it serves every later use) and remembered.
+fn to32(func: &mut Function, st: &mut Narrow<'_>, inst: Inst, v: Value) -> Value {
+    match st.cheap32(func, v) {
+        Some(Cheap::Value(s)) => s,
+        Some(Cheap::Const(c)) => {
+            // At the top of the function, out of any loop.
+            let mut cur = FuncCursor::new(func);
+            let top = cur.func.layout.entry_block();
+            match top.and_then(|b| cur.func.layout.first_inst(b)) {
+                Some(f) => {
+                    cur.goto_inst(f);
+                    cur.set_srcloc(Default::default());
+                }
+                None => cur.goto_inst(inst),
+            }
+            cur.ins().iconst(Type::I32, c)
+        }
+        None => {
+            let mut cur = FuncCursor::new(func);
+            match cur.func.dfg.value_def(v) {
+                ValueDef::Result(d, _) => match cur.func.layout.next_inst(d) {
+                    Some(n) => cur.goto_inst(n),
+                    None => cur.goto_inst(inst),
+                },
+                ValueDef::Param(b, _) => match cur.func.layout.first_inst(b) {
+                    Some(f) => cur.goto_inst(f),
+                    None => cur.goto_inst(inst),
+                },
+                ValueDef::Placeholder => cur.goto_inst(inst),
+            }
+            let t = cur.ins().trunc(Type::I32, v);
+            st.small.insert(v, t);
+            t
+        }
+    }
+}
