@@ -827,19 +827,13 @@ fn newlines_of(s: &str) -> String {
     "\n".repeat(s.bytes().filter(|&b| b == b'\n').count())
 }
 
-/// Whether a generic-mode region contains a `parallel` construct: its team then starts with
-/// `thread_limit` threads (the runtime's default without the clause), the workers of the
-/// main thread; otherwise one thread per team runs it.
+/// Whether a generic-mode region forks its team at nested `parallel` constructs
+/// (`ompcc_omp::generic_region_forks`): its team then starts with `thread_limit` threads (the
+/// runtime's default without the clause), the workers of the main thread; otherwise one
+/// thread per team runs it.
 pub(crate) fn generic_forks(r: &ompcc_omp::TargetRegion<'_>) -> bool {
-    let mut found = false;
-    if let Some(b) = r.directive.body.as_deref() {
-        ompcc_omp::walk::stmt(b, &mut |n| {
-            if let ompcc_omp::walk::Node::Directive(d) = n
-                && d.kind.words().contains(&"parallel")
-            {
-                found = true;
-            }
-        });
-    }
-    found
+    r.directive
+        .body
+        .as_deref()
+        .is_some_and(ompcc_omp::generic_region_forks)
 }

@@ -18,14 +18,15 @@
 //! value of the main thread's path; barriers pair up (release / end of every construct, and
 //! the final release), so every thread of the team executes the same sequence of `bar.sync`s;
 //! a construct that cannot be forked (`num_threads`, `if`, sections, master) runs on the main
-//! thread as a team of one, as before.
+//! thread as a team of one, as before. Whether a region forks at all is
+//! `ompcc_omp::generic_region_forks` (the host launches its team size from the same answer).
 
 use crate::func::{Addr, FnLower, Local};
 use crate::kernel::{Par, Split, Who};
 use ompcc_diag::Span;
 use ompcc_ir::{AddrSpace, Block, IntCC, Opcode, SpecialReg, Type, Value, ValueDef};
 use ompcc_sema::SymbolId;
-use ompcc_syntax::ast::{OmpClauseKind, OmpClauseName as C, OmpDirective, OmpDirectiveKind as K};
+use ompcc_syntax::ast::{OmpClauseKind, OmpDirective, OmpDirectiveKind as K};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Shared memory the homes of one kernel may take (of the 48 KiB a block can always have).
@@ -56,35 +57,6 @@ enum Capture {
     },
     /// The object's address (already visible to every thread) is published through its home.
     Pointer { sym: SymbolId, align: u32 },
-}
-
-/// A construct the main thread hands to the whole team.
-pub(crate) fn forkable(d: &OmpDirective) -> bool {
-    matches!(
-        d.kind,
-        K::Parallel
-            | K::ParallelFor
-            | K::ParallelForSimd
-            | K::ParallelLoop
-            | K::DistributeParallelFor
-            | K::DistributeParallelForSimd
-    ) && !d
-        .clauses
-        .iter()
-        .any(|c| matches!(c.name, C::NumThreads | C::If))
-}
-
-/// Whether a generic region's body forks its team somewhere (it then needs workers).
-pub(crate) fn needs_workers(body: &ompcc_syntax::ast::Stmt) -> bool {
-    let mut found = false;
-    ompcc_omp::walk::stmt(body, &mut |n| {
-        if let ompcc_omp::walk::Node::Directive(d) = n
-            && forkable(d)
-        {
-            found = true;
-        }
-    });
-    found
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {

@@ -441,9 +441,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let par = self.par;
         let body = d.body.as_deref();
         match d.kind {
-            _ if par.main && self.generic.is_some() && crate::generic::forkable(d) => {
-                self.fork_team(d)
-            }
+            _ if par.main && self.generic.is_some() && ompcc_omp::forkable(d) => self.fork_team(d),
             K::Parallel | K::ParallelMaster | K::ParallelMasked | K::ParallelSections => {
                 let mut privs = Vec::new();
                 self.privatize(d, true, false, &mut privs);

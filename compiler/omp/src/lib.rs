@@ -39,6 +39,7 @@
 //! to sema's symbols by `SymbolId`; names are the list items as written.
 
 mod analyze;
+mod generic;
 mod plan;
 pub mod walk;
 
@@ -46,4 +47,5 @@ pub use analyze::{
     base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
     plan, plan_with_source, strip_compound,
 };
+pub use generic::{forkable, generic_region_forks};
 pub use plan::*;

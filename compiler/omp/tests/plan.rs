@@ -351,3 +351,36 @@ void e(int *a) {
     let other = src.replace("a[0] = 1", "a[0] = 4");
     assert_ne!(kernel_names(&other, "a.c")[0], names[0]);
 }
+
+/// A generic region forks its team at nested `parallel` constructs unless its sequential
+/// code may put an address of the main thread's stack into a variable.
+#[test]
+fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
+    let forks = |body: &str| {
+        let src = format!(
+            "void f(int n, int *a) {{\n#pragma omp target teams map(tofrom: a[0:n])\n{{\n{body}\n}}\n}}\n"
+        );
+        let mut out = None;
+        with_plan(&src, |p, _| {
+            assert_eq!(p.regions[0].mode, ExecMode::Generic);
+            let body = p.regions[0].directive.body.as_deref().expect("body");
+            out = Some(ompcc_omp::generic_region_forks(body));
+        });
+        out.expect("planned")
+    };
+    let par = "#pragma omp parallel for\nfor (int i = 0; i < n; i++) a[i] += s;";
+    assert!(forks(&format!("int s = 1;\n{par}")));
+    assert!(!forks("int s = 1; a[0] = s;"), "no nested parallel");
+    assert!(!forks(&format!(
+        "int s = 1; int *q = &s;\n{par}\na[0] = *q;"
+    )));
+    assert!(!forks(&format!("int t[4] = {{1}}; int s = t[0];\n{par}")));
+    // Inside the forked body, addresses of its own locals are fine.
+    assert!(forks(
+        "int s = 2;\n#pragma omp parallel for\nfor (int i = 0; i < n; i++) { int t[2] = {i, s}; int *q = &t[1]; a[i] += *q; }"
+    ));
+    // A construct with num_threads runs on the main thread alone: nothing forks.
+    assert!(!forks(
+        "int s = 1;\n#pragma omp parallel for num_threads(2)\nfor (int i = 0; i < n; i++) a[i] += s;"
+    ));
+}
