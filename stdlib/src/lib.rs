@@ -1,5 +1,6 @@
-//! Device standard library of ompcc: the C sources of the device math library and of the
-//! <string.h> functions (`string/string.c`).
+//! Device standard library of ompcc: the C sources of the device math library, of the
+//! <string.h> functions (`string/string.c`) and of the <complex.h> functions with the
+//! routines behind complex `*` and `/` (`complex/complex.c`).
 //!
 //! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
 //! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`;
@@ -23,7 +24,8 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
     ("ompcc_string.h", include_str!("../string/ompcc_string.h")),
 ];
 
-/// Translation units of the library (math, then `string.c`: the <string.h> functions), as
+/// Translation units of the library (math, then `string.c`: the <string.h> functions, then
+/// `complex.c`: <complex.h> and `__ompcc_mul[sd]c3`/`__ompcc_div[sd]c3`), as
 /// `(file name, text)`.
 pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("basic.c", include_str!("../math/basic.c")),
@@ -36,6 +38,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("extra.c", include_str!("../math/extra.c")),
     ("gamma.c", include_str!("../math/gamma.c")),
     ("string.c", include_str!("../string/string.c")),
+    ("complex.c", include_str!("../complex/complex.c")),
 ];
 
 /// `(C library function, device symbol)` for every function the library provides.
@@ -58,7 +61,9 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     lround, lroundf, llround, llroundf, scalbn, scalbnf, scalbln, scalblnf, ilogb, ilogbf, logb,
     logbf, nextafter, nextafterf, tgamma, tgammaf, // <string.h>
     memcpy, memmove, memset, memcmp, memchr, strlen, strnlen, strcmp, strncmp, strcpy, strncpy,
-    strcat, strncat, strchr, strrchr, strstr,
+    strcat, strncat, strchr, strrchr, strstr, // <complex.h>
+    cabs, cabsf, carg, cargf, cproj, cprojf, cexp, cexpf, clog, clogf, csqrt, csqrtf, cpow, cpowf,
+    csin, csinf, ccos, ccosf, ctan, ctanf, csinh, csinhf, ccosh, ccoshf, ctanh, ctanhf,
 ];
 
 /// Prefix of every device symbol of the library.

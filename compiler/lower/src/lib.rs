@@ -78,6 +78,7 @@
 //! start; a function's prologue has its declarator's location and the implicit return the
 //! closing brace's.
 
+mod complex;
 mod ctx;
 mod expr;
 mod func;
