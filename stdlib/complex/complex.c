@@ -1,5 +1,7 @@
 /* <complex.h> functions of the ompcc device library, and the routines behind complex `*` and
- * `/` (libgcc's __muldc3/__divdc3 algorithms, so results equal gcc's).
+ * `/` (libgcc's __muldc3/__divdc3 algorithms, so results equal gcc's; lowering calls them by
+ * their libgcc names, which FUNCTIONS maps to `__ompcc___muldc3` and so on). The library
+ * itself uses no complex `*` or `/`.
  *
  * Complex values are built with __real__/__imag__ (C11 6.2.5p13 layout {re, im}); the
  * elementary functions follow C11 Annex G for the usual special values (infinities, NaNs,
@@ -7,13 +9,21 @@
  * double and round once at the end. Accuracy against glibc: tests/complex.rs. */
 #include "ompcc_math.h"
 
+/* The <float.h> limits as hex constants (gcc's macros are written as long double literals,
+ * which the device does not have), and infinity as an overflowing constant. */
+#define DMAX 0x1.fffffffffffffp1023
+#define DMIN 0x1p-1022
+#define DEPS 0x1p-52
+#define INF (DMAX * 2.0)
+#define INFF (0x1.fffffep127f * 2.0f)
+
 typedef double _Complex dcomplex;
 typedef float _Complex fcomplex;
 
-double _Complex __ompcc_muldc3(double a, double b, double c, double d);
-float _Complex __ompcc_mulsc3(float a, float b, float c, float d);
-double _Complex __ompcc_divdc3(double a, double b, double c, double d);
-float _Complex __ompcc_divsc3(float a, float b, float c, float d);
+double _Complex __ompcc___muldc3(double a, double b, double c, double d);
+float _Complex __ompcc___mulsc3(float a, float b, float c, float d);
+double _Complex __ompcc___divdc3(double a, double b, double c, double d);
+float _Complex __ompcc___divsc3(float a, float b, float c, float d);
 
 static dcomplex make(double re, double im) {
     dcomplex z;
@@ -30,14 +40,14 @@ static fcomplex makef(float re, float im) {
 }
 
 static int isnan_(double x) { return x != x; }
-static int isinf_(double x) { return __builtin_fabs(x) == __builtin_inf(); }
-static int isfinite_(double x) { return __builtin_fabs(x) <= __DBL_MAX__; }
+static int isinf_(double x) { return __builtin_fabs(x) == INF; }
+static int isfinite_(double x) { return __builtin_fabs(x) <= DMAX; }
 static double boxed(double x) { return __builtin_copysign(isinf_(x) ? 1.0 : 0.0, x); }
 static double nan0(double x) { return isnan_(x) ? __builtin_copysign(0.0, x) : x; }
 
 /* libgcc's __muldc3: the textbook product, with the infinities that came out as
  * NaN + NaN i recovered (C11 G.5.1). */
-double _Complex __ompcc_muldc3(double a, double b, double c, double d) {
+double _Complex __ompcc___muldc3(double a, double b, double c, double d) {
     double ac = a * c, bd = b * d, ad = a * d, bc = b * c;
     double x = ac - bd, y = ad + bc;
     if (isnan_(x) && isnan_(y)) {
@@ -64,15 +74,15 @@ double _Complex __ompcc_muldc3(double a, double b, double c, double d) {
             recalc = 1;
         }
         if (recalc) {
-            x = __builtin_inf() * (a * c - b * d);
-            y = __builtin_inf() * (a * d + b * c);
+            x = INF * (a * c - b * d);
+            y = INF * (a * d + b * c);
         }
     }
     return make(x, y);
 }
 
 /* __mulsc3: the same in float. */
-float _Complex __ompcc_mulsc3(float a, float b, float c, float d) {
+float _Complex __ompcc___mulsc3(float a, float b, float c, float d) {
     float ac = a * c, bd = b * d, ad = a * d, bc = b * c;
     float x = ac - bd, y = ad + bc;
     if (isnan_(x) && isnan_(y)) {
@@ -99,8 +109,8 @@ float _Complex __ompcc_mulsc3(float a, float b, float c, float d) {
             recalc = 1;
         }
         if (recalc) {
-            x = __builtin_inff() * (a * c - b * d);
-            y = __builtin_inff() * (a * d + b * c);
+            x = INFF * (a * c - b * d);
+            y = INFF * (a * d + b * c);
         }
     }
     return makef(x, y);
@@ -111,13 +121,13 @@ float _Complex __ompcc_mulsc3(float a, float b, float c, float d) {
 static dcomplex div_recover(double a, double b, double c, double d, double x, double y) {
     if (isnan_(x) && isnan_(y)) {
         if (c == 0.0 && d == 0.0 && (!isnan_(a) || !isnan_(b))) {
-            x = __builtin_copysign(__builtin_inf(), c) * a;
-            y = __builtin_copysign(__builtin_inf(), c) * b;
+            x = __builtin_copysign(INF, c) * a;
+            y = __builtin_copysign(INF, c) * b;
         } else if ((isinf_(a) || isinf_(b)) && isfinite_(c) && isfinite_(d)) {
             a = boxed(a);
             b = boxed(b);
-            x = __builtin_inf() * (a * c + b * d);
-            y = __builtin_inf() * (b * c - a * d);
+            x = INF * (a * c + b * d);
+            y = INF * (b * c - a * d);
         } else if ((isinf_(c) || isinf_(d)) && isfinite_(a) && isfinite_(b)) {
             c = boxed(c);
             d = boxed(d);
@@ -129,9 +139,9 @@ static dcomplex div_recover(double a, double b, double c, double d, double x, do
 }
 
 /* libgcc's __divdc3 (GCC 12): Smith's method with scaling against overflow and underflow. */
-double _Complex __ompcc_divdc3(double a, double b, double c, double d) {
-    const double RBIG = __DBL_MAX__ / 2, RMIN = __DBL_MIN__, RMIN2 = __DBL_EPSILON__;
-    const double RMINSCAL = 1 / __DBL_EPSILON__, RMAX2 = RBIG * RMIN2;
+double _Complex __ompcc___divdc3(double a, double b, double c, double d) {
+    const double RBIG = DMAX / 2, RMIN = DMIN, RMIN2 = DEPS;
+    const double RMINSCAL = 1 / DEPS, RMAX2 = RBIG * RMIN2;
     double denom, ratio, x, y;
     if (__builtin_fabs(c) < __builtin_fabs(d)) {
         if (__builtin_fabs(d) >= RBIG) {
@@ -198,7 +208,7 @@ double _Complex __ompcc_divdc3(double a, double b, double c, double d) {
 }
 
 /* __divsc3 where double hardware exists: the plain formula in double, then one rounding. */
-float _Complex __ompcc_divsc3(float a, float b, float c, float d) {
+float _Complex __ompcc___divsc3(float a, float b, float c, float d) {
     double aa = a, bb = b, cc = c, dd = d;
     double denom = (cc * cc) + (dd * dd);
     double x = ((aa * cc) + (bb * dd)) / denom;
@@ -218,7 +228,7 @@ double __ompcc_carg(double _Complex z) { return __ompcc_atan2(__imag__ z, __real
 
 double _Complex __ompcc_cproj(double _Complex z) {
     if (isinf_(__real__ z) || isinf_(__imag__ z)) {
-        return make(__builtin_inf(), __builtin_copysign(0.0, __imag__ z));
+        return make(INF, __builtin_copysign(0.0, __imag__ z));
     }
     return z;
 }
@@ -252,10 +262,10 @@ double _Complex __ompcc_clog(double _Complex z) {
     double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
     double im = __ompcc_atan2(y, x);
     if (isinf_(x) || isinf_(y)) {
-        return make(__builtin_inf(), im);
+        return make(INF, im);
     }
     if (isnan_(x) || isnan_(y)) {
-        return make(__builtin_nan(""), __builtin_nan(""));
+        return make(x + y, x + y);
     }
     if (ax < ay) {
         double t = ax;
@@ -279,7 +289,7 @@ double _Complex __ompcc_csqrt(double _Complex z) {
         return make(0.0, y);
     }
     if (isinf_(y)) {
-        return make(__builtin_inf(), y);
+        return make(INF, y);
     }
     if (isnan_(x)) {
         return make(x, x);
@@ -288,7 +298,7 @@ double _Complex __ompcc_csqrt(double _Complex z) {
         if (x > 0) {
             return make(x, isnan_(y) ? y : __builtin_copysign(0.0, y));
         }
-        return make(__builtin_fabs(y - y), __builtin_copysign(__builtin_inf(), y));
+        return make(__builtin_fabs(y - y), __builtin_copysign(INF, y));
     }
     if (isnan_(y)) {
         return make(y, y);
@@ -314,7 +324,10 @@ double _Complex __ompcc_csqrt(double _Complex z) {
 }
 
 double _Complex __ompcc_cpow(double _Complex z, double _Complex w) {
-    return __ompcc_cexp(w * __ompcc_clog(z));
+    /* w * log z through the multiplication routine itself: the library is linked after
+     * lowering, so its own complex `*` could not be resolved. */
+    dcomplex l = __ompcc_clog(z);
+    return __ompcc_cexp(__ompcc___muldc3(__real__ w, __imag__ w, __real__ l, __imag__ l));
 }
 
 double _Complex __ompcc_csinh(double _Complex z) {

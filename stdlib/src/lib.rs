@@ -25,7 +25,7 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
 ];
 
 /// Translation units of the library (math, then `string.c`: the <string.h> functions, then
-/// `complex.c`: <complex.h> and `__ompcc_mul[sd]c3`/`__ompcc_div[sd]c3`), as
+/// `complex.c`: <complex.h> and `__mul[sd]c3`/`__div[sd]c3`), as
 /// `(file name, text)`.
 pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("basic.c", include_str!("../math/basic.c")),
@@ -64,6 +64,8 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     strcat, strncat, strchr, strrchr, strstr, // <complex.h>
     cabs, cabsf, carg, cargf, cproj, cprojf, cexp, cexpf, clog, clogf, csqrt, csqrtf, cpow, cpowf,
     csin, csinf, ccos, ccosf, ctan, ctanf, csinh, csinhf, ccosh, ccoshf, ctanh, ctanhf,
+    // complex `*` (when the textbook formula gives NaN + NaN i) and `/` (libgcc's names)
+    __muldc3, __mulsc3, __divdc3, __divsc3,
 ];
 
 /// Prefix of every device symbol of the library.

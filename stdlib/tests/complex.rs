@@ -2,7 +2,7 @@
 //! builds `tests/complex_check.c` with the library sources (the exact text the device
 //! compiles), glibc and libgcc, runs it and checks the bounds below.
 //!
-//! Bounds: `__ompcc_mul[sd]c3` and `__ompcc_div[sd]c3` are bit-identical to libgcc's
+//! Bounds: `__ompcc___mul[sd]c3` and `__ompcc___div[sd]c3` are bit-identical to libgcc's
 //! `__mul[sd]c3` / `__div[sd]c3` (NaN payloads aside), special values included; the
 //! elementary functions are within [`bound`] ulps of glibc, measured normwise (in ulps of
 //! the larger part of glibc's result), with the same infinities and NaNs on the special

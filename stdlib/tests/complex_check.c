@@ -1,5 +1,5 @@
 /* Host check of the device library's <complex.h> functions (complex/complex.c, the exact
- * text the device compiles) against glibc, and of __ompcc_mul[sd]c3 / __ompcc_div[sd]c3
+ * text the device compiles) against glibc, and of __ompcc___mul[sd]c3 / __ompcc___div[sd]c3
  * against libgcc's __mul[sd]c3 / __div[sd]c3 (what gcc's `*` and `/` call).
  *
  * Prints one line per function: name, cases, worst normwise error in ulps of the larger
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-double _Complex __ompcc_muldc3(double, double, double, double);
-float _Complex __ompcc_mulsc3(float, float, float, float);
-double _Complex __ompcc_divdc3(double, double, double, double);
-float _Complex __ompcc_divsc3(float, float, float, float);
+double _Complex __ompcc___muldc3(double, double, double, double);
+float _Complex __ompcc___mulsc3(float, float, float, float);
+double _Complex __ompcc___divdc3(double, double, double, double);
+float _Complex __ompcc___divsc3(float, float, float, float);
 double _Complex __muldc3(double, double, double, double);
 float _Complex __mulsc3(float, float, float, float);
 double _Complex __divdc3(double, double, double, double);
@@ -109,10 +109,10 @@ int main(void) {
             for (int j = 0; j < 4; j++) v[j] = (next() % 4 == 0) ? special() : pick(600);
             double _Complex a, b;
             switch (k) {
-            case 0: a = __ompcc_muldc3(v[0], v[1], v[2], v[3]); b = __muldc3(v[0], v[1], v[2], v[3]); break;
-            case 1: a = __ompcc_mulsc3(v[0], v[1], v[2], v[3]); b = __mulsc3(v[0], v[1], v[2], v[3]); break;
-            case 2: a = __ompcc_divdc3(v[0], v[1], v[2], v[3]); b = __divdc3(v[0], v[1], v[2], v[3]); break;
-            default: a = __ompcc_divsc3(v[0], v[1], v[2], v[3]); b = __divsc3(v[0], v[1], v[2], v[3]); break;
+            case 0: a = __ompcc___muldc3(v[0], v[1], v[2], v[3]); b = __muldc3(v[0], v[1], v[2], v[3]); break;
+            case 1: a = __ompcc___mulsc3(v[0], v[1], v[2], v[3]); b = __mulsc3(v[0], v[1], v[2], v[3]); break;
+            case 2: a = __ompcc___divdc3(v[0], v[1], v[2], v[3]); b = __divdc3(v[0], v[1], v[2], v[3]); break;
+            default: a = __ompcc___divsc3(v[0], v[1], v[2], v[3]); b = __divsc3(v[0], v[1], v[2], v[3]); break;
             }
             bad += !same_bits(a, b);
         }

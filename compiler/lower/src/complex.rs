@@ -9,9 +9,9 @@
 //!
 //! Semantics follow gcc's defaults (no `-fcx-limited-range`): a real operand stays real
 //! (`(a+bi)*r` is `(a*r, b*r)`, `r-(c+di)` is `(r-c, -d)`); complex `*` is the textbook
-//! formula, and when both parts come out NaN the device library's `__ompcc_mul[sd]c3`
+//! formula, and when both parts come out NaN the device library's `__mul[sd]c3`
 //! (libgcc's `__mul[sd]c3` algorithm, Annex G infinity recovery) recomputes the product;
-//! complex `/` by a complex number always calls `__ompcc_div[sd]c3` (libgcc's algorithm);
+//! complex `/` by a complex number always calls `__div[sd]c3` (libgcc's algorithm);
 //! `==`/`!=` compare both parts. `__real__`/`__imag__` of a complex lvalue are lvalues.
 //! Volatile complex objects are accessed part by part.
 
@@ -36,10 +36,10 @@ enum Cv {
 /// The device library routines of complex `*` and `/` for element type `t`.
 fn helper(t: Type, op: BinaryOp) -> &'static str {
     match (t == Type::F32, op) {
-        (true, BinaryOp::Mul) => "__ompcc_mulsc3",
-        (false, BinaryOp::Mul) => "__ompcc_muldc3",
-        (true, _) => "__ompcc_divsc3",
-        (false, _) => "__ompcc_divdc3",
+        (true, BinaryOp::Mul) => "__mulsc3",
+        (false, BinaryOp::Mul) => "__muldc3",
+        (true, _) => "__divsc3",
+        (false, _) => "__divdc3",
     }
 }
 
