@@ -2,6 +2,8 @@
  * that calls __ompcc___muldc3, `/` through __ompcc___divdc3, complex parameters and results
  * through pointers (like structs). */
 // run: -fopenmp --device-only --emit=ptx -O2
+// Library results (__muldc3, __divdc3) come back through a local result slot.
+// local-memory: yes
 double _Complex cmul(double _Complex a, double _Complex b) { return a * b; }
 double _Complex cdiv(double _Complex a, double _Complex b) { return a / b; }
 float _Complex cadd_real(float _Complex a, float r) { return a + r; }

@@ -63,12 +63,14 @@
 //! out of it keeps the memory until the function returns), `#pragma omp atomic`
 //! (read, write, update and capture of `x op= e`, `x = x op e`, `x = e op x`, `++`/`--`: one
 //! atomic instruction where one fits, a compare-and-swap loop computing in C's type
-//! otherwise), `simd` without privatization (run in order), `flush` (a fence). Calls to [`DEVICE_API`] and
+//! otherwise), `simd` without privatization (run in order), `flush` (a fence), `_Complex float`/`double`
+//! (module `complex`: values in memory like structs, gcc's real/complex mixing, `*` and `/`
+//! computed as libgcc does). Calls to [`DEVICE_API`] and
 //! the device library ([`is_device_library_function`]) stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
 //! functions without a device body (and their addresses), calls through pointers to variadic
-//! functions, `setjmp`/`longjmp`, inline assembly, `long double`, `__int128`, `_Complex`,
+//! functions, `setjmp`/`longjmp`, inline assembly, `long double` (and its `_Complex`), `__int128`,
 //! thread-locals, global initializers that are neither constants nor constant addresses,
 //! other OpenMP directives inside device functions. `E0899` reports
 //! a lowering bug caught by the verifier instead of emitting invalid IR.
