@@ -65,7 +65,7 @@ int main(void)
         fout[i][3] = (float)sizeof f;
     }
     for (int i = 0; i < N; i++)
-        printf("%2d: %.9g %.9g %.9g %.9g %.9g %.9g %.9g %g | %.6g %.6g %.6g %g\n", i, out[i][0],
+        printf("%2d: %.9g %.9g %.9g %.9g %.9g %.9g %.9g %g | %.5g %.5g %.5g %g\n", i, out[i][0],
                out[i][1], out[i][2], out[i][3], out[i][4], out[i][5], out[i][6], out[i][7],
                fout[i][0], fout[i][1], fout[i][2], fout[i][3]);
     return 0;
