@@ -337,7 +337,6 @@ impl<'a> FnLower<'_, 'a, '_> {
         let sig = Signature {
             params: vec![Type::PTR, t, t, t, t],
             returns: vec![],
-            ..Signature::default()
         };
         if let Err(m) = self.cx.declare_external(name, &sig) {
             self.unsupported(m, span);
