@@ -8,6 +8,7 @@
  * signed zeros) on top of the library's real functions. The float versions compute in
  * double and round once at the end. Accuracy against glibc: tests/complex.rs. */
 #include "ompcc_math.h"
+#include "ompcc_complex.h"
 
 /* The <float.h> limits as hex constants (gcc's macros are written as long double literals,
  * which the device does not have), and infinity as an overflowing constant. */
@@ -20,10 +21,6 @@
 typedef double _Complex dcomplex;
 typedef float _Complex fcomplex;
 
-double _Complex __ompcc___muldc3(double a, double b, double c, double d);
-float _Complex __ompcc___mulsc3(float a, float b, float c, float d);
-double _Complex __ompcc___divdc3(double a, double b, double c, double d);
-float _Complex __ompcc___divsc3(float a, float b, float c, float d);
 
 static dcomplex make(double re, double im) {
     dcomplex z;

@@ -22,6 +22,10 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
     ("internal.h", include_str!("../math/internal.h")),
     ("consts.h", include_str!("../math/consts.h")),
     ("ompcc_string.h", include_str!("../string/ompcc_string.h")),
+    (
+        "ompcc_complex.h",
+        include_str!("../complex/ompcc_complex.h"),
+    ),
 ];
 
 /// Translation units of the library (math, then `string.c`: the <string.h> functions, then
