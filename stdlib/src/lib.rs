@@ -1,5 +1,6 @@
-//! Device standard library of ompcc: the C sources of the device math library and of the
-//! <string.h>, <ctype.h> and some <stdlib.h> functions (`string/`, `ctype/`, `stdlib/`).
+//! Device standard library of ompcc: the C sources of the device math library, of the
+//! <string.h>, <ctype.h> and some <stdlib.h> functions (`string/`, `ctype/`, `stdlib/`) and of
+//! the <complex.h> functions with the routines behind complex `*` and `/` (`complex/`).
 //!
 //! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
 //! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`;
@@ -23,9 +24,14 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
     ("ompcc_string.h", include_str!("../string/ompcc_string.h")),
     ("ompcc_ctype.h", include_str!("../ctype/ompcc_ctype.h")),
     ("ompcc_stdlib.h", include_str!("../stdlib/ompcc_stdlib.h")),
+    (
+        "ompcc_complex.h",
+        include_str!("../complex/ompcc_complex.h"),
+    ),
 ];
 
-/// Translation units of the library (math, then `string.c`, `ctype.c`, `stdlib.c`), as
+/// Translation units of the library (math, then `string.c`, `ctype.c`, `stdlib.c`,
+/// `complex.c`), as
 /// `(file name, text)`.
 pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("basic.c", include_str!("../math/basic.c")),
@@ -40,6 +46,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("string.c", include_str!("../string/string.c")),
     ("ctype.c", include_str!("../ctype/ctype.c")),
     ("stdlib.c", include_str!("../stdlib/stdlib.c")),
+    ("complex.c", include_str!("../complex/complex.c")),
 ];
 
 /// `(C library function, device symbol)` for every function the library provides.
@@ -206,6 +213,38 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     atoi,
     atol,
     atoll,
+    // <complex.h>
+    cabs,
+    cabsf,
+    carg,
+    cargf,
+    cproj,
+    cprojf,
+    cexp,
+    cexpf,
+    clog,
+    clogf,
+    csqrt,
+    csqrtf,
+    cpow,
+    cpowf,
+    csin,
+    csinf,
+    ccos,
+    ccosf,
+    ctan,
+    ctanf,
+    csinh,
+    csinhf,
+    ccosh,
+    ccoshf,
+    ctanh,
+    ctanhf,
+    // complex `*` (when the textbook formula gives NaN + NaN i) and `/` (libgcc's names)
+    __muldc3,
+    __mulsc3,
+    __divdc3,
+    __divsc3,
 ];
 
 /// Prefix of every device symbol of the library.

@@ -418,7 +418,7 @@ impl<'a> Ctx<'a> {
             return Err("not a function type".into());
         };
         let mut sig = Signature::default();
-        let sret = types.is_record(f.ret);
+        let sret = ty::by_address(types, f.ret);
         if sret {
             sig.params.push(Type::PTR);
         } else if !types.is_void(f.ret) {
@@ -428,7 +428,7 @@ impl<'a> Ctx<'a> {
             if types.is_void(*p) {
                 continue;
             }
-            sig.params.push(if types.is_record(*p) {
+            sig.params.push(if ty::by_address(types, *p) {
                 Type::PTR
             } else {
                 self.value_type(*p)?

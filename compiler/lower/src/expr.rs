@@ -128,6 +128,14 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// Lvalue conversion, decay and sema's recorded conversion.
     pub fn rvalue(&mut self, e: &'a Expr) -> Option<Rv> {
         let info = self.info(e)?;
+        if self.is_complex(info.ty) || self.is_complex(info.conv) {
+            return self.complex_rvalue(e, info);
+        }
+        self.rvalue_to(e, info, info.conv)
+    }
+
+    /// `rvalue` converting to `to` instead of sema's recorded type (neither complex).
+    pub fn rvalue_to(&mut self, e: &'a Expr, info: ExprInfo, to: QualType) -> Option<Rv> {
         let ev = self.eval(e)?;
         let types = &self.cx.typed.types;
         let (rv, from_ptr) = match ev {
@@ -136,7 +144,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             Ev::L(Lv::Func(sym)) => (Rv::S(self.func_ptr(sym, e.span)?), true),
             Ev::L(Lv::Mem(addr, qt)) => {
                 if types.is_array(qt) {
-                    if types.is_pointer(info.conv) {
+                    if types.is_pointer(to) {
                         (Rv::S(self.generic_ptr(addr)), true)
                     } else {
                         (Rv::Agg(addr), false)
@@ -159,7 +167,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         };
         let Rv::S(v) = rv else { return Some(rv) };
         let t = &self.cx.typed.types;
-        if t.is_void(info.conv) {
+        if t.is_void(to) {
             return Some(Rv::Void);
         }
         let from = if from_ptr {
@@ -167,7 +175,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         } else {
             self.class(info.ty, e.span)?
         };
-        let to = self.class(info.conv, e.span)?;
+        let to = self.class(to, e.span)?;
         Some(Rv::S(self.convert(v, from, to)))
     }
 
@@ -345,12 +353,19 @@ impl<'a> FnLower<'_, 'a, '_> {
         {
             return self.compare(*op, l, r);
         }
+        let ci = self.info(c)?;
+        if self.is_complex(ci.conv) {
+            return self.complex_nonzero(c);
+        }
         let cls = self.class_of_conv(c)?;
         let v = self.scalar(c)?;
         Some(self.nonzero(v, cls))
     }
 
     fn compare(&mut self, op: BinaryOp, l: &'a Expr, r: &'a Expr) -> Option<Value> {
+        if let Some(c) = self.complex_compare(op, l, r) {
+            return c;
+        }
         let cls = self.class_of_conv(l)?;
         let a = self.scalar(l)?;
         let b = self.scalar(r)?;
@@ -460,6 +475,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         match &e.kind {
             ExprKind::Paren(x) => self.eval(x),
             ExprKind::Ident(_) => self.ident(e, info),
+            ExprKind::Int { .. } | ExprKind::Float { .. } if self.is_complex(info.ty) => {
+                self.imaginary_literal(e, info)
+            }
             ExprKind::Int { .. } | ExprKind::Char { .. } => {
                 let cls = self.class(info.ty, span)?;
                 let v = match &e.kind {
@@ -561,6 +579,11 @@ impl<'a> FnLower<'_, 'a, '_> {
                 if t.is_void(info.ty) {
                     self.effect(x);
                     return r(Rv::Void);
+                }
+                let xi = self.info(x)?;
+                if self.is_complex(info.ty) || self.is_complex(xi.conv) {
+                    let v = self.rvalue(x)?;
+                    return self.complex_convert(v, xi.conv, info.ty, span).map(Ev::R);
                 }
                 if !t.is_scalar(info.ty) {
                     self.unsupported("cast to a non-scalar type is not supported", span);
@@ -994,6 +1017,9 @@ impl<'a> FnLower<'_, 'a, '_> {
     // ----- operators -----
 
     fn unary(&mut self, op: UnaryOp, x: &'a Expr, info: ExprInfo, span: Span) -> Option<Ev> {
+        if let Some(c) = self.complex_unary(op, x, info, span) {
+            return c;
+        }
         let r = |v| Some(Ev::R(Rv::S(v)));
         match op {
             UnaryOp::AddrOf => match self.lvalue(x)? {
@@ -1056,10 +1082,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
                 self.incdec(op, x, span).map(|v| Ev::R(Rv::S(v)))
             }
-            UnaryOp::Real | UnaryOp::Imag => {
-                self.unsupported("complex numbers are not supported on the device", span);
-                None
-            }
+            UnaryOp::Real | UnaryOp::Imag => None,
         }
     }
 
@@ -1124,6 +1147,9 @@ impl<'a> FnLower<'_, 'a, '_> {
     ) -> Option<Rv> {
         use BinaryOp::*;
         let span = e.span;
+        if let Some(c) = self.complex_binary(op, l, r, info, span) {
+            return c;
+        }
         match op {
             LogAnd | LogOr => return Some(Rv::S(self.bool_value(e))),
             Lt | Gt | Le | Ge | Eq | Ne => {
@@ -1227,7 +1253,11 @@ impl<'a> FnLower<'_, 'a, '_> {
     fn assign(&mut self, op: Option<BinaryOp>, l: &'a Expr, r: &'a Expr, span: Span) -> Option<Rv> {
         let li = self.info(l)?;
         let lt = li.ty;
-        if self.cx.typed.types.is_record(lt) {
+        let rt = self.info(r)?.ty;
+        if op.is_some() && (self.is_complex(lt) || self.is_complex(rt)) {
+            return self.complex_compound(op?, l, r, span);
+        }
+        if ty::by_address(&self.cx.typed.types, lt) {
             // Evaluate the source first: `a = f()` must not see a half-written `a`.
             let src = self.agg_value(r)?;
             let dst = match self.lvalue(l)? {
@@ -1279,7 +1309,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     ) -> Option<Rv> {
         let types = &self.cx.typed.types;
         let void = types.is_void(info.ty);
-        let agg = types.is_record(info.ty);
+        let agg = ty::by_address(types, info.ty);
         let tb = self.b.create_block();
         let fb = self.b.create_block();
         let join = self.b.create_block();
@@ -1491,7 +1521,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         for a in args {
             let ai = self.info(a)?;
-            if self.cx.typed.types.is_record(ai.conv) {
+            if ty::by_address(&self.cx.typed.types, ai.conv) {
                 let src = self.agg_value(a)?;
                 let slot = self.new_slot(ai.conv, a.span)?;
                 let align = self.align_of(ai.conv);
@@ -1508,10 +1538,13 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     fn call(&mut self, e: &'a Expr, f: &'a Expr, args: &'a [Expr], info: ExprInfo) -> Option<Rv> {
         let span = e.span;
-        // floating-point builtins: the type-generic ones (`__builtin_isnan`, ...) have no
-        // symbol (sema typed the call), `__builtin_inf`/`nan` are values
+        // builtins sema typed without a symbol: the type-generic floating-point ones
+        // (`__builtin_isnan`, ...), `__builtin_inf`/`nan` (values), `__builtin_complex`
         if let ExprKind::Ident(n) = &strip_parens(f).kind {
             let name = self.cx.tu.symbols.resolve(*n).to_string();
+            if name == "__builtin_complex" {
+                return self.builtin_complex(args, info, span);
+            }
             if let Some(r) = self.float_class_builtin(&name, args, info, span) {
                 return r;
             }
@@ -1541,6 +1574,11 @@ impl<'a> FnLower<'_, 'a, '_> {
             return Some(Rv::S(v));
         }
         if let Some(r) = self.intrinsic(&name, args, info, span) {
+            return r;
+        }
+        if self.cx.callee_def(sym).is_none()
+            && let Some(r) = self.complex_builtin(&name, args, span)
+        {
             return r;
         }
         let target = if let Some(n) = self.cx.callee_def(sym) {

@@ -215,7 +215,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             };
             self.vla_sizes_of(qt, d.span);
             let align = self.align_of(qt);
-            if self.cx.typed.types.is_record(qt) {
+            if ty::by_address(&self.cx.typed.types, qt) {
                 self.locals.insert(sym, Local::Ptr(v, align));
                 continue;
             }
@@ -843,7 +843,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.store_string(at, e.ty, s);
                 continue;
             }
-            if self.cx.typed.types.is_record(e.ty) {
+            if ty::by_address(&self.cx.typed.types, e.ty) {
                 if let Some(src) = self.agg_value(x) {
                     self.copy(at, src, e.ty, span);
                 }
@@ -1138,6 +1138,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// Copies an object of type `qt` (records, arrays) unit by unit; a loop for large ones.
     pub fn copy(&mut self, dst: Addr, src: Addr, qt: QualType, span: Span) {
+        if self.complex_copy(dst, src, qt) {
+            return;
+        }
         let Some(size) = self.cx.typed.types.size_of(qt) else {
             self.unsupported("cannot copy an object of unknown size", span);
             return;

@@ -65,12 +65,14 @@
 //! swap, compare with min/max and compare-and-swap forms: one atomic instruction where one
 //! gives the exact result, a compare-and-swap loop computing in C's types otherwise), the
 //! `<math.h>` classification builtins (module `fpclass`: `isnan`, `isinf`, `signbit`,
-//! `fpclassify`, ...), `simd` without privatization (run in order), `flush` (a fence). Calls to [`DEVICE_API`] and
+//! `fpclassify`, ...), `simd` without privatization (run in order), `flush` (a fence),
+//! `_Complex float`/`double` (module `complex`: values in memory like structs, gcc's
+//! real/complex mixing, `*` and `/` computed as libgcc does). Calls to [`DEVICE_API`] and
 //! the device library ([`is_device_library_function`]) stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
 //! functions without a device body (and their addresses), calls through pointers to variadic
-//! functions, `setjmp`/`longjmp`, inline assembly, `long double`, `__int128`, `_Complex`,
+//! functions, `setjmp`/`longjmp`, inline assembly, `long double` (and its `_Complex`), `__int128`,
 //! thread-locals, global initializers that are neither constants nor constant addresses,
 //! other OpenMP directives inside device functions. `E0899` reports
 //! a lowering bug caught by the verifier instead of emitting invalid IR.
@@ -81,6 +83,7 @@
 //! closing brace's.
 
 mod atomic;
+mod complex;
 mod ctx;
 mod expr;
 mod fpclass;

@@ -3,7 +3,9 @@
 //! Every C scalar has a [`Scalar`] class that fixes its IR type and how it converts: integers
 //! keep their width and signedness (`_Bool` is an `i8` holding 0 or 1), floats are `f32`/`f64`,
 //! every C pointer is a generic `ptr`. Types the device cannot represent (`long double`,
-//! `__int128`, `_Complex`) have no class; the lowering reports them at their use.
+//! `__int128`, `_Complex long double`) have no class; the lowering reports them at their use.
+//! Complex types are not scalars here: their values live in memory like structs
+//! ([`by_address`]), as two elements of [`complex_elem`]'s type.
 
 use ompcc_ir::Type;
 use ompcc_sema::types::{FloatKind, IntKind, QualType, TypeKind, TypeTable};
@@ -51,8 +53,6 @@ pub enum Unsupported {
     LongDouble,
     /// `__int128`.
     Int128,
-    /// `_Complex`.
-    Complex,
 }
 
 impl Unsupported {
@@ -61,7 +61,6 @@ impl Unsupported {
         match self {
             Unsupported::LongDouble => "long double",
             Unsupported::Int128 => "__int128",
-            Unsupported::Complex => "_Complex",
         }
     }
 }
@@ -86,7 +85,12 @@ pub fn scalar(types: &TypeTable, qt: QualType) -> Result<Option<Scalar>, Unsuppo
         TypeKind::Float(FloatKind::Float) => Scalar::Float(Type::F32),
         TypeKind::Float(FloatKind::Double) => Scalar::Float(Type::F64),
         TypeKind::Float(_) => return Err(Unsupported::LongDouble),
-        TypeKind::Complex(_) => return Err(Unsupported::Complex),
+        TypeKind::Complex(k) => {
+            return match k {
+                FloatKind::Float | FloatKind::Double => Ok(None),
+                _ => Err(Unsupported::LongDouble),
+            };
+        }
         TypeKind::Pointer(_) => Scalar::Ptr,
         _ => return Ok(None),
     }))
@@ -99,4 +103,20 @@ pub fn promote(s: Scalar) -> Scalar {
         Scalar::Int(t, _) if t.bits() < 32 => Scalar::INT,
         other => other,
     }
+}
+
+/// The element type of a complex type (`f32`/`f64`); `Ok(None)` for other types.
+pub fn complex_elem(types: &TypeTable, qt: QualType) -> Result<Option<Type>, Unsupported> {
+    match types.ckind(qt) {
+        TypeKind::Complex(FloatKind::Float) => Ok(Some(Type::F32)),
+        TypeKind::Complex(FloatKind::Double) => Ok(Some(Type::F64)),
+        TypeKind::Complex(_) => Err(Unsupported::LongDouble),
+        _ => Ok(None),
+    }
+}
+
+/// Types whose values are handled through their address (held in memory, passed as pointers
+/// to copies, returned through a hidden result pointer): structs, unions and complex types.
+pub fn by_address(types: &TypeTable, qt: QualType) -> bool {
+    types.is_record(qt) || matches!(complex_elem(types, qt), Ok(Some(_)))
 }

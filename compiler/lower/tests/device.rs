@@ -73,8 +73,8 @@ fn unsupported_constructs_are_diagnosed() {
     );
     one_error("void f(void) { __int128 x = 1; (void)x; }", "__int128");
     one_error(
-        "void f(void) { _Complex double z = 1; (void)z; }",
-        "_Complex",
+        "void f(void) { _Complex long double z = 1; (void)z; }",
+        "long double",
     );
     one_error(
         "int ext(int); int f(void) { int (*p)(int) = ext; return p(1); }",

@@ -27,9 +27,8 @@ pub(super) enum Generic {
     Classify,
     /// `__builtin_isnan(x)` and other floating classification, returning int.
     FloatPredicate,
-    /// Result has the type of the first argument (`__builtin_complex` is handled as this
-    /// with a complex result computed by the caller's conversion).
-    SameAsFirst,
+    /// `__builtin_complex(re, im)`: the complex type of its real floating arguments.
+    Complex,
     /// `__builtin_tgmath(f, g, h, args...)`
     Tgmath,
     /// `__builtin_add_overflow(a, b, &r)` and friends.
@@ -44,7 +43,7 @@ impl Generic {
             Generic::ChooseExpr => (3, 3),
             Generic::ConstantP | Generic::Classify => (1, 1),
             Generic::FloatPredicate => (1, 6),
-            Generic::SameAsFirst => (1, 2),
+            Generic::Complex => (2, 2),
             Generic::Tgmath => (2, 16),
             Generic::Overflow => (3, 3),
             Generic::AtomicLike => (1, 6),
@@ -73,7 +72,7 @@ const GENERIC: &[(&str, Generic)] = &[
     ("__builtin_islessgreater", Generic::FloatPredicate),
     ("__builtin_isunordered", Generic::FloatPredicate),
     ("__builtin_iseqsig", Generic::FloatPredicate),
-    ("__builtin_complex", Generic::SameAsFirst),
+    ("__builtin_complex", Generic::Complex),
     ("__builtin_tgmath", Generic::Tgmath),
     ("__builtin_add_overflow", Generic::Overflow),
     ("__builtin_sub_overflow", Generic::Overflow),
@@ -354,10 +353,18 @@ impl Checker<'_> {
                 }
                 Some(rv(int))
             }
-            Generic::SameAsFirst => {
+            Generic::Complex => {
                 let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
                 let t = tys.first().copied().flatten()?;
-                Some(rv(t))
+                let TypeKind::Float(k) = *self.out.types.ckind(t) else {
+                    self.error(
+                        "E0433",
+                        "'__builtin_complex' needs real floating arguments",
+                        e.span,
+                    );
+                    return None;
+                };
+                Some(rv(self.out.types.complex(k)))
             }
             Generic::Tgmath => {
                 let tys: Vec<Option<QualType>> = args.iter().map(|a| self.rvalue(a)).collect();
