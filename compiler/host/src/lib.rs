@@ -828,12 +828,9 @@ fn newlines_of(s: &str) -> String {
 }
 
 /// Whether a generic-mode region forks its team at nested `parallel` constructs
-/// (`ompcc_omp::generic_region_forks`): its team then starts with `thread_limit` threads (the
+/// (`TargetRegion::forks_team`): its team then starts with `thread_limit` threads (the
 /// runtime's default without the clause), the workers of the main thread; otherwise one
 /// thread per team runs it.
 pub(crate) fn generic_forks(r: &ompcc_omp::TargetRegion<'_>) -> bool {
-    r.directive
-        .body
-        .as_deref()
-        .is_some_and(ompcc_omp::generic_region_forks)
+    r.forks_team
 }

@@ -298,7 +298,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             (ExecMode::Generic, None) => {
                 // Thread 0 of each team runs the region; the others wait for nested
                 // `parallel` constructs (module `generic`), or return when there are none.
-                let workers = shape.body.is_some_and(ompcc_omp::generic_region_forks);
+                let workers = region.forks_team;
                 if workers {
                     self.start_generic_team();
                 } else {

@@ -901,6 +901,10 @@ impl<'a, 's> Analyzer<'a, 's> {
             function: f,
             kernel,
             mode: sh.mode,
+            forks_team: sh.mode == ExecMode::Generic
+                && d.body
+                    .as_deref()
+                    .is_some_and(|b| crate::generic::generic_region_forks(self.tu, b)),
             loop_nest,
             params,
             extra_maps,

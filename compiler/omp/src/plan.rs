@@ -41,6 +41,10 @@ pub struct TargetRegion<'a> {
     pub kernel: String,
     /// Execution mode.
     pub mode: ExecMode,
+    /// Generic mode only: whether the team's main thread forks the team at nested
+    /// `parallel` constructs (the host then launches `thread_limit` threads per team, one
+    /// otherwise); see `generic_region_forks`.
+    pub forks_team: bool,
     /// The loop-associated construct whose iterations are distributed (the combined
     /// directive itself, or the one directive nested directly in a `target` / `target teams`),
     /// with its collapse depth. `None` for non-loop regions.

@@ -358,13 +358,13 @@ void e(int *a) {
 fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
     let forks = |body: &str| {
         let src = format!(
-            "void f(int n, int *a) {{\n#pragma omp target teams map(tofrom: a[0:n])\n{{\n{body}\n}}\n}}\n"
+            "int g(int); double sqrt(double); int omp_get_team_num(void);\n\
+             void f(int n, int *a) {{\n#pragma omp target teams map(tofrom: a[0:n])\n{{\n{body}\n}}\n}}\n"
         );
         let mut out = None;
         with_plan(&src, |p, _| {
             assert_eq!(p.regions[0].mode, ExecMode::Generic);
-            let body = p.regions[0].directive.body.as_deref().expect("body");
-            out = Some(ompcc_omp::generic_region_forks(body));
+            out = Some(p.regions[0].forks_team);
         });
         out.expect("planned")
     };
@@ -374,11 +374,22 @@ fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
     assert!(!forks(&format!(
         "int s = 1; int *q = &s;\n{par}\na[0] = *q;"
     )));
-    assert!(!forks(&format!("int t[4] = {{1}}; int s = t[0];\n{par}")));
+    assert!(!forks(&format!(
+        "int t[4] = {{1}}; int *q = t; int s = q[0];\n{par}"
+    )));
+    // Indexed only (the forked body gets a copy of the array): fine.
+    assert!(forks(&format!(
+        "int t[4] = {{1}}; int s = t[0] + (int)sizeof t;\n{par}\na[1] = t[1];"
+    )));
     // Inside the forked body, addresses of its own locals are fine.
     assert!(forks(
         "int s = 2;\n#pragma omp parallel for\nfor (int i = 0; i < n; i++) { int t[2] = {i, s}; int *q = &t[1]; a[i] += *q; }"
     ));
+    // A call of a user function in the sequential part: it might ask for the thread number.
+    assert!(!forks(&format!("int s = g(1);\n{par}")));
+    assert!(forks(&format!(
+        "int s = (int)sqrt(4.0) + omp_get_team_num();\n{par}"
+    )));
     // A construct with num_threads runs on the main thread alone: nothing forks.
     assert!(!forks(
         "int s = 1;\n#pragma omp parallel for num_threads(2)\nfor (int i = 0; i < n; i++) a[i] += s;"
