@@ -288,12 +288,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     league: false,
                     main: false,
                 };
-                let privs = self.privatize_chain(&shape.chain, false);
-                if let Some(b) = shape.body {
-                    self.stmt(b);
-                }
-                self.ensure_open();
-                self.end_privates(privs, true, None);
+                self.region_body(&shape, true);
             }
             (ExecMode::Generic, None) => {
                 // Thread 0 of each team runs the region; the others wait for nested
@@ -310,12 +305,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     league: true,
                     main: workers,
                 };
-                let privs = self.privatize_chain(&shape.chain, false);
-                if let Some(b) = shape.body {
-                    self.stmt(b);
-                }
-                self.ensure_open();
-                self.end_privates(privs, false, None);
+                self.region_body(&shape, false);
                 self.finish_generic_team();
             }
             (ExecMode::Serial, None) => {
@@ -326,16 +316,22 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     league: false,
                     main: false,
                 };
-                let privs = self.privatize_chain(&shape.chain, false);
-                if let Some(b) = shape.body {
-                    self.stmt(b);
-                }
-                self.ensure_open();
-                self.end_privates(privs, false, None);
+                self.region_body(&shape, false);
             }
         }
         self.ensure_open();
         self.b.ins().ret(&[]);
+    }
+
+    /// The region's body with the privatization of its construct chain around it;
+    /// `tree`: reductions go through a warp tree first (every lane of the warp is here).
+    fn region_body(&mut self, shape: &Shape<'a>, tree: bool) {
+        let privs = self.privatize_chain(&shape.chain, false);
+        if let Some(b) = shape.body {
+            self.stmt(b);
+        }
+        self.ensure_open();
+        self.end_privates(privs, tree, None);
     }
 
     /// In a `target parallel` kernel, the variables the target makes private (firstprivate
