@@ -29,7 +29,7 @@ pub struct Addr {
 }
 
 /// Where a local object lives.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Local {
     /// A stack slot of this function.
     Slot(StackSlot, u32),
@@ -80,6 +80,12 @@ pub struct FnLower<'c, 'a, 'f> {
     pub par: crate::kernel::Par,
     /// Generic kernels with workers: their state machine (module `generic`).
     pub generic: Option<crate::generic::GenericTeam>,
+    /// For each enclosing parallel region (innermost last), the bindings of the variables
+    /// its threads share, taken where it starts: a task shares a variable that still has
+    /// that binding and gets a firstprivate copy of any other (OpenMP 5.2, 5.1.1).
+    pub(crate) shared_scopes: Vec<FxHashMap<SymbolId, Local>>,
+    /// How the enclosing worksharing loops hand out their iterations (innermost last).
+    pub(crate) loop_runs: Vec<crate::kernel::Who>,
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
@@ -138,6 +144,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 sret: None,
                 vla_scopes: Vec::new(),
                 generic: None,
+                shared_scopes: Vec::new(),
+                loop_runs: Vec::new(),
                 depth: 0,
                 ret,
                 errors: 0,
@@ -560,16 +568,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.stmt(body);
                 }
             }
-            StmtKind::Omp(d) if self.par.split != crate::kernel::Split::Device => {
-                self.omp_construct(d)
+            StmtKind::Omp(d) if self.par.split == crate::kernel::Split::Device => {
+                self.device_function_construct(d)
             }
-            StmtKind::Omp(d) => self.unsupported(
-                format!(
-                    "'#pragma omp {}' inside a device function is not supported yet",
-                    d.kind.words().join(" ")
-                ),
-                d.span,
-            ),
+            StmtKind::Omp(d) => self.omp_construct(d),
         }
     }
 

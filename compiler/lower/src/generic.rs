@@ -395,6 +395,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             league: par.league,
             main: false,
         };
+        self.shared_scopes.push(self.locals.clone());
         let mut privs = Vec::new();
         self.privatize(d, true, false, &mut privs);
         match d.kind {
@@ -425,6 +426,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 }
             }
         }
+        self.shared_scopes.pop();
         self.par = par;
     }
 }

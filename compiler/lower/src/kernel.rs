@@ -45,7 +45,7 @@ use ompcc_syntax::ast::{
     Expr, ExprKind, OmpClauseKind, OmpClauseName as C, OmpDirective, OmpDirectiveKind as K, Stmt,
     StmtKind,
 };
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Who runs the code being lowered, which decides what an OpenMP construct does there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +145,8 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
             par: Par::DEVICE,
             vla_scopes: Vec::new(),
             generic: None,
+            shared_scopes: Vec::new(),
+            loop_runs: Vec::new(),
             depth: 0,
         };
         fl.kernel_body(region);
@@ -246,6 +248,24 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         let shape = Shape::of(region);
+        // What a task in the region shares: under `parallel` or `teams`, every variable bound
+        // here that the construct chain does not privatize; under a plain `target`, only the
+        // mapped variables (the others are the target task's own firstprivate copies).
+        let team_level = shape
+            .chain
+            .iter()
+            .any(|d| has_parallel(d.kind) || d.kind.words().contains(&"teams"));
+        let shared: FxHashMap<SymbolId, Local> = if team_level {
+            self.locals.clone()
+        } else {
+            region
+                .params
+                .iter()
+                .filter(|p| matches!(p.pass, Pass::Ref | Pass::DeviceAddr))
+                .filter_map(|p| self.locals.get(&p.sym).map(|l| (p.sym, *l)))
+                .collect()
+        };
+        self.shared_scopes.push(shared);
         match (region.mode, region.loop_nest) {
             (_, Some(ln)) => {
                 if region.mode == ExecMode::Serial {

@@ -92,6 +92,7 @@ mod generic;
 mod hints;
 mod kernel;
 mod privatize;
+mod task;
 mod ty;
 mod walk;
 mod worksharing;

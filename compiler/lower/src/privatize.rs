@@ -117,11 +117,17 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     );
                     continue;
                 }
-                (_, C::Linear | C::Ordered) => {
+                (_, C::Linear) => {
                     self.unsupported(
                         format!("'{}' is not supported in a target region", c.name.as_str()),
                         c.span,
                     );
+                    continue;
+                }
+                // One thread runs the `single` and is the whole team: nothing to broadcast.
+                (OmpClauseKind::List(_), C::Copyprivate)
+                    if self.par.split != crate::kernel::Split::Team =>
+                {
                     continue;
                 }
                 (OmpClauseKind::List(_), C::Copyprivate | C::Copyin) => {

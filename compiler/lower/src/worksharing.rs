@@ -341,7 +341,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         self.breaks.push(exit);
         self.continues.push(step_b);
+        self.loop_runs.push(who);
         self.stmt(body);
+        self.loop_runs.pop();
         self.breaks.pop();
         self.continues.pop();
         self.jump_to(step_b);
@@ -443,6 +445,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         match d.kind {
             _ if par.main && self.generic.is_some() && ompcc_omp::forkable(d) => self.fork_team(d),
             K::Parallel | K::ParallelMaster | K::ParallelMasked | K::ParallelSections => {
+                self.shared_scopes.push(self.locals.clone());
                 let mut privs = Vec::new();
                 self.privatize(d, true, false, &mut privs);
                 self.par = Par {
@@ -457,6 +460,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.par = par;
                 self.ensure_open();
                 self.end_privates(privs, false, None);
+                self.shared_scopes.pop();
             }
             K::ParallelFor | K::ParallelForSimd | K::ParallelLoop => {
                 self.par = Par {
@@ -465,9 +469,33 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     league: par.league,
                     main: false,
                 };
+                self.shared_scopes.push(self.locals.clone());
                 self.sequential_loop(d);
+                self.shared_scopes.pop();
                 self.par = par;
             }
+            K::Task => self.undeferred_task(d),
+            K::Taskloop | K::TaskloopSimd => {
+                // The tasks of a taskloop run at once, in order, on this thread.
+                let Some(privs) = self.task_data(d) else {
+                    return;
+                };
+                self.sequential_loop(d);
+                self.end_privates(privs, false, None);
+            }
+            K::Ordered => match self.loop_runs.last() {
+                // In a loop run in order, the ordered region is simply its body.
+                Some(Who::Single) => {
+                    if let Some(b) = body {
+                        self.stmt(b);
+                    }
+                }
+                _ => self.unsupported(
+                    "'#pragma omp ordered' in a loop whose iterations run on several threads is \
+                     not supported in a target region yet",
+                    d.span,
+                ),
+            },
             K::Loop if par.split == Split::TeamsLevel => {
                 // `loop` bound to the teams region: the teams share the iterations.
                 let mut privs = Vec::new();
@@ -602,6 +630,62 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     "'#pragma omp {}' is not supported in a target region yet",
                     d.kind
                 ),
+                d.span,
+            ),
+        }
+    }
+
+    /// An OpenMP construct in a device function, whose callers' teams are not known here.
+    ///
+    /// A `parallel` region there is serialized: it runs on the encountering thread as a team
+    /// of one, which OpenMP allows for any parallel region (a nested one is inactive anyway,
+    /// and the number of threads a region gets may be fewer than requested), so its own
+    /// worksharing constructs run in order. An orphaned worksharing construct or barrier binds
+    /// to the caller's team, which may be one thread or a whole block: it is rejected rather
+    /// than guessed.
+    pub(crate) fn device_function_construct(&mut self, d: &'a OmpDirective) {
+        let words = d.kind.words().join(" ");
+        match d.kind {
+            K::Parallel
+            | K::ParallelFor
+            | K::ParallelForSimd
+            | K::ParallelLoop
+            | K::ParallelSections
+            | K::ParallelMaster
+            | K::ParallelMasked
+            | K::Simd
+            | K::Critical
+            | K::Task
+            | K::Taskloop
+            | K::TaskloopSimd
+            | K::Taskwait
+            | K::Taskyield
+            | K::Taskgroup
+            | K::Ordered => self.omp_construct(d),
+            _ if d.kind.words().first() == Some(&"target") => self.unsupported(
+                format!(
+                    "'#pragma omp {words}' cannot be used in a device function: a target region \
+                     cannot contain another target construct"
+                ),
+                d.span,
+            ),
+            K::For
+            | K::ForSimd
+            | K::Loop
+            | K::Sections
+            | K::Single
+            | K::Master
+            | K::Masked
+            | K::Barrier => self.unsupported(
+                format!(
+                    "orphaned '#pragma omp {words}' in a device function is not supported yet \
+                     (it binds to the caller's team); put it inside the function's own \
+                     '#pragma omp parallel'"
+                ),
+                d.span,
+            ),
+            _ => self.unsupported(
+                format!("'#pragma omp {words}' inside a device function is not supported yet"),
                 d.span,
             ),
         }

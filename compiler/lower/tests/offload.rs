@@ -348,10 +348,10 @@ void f(void) {
 fn unsupported_constructs_are_errors_at_the_construct() {
     let err = try_compile(
         "void f(int n, int *a) {
-#pragma omp target map(tofrom: a[0:n])
-  {
-#pragma omp task
-    a[0] = 1;
+#pragma omp target teams distribute parallel for ordered map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) {
+#pragma omp ordered
+    a[0] += i;
   }
 }",
         2,
@@ -359,7 +359,27 @@ fn unsupported_constructs_are_errors_at_the_construct() {
     .err()
     .expect("an error");
     assert!(
-        err.contains("E0803") && err.contains("task") && err.ends_with("@4"),
+        err.contains("E0803") && err.contains("ordered") && err.ends_with("@4"),
+        "{err}"
+    );
+    // An orphaned worksharing construct binds to the caller's team, unknown in the function.
+    let err = try_compile(
+        "#pragma omp declare target
+void g(int n, int *a) {
+#pragma omp for
+  for (int i = 0; i < n; i++) a[i] = i;
+}
+#pragma omp end declare target
+void f(int n, int *a) {
+#pragma omp target parallel map(tofrom: a[0:n])
+  g(n, a);
+}",
+        2,
+    )
+    .err()
+    .expect("an error");
+    assert!(
+        err.contains("E0803") && err.contains("orphaned") && err.ends_with("@3"),
         "{err}"
     );
 }
