@@ -2,7 +2,8 @@
 //!
 //! A slot is split when every use of every `stack_addr` of it is either the address of a
 //! non-volatile `load`/`store` in the `local` or `generic` space, or a `ptr_offset` by an
-//! integer constant whose result is only used that way. Each distinct (offset, type) field
+//! integer constant whose result is only used that way (directly or through further constant
+//! offsets: a field of a nested struct). Each distinct (offset, type) field
 //! becomes its own slot of the type's size and alignment, and every access gets a fresh
 //! `stack_addr` of its field's slot; the old offsets die (DCE) and mem2reg can then promote the
 //! fields. Slots whose fields overlap (type punning, misaligned views) or that are accessed out
@@ -74,12 +75,15 @@ pub fn sroa_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
         let size = i64::from(func.stack_slots[*slot].size);
         let mut accesses = Vec::new();
         let mut has_offset = false;
-        for &base in bases {
-            for &u in users.get(&base).unwrap_or(&none) {
-                if let Some(ty) = plain_access(func, u, base) {
+        // Addresses into the slot with their constant byte offsets: the slot's own addresses,
+        // then every constant `ptr_offset` of one (chains of them: a field of a field).
+        let mut work: Vec<(Value, i64)> = bases.iter().map(|&b| (b, 0)).collect();
+        while let Some((addr, at)) = work.pop() {
+            for &u in users.get(&addr).unwrap_or(&none) {
+                if let Some(ty) = plain_access(func, u, addr) {
                     accesses.push(Access {
                         inst: u,
-                        offset: 0,
+                        offset: at,
                         ty,
                     });
                     continue;
@@ -91,23 +95,16 @@ pub fn sroa_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
                 else {
                     continue 'slots;
                 };
-                let (Some(off), true) = (iconst_value(func, k), p == base) else {
+                let (Some(off), true) = (iconst_value(func, k), p == addr) else {
                     continue 'slots;
                 };
-                let Some(&derived) = func.dfg.inst_results(u).first() else {
+                let (Some(&derived), Some(total)) =
+                    (func.dfg.inst_results(u).first(), at.checked_add(off))
+                else {
                     continue 'slots;
                 };
                 has_offset = true;
-                for &du in users.get(&derived).unwrap_or(&none) {
-                    match plain_access(func, du, derived) {
-                        Some(ty) => accesses.push(Access {
-                            inst: du,
-                            offset: off,
-                            ty,
-                        }),
-                        None => continue 'slots,
-                    }
-                }
+                work.push((derived, total));
             }
         }
         if !has_offset || accesses.is_empty() {
