@@ -10,8 +10,8 @@
 //! (internal `__ompcc_i_*` routines, e.g. pow uses the exp and log cores), so link them all,
 //! then drop the unreferenced functions.
 //!
-//! Invariants of the sources: no libm calls, no `long double`, no inline asm, no global
-//! mutable state, no recursion, only const tables of a few KB; builtins limited to those that
+//! Invariants of the sources: no libm calls (the allocation functions in `heap.c` build on
+//! the driver's `malloc`/`free`), no `long double`, no inline asm, no global mutable state, no recursion, only const tables of a few KB; builtins limited to those that
 //! map to exact PTX instructions (`fma`, `sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `rint`,
 //! `fmin`, `fmax`, `copysign`). errno is never set on the device. Accuracy against glibc is
 //! measured on the host by `tests/accuracy.rs` and recorded in `ACCURACY.md`.
@@ -46,6 +46,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("string.c", include_str!("../string/string.c")),
     ("ctype.c", include_str!("../ctype/ctype.c")),
     ("stdlib.c", include_str!("../stdlib/stdlib.c")),
+    ("heap.c", include_str!("../stdlib/heap.c")),
     ("complex.c", include_str!("../complex/complex.c")),
 ];
 
@@ -202,7 +203,12 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     __ctype_b_loc,
     __ctype_tolower_loc,
     __ctype_toupper_loc,
-    // <stdlib.h> (malloc and free are the CUDA driver's)
+    // <stdlib.h>: the allocation functions keep a header in each block on the driver's heap
+    malloc,
+    free,
+    realloc,
+    aligned_alloc,
+    posix_memalign,
     calloc,
     qsort,
     bsearch,

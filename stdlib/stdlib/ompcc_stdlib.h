@@ -1,8 +1,13 @@
-/* <stdlib.h> functions of the ompcc device C library (stdlib.c). size_t is spelled
+/* <stdlib.h> functions of the ompcc device C library (stdlib.c, heap.c). size_t is spelled
  * `unsigned long`: the library includes no system header. */
 #ifndef OMPCC_STDLIB_H
 #define OMPCC_STDLIB_H
 
+void *__ompcc_malloc(unsigned long size);
+void *__ompcc_aligned_alloc(unsigned long align, unsigned long size);
+void __ompcc_free(void *p);
+void *__ompcc_realloc(void *p, unsigned long size);
+int __ompcc_posix_memalign(void **out, unsigned long align, unsigned long size);
 void *__ompcc_calloc(unsigned long n, unsigned long size);
 void __ompcc_qsort(void *base, unsigned long n, unsigned long size,
                    int (*cmp)(const void *, const void *));

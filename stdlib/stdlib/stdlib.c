@@ -1,24 +1,10 @@
-/* <stdlib.h> functions of the ompcc device C library. calloc sits on the CUDA device heap
- * (malloc); qsort is a stable binary-insertion sort that needs no memory (device code sorts
+/* <stdlib.h> functions of the ompcc device C library (the allocation functions are in
+ * heap.c). qsort is a stable binary-insertion sort that needs no memory (device code sorts
  * small arrays; O(n^2) moves); the string-to-integer conversions follow C11 7.22.1.4 except
  * that the device has no errno: out-of-range values clamp as the standard says, without
  * setting ERANGE. */
 #include "ompcc_stdlib.h"
 #include "ompcc_string.h"
-
-/* The CUDA driver provides the device heap. */
-void *malloc(unsigned long size);
-
-void *__ompcc_calloc(unsigned long n, unsigned long size) {
-    if (size != 0 && n > (unsigned long)-1 / size) {
-        return 0;
-    }
-    void *p = malloc(n * size);
-    if (p != 0) {
-        __ompcc_memset(p, 0, n * size);
-    }
-    return p;
-}
 
 /* Moves element `from` down to position `to` (to <= from), shifting the ones between up by
  * one, a byte column at a time so no element-sized buffer is needed. */

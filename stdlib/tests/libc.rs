@@ -16,7 +16,7 @@ fn ctype_functions_and_tables_match_glibc() {
 
 #[test]
 fn stdlib_functions_match_glibc() {
-    check_against_glibc("stdlib_check", &["stdlib.c", "string.c"]);
+    check_against_glibc("stdlib_check", &["stdlib.c", "heap.c", "string.c"]);
 }
 
 /// Builds `tests/{checker}.c` with library sources `sources` and runs it.

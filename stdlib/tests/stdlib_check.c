@@ -80,7 +80,36 @@ int main(void) {
     for (int i = 0; z && i < 1000; i++) zero &= z[i] == 0;
     check(zero, "calloc", "1000 ints");
     check(__ompcc_calloc((unsigned long)-1, 16) == 0, "calloc overflow", "");
-    free(z);
+    __ompcc_free(z);
+
+    /* The allocation functions: contents survive realloc growth and shrinking, alignments
+     * hold, errors are reported as C and POSIX say. */
+    char *grow = 0;
+    int kept = 1;
+    for (int n = 1; n <= 4096; n *= 2) {
+        grow = __ompcc_realloc(grow, (unsigned long)n);
+        for (int i = n / 2; i < n; i++) grow[i] = (char)(i * 7);
+        for (int i = 0; i < n; i++) kept &= grow[i] == (char)(i * 7);
+    }
+    grow = __ompcc_realloc(grow, 10);
+    for (int i = 0; i < 10; i++) kept &= grow[i] == (char)(i * 7);
+    check(kept, "realloc", "grow to 4096, shrink to 10");
+    check(__ompcc_realloc(grow, 0) == 0, "realloc", "size 0 frees");
+    int aligned = 1;
+    for (unsigned long al = 1; al <= 4096; al *= 2) {
+        void *p = __ompcc_aligned_alloc(al, 100);
+        aligned &= p != 0 && (unsigned long)p % al == 0 && (unsigned long)p % 16 == 0;
+        __ompcc_free(p);
+    }
+    check(aligned, "aligned_alloc", "1..4096");
+    check(__ompcc_aligned_alloc(24, 100) == 0, "aligned_alloc", "not a power of two");
+    void *pm = 0;
+    check(__ompcc_posix_memalign(&pm, 256, 10) == 0 && (unsigned long)pm % 256 == 0,
+          "posix_memalign", "256");
+    __ompcc_free(pm);
+    check(__ompcc_posix_memalign(&pm, 4, 10) == 22, "posix_memalign", "4 is EINVAL");
+    check(__ompcc_malloc((unsigned long)-8) == 0, "malloc", "huge");
+    __ompcc_free(0);
     printf("stdlib: %ld checks, %d mismatches\n", checks, fails);
     return fails != 0;
 }

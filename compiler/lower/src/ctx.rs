@@ -48,7 +48,8 @@ pub const DEVICE_API: &[&str] = &[
     "omp_in_final",
 ];
 
-/// Functions the CUDA driver gives every module (device-side `malloc`/`free`).
+/// Functions the CUDA driver gives every module: the device heap's `malloc`/`free`, which the
+/// device library's allocation functions (user code's `malloc`, `realloc`, ...) build on.
 const CUDA_PROVIDED: &[&str] = &["malloc", "free"];
 
 /// Whether calls to C library function `name` stay calls to an external function that
