@@ -16,6 +16,7 @@ pub mod manager;
 pub mod mem2reg;
 pub mod memopt;
 pub mod narrow;
+pub mod nary;
 pub mod readonly;
 pub mod reassoc;
 pub mod remarks;

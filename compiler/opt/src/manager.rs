@@ -54,6 +54,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::sroa::sroa_with_remarks),
     },
     Pass {
+        name: "nary",
+        description: "regroup integer sums and address chains to reuse a part computed earlier",
+        run: PassFn::Function(crate::nary::nary_with_remarks),
+    },
+    Pass {
         name: "mem2reg",
         description: "promote loaded/stored stack slots to SSA values",
         run: PassFn::Function(crate::mem2reg::mem2reg_with_remarks),
@@ -240,6 +245,8 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             // Unrolled and cleaned up: products of one stride a constant apart are in view.
             "slsr",
             "reassoc",
+            // Constant parts are split off: regroup what remains to reuse computed sums.
+            "nary",
             "gvn",
             // Unrolled bodies expose invariant address arithmetic of the enclosing loop.
             "licm",
