@@ -266,12 +266,12 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
     names.iter().filter_map(|n| lookup(n)).collect()
 }
 
-/// The numeric level of a `-O` level as the driver keeps it (`0`..`3`, `s`, `fast`, `g`):
-/// `g` is treated as 1, `s` and `fast` as 2.
+/// The numeric level of a `-O` level as the driver keeps it (`0`..`3`, `s`, `z`, `fast`,
+/// `g`): `g` is treated as 1, `s`, `z` (gcc 12's "size above speed") and `fast` as 2.
 pub fn level_of_opt(level: &str) -> Result<u8, String> {
     match level {
         "g" => Ok(1),
-        "s" | "fast" => Ok(2),
+        "s" | "z" | "fast" => Ok(2),
         l => l
             .parse::<u8>()
             .map_err(|_| format!("unknown optimization level `-O{l}`")),
@@ -588,6 +588,10 @@ block0(v0: i32):
         assert!(pipeline_for_level(0).is_empty());
         assert_eq!(
             pipeline_for_opt("fast").unwrap().len(),
+            pipeline_for_level(2).len()
+        );
+        assert_eq!(
+            pipeline_for_opt("z").unwrap().len(),
             pipeline_for_level(2).len()
         );
         assert_eq!(
