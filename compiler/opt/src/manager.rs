@@ -696,7 +696,7 @@ block0(v0: i32):
                 .unwrap_err()
                 .contains("unknown codegen option")
         );
-        assert!(pm.set_knobs("z", &[]).is_err());
+        assert!(pm.set_knobs("y", &[]).is_err());
     }
 
     #[test]
