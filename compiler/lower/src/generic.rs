@@ -207,16 +207,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         if let Some(b) = d.body.as_deref() {
-            crate::walk::stmt_decls_and_idents(b, &mut |dd, e| {
-                if let Some(dd) = dd
-                    && let Some(s) = typed.decl_symbol(dd)
-                {
-                    declared.insert(s);
-                }
-                if let Some(e) = e {
-                    ident(e);
-                }
-            });
+            let (inside, uses) = crate::walk::declared_and_used(b, typed);
+            declared = inside;
+            for (e, _) in uses {
+                ident(e);
+            }
         }
         let mut out = Vec::new();
         let mut ok = true;

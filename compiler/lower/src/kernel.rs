@@ -209,21 +209,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         // Variables of the host frame the region uses without a param: private copies.
         let body = region.directive.body.as_deref();
         if let Some(body) = body {
-            let mut declared = FxHashSet::default();
-            let mut used = Vec::new();
-            crate::walk::stmt_decls_and_idents(body, &mut |d, e| {
-                if let Some(d) = d
-                    && let Some(s) = self.cx.typed.decl_symbol(d)
-                {
-                    declared.insert(s);
-                }
-                if let Some(e) = e
-                    && let Some(&s) = self.cx.typed.ident_symbols.get(&e)
-                {
-                    used.push(s);
-                }
-            });
-            for s in used {
+            let (declared, used) = crate::walk::declared_and_used(body, self.cx.typed);
+            for (_, s) in used {
                 let info = &self.cx.typed.symbols[s];
                 if info.kind != SymbolKind::Object
                     || declared.contains(&s)

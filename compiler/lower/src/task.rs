@@ -69,21 +69,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             return Some(privs);
         }
         let named = self.clause_symbols(d);
-        let mut declared = FxHashSet::default();
-        let mut used = Vec::new();
-        crate::walk::stmt_decls_and_idents(body, &mut |decl, e| {
-            if let Some(decl) = decl
-                && let Some(s) = self.cx.typed.decl_symbol(decl)
-            {
-                declared.insert(s);
-            }
-            used.extend(e);
-        });
+        let (declared, used) = crate::walk::declared_and_used(body, self.cx.typed);
         let mut seen = FxHashSet::default();
-        for id in used {
-            let Some(&s) = self.cx.typed.ident_symbols.get(&id) else {
-                continue;
-            };
+        for (id, s) in used {
             let info = &self.cx.typed.symbols[s];
             if info.kind != SymbolKind::Object
                 || matches!(info.storage, Storage::Static | Storage::Thread)

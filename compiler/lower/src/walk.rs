@@ -5,7 +5,9 @@
 //! and the declarations inside function bodies.
 
 use ompcc_omp::walk::{self, Node};
+use ompcc_sema::{SymbolId, TypedUnit};
 use ompcc_syntax::ast::*;
+use rustc_hash::FxHashSet;
 
 /// Calls `f` on every expression of `tu`, parents before children.
 pub fn exprs<'a>(tu: &'a TranslationUnit, f: &mut dyn FnMut(&'a Expr)) {
@@ -62,23 +64,32 @@ pub fn stmt_decls<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Declaration)) {
     }
 }
 
-/// Calls `f` with the declarator id of every declarator and the id of every identifier
-/// expression inside `s` (nested directives and their clauses included).
-pub fn stmt_decls_and_idents(s: &Stmt, f: &mut dyn FnMut(Option<DeclId>, Option<ExprId>)) {
+/// The variables declared inside `s`, and every identifier expression inside it (nested
+/// directives and their clauses included) with the symbol it names, in order.
+pub fn declared_and_used(
+    s: &Stmt,
+    typed: &TypedUnit,
+) -> (FxHashSet<SymbolId>, Vec<(ExprId, SymbolId)>) {
+    let mut declared = FxHashSet::default();
     stmt_decls(s, &mut |d| {
         if let DeclarationKind::Vars { declarators, .. } = &d.kind {
-            for id in declarators {
-                f(Some(id.declarator.id), None);
-            }
+            declared.extend(
+                declarators
+                    .iter()
+                    .filter_map(|id| typed.decl_symbol(id.declarator.id)),
+            );
         }
     });
+    let mut used = Vec::new();
     walk::stmt(s, &mut |n| {
         if let Node::Expr(e) = n
             && matches!(e.kind, ExprKind::Ident(_))
+            && let Some(&sym) = typed.ident_symbols.get(&e.id)
         {
-            f(None, Some(e.id));
+            used.push((e.id, sym));
         }
     });
+    (declared, used)
 }
 
 /// Calls `f` with the id of every identifier expression inside `e`.
