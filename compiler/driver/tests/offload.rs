@@ -220,6 +220,31 @@ fn extern_declare_target_globals_of_another_unit_are_one_device_copy() {
     assert_eq!(launched(&log).len(), 3, "{log}");
 }
 
+/// Function pointers to declare-target functions of another unit: addresses taken in this
+/// unit's kernels (`mov` of an `.extern .func`), stored into a device table at run time and
+/// held by a static initializer, all called indirectly; each unit's PTX assembles alone.
+#[test]
+fn function_pointers_to_another_units_functions_are_called_on_the_device() {
+    let log = check_separate(&["sep_fnptr_main.c", "sep_fnptr_lib.c"]);
+    assert_eq!(launched(&log).len(), 2, "{log}");
+}
+
+/// An array of unknown size (`extern double table[];`) that another unit defines with a
+/// size: maps and updates of its sections find the defining unit's device copy.
+#[test]
+fn extern_arrays_of_unknown_size_defined_in_another_unit() {
+    let log = check_separate(&["sep_extern_array_main.c", "sep_extern_array_lib.c"]);
+    assert_eq!(launched(&log).len(), 3, "{log}");
+}
+
+/// The same in one unit: the array is declared without a size before its definition.
+#[test]
+fn an_extern_array_declared_before_its_definition_matches_gcc() {
+    for opt in ["-O0", "-O2"] {
+        check_program(&Path::new(PROGRAMS).join("extern_array_one_unit.c"), opt, 2);
+    }
+}
+
 /// Two units with a `static` declare-target function of the same name and a kernel in a
 /// `static` function of the same name on the same line: the helpers stay private to their
 /// module and the kernels get different names (the unit's id), so the linked program has both.
