@@ -284,7 +284,10 @@ mod tests {
         let m = ompcc_ir::parse_module(src).expect("parses");
         ompcc_ir::verify_module(&m).expect("verifies");
         let ptx = emit_module(&m, &PtxOptions::default()).expect("emits");
-        assert!(ptx.contains(".visible .global .align 8 .u64 ops[2] = {0, sq};"), "{ptx}");
+        assert!(
+            ptx.contains(".visible .global .align 8 .u64 ops[2] = {0, sq};"),
+            "{ptx}"
+        );
         assert!(ptx.contains("mov.u64 %rd1, sq;"), "{ptx}");
         let first = |needle: &str| ptx.find(needle).expect(needle);
         assert!(first(".extern .func") < first("ops[2]"), "{ptx}");
