@@ -380,3 +380,39 @@ fn if_false_runs_the_original_construct_on_the_host() {
         "{log}"
     );
 }
+
+/// A VLA larger than the per-thread stack (`OMPCC_STACK_SIZE`) stops the program on the
+/// emulator with a stack overflow error naming the kernel and the source file, not a crash;
+/// with the default stack it runs.
+#[test]
+fn a_vla_past_the_stack_size_is_a_stack_overflow_error_on_the_emulator() {
+    let sb = Sandbox::new();
+    sb.write(
+        "t.c",
+        "#include <stdio.h>\nint main(void) {\n  int n = 64;\n  double out[4];\n\
+         #pragma omp target teams distribute parallel for map(from: out) firstprivate(n)\n  \
+         for (int i = 0; i < 4; i++) {\n    double t[n];\n    \
+         for (int k = 0; k < n; k++) t[k] = k + i;\n    out[i] = t[n - 1];\n  }\n  \
+         printf(\"%g %g\\n\", out[0], out[3]);\n  return 0;\n}\n",
+    );
+    ok(&sb.ompcc(&["-fopenmp", "t.c", "-o", "prog"]));
+    let out = run_on(&sb, "prog", "emu");
+    ok(&out);
+    assert_eq!(stdout(&out), "63 66\n");
+    let small = std::process::Command::new(sb.join("prog"))
+        .current_dir(sb.path())
+        .env("OMPCC_DEVICE", "emu")
+        .env("OMPCC_STACK_SIZE", "256")
+        .env_remove("OMP_TARGET_OFFLOAD")
+        .output()
+        .expect("running the program");
+    assert!(!small.status.success());
+    assert!(small.status.code().is_some(), "killed by a signal");
+    let err = stderr(&small);
+    assert!(
+        err.contains("t.c:5:1:")
+            && err.contains("stack overflow: alloca of 512 bytes")
+            && err.contains("(OMPCC_STACK_SIZE)"),
+        "{err}"
+    );
+}
