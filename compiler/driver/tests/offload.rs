@@ -220,6 +220,31 @@ fn extern_declare_target_globals_of_another_unit_are_one_device_copy() {
     assert_eq!(launched(&log).len(), 3, "{log}");
 }
 
+/// Function pointers to declare-target functions of another unit: addresses taken in this
+/// unit's kernels (`mov` of an `.extern .func`), stored into a device table at run time and
+/// held by a static initializer, all called indirectly; each unit's PTX assembles alone.
+#[test]
+fn function_pointers_to_another_units_functions_are_called_on_the_device() {
+    let log = check_separate(&["sep_fnptr_main.c", "sep_fnptr_lib.c"]);
+    assert_eq!(launched(&log).len(), 2, "{log}");
+}
+
+/// An array of unknown size (`extern double table[];`) that another unit defines with a
+/// size: maps and updates of its sections find the defining unit's device copy.
+#[test]
+fn extern_arrays_of_unknown_size_defined_in_another_unit() {
+    let log = check_separate(&["sep_extern_array_main.c", "sep_extern_array_lib.c"]);
+    assert_eq!(launched(&log).len(), 3, "{log}");
+}
+
+/// The same in one unit: the array is declared without a size before its definition.
+#[test]
+fn an_extern_array_declared_before_its_definition_matches_gcc() {
+    for opt in ["-O0", "-O2"] {
+        check_program(&Path::new(PROGRAMS).join("extern_array_one_unit.c"), opt, 2);
+    }
+}
+
 /// Two units with a `static` declare-target function of the same name and a kernel in a
 /// `static` function of the same name on the same line: the helpers stay private to their
 /// module and the kernels get different names (the unit's id), so the linked program has both.
@@ -353,5 +378,41 @@ fn if_false_runs_the_original_construct_on_the_host() {
         log.lines().filter(|l| l.contains(": launch '")).count(),
         1,
         "{log}"
+    );
+}
+
+/// A VLA larger than the per-thread stack (`OMPCC_STACK_SIZE`) stops the program on the
+/// emulator with a stack overflow error naming the kernel and the source file, not a crash;
+/// with the default stack it runs.
+#[test]
+fn a_vla_past_the_stack_size_is_a_stack_overflow_error_on_the_emulator() {
+    let sb = Sandbox::new();
+    sb.write(
+        "t.c",
+        "#include <stdio.h>\nint main(void) {\n  int n = 64;\n  double out[4];\n\
+         #pragma omp target teams distribute parallel for map(from: out) firstprivate(n)\n  \
+         for (int i = 0; i < 4; i++) {\n    double t[n];\n    \
+         for (int k = 0; k < n; k++) t[k] = k + i;\n    out[i] = t[n - 1];\n  }\n  \
+         printf(\"%g %g\\n\", out[0], out[3]);\n  return 0;\n}\n",
+    );
+    ok(&sb.ompcc(&["-fopenmp", "t.c", "-o", "prog"]));
+    let out = run_on(&sb, "prog", "emu");
+    ok(&out);
+    assert_eq!(stdout(&out), "63 66\n");
+    let small = std::process::Command::new(sb.join("prog"))
+        .current_dir(sb.path())
+        .env("OMPCC_DEVICE", "emu")
+        .env("OMPCC_STACK_SIZE", "256")
+        .env_remove("OMP_TARGET_OFFLOAD")
+        .output()
+        .expect("running the program");
+    assert!(!small.status.success());
+    assert!(small.status.code().is_some(), "killed by a signal");
+    let err = stderr(&small);
+    assert!(
+        err.contains("t.c:5:1:")
+            && err.contains("stack overflow: alloca of 512 bytes")
+            && err.contains("(OMPCC_STACK_SIZE)"),
+        "{err}"
     );
 }

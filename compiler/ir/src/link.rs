@@ -197,10 +197,17 @@ pub fn drop_unreferenced(
         live[n - 1]
     });
     // The verifier wants every callee a preamble declares to exist, called or not.
+    // So does a live initializer holding the address of another unit's function.
     let called: FxHashSet<&str> = m
         .functions
         .iter()
         .flat_map(|f| f.dfg.ext_funcs.iter().map(|(_, e)| e.name.as_str()))
+        .chain(
+            m.relocs
+                .iter()
+                .filter(|(g, _)| live_globals.contains(g.as_str()))
+                .flat_map(|(_, rs)| rs.iter().map(|r| r.target.as_str())),
+        )
         .collect();
     let keep_decls: FxHashSet<String> = m
         .decls
@@ -284,6 +291,25 @@ mod tests {
             text.contains("global @table") && !text.contains("@unused"),
             "{text}"
         );
+    }
+
+    /// An initializer holding the address of another unit's function keeps its `extern`
+    /// declaration (nothing calls it here).
+    #[test]
+    fn an_extern_function_named_by_a_live_relocation_stays_declared() {
+        let mut prog = parse_module(
+            "extern declare @sq(f64) -> f64\n\
+             extern declare @gone(f64) -> f64\n\
+             global @ops: global, size 8, align 8 relocs [0: @sq]\n\
+             kernel @k() {\n    gv0 = global @ops: global\n\
+             block0:\n    v0 = global_addr gv0\n    return\n}\n",
+        )
+        .unwrap();
+        crate::verify_module(&prog).unwrap();
+        drop_unreferenced(&mut prog, |f| f.kind == crate::FuncKind::Kernel, &[]);
+        crate::verify_module(&prog).unwrap();
+        let names: Vec<&str> = prog.decls.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["sq"]);
     }
 
     #[test]

@@ -32,7 +32,8 @@
 //! `global`, `shared` or `const`, shared globals have no initializer and initializers fit;
 //! every instruction's source location names a file of `Module::files`. Relocations: each names
 //! a module global (not shared) it lies in, at a multiple of 8 with all 8 bytes inside, in
-//! increasing non-overlapping order, and targets a module global or a non-kernel function. Linkage: kernels are
+//! increasing non-overlapping order, and targets a module global, a non-kernel function or an
+//! `extern` function declaration (defined by another unit). Linkage: kernels are
 //! exported; defined functions are not `extern`; an `extern` global has no initializer and is
 //! a dynamic shared array (shared space, size 0) or a `global`/`const` variable of nonzero
 //! size defined by another module; a declaration takes no linkage entry but `extern` (a
@@ -926,7 +927,9 @@ pub fn verify_module(m: &Module) -> Result<(), Vec<VerifierError>> {
             end = r.offset.saturating_add(8);
             let ok = m.global(&r.target).is_some()
                 || m.function(&r.target)
-                    .is_some_and(|f| f.kind != FuncKind::Kernel);
+                    .is_some_and(|f| f.kind != FuncKind::Kernel)
+                || (m.decls.iter().any(|d| d.name == r.target)
+                    && m.linkage.get(&r.target) == Some(&Linkage::Extern));
             if !ok {
                 err(format!(
                     "relocation target @{} is not a module global or device function",

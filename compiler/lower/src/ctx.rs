@@ -795,7 +795,14 @@ impl<'a> Ctx<'a> {
         match info.kind {
             SymbolKind::Function if self.defs.contains_key(&sym) => Ok((self.enqueue(sym), 0)),
             SymbolKind::Function => {
-                Err(format!("function '{}' has no device definition", info.name))
+                // a declare-target function of another unit: the device link fills it in
+                let Some(target) = self.extern_device_function(sym) else {
+                    return Err(format!("function '{}' has no device definition", info.name));
+                };
+                let fty = self.fn_type_of(sym).ok_or("not a function type")?;
+                let (sig, _) = self.signature(fty)?;
+                self.declare_external(&target, &sig)?;
+                Ok((target, 0))
             }
             SymbolKind::Object if info.storage != Storage::Automatic => self
                 .object_global(sym, func, span)

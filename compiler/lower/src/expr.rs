@@ -1401,10 +1401,16 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
     }
 
-    /// The address of function `sym` (a generic `ptr`); the function is lowered too.
+    /// The address of function `sym` (a generic `ptr`); the function is lowered too, or,
+    /// for a `declare target` function another unit defines, declared `extern` (the device
+    /// link resolves the address).
     fn func_ptr(&mut self, sym: SymbolId, span: Span) -> Option<Value> {
         let name = self.cx.typed.symbols[sym].name.clone();
-        let Some(target) = self.cx.callee_def(sym) else {
+        let defined = self.cx.callee_def(sym);
+        let Some(target) = defined
+            .clone()
+            .or_else(|| self.cx.extern_device_function(sym))
+        else {
             self.unsupported(
                 format!("function '{name}' has no device definition, so it has no device address"),
                 span,
@@ -1419,6 +1425,12 @@ impl<'a> FnLower<'_, 'a, '_> {
                 return None;
             }
         };
+        if defined.is_none()
+            && let Err(m) = self.cx.declare_external(&target, &sig)
+        {
+            self.unsupported(m, span);
+            return None;
+        }
         let fr = self.b.import_function(&target, sig);
         Some(self.b.ins().func_addr(fr))
     }

@@ -168,6 +168,38 @@ fn all_selection_skips_unused_inline_definitions() {
     assert_eq!(names(&m), ["f", "used"]);
 }
 
+/// The address of another unit's declare-target function, taken in code and held by an
+/// initializer, is the `extern` declaration's (resolved by the device link); a function that
+/// is not declare target still has no device address.
+#[test]
+fn addresses_of_other_units_declare_target_functions() {
+    let src = "\
+#pragma omp declare target\n\
+double sq(double x);\n\
+double tw(double x);\n\
+double (*table[2])(double) = {0, tw};\n\
+double apply(int i, double x) { double (*f)(double) = i ? sq : table[1]; return f(x); }\n\
+#pragma omp end declare target\n";
+    let (m, d) = lower_with(src, &FunctionSelection::DeclareTarget);
+    assert!(d.is_empty(), "{d:?}");
+    let text = m.to_string();
+    for line in [
+        "extern declare @sq(f64) -> f64",
+        "extern declare @tw(f64) -> f64",
+        "relocs [8: @tw]",
+        "= func_addr fn",
+    ] {
+        assert!(text.contains(line), "{line:?} missing in\n{text}");
+    }
+    ompcc_ir::verify_module(&m).expect("verifies");
+    one_error(
+        "double sq(double x);\n#pragma omp declare target\n\
+         double (*p)(double) = sq;\ndouble use(double x) { return p(x); }\n\
+         #pragma omp end declare target\n",
+        "function 'sq' has no device definition",
+    );
+}
+
 /// Separate compilation: a `declare target` function or object that this unit declares but
 /// another defines is an `extern` declaration / global (PTX `.extern`), in every declare-target
 /// form; a function that is not declare target keeps its error; a unit's own definitions and

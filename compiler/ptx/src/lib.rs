@@ -264,4 +264,32 @@ mod tests {
             Err(PtxError::Unsupported { .. })
         ));
     }
+
+    /// The address of another unit's function: taken with `mov` and held by an initializer
+    /// (a function name, as for a defined function), both resolved by the device link.
+    #[test]
+    fn addresses_of_extern_functions() {
+        let src = "extern declare @sq(f64) -> f64
+                   global @ops: global, size 16, align 8 relocs [8: @sq]
+                   kernel @k() {
+    gv0 = global @ops: global
+    fn0 = func @sq(f64) -> f64
+                   block0:
+    v0 = func_addr fn0
+    v1 = global_addr gv0
+                       store global align 8 v0, v1
+    return
+}
+";
+        let m = ompcc_ir::parse_module(src).expect("parses");
+        ompcc_ir::verify_module(&m).expect("verifies");
+        let ptx = emit_module(&m, &PtxOptions::default()).expect("emits");
+        assert!(
+            ptx.contains(".visible .global .align 8 .u64 ops[2] = {0, sq};"),
+            "{ptx}"
+        );
+        assert!(ptx.contains("mov.u64 %rd1, sq;"), "{ptx}");
+        let first = |needle: &str| ptx.find(needle).expect(needle);
+        assert!(first(".extern .func") < first("ops[2]"), "{ptx}");
+    }
 }

@@ -333,7 +333,9 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
         for u in 0..g.size / 8 {
             let off = u * 8;
             if let Some(r) = relocs.iter().find(|r| r.offset == off) {
-                if m.function(&r.target).is_some() {
+                let extern_func = m.decls.iter().any(|d| d.name == r.target)
+                    && m.linkage_of(&r.target) == Linkage::Extern;
+                if m.function(&r.target).is_some() || extern_func {
                     if r.addend != 0 {
                         return Err(bad("an offset from a function's address"));
                     }

@@ -557,6 +557,7 @@ fn classify(op: &Op) -> InstClass {
         | Op::Activemask { .. }
         | Op::Match { .. } => InstClass::Sync,
         Op::Atom { .. } => InstClass::Atomic,
+        Op::Alloca { .. } | Op::StackSave { .. } | Op::StackRestore { .. } => InstClass::Int,
         Op::Trap | Op::Vprintf { .. } | Op::Malloc { .. } | Op::Free { .. } => InstClass::Other,
     }
 }
@@ -1454,6 +1455,41 @@ impl<'a> Fx<'a> {
                     f64: ty == Ty::F64,
                     d: self.dst(&o[0])?,
                     a: self.src(&o[1], ty)?,
+                }
+            }
+            "alloca" => {
+                let ty = self.ty1(&mods)?;
+                let o = self.ops(i, 2)?;
+                // the default and minimum alignment is 8 (PTX ISA 7.3, `alloca`)
+                let align = match o.get(2) {
+                    None => 8,
+                    Some(Operand::Imm(Num::Int(a)))
+                        if *a > 0 && (*a as u64).is_power_of_two() && *a <= 1 << 23 =>
+                    {
+                        (*a as u32).max(8)
+                    }
+                    Some(_) => {
+                        return self
+                            .err("alloca alignment must be a power of two constant up to 2^23");
+                    }
+                };
+                Op::Alloca {
+                    d: self.dst(&o[0])?,
+                    size: self.src(&o[1], ty)?,
+                    align,
+                }
+            }
+            "stacksave" => {
+                let o = self.ops(i, 1)?;
+                Op::StackSave {
+                    d: self.dst(&o[0])?,
+                }
+            }
+            "stackrestore" => {
+                let ty = self.ty1(&mods)?;
+                let o = self.ops(i, 1)?;
+                Op::StackRestore {
+                    a: self.src(&o[0], ty)?,
                 }
             }
             "activemask" => {

@@ -160,6 +160,8 @@ struct Frame {
     call_pc: u32,
     rbase: usize,
     lbase: usize,
+    /// The caller's dynamic stack top.
+    sp: usize,
     func: u32,
 }
 
@@ -167,6 +169,9 @@ struct Frame {
 struct Lane {
     local: Vec<u8>,
     lbase: usize,
+    /// Top of the current frame's dynamic stack (`alloca`): starts at the end of the frame;
+    /// the next call's frame begins above it.
+    sp: usize,
     func: u32,
     stack: Vec<Frame>,
 }
@@ -387,6 +392,7 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
             lane.local.clear();
             lane.local.resize(local_len, 0);
             lane.lbase = lbase;
+            lane.sp = local_len;
             lane.func = l.kernel;
             lane.stack.clear();
             w.pc[li] = kf.entry;
@@ -1574,6 +1580,29 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     }
                 }
                 Op::WarpSync { .. } | Op::Nop => {}
+                Op::Alloca { d, size, align } => {
+                    for l in Bits(exec) {
+                        let n = rd(env, w, l, *size);
+                        match alloca(env, &mut w.lanes[l], n, *align) {
+                            Ok(p) => w.set(l, *d, p),
+                            Err(m) => fail!(l, m),
+                        }
+                    }
+                }
+                Op::StackSave { d } => {
+                    for l in Bits(exec) {
+                        let sp = w.lanes[l].sp as u64;
+                        w.set(l, *d, sp);
+                    }
+                }
+                Op::StackRestore { a } => {
+                    for l in Bits(exec) {
+                        let to = rd(env, w, l, *a);
+                        if let Err(m) = stack_restore(env, &mut w.lanes[l], to) {
+                            fail!(l, m);
+                        }
+                    }
+                }
                 Op::Fence => std::sync::atomic::fence(Ordering::SeqCst),
                 Op::Atom {
                     sp,
@@ -1908,7 +1937,7 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
         }
     }
     let lane = &mut w.lanes[l];
-    let new_lbase = (lane.lbase + cur.frame_size as usize).div_ceil(16) * 16;
+    let new_lbase = lane.sp.div_ceil(16) * 16;
     let lend = new_lbase + callee.frame_size as usize;
     if lend > env.l.stack_limit || rend > MAX_FRAME_REGS || lane.stack.len() >= MAX_CALL_DEPTH {
         return Err(format!(
@@ -1953,9 +1982,11 @@ fn do_call(env: &Env, w: &mut Warp, l: usize, pc: u32, ci: &CallInfo) -> Result<
         call_pc: pc,
         rbase: w.rb[l],
         lbase: lane.lbase,
+        sp: lane.sp,
         func: lane.func,
     });
     lane.lbase = new_lbase;
+    lane.sp = lend;
     lane.func = callee_idx;
     if w.regs.len() < rend * 32 {
         w.regs.resize(rend * 32, 0);
@@ -1973,6 +2004,7 @@ fn do_ret(env: &Env, w: &mut Warp, l: usize) -> u32 {
     let callee = &prog.funcs[lane.func as usize];
     let callee_lbase = lane.lbase;
     lane.lbase = f.lbase;
+    lane.sp = f.sp;
     lane.func = f.func;
     w.rb[l] = f.rbase;
     if let Op::Call(ci) = &prog.code[f.call_pc as usize].op {
@@ -1998,6 +2030,49 @@ fn do_ret(env: &Env, w: &mut Warp, l: usize) -> u32 {
         }
     }
     f.call_pc + 1
+}
+
+/// `alloca`: takes `size` bytes aligned to `align` from the top of the lane's dynamic stack,
+/// growing its local memory; the local address of the block, or an error when the stack
+/// would pass the per-thread limit (CUDA's `cudaLimitStackSize`, `OMPCC_STACK_SIZE`).
+fn alloca(env: &Env, lane: &mut Lane, size: u64, align: u32) -> Result<u64, String> {
+    let limit = env.l.stack_limit;
+    let at = lane.sp.div_ceil(align as usize) * align as usize;
+    let end = usize::try_from(size)
+        .ok()
+        .and_then(|n| at.checked_add(n))
+        .filter(|&e| e <= limit);
+    let Some(end) = end else {
+        return Err(format!(
+            "stack overflow: alloca of {size} bytes with {} bytes of the thread's stack in use, \
+             more than its {limit} bytes (OMPCC_STACK_SIZE)",
+            lane.sp
+        ));
+    };
+    if lane.local.len() < end {
+        lane.local.resize(end, 0);
+    }
+    lane.sp = end;
+    Ok(at as u64)
+}
+
+/// `stackrestore`: frees every `alloca` of the current frame above `to`, which must lie
+/// between the frame's end and the current top (a value `stacksave` returned in this frame).
+fn stack_restore(env: &Env, lane: &mut Lane, to: u64) -> Result<(), String> {
+    let frame_end = lane.lbase + env.l.prog.funcs[lane.func as usize].frame_size as usize;
+    match usize::try_from(to) {
+        Ok(t) if (frame_end..=lane.sp).contains(&t) => {
+            // nothing above the top is live (deeper frames have returned): later accesses
+            // to freed blocks fault as out of bounds
+            lane.sp = t;
+            lane.local.truncate(t);
+            Ok(())
+        }
+        _ => Err(format!(
+            "stackrestore to 0x{to:x}, outside the current frame's stack [0x{frame_end:x}, 0x{:x}]",
+            lane.sp
+        )),
+    }
 }
 
 /// Copies `len` bytes inside one local memory; false when either range is out of bounds.

@@ -20,6 +20,8 @@
 //! - float (f32/f64, .ftz/.sat, directed rounding for f32): add/sub/mul/div/fma/mad/min/max/
 //!   abs/neg/copysign/sqrt/rcp/rsqrt/sin/cos/ex2/lg2/tanh, testp;
 //! - compare/select: setp/set with every comparison and .and/.or/.xor, selp, slct;
+//! - stack: alloca (per-thread dynamic stack above the frame, checked against the stack
+//!   limit), stacksave, stackrestore;
 //! - control and sync: bra, brx.idx, call (direct and through function pointers), ret, exit,
 //!   trap, bar/barrier (ids, counts, arrive, red.popc/and/or), bar.warp.sync, membar/fence,
 //!   atom/red (global, shared, generic; 32/64-bit integer ops, f32/f64 add, cas, exch),
@@ -235,6 +237,13 @@ impl Device {
     /// instructions (a guard against endless loops); unlimited by default.
     pub fn set_block_instruction_limit(&mut self, limit: Option<u64>) {
         self.max_block_insts = limit.unwrap_or(u64::MAX);
+    }
+
+    /// Per-thread local memory in bytes: the kernel's frame, the frames of the functions it
+    /// calls and its `alloca` blocks (CUDA's `cudaLimitStackSize`). A call or an `alloca`
+    /// that would pass it stops the launch with a stack overflow error. Default 256 KiB.
+    pub fn set_stack_limit(&mut self, bytes: usize) {
+        self.stack_limit = bytes;
     }
 
     /// Where device `printf` output goes. Like CUDA, output is buffered during a launch and

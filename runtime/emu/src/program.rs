@@ -673,6 +673,22 @@ pub(crate) enum Op {
     Free {
         ptr: Slot,
     },
+    /// `alloca`: `size` bytes on the lane's dynamic stack aligned to `align` (a power of
+    /// two, at least 8); `d` gets their local address.
+    Alloca {
+        d: u32,
+        size: Src,
+        align: u32,
+    },
+    /// `stacksave`: `d` gets the lane's dynamic stack top.
+    StackSave {
+        d: u32,
+    },
+    /// `stackrestore`: the dynamic stack top becomes `a` (a value `stacksave` gave in the
+    /// same frame).
+    StackRestore {
+        a: Src,
+    },
     Nop,
 }
 

@@ -721,3 +721,27 @@ fn device_malloc_and_free_use_the_heap() {
         assert_eq!(r[2 * t as usize + 1], 1, "aligned non-null block {t}");
     }
 }
+
+#[test]
+fn alloca_grows_each_threads_stack_and_stackrestore_frees_it() {
+    let mut e = Env::new("alloca");
+    let threads = 40usize;
+    let out = e.zeros(threads * 32);
+    let base = 5u32;
+    let st = e.run("vla", 1, threads as u32, &[&p(out), &base.to_le_bytes()]);
+    let v = e.download::<u64>(out, threads * 4);
+    for t in 0..threads {
+        let n = base as u64 + (t as u64 % 4);
+        let sum: u64 = (0..n).map(|k| k * (t as u64 + 1)).sum();
+        let got = &v[4 * t..4 * t + 4];
+        assert_eq!(got, [sum, 0, 1, n * 1000], "thread {t}");
+    }
+    assert!(st.thread(InstClass::Int) > 0);
+}
+
+#[test]
+fn alloca_within_the_stack_limit_runs() {
+    let mut e = Env::new("alloca");
+    e.dev.set_stack_limit(4096);
+    e.run("big", 2, 33, &[&4000u64.to_le_bytes()]);
+}

@@ -389,3 +389,52 @@ fn absurd_sizes_are_errors() {
         }
     }
 }
+
+#[test]
+fn alloca_past_the_stack_limit_is_a_stack_overflow_error() {
+    let mut e = Env::new("alloca");
+    e.dev.set_stack_limit(4096);
+    let err = e
+        .launch("big", [1, 1, 1], [32, 1, 1], &[&5000u64.to_le_bytes()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("stack overflow: alloca of 5000 bytes")
+            && err.contains("more than its 4096 bytes (OMPCC_STACK_SIZE)")
+            && err.contains("kernel `big`"),
+        "{err}"
+    );
+    // a size near 2^64 is the same error, not a wrapped address
+    let err = e
+        .launch("big", [1, 1, 1], [1, 1, 1], &[&u64::MAX.to_le_bytes()])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("stack overflow"), "{err}");
+}
+
+#[test]
+fn blocks_freed_by_stackrestore_fault_and_bad_restores_are_errors() {
+    let mut e = Env::new("alloca");
+    let out = e.zeros(8);
+    let err = e
+        .launch("stale", [1, 1, 1], [1, 1, 1], &[&p(out)])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("out-of-bounds local load of 8 bytes"), "{err}");
+    let err = e
+        .launch("bad_restore", [1, 1, 1], [1, 1, 1], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("stackrestore to 0x") && err.contains("outside the current frame's stack"),
+        "{err}"
+    );
+    assert_eq!(
+        err.lines().next().map(|l| l.contains(&format!(
+            "line {}",
+            line_of("alloca.ptx", "stackrestore.u64 \t%rd2")
+        ))),
+        Some(true),
+        "{err}"
+    );
+}

@@ -84,6 +84,15 @@ impl EmuBackend {
         let mut device = Device::new();
         device.set_workers(workers);
         device.set_block_instruction_limit(block_limit);
+        // the per-thread stack (frames and `alloca`) is the CUDA backend's setting when one
+        // is given; otherwise the emulator's roomier default keeps deep recursion running
+        if let Some(bytes) = std::env::var("OMPCC_STACK_SIZE")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+        {
+            device.set_stack_limit(bytes);
+        }
         device.set_printf_sink(Box::new(CStdout));
         EmuBackend {
             device,
