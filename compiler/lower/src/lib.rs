@@ -93,6 +93,7 @@ mod hints;
 mod kernel;
 mod privatize;
 mod ty;
+mod varargs;
 mod walk;
 mod worksharing;
 
