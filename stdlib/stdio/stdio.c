@@ -76,8 +76,11 @@ static char pf_sign(const struct pf_spec *sp, int neg) {
     return neg ? '-' : sp->plus ? '+' : sp->space ? ' ' : 0;
 }
 
+/* Named tables, not string literals: the device library's literals would be anonymous
+ * globals that linking the library renames. */
 static const char pf_lower[] = "0123456789abcdef";
 static const char pf_upper[] = "0123456789ABCDEF";
+static const char pf_words[6][8] = {"inf", "INF", "nan", "NAN", "(nil)", "(null)"};
 
 /* ----- integers ----- */
 
@@ -488,8 +491,7 @@ static void pf_float(struct pf_sink *o, const struct pf_spec *sp, double x) {
         pre[pl++] = sign;
     }
     if (((b.u >> 52) & 0x7ff) == 0x7ff) {
-        const char *w = (b.u & 0xfffffffffffffUL) != 0 ? (upper ? "NAN" : "nan")
-                                                         : (upper ? "INF" : "inf");
+        const char *w = pf_words[((b.u & 0xfffffffffffffUL) != 0 ? 2 : 0) + upper];
         long after = pf_open(o, sp, pre, pl, 0, 3, 0);
         pf_str(o, w, 3);
         pf_rep(o, ' ', after);
@@ -664,8 +666,8 @@ static int pf_format(struct pf_sink *o, const char *f, __builtin_va_list ap) {
         case 'p': {
             void *p = __builtin_va_arg(ap, void *);
             if (p == 0) {
-                long after = pf_open(o, &sp, "", 0, 0, 5, 0);
-                pf_str(o, "(nil)", 5);
+                long after = pf_open(o, &sp, pf_lower, 0, 0, 5, 0);
+                pf_str(o, pf_words[4], 5);
                 pf_rep(o, ' ', after);
             } else {
                 pf_int(o, &sp, (pf_u64)p, pf_sign(&sp, 0), 16, 0, 1);
@@ -677,7 +679,7 @@ static int pf_format(struct pf_sink *o, const char *f, __builtin_va_list ap) {
                 return -1;
             }
             char c = (char)__builtin_va_arg(ap, int);
-            long after = pf_open(o, &sp, "", 0, 0, 1, 0);
+            long after = pf_open(o, &sp, pf_lower, 0, 0, 1, 0);
             pf_put(o, c);
             pf_rep(o, ' ', after);
             break;
@@ -688,13 +690,13 @@ static int pf_format(struct pf_sink *o, const char *f, __builtin_va_list ap) {
             }
             const char *s = __builtin_va_arg(ap, const char *);
             if (s == 0) {
-                s = sp.prec < 0 || sp.prec >= 6 ? "(null)" : "";
+                s = pf_words[5] + (sp.prec < 0 || sp.prec >= 6 ? 0 : 6);
             }
             long n = 0;
             while ((sp.prec < 0 || n < sp.prec) && s[n]) {
                 n++;
             }
-            long after = pf_open(o, &sp, "", 0, 0, n, 0);
+            long after = pf_open(o, &sp, pf_lower, 0, 0, n, 0);
             pf_str(o, s, n);
             pf_rep(o, ' ', after);
             break;
