@@ -1564,6 +1564,14 @@ impl<'a> FnLower<'_, 'a, '_> {
         if name == "printf" {
             return self.printf(args, span);
         }
+        if name == "vprintf"
+            && let [fmt, ap] = args
+        {
+            // the va_list's cursor points into a buffer of CUDA's layout: vprintf reads it
+            let fv = self.scalar(fmt)?;
+            let buf = self.va_list_cursor(ap)?;
+            return self.call_vprintf(fv, buf, span).map(Rv::S);
+        }
         match name.strip_prefix("__builtin_").unwrap_or(&name) {
             "unreachable" if name.starts_with("__builtin_") => {
                 self.b.ins().unreachable();

@@ -153,6 +153,14 @@ impl<'a> FnLower<'_, 'a, '_> {
         })
     }
 
+    /// The current cursor of `va_list` expression `ap`, for `vprintf(fmt, ap)`: CUDA's
+    /// `vprintf` reads the rest of the buffer from there, with its offsets counted from the
+    /// cursor (exact after `va_start`, or when the arguments consumed end 8-byte aligned).
+    pub(crate) fn va_list_cursor(&mut self, ap: &'a Expr) -> Option<Value> {
+        let c = self.va_cursor(ap)?;
+        Some(self.load_raw(c, Type::PTR, false))
+    }
+
     /// `__builtin_va_start`, `__builtin_va_end`, `__builtin_va_copy`; `None`: not one of them.
     pub(crate) fn va_builtin(
         &mut self,

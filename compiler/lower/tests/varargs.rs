@@ -161,3 +161,18 @@ fn va_arg_of_a_promoted_away_type_traps() {
     let f = m.function("f").expect("f").to_string();
     assert!(f.contains("trap"), "{f}");
 }
+
+#[test]
+fn vprintf_of_a_va_list_passes_its_cursor() {
+    let (m, _) = lower_ok(
+        "int vprintf(const char *, __builtin_va_list);\n\
+         int logf_(const char *fmt, ...) { __builtin_va_list ap; __builtin_va_start(ap, fmt);\n\
+         int n = vprintf(fmt, ap); __builtin_va_end(ap); return n; }",
+    );
+    let f = m.function("logf_").expect("logf_").to_string();
+    // the hidden buffer pointer is stored as the cursor, loaded back and handed to vprintf
+    assert!(f.contains("block0(v0: ptr, v1: ptr)"), "{f}");
+    assert!(f.contains("load.ptr generic"), "{f}");
+    assert!(f.contains("call fn0("), "{f}");
+    assert!(m.decls.iter().any(|d| d.name == "vprintf"), "{m}");
+}
