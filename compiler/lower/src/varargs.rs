@@ -111,8 +111,10 @@ impl<'a> FnLower<'_, 'a, '_> {
         Some(self.generic_ptr(base))
     }
 
-    /// The variadic arguments of a call (those after the `fixed` named ones), promoted as
-    /// sema recorded, packed into a buffer: the hidden last argument.
+    /// The variadic arguments `rest` of a call (those after the named ones), promoted as
+    /// sema recorded, packed into a buffer whose address is the call's hidden last argument.
+    /// Aggregates are copied into the buffer after every argument is evaluated, which is one
+    /// of the orders C allows.
     pub(crate) fn variadic_args(&mut self, rest: &'a [Expr], span: Span) -> Option<Value> {
         let mut items = Vec::with_capacity(rest.len());
         for a in rest {
@@ -129,9 +131,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         self.pack_varargs(&items, span)
     }
 
-    /// The default argument promotions on a value sema already converted (kept as a guard
-    /// for callers that build values themselves: `float` to `double`, narrow integers to
-    /// `int`).
+    /// The default argument promotions (`float` to `double`, narrow integers to `int`):
+    /// sema records them as each argument's conversion, so this changes only values whose
+    /// recorded type was not promoted.
     pub(crate) fn promote_vararg(&mut self, v: Value, cls: Scalar) -> Value {
         match cls {
             Scalar::Float(Type::F32) => self.b.ins().fpext(Type::F64, v),
