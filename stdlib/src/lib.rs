@@ -1,6 +1,8 @@
 //! Device standard library of ompcc: the C sources of the device math library, of the
 //! <string.h>, <ctype.h> and some <stdlib.h> functions (`string/`, `ctype/`, `stdlib/`) and of
-//! the <complex.h> functions with the routines behind complex `*` and `/` (`complex/`).
+//! the <complex.h> functions with the routines behind complex `*` and `/` (`complex/`), and
+//! <stdio.h>'s `snprintf`, `sprintf`, `vsnprintf`, `vsprintf` (`stdio/`: variadic functions
+//! of the device varargs ABI, printing exactly what glibc prints).
 //!
 //! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
 //! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`;
@@ -28,10 +30,11 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
         "ompcc_complex.h",
         include_str!("../complex/ompcc_complex.h"),
     ),
+    ("ompcc_stdio.h", include_str!("../stdio/ompcc_stdio.h")),
 ];
 
 /// Translation units of the library (math, then `string.c`, `ctype.c`, `stdlib.c`,
-/// `complex.c`), as
+/// `complex.c`, `stdio.c`), as
 /// `(file name, text)`.
 pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("basic.c", include_str!("../math/basic.c")),
@@ -48,6 +51,7 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("stdlib.c", include_str!("../stdlib/stdlib.c")),
     ("heap.c", include_str!("../stdlib/heap.c")),
     ("complex.c", include_str!("../complex/complex.c")),
+    ("stdio.c", include_str!("../stdio/stdio.c")),
 ];
 
 /// `(C library function, device symbol)` for every function the library provides.
@@ -251,6 +255,11 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     __mulsc3,
     __divdc3,
     __divsc3,
+    // <stdio.h> string formatting (variadic: the device varargs ABI)
+    snprintf,
+    sprintf,
+    vsnprintf,
+    vsprintf,
 ];
 
 /// Prefix of every device symbol of the library.

@@ -636,12 +636,9 @@ impl<'a> FnLower<'_, 'a, '_> {
                     _ => r(Rv::Void),
                 }
             }
-            ExprKind::VaArg(..) => {
-                self.unsupported(
-                    "variadic arguments ('va_arg') are not supported on the device",
-                    span,
-                );
-                None
+            ExprKind::VaArg(ap, _) => {
+                let t = self.info(e)?.ty;
+                self.va_arg(ap, t, span)
             }
             ExprKind::LabelAddr(_) => {
                 self.unsupported("label addresses are not supported on the device", span);
@@ -1418,7 +1415,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             return None;
         };
         let fty = self.cx.fn_type_of(sym)?;
-        let (sig, _) = match self.cx.signature(fty) {
+        let (sig, _) = match crate::varargs::call_signature(self.cx, fty) {
             Ok(s) => s,
             Err(m) => {
                 self.unsupported(format!("cannot take the address of '{name}': {m}"), span);
@@ -1467,14 +1464,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 }
             }
         };
-        if types.fn_type(fty).is_some_and(|f| f.variadic) {
-            self.unsupported(
-                "calls through pointers to variadic functions are not supported on the device",
-                span,
-            );
-            return None;
-        }
-        let (sig, sret) = match self.cx.signature(fty) {
+        let (sig, sret) = match crate::varargs::call_signature(self.cx, fty) {
             Ok(s) => s,
             Err(m) => {
                 self.unsupported(format!("cannot call through this pointer: {m}"), span);
@@ -1487,7 +1477,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         } else {
             self.b.ins().addrspacecast(Type::PTR, target)
         };
-        let (vals, result_slot) = self.call_args(args, info, sret, span)?;
+        let (vals, result_slot) = self.call_args(args, info, fty, sret, span)?;
         if vals.len() != sig.params.len()
             || vals
                 .iter()
@@ -1512,16 +1502,26 @@ impl<'a> FnLower<'_, 'a, '_> {
         })
     }
 
-    /// The IR arguments of a call: a hidden result slot first for struct results, struct
-    /// arguments as pointers to fresh copies, scalars converted as sema recorded.
+    /// The IR arguments of a call of a function of type `fty`: a hidden result slot first
+    /// for struct results, struct arguments as pointers to fresh copies, scalars converted as
+    /// sema recorded; for a variadic function the arguments after the named ones packed into
+    /// a buffer whose address comes last (module `varargs`).
     #[allow(clippy::type_complexity)]
     fn call_args(
         &mut self,
         args: &'a [Expr],
         info: ExprInfo,
+        fty: QualType,
         sret: bool,
         span: Span,
     ) -> Option<(Vec<Value>, Option<(ompcc_ir::StackSlot, u32)>)> {
+        let (args, rest) = match self.cx.typed.types.fn_type(fty) {
+            Some(f) if f.variadic => {
+                let named = f.params.len().min(args.len());
+                (&args[..named], Some(&args[named..]))
+            }
+            _ => (args, None),
+        };
         let mut vals = Vec::new();
         let mut result_slot = None;
         if sret {
@@ -1545,6 +1545,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                 vals.push(self.scalar(a)?);
             }
         }
+        if let Some(rest) = rest {
+            let buf = self.variadic_args(rest, span)?;
+            vals.push(buf);
+        }
         Some((vals, result_slot))
     }
 
@@ -1560,6 +1564,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             if let Some(r) = self.float_class_builtin(&name, args, info, span) {
                 return r;
             }
+            if let Some(r) = self.va_builtin(&name, args, span) {
+                return r;
+            }
         }
         let Some(sym) = self.callee_symbol(f) else {
             return self.call_indirect(e, f, args, info);
@@ -1568,6 +1575,14 @@ impl<'a> FnLower<'_, 'a, '_> {
         let fty = self.cx.fn_type_of(sym)?;
         if name == "printf" {
             return self.printf(args, span);
+        }
+        if name == "vprintf"
+            && let [fmt, ap] = args
+        {
+            // the va_list's cursor points into a buffer of CUDA's layout: vprintf reads it
+            let fv = self.scalar(fmt)?;
+            let buf = self.va_list_cursor(ap)?;
+            return self.call_vprintf(fv, buf, span).map(Rv::S);
         }
         match name.strip_prefix("__builtin_").unwrap_or(&name) {
             "unreachable" if name.starts_with("__builtin_") => {
@@ -1602,12 +1617,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             if self.cx.is_library_function(&lib) {
                 lib
             } else {
-                let variadic = self.cx.typed.types.fn_type(fty).is_some_and(|f| f.variadic);
-                let what = if variadic {
-                    format!(
-                        "call to variadic function '{name}' is not supported on the device (only printf is)"
-                    )
-                } else if matches!(
+                let what = if matches!(
                     name.as_str(),
                     "setjmp" | "longjmp" | "_setjmp" | "sigsetjmp" | "siglongjmp" | "__sigsetjmp"
                 ) {
@@ -1621,21 +1631,14 @@ impl<'a> FnLower<'_, 'a, '_> {
                 return None;
             }
         };
-        if self.cx.typed.types.fn_type(fty).is_some_and(|f| f.variadic) {
-            self.unsupported(
-                format!("call to variadic function '{name}' is not supported on the device (only printf is)"),
-                span,
-            );
-            return None;
-        }
-        let (sig, sret) = match self.cx.signature(fty) {
+        let (sig, sret) = match crate::varargs::call_signature(self.cx, fty) {
             Ok(s) => s,
             Err(m) => {
                 self.unsupported(format!("cannot call '{name}' on the device: {m}"), span);
                 return None;
             }
         };
-        let (vals, result_slot) = self.call_args(args, info, sret, span)?;
+        let (vals, result_slot) = self.call_args(args, info, fty, sret, span)?;
         let types_ok = vals.len() == sig.params.len()
             && vals
                 .iter()
@@ -1793,46 +1796,19 @@ impl<'a> FnLower<'_, 'a, '_> {
             return None;
         };
         let fv = self.scalar(fmt)?;
-        let mut vals = Vec::new();
-        for a in rest {
-            let cls = self.class_of_conv(a)?;
-            let v = self.scalar(a)?;
-            let v = match cls {
-                Scalar::Float(Type::F32) => self.b.ins().fpext(Type::F64, v),
-                Scalar::Bool | Scalar::Int(..) if self.b.value_type(v).bits() < 32 => {
-                    self.resize(v, Type::I32, cls.is_signed())
-                }
-                _ => v,
-            };
-            vals.push(v);
-        }
-        self.vprintf(fv, &vals, span).map(Rv::S)
+        let buf = self.variadic_args(rest, span)?;
+        self.call_vprintf(fv, buf, span).map(Rv::S)
     }
 
-    /// Packs `vals` into a local buffer (each at an offset aligned to its size) and calls
-    /// `vprintf(fmt, buf)`.
+    /// Packs scalar `vals` into a varargs buffer and calls `vprintf(fmt, buf)`.
     fn vprintf(&mut self, fv: Value, vals: &[Value], span: Span) -> Option<Value> {
-        let buf = if vals.is_empty() {
-            let z = self.b.ins().iconst(Type::I64, 0);
-            self.b.ins().inttoptr(Type::PTR, z)
-        } else {
-            let mut offs = Vec::new();
-            let mut at = 0u32;
-            for v in vals {
-                let n = self.b.value_type(*v).bytes();
-                at = at.div_ceil(n) * n;
-                offs.push(at);
-                at += n;
-            }
-            let slot = self.b.create_stack_slot(at.div_ceil(8) * 8, 8);
-            for (v, off) in vals.iter().zip(offs) {
-                let base = self.slot_addr(slot, 8);
-                let a = self.offset(base, off as i64);
-                self.store_raw(a, *v, false);
-            }
-            let base = self.slot_addr(slot, 8);
-            self.generic_ptr(base)
-        };
+        let items: Vec<_> = vals.iter().map(|v| crate::varargs::VaItem::S(*v)).collect();
+        let buf = self.pack_varargs(&items, span)?;
+        self.call_vprintf(fv, buf, span)
+    }
+
+    /// `vprintf(fmt, buf)`: CUDA's device printf with a varargs buffer.
+    fn call_vprintf(&mut self, fv: Value, buf: Value, span: Span) -> Option<Value> {
         let sig = ompcc_ir::Signature::new(vec![Type::PTR, Type::PTR], vec![Type::I32]);
         if let Err(m) = self.cx.declare_external("vprintf", &sig) {
             self.unsupported(m, span);

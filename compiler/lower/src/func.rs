@@ -69,6 +69,8 @@ pub struct FnLower<'c, 'a, 'f> {
     pub switches: Vec<SwitchCtx>,
     /// Hidden result pointer of a function returning a struct.
     pub sret: Option<Value>,
+    /// Hidden argument-buffer pointer of a variadic function (module `varargs`).
+    pub va_area: Option<Value>,
     /// Blocks with local VLAs, innermost last.
     pub vla_scopes: Vec<VlaScope>,
     /// Nesting depth of the compound statement being lowered.
@@ -98,7 +100,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     ) -> Function {
         let fty = cx.typed.symbols[sym].ty;
         let span = def.span;
-        let (sig, sret) = match cx.signature(fty) {
+        let (sig, sret) = match crate::varargs::call_signature(cx, fty) {
             Ok(s) => s,
             Err(msg) => {
                 cx.error(
@@ -114,13 +116,6 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 return f;
             }
         };
-        if cx.typed.types.fn_type(fty).is_some_and(|f| f.variadic) {
-            cx.error(
-                "E0802",
-                format!("variadic function '{name}' cannot be defined on the device"),
-                def.declarator.span,
-            );
-        }
         let mut func = Function::new(name.clone(), FuncKind::Device, sig.clone());
         let errors_before = cx.diags.iter().filter(|d| d.is_error()).count();
         {
@@ -142,6 +137,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 continues: Vec::new(),
                 switches: Vec::new(),
                 sret: None,
+                va_area: None,
                 vla_scopes: Vec::new(),
                 generic: None,
                 shared_scopes: Vec::new(),
@@ -151,7 +147,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 errors: 0,
                 par: crate::kernel::Par::DEVICE,
             };
-            fl.body(def, sret);
+            fl.body(def, sret, crate::varargs::is_variadic(fl.cx, fty));
         }
         func.attrs.inline = crate::hints::inline_attr(cx, sym, def);
         if let Err(e) = ompcc_ir::verify_function(&func) {
@@ -179,7 +175,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         func
     }
 
-    fn body(&mut self, def: &'a FunctionDef, sret: bool) {
+    fn body(&mut self, def: &'a FunctionDef, sret: bool, variadic: bool) {
         let entry = self.b.create_entry_block();
         self.b.switch_to_block(entry);
         // The prologue (parameters stored to their slots) belongs to the declarator.
@@ -190,6 +186,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         if sret {
             self.sret = params.first().copied();
             pi = 1;
+        }
+        if variadic {
+            // the variadic ABI's hidden buffer pointer comes last
+            self.va_area = params.last().copied();
         }
         // Parameters: the function declarator is the first Function layer.
         let plist = def.declarator.derived.iter().find_map(|d| match d {

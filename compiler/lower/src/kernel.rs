@@ -140,6 +140,7 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
             continues: Vec::new(),
             switches: Vec::new(),
             sret: None,
+            va_area: None,
             ret: None,
             errors: 0,
             par: Par::DEVICE,

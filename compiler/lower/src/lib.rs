@@ -54,8 +54,11 @@
 //! initializers, statement expressions, recursion, static locals and file-scope objects as
 //! module globals with constant initializers (addresses of objects, members, array elements,
 //! functions, string literals and compound literals, plus constant offsets, as IR
-//! relocations), string literals, `printf` (as
-//! `vprintf` with CUDA's argument buffer), `assert`/`abort`, bit builtins, the exact math
+//! relocations), string literals, variadic functions, their calls (direct and through
+//! pointers) and `va_start`/`va_arg`/`va_copy`/`va_end` (module `varargs`: a hidden trailing
+//! pointer to a caller-owned buffer of the promoted arguments, each aligned to its size;
+//! `va_list` keeps its host type and holds the cursor in its first 8 bytes), `printf` (as
+//! `vprintf` with the same buffer, CUDA's layout), `assert`/`abort`, bit builtins, the exact math
 //! builtins (`__builtin_sqrt`, `fma`, `fmin`/`fmax`, `copysign`, `floor`, `ceil`, `trunc`:
 //! single IR operations), `__builtin_tgmath`, function pointers (`func_addr`, calls through
 //! them as `call_indirect`), local VLAs (`stack_alloc`; the block's stack top is saved before
@@ -70,9 +73,9 @@
 //! real/complex mixing, `*` and `/` computed as libgcc does). Calls to [`DEVICE_API`] and
 //! the device library ([`is_device_library_function`]) stay calls to external functions.
 //!
-//! Diagnosed (`E0801`-`E0808`): other variadic calls and definitions, `va_arg`, calls to
-//! functions without a device body (and their addresses), calls through pointers to variadic
-//! functions, `setjmp`/`longjmp`, inline assembly, `long double` (and its `_Complex`), `__int128`,
+//! Diagnosed (`E0801`-`E0808`): calls to functions without a device body (and their
+//! addresses; variadic C library functions other than `printf` and the device library's
+//! `snprintf` family among them), `va_start` outside a variadic function, `setjmp`/`longjmp`, inline assembly, `long double` (and its `_Complex`), `__int128`,
 //! thread-locals, global initializers that are neither constants nor constant addresses,
 //! other OpenMP directives inside device functions. `E0899` reports
 //! a lowering bug caught by the verifier instead of emitting invalid IR.
@@ -94,6 +97,7 @@ mod kernel;
 mod privatize;
 mod task;
 mod ty;
+mod varargs;
 mod walk;
 mod worksharing;
 
