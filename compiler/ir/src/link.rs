@@ -77,14 +77,17 @@ pub fn link(dst: &mut Module, mut lib: Module) -> Result<Vec<String>, String> {
         .map(|f| f.name.clone())
         .chain(lib.globals.iter().map(|g| g.name.clone()))
         .collect();
-    for name in lib_defined {
+    for name in lib_defined.iter().cloned() {
         let clash = taken.contains(&name);
         match lib.linkage_of(&name) {
             Linkage::Internal if clash => {
                 let mut n = 1;
                 let fresh = loop {
-                    let candidate = format!("{name}.{n}");
-                    if !taken.contains(&candidate) && !dst.decls.iter().any(|d| d.name == candidate)
+                    // PTX names allow letters, digits, `_` and `$` only.
+                    let candidate = format!("{name}_{n}");
+                    if !taken.contains(&candidate)
+                        && !lib_defined.contains(&candidate)
+                        && !dst.decls.iter().any(|d| d.name == candidate)
                     {
                         break candidate;
                     }
@@ -251,12 +254,12 @@ mod tests {
         )
         .unwrap();
         let added = link(&mut prog, lib).unwrap();
-        assert_eq!(added, ["tab.1"]);
+        assert_eq!(added, ["tab_1"]);
         assert!(prog.decls.is_empty());
         crate::verify_module(&prog).unwrap();
         let text = prog.to_string();
-        assert!(text.contains("internal global @tab.1"), "{text}");
-        assert!(text.contains("gv0 = global @tab.1"), "{text}");
+        assert!(text.contains("internal global @tab_1"), "{text}");
+        assert!(text.contains("gv0 = global @tab_1"), "{text}");
         drop_unreferenced(&mut prog, |f| f.kind == crate::FuncKind::Kernel, &added);
         assert!(prog.function("sin").is_some() && prog.function("unused").is_none());
         assert_eq!(prog.globals.len(), 2);
