@@ -10,11 +10,14 @@
 //! (internal `__ompcc_i_*` routines, e.g. pow uses the exp and log cores), so link them all,
 //! then drop the unreferenced functions.
 //!
-//! Invariants of the sources: no libm calls, no `long double`, no inline asm, no global
-//! mutable state, no recursion, only const tables of a few KB; builtins limited to those that
-//! map to exact PTX instructions (`fma`, `sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `rint`,
-//! `fmin`, `fmax`, `copysign`). errno is never set on the device. Accuracy against glibc is
-//! measured on the host by `tests/accuracy.rs` and recorded in `ACCURACY.md`.
+//! Invariants of the sources: no libm calls, no `long double`, no inline asm, no recursion,
+//! only const tables of a few KB; builtins limited to those that map to exact PTX
+//! instructions (`fma`, `sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `rint`, `fmin`, `fmax`,
+//! `copysign`). The one mutable global is errno (`errno/errno.c`): one int per device
+//! module, shared by all its threads (exact in code one thread runs); the conversions
+//! (`strtol`, `strtod`, ...) set it as C and glibc do, the math functions never do.
+//! Accuracy against glibc is measured on the host by `tests/accuracy.rs` and recorded in
+//! `ACCURACY.md`.
 
 /// Headers of the math library, as `(file name, text)`; sources include them by name.
 pub const MATH_HEADERS: &[(&str, &str)] = &[
@@ -24,6 +27,7 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
     ("ompcc_string.h", include_str!("../string/ompcc_string.h")),
     ("ompcc_ctype.h", include_str!("../ctype/ompcc_ctype.h")),
     ("ompcc_stdlib.h", include_str!("../stdlib/ompcc_stdlib.h")),
+    ("ompcc_errno.h", include_str!("../errno/ompcc_errno.h")),
     (
         "ompcc_complex.h",
         include_str!("../complex/ompcc_complex.h"),
@@ -46,6 +50,8 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("string.c", include_str!("../string/string.c")),
     ("ctype.c", include_str!("../ctype/ctype.c")),
     ("stdlib.c", include_str!("../stdlib/stdlib.c")),
+    ("strtod.c", include_str!("../stdlib/strtod.c")),
+    ("errno.c", include_str!("../errno/errno.c")),
     ("complex.c", include_str!("../complex/complex.c")),
 ];
 
@@ -213,6 +219,11 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     atoi,
     atol,
     atoll,
+    strtod,
+    strtof,
+    atof,
+    // <errno.h>: glibc's `errno` is `(*__errno_location ())`
+    __errno_location,
     // <complex.h>
     cabs,
     cabsf,

@@ -16,4 +16,12 @@ int __ompcc_atoi(const char *s);
 long __ompcc_atol(const char *s);
 long long __ompcc_atoll(const char *s);
 
+/* strtod.c; the __ompcc_i_ forms read narrow (width 1) or wide (width 4) strings and store
+ * the length of the number (0: none) in *end, for wcstod and wcstof. */
+double __ompcc_strtod(const char *restrict s, char **restrict end);
+float __ompcc_strtof(const char *restrict s, char **restrict end);
+double __ompcc_atof(const char *s);
+double __ompcc_i_strtod(const void *s, int width, long *end);
+float __ompcc_i_strtof(const void *s, int width, long *end);
+
 #endif

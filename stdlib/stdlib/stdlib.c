@@ -1,8 +1,8 @@
 /* <stdlib.h> functions of the ompcc device C library. calloc sits on the CUDA device heap
  * (malloc); qsort is a stable binary-insertion sort that needs no memory (device code sorts
- * small arrays; O(n^2) moves); the string-to-integer conversions follow C11 7.22.1.4 except
- * that the device has no errno: out-of-range values clamp as the standard says, without
- * setting ERANGE. */
+ * small arrays; O(n^2) moves); the string-to-integer conversions follow C11 7.22.1.4: out-of-range values clamp and set
+ * errno to ERANGE, an invalid base sets EINVAL (as glibc does). */
+#include "ompcc_errno.h"
 #include "ompcc_stdlib.h"
 #include "ompcc_string.h"
 
@@ -99,6 +99,7 @@ static unsigned long long parse(const char *s, const char **end, int base, int *
     *over = 0;
     *end = s;
     if (base < 0 || base == 1 || base > 36) {
+        OMPCC_SET_ERRNO(OMPCC_EINVAL);
         return 0;
     }
     while (is_space((unsigned char)*p)) {
@@ -141,6 +142,9 @@ long long __ompcc_strtoll(const char *restrict s, char **restrict end, int base)
     if (end != 0) {
         *end = (char *)stop;
     }
+    if (over || (!negative && v > max)) {
+        OMPCC_SET_ERRNO(OMPCC_ERANGE);
+    }
     if (negative) {
         return v > max ? (-0x7fffffffffffffffll - 1) : -(long long)v;
     }
@@ -156,6 +160,7 @@ unsigned long long __ompcc_strtoull(const char *restrict s, char **restrict end,
         *end = (char *)stop;
     }
     if (over) {
+        OMPCC_SET_ERRNO(OMPCC_ERANGE);
         return ~0ull;
     }
     return negative ? 0 - v : v;

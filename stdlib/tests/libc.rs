@@ -16,7 +16,15 @@ fn ctype_functions_and_tables_match_glibc() {
 
 #[test]
 fn stdlib_functions_match_glibc() {
-    check_against_glibc("stdlib_check", &["stdlib.c", "string.c"]);
+    check_against_glibc("stdlib_check", &["stdlib.c", "string.c", "errno.c"]);
+}
+
+#[test]
+fn strtod_strtof_atof_match_glibc_bit_for_bit() {
+    check_against_glibc(
+        "strtod_check",
+        &["strtod.c", "stdlib.c", "string.c", "errno.c"],
+    );
 }
 
 /// Builds `tests/{checker}.c` with library sources `sources` and runs it.
@@ -33,6 +41,7 @@ fn check_against_glibc(checker: &str, sources: &[&str]) {
         .arg(&exe)
         .arg(manifest.join(format!("tests/{checker}.c")))
         .args(sources.iter().map(|s| dir.join(s)))
+        .arg("-lm")
         .output()
         .expect("running cc");
     assert!(
