@@ -1,6 +1,8 @@
 //! Device standard library of ompcc: the C sources of the device math library, of the
-//! <string.h>, <ctype.h> and some <stdlib.h> functions (`string/`, `ctype/`, `stdlib/`) and of
-//! the <complex.h> functions with the routines behind complex `*` and `/` (`complex/`).
+//! <string.h>, <ctype.h> and some <stdlib.h> functions (`string/`, `ctype/`, `stdlib/`, with
+//! `strtod`), of errno (`errno/`), wide strings in the C locale (`wchar/`), `puts` and
+//! `putchar` as device printf calls (`output/`) and of the <complex.h> functions with the
+//! routines behind complex `*` and `/` (`complex/`).
 //!
 //! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
 //! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`;
@@ -13,9 +15,11 @@
 //! Invariants of the sources: no libm calls, no `long double`, no inline asm, no recursion,
 //! only const tables of a few KB; builtins limited to those that map to exact PTX
 //! instructions (`fma`, `sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `rint`, `fmin`, `fmax`,
-//! `copysign`). The one mutable global is errno (`errno/errno.c`): one int per device
-//! module, shared by all its threads (exact in code one thread runs); the conversions
-//! (`strtol`, `strtod`, ...) set it as C and glibc do, the math functions never do.
+//! `copysign`); no string literals (their globals would take names the user module may
+//! hold). The mutable globals are errno (`errno/errno.c`): one int per device module,
+//! shared by all its threads (exact in code one thread runs), which the conversions
+//! (`strtol`, `strtod`, `wctomb`, ...) set as C and glibc do and the math functions never
+//! do; and strerror's buffer for unknown error numbers, shared the same way.
 //! Accuracy against glibc is measured on the host by `tests/accuracy.rs` and recorded in
 //! `ACCURACY.md`.
 
@@ -28,6 +32,8 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
     ("ompcc_ctype.h", include_str!("../ctype/ompcc_ctype.h")),
     ("ompcc_stdlib.h", include_str!("../stdlib/ompcc_stdlib.h")),
     ("ompcc_errno.h", include_str!("../errno/ompcc_errno.h")),
+    ("ompcc_wchar.h", include_str!("../wchar/ompcc_wchar.h")),
+    ("ompcc_output.h", include_str!("../output/ompcc_output.h")),
     (
         "ompcc_complex.h",
         include_str!("../complex/ompcc_complex.h"),
@@ -35,7 +41,7 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
 ];
 
 /// Translation units of the library (math, then `string.c`, `ctype.c`, `stdlib.c`,
-/// `complex.c`), as
+/// `strtod.c`, `errno.c`, `strerror.c`, `wchar.c`, `output.c`, `complex.c`), as
 /// `(file name, text)`.
 pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("basic.c", include_str!("../math/basic.c")),
@@ -52,6 +58,9 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("stdlib.c", include_str!("../stdlib/stdlib.c")),
     ("strtod.c", include_str!("../stdlib/strtod.c")),
     ("errno.c", include_str!("../errno/errno.c")),
+    ("strerror.c", include_str!("../string/strerror.c")),
+    ("wchar.c", include_str!("../wchar/wchar.c")),
+    ("output.c", include_str!("../output/output.c")),
     ("complex.c", include_str!("../complex/complex.c")),
 ];
 
@@ -190,6 +199,9 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     strchr,
     strrchr,
     strstr,
+    strdup,
+    strndup,
+    strerror,
     // <ctype.h> ("C" locale): the functions and the tables glibc's macros read
     isupper,
     islower,
@@ -224,6 +236,57 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     atof,
     // <errno.h>: glibc's `errno` is `(*__errno_location ())`
     __errno_location,
+    // <stdio.h>: the two that are exactly a device printf
+    puts,
+    putchar,
+    // <wchar.h>, <wctype.h> and the multibyte conversions, C locale
+    wcslen,
+    wcscpy,
+    wcsncpy,
+    wcscat,
+    wcsncat,
+    wcscmp,
+    wcsncmp,
+    wcschr,
+    wcsrchr,
+    wcsstr,
+    wcsspn,
+    wcscspn,
+    wcspbrk,
+    wcstok,
+    wmemcpy,
+    wmemmove,
+    wmemset,
+    wmemcmp,
+    wmemchr,
+    iswalnum,
+    iswalpha,
+    iswblank,
+    iswcntrl,
+    iswdigit,
+    iswgraph,
+    iswlower,
+    iswprint,
+    iswpunct,
+    iswspace,
+    iswupper,
+    iswxdigit,
+    towlower,
+    towupper,
+    wctype,
+    iswctype,
+    wctrans,
+    towctrans,
+    wcstol,
+    wcstoul,
+    wcstoll,
+    wcstoull,
+    wcstod,
+    wcstof,
+    wcstombs,
+    mbstowcs,
+    mbtowc,
+    wctomb,
     // <complex.h>
     cabs,
     cabsf,

@@ -73,10 +73,13 @@ static int is_digit(int c) {
     return c >= '0' && c <= '9';
 }
 
-/* Whether the characters at i spell `word` (lower case), ignoring case. */
-static int matches(const text *t, long i, const char *word) {
-    for (long k = 0; word[k] != 0; k++) {
-        if (lower(at(t, i + k)) != word[k]) {
+/* Whether the characters at i spell the lower-case letters a, b, c, d, e (up to the first
+ * 0), ignoring case. (Letters, not a string literal: the library keeps no literals, whose
+ * globals would share names with the user module's.) */
+static int matches(const text *t, long i, int a, int b, int c, int d, int e) {
+    int w[5] = {a, b, c, d, e};
+    for (int k = 0; k < 5 && w[k] != 0; k++) {
+        if (lower(at(t, i + k)) != w[k]) {
             return 0;
         }
     }
@@ -476,11 +479,11 @@ static long scan(const text *t, const format *fm, ompcc_u64 *bits, int *negative
         *negative = at(t, i) == '-';
         i++;
     }
-    if (matches(t, i, "inf")) {
+    if (matches(t, i, 'i', 'n', 'f', 0, 0)) {
         *bits = (ompcc_u64)(2 * fm->emax + 1) << (fm->p - 1);
-        return matches(t, i + 3, "inity") ? i + 8 : i + 3;
+        return matches(t, i + 3, 'i', 'n', 'i', 't', 'y') ? i + 8 : i + 3;
     }
-    if (matches(t, i, "nan")) {
+    if (matches(t, i, 'n', 'a', 'n', 0, 0)) {
         /* Quiet NaN; "nan(seq)" puts seq's value (strtoull base 0, when it is all of seq)
          * in the payload bits below the quiet bit. */
         ompcc_u64 quiet = 1ULL << (fm->p - 2);

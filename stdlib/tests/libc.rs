@@ -1,4 +1,5 @@
-//! Host tests of the device library's <string.h>, <ctype.h> and <stdlib.h> functions: each builds a
+//! Host tests of the device library's C functions (<string.h>, <ctype.h>, <stdlib.h> with
+//! strtod, errno, strerror, <wchar.h>/<wctype.h>, puts): each builds a
 //! checker (`tests/*_check.c`) with the library source (the exact text the device compiles)
 //! and glibc, and runs it; every result (and every byte written) must equal glibc's.
 
@@ -27,8 +28,28 @@ fn strtod_strtof_atof_match_glibc_bit_for_bit() {
     );
 }
 
-/// Builds `tests/{checker}.c` with library sources `sources` and runs it.
-fn check_against_glibc(checker: &str, sources: &[&str]) {
+#[test]
+fn wide_string_functions_match_glibc_in_the_c_locale() {
+    check_against_glibc(
+        "wchar_check",
+        &[
+            "wchar.c", "strtod.c", "stdlib.c", "string.c", "ctype.c", "errno.c",
+        ],
+    );
+}
+
+#[test]
+fn strerror_strdup_puts_match_glibc() {
+    let out = check_against_glibc("strerror_check", &["strerror.c", "string.c", "output.c"]);
+    // Each output line twice: ours (device printf's formats), then glibc's.
+    assert!(
+        out.starts_with("puts line\nputs line\n\n\nxx\n\n"),
+        "{out:?}"
+    );
+}
+
+/// Builds `tests/{checker}.c` with library sources `sources` and runs it; returns its output.
+fn check_against_glibc(checker: &str, sources: &[&str]) -> String {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ompcc_{checker}"));
     ompcc_stdlib::write_math_tree(&dir).expect("writing the library sources");
     let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -54,4 +75,5 @@ fn check_against_glibc(checker: &str, sources: &[&str]) {
     eprint!("{out}");
     assert!(run.status.success(), "{out}");
     assert!(out.contains(" 0 mismatches"), "{out}");
+    out.into_owned()
 }

@@ -378,6 +378,24 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The IR name whose address `&f` is when `f` is a device C library function without a
+    /// definition in this unit (`sqrt` in `double (*p)(double) = sqrt;`): declared external
+    /// like a called one, so the library link renames it (`__ompcc_sqrt`) and links its
+    /// body, even where calls to it become instructions. `None` for any other function.
+    pub fn library_address(&mut self, sym: SymbolId) -> Option<String> {
+        let typed = self.typed;
+        let info = &typed.symbols[sym];
+        if info.kind != SymbolKind::Function || self.defs.contains_key(&sym) {
+            return None;
+        }
+        let name = info.name.strip_prefix("__builtin_").unwrap_or(&info.name);
+        ompcc_stdlib::device_symbol(name)?;
+        let name = name.to_string();
+        let (sig, _) = self.signature(self.fn_type_of(sym)?).ok()?;
+        self.declare_external(&name, &sig).ok()?;
+        Some(name)
+    }
+
     pub fn run(&mut self) {
         while let Some(sym) = self.queue.pop_front() {
             let Some(def) = self.defs.get(&sym).copied() else {
@@ -793,9 +811,10 @@ impl<'a> Ctx<'a> {
         let info = &typed.symbols[sym];
         match info.kind {
             SymbolKind::Function if self.defs.contains_key(&sym) => Ok((self.enqueue(sym), 0)),
-            SymbolKind::Function => {
-                Err(format!("function '{}' has no device definition", info.name))
-            }
+            SymbolKind::Function => self
+                .library_address(sym)
+                .map(|n| (n, 0))
+                .ok_or_else(|| format!("function '{}' has no device definition", info.name)),
             SymbolKind::Object if info.storage != Storage::Automatic => self
                 .object_global(sym, func, span)
                 .map(|g| (g.name, 0))

@@ -1404,7 +1404,8 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// The address of function `sym` (a generic `ptr`); the function is lowered too.
     fn func_ptr(&mut self, sym: SymbolId, span: Span) -> Option<Value> {
         let name = self.cx.typed.symbols[sym].name.clone();
-        let Some(target) = self.cx.callee_def(sym) else {
+        let target = self.cx.callee_def(sym);
+        let Some(target) = target.or_else(|| self.cx.library_address(sym)) else {
             self.unsupported(
                 format!("function '{name}' has no device definition, so it has no device address"),
                 span,
