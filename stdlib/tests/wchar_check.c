@@ -21,6 +21,11 @@ static void check(int ok, const char *what, long detail) {
     checks++;
     if (!ok && fails++ < 20) printf("mismatch: %s (%ld)\n", what, detail);
 }
+/* Comparisons agree in sign, which is all C specifies: glibc's value depends on the
+ * implementation its ifunc picks for the CPU. */
+static int sign(long v) {
+    return (v > 0) - (v < 0);
+}
 static unsigned long rng = 2463534242ul;
 static unsigned rnd(unsigned n) {
     rng ^= rng << 13;
@@ -52,10 +57,10 @@ int main(void) {
         random_wide(b, 4);
         size_t n = rnd(10);
         check(__ompcc_wcslen(a) == wcslen(a), "wcslen", r);
-        check(__ompcc_wcscmp(a, b) == wcscmp(a, b), "wcscmp", r);
-        check(__ompcc_wcsncmp(a, b, n) == wcsncmp(a, b, n), "wcsncmp", r);
+        check(sign(__ompcc_wcscmp(a, b)) == sign(wcscmp(a, b)), "wcscmp", r);
+        check(sign(__ompcc_wcsncmp(a, b, n)) == sign(wcsncmp(a, b, n)), "wcsncmp", r);
         size_t m = n < wcslen(a) + 1 && n < wcslen(b) + 1 ? n : 0;
-        check(__ompcc_wmemcmp(a, b, m) == wmemcmp(a, b, m), "wmemcmp", r);
+        check(sign(__ompcc_wmemcmp(a, b, m)) == sign(wmemcmp(a, b, m)), "wmemcmp", r);
         wchar_t ch = alphabet[rnd(sizeof alphabet / sizeof alphabet[0])];
         if (rnd(5) == 0) ch = 0;
         check(__ompcc_wcschr(a, ch) == wcschr(a, ch), "wcschr", r);
