@@ -8,8 +8,8 @@
  * This is the library's only mutable global. */
 #include "ompcc_errno.h"
 
-static int errno_value;
+static int ompcc_errno_value;
 
 int *__ompcc___errno_location(void) {
-    return &errno_value;
+    return &ompcc_errno_value;
 }

@@ -38,8 +38,8 @@ typedef struct {
     int emax;
 } format;
 
-static const format binary64 = {53, -1074, -1022, 1023};
-static const format binary32 = {24, -149, -126, 127};
+static const format ompcc_binary64 = {53, -1074, -1022, 1023};
+static const format ompcc_binary32 = {24, -149, -126, 127};
 
 /* The characters of a narrow (width 1) or wide (width 4, wchar_t) string. */
 typedef struct {
@@ -668,7 +668,7 @@ double __ompcc_i_strtod(const void *s, int width, long *end) {
     text t = {s, width};
     ompcc_u64 bits;
     int negative;
-    *end = scan(&t, &binary64, &bits, &negative);
+    *end = scan(&t, &ompcc_binary64, &bits, &negative);
     return ompcc_from_bits(bits | (ompcc_u64)negative << 63);
 }
 
@@ -676,7 +676,7 @@ float __ompcc_i_strtof(const void *s, int width, long *end) {
     text t = {s, width};
     ompcc_u64 bits;
     int negative;
-    *end = scan(&t, &binary32, &bits, &negative);
+    *end = scan(&t, &ompcc_binary32, &bits, &negative);
     return ompcc_from_bitsf((ompcc_u32)bits | (ompcc_u32)negative << 31);
 }
 

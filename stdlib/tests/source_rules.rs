@@ -7,7 +7,7 @@ use ompcc_stdlib::{FUNCTIONS, MATH_HEADERS, MATH_SOURCES};
 /// The library's only mutable state, `(file, definition)`: errno (see `errno/errno.c`) and
 /// strerror's buffer for unknown numbers.
 const MUTABLE_GLOBALS: &[(&str, &str)] = &[
-    ("errno.c", "static int errno_value;"),
+    ("errno.c", "static int ompcc_errno_value;"),
     ("strerror.c", "static char ompcc_strerror_buf[32];"),
 ];
 
