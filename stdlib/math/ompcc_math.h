@@ -1,5 +1,5 @@
 /* Public prototypes of the ompcc device math library. The compiler maps a call to the
- * C library function `f` in device code to `__ompcc_f`. errno is never set on the device;
+ * C library function `f` in device code to `__ompcc_f`. The math functions never set errno on the device;
  * special values follow C11 Annex F. */
 #ifndef OMPCC_MATH_H
 #define OMPCC_MATH_H

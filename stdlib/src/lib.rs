@@ -1,8 +1,10 @@
 //! Device standard library of ompcc: the C sources of the device math library, of the
-//! <string.h>, <ctype.h> and some <stdlib.h> functions (`string/`, `ctype/`, `stdlib/`) and of
-//! the <complex.h> functions with the routines behind complex `*` and `/` (`complex/`), and
-//! <stdio.h>'s `snprintf`, `sprintf`, `vsnprintf`, `vsprintf` (`stdio/`: variadic functions
-//! of the device varargs ABI, printing exactly what glibc prints).
+//! <string.h>, <ctype.h> and some <stdlib.h> functions (`string/`, `ctype/`, `stdlib/`, with
+//! `strtod` and the allocation functions), of errno (`errno/`), wide strings in the C locale
+//! (`wchar/`), `puts` and `putchar` as device printf calls (`output/`), of the <complex.h>
+//! functions with the routines behind complex `*` and `/` (`complex/`), and <stdio.h>'s
+//! `snprintf`, `sprintf`, `vsnprintf`, `vsprintf` (`stdio/`: variadic functions of the device
+//! varargs ABI, printing exactly what glibc prints).
 //!
 //! The library is portable C11 written for ompcc (see `math/`): the compiler compiles
 //! [`MATH_SOURCES`] for the device (with [`MATH_HEADERS`] reachable by `#include "name"`;
@@ -13,10 +15,15 @@
 //! then drop the unreferenced functions.
 //!
 //! Invariants of the sources: no libm calls (the allocation functions in `heap.c` build on
-//! the driver's `malloc`/`free`), no `long double`, no inline asm, no global mutable state, no recursion, only const tables of a few KB; builtins limited to those that
-//! map to exact PTX instructions (`fma`, `sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `rint`,
-//! `fmin`, `fmax`, `copysign`). errno is never set on the device. Accuracy against glibc is
-//! measured on the host by `tests/accuracy.rs` and recorded in `ACCURACY.md`.
+//! the driver's `malloc`/`free`), no `long double`, no inline asm, no recursion, only const
+//! tables of a few KB; builtins limited to those that map to exact PTX instructions (`fma`,
+//! `sqrt`, `fabs`, `floor`, `ceil`, `trunc`, `rint`, `fmin`, `fmax`, `copysign`); no string
+//! literals (their globals would take names the user module may hold). The mutable globals
+//! are errno (`errno/errno.c`): one int per device module, shared by all its threads (exact
+//! in code one thread runs), which the conversions (`strtol`, `strtod`, `wctomb`, ...) set as
+//! C and glibc do and the math functions never do; and strerror's buffer for unknown error
+//! numbers, shared the same way. Accuracy against glibc is measured on the host by
+//! `tests/accuracy.rs` and recorded in `ACCURACY.md`.
 
 /// Headers of the math library, as `(file name, text)`; sources include them by name.
 pub const MATH_HEADERS: &[(&str, &str)] = &[
@@ -26,6 +33,9 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
     ("ompcc_string.h", include_str!("../string/ompcc_string.h")),
     ("ompcc_ctype.h", include_str!("../ctype/ompcc_ctype.h")),
     ("ompcc_stdlib.h", include_str!("../stdlib/ompcc_stdlib.h")),
+    ("ompcc_errno.h", include_str!("../errno/ompcc_errno.h")),
+    ("ompcc_wchar.h", include_str!("../wchar/ompcc_wchar.h")),
+    ("ompcc_output.h", include_str!("../output/ompcc_output.h")),
     (
         "ompcc_complex.h",
         include_str!("../complex/ompcc_complex.h"),
@@ -34,7 +44,8 @@ pub const MATH_HEADERS: &[(&str, &str)] = &[
 ];
 
 /// Translation units of the library (math, then `string.c`, `ctype.c`, `stdlib.c`,
-/// `complex.c`, `stdio.c`), as
+/// `heap.c`, `strtod.c`, `errno.c`, `strerror.c`, `wchar.c`, `output.c`, `complex.c`,
+/// `stdio.c`), as
 /// `(file name, text)`.
 pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("basic.c", include_str!("../math/basic.c")),
@@ -50,6 +61,11 @@ pub const MATH_SOURCES: &[(&str, &str)] = &[
     ("ctype.c", include_str!("../ctype/ctype.c")),
     ("stdlib.c", include_str!("../stdlib/stdlib.c")),
     ("heap.c", include_str!("../stdlib/heap.c")),
+    ("strtod.c", include_str!("../stdlib/strtod.c")),
+    ("errno.c", include_str!("../errno/errno.c")),
+    ("strerror.c", include_str!("../string/strerror.c")),
+    ("wchar.c", include_str!("../wchar/wchar.c")),
+    ("output.c", include_str!("../output/output.c")),
     ("complex.c", include_str!("../complex/complex.c")),
     ("stdio.c", include_str!("../stdio/stdio.c")),
 ];
@@ -189,6 +205,9 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     strchr,
     strrchr,
     strstr,
+    strdup,
+    strndup,
+    strerror,
     // <ctype.h> ("C" locale): the functions and the tables glibc's macros read
     isupper,
     islower,
@@ -223,6 +242,62 @@ pub const FUNCTIONS: &[(&str, &str)] = device_functions![
     atoi,
     atol,
     atoll,
+    strtod,
+    strtof,
+    atof,
+    // <errno.h>: glibc's `errno` is `(*__errno_location ())`
+    __errno_location,
+    // <stdio.h>: the two that are exactly a device printf
+    puts,
+    putchar,
+    // <wchar.h>, <wctype.h> and the multibyte conversions, C locale
+    wcslen,
+    wcscpy,
+    wcsncpy,
+    wcscat,
+    wcsncat,
+    wcscmp,
+    wcsncmp,
+    wcschr,
+    wcsrchr,
+    wcsstr,
+    wcsspn,
+    wcscspn,
+    wcspbrk,
+    wcstok,
+    wmemcpy,
+    wmemmove,
+    wmemset,
+    wmemcmp,
+    wmemchr,
+    iswalnum,
+    iswalpha,
+    iswblank,
+    iswcntrl,
+    iswdigit,
+    iswgraph,
+    iswlower,
+    iswprint,
+    iswpunct,
+    iswspace,
+    iswupper,
+    iswxdigit,
+    towlower,
+    towupper,
+    wctype,
+    iswctype,
+    wctrans,
+    towctrans,
+    wcstol,
+    wcstoul,
+    wcstoll,
+    wcstoull,
+    wcstod,
+    wcstof,
+    wcstombs,
+    mbstowcs,
+    mbtowc,
+    wctomb,
     // <complex.h>
     cabs,
     cabsf,

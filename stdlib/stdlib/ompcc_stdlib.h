@@ -20,5 +20,17 @@ unsigned long long __ompcc_strtoull(const char *restrict s, char **restrict end,
 int __ompcc_atoi(const char *s);
 long __ompcc_atol(const char *s);
 long long __ompcc_atoll(const char *s);
+/* The conversions on narrow (width 1) or wide (width 4) strings, storing the length of the
+ * number (0: none) in *end, for wcstol and friends. */
+long long __ompcc_i_strtoll(const void *s, int width, long *end, int base);
+unsigned long long __ompcc_i_strtoull(const void *s, int width, long *end, int base);
+
+/* strtod.c; the __ompcc_i_ forms read narrow (width 1) or wide (width 4) strings and store
+ * the length of the number (0: none) in *end, for wcstod and wcstof. */
+double __ompcc_strtod(const char *restrict s, char **restrict end);
+float __ompcc_strtof(const char *restrict s, char **restrict end);
+double __ompcc_atof(const char *s);
+double __ompcc_i_strtod(const void *s, int width, long *end);
+float __ompcc_i_strtof(const void *s, int width, long *end);
 
 #endif

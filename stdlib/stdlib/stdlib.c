@@ -1,8 +1,9 @@
 /* <stdlib.h> functions of the ompcc device C library (the allocation functions are in
  * heap.c). qsort is a stable binary-insertion sort that needs no memory (device code sorts
- * small arrays; O(n^2) moves); the string-to-integer conversions follow C11 7.22.1.4 except
- * that the device has no errno: out-of-range values clamp as the standard says, without
- * setting ERANGE. */
+ * small arrays; O(n^2) moves); the string-to-integer conversions follow C11 7.22.1.4:
+ * out-of-range values clamp and set errno to ERANGE, an invalid base sets EINVAL (as glibc
+ * does). */
+#include "ompcc_errno.h"
 #include "ompcc_stdlib.h"
 #include "ompcc_string.h"
 
@@ -76,35 +77,45 @@ static int digit_value(int c) {
     return 99;
 }
 
+/* Character i of a narrow (width 1) or wide (width 4, wchar_t) string. */
+static int char_at(const void *s, int width, long i) {
+    if (width == 1) {
+        return ((const unsigned char *)s)[i];
+    }
+    return ((const int *)s)[i];
+}
+
 /* The common parse: magnitude (saturated at `limit`, with *over set when it went past), sign,
- * and where the number ended (s itself when there is none). */
-static unsigned long long parse(const char *s, const char **end, int base, int *negative,
+ * and the length of the number (0 when there is none). */
+static unsigned long long parse(const void *s, int width, long *end, int base, int *negative,
                                 unsigned long long limit, int *over) {
-    const char *p = s;
+    long p = 0;
     *negative = 0;
     *over = 0;
-    *end = s;
+    *end = 0;
     if (base < 0 || base == 1 || base > 36) {
+        OMPCC_SET_ERRNO(OMPCC_EINVAL);
         return 0;
     }
-    while (is_space((unsigned char)*p)) {
+    while (is_space(char_at(s, width, p))) {
         p++;
     }
-    if (*p == '+' || *p == '-') {
-        *negative = *p == '-';
+    if (char_at(s, width, p) == '+' || char_at(s, width, p) == '-') {
+        *negative = char_at(s, width, p) == '-';
         p++;
     }
-    if ((base == 0 || base == 16) && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
-        digit_value((unsigned char)p[2]) < 16) {
+    if ((base == 0 || base == 16) && char_at(s, width, p) == '0' &&
+        (char_at(s, width, p + 1) == 'x' || char_at(s, width, p + 1) == 'X') &&
+        digit_value(char_at(s, width, p + 2)) < 16) {
         p += 2;
         base = 16;
     } else if (base == 0) {
-        base = p[0] == '0' ? 8 : 10;
+        base = char_at(s, width, p) == '0' ? 8 : 10;
     }
     unsigned long long v = 0;
-    const char *first = p;
-    for (; digit_value((unsigned char)*p) < base; p++) {
-        unsigned long long d = (unsigned long long)digit_value((unsigned char)*p);
+    long first = p;
+    for (; digit_value(char_at(s, width, p)) < base; p++) {
+        unsigned long long d = (unsigned long long)digit_value(char_at(s, width, p));
         if (*over || v > (limit - d) / (unsigned long long)base) {
             *over = 1;
             v = limit;
@@ -119,13 +130,12 @@ static unsigned long long parse(const char *s, const char **end, int base, int *
     return v;
 }
 
-long long __ompcc_strtoll(const char *restrict s, char **restrict end, int base) {
+long long __ompcc_i_strtoll(const void *s, int width, long *end, int base) {
     int negative, over;
-    const char *stop;
     const unsigned long long max = 0x7fffffffffffffffull;
-    unsigned long long v = parse(s, &stop, base, &negative, max + 1, &over);
-    if (end != 0) {
-        *end = (char *)stop;
+    unsigned long long v = parse(s, width, end, base, &negative, max + 1, &over);
+    if (over || (!negative && v > max)) {
+        OMPCC_SET_ERRNO(OMPCC_ERANGE);
     }
     if (negative) {
         return v > max ? (-0x7fffffffffffffffll - 1) : -(long long)v;
@@ -134,17 +144,32 @@ long long __ompcc_strtoll(const char *restrict s, char **restrict end, int base)
 }
 
 /* The unsigned conversions negate in the unsigned type, as C11 7.22.1.4p5 requires. */
-unsigned long long __ompcc_strtoull(const char *restrict s, char **restrict end, int base) {
+unsigned long long __ompcc_i_strtoull(const void *s, int width, long *end, int base) {
     int negative, over;
-    const char *stop;
-    unsigned long long v = parse(s, &stop, base, &negative, ~0ull, &over);
-    if (end != 0) {
-        *end = (char *)stop;
-    }
+    unsigned long long v = parse(s, width, end, base, &negative, ~0ull, &over);
     if (over) {
+        OMPCC_SET_ERRNO(OMPCC_ERANGE);
         return ~0ull;
     }
     return negative ? 0 - v : v;
+}
+
+long long __ompcc_strtoll(const char *restrict s, char **restrict end, int base) {
+    long n;
+    long long v = __ompcc_i_strtoll(s, 1, &n, base);
+    if (end != 0) {
+        *end = (char *)s + n;
+    }
+    return v;
+}
+
+unsigned long long __ompcc_strtoull(const char *restrict s, char **restrict end, int base) {
+    long n;
+    unsigned long long v = __ompcc_i_strtoull(s, 1, &n, base);
+    if (end != 0) {
+        *end = (char *)s + n;
+    }
+    return v;
 }
 
 long __ompcc_strtol(const char *restrict s, char **restrict end, int base) {

@@ -19,5 +19,10 @@ char *__ompcc_strncat(char *restrict dst, const char *restrict src, unsigned lon
 char *__ompcc_strchr(const char *s, int c);
 char *__ompcc_strrchr(const char *s, int c);
 char *__ompcc_strstr(const char *hay, const char *needle);
+char *__ompcc_strdup(const char *s);
+char *__ompcc_strndup(const char *s, unsigned long n);
+
+/* strerror.c */
+char *__ompcc_strerror(int e);
 
 #endif

@@ -166,3 +166,21 @@ char *__ompcc_strstr(const char *hay, const char *needle) {
     }
     return 0;
 }
+
+/* The device library's allocator (heap.c): the copy can be freed and reallocated. */
+void *__ompcc_malloc(unsigned long size);
+
+char *__ompcc_strdup(const char *s) {
+    return __ompcc_strndup(s, (unsigned long)-1);
+}
+
+/* At most n bytes of s, always terminated; 0 when the heap is exhausted. */
+char *__ompcc_strndup(const char *s, unsigned long n) {
+    unsigned long len = __ompcc_strnlen(s, n);
+    char *p = __ompcc_malloc(len + 1);
+    if (p != 0) {
+        __ompcc_memcpy(p, s, len);
+        p[len] = 0;
+    }
+    return p;
+}

@@ -1,4 +1,5 @@
-//! Host tests of the device library's <string.h>, <ctype.h> and <stdlib.h> functions: each builds a
+//! Host tests of the device library's C functions (<string.h>, <ctype.h>, <stdlib.h> with
+//! strtod, errno, strerror, <wchar.h>/<wctype.h>, puts): each builds a
 //! checker (`tests/*_check.c`) with the library source (the exact text the device compiles)
 //! and glibc, and runs it; every result (and every byte written) must equal glibc's.
 
@@ -6,7 +7,7 @@ use std::process::Command;
 
 #[test]
 fn string_functions_match_glibc() {
-    check_against_glibc("string_check", &["string.c"]);
+    check_against_glibc("string_check", &["string.c", "heap.c"]);
 }
 
 #[test]
@@ -16,11 +17,45 @@ fn ctype_functions_and_tables_match_glibc() {
 
 #[test]
 fn stdlib_functions_match_glibc() {
-    check_against_glibc("stdlib_check", &["stdlib.c", "heap.c", "string.c"]);
+    check_against_glibc(
+        "stdlib_check",
+        &["stdlib.c", "heap.c", "string.c", "errno.c"],
+    );
 }
 
-/// Builds `tests/{checker}.c` with library sources `sources` and runs it.
-fn check_against_glibc(checker: &str, sources: &[&str]) {
+#[test]
+fn strtod_strtof_atof_match_glibc_bit_for_bit() {
+    check_against_glibc(
+        "strtod_check",
+        &["strtod.c", "stdlib.c", "string.c", "heap.c", "errno.c"],
+    );
+}
+
+#[test]
+fn wide_string_functions_match_glibc_in_the_c_locale() {
+    check_against_glibc(
+        "wchar_check",
+        &[
+            "wchar.c", "strtod.c", "stdlib.c", "string.c", "heap.c", "ctype.c", "errno.c",
+        ],
+    );
+}
+
+#[test]
+fn strerror_strdup_puts_match_glibc() {
+    let out = check_against_glibc(
+        "strerror_check",
+        &["strerror.c", "string.c", "heap.c", "output.c"],
+    );
+    // Each output line twice: ours (device printf's formats), then glibc's.
+    assert!(
+        out.starts_with("puts line\nputs line\n\n\nxx\n\n"),
+        "{out:?}"
+    );
+}
+
+/// Builds `tests/{checker}.c` with library sources `sources` and runs it; returns its output.
+fn check_against_glibc(checker: &str, sources: &[&str]) -> String {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ompcc_{checker}"));
     ompcc_stdlib::write_math_tree(&dir).expect("writing the library sources");
     let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -33,6 +68,7 @@ fn check_against_glibc(checker: &str, sources: &[&str]) {
         .arg(&exe)
         .arg(manifest.join(format!("tests/{checker}.c")))
         .args(sources.iter().map(|s| dir.join(s)))
+        .arg("-lm")
         .output()
         .expect("running cc");
     assert!(
@@ -45,4 +81,5 @@ fn check_against_glibc(checker: &str, sources: &[&str]) {
     eprint!("{out}");
     assert!(run.status.success(), "{out}");
     assert!(out.contains(" 0 mismatches"), "{out}");
+    out.into_owned()
 }

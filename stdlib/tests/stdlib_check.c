@@ -1,11 +1,13 @@
 /* Compares the device library's <stdlib.h> functions (stdlib/stdlib.c compiled for the host)
  * with glibc's: string-to-integer conversions on generated strings (spaces, signs, prefixes,
- * every base, overflow; value and end pointer), qsort against glibc's on keys without ties
+ * every base, overflow; value, end pointer and errno), qsort against glibc's on keys without ties
  * plus a stability check, bsearch hits and misses, calloc zeroing. Exits non-zero on a
  * mismatch. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ompcc_errno.h"
 #include "ompcc_stdlib.h"
 
 static int fails;
@@ -44,11 +46,14 @@ int main(void) {
         int base = (int)rnd(38);
         if (base == 1 || base == 37) base = rnd(2) ? 0 : 16;
         char *e1, *e2;
-        check(__ompcc_strtol(s, &e1, base) == strtol(s, &e2, base) && e1 == e2, "strtol", s);
-        check(__ompcc_strtoll(s, &e1, base) == strtoll(s, &e2, base) && e1 == e2, "strtoll", s);
-        check(__ompcc_strtoul(s, &e1, base) == strtoul(s, &e2, base) && e1 == e2, "strtoul", s);
-        check(__ompcc_strtoull(s, &e1, base) == strtoull(s, &e2, base) && e1 == e2, "strtoull",
-              s);
+        /* Value, end pointer and errno (ERANGE, EINVAL) must all agree. */
+#define SAME(ours, theirs)                                                                     \
+    (*__ompcc___errno_location() = 0, errno = 0, (ours) == (theirs) && e1 == e2 &&             \
+                                                     *__ompcc___errno_location() == errno)
+        check(SAME(__ompcc_strtol(s, &e1, base), strtol(s, &e2, base)), "strtol", s);
+        check(SAME(__ompcc_strtoll(s, &e1, base), strtoll(s, &e2, base)), "strtoll", s);
+        check(SAME(__ompcc_strtoul(s, &e1, base), strtoul(s, &e2, base)), "strtoul", s);
+        check(SAME(__ompcc_strtoull(s, &e1, base), strtoull(s, &e2, base)), "strtoull", s);
         check(__ompcc_atoi(s) == atoi(s) || strtol(s, 0, 10) != (int)strtol(s, 0, 10), "atoi", s);
         check(__ompcc_atol(s) == atol(s), "atol", s);
     }

@@ -12,7 +12,9 @@
 use crate::func::FnLower;
 use crate::ty::{self, Scalar};
 use ompcc_diag::{Diagnostic, FileId, SourceMap, Span};
-use ompcc_ir::{AddrSpace, FuncDecl, GlobalData, Module, Reloc, Signature, SourceLoc, Type};
+use ompcc_ir::{
+    AddrSpace, FuncDecl, FuncKind, GlobalData, Module, Reloc, Signature, SourceLoc, Type,
+};
 use ompcc_sema::consteval::ConstValue;
 use ompcc_sema::types::{QualType, TypeKind};
 use ompcc_sema::{InitKey, Storage, SymbolId, SymbolKind, TypedUnit};
@@ -99,6 +101,8 @@ pub struct Ctx<'a> {
     declare_target: FxHashSet<SymbolId>,
     /// Names of the functions another unit defines: their declarations are `extern`.
     other_units: FxHashSet<String>,
+    /// The function standing for each device library function whose address is taken.
+    library_addresses: FxHashMap<SymbolId, String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -129,6 +133,7 @@ impl<'a> Ctx<'a> {
             literals: FxHashMap::default(),
             declare_target: FxHashSet::default(),
             other_units: FxHashSet::default(),
+            library_addresses: FxHashMap::default(),
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {
@@ -140,7 +145,9 @@ impl<'a> Ctx<'a> {
         for item in &tu.items {
             match item {
                 ExternalDecl::Function(f) => {
-                    if let Some(s) = typed.decl_symbol(f.declarator.id) {
+                    if let Some(s) = typed.decl_symbol(f.declarator.id)
+                        && !is_library_inline(f, &typed.symbols[s].name)
+                    {
                         cx.defs.insert(s, f);
                     }
                     crate::walk::block_decls(&f.body, &mut |d| cx.note_decl(d));
@@ -377,6 +384,44 @@ impl<'a> Ctx<'a> {
         } else {
             None
         }
+    }
+
+    /// The IR function whose address `&f` is when `f` is a device C library function without
+    /// a definition in this unit (`sqrt` in `double (*p)(double) = sqrt;`); `None` for any
+    /// other function. It is a small internal function calling the library one, made once
+    /// per function: relocations and the verifier name defined functions only, and the
+    /// library is linked after the module's passes. The call is a declared external like a
+    /// called one, so the library link renames it (`__ompcc_sqrt`) and links its body, even
+    /// where direct calls to the function become instructions.
+    pub fn library_address(&mut self, sym: SymbolId) -> Option<String> {
+        if let Some(n) = self.library_addresses.get(&sym) {
+            return Some(n.clone());
+        }
+        let typed = self.typed;
+        let info = &typed.symbols[sym];
+        if info.kind != SymbolKind::Function || self.defs.contains_key(&sym) {
+            return None;
+        }
+        let name = info.name.strip_prefix("__builtin_").unwrap_or(&info.name);
+        ompcc_stdlib::device_symbol(name)?;
+        let (sig, _) = self.signature(self.fn_type_of(sym)?).ok()?;
+        self.declare_external(name, &sig).ok()?;
+        let wrapper = self.unique_name(&format!("__ompcc_addr_{name}"));
+        let mut f = ompcc_ir::Function::new(wrapper.clone(), FuncKind::Device, sig.clone());
+        let mut b = ompcc_ir::FunctionBuilder::new(&mut f);
+        let entry = b.create_entry_block();
+        b.switch_to_block(entry);
+        let args = b.block_params(entry).to_vec();
+        let callee = b.import_function(name, sig);
+        let call = b.ins().call(callee, &args);
+        let results = b.func.dfg.inst_results(call).to_vec();
+        b.ins().ret(&results);
+        self.module
+            .linkage
+            .insert(wrapper.clone(), ompcc_ir::Linkage::Internal);
+        self.module.functions.push(f);
+        self.library_addresses.insert(sym, wrapper.clone());
+        Some(wrapper)
     }
 
     pub fn run(&mut self) {
@@ -795,6 +840,9 @@ impl<'a> Ctx<'a> {
         match info.kind {
             SymbolKind::Function if self.defs.contains_key(&sym) => Ok((self.enqueue(sym), 0)),
             SymbolKind::Function => {
+                if let Some(n) = self.library_address(sym) {
+                    return Ok((n, 0));
+                }
                 // a declare-target function of another unit: the device link fills it in
                 let Some(target) = self.extern_device_function(sym) else {
                     return Err(format!("function '{}' has no device definition", info.name));
@@ -904,6 +952,18 @@ impl<'a> Ctx<'a> {
             && matches!(self.typed.types.ckind(s.ty), TypeKind::Function(_)))
         .then_some(s.ty)
     }
+}
+
+/// Whether `f` is an `extern inline` definition (glibc's `__extern_inline`: GNU inline
+/// semantics, a body only for inlining, the function itself being defined elsewhere) of a
+/// function the device library provides. On the device the library's function is the
+/// definition: glibc's inline `putchar` calls `putc` on `stdout`, which the device lacks.
+fn is_library_inline(f: &FunctionDef, name: &str) -> bool {
+    use ast::{DeclSpecKind, FuncSpec, StorageClass};
+    let has = |k: fn(&DeclSpecKind) -> bool| f.specs.specs.iter().any(|s| k(&s.kind));
+    has(|k| matches!(k, DeclSpecKind::Storage(StorageClass::Extern)))
+        && has(|k| matches!(k, DeclSpecKind::Func(FuncSpec::Inline)))
+        && ompcc_stdlib::device_symbol(name).is_some()
 }
 
 fn float_bits(v: f64, t: Type) -> u64 {

@@ -1403,7 +1403,12 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// link resolves the address).
     fn func_ptr(&mut self, sym: SymbolId, span: Span) -> Option<Value> {
         let name = self.cx.typed.symbols[sym].name.clone();
-        let defined = self.cx.callee_def(sym);
+        // Defined here (the unit's own function, or the wrapper of a library function), or a
+        // declare-target function another unit defines.
+        let defined = self
+            .cx
+            .callee_def(sym)
+            .or_else(|| self.cx.library_address(sym));
         let Some(target) = defined
             .clone()
             .or_else(|| self.cx.extern_device_function(sym))
