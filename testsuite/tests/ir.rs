@@ -16,7 +16,9 @@
 //! - `; knobs: inline-threshold=5, unroll-count=2` — with `; run:`, sets those pass knobs
 //!   (`-C key=value`) on top of the -O2 defaults.
 //! - `; remarks: pass1, pass2` (or `all`) — with `; run:`, collects those passes' optimization
-//!   remarks; they are printed as `remark: @f: message [-Rpass=NAME]` lines (plus ` !loc F:L:C`
+//!   remarks (`; remarks-missed:` and `; remarks-analysis:` their missed-optimization and
+//!   analysis remarks, `[-Rpass-missed=NAME]`, `[-Rpass-analysis=NAME]`);
+//!   they are printed as `remark: @f: message [-Rpass=NAME]` lines (plus ` !loc F:L:C`
 //!   when the remark has a location) before the module that run produced.
 //! - `; test: parse-error` — the file must not parse; the `line:col: message` error is matched
 //!   by `; check:` lines (no round trip).
@@ -382,10 +384,21 @@ fn run_file(path: &Path) -> Result<usize, String> {
         };
         combined.push_str(&out);
     }
-    let remarks = match comment_lines(&src).find_map(|c| c.strip_prefix("remarks:")) {
-        Some(f) => Some(ompcc_opt::PrintFilter::parse(f.trim())?),
-        None => None,
+    let filter = |key: &str| -> Result<Option<ompcc_opt::PrintFilter>, String> {
+        match comment_lines(&src).find_map(|c| c.strip_prefix(key)) {
+            Some(f) => Ok(Some(ompcc_opt::PrintFilter::parse(f.trim())?)),
+            None => Ok(None),
+        }
     };
+    let kinds = [
+        filter("remarks:")?,
+        filter("remarks-missed:")?,
+        filter("remarks-analysis:")?,
+    ];
+    let remarks = kinds.iter().any(Option::is_some).then(|| {
+        let [p, m, a] = kinds.map(Option::unwrap_or_default);
+        ompcc_opt::Remarks::with_kinds(p, m, a)
+    });
     if remarks.is_some() && runs.is_empty() {
         return Err("`; remarks:` needs a `; run:` line".into());
     }
@@ -398,8 +411,8 @@ fn run_file(path: &Path) -> Result<usize, String> {
         let mut pm = ompcc_opt::PassManager::new(passes);
         pm.verify = true;
         pm.knobs = knobs.clone();
-        if let Some(filter) = &remarks {
-            pm.remarks = ompcc_opt::Remarks::new(filter.clone());
+        if let Some(sink) = &remarks {
+            pm.remarks = sink.clone();
         }
         let mut opt = m.clone();
         pm.run_module(&mut opt).map_err(|e| e.to_string())?;

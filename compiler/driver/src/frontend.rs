@@ -128,8 +128,23 @@ pub struct OptSettings {
     pub codegen: Vec<(String, String)>,
     /// The passes whose remarks `-Rpass=` asks for.
     pub remarks: ompcc_opt::PrintFilter,
+    /// The passes whose missed-optimization remarks `-Rpass-missed=` asks for.
+    pub missed: ompcc_opt::PrintFilter,
+    /// The passes whose analysis remarks `-Rpass-analysis=` asks for.
+    pub analysis: ompcc_opt::PrintFilter,
     /// `-Rpass=` matches `offload` (the host rewrite's remarks, one per target region).
     pub offload_remarks: bool,
+}
+
+impl OptSettings {
+    /// A remarks sink for the three kinds the command asks for.
+    pub fn sink(&self) -> ompcc_opt::Remarks {
+        ompcc_opt::Remarks::with_kinds(
+            self.remarks.clone(),
+            self.missed.clone(),
+            self.analysis.clone(),
+        )
+    }
 }
 
 /// gcc's floating-point contraction for a command: `-ffp-contract=` when given, else `off`
@@ -163,36 +178,38 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
     for (key, value) in &codegen {
         check.set(key, value)?;
     }
-    let mut names: Vec<String> = Vec::new();
+    // The pass names each kind selects, in the order of `PASSES`.
+    let mut names: [Vec<String>; 3] = Default::default();
     let mut offload_remarks = false;
     for (kind, re) in &ours.remarks {
-        let flag = match kind {
-            RemarkKind::Passed => "-Rpass",
-            RemarkKind::Missed => "-Rpass-missed",
-            RemarkKind::Analysis => "-Rpass-analysis",
+        let (flag, slot) = match kind {
+            RemarkKind::Passed => ("-Rpass", 0),
+            RemarkKind::Missed => ("-Rpass-missed", 1),
+            RemarkKind::Analysis => ("-Rpass-analysis", 2),
         };
         let regex = regex::Regex::new(re)
             .map_err(|e| format!("invalid regular expression '{re}' in '{flag}=': {e}"))?;
-        // The passes report what they did only: missed and analysis remarks have no source
-        // yet, so those options are checked and otherwise select nothing.
-        if *kind != RemarkKind::Passed {
-            continue;
-        }
-        offload_remarks |= regex.is_match("offload");
+        // The host rewrite reports only what it offloaded.
+        offload_remarks |= *kind == RemarkKind::Passed && regex.is_match("offload");
+        let names = &mut names[slot];
         for pass in ompcc_opt::PASSES {
             if regex.is_match(pass.name) && !names.iter().any(|n| n == pass.name) {
                 names.push(pass.name.to_owned());
             }
         }
     }
-    let remarks = if names.is_empty() {
-        ompcc_opt::PrintFilter::None
-    } else {
-        ompcc_opt::PrintFilter::Names(names)
-    };
+    let [remarks, missed, analysis] = names.map(|names| {
+        if names.is_empty() {
+            ompcc_opt::PrintFilter::None
+        } else {
+            ompcc_opt::PrintFilter::Names(names)
+        }
+    });
     Ok(OptSettings {
         codegen,
         remarks,
+        missed,
+        analysis,
         offload_remarks,
     })
 }
@@ -245,7 +262,7 @@ fn lower(
     let lower_opts = LowerOptions {
         // Source locations only when they are asked for (`-g`, or remarks that name their
         // line), so `--emit=ir` stays terse.
-        source_map: (opts.line_info || opts.settings.remarks != ompcc_opt::PrintFilter::None)
+        source_map: (opts.line_info || opts.settings.sink().wants_any())
             .then_some(&checked.source_map),
         ..LowerOptions::default()
     };
@@ -310,7 +327,7 @@ fn optimize(module: &mut ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<(
     // The -O level's knobs (-O3 inlines and unrolls more), then fp-contract and `-C`.
     pm.set_knobs(opts.opt_level, &opts.settings.codegen)
         .map_err(Some)?;
-    pm.remarks = ompcc_opt::Remarks::new(opts.settings.remarks.clone());
+    pm.remarks = opts.settings.sink();
     // The verifier after every pass is cheap next to the host compile; a pass bug becomes
     // an internal compiler error instead of wrong code.
     pm.verify = true;
@@ -464,7 +481,11 @@ mod tests {
             s.remarks,
             ompcc_opt::PrintFilter::Names(vec!["unroll".into(), "sroa".into(), "dce".into()])
         );
+        assert_eq!(s.missed, ompcc_opt::PrintFilter::Names(vec!["gvn".into()]));
+        assert_eq!(s.analysis, ompcc_opt::PrintFilter::None);
         assert!(!s.offload_remarks);
+        ours.remarks = vec![(RemarkKind::Missed, "off".into())];
+        assert!(!opt_settings(&ours).unwrap().offload_remarks);
         ours.remarks = vec![(RemarkKind::Passed, "off".into())];
         let s = opt_settings(&ours).unwrap();
         assert!(s.offload_remarks);

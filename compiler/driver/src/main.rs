@@ -121,7 +121,9 @@ ompcc's own options:
   --device-only             produce only the device code
   -Rpass=<regex>            remarks (file:line:col: remark: ...) from the device passes
                             whose name matches <regex> (unroll, inline, ...; `offload` for
-                            the target regions); -Rpass-missed=, -Rpass-analysis= accepted
+                            the target regions)
+  -Rpass-missed=<regex>     the same passes' missed optimizations, with the reason
+  -Rpass-analysis=<regex>   the same passes' analysis remarks
   --passes=<p1,p2,...>      run these device passes instead of the -O pipeline
   --print-after=<p1,...>    print the device IR after these passes
   --time-passes             report the time spent in each pass

@@ -1,6 +1,7 @@
 //! The optimizer's options end to end: what the source asks (loop pragmas, inlining
 //! attributes, `restrict`) shows in `--emit=ir`; `-C key=value`, `-ffp-contract=` and `-std=`
-//! reach the pass manager; `-Rpass=REGEX` prints the passes' remarks with file and line; bad
+//! reach the pass manager; `-Rpass=REGEX` prints the passes' remarks with file and line,
+//! `-Rpass-missed=REGEX` their missed chances with the reason; bad
 //! values are `ompcc: error:` with exit status 1, never a panic.
 
 mod support;
@@ -172,6 +173,68 @@ fn rpass_prints_remarks_with_file_and_line() {
     // Without -Rpass, nothing.
     let out = sb.ompcc(&["-fopenmp", "--device-only", "-O2", "h.c"]);
     assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn rpass_missed_says_why_not_with_file_and_line() {
+    let sb = Sandbox::new();
+    let src = "\
+#pragma omp declare target
+__attribute__((noinline)) static float never(float x) { return x + 1.0f; }
+float f(float *a, float *b, int n) {
+    float s = 0.0f;
+#pragma omp unroll full
+    for (int i = 0; i < 2000; i++)
+        s += a[i];
+    for (int i = 0; i < n; i++) {
+        b[i] = a[0] * 2.0f;
+        s += never(b[i]);
+    }
+    return s;
+}
+#pragma omp end declare target
+";
+    sb.write("m.c", src);
+    let out = sb.ompcc(&[
+        "-fopenmp",
+        "-O2",
+        "--emit=ptx",
+        "-Rpass-missed=unroll|inline|licm",
+        "-Rpass-analysis=.",
+        "m.c",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let has = |line: &str, text: &str| err.lines().any(|l| l.starts_with(line) && l.contains(text));
+    assert!(
+        has(
+            "m.c:6:",
+            "remark: @f: loop at block1 not unrolled: 'unroll full' asked, but the trip count is too large (2001 > 1024) [-Rpass-missed=unroll]"
+        ),
+        "{err}"
+    );
+    assert!(
+        has(
+            "m.c:10:",
+            "remark: @f: 'never' not inlined into 'f': marked noinline [-Rpass-missed=inline]"
+        ),
+        "{err}"
+    );
+    assert!(
+        has(
+            "m.c:9:",
+            "remark: @f: load not hoisted: the loop has a call at line 10 [-Rpass-missed=licm]"
+        ),
+        "{err}"
+    );
+    // Only the kinds asked for: no `-Rpass=` remark; each missed chance once, though the
+    // pipeline runs unroll and licm several times.
+    assert!(!err.contains("[-Rpass="), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    let mut unique = lines.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), lines.len(), "{err}");
 }
 
 #[test]

@@ -14,7 +14,8 @@
 //!   an lvalue of its type at its device address (so `sizeof` and `&` keep their meaning),
 //!   except in the pragma lines of nested directives, which keep naming the variable for the
 //!   host fallback;
-//! - `target enter data` / `exit data` / `update`: one runtime call each.
+//! - `target enter data` / `exit data` / `update`: one runtime call each;
+//! - `omp unroll` lines anywhere in the unit: what gcc understands (`unroll` module).
 //!
 //! Map items become `(base, begin, size)` C expressions over their own text (`cexpr`):
 //! variables, array sections of arrays and pointers (several dimensions: the contiguous
@@ -34,6 +35,7 @@
 mod cexpr;
 mod embed;
 mod remarks;
+mod unroll;
 
 use ompcc_diag::{Diagnostic, SourceMap, Span};
 use ompcc_omp::{DataConstruct, ExecMode, MapItem, OffloadPlan, Pass, TargetRegion};
@@ -76,7 +78,6 @@ pub fn rewrite(
     plan: &OffloadPlan<'_>,
     image: &DeviceImage,
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
-    let _ = tu;
     // Spans index `text`: the two must have the same length.
     let raw = if raw.len() == text.len() {
         raw
@@ -103,6 +104,7 @@ pub fn rewrite(
         subst: BTreeMap::new(),
         redirect: HashMap::new(),
     };
+    unroll::host_pragmas(tu, typed, &mut w.subst);
     // The unit's first line marker stays first; the prelude follows it.
     let first = first_marker_len(text);
     w.copy(0, first);

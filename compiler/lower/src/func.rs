@@ -557,6 +557,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             StmtKind::Asm(_) => {
                 self.unsupported("inline assembly cannot be compiled for the device", s.span)
             }
+            StmtKind::Omp(d) if d.kind == ast::OmpDirectiveKind::Unroll => {
+                // A loop transformation, not a region: its loop with the hint it asks for.
+                if let Some(body) = &d.body {
+                    let h = crate::hints::omp_unroll_hint(self.cx, d);
+                    self.stmt_with_hint(crate::hints::single_stmt(body), h.or(hint));
+                }
+            }
             StmtKind::Omp(d) if d.kind == ast::OmpDirectiveKind::Atomic => self.omp_atomic(d),
             StmtKind::Omp(d) if d.kind == ast::OmpDirectiveKind::Flush => {
                 self.b.ins().fence(ompcc_ir::Scope::Gpu);

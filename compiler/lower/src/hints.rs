@@ -1,6 +1,6 @@
 //! What the source asks of the optimizer, turned into IR attributes: loop pragmas
 //! (`#pragma unroll [N]`, `#pragma unroll(N)`, `#pragma nounroll`, `#pragma GCC unroll N`)
-//! into `ompcc_ir::LoopHint`s, function specifiers and attributes (`inline`,
+//! and OpenMP's `#pragma omp unroll [full | partial[(N)]]` into `ompcc_ir::LoopHint`s, function specifiers and attributes (`inline`,
 //! `__attribute__((always_inline))`, `__attribute__((noinline))`) into `InlineAttr`, and
 //! `restrict` pointer variables that reach a kernel as parameters into its `noalias` list.
 //!
@@ -55,6 +55,45 @@ pub fn loop_hint_of(text: &str) -> Result<Option<LoopHint>, String> {
         0 | 1 => LoopHint::Disable,
         n => LoopHint::Count(u32::try_from(n).unwrap_or(u32::MAX)),
     }))
+}
+
+/// The unrolling an OpenMP `unroll` directive asks for: `full` -> `Full`, `partial(N)` ->
+/// `Count(N)` (`partial(1)` -> `Disable`), and no hint for `partial` without a count or a bare
+/// `unroll`, where OpenMP leaves the factor to the implementation: the unroll pass's own
+/// heuristics choose (which may unroll fully: the same iterations in the same order).
+/// Sema has checked the clauses; a count it could not fold gives no hint.
+pub fn omp_unroll_hint(cx: &Ctx<'_>, d: &ast::OmpDirective) -> Option<LoopHint> {
+    use ast::OmpClauseName as C;
+    for c in &d.clauses {
+        match (c.name, &c.kind) {
+            (C::Full, _) => return Some(LoopHint::Full),
+            (C::Partial, ast::OmpClauseKind::Expr(e)) => {
+                let n = match ompcc_sema::fold(cx.typed, e) {
+                    Some(ompcc_sema::consteval::ConstValue::Int(v)) => v.as_i128()?,
+                    _ => return None,
+                };
+                return match n {
+                    ..=0 => None,
+                    1 => Some(LoopHint::Disable),
+                    n => Some(LoopHint::Count(u32::try_from(n).unwrap_or(u32::MAX))),
+                };
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `{ stmt }` (a block holding one statement and nothing else) stands for `stmt`: the loop an
+/// `omp unroll` owns may be written in braces.
+pub fn single_stmt(s: &ast::Stmt) -> &ast::Stmt {
+    match &s.kind {
+        ast::StmtKind::Compound(b) => match b.items.as_slice() {
+            [ast::BlockItem::Stmt(one)] => single_stmt(one),
+            _ => s,
+        },
+        _ => s,
+    }
 }
 
 /// A decimal, hex or octal integer literal with an optional `u`/`l` suffix.

@@ -302,17 +302,74 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         for c in &canon[1..] {
             total = self.b.ins().imul(total, c.trip);
         }
+        // `omp unroll partial(U)` as the loop: each distributed iteration of the generated
+        // loop runs U consecutive original iterations (fewer in the last chunk), in a loop
+        // the unroll pass unrolls by U. Without a count the factor is ours: 1, which keeps
+        // adjacent threads on adjacent iterations (the per-thread loop is still unrolled by
+        // the pass's own heuristics).
+        let chunk = match ompcc_omp::nest_unroll(outer, collapse) {
+            Some((_, u)) if collapse > 1 => {
+                self.unsupported(
+                    format!(
+                        "'#pragma omp unroll partial' as the innermost loop of 'collapse({collapse})' is not supported yet"
+                    ),
+                    u.span,
+                );
+                return;
+            }
+            Some((_, u)) => match crate::hints::omp_unroll_hint(self.cx, u) {
+                Some(ompcc_ir::LoopHint::Count(n)) => i64::from(n),
+                _ => 1,
+            },
+            None => 1,
+        };
+        let units = if chunk > 1 {
+            let c1 = self.b.ins().iconst(Type::I64, chunk - 1);
+            let c = self.b.ins().iconst(Type::I64, chunk);
+            let t = self.b.ins().iadd(total, c1);
+            self.b.ins().sdiv(t, c)
+        } else {
+            total
+        };
         let (k0, g) = self.who_range(who);
         let head = self.b.create_block();
         let k = self.b.append_block_param(head, Type::I64);
+        let k_unit = k;
         let body_b = self.b.create_block();
         let step_b = self.b.create_block();
         let exit = self.b.create_block();
         self.b.ins().jump(head, &[k0]);
         self.b.switch_to_block(head);
-        let more = self.b.ins().icmp(IntCC::Slt, k, total);
+        let more = self.b.ins().icmp(IntCC::Slt, k, units);
         self.b.ins().brif(more, body_b, &[], exit, &[]);
         self.b.switch_to_block(body_b);
+        // The original iteration number, and where `continue` goes.
+        let (k, cont) = if chunk > 1 {
+            let c = self.b.ins().iconst(Type::I64, chunk);
+            let base = self.b.ins().imul(k, c);
+            let left = self.b.ins().isub(total, base);
+            let short = self.b.ins().icmp(IntCC::Slt, left, c);
+            let m = self.b.ins().select(short, left, c);
+            let ihead = self.b.create_block();
+            let j = self.b.append_block_param(ihead, Type::I64);
+            let ibody = self.b.create_block();
+            let istep = self.b.create_block();
+            let zero = self.b.ins().iconst(Type::I64, 0);
+            self.b.ins().jump(ihead, &[zero]);
+            self.b.switch_to_block(ihead);
+            let more = self.b.ins().icmp(IntCC::Slt, j, m);
+            self.b.ins().brif(more, ibody, &[], step_b, &[]);
+            self.b.func.loop_hints[ihead] =
+                u32::try_from(chunk).ok().map(ompcc_ir::LoopHint::Count);
+            self.b.switch_to_block(istep);
+            let one = self.b.ins().iconst(Type::I64, 1);
+            let jn = self.b.ins().iadd(j, one);
+            self.b.ins().jump(ihead, &[jn]);
+            self.b.switch_to_block(ibody);
+            (self.b.ins().iadd(base, j), istep)
+        } else {
+            (k, step_b)
+        };
         let mut rem = k;
         for (i, c) in canon.iter().enumerate().rev() {
             let idx = if i == 0 {
@@ -340,15 +397,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.store_raw(flag, f, false);
         }
         self.breaks.push(exit);
-        self.continues.push(step_b);
+        self.continues.push(cont);
         self.loop_runs.push(who);
         self.stmt(body);
         self.loop_runs.pop();
         self.breaks.pop();
         self.continues.pop();
-        self.jump_to(step_b);
+        self.jump_to(cont);
         self.b.switch_to_block(step_b);
-        let next = self.b.ins().iadd(k, g);
+        let next = self.b.ins().iadd(k_unit, g);
         self.b.ins().jump(head, &[next]);
         self.b.switch_to_block(exit);
         // lastprivate loop variables: the value after the sequentially last increment

@@ -232,10 +232,18 @@ pub fn collapse_of(typed: &TypedUnit, d: &OmpDirective) -> u32 {
 }
 
 /// The `for` statements of a loop nest, outermost first (fewer when the nest is shorter).
+/// An `omp unroll partial` standing for a loop of the nest (sema allows it innermost) counts
+/// as its own loop: the iteration space is the same; `nest_unroll` finds the directive.
 pub fn nest_loops(outer: &Stmt, depth: u32) -> Vec<&Stmt> {
     let mut out = Vec::new();
     let mut s = strip_compound(outer);
     while out.len() < depth as usize {
+        if let StmtKind::Omp(u) = &s.kind
+            && u.kind == ast::OmpDirectiveKind::Unroll
+            && let Some(body) = &u.body
+        {
+            s = strip_compound(body);
+        }
         if !matches!(s.kind, StmtKind::For(..)) {
             break;
         }
@@ -245,6 +253,20 @@ pub fn nest_loops(outer: &Stmt, depth: u32) -> Vec<&Stmt> {
         }
     }
     out
+}
+
+/// The `omp unroll` directive standing for a loop of the nest of `depth` loops at `outer`,
+/// with the index of that loop.
+pub fn nest_unroll(outer: &Stmt, depth: u32) -> Option<(usize, &OmpDirective)> {
+    let mut s = strip_compound(outer);
+    for level in 0..depth as usize {
+        match &s.kind {
+            StmtKind::Omp(u) if u.kind == ast::OmpDirectiveKind::Unroll => return Some((level, u)),
+            StmtKind::For(_, _, _, body) => s = strip_compound(body),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The iteration variable a canonical `for` declares or assigns.

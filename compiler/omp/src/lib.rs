@@ -45,7 +45,7 @@ pub mod walk;
 
 pub use analyze::{
     base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
-    plan, plan_with_source, strip_compound,
+    nest_unroll, plan, plan_with_source, strip_compound,
 };
 pub use generic::{forkable, generic_region_forks};
 pub use plan::*;

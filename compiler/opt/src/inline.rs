@@ -184,51 +184,45 @@ fn inline_into(
 ) -> bool {
     let mut changed = false;
     // Callee bodies are copied out once per callee (the caller is mutated meanwhile).
-    let mut bodies: FxHashMap<usize, Option<Function>> = FxHashMap::default();
+    let mut bodies: FxHashMap<usize, Function> = FxHashMap::default();
     let mut caller_size = size(&module.functions[caller]);
     loop {
         let f = &module.functions[caller];
         let mut next: Option<(Inst, usize)> = None;
         for inst in f.layout.all_insts() {
-            let InstData::Call { func, .. } = f.dfg.inst(inst) else {
+            let Some(ci) = module_callee(module, f, inst) else {
                 continue;
             };
-            let Some(d) = f.dfg.ext_funcs.get(*func) else {
-                continue;
-            };
-            let Some(ci) = module.functions.iter().position(|g| g.name == d.name) else {
-                continue;
-            };
-            if ci == caller || recursive[ci] {
-                continue;
-            }
-            let body = bodies.entry(ci).or_insert_with(|| {
-                let g = &module.functions[ci];
-                let ok = g.kind == FuncKind::Device && g.attrs.inline != InlineAttr::Never;
-                ok.then(|| g.clone())
-            });
-            let Some(g) = body else { continue };
-            let gsize = size(g);
-            let t = knobs.inline_threshold as usize;
-            let single = module.linkage_of(&g.name) == Linkage::Internal
-                && call_sites.get(&g.name) == Some(&1);
-            let limit = match g.attrs.inline {
-                InlineAttr::Always => usize::MAX,
-                InlineAttr::Never => continue,
-                _ if single => 4 * t,
-                InlineAttr::Hint => 2 * t,
-                InlineAttr::Default => t,
-            };
-            let always = g.attrs.inline == InlineAttr::Always;
-            if gsize <= limit && (always || caller_size + gsize <= MAX_CALLER_SIZE) {
+            if verdict(
+                module,
+                caller,
+                ci,
+                caller_size,
+                recursive,
+                call_sites,
+                knobs,
+            ) == Verdict::Inline
+            {
+                bodies
+                    .entry(ci)
+                    .or_insert_with(|| module.functions[ci].clone());
                 next = Some((inst, ci));
                 break;
             }
         }
         let Some((call, ci)) = next else {
+            missed_remarks(
+                module,
+                caller,
+                caller_size,
+                recursive,
+                call_sites,
+                knobs,
+                remarks,
+            );
             return changed;
         };
-        let Some(Some(g)) = bodies.get(&ci) else {
+        let Some(g) = bodies.get(&ci) else {
             return changed;
         };
         let callee_name = g.name.clone();
@@ -241,6 +235,118 @@ fn inline_into(
             remarks.emit(loc, format!("inlined @{callee_name} into @{}", f.name));
         }
         changed = true;
+    }
+}
+
+/// The index of the module function `inst` calls, when it is a call of one.
+fn module_callee(module: &Module, f: &Function, inst: Inst) -> Option<usize> {
+    let InstData::Call { func, .. } = f.dfg.inst(inst) else {
+        return None;
+    };
+    let d = f.dfg.ext_funcs.get(*func)?;
+    module.functions.iter().position(|g| g.name == d.name)
+}
+
+/// Whether a call of `module.functions[ci]` in `caller` is inlined, and why not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Inline,
+    /// The callee calls itself, directly or through others.
+    Recursive,
+    /// `noinline`, or a kernel.
+    Forbidden,
+    /// Its size is over its limit.
+    TooCostly {
+        cost: usize,
+        limit: usize,
+    },
+    /// The caller has reached `MAX_CALLER_SIZE`.
+    CallerTooBig {
+        size: usize,
+    },
+}
+
+fn verdict(
+    module: &Module,
+    caller: usize,
+    ci: usize,
+    caller_size: usize,
+    recursive: &[bool],
+    call_sites: &FxHashMap<String, usize>,
+    knobs: &Knobs,
+) -> Verdict {
+    if ci == caller || recursive[ci] {
+        return Verdict::Recursive;
+    }
+    let g = &module.functions[ci];
+    if g.kind != FuncKind::Device || g.attrs.inline == InlineAttr::Never {
+        return Verdict::Forbidden;
+    }
+    let gsize = size(g);
+    let t = knobs.inline_threshold as usize;
+    let single =
+        module.linkage_of(&g.name) == Linkage::Internal && call_sites.get(&g.name) == Some(&1);
+    let limit = match g.attrs.inline {
+        InlineAttr::Always => usize::MAX,
+        _ if single => 4 * t,
+        InlineAttr::Hint => 2 * t,
+        _ => t,
+    };
+    let always = g.attrs.inline == InlineAttr::Always;
+    if gsize > limit {
+        Verdict::TooCostly { cost: gsize, limit }
+    } else if !always && caller_size + gsize > MAX_CALLER_SIZE {
+        Verdict::CallerTooBig { size: caller_size }
+    } else {
+        Verdict::Inline
+    }
+}
+
+/// `-Rpass-missed=inline`: one remark per call of a module function left in `caller`, saying
+/// why it stayed a call.
+fn missed_remarks(
+    module: &Module,
+    caller: usize,
+    caller_size: usize,
+    recursive: &[bool],
+    call_sites: &FxHashMap<String, usize>,
+    knobs: &Knobs,
+    remarks: &mut Remarks,
+) {
+    let f = &module.functions[caller];
+    remarks.begin("inline", &f.name);
+    if !remarks.wants_missed() {
+        return;
+    }
+    for inst in f.layout.all_insts() {
+        let Some(ci) = module_callee(module, f, inst) else {
+            continue;
+        };
+        let g = &module.functions[ci];
+        let why = match verdict(
+            module,
+            caller,
+            ci,
+            caller_size,
+            recursive,
+            call_sites,
+            knobs,
+        ) {
+            Verdict::Inline => continue,
+            Verdict::Recursive => "recursive".to_string(),
+            Verdict::Forbidden if g.kind != FuncKind::Device => "a kernel".to_string(),
+            Verdict::Forbidden => "marked noinline".to_string(),
+            Verdict::TooCostly { cost, limit } => {
+                format!("cost {cost} exceeds threshold {limit}")
+            }
+            Verdict::CallerTooBig { size } => {
+                format!("the caller has {size} instructions (limit {MAX_CALLER_SIZE})")
+            }
+        };
+        remarks.emit_missed(
+            f.srcloc(inst),
+            format!("'{}' not inlined into '{}': {why}", g.name, f.name),
+        );
     }
 }
 

@@ -46,7 +46,7 @@ pub use memopt::{dse, dse_with_remarks, loadfwd, loadfwd_with_remarks};
 pub use narrow::{narrow, narrow_with_remarks};
 pub use readonly::{readonly, readonly_with_remarks};
 pub use reassoc::{reassoc, reassoc_with_remarks};
-pub use remarks::{Remark, Remarks};
+pub use remarks::{Remark, RemarkKind, Remarks};
 pub use sccp::{sccp, sccp_with_remarks};
 pub use simplify::{simplify, simplify_with_remarks};
 pub use simplifycfg::{simplifycfg, simplifycfg_with_remarks};

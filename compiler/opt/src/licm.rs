@@ -10,7 +10,9 @@
 //! no call, atomic, barrier or fence, no store in the loop may alias it
 //! (`ompcc_ir::analysis::alias`), and its block dominates every latch and every block leaving
 //! the loop (it runs on every iteration, the first included, so hoisting never executes a
-//! load the program would not have).
+//! load the program would not have). `-Rpass-missed=licm` names, for each load with an
+//! invariant address left in a loop, what kept it there (the aliasing store's line, the
+//! call, volatility, or a block that not every iteration runs).
 
 use crate::remarks::{Remarks, plural};
 use ompcc_ir::Opcode;
@@ -33,8 +35,11 @@ fn hoistable(func: &Function, inst: Inst) -> bool {
     }
 }
 
-/// The loop's memory writes, or `None` when something in it may write anything.
-fn loop_stores(func: &Function, l: &Loop) -> Option<Vec<Access>> {
+/// The loop's memory writes (each with its store), or `Err` with the first instruction in it
+/// that may write anything.
+type Stores = Result<Vec<(Inst, Access)>, Inst>;
+
+fn loop_stores(func: &Function, l: &Loop) -> Stores {
     let mut out = Vec::new();
     for &b in &l.blocks {
         for inst in func.layout.block_insts(b) {
@@ -43,13 +48,15 @@ fn loop_stores(func: &Function, l: &Loop) -> Option<Vec<Access>> {
                 | Opcode::AtomicRmw
                 | Opcode::AtomicCas
                 | Opcode::Barrier
-                | Opcode::Fence => return None,
-                Opcode::Store => out.extend(AliasAnalysis::access_of(func, inst)),
+                | Opcode::Fence => return Err(inst),
+                Opcode::Store => {
+                    out.extend(AliasAnalysis::access_of(func, inst).map(|a| (inst, a)))
+                }
                 _ => {}
             }
         }
     }
-    Some(out)
+    Ok(out)
 }
 
 /// Blocks of `l` that leave it: branches out, returns, traps.
@@ -73,24 +80,107 @@ fn hoistable_load(
     aa: &AliasAnalysis,
     dt: &DominatorTree,
     l: &Loop,
-    (stores, leaving): (&Option<Vec<Access>>, &[Block]),
+    (stores, leaving): (&Stores, &[Block]),
     b: Block,
     inst: Inst,
 ) -> bool {
+    matches!(
+        load_blocker(func, aa, dt, l, (stores, leaving), b, inst),
+        Some(Blocker::None)
+    )
+}
+
+/// What keeps a load in its loop (`None` when `inst` is no load or has no known address).
+enum Blocker {
+    /// Nothing: it may be hoisted (when its address is invariant).
+    None,
+    Volatile,
+    /// A call, atomic, barrier or fence in the loop.
+    Clobber(Inst),
+    /// A store in the loop that may write what it reads.
+    Store(Inst),
+    /// It does not run on every iteration.
+    Conditional,
+}
+
+fn load_blocker(
+    func: &Function,
+    aa: &AliasAnalysis,
+    dt: &DominatorTree,
+    l: &Loop,
+    (stores, leaving): (&Stores, &[Block]),
+    b: Block,
+    inst: Inst,
+) -> Option<Blocker> {
     let InstData::Load { flags, .. } = func.dfg.inst(inst) else {
-        return false;
+        return None;
     };
-    let Some(stores) = stores else { return false };
-    if flags.volatile {
-        return false;
+    let access = AliasAnalysis::access_of(func, inst)?;
+    Some(if flags.volatile {
+        Blocker::Volatile
+    } else if let Err(clobber) = stores {
+        Blocker::Clobber(*clobber)
+    } else if !l.latches.iter().chain(leaving).all(|&x| dt.dominates(b, x)) {
+        Blocker::Conditional
+    } else if let Some((st, _)) = stores.as_ref().ok().and_then(|s| {
+        s.iter()
+            .find(|(_, a)| aa.alias(func, a, &access) != AliasResult::NoAlias)
+    }) {
+        Blocker::Store(*st)
+    } else {
+        Blocker::None
+    })
+}
+
+/// "at line L" for an instruction with a known location, else its name.
+fn where_is(func: &Function, inst: Inst) -> String {
+    let loc = func.srcloc(inst);
+    if loc.is_unknown() {
+        format!("{inst}")
+    } else {
+        format!("at line {}", loc.line)
     }
-    let Some(access) = AliasAnalysis::access_of(func, inst) else {
-        return false;
-    };
-    l.latches.iter().chain(leaving).all(|&x| dt.dominates(b, x))
-        && stores
-            .iter()
-            .all(|s| aa.alias(func, s, &access) == AliasResult::NoAlias)
+}
+
+/// `-Rpass-missed=licm`: the loads of `l` with an invariant address that stay in the loop,
+/// each with what keeps it there.
+fn missed_loads(
+    func: &Function,
+    aa: &AliasAnalysis,
+    dt: &DominatorTree,
+    l: &Loop,
+    ctx: (&Stores, &[Block]),
+    remarks: &mut Remarks,
+) {
+    let body: FxHashSet<Block> = l.blocks.iter().copied().collect();
+    for &b in &l.blocks {
+        for inst in func.layout.block_insts(b) {
+            let invariant = func.dfg.inst_args(inst).iter().all(|&a| {
+                let def_block = match func.dfg.value_def(a) {
+                    ompcc_ir::ValueDef::Result(i, _) => func.layout.inst_block(i),
+                    ompcc_ir::ValueDef::Param(pb, _) => Some(pb),
+                    ompcc_ir::ValueDef::Placeholder => None,
+                };
+                def_block.is_some_and(|db| !body.contains(&db))
+            });
+            if !invariant {
+                continue;
+            }
+            let why = match load_blocker(func, aa, dt, l, ctx, b, inst) {
+                None | Some(Blocker::None) => continue,
+                Some(Blocker::Volatile) => "it is volatile".to_string(),
+                Some(Blocker::Clobber(c)) => format!(
+                    "the loop has a {} {}",
+                    func.dfg.inst(c).opcode().name(),
+                    where_is(func, c)
+                ),
+                Some(Blocker::Store(st)) => format!("may alias the store {}", where_is(func, st)),
+                Some(Blocker::Conditional) => "it does not run on every iteration".to_string(),
+            };
+            // No block name: licm runs several times and the same load must read the same.
+            remarks.emit_missed(func.srcloc(inst), format!("load not hoisted: {why}"));
+        }
+    }
 }
 
 /// Creates a preheader for the loop headed by `header` whose outside predecessors are
@@ -192,6 +282,9 @@ pub fn licm_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
                     hoisted += 1;
                 }
             }
+        }
+        if remarks.wants_missed() {
+            missed_loads(func, &aa, &dt, l, (&stores, &leaving), remarks);
         }
         if hoisted > 0 {
             remarks.emit(

@@ -1,4 +1,4 @@
-//! slsr: straight-line strength reduction of multiplications (the gpucc paper's "mul form").
+//! slsr: straight-line strength reduction (the gpucc paper's mul, add and pointer forms).
 //!
 //! Unrolled loops and stencils compute several products of one variable stride with indices
 //! a constant apart: `(b + 1) * s`, `b * s`, `(b - 1) * s`, typically rows of a 2-D array.
@@ -9,11 +9,26 @@
 //! multiplication again. The identity is exact in wrapping arithmetic, so no overflow
 //! reasoning is needed. A rebuilt product serves as the basis of later ones, chaining the rows.
 //! The old multiplications are left for DCE.
+//!
+//! Add form: `x = b + i*s` (`i` a constant; `i*s` written `imul s, i`, `shl s, k` or plain
+//! `s`; `b - i*s` counts as `-i`) with a dominating basis `y = b + i'*s` (same `b` and `s`)
+//! becomes `y + (i - i')*s` when that is cheaper: the difference is +-1 (one add instead of
+//! the product and the add), or the old product was a real multiplication and the
+//! difference a power of two (a shift instead of a multiplication).
+//!
+//! Pointer form: `x = ptr_offset p, ((a + c)*s)*K` (the byte offset of `&p[(a + c)*s]`, `K`
+//! the element size as `imul _, K` or `shl _, k`, or no scaling; the product `(a + c)*s` as
+//! in the mul form, also after this pass rewrote it) with a dominating basis
+//! `y = ptr_offset p, ((a + c')*s)*K` becomes `ptr_offset y, (c - c')*K*s`, a shift when
+//! `(c - c')*K` is a power of two. Pointer arithmetic wraps like integers, so this is exact
+//! too. Indices that are `sext`/`zext`ed between the product and the scaling are left alone:
+//! without no-wrap facts the extension does not distribute over the sum.
 
 use crate::remarks::{Remarks, plural};
 use crate::util::iconst_value;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
 use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, Opcode, Type, Value, ValueDef};
+use rustc_hash::FxHashMap;
 
 /// Runs the pass; returns whether anything changed.
 pub fn slsr(func: &mut Function) -> bool {
@@ -72,43 +87,208 @@ fn shapes(func: &Function, inst: Inst) -> Vec<(Value, i64, Value)> {
     out
 }
 
+/// `x` as the add form `(b, i, s)` meaning `b + i*s`, both operand orders of an `iadd`
+/// (`b - i*s` as `-i`), with whether the product was a multiplication.
+fn add_shapes(func: &Function, inst: Inst) -> Vec<(Value, i64, Value, bool)> {
+    let InstData::Binary { opcode, args } = func.dfg.inst(inst) else {
+        return Vec::new();
+    };
+    let sub = match opcode {
+        Opcode::Iadd => false,
+        Opcode::Isub => true,
+        _ => return Vec::new(),
+    };
+    if !func.dfg.value_type(args[0]).is_int() {
+        return Vec::new();
+    }
+    let orders: &[(usize, usize)] = if sub { &[(0, 1)] } else { &[(0, 1), (1, 0)] };
+    let mut out = Vec::new();
+    for &(bi, mi) in orders {
+        let (b, m) = (args[bi], args[mi]);
+        if iconst_value(func, b).is_some() {
+            continue;
+        }
+        let (s, i, was_mul) = scaled(func, m);
+        if iconst_value(func, s).is_some() {
+            continue;
+        }
+        out.push((b, if sub { i.wrapping_neg() } else { i }, s, was_mul));
+    }
+    out
+}
+
+/// `m` as `(s, i)` meaning `i*s` for a constant `i`: `imul s, C`, `imul C, s`, `shl s, k`, or
+/// `(m, 1)`; the flag says whether it was an `imul`.
+fn scaled(func: &Function, m: Value) -> (Value, i64, bool) {
+    if let ValueDef::Result(inst, 0) = func.dfg.value_def(m)
+        && let InstData::Binary { opcode, args } = func.dfg.inst(inst)
+    {
+        let (c0, c1) = (iconst_value(func, args[0]), iconst_value(func, args[1]));
+        let bits = func.dfg.value_type(m).bits();
+        match (opcode, c0, c1) {
+            (Opcode::Imul, None, Some(c)) => return (args[0], c, true),
+            (Opcode::Imul, Some(c), None) => return (args[1], c, true),
+            (Opcode::Shl, None, Some(k)) if (0..i64::from(bits).min(63)).contains(&k) => {
+                return (args[0], 1i64 << k, false);
+            }
+            _ => {}
+        }
+    }
+    (m, 1, false)
+}
+
+/// A pointer-form candidate: `ptr_offset ptr, ((base + konst)*stride)*scale`.
+struct PtrCandidate {
+    ptr: Value,
+    base: Value,
+    stride: Value,
+    scale: i64,
+    konst: i64,
+    value: Value,
+    block: Block,
+}
+
+/// The pointer shapes of `ptr_offset p, o`: `(p, base, konst, stride, scale)`. The product
+/// is read through `products`, the mul-form facts of values this pass built.
+fn ptr_shapes(
+    func: &Function,
+    inst: Inst,
+    products: &FxHashMap<Value, (Value, i64, Value)>,
+) -> Vec<(Value, Value, i64, Value, i64)> {
+    let InstData::Binary {
+        opcode: Opcode::PtrOffset,
+        args,
+    } = func.dfg.inst(inst)
+    else {
+        return Vec::new();
+    };
+    let (p, o) = (args[0], args[1]);
+    let (a, scale, _) = scaled(func, o);
+    if let Some(&(b, c, s)) = products.get(&a) {
+        return vec![(p, b, c, s, scale)];
+    }
+    let ValueDef::Result(mul, 0) = func.dfg.value_def(a) else {
+        return Vec::new();
+    };
+    shapes(func, mul)
+        .into_iter()
+        .map(|(b, c, s)| (p, b, c, s, scale))
+        .collect()
+}
+
 /// `slsr`, reporting how many multiplications became additions.
 pub fn slsr_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let cfg = ControlFlowGraph::compute(func);
     let dt = DominatorTree::compute(func, &cfg);
     let mut cands: Vec<Candidate> = Vec::new();
-    let mut count = 0;
+    let mut adds: Vec<Candidate> = Vec::new();
+    let mut ptrs: Vec<PtrCandidate> = Vec::new();
+    // Mul-form facts of the values that replaced products, for the pointer form.
+    let mut products: FxHashMap<Value, (Value, i64, Value)> = FxHashMap::default();
+    let (mut count, mut add_count, mut ptr_count) = (0, 0, 0);
     for &b in dt.rpo() {
         let insts: Vec<Inst> = func.layout.block_insts(b).collect();
         for inst in insts {
             let Some(res) = func.dfg.first_result(inst) else {
                 continue;
             };
+            let ty = func.dfg.value_type(res);
             let shapes = shapes(func, inst);
-            if shapes.is_empty() {
+            if !shapes.is_empty() {
+                let mut value = res;
+                'find: for &(base, konst, stride) in &shapes {
+                    for c in cands.iter().rev().take(SEARCH) {
+                        if c.base != base || c.stride != stride || !dt.dominates(c.block, b) {
+                            continue;
+                        }
+                        let d = konst.wrapping_sub(c.konst);
+                        let Some(r) = rebuild(func, inst, ty, c.value, stride, d) else {
+                            continue;
+                        };
+                        func.replace_all_uses(res, r);
+                        products.insert(r, (base, konst, stride));
+                        value = r;
+                        count += 1;
+                        break 'find;
+                    }
+                }
+                for (base, konst, stride) in shapes {
+                    cands.push(Candidate {
+                        base,
+                        stride,
+                        konst,
+                        value,
+                        block: b,
+                    });
+                }
                 continue;
             }
-            let ty = func.dfg.value_type(res);
+            let add_shapes = add_shapes(func, inst);
+            if !add_shapes.is_empty() {
+                let mut value = res;
+                'find: for &(base, konst, stride, was_mul) in &add_shapes {
+                    for c in adds.iter().rev().take(SEARCH) {
+                        if c.base != base || c.stride != stride || !dt.dominates(c.block, b) {
+                            continue;
+                        }
+                        let d = konst.wrapping_sub(c.konst);
+                        // Only when cheaper than the product it replaces.
+                        if d.unsigned_abs() != 1 && !was_mul {
+                            continue;
+                        }
+                        let Some(r) = rebuild(func, inst, ty, c.value, stride, d) else {
+                            continue;
+                        };
+                        func.replace_all_uses(res, r);
+                        value = r;
+                        add_count += 1;
+                        break 'find;
+                    }
+                }
+                for (base, konst, stride, _) in add_shapes {
+                    adds.push(Candidate {
+                        base,
+                        stride,
+                        konst,
+                        value,
+                        block: b,
+                    });
+                }
+                continue;
+            }
+            let ptr_shapes = ptr_shapes(func, inst, &products);
             let mut value = res;
-            'find: for &(base, konst, stride) in &shapes {
-                for c in cands.iter().rev().take(SEARCH) {
-                    if c.base != base || c.stride != stride || !dt.dominates(c.block, b) {
+            'find: for &(ptr, base, konst, stride, scale) in &ptr_shapes {
+                for c in ptrs.iter().rev().take(SEARCH) {
+                    if c.ptr != ptr
+                        || c.base != base
+                        || c.stride != stride
+                        || c.scale != scale
+                        || !dt.dominates(c.block, b)
+                    {
                         continue;
                     }
-                    let d = konst.wrapping_sub(c.konst);
-                    let Some(r) = rebuild(func, inst, ty, c.value, stride, d) else {
+                    let Some(d) = konst
+                        .checked_sub(c.konst)
+                        .and_then(|d| d.checked_mul(scale))
+                    else {
+                        continue;
+                    };
+                    let Some(r) = rebuild_ptr(func, inst, c.value, stride, d) else {
                         continue;
                     };
                     func.replace_all_uses(res, r);
                     value = r;
-                    count += 1;
+                    ptr_count += 1;
                     break 'find;
                 }
             }
-            for (base, konst, stride) in shapes {
-                cands.push(Candidate {
+            for (ptr, base, konst, stride, scale) in ptr_shapes {
+                ptrs.push(PtrCandidate {
+                    ptr,
                     base,
                     stride,
+                    scale,
                     konst,
                     value,
                     block: b,
@@ -125,7 +305,59 @@ pub fn slsr_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
             ),
         );
     }
-    count > 0
+    if add_count > 0 {
+        remarks.emit(
+            Default::default(),
+            format!(
+                "rebuilt {} from a dominating sum with the same stride",
+                plural(add_count, "sum", "sums")
+            ),
+        );
+    }
+    if ptr_count > 0 {
+        remarks.emit(
+            Default::default(),
+            format!(
+                "rebuilt {} from a dominating address with the same stride",
+                plural(ptr_count, "address", "addresses")
+            ),
+        );
+    }
+    count + add_count + ptr_count > 0
+}
+
+/// `ptr_offset basis, d * stride` before `inst`: a shift for a power-of-two `d`, else a
+/// multiplication (still fewer than the index arithmetic it replaces); `None` for `d = 0`.
+fn rebuild_ptr(
+    func: &mut Function,
+    inst: Inst,
+    basis: Value,
+    stride: Value,
+    d: i64,
+) -> Option<Value> {
+    let ty = func.dfg.value_type(stride);
+    if d == 0 || ty != Type::I64 {
+        return None;
+    }
+    let mut cur = FuncCursor::new(func);
+    cur.goto_inst(inst);
+    let mag = d.unsigned_abs();
+    let step = if mag == 1 {
+        stride
+    } else if mag.is_power_of_two() {
+        let k = cur.ins().iconst(ty, i64::from(mag.trailing_zeros()));
+        cur.ins().shl(stride, k)
+    } else {
+        let m = cur.ins().iconst(ty, mag as i64);
+        cur.ins().imul(stride, m)
+    };
+    let off = if d > 0 {
+        step
+    } else {
+        let z = cur.ins().iconst(ty, 0);
+        cur.ins().isub(z, step)
+    };
+    Some(cur.ins().ptr_offset(basis, off))
 }
 
 /// `basis + d * stride` before `inst`, when `d` is +-2^k (k < bits); `None` otherwise.

@@ -22,6 +22,10 @@
 //! still come from the original (the only exit). Both new loops get `nounroll` so a later run
 //! leaves them alone.
 //!
+//! `-Rpass-missed=unroll` says, for each innermost loop it leaves alone, why: the trip count
+//! (unknown, or beyond the full-unrolling limit), the size against the threshold, a pragma's
+//! request beyond the size limit, or a loop shape it does not handle.
+//!
 //! Invariant: the unrolled code runs exactly the iterations of the original in order; nothing
 //! is assumed about memory or side effects.
 
@@ -80,6 +84,18 @@ pub fn unroll_with_remarks(func: &mut Function, knobs: &Knobs, remarks: &mut Rem
             }
             let scev = LoopScev::compute(func, &cfg, lp);
             if scev.latch.is_none() || scev.entry_branch.is_none() {
+                if remarks.wants_missed() {
+                    let loc = func
+                        .layout
+                        .first_inst(lp.header)
+                        .map_or(SourceLoc::default(), |i| func.srcloc(i));
+                    let what = if scev.latch.is_none() {
+                        "it has several back edges"
+                    } else {
+                        "it has several entries"
+                    };
+                    remarks.emit_missed(loc, format!("loop at {} not unrolled: {what}", lp.header));
+                }
                 continue;
             }
             let size = loop_size(func, lp).max(1);
@@ -110,6 +126,10 @@ pub fn unroll_with_remarks(func: &mut Function, knobs: &Knobs, remarks: &mut Rem
                 .layout
                 .first_inst(lp.header)
                 .map_or(SourceLoc::default(), |i| func.srcloc(i));
+            if plan.is_none() && remarks.wants_missed() {
+                let why = why_not(func, &scev, hint, size, trips, knobs);
+                remarks.emit_missed(loc, format!("loop at {} not unrolled: {why}", lp.header));
+            }
             match plan {
                 Some(Plan::Full(t)) => {
                     full_unroll(func, lp, &scev, t);
@@ -120,6 +140,13 @@ pub fn unroll_with_remarks(func: &mut Function, knobs: &Knobs, remarks: &mut Rem
                 }
                 Some(Plan::Partial(u)) => {
                     if !partial_unroll(func, lp, &scev, u) {
+                        remarks.emit_missed(
+                            loc,
+                            format!(
+                                "loop at {} not unrolled by {u}: its exit test is not a monotone comparison of an induction variable",
+                                lp.header
+                            ),
+                        );
                         continue;
                     }
                     remarks.emit(
@@ -141,6 +168,62 @@ pub fn unroll_with_remarks(func: &mut Function, knobs: &Knobs, remarks: &mut Rem
         }
     }
     changed
+}
+
+/// Why a loop gets no unrolling plan, for `-Rpass-missed=unroll`.
+fn why_not(
+    func: &Function,
+    scev: &LoopScev,
+    hint: Option<LoopHint>,
+    size: usize,
+    trips: Option<u64>,
+    knobs: &Knobs,
+) -> String {
+    let threshold = knobs.unroll_threshold as usize;
+    // The trip count beyond the full-unrolling limit, when it is still a constant.
+    let far = || {
+        trips
+            .is_none()
+            .then(|| scev.constant_trip_count(func, 1 << 20))
+            .flatten()
+    };
+    match (hint, trips) {
+        (Some(LoopHint::Full), Some(t)) => format!(
+            "'unroll full' asked, but {t} copies of {size} instructions exceed the limit of {MAX_UNROLLED_SIZE}"
+        ),
+        (Some(LoopHint::Full), None) => match far() {
+            Some(t) => format!(
+                "'unroll full' asked, but the trip count is too large ({t} > {MAX_FULL_TRIPS})"
+            ),
+            None => "'unroll full' asked, but the trip count is unknown".to_string(),
+        },
+        (Some(LoopHint::Count(n)), _) => format!(
+            "unrolling by {n} asked, but {n} copies of {size} instructions exceed the limit of {MAX_UNROLLED_SIZE}"
+        ),
+        (Some(LoopHint::Disable), _) => "unrolling is disabled for it".to_string(),
+        (None, Some(t)) => format!(
+            "trip count {t} x {size} instructions = {} exceeds the unroll threshold ({threshold})",
+            t as usize * size
+        ),
+        (None, None) => {
+            let count = match far() {
+                Some(t) => format!("trip count too large ({t} > {MAX_FULL_TRIPS})"),
+                None => "trip count unknown".to_string(),
+            };
+            if knobs.unroll_count < 2 {
+                format!(
+                    "{count}, and partial unrolling is off (unroll-count={})",
+                    knobs.unroll_count
+                )
+            } else {
+                format!(
+                    "{count}, and {} copies x {size} instructions = {} exceed the unroll threshold ({threshold})",
+                    knobs.unroll_count,
+                    knobs.unroll_count as usize * size
+                )
+            }
+        }
+    }
 }
 
 /// Copies the blocks of `lp` once, placing them after `after`; branch targets inside the loop

@@ -67,6 +67,7 @@ enum Leaf {
     Requires,
     Scan,
     Cancel,
+    Unroll,
 }
 
 directives! {
@@ -131,6 +132,7 @@ directives! {
     EndDeclareTarget = ["end" "declare" "target"] Declarative [];
     Threadprivate = ["threadprivate"] Declarative [];
     Requires = ["requires"] Declarative [Requires];
+    Unroll = ["unroll"] Stmt [Unroll];
 }
 
 /// Directive names that are valid OpenMP but unsupported by ompcc (first words).
@@ -144,7 +146,6 @@ const UNSUPPORTED: &[&[&str]] = &[
     &["metadirective"],
     &["begin", "metadirective"],
     &["tile"],
-    &["unroll"],
     &["depobj"],
     &["interop"],
     &["allocate"],
@@ -352,6 +353,8 @@ clauses! {
     CancelFor = "for" true;
     CancelSections = "sections" true;
     CancelTaskgroup = "taskgroup" true;
+    Full = "full" true;
+    Partial = "partial" true;
 }
 
 impl OmpClauseName {
@@ -552,6 +555,8 @@ fn leaf_allows(leaf: Leaf, c: OmpClauseName) -> bool {
             matches!(c, C::To | C::Enter | C::Link | C::DeviceType | C::Indirect)
         }
         Leaf::BeginDeclareTarget => matches!(c, C::DeviceType | C::Indirect),
+        // `full` and `partial` exclude each other (checked by sema).
+        Leaf::Unroll => matches!(c, C::Full | C::Partial),
         Leaf::Requires => matches!(
             c,
             C::UnifiedAddress

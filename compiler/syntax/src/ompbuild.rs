@@ -412,8 +412,9 @@ fn clause(
             | C::CancelFor
             | C::CancelSections
             | C::CancelTaskgroup
+            | C::Full
     );
-    let optional_args = matches!(name, C::Ordered | C::Indirect | C::Nowait);
+    let optional_args = matches!(name, C::Ordered | C::Indirect | C::Nowait | C::Partial);
     let Some(mut groups) = args else {
         if takes_args && !optional_args {
             cx.err(
@@ -447,6 +448,7 @@ fn clause(
         | C::ThreadLimit
         | C::Ordered
         | C::Indirect
+        | C::Partial
         | C::Detach => {
             if n != 1 {
                 return bad("expected one expression");

@@ -23,6 +23,7 @@ mod init;
 mod omp;
 mod print;
 mod stmt;
+mod unroll;
 
 use crate::consteval::ConstValue;
 use crate::types::{EnumId, QualType, RecordId, TypeTable, VlaSize};
