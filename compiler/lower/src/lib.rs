@@ -83,6 +83,7 @@
 //! closing brace's.
 
 mod atomic;
+mod atomic_builtin;
 mod complex;
 mod ctx;
 mod expr;
@@ -91,6 +92,7 @@ mod func;
 mod generic;
 mod hints;
 mod kernel;
+mod lock;
 mod privatize;
 mod ty;
 mod walk;
