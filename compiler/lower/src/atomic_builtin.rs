@@ -7,9 +7,9 @@
 //!   through `ptrtoint`); 4- and 8-byte objects use `atomic_rmw`/`atomic_cas`, 1- and
 //!   2-byte objects a compare-and-swap loop on the aligned 32-bit word that contains them
 //!   (PTX has no narrower `atom`), so the neighbouring bytes are never written;
-//! - atomic loads and stores are `volatile` accesses (PTX `ld.volatile`/`st.volatile`:
-//!   relaxed, single-copy atomic when naturally aligned, never cached in registers, merged or
-//!   removed by the optimizer);
+//! - atomic loads are `volatile` loads (PTX `ld.volatile`: relaxed, single-copy atomic when
+//!   naturally aligned, never cached in registers, merged or removed by the optimizer);
+//!   atomic stores are exchanges whose result is unused (see `atomic_store_bits`);
 //! - memory orders become fences around the operation, as the PTX memory model allows
 //!   (a fence before a morally strong access makes it a release, one after it an acquire):
 //!   release, acq_rel and seq_cst put a fence before, consume, acquire, acq_rel and seq_cst
@@ -262,7 +262,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         Some(match result {
             None => Rv::Void,
-            Some((v, Scalar::Bool)) if matches!(b, A::CompareExchange { .. } | A::SyncCas { .. }) => {
+            Some((v, Scalar::Bool))
+                if matches!(b, A::CompareExchange { .. } | A::SyncCas { .. }) =>
+            {
                 let want = self.class(info.ty, span)?;
                 Rv::S(self.convert(v, Scalar::Bool, want))
             }
@@ -280,7 +282,10 @@ impl<'a> FnLower<'_, 'a, '_> {
         let pi = self.info(p)?;
         let types = &self.cx.typed.types;
         let Some(t) = types.pointee(pi.conv) else {
-            self.unsupported("the atomic object must be reached through a pointer", p.span);
+            self.unsupported(
+                "the atomic object must be reached through a pointer",
+                p.span,
+            );
             return None;
         };
         let t = types.canon(t).unqual();
@@ -316,7 +321,13 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// An operand in the object's bits: a value argument (converted to the object's type
     /// by sema) or, for the generic forms, the bits `a` points to.
-    fn atomic_operand(&mut self, a: &'a Expr, by_ptr: bool, obj: Obj, cls: Scalar) -> Option<Value> {
+    fn atomic_operand(
+        &mut self,
+        a: &'a Expr,
+        by_ptr: bool,
+        obj: Obj,
+        cls: Scalar,
+    ) -> Option<Value> {
         if by_ptr {
             let p = self.scalar(a)?;
             return Some(self.load_bits_from(p, obj.bits, obj.addr.align));
@@ -414,25 +425,33 @@ impl<'a> FnLower<'_, 'a, '_> {
         v
     }
 
-    /// An atomic store with order `o`.
+    /// An atomic store with order `o`: an exchange whose old value is unused. A plain
+    /// `st` would do on the GPU, but a read-modify-write is never lost against another
+    /// thread's compare-and-swap loop on the same word in any executor (the emulator
+    /// serializes read-modify-writes per address, not plain stores against them), and 1-
+    /// and 2-byte objects need the word loop anyway.
     pub(crate) fn atomic_store_bits(&mut self, obj: Obj, v: Value, o: MemOrder) {
         self.fence_if(fence_before(o));
-        let f = Self::volatile_flags(obj);
-        self.b.ins().store(obj.addr.space, f, v, obj.addr.ptr);
+        self.exchange(obj, v);
         self.fence_if(o == MemOrder::SeqCst);
     }
 
-    /// An atomic exchange; returns the old bits.
-    fn atomic_xchg_bits(&mut self, obj: Obj, v: Value, o: MemOrder) -> Value {
-        self.fence_if(fence_before(o));
-        let old = if obj.bits.bytes() >= 4 {
+    /// Swaps `v` into the object; returns the old bits.
+    fn exchange(&mut self, obj: Obj, v: Value) -> Value {
+        if obj.bits.bytes() >= 4 {
             let a = obj.addr;
             self.b
                 .ins()
                 .atomic_rmw(AtomicRmwOp::Xchg, a.space, Scope::Gpu, a.ptr, v)
         } else {
             self.cas_loop(obj, |_, _| (v, None))
-        };
+        }
+    }
+
+    /// An atomic exchange; returns the old bits.
+    fn atomic_xchg_bits(&mut self, obj: Obj, v: Value, o: MemOrder) -> Value {
+        self.fence_if(fence_before(o));
+        let old = self.exchange(obj, v);
         self.fence_if(fence_after(o));
         old
     }
@@ -597,10 +616,28 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// `x++`, `x--`, `++x`, `--x` on an `_Atomic` object: one seq_cst read-modify-write
     /// (C11 6.5.2.4p2). `None` when `x` is not such an object.
-    pub(crate) fn atomic_incdec(&mut self, op: UnaryOp, x: &'a Expr, lv: &Lv, span: Span) -> Option<Option<Value>> {
+    pub(crate) fn atomic_incdec(
+        &mut self,
+        op: UnaryOp,
+        x: &'a Expr,
+        lv: &Lv,
+        span: Span,
+    ) -> Option<Option<Value>> {
         let (obj, cls) = self.atomic_lvalue(lv)?;
         let xi = self.info(x)?;
         let inc = matches!(op, UnaryOp::PreInc | UnaryOp::PostInc);
+        let post = matches!(op, UnaryOp::PostInc | UnaryOp::PostDec);
+        if let Scalar::Int(t @ (Type::I32 | Type::I64), _) = cls {
+            // one native read-modify-write
+            let one = self.b.ins().iconst(t, 1);
+            let fop = if inc { FetchOp::Add } else { FetchOp::Sub };
+            let old = self.atomic_fetch_bits(obj, fop, one, MemOrder::SeqCst);
+            return Some(Some(if post {
+                old
+            } else {
+                self.fetch_value(fop, old, one)
+            }));
+        }
         let elem = self.cx.typed.types.pointee(xi.ty);
         let (old, new) = self.atomic_object_update(obj, cls, span, |fl, old| match cls {
             Scalar::Ptr => {
@@ -630,11 +667,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 })
             }
         })?;
-        Some(Some(if matches!(op, UnaryOp::PostInc | UnaryOp::PostDec) {
-            old
-        } else {
-            new
-        }))
+        Some(Some(if post { old } else { new }))
     }
 
     /// `x op= r` on an `_Atomic` object: `r` evaluated once, then one seq_cst
@@ -650,6 +683,21 @@ impl<'a> FnLower<'_, 'a, '_> {
         let (obj, cls) = self.atomic_lvalue(lv)?;
         let rc = self.class_of_conv(r)?;
         let rv = self.scalar(r)?;
+        let native = match bop {
+            BinaryOp::Add => Some(FetchOp::Add),
+            BinaryOp::Sub => Some(FetchOp::Sub),
+            BinaryOp::BitAnd => Some(FetchOp::And),
+            BinaryOp::BitOr => Some(FetchOp::Or),
+            BinaryOp::BitXor => Some(FetchOp::Xor),
+            _ => None,
+        };
+        if let (Some(fop), Scalar::Int(Type::I32 | Type::I64, _)) = (native, cls)
+            && rc == cls
+        {
+            // computed in the object's own type: one native read-modify-write
+            let old = self.atomic_fetch_bits(obj, fop, rv, MemOrder::SeqCst);
+            return Some(Some(self.fetch_value(fop, old, rv)));
+        }
         let elem = self.cx.typed.types.pointee(lt);
         let (_, new) = self.atomic_object_update(obj, cls, span, |fl, old| {
             if cls == Scalar::Ptr {
@@ -720,7 +768,11 @@ impl<'a> FnLower<'_, 'a, '_> {
 
 /// The builtin a call's callee names, when it is an atomic builtin sema typed as one (an
 /// undeclared name: a user function of the same name is an ordinary call).
-pub(crate) fn callee_builtin(typed: &ompcc_sema::TypedUnit, tu: &ompcc_syntax::ast::TranslationUnit, f: &Expr) -> Option<AtomicBuiltin> {
+pub(crate) fn callee_builtin(
+    typed: &ompcc_sema::TypedUnit,
+    tu: &ompcc_syntax::ast::TranslationUnit,
+    f: &Expr,
+) -> Option<AtomicBuiltin> {
     let f = strip_parens(f);
     let ompcc_syntax::ast::ExprKind::Ident(n) = &f.kind else {
         return None;

@@ -197,9 +197,14 @@ impl AtomicBuiltin {
             }
             A::Store { generic: true } => &[P::Object, P::ValuePtr, P::Order],
             A::Exchange { generic: true } => &[P::Object, P::ValuePtr, P::ValuePtr, P::Order],
-            A::CompareExchange { generic: false } => {
-                &[P::Object, P::ValuePtr, P::Value, P::Weak, P::Order, P::Order]
-            }
+            A::CompareExchange { generic: false } => &[
+                P::Object,
+                P::ValuePtr,
+                P::Value,
+                P::Weak,
+                P::Order,
+                P::Order,
+            ],
             A::CompareExchange { generic: true } => &[
                 P::Object,
                 P::ValuePtr,

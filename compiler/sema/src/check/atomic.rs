@@ -53,7 +53,12 @@ impl Checker<'_> {
         }
         let mut ok = true;
         let mut order_args = Vec::new();
-        for (i, (p, a)) in params.iter().zip(args).enumerate().skip(usize::from(obj.is_some())) {
+        for (i, (p, a)) in params
+            .iter()
+            .zip(args)
+            .enumerate()
+            .skip(usize::from(obj.is_some()))
+        {
             let Some(t) = tys[i] else {
                 ok = false;
                 continue;
@@ -265,11 +270,7 @@ impl Checker<'_> {
                 _ => false,
             };
             if bad {
-                self.warn(
-                    "W0411",
-                    format!("invalid memory model for '{n}'"),
-                    a.span,
-                );
+                self.warn("W0411", format!("invalid memory model for '{n}'"), a.span);
             }
         }
     }
