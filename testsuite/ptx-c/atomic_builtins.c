@@ -1,5 +1,7 @@
 /* GNU atomic builtins on the device: loads, stores, exchanges, compare-exchanges and fetch
- * operations of 1, 2, 4 and 8 bytes, pointers and doubles, with their memory orders. */
+ * operations of 1, 2, 4 and 8 bytes and pointers, with their memory orders (fences before a
+ * release, after an acquire); 1- and 2-byte read-modify-writes are compare-and-swap loops on
+ * the containing 32-bit word. */
 // run: -fopenmp --device-only --emit=ptx -O2
 int load_relaxed(int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 long load_acquire(long *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
@@ -46,11 +48,14 @@ int lock_free(void) { return __atomic_always_lock_free(sizeof(long), 0) + __atom
 // nextln: fence.sc.gpu;
 // check: store_release(
 // check: fence.sc.gpu;
-// nextln: st.volatile.u32 [%rd1], %r1;
+// nextln: atom.exch.b32 %r2, [%rd1], %r1;
 // nextln: ret;
 // check: store_relaxed_u8(
 // not: fence
-// check: st.volatile.u8 [%rd1], %rs1;
+// check: mov.u32 %r4, 255;
+// check: atom.cas.b32 %r13, [%rd6], %r10, %r12;
+// not: fence
+// check: ret;
 // check: fetch_add_relaxed(
 // not: fence
 // check: atom.add.u32 %r2, [%rd1], %r1;
@@ -92,7 +97,9 @@ int lock_free(void) { return __atomic_always_lock_free(sizeof(long), 0) + __atom
 // check: fence.sc.gpu;
 // check: clear(
 // check: fence.sc.gpu;
-// nextln: st.volatile.u8 [%rd1], %rs1;
+// check: atom.cas.b32
+// not: fence
+// check: ret;
 // check: fences()
 // nextln: {
 // nextln: fence.sc.gpu;
@@ -113,7 +120,7 @@ int lock_free(void) { return __atomic_always_lock_free(sizeof(long), 0) + __atom
 // nextln: fence.sc.gpu;
 // check: sync_unlock(
 // check: fence.sc.gpu;
-// nextln: st.volatile.u32 [%rd1], %r1;
+// nextln: atom.exch.b32 %r2, [%rd1], %r1;
 // check: sync_full()
 // check: fence.sc.gpu;
 // check: lock_free()

@@ -32,7 +32,7 @@ _Bool c11_flag(atomic_flag *f) { return atomic_flag_test_and_set_explicit(f, mem
 // check: atom.global.cas.b32
 // check: fence.sc.gpu;
 // check: add_total(
-// check: ld.volatile.global.u64 %rd{{[0-9]+}}, [total];
+// check: ld.volatile.global.u64 %rd$(=\d+), [total];
 // check: add.rn.f64
 // check: atom.global.cas.b64
 // check: read(
@@ -41,13 +41,13 @@ _Bool c11_flag(atomic_flag *f) { return atomic_flag_test_and_set_explicit(f, mem
 // nextln: fence.sc.gpu;
 // check: set(
 // check: fence.sc.gpu;
-// nextln: st.volatile.global.u32 [counter], %r1;
+// nextln: atom.global.exch.b32 %r2, [counter], %r1;
 // nextln: fence.sc.gpu;
 // check: c11_float(
 // check: fence.sc.gpu;
-// nextln: st.volatile.u32 [%rd1], %r1;
+// nextln: atom.exch.b32 %r$(=\d+), [%rd1], %r$(=\d+);
 // nextln: fence.sc.gpu;
-// check: ld.volatile.u32 %r2, [%rd1];
+// check: ld.volatile.u32 %r$(=\d+), [%rd1];
 // nextln: fence.sc.gpu;
 // check: c11_flag(
 // check: atom.cas.b32

@@ -19,7 +19,7 @@ int try_nest(omp_nest_lock_t *l) { return omp_test_nest_lock(l); }
 // check: fence.sc.gpu;
 // check: give(
 // check: fence.sc.gpu;
-// nextln: atom.exch.b32
+// check: atom.exch.b32
 // check: try_take(
 // check: atom.cas.b32
 // nextln: fence.sc.gpu;
@@ -32,7 +32,7 @@ int try_nest(omp_nest_lock_t *l) { return omp_test_nest_lock(l); }
 // check: ld.volatile.u32
 // check: st.volatile.u64
 // check: fence.sc.gpu;
-// nextln: atom.exch.b32
+// check: atom.exch.b32
 // check: try_nest(
 // check: ld.volatile.u64
 // check: atom.cas.b32

@@ -27,13 +27,21 @@ use ompcc_sema::ExprInfo;
 use ompcc_sema::atomic::{AtomicBuiltin, FetchOp, MemOrder};
 use ompcc_sema::consteval::ConstValue;
 use ompcc_sema::types::{QualType, Quals};
-use ompcc_syntax::ast::{BinaryOp, Expr, UnaryOp};
+use ompcc_syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 
 /// An atomic object: where it is and the integer type of its bits.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Obj {
     pub addr: Addr,
     pub bits: Type,
+}
+
+/// Memory a `T *` argument points to, with the class its object is accessed in (`None`:
+/// as the atomic object's bits).
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    addr: Addr,
+    cls: Option<Scalar>,
 }
 
 /// Whether `o` needs a fence before the operation (it releases).
@@ -160,7 +168,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         let result: Option<(Value, Scalar)> = match b {
             A::Load { generic } => {
                 let ret = if generic {
-                    Some(self.scalar(&args[1])?)
+                    Some(self.value_ptr(&args[1], obj)?)
                 } else {
                     None
                 };
@@ -168,7 +176,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let v = self.atomic_load_bits(obj, o);
                 match ret {
                     Some(r) => {
-                        self.store_bits_to(r, v, obj.addr.align);
+                        self.store_bits_to(r, v);
                         None
                     }
                     None => Some((v, cls)),
@@ -183,7 +191,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             A::Exchange { generic } => {
                 let v = self.atomic_operand(&args[1], generic, obj, cls)?;
                 let ret = if generic {
-                    Some(self.scalar(&args[2])?)
+                    Some(self.value_ptr(&args[2], obj)?)
                 } else {
                     None
                 };
@@ -191,22 +199,21 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let old = self.atomic_xchg_bits(obj, v, o);
                 match ret {
                     Some(r) => {
-                        self.store_bits_to(r, old, obj.addr.align);
+                        self.store_bits_to(r, old);
                         None
                     }
                     None => Some((old, cls)),
                 }
             }
             A::CompareExchange { generic } => {
-                let ep = self.scalar(&args[1])?;
+                let ep = self.value_ptr(&args[1], obj)?;
                 let desired = self.atomic_operand(&args[2], generic, obj, cls)?;
                 self.effect(&args[3]);
                 // a strong compare-and-swap ordered by the success order serves the weak
                 // form and any failure order (which may not be stronger)
                 let o = self.order(&args[4]);
                 self.order(&args[5]);
-                let align = obj.addr.align;
-                let expected = self.load_bits_from(ep, obj.bits, align);
+                let expected = self.load_bits_from(ep, obj.bits);
                 let old = self.atomic_cas_bits(obj, expected, desired, o);
                 let ok = self.b.ins().icmp(IntCC::Eq, old, expected);
                 // on failure `*expected` receives the value found
@@ -214,7 +221,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let done = self.b.create_block();
                 self.b.ins().brif(ok, done, &[], fail, &[]);
                 self.b.switch_to_block(fail);
-                self.store_bits_to(ep, old, align);
+                self.store_bits_to(ep, old);
                 self.b.ins().jump(done, &[]);
                 self.b.switch_to_block(done);
                 Some((self.b.ins().zext(Type::I8, ok), Scalar::Bool))
@@ -329,8 +336,8 @@ impl<'a> FnLower<'_, 'a, '_> {
         cls: Scalar,
     ) -> Option<Value> {
         if by_ptr {
-            let p = self.scalar(a)?;
-            return Some(self.load_bits_from(p, obj.bits, obj.addr.align));
+            let p = self.value_ptr(a, obj)?;
+            return Some(self.load_bits_from(p, obj.bits));
         }
         let v = self.scalar(a)?;
         let vt = self.b.value_type(v);
@@ -352,15 +359,64 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
     }
 
-    fn load_bits_from(&mut self, p: Value, bits: Type, align: u32) -> Value {
-        let flags = MemFlags::aligned(align.min(bits.bytes()).max(1));
-        self.b.ins().load(bits, AddrSpace::Generic, flags, p)
+    /// Where a `T *` argument other than the object points: for `&x` the object `x`
+    /// itself (so the temporaries of `<stdatomic.h>`'s macros stay promotable to
+    /// registers), else the pointer's target.
+    fn value_ptr(&mut self, a: &'a Expr, obj: Obj) -> Option<Place> {
+        let align = obj.addr.align;
+        if let ExprKind::Unary(UnaryOp::AddrOf, x) = &strip_parens(a).kind {
+            return match self.lvalue(x)? {
+                Lv::Mem(addr, qt) => {
+                    // accessed in its own type, so that a promotable slot is never punned
+                    let cls = ty::scalar(&self.cx.typed.types, qt)
+                        .ok()
+                        .flatten()
+                        .filter(|c| c.ty().bytes() == obj.bits.bytes());
+                    Some(Place {
+                        addr: Addr {
+                            align: addr.align.min(align),
+                            ..addr
+                        },
+                        cls,
+                    })
+                }
+                _ => {
+                    self.unsupported("expected the address of an object", a.span);
+                    None
+                }
+            };
+        }
+        let ptr = self.scalar(a)?;
+        Some(Place {
+            addr: Addr {
+                ptr,
+                space: AddrSpace::Generic,
+                align,
+            },
+            cls: None,
+        })
     }
 
-    fn store_bits_to(&mut self, p: Value, v: Value, align: u32) {
-        let bits = self.b.value_type(v);
-        let flags = MemFlags::aligned(align.min(bits.bytes()).max(1));
-        self.b.ins().store(AddrSpace::Generic, flags, v, p);
+    fn load_bits_from(&mut self, p: Place, bits: Type) -> Value {
+        let t = p.cls.map_or(bits, Scalar::ty);
+        let a = p.addr;
+        let flags = MemFlags::aligned(a.align.min(t.bytes()).max(1));
+        let v = self.b.ins().load(t, a.space, flags, a.ptr);
+        match p.cls {
+            Some(c) => self.to_bits(v, c),
+            None => v,
+        }
+    }
+
+    fn store_bits_to(&mut self, p: Place, v: Value) {
+        let v = match p.cls {
+            Some(c) => self.from_bits(v, c),
+            None => v,
+        };
+        let t = self.b.value_type(v);
+        let a = p.addr;
+        let flags = MemFlags::aligned(a.align.min(t.bytes()).max(1));
+        self.b.ins().store(a.space, flags, v, a.ptr);
     }
 
     /// `v` (of class `cls`) as the integer of the same width.
@@ -774,7 +830,7 @@ pub(crate) fn callee_builtin(
     f: &Expr,
 ) -> Option<AtomicBuiltin> {
     let f = strip_parens(f);
-    let ompcc_syntax::ast::ExprKind::Ident(n) = &f.kind else {
+    let ExprKind::Ident(n) = &f.kind else {
         return None;
     };
     if typed.ident_symbols.contains_key(&f.id) {
