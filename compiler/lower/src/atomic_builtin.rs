@@ -276,7 +276,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 Rv::S(self.convert(v, Scalar::Bool, want))
             }
             Some((v, c)) => {
-                let v = self.from_bits(v, c);
+                let v = self.value_of_bits(v, c);
                 let want = self.class(info.ty, span)?;
                 Rv::S(self.convert(v, c, want))
             }
@@ -345,7 +345,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         if cls == Scalar::Ptr && vt == Type::I64 {
             return Some(v);
         }
-        Some(self.to_bits(v, cls))
+        Some(self.bits_of(v, cls))
     }
 
     /// The memory order argument `a`: its constant value, else seq_cst.
@@ -403,14 +403,14 @@ impl<'a> FnLower<'_, 'a, '_> {
         let flags = MemFlags::aligned(a.align.min(t.bytes()).max(1));
         let v = self.b.ins().load(t, a.space, flags, a.ptr);
         match p.cls {
-            Some(c) => self.to_bits(v, c),
+            Some(c) => self.bits_of(v, c),
             None => v,
         }
     }
 
     fn store_bits_to(&mut self, p: Place, v: Value) {
         let v = match p.cls {
-            Some(c) => self.from_bits(v, c),
+            Some(c) => self.value_of_bits(v, c),
             None => v,
         };
         let t = self.b.value_type(v);
@@ -420,7 +420,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `v` (of class `cls`) as the integer of the same width.
-    pub(crate) fn to_bits(&mut self, v: Value, cls: Scalar) -> Value {
+    pub(crate) fn bits_of(&mut self, v: Value, cls: Scalar) -> Value {
         match cls {
             Scalar::Float(t) => {
                 let it = if t == Type::F32 { Type::I32 } else { Type::I64 };
@@ -432,7 +432,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// The value of class `cls` whose bits are `v`.
-    pub(crate) fn from_bits(&mut self, v: Value, cls: Scalar) -> Value {
+    pub(crate) fn value_of_bits(&mut self, v: Value, cls: Scalar) -> Value {
         match cls {
             Scalar::Float(t) => self.b.ins().bitcast(t, v),
             Scalar::Ptr => self.b.ins().inttoptr(Type::PTR, v),
@@ -656,7 +656,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     pub(crate) fn atomic_lvalue_load(&mut self, lv: &Lv) -> Option<Value> {
         let (obj, cls) = self.atomic_lvalue(lv)?;
         let v = self.atomic_load_bits(obj, MemOrder::SeqCst);
-        Some(self.from_bits(v, cls))
+        Some(self.value_of_bits(v, cls))
     }
 
     /// Writes `v` (of the object's class) into an `_Atomic` object (seq_cst); `false` when
@@ -665,7 +665,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         let Some((obj, cls)) = self.atomic_lvalue(lv) else {
             return false;
         };
-        let b = self.to_bits(v, cls);
+        let b = self.bits_of(v, cls);
         self.atomic_store_bits(obj, b, MemOrder::SeqCst);
         true
     }
@@ -802,7 +802,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         let mut out = None;
         let mut failed = false;
         self.cas_loop(obj, |fl, ob| {
-            let old = fl.from_bits(ob, cls);
+            let old = fl.value_of_bits(ob, cls);
             let new = match step(fl, old) {
                 Some(n) => n,
                 None => {
@@ -811,7 +811,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 }
             };
             out = Some((old, new));
-            (fl.to_bits(new, cls), None)
+            (fl.bits_of(new, cls), None)
         });
         self.b.ins().fence(Scope::Gpu);
         if failed {
