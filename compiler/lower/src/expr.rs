@@ -160,7 +160,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                         align: addr.align.min(self.align_of(qt)),
                         ..addr
                     };
-                    (Rv::S(self.load_raw(a, cls.ty(), vol)), false)
+                    match self.atomic_lvalue_load(&Lv::Mem(a, qt)) {
+                        Some(v) => (Rv::S(v), false),
+                        None => (Rv::S(self.load_raw(a, cls.ty(), vol)), false),
+                    }
                 }
             }
             Ev::L(lv @ Lv::Bit { .. }) => (Rv::S(self.load_lv(&lv)), false),
@@ -793,7 +796,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         self.element_addr_value(base, iv, ic, elem, negate, span)
     }
 
-    fn element_addr_value(
+    pub(crate) fn element_addr_value(
         &mut self,
         base: Addr,
         iv: Value,
@@ -919,6 +922,9 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     pub fn load_lv(&mut self, lv: &Lv) -> Value {
+        if let Some(v) = self.atomic_lvalue_load(lv) {
+            return v;
+        }
         match *lv {
             Lv::Mem(addr, qt) => {
                 let cls = self.class(qt, Span::point(0)).unwrap_or(Scalar::INT);
@@ -960,6 +966,9 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// Stores `v` (of the lvalue's class); returns the value the object now holds.
     pub fn store_lv(&mut self, lv: &Lv, v: Value) -> Value {
+        if self.atomic_lvalue_store(lv, v) {
+            return v;
+        }
         match *lv {
             Lv::Mem(addr, qt) => {
                 let vol = qt.quals.contains(Quals::VOLATILE);
@@ -1086,6 +1095,9 @@ impl<'a> FnLower<'_, 'a, '_> {
     fn incdec(&mut self, op: UnaryOp, x: &'a Expr, span: Span) -> Option<Value> {
         let xi = self.info(x)?;
         let lv = self.lvalue(x)?;
+        if let Some(r) = self.atomic_incdec(op, x, &lv, span) {
+            return r;
+        }
         let cls = self.class(xi.ty, span)?;
         let old = self.load_lv(&lv);
         let inc = matches!(op, UnaryOp::PreInc | UnaryOp::PostInc);
@@ -1270,6 +1282,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             return Some(Rv::S(self.store_lv(&lv, v)));
         };
         let lv = self.lvalue(l)?;
+        if let Some(r) = self.atomic_compound(bop, lt, &lv, r, span) {
+            return r.map(Rv::S);
+        }
         let lc = self.class(lt, span)?;
         let old = self.load_lv(&lv);
         let new = if lc == Scalar::Ptr {
@@ -1559,6 +1574,9 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     fn call(&mut self, e: &'a Expr, f: &'a Expr, args: &'a [Expr], info: ExprInfo) -> Option<Rv> {
         let span = e.span;
+        if let Some(b) = crate::atomic_builtin::callee_builtin(self.cx.typed, self.cx.tu, f) {
+            return self.atomic_builtin(b, args, info, span);
+        }
         // builtins sema typed without a symbol: the type-generic floating-point ones
         // (`__builtin_isnan`, ...), `__builtin_inf`/`nan` (values), `__builtin_complex`
         if let ExprKind::Ident(n) = &strip_parens(f).kind {
@@ -1601,6 +1619,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             }
             "__assert_fail" if args.len() == 4 => return self.assert_fail(args, span),
             _ => {}
+        }
+        if let Some(r) = self.omp_lock(&name, args, info, span) {
+            return r;
         }
         if let Some(v) = self.omp_api(&name, args, info.ty) {
             return Some(Rv::S(v));

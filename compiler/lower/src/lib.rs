@@ -67,6 +67,10 @@
 //! OpenMP 5.2 form (module `atomic`: read, write, update, capture with the block forms and
 //! swap, compare with min/max and compare-and-swap forms: one atomic instruction where one
 //! gives the exact result, a compare-and-swap loop computing in C's types otherwise), the
+//! GNU atomic builtins `__atomic_*`/`__sync_*` behind `<stdatomic.h>` and C11 `_Atomic`
+//! objects (module `atomic_builtin`: 1-8 byte objects, memory orders as fences, 1- and 2-byte
+//! objects by compare-and-swap on the containing word), the OpenMP lock API (module `lock`:
+//! compare-and-swap spin locks, nest locks owned by the grid-wide thread index), the
 //! `<math.h>` classification builtins (module `fpclass`: `isnan`, `isinf`, `signbit`,
 //! `fpclassify`, ...), `simd` without privatization (run in order), `flush` (a fence),
 //! `_Complex float`/`double` (module `complex`: values in memory like structs, gcc's
@@ -86,6 +90,7 @@
 //! closing brace's.
 
 mod atomic;
+mod atomic_builtin;
 mod complex;
 mod ctx;
 mod expr;
@@ -94,6 +99,7 @@ mod func;
 mod generic;
 mod hints;
 mod kernel;
+mod lock;
 mod privatize;
 mod task;
 mod ty;

@@ -20,8 +20,10 @@
 //! let params = unit.params(&fdef);      // parameter symbols of a function definition
 //! ```
 //!
-//! [`print_typed`] renders the typed tree for `--emit=ast`.
+//! [`print_typed`] renders the typed tree for `--emit=ast`; [`atomic`] classifies the GNU
+//! atomic builtins for the checker and for lowering.
 
+pub mod atomic;
 pub mod check;
 pub mod consteval;
 pub mod conv;

@@ -148,7 +148,7 @@ const MAX_CALL_DEPTH: usize = 8192;
 const MAX_FRAME_REGS: usize = 1 << 16;
 
 /// Instructions a divergent group runs before another group of its warp gets a turn.
-const SLICE: u32 = 1 << 14;
+const SLICE: u32 = 1 << 10;
 
 const RUN: u8 = 0;
 const BAR: u8 = 1;

@@ -1,7 +1,8 @@
 //! Device global memory: allocations at distinct, never-reused addresses, checked accesses,
 //! and atomics that are correct when blocks run on several host threads.
 //!
-//! Invariants: allocations are sorted by base address and never overlap; there is a gap of at
+//! Invariants: allocations are sorted by base address and never overlap, each is stored as
+//! whole 32-bit words (its size rounded up to 4); there is a gap of at
 //! least `GUARD` unmapped bytes after each one, so small overruns fault instead of landing in
 //! a neighbour; freed ranges are never handed out again (use-after-free faults). Bytes are
 //! `AtomicU8` so racy kernels are data races of the emulated program, never of the emulator;
@@ -68,7 +69,10 @@ impl GlobalMem {
             return None;
         }
         let base = self.next;
-        let n = usize::try_from(bytes.max(1)).ok()?;
+        // Storage is whole 32-bit words: a GPU allocation is padded to its granule, and
+        // 8- and 16-bit atomics are compare-and-swap loops on the aligned word holding
+        // the object (as nvcc and LLVM emit them), so that word must be addressable.
+        let n = usize::try_from(bytes.max(1).div_ceil(4) * 4).ok()?;
         let mut data: Vec<AtomicU8> = Vec::new();
         // a failed reservation is an error for the caller, not an abort of the host
         data.try_reserve_exact(n).ok()?;
@@ -204,6 +208,14 @@ mod tests {
         assert!(matches!(m.read(a, 4), Err(MemFault::Unmapped)));
         assert_eq!(m.atomic(b, 4, |x| x + 5).unwrap(), 0);
         assert_eq!(m.read(b, 4).unwrap(), 5);
+        // a one-byte object's word is addressable (sub-word atomics), the next word is not
+        let c = m.alloc(1).unwrap();
+        assert_eq!(m.atomic(c, 4, |x| x | 0x100).unwrap(), 0);
+        assert_eq!(m.read(c, 1).unwrap(), 0);
+        assert!(matches!(
+            m.read(c + 4, 4),
+            Err(MemFault::OutOfBounds { .. })
+        ));
     }
 }
 

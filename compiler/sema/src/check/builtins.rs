@@ -33,8 +33,6 @@ pub(super) enum Generic {
     Tgmath,
     /// `__builtin_add_overflow(a, b, &r)` and friends.
     Overflow,
-    /// `__atomic_*` / `__sync_*` taking a pointer first.
-    AtomicLike,
 }
 
 impl Generic {
@@ -46,7 +44,6 @@ impl Generic {
             Generic::Complex => (2, 2),
             Generic::Tgmath => (2, 16),
             Generic::Overflow => (3, 3),
-            Generic::AtomicLike => (1, 6),
         }
     }
 }
@@ -209,9 +206,6 @@ const SIGS: &[(&str, &str)] = &[
     ("__builtin_LINE", "i"),
     ("__builtin_FILE", "cs"),
     ("__builtin_FUNCTION", "cs"),
-    ("__atomic_thread_fence", "v i"),
-    ("__atomic_signal_fence", "v i"),
-    ("__sync_synchronize", "v"),
 ];
 
 impl Checker<'_> {
@@ -228,12 +222,6 @@ impl Checker<'_> {
             let ty = self.parse_sig(sig);
             self.declare_builtin_fn(s, ty);
         }
-    }
-
-    /// Whether an undeclared `name` is a type-generic atomic builtin.
-    pub(super) fn atomic_builtin(&self, name: &str) -> bool {
-        (name.starts_with("__atomic_") || name.starts_with("__sync_"))
-            && !SIGS.iter().any(|(n, _)| *n == name)
     }
 
     fn parse_sig(&mut self, sig: &str) -> QualType {
@@ -438,38 +426,6 @@ impl Checker<'_> {
                 }
                 let b = self.out.types.bool_();
                 Some(rv(b))
-            }
-            Generic::AtomicLike => {
-                let tys: Vec<_> = args.iter().map(|a| self.rvalue(a)).collect();
-                let p = tys.first().copied().flatten()?;
-                let Some(pointee) = self.out.types.pointee(p) else {
-                    self.error(
-                        "E0433",
-                        format!("argument 1 of '{n}' must be a pointer type"),
-                        args[0].span,
-                    );
-                    return None;
-                };
-                let nm = n;
-                let ret = if nm.contains("compare_exchange")
-                    || nm.contains("test_and_set")
-                    || nm.contains("bool_compare")
-                    || nm.contains("always_lock_free")
-                    || nm.contains("is_lock_free")
-                {
-                    self.out.types.bool_()
-                } else if nm.starts_with("__atomic_store")
-                    || nm == "__atomic_load"
-                    || nm == "__atomic_exchange"
-                    || nm == "__atomic_clear"
-                    || nm.starts_with("__sync_synchronize")
-                    || nm == "__sync_lock_release"
-                {
-                    self.out.types.void()
-                } else {
-                    self.out.types.canon(pointee).unqual()
-                };
-                Some(rv(ret))
             }
         }
     }

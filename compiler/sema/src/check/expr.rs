@@ -98,7 +98,7 @@ impl Checker<'_> {
         }
     }
 
-    fn is_null_constant(&self, e: &Expr) -> bool {
+    pub(super) fn is_null_constant(&self, e: &Expr) -> bool {
         let Some(info) = self.info(e.id) else {
             return false;
         };
@@ -1403,13 +1403,8 @@ impl Checker<'_> {
             if let Some(g) = self.generic_builtins.get(&name).copied() {
                 return self.generic_builtin_call(e, name, g, args);
             }
-            if self.atomic_builtin(self.name(name)) {
-                return self.generic_builtin_call(
-                    e,
-                    name,
-                    super::builtins::Generic::AtomicLike,
-                    args,
-                );
+            if let Some(b) = crate::atomic::AtomicBuiltin::from_name(self.name(name)) {
+                return self.atomic_builtin_call(e, name, b, args);
             }
             // C89 implicit declaration: `int name()`, as gcc does with a warning
             let n = self.name(name);

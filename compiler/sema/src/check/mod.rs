@@ -15,6 +15,7 @@
 //! Diagnostic codes: E03xx declarations (E034x initializers), E04xx expressions, E05xx
 //! statements, E06xx OpenMP; warnings use the same ranges with a W.
 
+mod atomic;
 mod builtins;
 mod decl;
 mod expr;
