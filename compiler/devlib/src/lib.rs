@@ -56,7 +56,8 @@ pub fn link_device_library(
     }
     let mut text = source().map_err(LinkError::Source)?;
     text.insert_str(0, BUILTIN_PROTOTYPES);
-    let mut lib = compile(&text, opt_level).map_err(LinkError::Internal)?;
+    let wanted: Vec<String> = used.iter().map(|(_, s)| s.to_string()).collect();
+    let mut lib = compile(&text, opt_level, wanted).map_err(LinkError::Internal)?;
     let lib_names: Vec<String> = lib
         .functions
         .iter()
@@ -74,10 +75,12 @@ pub fn link_device_library(
     Ok(())
 }
 
-/// The library's IR: every function of the preprocessed `text`, optimized at `opt_level`
-/// without fp contraction. Optimized before its linkage becomes internal: the inliner may
-/// delete internal functions it inlined everywhere, and user code still calls them.
-fn compile(text: &str, opt_level: Option<&str>) -> Result<Module, String> {
+/// The library's IR: the functions `wanted` of the preprocessed `text` and what they call,
+/// optimized at `opt_level` without fp contraction (lowering and optimizing only those keeps
+/// a unit that calls `sin` from paying for all of the library). Optimized before its linkage
+/// becomes internal: the inliner may delete internal functions it inlined everywhere, and
+/// user code still calls them.
+fn compile(text: &str, opt_level: Option<&str>, wanted: Vec<String>) -> Result<Module, String> {
     let (tu, _, parse_diags) = ompcc_syntax::parse_translation_unit(text, "ompcc-devlib.c");
     let tu = match tu {
         Some(tu) if !parse_diags.iter().any(|d| d.is_error()) => tu,
@@ -90,7 +93,7 @@ fn compile(text: &str, opt_level: Option<&str>) -> Result<Module, String> {
     let (mut lib, diags) = ompcc_lower::lower_functions(
         &tu,
         &typed,
-        &ompcc_lower::FunctionSelection::All,
+        &ompcc_lower::FunctionSelection::Named(wanted),
         &ompcc_lower::LowerOptions::default(),
     );
     if let Some(d) = diags.iter().find(|d| d.is_error()) {
