@@ -660,31 +660,10 @@ long long test(void) {
 
 #[test]
 fn snippets_match_the_host_compiler() {
-    let mut failures = Vec::new();
-    for (name, src, float) in CASES {
-        let (o0, o1) = match try_lower(src) {
-            Ok(m) => m,
-            Err(e) => {
-                failures.push(format!("{name}: {e}"));
-                continue;
-            }
-        };
-        let expect = gcc_value(src, *float);
-        let (o2, o3) = (optimized(&o0, 2), optimized(&o0, 3));
-        for (level, m) in [("-O0", &o0), ("-O1", &o1), ("-O2", &o2), ("-O3", &o3)] {
-            let v = run(m, "test");
-            let ok = if *float {
-                let e: f64 = expect.parse().unwrap_or(f64::NAN);
-                let got = as_f64(v);
-                (got - e).abs() <= 1e-9 * e.abs().max(1.0)
-            } else {
-                expect.parse::<i64>().ok() == Some(as_i64(v))
-            };
-            if !ok {
-                failures.push(format!("{name} {level}: got {v:?}, cc says {expect}"));
-            }
-        }
-    }
+    let failures: Vec<String> = CASES
+        .iter()
+        .flat_map(|(name, src, float)| mismatches_with_host(name, src, *float))
+        .collect();
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",

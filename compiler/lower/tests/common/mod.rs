@@ -119,6 +119,32 @@ pub fn as_f64(v: DataValue) -> f64 {
     }
 }
 
+/// Runs `test()` of snippet `src` in the IR interpreter at -O0..-O3 and compares each result
+/// with the host compiler's (floats within 1e-9 relative); returns one line per mismatch.
+pub fn mismatches_with_host(name: &str, src: &str, float: bool) -> Vec<String> {
+    let (o0, o1) = match try_lower(src) {
+        Ok(m) => m,
+        Err(e) => return vec![format!("{name}: {e}")],
+    };
+    let expect = gcc_value(src, float);
+    let (o2, o3) = (optimized(&o0, 2), optimized(&o0, 3));
+    let mut failures = Vec::new();
+    for (level, m) in [("-O0", &o0), ("-O1", &o1), ("-O2", &o2), ("-O3", &o3)] {
+        let v = run(m, "test");
+        let ok = if float {
+            let e: f64 = expect.parse().unwrap_or(f64::NAN);
+            let got = as_f64(v);
+            (got - e).abs() <= 1e-9 * e.abs().max(1.0)
+        } else {
+            expect.parse::<i64>().ok() == Some(as_i64(v))
+        };
+        if !ok {
+            failures.push(format!("{name} {level}: got {v:?}, cc says {expect}"));
+        }
+    }
+    failures
+}
+
 /// Builds `src` with the host C compiler plus a main printing `test()` and returns the
 /// output (the oracle for the interpreter results).
 pub fn gcc_value(src: &str, float: bool) -> String {
