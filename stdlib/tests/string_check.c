@@ -43,8 +43,9 @@ int main(void) {
         check(__ompcc_strnlen(a, n) == strnlen(a, n), "strnlen", r);
         check(__ompcc_strcmp(a, b) == strcmp(a, b), "strcmp", r);
         check(__ompcc_strncmp(a, b, n) == strncmp(a, b, n), "strncmp", r);
+        /* Only the sign is C's: glibc's memcmp value depends on the variant it picks for the
+         * CPU (a byte difference or +-1), so it differs between machines. */
         check(sign(__ompcc_memcmp(a, b, n)) == sign(memcmp(a, b, n)), "memcmp sign", r);
-        check(__ompcc_memcmp(a, b, n) == memcmp(a, b, n), "memcmp", r);
         check(__ompcc_memchr(a, c, n) == memchr(a, c, n), "memchr", r);
         check(__ompcc_strchr(a, c) == strchr(a, c), "strchr", r);
         check(__ompcc_strrchr(a, c) == strrchr(a, c), "strrchr", r);
