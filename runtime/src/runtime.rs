@@ -647,17 +647,30 @@ impl Runtime {
                     ));
                 }
             }
+            let max_threads = dev
+                .backend
+                .max_threads(program, &kernel.name)
+                .map_err(|e| {
+                    RtError::backend(
+                        l.loc,
+                        format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
+                        e,
+                    )
+                })?;
             let dims = LaunchDims {
                 teams: if l.num_teams > 0 {
                     l.num_teams
                 } else {
                     4 * dev.backend.multiprocessors()
                 },
+                // `thread_limit`/`num_threads` are upper bounds: a kernel whose registers
+                // allow fewer threads per block runs with fewer.
                 threads: if l.thread_limit > 0 {
                     l.thread_limit
                 } else {
                     128
-                },
+                }
+                .min(max_threads),
                 dyn_shared_bytes: l.dyn_shared_bytes,
             };
             if info {

@@ -550,6 +550,28 @@ fn cuda_backend_maps_launches_and_copies_back_through_the_driver_api() {
 }
 
 #[test]
+fn cuda_launch_is_clamped_to_the_kernels_thread_limit() {
+    // `thread_limit(4)` is an upper bound; a kernel whose registers allow 2 threads per block
+    // runs with 2 instead of failing with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.
+    let env = [
+        ("FAKE_CUDA_TRACE", "1"),
+        ("OMPCC_INFO", "1"),
+        ("FAKE_CUDA_MAX_THREADS", "2"),
+    ];
+    let (rc, out, err) = run_fake("launch", &env);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=1 a0=1 a7=8\n");
+    assert!(
+        err.contains("fake-cuda: launch k grid=2x1x1 block=2x1x1 shared=0"),
+        "{err}"
+    );
+    assert!(
+        err.contains("prog.c:30:9: launch 'k' on device 0: 2 teams x 2 threads"),
+        "{err}"
+    );
+}
+
+#[test]
 fn cuda_backend_finds_declare_target_globals() {
     let (rc, out, err) = run_fake("global", &[]);
     assert_eq!(rc, 0, "{err}");

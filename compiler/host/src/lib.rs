@@ -494,31 +494,16 @@ impl Writer<'_> {
                 format!("(unsigned int)({})", self.src(e))
             })
         };
-        // `num_threads` of a parallel construct at the region's top bounds the team size.
-        let num_threads = [Some(r.directive), r.loop_nest.map(|l| l.directive)]
-            .into_iter()
-            .flatten()
-            .flat_map(|d| &d.clauses)
-            .find_map(|c| match (&c.name, &c.kind) {
-                (OmpClauseName::NumThreads, OmpClauseKind::Expr(e)) => Some(&**e),
-                _ => None,
-            });
-        let threads = match (num_threads, r.thread_limit) {
-            (Some(n), Some(t)) => format!(
-                "({n} < {t} ? {n} : {t})",
-                n = clause(Some(n)),
-                t = clause(Some(t))
-            ),
-            (Some(n), None) => clause(Some(n)),
-            (None, t) => clause(t),
+        let bound = |b: Bound<'_>| match b {
+            Bound::One => "1".to_owned(),
+            Bound::Least(es) => es
+                .iter()
+                .map(|e| clause(Some(e)))
+                .reduce(|a, b| format!("({a} < {b} ? {a} : {b})"))
+                .unwrap_or_else(|| "0".to_owned()),
         };
-        let (teams, threads) = match r.mode {
-            ExecMode::Spmd => (clause(r.num_teams), threads),
-            // Workers only where a nested `parallel` can fork the team.
-            ExecMode::Generic if generic_forks(r) => (clause(r.num_teams), clause(r.thread_limit)),
-            ExecMode::Generic => (clause(r.num_teams), "1".to_owned()),
-            ExecMode::Serial => ("1".to_owned(), "1".to_owned()),
-        };
+        let shape = launch_shape(r);
+        let (teams, threads) = (bound(shape.teams), bound(shape.threads));
         pre.push_str(&format!(
             "__ompcc_launch_args __ompcc_a{id} = {{{}, {kernel}u, {device}, {n}u, {entries_ref}, \
              {teams}, {threads}, 0u, 0u, {}}}; ",
@@ -829,10 +814,52 @@ fn newlines_of(s: &str) -> String {
     "\n".repeat(s.bytes().filter(|&b| b == b'\n').count())
 }
 
-/// Whether a generic-mode region forks its team at nested `parallel` constructs
-/// (`TargetRegion::forks_team`): its team then starts with `thread_limit` threads (the
-/// runtime's default without the clause), the workers of the main thread; otherwise one
-/// thread per team runs it.
-pub(crate) fn generic_forks(r: &ompcc_omp::TargetRegion<'_>) -> bool {
-    r.forks_team
+/// A launch dimension of a region's kernel: one, or the least of the clause values given
+/// (none: the runtime's default).
+pub(crate) enum Bound<'a> {
+    One,
+    Least(Vec<&'a ompcc_syntax::ast::Expr>),
+}
+
+/// The teams and threads a region's kernel is launched with.
+pub(crate) struct LaunchShape<'a> {
+    pub teams: Bound<'a>,
+    pub threads: Bound<'a>,
+}
+
+/// The launch shape of `r`. Without `teams` the region is one team (more blocks would only
+/// exit). `num_threads` of a parallel construct at the region's top bounds the team size, as
+/// `thread_limit` does. A generic-mode region that forks its team at nested `parallel`
+/// constructs (`TargetRegion::forks_team`) starts with `thread_limit` threads, the workers of
+/// the main thread; otherwise one thread per team runs it.
+pub(crate) fn launch_shape<'a>(r: &ompcc_omp::TargetRegion<'a>) -> LaunchShape<'a> {
+    let teams = || Bound::Least(r.num_teams.into_iter().collect());
+    match r.mode {
+        ExecMode::Spmd => {
+            let num_threads = [Some(r.directive), r.loop_nest.map(|l| l.directive)]
+                .into_iter()
+                .flatten()
+                .flat_map(|d| &d.clauses)
+                .find_map(|c| match (&c.name, &c.kind) {
+                    (OmpClauseName::NumThreads, OmpClauseKind::Expr(e)) => Some(&**e),
+                    _ => None,
+                });
+            LaunchShape {
+                teams: if r.league { teams() } else { Bound::One },
+                threads: Bound::Least(num_threads.into_iter().chain(r.thread_limit).collect()),
+            }
+        }
+        ExecMode::Generic if r.forks_team => LaunchShape {
+            teams: teams(),
+            threads: Bound::Least(r.thread_limit.into_iter().collect()),
+        },
+        ExecMode::Generic => LaunchShape {
+            teams: teams(),
+            threads: Bound::One,
+        },
+        ExecMode::Serial => LaunchShape {
+            teams: Bound::One,
+            threads: Bound::One,
+        },
+    }
 }

@@ -4,6 +4,7 @@
 //! The lines follow the compiler-message shape (`file:line:col: remark: ...`) so editors
 //! find them; the first line of each region ends with the flag that asked for it.
 
+use crate::{Bound, launch_shape};
 use ompcc_diag::SourceMap;
 use ompcc_omp::{ExecMode, MapItem, OffloadPlan, Pass};
 use ompcc_syntax::ast::{MapModifier, MapType};
@@ -14,15 +15,24 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
     for r in &plan.regions {
         let at = sm.describe(r.directive.span);
         let src = |e: &ompcc_syntax::ast::Expr| text.get(e.span.range()).unwrap_or("?").to_owned();
-        let clause = |e: Option<&ompcc_syntax::ast::Expr>| e.map_or("runtime".to_owned(), src);
-        let (mode, teams, threads) = match r.mode {
-            ExecMode::Spmd => ("SPMD", clause(r.num_teams), clause(r.thread_limit)),
-            ExecMode::Generic if crate::generic_forks(r) => {
-                ("generic", clause(r.num_teams), clause(r.thread_limit))
-            }
-            ExecMode::Generic => ("generic", clause(r.num_teams), "1".to_owned()),
-            ExecMode::Serial => ("serial", "1".to_owned(), "1".to_owned()),
+        let bound = |b: Bound<'_>| match b {
+            Bound::One => "1".to_owned(),
+            Bound::Least(es) => match es.as_slice() {
+                [] => "runtime".to_owned(),
+                [e] => src(e),
+                es => format!(
+                    "min({})",
+                    es.iter().map(|e| src(e)).collect::<Vec<_>>().join(", ")
+                ),
+            },
         };
+        let mode = match r.mode {
+            ExecMode::Spmd => "SPMD",
+            ExecMode::Generic => "generic",
+            ExecMode::Serial => "serial",
+        };
+        let shape = launch_shape(r);
+        let (teams, threads) = (bound(shape.teams), bound(shape.threads));
         out.push_str(&format!(
             "{at}: remark: target region offloaded as kernel '{}': {mode} mode, {teams} teams x \
              {threads} threads, {} parameters [-Rpass=offload]\n",

@@ -134,8 +134,9 @@ void f(int n, int *a) {
         text.contains("(unsigned int)(n / 4), (unsigned int)(64), 0u, 0u, \"t.c:2:1\"}"),
         "{text}"
     );
+    // No `teams`: one team, whatever the device's size.
     assert!(
-        text.contains(", 0, (unsigned int)(8), 0u, 0u, \"t.c:4:1\"}"),
+        text.contains(", 1, (unsigned int)(8), 0u, 0u, \"t.c:4:1\"}"),
         "{text}"
     );
     assert!(

@@ -927,6 +927,7 @@ impl<'a, 's> Analyzer<'a, 's> {
                 && d.body
                     .as_deref()
                     .is_some_and(|b| crate::generic::generic_region_forks(self.tu, b)),
+            league: sh.chain.iter().any(|c| c.kind.words().contains(&"teams")),
             loop_nest,
             params,
             extra_maps,

@@ -45,6 +45,9 @@ pub struct TargetRegion<'a> {
     /// `parallel` constructs (the host then launches `thread_limit` threads per team, one
     /// otherwise); see `generic_region_forks`.
     pub forks_team: bool,
+    /// A `teams` construct is in the region's directive chain: the kernel's blocks are a
+    /// league of teams. Without one the region is a single team, and only block 0 works.
+    pub league: bool,
     /// The loop-associated construct whose iterations are distributed (the combined
     /// directive itself, or the one directive nested directly in a `target` / `target teams`),
     /// with its collapse depth. `None` for non-loop regions.

@@ -27,6 +27,7 @@ type Handle = *mut c_void;
 
 const CUDA_SUCCESS: CuResult = 0;
 const LIMIT_STACK_SIZE: c_int = 0;
+const FUNC_ATTR_MAX_THREADS_PER_BLOCK: c_int = 0;
 const ATTR_MULTIPROCESSOR_COUNT: c_int = 16;
 const ATTR_CC_MAJOR: c_int = 75;
 const ATTR_CC_MINOR: c_int = 76;
@@ -62,6 +63,8 @@ struct Driver {
     ) -> CuResult,
     module_load_data: unsafe extern "C" fn(*mut Handle, *const c_void) -> CuResult,
     module_get_function: unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> CuResult,
+    /// `cuFuncGetAttribute`, optional (launches are then not clamped to the kernel's limit).
+    func_get_attribute: Option<unsafe extern "C" fn(*mut c_int, c_int, Handle) -> CuResult>,
     module_get_global:
         unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> CuResult,
     mem_alloc: unsafe extern "C" fn(*mut u64, usize) -> CuResult,
@@ -135,6 +138,8 @@ impl Driver {
             module_load_data_ex: sym!("cuModuleLoadDataEx"),
             module_load_data: sym!("cuModuleLoadData"),
             module_get_function: sym!("cuModuleGetFunction"),
+            // SAFETY: as for `sym!`; a missing symbol is only a missing option.
+            func_get_attribute: unsafe { lib.get(b"cuFuncGetAttribute\0") }.ok().map(|f| *f),
             module_get_global: sym!("cuModuleGetGlobal_v2"),
             mem_alloc: sym!("cuMemAlloc_v2"),
             mem_free: sym!("cuMemFree_v2"),
@@ -261,6 +266,27 @@ fn set_stack_size(d: &Driver, context: Handle) -> Result<(), BackendError> {
 }
 
 impl CudaDevice {
+    /// The handle of `kernel` in `program`, looked up once and cached. The context must be
+    /// current.
+    fn function(&mut self, program: ProgramId, kernel: &str) -> Result<Handle, BackendError> {
+        let d = &*self.driver;
+        let prog = self
+            .programs
+            .get_mut(program.0 as usize)
+            .ok_or_else(|| BackendError::new("cuModuleGetFunction", "unknown program"))?;
+        if let Some(f) = prog.functions.get(kernel) {
+            return Ok(*f);
+        }
+        let cname = CString::new(kernel)
+            .map_err(|_| BackendError::new("cuModuleGetFunction", "name contains NUL"))?;
+        let mut f = std::ptr::null_mut();
+        // SAFETY: valid out-pointer, module and NUL-terminated name.
+        let status = unsafe { (d.module_get_function)(&mut f, prog.module, cname.as_ptr()) };
+        d.check("cuModuleGetFunction", status)?;
+        prog.functions.insert(kernel.to_string(), f);
+        Ok(f)
+    }
+
     fn open(driver: Arc<Driver>, ordinal: c_int) -> Result<CudaDevice, BackendError> {
         let d = &driver;
         let mut dev = 0;
@@ -580,6 +606,24 @@ impl Backend for CudaDevice {
         }
     }
 
+    fn max_threads(&mut self, program: ProgramId, kernel: &str) -> Result<u32, BackendError> {
+        let driver = self.driver.clone();
+        let Some(get) = driver.func_get_attribute else {
+            return Ok(1024);
+        };
+        // SAFETY: the context was retained in `open`.
+        driver.check("cuCtxSetCurrent", unsafe {
+            (driver.ctx_set_current)(self.context)
+        })?;
+        let function = self.function(program, kernel)?;
+        let mut n: c_int = 0;
+        // SAFETY: valid out-pointer and a function handle of a loaded module.
+        driver.check("cuFuncGetAttribute", unsafe {
+            get(&mut n, FUNC_ATTR_MAX_THREADS_PER_BLOCK, function)
+        })?;
+        Ok(u32::try_from(n).unwrap_or(1).clamp(1, 1024))
+    }
+
     fn launch(
         &mut self,
         program: ProgramId,
@@ -593,24 +637,7 @@ impl Backend for CudaDevice {
         d.check("cuCtxSetCurrent", unsafe {
             (d.ctx_set_current)(self.context)
         })?;
-        let prog = self
-            .programs
-            .get_mut(program.0 as usize)
-            .ok_or_else(|| BackendError::new("cuLaunchKernel", "unknown program"))?;
-        let function = match prog.functions.get(kernel) {
-            Some(f) => *f,
-            None => {
-                let cname = CString::new(kernel)
-                    .map_err(|_| BackendError::new("cuModuleGetFunction", "name contains NUL"))?;
-                let mut f = std::ptr::null_mut();
-                // SAFETY: valid out-pointer, module and NUL-terminated name.
-                let status =
-                    unsafe { (d.module_get_function)(&mut f, prog.module, cname.as_ptr()) };
-                d.check("cuModuleGetFunction", status)?;
-                prog.functions.insert(kernel.to_string(), f);
-                f
-            }
-        };
+        let function = self.function(program, kernel)?;
         // The driver reads each parameter through a pointer to its bytes; copy them into
         // 8-byte-aligned storage so every parameter type is suitably aligned.
         let storage: Vec<Vec<u64>> = params.iter().map(|p| bytes_to_words(p)).collect::<Vec<_>>();

@@ -134,6 +134,11 @@ pub trait Backend: Send {
         program: ProgramId,
         name: &str,
     ) -> Result<Option<(DevPtr, u64)>, BackendError>;
+    /// The most threads per block `kernel` of `program` can be launched with. A GPU lowers
+    /// it below 1024 when the kernel's registers per thread would not fit the multiprocessor.
+    fn max_threads(&mut self, _program: ProgramId, _kernel: &str) -> Result<u32, BackendError> {
+        Ok(1024)
+    }
     /// Runs kernel `kernel` of `program` to completion. `params[i]` holds the bytes of
     /// parameter `i` exactly as the kernel's `.param` declares them (pointers are 8 bytes).
     fn launch(

@@ -181,6 +181,18 @@ CUresult cuLinkDestroy(void *state) {
   return OK;
 }
 
+/* FAKE_CUDA_MAX_THREADS plays a kernel whose registers allow fewer than 1024 threads. */
+static int max_threads(void) {
+  const char *e = getenv("FAKE_CUDA_MAX_THREADS");
+  return e && *e ? atoi(e) : 1024;
+}
+CUresult cuFuncGetAttribute(int *v, int attr, void *f) {
+  (void)f;
+  if (attr != 0) return INVALID_VALUE; /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK only */
+  *v = max_threads();
+  return OK;
+}
+
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                         unsigned bz, unsigned shared, void *stream, void **params, void **extra) {
   (void)stream; (void)extra;
@@ -189,12 +201,13 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   if (trace && *trace == '1')
     fprintf(stderr, "fake-cuda: launch %s grid=%ux%ux%u block=%ux%ux%u shared=%u\n", fn->name,
             gx, gy, gz, bx, by, bz, shared);
+  if (bx * by * bz > (unsigned)max_threads()) return 701; /* LAUNCH_OUT_OF_RESOURCES */
   if (!strcmp(fn->name, "k")) {
     CUdeviceptr a = *(CUdeviceptr *)params[0];
     unsigned n = *(unsigned *)params[1];
     int *p = (int *)dev(a, 4ull * n);
     if (!p) return 719; /* CUDA_ERROR_LAUNCH_FAILED */
-    for (unsigned i = 0; i < n && i < gx * bx; i++) p[i] += 1;
+    for (unsigned i = 0; i < n; i++) p[i] += 1; /* a grid-stride loop, as ompcc's kernels */
   } else if (!strcmp(fn->name, "bump_g")) {
     *(int *)dev(fn->m->g_val, 4) += 1;
   } else if (!strcmp(fn->name, "use_twice")) {
