@@ -4,17 +4,20 @@
 //! Invariants: allocations are sorted by base address and never overlap, each is stored as
 //! whole 32-bit words (its size rounded up to 4); there is a gap of at
 //! least `GUARD` unmapped bytes after each one, so small overruns fault instead of landing in
-//! a neighbour; freed ranges are never handed out again (use-after-free faults). Bytes are
-//! `AtomicU8` so racy kernels are data races of the emulated program, never of the emulator;
-//! read-modify-write atomics take a lock chosen by address, so two atomics on one location
-//! exclude each other.
+//! a neighbour; freed ranges are never handed out again (use-after-free faults).
+//!
+//! Storage is 64-bit atomic words, so racy kernels are data races of the emulated program,
+//! never of the emulator, and every naturally aligned access is single-copy atomic as on the
+//! GPU: a 1-, 2- or 4-byte store is a compare-and-swap on the word holding it, and a
+//! read-modify-write atomic is one compare-and-swap loop on that word. A plain store racing
+//! an atomic on the same location is therefore never lost (a lock around the atomic would
+//! not exclude the store).
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// First device address handed out; keeps small integers and null unmapped.
 const HEAP_BASE: u64 = 0x1_0000_0000;
-/// Alignment of every allocation.
+/// Alignment of every allocation (a multiple of the 8-byte storage word).
 const ALLOC_ALIGN: u64 = 256;
 /// Unmapped bytes after every allocation.
 const GUARD: u64 = 4096;
@@ -28,16 +31,64 @@ pub(crate) const PARAM_WINDOW: u64 = 0x7d00_0000_0000;
 pub(crate) const FUNC_WINDOW: u64 = 0x7c00_0000_0000;
 /// Size of each window.
 pub(crate) const WINDOW_SIZE: u64 = 1 << 40;
-const LOCKS: usize = 64;
 
 pub(crate) struct Alloc {
     pub base: u64,
-    pub data: Box<[AtomicU8]>,
+    /// Addressable bytes (the requested size rounded up to 4).
+    size: u64,
+    words: Box<[AtomicU64]>,
 }
 
 impl Alloc {
     fn end(&self) -> u64 {
-        self.base + self.data.len() as u64
+        self.base + self.size
+    }
+
+    /// The word holding byte `off` of the allocation, and the byte's shift in it.
+    #[inline]
+    fn word(&self, off: u64) -> (&AtomicU64, u32) {
+        (&self.words[(off / 8) as usize], 8 * (off % 8) as u32)
+    }
+
+    /// Reads `len <= 8` bytes at offset `off` little-endian.
+    #[inline]
+    fn read(&self, off: u64, len: u32) -> u64 {
+        let (w, shift) = self.word(off);
+        if shift / 8 + len <= 8 {
+            return (w.load(Ordering::Relaxed) >> shift) & mask(len);
+        }
+        // Straddles two words: only an unaligned access can, and the GPU has none.
+        (0..len as u64).fold(0, |v, k| v | self.read(off + k, 1) << (8 * k))
+    }
+
+    /// Writes the low `len <= 8` bytes of `v` at offset `off` little-endian.
+    #[inline]
+    fn write(&self, off: u64, len: u32, v: u64) {
+        let (w, shift) = self.word(off);
+        if len == 8 && shift == 0 {
+            w.store(v, Ordering::Relaxed);
+        } else if shift / 8 + len <= 8 {
+            let m = mask(len) << shift;
+            let bits = (v << shift) & m;
+            // `fetch_update` with a closure that never declines cannot fail
+            let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+                Some(old & !m | bits)
+            });
+        } else {
+            for k in 0..len as u64 {
+                self.write(off + k, 1, v >> (8 * k));
+            }
+        }
+    }
+}
+
+/// The low `len` bytes set.
+#[inline]
+fn mask(len: u32) -> u64 {
+    if len >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * len)) - 1
     }
 }
 
@@ -51,7 +102,6 @@ pub(crate) enum MemFault {
 pub(crate) struct GlobalMem {
     allocs: Vec<Alloc>,
     next: u64,
-    locks: Vec<Mutex<()>>,
 }
 
 impl GlobalMem {
@@ -59,7 +109,6 @@ impl GlobalMem {
         GlobalMem {
             allocs: Vec::new(),
             next: HEAP_BASE,
-            locks: (0..LOCKS).map(|_| Mutex::new(())).collect(),
         }
     }
 
@@ -69,17 +118,18 @@ impl GlobalMem {
             return None;
         }
         let base = self.next;
-        // Storage is whole 32-bit words: a GPU allocation is padded to its granule, and
+        // Addressable as whole 32-bit words: a GPU allocation is padded to its granule, and
         // 8- and 16-bit atomics are compare-and-swap loops on the aligned word holding
         // the object (as nvcc and LLVM emit them), so that word must be addressable.
-        let n = usize::try_from(bytes.max(1).div_ceil(4) * 4).ok()?;
-        let mut data: Vec<AtomicU8> = Vec::new();
+        let size = bytes.max(1).div_ceil(4) * 4;
+        let n = usize::try_from(size.div_ceil(8)).ok()?;
+        let mut words: Vec<AtomicU64> = Vec::new();
         // a failed reservation is an error for the caller, not an abort of the host
-        data.try_reserve_exact(n).ok()?;
-        data.resize_with(n, || AtomicU8::new(0));
-        let data = data.into_boxed_slice();
+        words.try_reserve_exact(n).ok()?;
+        words.resize_with(n, || AtomicU64::new(0));
+        let words = words.into_boxed_slice();
         self.next = (base + bytes.max(1) + GUARD).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
-        self.allocs.push(Alloc { base, data });
+        self.allocs.push(Alloc { base, size, words });
         Some(base)
     }
 
@@ -98,7 +148,7 @@ impl GlobalMem {
         self.allocs
             .binary_search_by_key(&base, |a| a.base)
             .ok()
-            .map(|i| self.allocs[i].data.len() as u64)
+            .map(|i| self.allocs[i].size)
     }
 
     /// The allocation holding `[addr, addr+len)`.
@@ -114,7 +164,7 @@ impl GlobalMem {
             if addr - a.end() < GUARD {
                 return Err(MemFault::OutOfBounds {
                     base: a.base,
-                    size: a.data.len() as u64,
+                    size: a.size,
                 });
             }
             return Err(MemFault::Unmapped);
@@ -122,7 +172,7 @@ impl GlobalMem {
         if addr.checked_add(len).is_none_or(|e| e > a.end()) {
             return Err(MemFault::OutOfBounds {
                 base: a.base,
-                size: a.data.len() as u64,
+                size: a.size,
             });
         }
         Ok(a)
@@ -132,51 +182,68 @@ impl GlobalMem {
     #[inline]
     pub fn read(&self, addr: u64, len: u32) -> Result<u64, MemFault> {
         let a = self.find(addr, len as u64)?;
-        let off = (addr - a.base) as usize;
-        let mut v = 0u64;
-        for (k, b) in a.data[off..off + len as usize].iter().enumerate() {
-            v |= (b.load(Ordering::Relaxed) as u64) << (8 * k);
-        }
-        Ok(v)
+        Ok(a.read(addr - a.base, len))
     }
 
     /// Writes the low `len <= 8` bytes of `v` little-endian.
     #[inline]
     pub fn write(&self, addr: u64, len: u32, v: u64) -> Result<(), MemFault> {
         let a = self.find(addr, len as u64)?;
-        let off = (addr - a.base) as usize;
-        for (k, b) in a.data[off..off + len as usize].iter().enumerate() {
-            b.store((v >> (8 * k)) as u8, Ordering::Relaxed);
-        }
+        a.write(addr - a.base, len, v);
         Ok(())
     }
 
-    /// Atomic read-modify-write of `len` bytes: stores `f(old)` and returns `old`.
-    pub fn atomic(&self, addr: u64, len: u32, f: impl FnOnce(u64) -> u64) -> Result<u64, MemFault> {
-        self.find(addr, len as u64)?;
-        let lock = &self.locks[((addr >> 3) as usize) % LOCKS];
-        // a poisoned lock only means another host thread panicked; the bytes are still valid
-        let _g = lock.lock().unwrap_or_else(|p| p.into_inner());
-        let old = self.read(addr, len)?;
-        self.write(addr, len, f(old))?;
-        Ok(old)
+    /// Atomic read-modify-write of the naturally aligned `len` bytes at `addr`: stores
+    /// `f(old)` and returns `old`. `f` may run more than once (a compare-and-swap loop).
+    pub fn atomic(&self, addr: u64, len: u32, f: impl Fn(u64) -> u64) -> Result<u64, MemFault> {
+        let a = self.find(addr, len as u64)?;
+        let off = addr - a.base;
+        let (w, shift) = a.word(off);
+        debug_assert!(off.is_multiple_of(len as u64) && shift / 8 + len <= 8);
+        let m = mask(len);
+        let update = |word: u64| {
+            let new = f((word >> shift) & m) & m;
+            Some(word & !(m << shift) | new << shift)
+        };
+        // `update` never declines, so this is always `Ok`
+        let word = match w.fetch_update(Ordering::SeqCst, Ordering::SeqCst, update) {
+            Ok(word) | Err(word) => word,
+        };
+        Ok((word >> shift) & m)
     }
 
     pub fn copy_in(&mut self, addr: u64, src: &[u8]) -> Result<(), MemFault> {
         let a = self.find(addr, src.len() as u64)?;
-        let off = (addr - a.base) as usize;
-        for (d, s) in a.data[off..off + src.len()].iter().zip(src) {
-            d.store(*s, Ordering::Relaxed);
+        let off = addr - a.base;
+        // Whole words where the range covers them, single bytes at its ragged ends.
+        let mut k = 0;
+        while k < src.len() {
+            let at = off + k as u64;
+            if at.is_multiple_of(8) && src.len() - k >= 8 {
+                let bytes: [u8; 8] = src[k..k + 8].try_into().expect("8 bytes");
+                a.write(at, 8, u64::from_le_bytes(bytes));
+                k += 8;
+            } else {
+                a.write(at, 1, src[k] as u64);
+                k += 1;
+            }
         }
         Ok(())
     }
 
     pub fn copy_out(&self, addr: u64, dst: &mut [u8]) -> Result<(), MemFault> {
         let a = self.find(addr, dst.len() as u64)?;
-        let off = (addr - a.base) as usize;
-        let n = dst.len();
-        for (d, s) in dst.iter_mut().zip(&a.data[off..off + n]) {
-            *d = s.load(Ordering::Relaxed);
+        let off = addr - a.base;
+        let mut k = 0;
+        while k < dst.len() {
+            let at = off + k as u64;
+            if at.is_multiple_of(8) && dst.len() - k >= 8 {
+                dst[k..k + 8].copy_from_slice(&a.read(at, 8).to_le_bytes());
+                k += 8;
+            } else {
+                dst[k] = a.read(at, 1) as u8;
+                k += 1;
+            }
         }
         Ok(())
     }
@@ -208,6 +275,18 @@ mod tests {
         assert!(matches!(m.read(a, 4), Err(MemFault::Unmapped)));
         assert_eq!(m.atomic(b, 4, |x| x + 5).unwrap(), 0);
         assert_eq!(m.read(b, 4).unwrap(), 5);
+        // sub-word stores and atomics leave the rest of their word alone
+        m.write(b + 8, 8, u64::MAX).unwrap();
+        m.write(b + 10, 2, 0x1234).unwrap();
+        assert_eq!(m.read(b + 8, 8).unwrap(), 0xffff_ffff_1234_ffff);
+        assert_eq!(m.atomic(b + 12, 4, |x| x + 1).unwrap(), 0xffff_ffff);
+        assert_eq!(m.read(b + 8, 8).unwrap(), 0x0000_0000_1234_ffff);
+        let mut out = [0u8; 13];
+        m.copy_out(b + 3, &mut out).unwrap();
+        m.copy_in(b + 1, &out).unwrap();
+        // every byte moved down by two
+        assert_eq!(m.read(b + 4, 4).unwrap(), 0xffff_0000);
+        assert_eq!(m.read(b + 8, 4).unwrap(), 0x1234);
         // a one-byte object's word is addressable (sub-word atomics), the next word is not
         let c = m.alloc(1).unwrap();
         assert_eq!(m.atomic(c, 4, |x| x | 0x100).unwrap(), 0);
@@ -216,6 +295,54 @@ mod tests {
             m.read(c + 4, 4),
             Err(MemFault::OutOfBounds { .. })
         ));
+    }
+
+    /// Plain stores racing atomics on the same word are never lost: a failing
+    /// compare-and-swap does not write the old value back over a newer store, and an
+    /// atomic add on one half of a word keeps its count while the other half is stored to.
+    #[test]
+    fn plain_stores_racing_atomics_are_not_lost() {
+        const N: u64 = 200_000;
+        let mut m = GlobalMem::new();
+        let a = m.alloc(8).unwrap();
+        let m = &m;
+        let (started, done) = (AtomicU64::new(0), AtomicU64::new(0));
+        let lost = std::thread::scope(|s| {
+            s.spawn(|| {
+                while done.load(Ordering::Relaxed) == 0 {
+                    // `atom.cas` expecting a value the location never holds
+                    m.atomic(a, 4, |x| if x == u32::MAX as u64 { 0 } else { x })
+                        .unwrap();
+                    m.atomic(a + 4, 4, |x| x + 1).unwrap();
+                    started.store(1, Ordering::Relaxed);
+                }
+            });
+            while started.load(Ordering::Relaxed) == 0 {
+                std::hint::spin_loop();
+            }
+            let mut lost = Vec::new();
+            let mut adds = 0;
+            for i in 1..=N {
+                m.write(a, 4, i).unwrap();
+                if m.read(a, 4).unwrap() != i {
+                    lost.push(format!("store {i} was overwritten"));
+                }
+                // the adds on the other half only ever grow
+                let now = m.read(a + 4, 4).unwrap();
+                if now < adds {
+                    lost.push(format!("adds went from {adds} back to {now}"));
+                }
+                adds = now;
+            }
+            done.store(1, Ordering::Relaxed);
+            lost
+        });
+        assert!(
+            lost.is_empty(),
+            "{} lost: {:?}",
+            lost.len(),
+            &lost[..lost.len().min(5)]
+        );
     }
 }
 
