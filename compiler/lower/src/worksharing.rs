@@ -332,13 +332,40 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             total
         };
         let (k0, g) = self.who_range(who);
+        // A collapsed nest carries each loop's index as a digit of the iteration number in
+        // the mixed radix of the trip counts: the digits of the first iteration and of the
+        // stride are divided out once, and each step adds the stride's digits with carries,
+        // instead of dividing the iteration number by the trip counts every iteration.
+        let (digits0, stride_digits, safe_trips) = if canon.len() > 1 {
+            let one = self.b.ins().iconst(Type::I64, 1);
+            let zero = self.b.ins().iconst(Type::I64, 0);
+            // a zero trip count means no iteration runs: divide by 1 instead
+            let safe: Vec<Value> = canon
+                .iter()
+                .map(|c| {
+                    let empty = self.b.ins().icmp(IntCC::Eq, c.trip, zero);
+                    self.b.ins().select(empty, one, c.trip)
+                })
+                .collect();
+            let d0 = self.mixed_radix_digits(k0, &safe);
+            let dg = self.mixed_radix_digits(g, &safe);
+            (d0, dg, safe)
+        } else {
+            (Vec::new(), Vec::new(), Vec::new())
+        };
         let head = self.b.create_block();
         let k = self.b.append_block_param(head, Type::I64);
+        let digits: Vec<Value> = digits0
+            .iter()
+            .map(|_| self.b.append_block_param(head, Type::I64))
+            .collect();
         let k_unit = k;
         let body_b = self.b.create_block();
         let step_b = self.b.create_block();
         let exit = self.b.create_block();
-        self.b.ins().jump(head, &[k0]);
+        let mut args = vec![k0];
+        args.extend(&digits0);
+        self.b.ins().jump(head, &args);
         self.b.switch_to_block(head);
         let more = self.b.ins().icmp(IntCC::Slt, k, units);
         self.b.ins().brif(more, body_b, &[], exit, &[]);
@@ -370,15 +397,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         } else {
             (k, step_b)
         };
-        let mut rem = k;
-        for (i, c) in canon.iter().enumerate().rev() {
-            let idx = if i == 0 {
-                rem
-            } else {
-                let idx = self.b.ins().srem(rem, c.trip);
-                rem = self.b.ins().sdiv(rem, c.trip);
-                idx
-            };
+        for (i, c) in canon.iter().enumerate() {
+            let idx = if digits.is_empty() { k } else { digits[i] };
             let off = self.b.ins().imul(idx, c.step);
             let iv = self.b.ins().iadd(c.lb, off);
             let iv = self.convert(iv, Scalar::LONG, c.cls);
@@ -406,7 +426,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.jump_to(cont);
         self.b.switch_to_block(step_b);
         let next = self.b.ins().iadd(k_unit, g);
-        self.b.ins().jump(head, &[next]);
+        let mut args = vec![next];
+        args.extend(self.add_mixed_radix(&digits, &stride_digits, &safe_trips));
+        self.b.ins().jump(head, &args);
         self.b.switch_to_block(exit);
         // lastprivate loop variables: the value after the sequentially last increment
         if let Some(flag) = last_flag {
@@ -449,6 +471,43 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         self.end_privates(privs, tree, last_flag);
+    }
+
+    /// The digits of `v >= 0` in the mixed radix `radix` (outermost first; the outermost
+    /// digit is unbounded).
+    fn mixed_radix_digits(&mut self, v: Value, radix: &[Value]) -> Vec<Value> {
+        let mut out = vec![v; radix.len()];
+        let mut rest = v;
+        for i in (1..radix.len()).rev() {
+            out[i] = self.b.ins().urem(rest, radix[i]);
+            rest = self.b.ins().udiv(rest, radix[i]);
+        }
+        out[0] = rest;
+        out
+    }
+
+    /// `a + b` digit by digit in the mixed radix `radix`, where every digit but the outermost
+    /// is below its radix, so each carry is 0 or 1.
+    fn add_mixed_radix(&mut self, a: &[Value], b: &[Value], radix: &[Value]) -> Vec<Value> {
+        let mut out = Vec::with_capacity(a.len());
+        let mut carry = None;
+        for i in (0..a.len()).rev() {
+            let mut s = self.b.ins().iadd(a[i], b[i]);
+            if let Some(c) = carry {
+                s = self.b.ins().iadd(s, c);
+            }
+            if i > 0 {
+                let wrap = self.b.ins().icmp(IntCC::Sge, s, radix[i]);
+                let zero = self.b.ins().iconst(Type::I64, 0);
+                let one = self.b.ins().iconst(Type::I64, 1);
+                let sub = self.b.ins().select(wrap, radix[i], zero);
+                s = self.b.ins().isub(s, sub);
+                carry = Some(self.b.ins().select(wrap, one, zero));
+            }
+            out.push(s);
+        }
+        out.reverse();
+        out
     }
 
     /// First index and stride of a distributed loop, as `i64`.
