@@ -155,7 +155,7 @@ pub enum RemarkKind {
 /// The options that only ompcc understands (never forwarded to the host compiler).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OmpccOptions {
-    /// `--emit=STAGE`: stop after STAGE and print its output.
+    /// `--emit=STAGE`: stop after STAGE and write its output (to `-o FILE`, else stdout).
     pub emit: Option<EmitStage>,
     /// `--offload-arch=sm_XX`.
     pub offload_arch: Option<String>,

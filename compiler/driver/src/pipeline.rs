@@ -82,6 +82,8 @@ impl From<RunError> for DriverError {
 pub enum Outcome {
     /// No device constructs: the original source is compiled exactly as cc would.
     HostOnly,
+    /// `--emit=STAGE` / `--device-only`: the stage's text, for `-o FILE` or stdout.
+    Emitted(Vec<u8>),
     /// Device constructs: `host_text` (preprocessed C with line markers) is compiled instead
     /// of the source; `needs_runtime` links `libompcc_rt.a`. Bytes, not `String`: C sources
     /// may hold non-UTF-8 bytes in strings and comments, and they must reach cc unchanged.
@@ -248,6 +250,16 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
     }
 
     if inv.ours.emit.is_some() || inv.ours.device_only {
+        let text: Vec<u8> = units
+            .iter()
+            .filter_map(|u| match &u.outcome {
+                Outcome::Emitted(t) => Some(t.as_slice()),
+                _ => None,
+            })
+            .flatten()
+            .copied()
+            .collect();
+        write_emitted(inv.output.as_deref(), &text)?;
         return Ok(0);
     }
 
@@ -331,8 +343,9 @@ fn frontend(
     let text_str = utf8_same_length(text);
     let directives = scan::device_directives(&text_str);
     if ours.emit == Some(EmitStage::Tokens) {
-        print_stdout(&frontend::tokens(&text_str, &input.path));
-        return Ok(Outcome::HostOnly);
+        return Ok(Outcome::Emitted(
+            frontend::tokens(&text_str, &input.path).into_bytes(),
+        ));
     }
     let stops = ours.emit.is_some() || ours.device_only;
     let host_only = directives.is_empty() && !stops;
@@ -370,8 +383,9 @@ fn frontend(
         }
     };
     if ours.emit == Some(EmitStage::Ast) {
-        print_stdout(&frontend::typed_ast(&checked, &text_str));
-        return Ok(Outcome::HostOnly);
+        return Ok(Outcome::Emitted(
+            frontend::typed_ast(&checked, &text_str).into_bytes(),
+        ));
     }
     let opts = frontend::DeviceOptions {
         all_functions: ours.device_only,
@@ -387,10 +401,7 @@ fn frontend(
     if ours.emit == Some(EmitStage::HostC) {
         let remarks = settings.offload_remarks;
         return match frontend::offload(&checked, &text_str, text, &opts, remarks) {
-            Ok(done) => {
-                print_stdout_bytes(&done.host_text);
-                Ok(Outcome::HostOnly)
-            }
+            Ok(done) => Ok(Outcome::Emitted(done.host_text)),
             Err(Some(msg)) => Err(DriverError::Error(msg)),
             Err(None) => Err(DriverError::Reported),
         };
@@ -398,10 +409,7 @@ fn frontend(
     // `--device-only` alone prints the PTX.
     if let Some(stage) = ours.emit.or(ours.device_only.then_some(EmitStage::Ptx)) {
         return match frontend::device_stage(&checked, stage, &opts) {
-            Ok(text) => {
-                print_stdout(&text);
-                Ok(Outcome::HostOnly)
-            }
+            Ok(text) => Ok(Outcome::Emitted(text.into_bytes())),
             Err(Some(msg)) => Err(DriverError::Error(msg)),
             Err(None) => Err(DriverError::Reported),
         };
@@ -466,14 +474,19 @@ fn utf8_same_length(text: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
-fn print_stdout(text: &str) {
-    print_stdout_bytes(text.as_bytes());
-}
-
-fn print_stdout_bytes(bytes: &[u8]) {
+/// Writes what `--emit` / `--device-only` produced to `-o FILE`, or to stdout without `-o`
+/// or with `-o -`.
+fn write_emitted(output: Option<&str>, bytes: &[u8]) -> Result<(), DriverError> {
     use std::io::Write as _;
-    // A closed stdout (`ompcc --emit=ast x.c | head`) is not an error worth reporting.
-    let _ = std::io::stdout().write_all(bytes);
+    match output {
+        Some(path) if path != "-" => fs::write(path, bytes)
+            .map_err(|e| DriverError::Fatal(format!("cannot write '{path}': {e}"))),
+        // A closed stdout (`ompcc --emit=ast x.c | head`) is not an error worth reporting.
+        _ => {
+            let _ = std::io::stdout().write_all(bytes);
+            Ok(())
+        }
+    }
 }
 
 /// Every word, in order: the user's command for the host compiler.
@@ -600,7 +613,8 @@ fn compile_split(
         };
         let mut args = Vec::new();
         match &unit.outcome {
-            Outcome::HostOnly => {
+            // (`Emitted` ends the command before this step)
+            Outcome::HostOnly | Outcome::Emitted(_) => {
                 args.extend(words_where(&inv.args, |k| {
                     matches!(
                         k,

@@ -579,6 +579,22 @@ fn emit_stages_are_not_silently_accepted() {
         "{}",
         stdout(&out)
     );
+    // `-o FILE` takes a stage's text instead of stdout (`-o -` is stdout); an unwritable
+    // one is a fatal error, as with cc.
+    let out = sb.ompcc(&["-fopenmp", "--emit=ptx", "t.c", "-o", "t.ptx"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(String::from_utf8_lossy(&sb.read("t.ptx")).contains(".version"));
+    let out = sb.ompcc(&["-fopenmp", "--emit=ir", "-o", "-", "t.c"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!sb.exists("-") && !stdout(&out).is_empty());
+    let out = sb.ompcc(&["-fopenmp", "--emit=ast", "t.c", "-o", "no/such/dir/t.ast"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("fatal error: cannot write 'no/such/dir/t.ast'"),
+        "{}",
+        stderr(&out)
+    );
     // Bad values of ompcc's options are ompcc's errors.
     let out = sb.ompcc(&["--emit=llvm", "t.c"]);
     assert_eq!(out.status.code(), Some(1));
