@@ -20,6 +20,9 @@ unsigned long divmod(unsigned long a, unsigned long b, unsigned long *r) {
 // check: ld.param.b64 $(a=%rd\d+), [divmod_param_0];
 // nextln: ld.param.b64 $(b=%rd\d+), [divmod_param_1];
 // nextln: ld.param.b64 $(p=%rd\d+), [divmod_param_2];
-// check: rem.u64 $(=%rd\d+), $a, $b;
-// check: st.u64 [$p], $(=%rd\d+);
-// check: div.u64 $(=%rd\d+), $a, $b;
+// The remainder is a - q * b from the one division (pass divrem).
+// check: div.u64 $(q=%rd\d+), $a, $b;
+// not: rem.u64
+// check: mul.lo.s64 $(m=%rd\d+), $(=%rd\d+), $b;
+// nextln: sub.s64 $(r=%rd\d+), $a, $m;
+// nextln: st.u64 [$p], $r;

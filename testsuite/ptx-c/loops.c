@@ -18,5 +18,7 @@ again:
 // check: xor.b32 $(=%r\d+), $(=%r\d+), $(=%r\d+);
 // check: setp.gt.s32 $(=%p\d+), $(=%r\d+), $(=%r\d+);
 // check: setp.eq.b32 $(=%p\d+), $(=%r\d+), $(=%r\d+);
-// check: rem.s32 $(=%r\d+), $(=%r\d+), $(=%r\d+);
-// check: div.s32 $(=%r\d+), $(=%r\d+), $(=%r\d+);
+// `s % 2` reuses the quotient of `s / 2`, computed once before the test (pass divrem).
+// check: div.s32 $(q=%r\d+), $(s=%r\d+), $(two=%r\d+);
+// nextln: mul.lo.s32 $(m=%r\d+), $q, $two;
+// nextln: sub.s32 $(=%r\d+), $s, $m;

@@ -8,6 +8,7 @@
 pub mod contract;
 pub mod dce;
 pub mod divbypass;
+pub mod divrem;
 pub mod gvn;
 pub mod inline;
 pub mod knobs;
@@ -33,6 +34,7 @@ mod util;
 pub use contract::{contract, contract_with_remarks};
 pub use dce::{dce, dce_with_remarks};
 pub use divbypass::{divbypass, divbypass_with_remarks};
+pub use divrem::{divrem, divrem_with_remarks};
 pub use gvn::{gvn, gvn_with_remarks};
 pub use inline::{inline, inline_with_remarks};
 pub use knobs::{FpContract, KNOB_NAMES, Knobs};

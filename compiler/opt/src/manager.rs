@@ -124,6 +124,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::speculate::speculate_with_remarks),
     },
     Pass {
+        name: "divrem",
+        description: "compute a remainder from the quotient of the same operands (a - (a / b) * b) instead of dividing again",
+        run: PassFn::Function(crate::divrem::divrem_with_remarks),
+    },
+    Pass {
         name: "divbypass",
         description: "give 64-bit division and remainder a 32-bit path when both operands fit",
         run: PassFn::Function(crate::divbypass::divbypass_with_remarks),
@@ -254,6 +259,8 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "dse",
             "simplify",
             "contract",
+            // One division per quotient/remainder pair, before narrowing and bypassing it.
+            "divrem",
             // Before divbypass: divisions proven small need no run-time test.
             "narrow",
             "divbypass",
@@ -614,6 +621,7 @@ block0(v0: i32):
             "reassoc",
             "speculate",
             "contract",
+            "divrem",
             "divbypass",
             "narrow",
             "readonly",
