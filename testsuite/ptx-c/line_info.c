@@ -11,9 +11,7 @@ int scale(int a, int b) {
 // sameln: ptx-c/line_info.c"
 // check: scale(
 // check: .loc 1 4 5
-// check: .loc 1 5 9
 // check: .loc 1 5 13
-// nextln: mov.u64
 // nextln: ld.local.u32 %r3, [__stack_0];
 // check: mul.lo.s32 %r5, %r3, %r4;
 // nextln: .loc 1 5 9

@@ -791,9 +791,34 @@ impl<'a> FnLower<'_, 'a, '_> {
         negate: bool,
         span: Span,
     ) -> Option<Addr> {
+        let i = self.index_i64(idx)?;
+        self.element_addr_value(base, i, Scalar::LONG, elem, negate, span)
+    }
+
+    /// An integer index widened to `i64`. A signed sum or difference narrower than 64 bits
+    /// whose operands have its type (`i * n + j - 1` in `int`) is widened operand by operand:
+    /// signed overflow is undefined, so `sext(a + b) == sext(a) + sext(b)` in every defined
+    /// execution, and the 64-bit form lets GVN share the common part of neighbouring
+    /// accesses and reassoc move their constant parts into `[reg+imm]` addresses.
+    fn index_i64(&mut self, idx: &'a Expr) -> Option<Value> {
         let ic = self.class_of_conv(idx)?;
-        let iv = self.scalar(idx)?;
-        self.element_addr_value(base, iv, ic, elem, negate, span)
+        if let Scalar::Int(t, true) = ic
+            && t.bits() < 64
+            && let ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), l, r) =
+                &strip_parens(idx).kind
+            && self.class_of_conv(l)? == ic
+            && self.class_of_conv(r)? == ic
+        {
+            let a = self.index_i64(l)?;
+            let b = self.index_i64(r)?;
+            return Some(if *op == BinaryOp::Add {
+                self.b.ins().iadd(a, b)
+            } else {
+                self.b.ins().isub(a, b)
+            });
+        }
+        let v = self.scalar(idx)?;
+        Some(self.resize(v, Type::I64, ic.is_signed()))
     }
 
     pub(crate) fn element_addr_value(

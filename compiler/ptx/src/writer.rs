@@ -445,6 +445,18 @@ pub(crate) struct FuncEmitter<'f> {
     defined: Vec<String>,
     /// The last `.loc` written, so repeated locations are written once.
     last_loc: ompcc_ir::SourceLoc,
+    /// Every value whose register was asked for, in order (see [`Chunk`]).
+    refs: Vec<Value>,
+}
+
+/// The text one non-terminator instruction emitted and the registers it referenced. An
+/// instruction folded away into its users (a constant that became an immediate, a
+/// `ptr_offset` that became a `[reg+imm]` address) leaves its own text unreferenced; such
+/// text of side-effect-free instructions is dropped after the function is written.
+struct Chunk {
+    inst: Inst,
+    text: std::ops::Range<usize>,
+    refs: std::ops::Range<usize>,
 }
 
 impl<'f> FuncEmitter<'f> {
@@ -459,6 +471,7 @@ impl<'f> FuncEmitter<'f> {
             labels: 0,
             defined,
             last_loc: ompcc_ir::SourceLoc::default(),
+            refs: Vec::new(),
         }
     }
 
@@ -475,6 +488,7 @@ impl<'f> FuncEmitter<'f> {
 
     /// The register of `v`.
     pub(crate) fn v(&mut self, v: Value) -> Reg {
+        self.refs.push(v);
         if let Some(r) = self.vregs[v] {
             return r;
         }
@@ -551,6 +565,7 @@ impl<'f> FuncEmitter<'f> {
             }
         }
         let blocks: Vec<Block> = f.layout.blocks().collect();
+        let mut chunks = Vec::new();
         for (i, &block) in blocks.iter().enumerate() {
             if i == 0 {
                 self.params(block);
@@ -563,7 +578,13 @@ impl<'f> FuncEmitter<'f> {
                 if f.dfg.inst(inst).opcode().is_terminator() {
                     self.terminator(inst, next)?;
                 } else {
+                    let (text, refs) = (self.body.len(), self.refs.len());
                     self.inst(inst)?;
+                    chunks.push(Chunk {
+                        inst,
+                        text: text..self.body.len(),
+                        refs: refs..self.refs.len(),
+                    });
                 }
             }
         }
@@ -583,9 +604,78 @@ impl<'f> FuncEmitter<'f> {
                 d.size.max(1)
             )?;
         }
-        head.push_str(&self.body);
+        head.push_str(&self.live_text(&chunks));
         head.push_str("}\n");
         Ok(head)
+    }
+
+    /// The body without the text of side-effect-free instructions whose registers nothing
+    /// live references because their uses were all folded into immediates or addresses.
+    /// Instructions the IR itself leaves unused stay (dead code is the optimizer's to
+    /// remove, and `-O0` output keeps it).
+    fn live_text(&self, chunks: &[Chunk]) -> String {
+        let f = self.func;
+        let dfg = &f.dfg;
+        let mut used: rustc_hash::FxHashSet<Value> = Default::default();
+        for inst in f.layout.blocks().flat_map(|b| f.layout.block_insts(b)) {
+            used.extend(dfg.inst_args(inst));
+            for call in dfg.branch_destinations(inst) {
+                used.extend(dfg.block_call_args(call));
+            }
+        }
+        let removable = |c: &Chunk| {
+            let op = dfg.inst(c.inst).opcode();
+            !op.has_side_effects()
+                && !op.reads_memory()
+                && !op.can_trap()
+                && dfg.inst_results(c.inst).iter().any(|r| used.contains(r))
+        };
+        let mut defined_by: rustc_hash::FxHashMap<Value, usize> = Default::default();
+        let mut inside = vec![false; self.refs.len()];
+        for (ci, c) in chunks.iter().enumerate().filter(|(_, c)| removable(c)) {
+            for &r in dfg.inst_results(c.inst) {
+                defined_by.insert(r, ci);
+            }
+            inside[c.refs.clone()].iter_mut().for_each(|x| *x = true);
+        }
+        // Roots: every reference made outside removable instructions.
+        let mut work: Vec<Value> = (0..self.refs.len())
+            .filter(|&k| !inside[k])
+            .map(|k| self.refs[k])
+            .collect();
+        let mut live = vec![false; chunks.len()];
+        while let Some(v) = work.pop() {
+            if let Some(&ci) = defined_by.get(&v)
+                && !live[ci]
+            {
+                live[ci] = true;
+                work.extend_from_slice(&self.refs[chunks[ci].refs.clone()]);
+            }
+        }
+        let mut out = String::with_capacity(self.body.len());
+        let mut at = 0;
+        for (ci, c) in chunks.iter().enumerate() {
+            if removable(c) && !live[ci] {
+                out.push_str(&self.body[at..c.text.start]);
+                at = c.text.end;
+            }
+        }
+        out.push_str(&self.body[at..]);
+        if !self.opts.line_info {
+            return out;
+        }
+        // A `.loc` whose instructions were all dropped describes nothing.
+        let lines: Vec<&str> = out.lines().collect();
+        let mut kept = String::with_capacity(out.len());
+        for (k, line) in lines.iter().enumerate() {
+            let is_loc = |l: &str| l.starts_with("\t.loc ");
+            if is_loc(line) && lines.get(k + 1).is_some_and(|n| is_loc(n)) {
+                continue;
+            }
+            kept.push_str(line);
+            kept.push('\n');
+        }
+        kept
     }
 
     /// Writes `.loc` for `inst` when line info is on and its location is known and new.
