@@ -185,6 +185,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn kernel_body(&mut self, region: &TargetRegion<'a>) {
         let entry = self.b.create_entry_block();
         self.b.switch_to_block(entry);
+        self.icv_init();
         let params: Vec<Value> = self.b.block_params(entry).to_vec();
         let span = region.directive.span;
         let mut param_syms = FxHashSet::default();
@@ -542,8 +543,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             "omp_is_initial_device"
             | "omp_get_device_num"
             | "omp_get_dynamic"
-            | "omp_get_nested"
-            | "omp_in_final" => int(self, 0),
+            | "omp_get_nested" => int(self, 0),
             "omp_get_num_devices" | "omp_get_initial_device" => int(self, 1),
             "omp_get_wtime" => {
                 let c = self.b.ins().sreg(SpecialReg::Clock64);
