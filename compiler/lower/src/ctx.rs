@@ -26,7 +26,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 
 /// The OpenMP API routines that device code may call besides the lock API: each is lowered
-/// inline (`kernel::omp_api`, `icv`).
+/// inline (`kernel::omp_api`, `icv`, `allocator`).
 pub const DEVICE_API: &[&str] = &[
     "omp_get_thread_num",
     "omp_get_num_threads",
@@ -74,6 +74,13 @@ pub const DEVICE_API: &[&str] = &[
     "omp_get_max_task_priority",
     "omp_pause_resource",
     "omp_pause_resource_all",
+    "omp_alloc",
+    "omp_aligned_alloc",
+    "omp_calloc",
+    "omp_aligned_calloc",
+    "omp_realloc",
+    "omp_free",
+    "omp_get_default_allocator",
 ];
 
 /// Functions the CUDA driver gives every module: the device heap's `malloc`/`free`, which the

@@ -449,7 +449,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         true
     }
 
-    /// A call of a routine of this module; `None` when `name` is not one of them.
+    /// A call of a routine of this module or of `allocator`; `None` when `name` is not one
+    /// of them.
     pub(crate) fn omp_icv_api(
         &mut self,
         name: &str,
@@ -457,6 +458,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         info: ExprInfo,
         span: Span,
     ) -> Option<Option<Rv>> {
+        let alloc = self.omp_allocator(name, args, info, span);
+        if alloc.is_some() {
+            return alloc;
+        }
         if !ROUTINES.contains(&name) && !matches!(name, "omp_get_max_threads" | "omp_in_final") {
             return None;
         }
@@ -714,7 +719,11 @@ mod tests {
 
     #[test]
     fn every_routine_is_device_api() {
-        for r in ROUTINES.iter().chain(SETTERS) {
+        for r in ROUTINES
+            .iter()
+            .chain(SETTERS)
+            .chain(crate::allocator::ROUTINES)
+        {
             assert!(
                 crate::DEVICE_API.contains(r),
                 "{r} is missing from DEVICE_API"

@@ -89,6 +89,7 @@
 //! start; a function's prologue has its declarator's location and the implicit return the
 //! closing brace's.
 
+mod allocator;
 mod atomic;
 mod atomic_builtin;
 mod complex;
