@@ -206,6 +206,34 @@ fn scan_node(typed: &TypedUnit, n: Node<'_>) -> (bool, Option<SymbolId>) {
     }
 }
 
+/// Why an OpenMP routine that device code may not call (or ompcc cannot run there) is
+/// rejected; `None` for the others.
+fn not_on_device(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "omp_fulfill_event" => "events come from 'detach' clauses, which device code does not have",
+        "omp_display_env" => "the device cannot read the environment",
+        "omp_set_affinity_format"
+        | "omp_get_affinity_format"
+        | "omp_display_affinity"
+        | "omp_capture_affinity" => "device threads have no affinity (no places)",
+        "omp_init_allocator" | "omp_destroy_allocator" | "omp_set_default_allocator" => {
+            "allocators other than the predefined ones are made on the host"
+        }
+        "omp_target_alloc"
+        | "omp_target_free"
+        | "omp_target_is_present"
+        | "omp_target_is_accessible"
+        | "omp_target_memcpy"
+        | "omp_target_memcpy_rect"
+        | "omp_target_memcpy_async"
+        | "omp_target_memcpy_rect_async"
+        | "omp_target_associate_ptr"
+        | "omp_target_disassociate_ptr"
+        | "omp_get_mapped_ptr" => "the device memory routines are called on the host",
+        _ => return None,
+    })
+}
+
 /// The kinds of construct whose region is a new task (implicit or explicit) for the thread
 /// that encounters it; `Some(true)` for parallel regions (their implicit tasks are never
 /// final), `Some(false)` for explicit tasks.
@@ -458,6 +486,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         info: ExprInfo,
         span: Span,
     ) -> Option<Option<Rv>> {
+        if let Some(why) = not_on_device(name) {
+            self.unsupported(
+                format!("the OpenMP routine '{name}' is not supported in device code: {why}"),
+                span,
+            );
+            return Some(None);
+        }
         let alloc = self.omp_allocator(name, args, info, span);
         if alloc.is_some() {
             return alloc;

@@ -139,3 +139,34 @@ void f(int *out) {{
         );
     }
 }
+
+#[test]
+fn routines_the_device_cannot_run_are_named() {
+    for (decl, call) in [
+        (
+            "void omp_fulfill_event(unsigned long);",
+            "omp_fulfill_event(0)",
+        ),
+        ("void omp_display_env(int);", "omp_display_env(0)"),
+        (
+            "void *omp_target_alloc(unsigned long, int);",
+            "omp_target_alloc(8, 0)",
+        ),
+    ] {
+        let src = format!(
+            "{decl}
+void f(int *out) {{
+#pragma omp target map(tofrom: out[0:1])
+  {{ {call}; out[0] = 1; }}
+}}"
+        );
+        let err = try_compile(&src, 2).err().unwrap_or_default();
+        let name = call.split('(').next().unwrap_or_default();
+        assert!(
+            err.contains(&format!(
+                "the OpenMP routine '{name}' is not supported in device code"
+            )),
+            "{err}"
+        );
+    }
+}
