@@ -66,7 +66,11 @@ int main(void) {
     int inherited = 0, threads = 0;
     #pragma omp parallel
     {
-      int ok = sched_is(omp_sched_guided, 7) && omp_get_default_device() == dd;
+      int ok = sched_is(omp_sched_guided, 7) && omp_get_default_device() == dd &&
+               omp_get_level() == 1 && omp_get_ancestor_thread_num(0) == 0 &&
+               omp_get_team_size(0) == 1 && omp_get_team_size(1) == omp_get_num_threads() &&
+               omp_get_ancestor_thread_num(1) == omp_get_thread_num() &&
+               omp_get_ancestor_thread_num(2) == -1 && omp_get_team_size(-1) == -1;
       omp_set_schedule(omp_sched_dynamic, 9);
       #pragma omp atomic
       inherited += ok;

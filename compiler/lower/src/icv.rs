@@ -4,7 +4,8 @@
 //!
 //! Where the ICVs live:
 //! - The per-task ICVs (nthreads-var, run-sched-var, default-device-var,
-//!   max-active-levels-var, and whether the current task is final) are one 16-byte record per
+//!   max-active-levels-var, levels-var, and whether the current task is final) are one
+//!   16-byte record per
 //!   hardware thread of the team, in a `.shared` array indexed by `tid.x`, plus one more
 //!   record (index 1024) through which a forking main thread hands its values to the
 //!   workers. Every record field is 0 for the device's initial value, so a kernel starts by
@@ -13,9 +14,10 @@
 //!   are `.global` words of the unit (0 when unset), kept across launches as ICVs of the
 //!   device are.
 //!
-//! All of this exists only in units whose device code may change an ICV ([`IcvState::may_set`],
-//! decided before lowering from the call graph of the unit's functions): elsewhere the getters
-//! are the initial values, and no kernel pays for the array.
+//! All of this exists only in units whose device code may change an ICV or reads levels-var
+//! ([`IcvState::may_set`], decided before lowering from the call graph of the unit's
+//! functions): elsewhere the getters are the initial values (levels come from the lowering
+//! context), and no kernel pays for the array.
 //!
 //! Invariants:
 //! - a thread reads and writes only its own record, except the fork record, which the main
@@ -43,8 +45,12 @@ use ompcc_syntax::ast::{
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// The routines that change an ICV on the device (or, for a `final` task, the clause).
+/// The routines that change an ICV on the device (or, for a `final` task, the clause), and
+/// those that read levels-var, which the records track.
 const SETTERS: &[&str] = &[
+    "omp_get_level",
+    "omp_get_ancestor_thread_num",
+    "omp_get_team_size",
     "omp_set_num_threads",
     "omp_set_schedule",
     "omp_set_max_active_levels",
@@ -101,6 +107,12 @@ const KIND: i64 = 0x7; // run-sched-var's kind xor 1 (static is 0)
 const MONOTONIC: i64 = 0x8;
 const NO_LEVELS: i64 = 0x10; // max-active-levels-var is 0 (else 1)
 const FINAL: i64 = 0x20;
+/// The level-1 parallel region is the block's team, so `tid.x`/`ntid.x` are its thread
+/// number and size (else every region the thread is in has a team of one).
+const HW_TEAM: i64 = 0x40;
+/// levels-var, in bits 8 to 15.
+const LEVEL_SHIFT: i64 = 8;
+const LEVEL_ONE: i64 = 1 << LEVEL_SHIFT;
 
 /// `omp_sched_monotonic`.
 const SCHED_MONOTONIC: i64 = 0x8000_0000;
@@ -261,17 +273,22 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
     }
 
-    /// Kernel entry: this thread's record holds the initial values.
-    pub(crate) fn icv_init(&mut self) {
+    /// Kernel entry: this thread's record holds the initial values; `parallel` when the
+    /// kernel's threads are the team of its (level 1) parallel region.
+    pub(crate) fn icv_init(&mut self, parallel: bool) {
         if !self.cx.icv.may_set {
             return;
         }
         let r = self.icv_record(None);
         let z = self.b.ins().iconst(Type::I32, 0);
-        for off in [NTHREADS, CHUNK, DEVICE, FLAGS] {
+        for off in [NTHREADS, CHUNK, DEVICE] {
             let a = self.offset(r, off);
             self.store_raw(a, z, false);
         }
+        let flags = if parallel { LEVEL_ONE | HW_TEAM } else { 0 };
+        let f = self.b.ins().iconst(Type::I32, flags);
+        let a = self.offset(r, FLAGS);
+        self.store_raw(a, f, false);
     }
 
     /// A forked team's worker, before the construct's body: the main thread's values.
@@ -300,17 +317,19 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let a = self.offset(r, off);
             self.load_raw(a, Type::I32, false)
         });
-        if fork {
-            let to = self.icv_record(Some(FORK));
-            for (i, off) in [NTHREADS, CHUNK, DEVICE, FLAGS].into_iter().enumerate() {
-                let a = self.offset(to, off);
-                self.store_raw(a, words[i], true);
-            }
-        }
         let flags = words[3];
         let new_flags = if parallel {
+            // one level deeper, never final; a forked team is the block's team
             let keep = self.b.ins().iconst(Type::I32, !FINAL);
-            Some(self.b.ins().and(flags, keep))
+            let f = self.b.ins().and(flags, keep);
+            let one = self.b.ins().iconst(Type::I32, LEVEL_ONE);
+            let f = self.b.ins().iadd(f, one);
+            Some(if fork {
+                let hw = self.b.ins().iconst(Type::I32, HW_TEAM);
+                self.b.ins().or(f, hw)
+            } else {
+                f
+            })
         } else if let Some(e) = d.clauses.iter().find_map(|c| match (&c.name, &c.kind) {
             (C::Final, OmpClauseKind::Expr(e)) => Some(&**e),
             _ => None,
@@ -328,6 +347,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         if let Some(f) = new_flags {
             let a = self.offset(r, FLAGS);
             self.store_raw(a, f, false);
+        }
+        if fork {
+            // the workers' implicit tasks start with the values of the main thread's
+            let to = self.icv_record(Some(FORK));
+            let mut inherit = words;
+            inherit[3] = new_flags.unwrap_or(flags);
+            for (i, off) in [NTHREADS, CHUNK, DEVICE, FLAGS].into_iter().enumerate() {
+                let a = self.offset(to, off);
+                self.store_raw(a, inherit[i], true);
+            }
         }
         Some(Saved { words })
     }
@@ -497,7 +526,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         if alloc.is_some() {
             return alloc;
         }
-        if !ROUTINES.contains(&name) && !matches!(name, "omp_get_max_threads" | "omp_in_final") {
+        if !ROUTINES.contains(&name)
+            && !matches!(
+                name,
+                "omp_get_max_threads"
+                    | "omp_in_final"
+                    | "omp_get_level"
+                    | "omp_get_ancestor_thread_num"
+                    | "omp_get_team_size"
+            )
+        {
             return None;
         }
         let state = self.cx.icv.may_set;
@@ -526,6 +564,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 Some(self.b.ins().zext(Type::I32, c))
             }
             "omp_in_final" => int(self, 0),
+            "omp_get_level" if state => Some(self.icv_level()),
+            "omp_get_ancestor_thread_num" | "omp_get_team_size" if state => {
+                let l = self.int_arg(args, 0, name, span)?;
+                Some(self.ancestor(name == "omp_get_team_size", l))
+            }
             "omp_set_num_threads" => {
                 let n = self.int_arg(args, 0, name, span)?;
                 if self.no_fork_after(name, span) {
@@ -706,6 +749,43 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 Rv::S(self.convert(v, Scalar::INT, want))
             }
         }))
+    }
+
+    /// levels-var of the current task (`i32`).
+    fn icv_level(&mut self) -> Value {
+        let f = self.icv_load(FLAGS);
+        let sh = self.b.ins().iconst(Type::I32, LEVEL_SHIFT);
+        let l = self.b.ins().lshr(f, sh);
+        let m = self.b.ins().iconst(Type::I32, 0xff);
+        self.b.ins().and(l, m)
+    }
+
+    /// `omp_get_ancestor_thread_num(l)` (or `omp_get_team_size(l)` when `size`), from the
+    /// record alone (so exact in device functions too): every level up to the current one is
+    /// a team of one (level 0, the initial task's, and every inactive region) except level 1
+    /// when it is the block's team (the only active level the device has); other levels
+    /// are -1.
+    fn ancestor(&mut self, size: bool, l: Value) -> Value {
+        let level = self.icv_level();
+        let f = self.icv_load(FLAGS);
+        let hwb = self.b.ins().iconst(Type::I32, HW_TEAM);
+        let hw = self.b.ins().and(f, hwb);
+        let z = self.b.ins().iconst(Type::I32, 0);
+        let is_hw = self.b.ins().icmp(IntCC::Ne, hw, z);
+        let one = self.b.ins().iconst(Type::I32, 1);
+        let at1 = self.b.ins().icmp(IntCC::Eq, l, one);
+        let hw1 = self.b.ins().and(is_hw, at1);
+        let (team, alone) = if size {
+            (self.b.ins().sreg(SpecialReg::NtidX), one)
+        } else {
+            (self.b.ins().sreg(SpecialReg::TidX), z)
+        };
+        let v = self.b.ins().select(hw1, team, alone);
+        let neg = self.b.ins().icmp(IntCC::Slt, l, z);
+        let deep = self.b.ins().icmp(IntCC::Sgt, l, level);
+        let bad = self.b.ins().or(neg, deep);
+        let m1 = self.b.ins().iconst(Type::I32, -1);
+        self.b.ins().select(bad, m1, v)
     }
 
     /// `omp_set_schedule(kind, chunk)` (18.2.11): an unknown kind changes nothing; static

@@ -185,7 +185,6 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn kernel_body(&mut self, region: &TargetRegion<'a>) {
         let entry = self.b.create_entry_block();
         self.b.switch_to_block(entry);
-        self.icv_init();
         let params: Vec<Value> = self.b.block_params(entry).to_vec();
         let span = region.directive.span;
         let mut param_syms = FxHashSet::default();
@@ -237,6 +236,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         let shape = Shape::of(region);
+        // The region's threads are one parallel region's team when the chain has `parallel`.
+        self.icv_init(shape.chain.iter().any(|d| has_parallel(d.kind)));
         // What a task in the region shares: under `parallel` or `teams`, every variable bound
         // here that the construct chain does not privatize; under a plain `target`, only the
         // mapped variables (the others are the target task's own firstprivate copies).

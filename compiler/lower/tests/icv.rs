@@ -170,3 +170,45 @@ void f(int *out) {{
         );
     }
 }
+
+#[test]
+fn levels_are_exact_in_device_functions_and_serialized_regions() {
+    let c = compile(
+        "int omp_get_level(void); int omp_get_ancestor_thread_num(int); int omp_get_team_size(int);
+int omp_get_thread_num(void);
+static int lv(void) {
+  return omp_get_level() * 1000 + omp_get_ancestor_thread_num(1) * 10 + omp_get_team_size(2) +
+         (omp_get_ancestor_thread_num(3) == -1 ? 0 : 500) + (omp_get_team_size(0) == 1 ? 0 : 700);
+}
+#pragma omp declare target to(lv)
+void f(int *out, int *per) {
+#pragma omp target parallel map(tofrom: out[0:64])
+  {
+    int t = omp_get_thread_num();
+    out[t] = lv();
+#pragma omp parallel
+    out[32 + t] = lv();
+  }
+#pragma omp target teams distribute map(tofrom: per[0:8])
+  for (int i = 0; i < 4; i++) {
+    per[i] = lv();
+#pragma omp parallel
+    per[4 + i] = lv();
+  }
+}",
+    );
+    let mut e = Emu::new(&c);
+    let out = e.buf(&[0i32; 64]);
+    e.launch(0, 1, 32, &[("out", Arg::Buf(out))]);
+    let want: Vec<i32> = (0..32)
+        .map(|t| 1000 + 10 * t - 1)
+        .chain((0..32).map(|t| 2000 + 10 * t + 1))
+        .collect();
+    assert_eq!(e.get::<i32>(out, 64), want);
+    let per = e.buf(&[0i32; 8]);
+    e.launch(1, 2, 32, &[("per", Arg::Buf(per))]);
+    assert_eq!(
+        e.get::<i32>(per, 8),
+        [-11, -11, -11, -11, 999, 999, 999, 999]
+    );
+}
