@@ -274,8 +274,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// Kernel entry: this thread's record holds the initial values; `parallel` when the
-    /// kernel's threads are the team of its (level 1) parallel region.
-    pub(crate) fn icv_init(&mut self, parallel: bool) {
+    /// region's code runs in a (level 1) parallel region, `hw_team` when that region's team
+    /// is the block's threads.
+    pub(crate) fn icv_init(&mut self, parallel: bool, hw_team: bool) {
         if !self.cx.icv.may_set {
             return;
         }
@@ -285,7 +286,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let a = self.offset(r, off);
             self.store_raw(a, z, false);
         }
-        let flags = if parallel { LEVEL_ONE | HW_TEAM } else { 0 };
+        let flags = if parallel { LEVEL_ONE } else { 0 } | if hw_team { HW_TEAM } else { 0 };
         let f = self.b.ins().iconst(Type::I32, flags);
         let a = self.offset(r, FLAGS);
         self.store_raw(a, f, false);

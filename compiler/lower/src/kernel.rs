@@ -236,8 +236,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         let shape = Shape::of(region);
-        // The region's threads are one parallel region's team when the chain has `parallel`.
-        self.icv_init(shape.chain.iter().any(|d| has_parallel(d.kind)));
+        // A `parallel` in the chain is level 1: the block's team in SPMD kernels, a team of
+        // one on the main thread of a generic one.
+        let level1 = shape.chain.iter().any(|d| has_parallel(d.kind));
+        self.icv_init(level1, level1 && region.mode == ExecMode::Spmd);
         // What a task in the region shares: under `parallel` or `teams`, every variable bound
         // here that the construct chain does not privatize; under a plain `target`, only the
         // mapped variables (the others are the target task's own firstprivate copies).

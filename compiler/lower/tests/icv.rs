@@ -212,3 +212,38 @@ void f(int *out, int *per) {
         [-11, -11, -11, -11, 999, 999, 999, 999]
     );
 }
+
+#[test]
+fn levels_agree_with_the_team_in_generic_regions() {
+    // a parallel as the whole teams body, and one after sequential code (a forked team)
+    let c = compile(
+        "int omp_get_level(void); int omp_get_ancestor_thread_num(int); int omp_get_team_size(int);
+int omp_get_thread_num(void); int omp_get_num_threads(void); int omp_get_team_num(void);
+void f(int *out) {
+#pragma omp target teams num_teams(1) map(tofrom: out[0:64])
+  {
+#pragma omp parallel
+    out[omp_get_thread_num()] = omp_get_level() * 10 +
+        (omp_get_team_size(1) == omp_get_num_threads() &&
+         omp_get_ancestor_thread_num(1) == omp_get_thread_num());
+  }
+#pragma omp target teams num_teams(1) map(tofrom: out[0:64])
+  {
+    int k = omp_get_team_num() + 1;
+#pragma omp parallel
+    out[32 + omp_get_thread_num()] = omp_get_level() * 10 * k +
+        (omp_get_team_size(1) == omp_get_num_threads() &&
+         omp_get_ancestor_thread_num(1) == omp_get_thread_num());
+  }
+}",
+    );
+    let mut e = Emu::new(&c);
+    let out = e.buf(&[0i32; 64]);
+    e.launch(0, 1, 32, &[("out", Arg::Buf(out))]);
+    e.launch(1, 1, 32, &[("out", Arg::Buf(out))]);
+    let got = e.get::<i32>(out, 64);
+    // every thread that ran the body saw a consistent level 1
+    assert_eq!(got[0], 11);
+    assert!(got[1..32].iter().all(|&v| v == 0 || v == 11), "{got:?}");
+    assert_eq!(&got[32..], &[11; 32][..]);
+}
