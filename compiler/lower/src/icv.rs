@@ -5,11 +5,10 @@
 //! Where the ICVs live:
 //! - The per-task ICVs (nthreads-var, run-sched-var, default-device-var,
 //!   max-active-levels-var, levels-var, and whether the current task is final) are one
-//!   16-byte record per
-//!   hardware thread of the team, in a `.shared` array indexed by `tid.x`, plus one more
-//!   record (index 1024) through which a forking main thread hands its values to the
-//!   workers. Every record field is 0 for the device's initial value, so a kernel starts by
-//!   zeroing its thread's record.
+//!   16-byte record per hardware thread of the team, in a `.shared` array indexed by
+//!   `tid.x`, plus one more record (index 1024) through which a forking main thread hands
+//!   its values to the workers. A field is 0 for the device's initial value, so a kernel
+//!   starts by zeroing its thread's record (but for the level of its chain's `parallel`).
 //! - The device-scope ICVs that a target region may set (nteams-var, teams-thread-limit-var)
 //!   are `.global` words of the unit (0 when unset), kept across launches as ICVs of the
 //!   device are.
@@ -47,7 +46,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The routines that change an ICV on the device (or, for a `final` task, the clause), and
 /// those that read levels-var, which the records track.
-const SETTERS: &[&str] = &[
+const NEEDS_RECORD: &[&str] = &[
     "omp_get_level",
     "omp_get_ancestor_thread_num",
     "omp_get_team_size",
@@ -120,7 +119,8 @@ const SCHED_MONOTONIC: i64 = 0x8000_0000;
 /// The unit's ICV storage.
 #[derive(Debug, Default)]
 pub struct IcvState {
-    /// Whether the unit's device code may change an ICV (module docs).
+    /// Whether the unit's device code may change an ICV or read levels-var, so kernels keep
+    /// the records (module docs).
     pub may_set: bool,
     /// The `.shared` record array, once created.
     array: Option<String>,
@@ -129,8 +129,8 @@ pub struct IcvState {
 }
 
 /// Whether the device code of the unit (the bodies of `regions`, the functions `selected`
-/// and every function of the unit they may call) can change an ICV: it names a setter or has
-/// a `task`/`taskloop` with a `final` clause. Conservative: a function counts as called when
+/// and every function of the unit they may call) needs the records: it names a setter or a
+/// levels routine, or has a `task`/`taskloop` with a `final` clause. Conservative: a function counts as called when
 /// its name appears.
 pub fn device_code_sets_icvs(
     tu: &TranslationUnit,
@@ -207,7 +207,7 @@ fn scan_node(typed: &TypedUnit, n: Node<'_>) -> (bool, Option<SymbolId>) {
             if info.kind != SymbolKind::Function {
                 return (false, None);
             }
-            (SETTERS.contains(&info.name.as_str()), Some(s))
+            (NEEDS_RECORD.contains(&info.name.as_str()), Some(s))
         }
         Node::Directive(d) => (
             matches!(d.kind, K::Task | K::Taskloop | K::TaskloopSimd)
@@ -837,7 +837,7 @@ mod tests {
     fn every_routine_is_device_api() {
         for r in ROUTINES
             .iter()
-            .chain(SETTERS)
+            .chain(NEEDS_RECORD)
             .chain(crate::allocator::ROUTINES)
         {
             assert!(
