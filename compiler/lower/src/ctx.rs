@@ -25,8 +25,8 @@ use ompcc_syntax::ast::{
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 
-/// OpenMP device API functions left as calls to external functions (the device runtime
-/// library defines them).
+/// The OpenMP API routines that device code may call besides the lock API: each is lowered
+/// inline (`kernel::omp_api`, `icv`, `allocator`).
 pub const DEVICE_API: &[&str] = &[
     "omp_get_thread_num",
     "omp_get_num_threads",
@@ -48,6 +48,39 @@ pub const DEVICE_API: &[&str] = &[
     "omp_get_dynamic",
     "omp_get_nested",
     "omp_in_final",
+    "omp_set_num_threads",
+    "omp_set_dynamic",
+    "omp_set_nested",
+    "omp_get_schedule",
+    "omp_set_schedule",
+    "omp_get_max_active_levels",
+    "omp_set_max_active_levels",
+    "omp_get_supported_active_levels",
+    "omp_get_default_device",
+    "omp_set_default_device",
+    "omp_get_max_teams",
+    "omp_set_num_teams",
+    "omp_get_teams_thread_limit",
+    "omp_set_teams_thread_limit",
+    "omp_get_cancellation",
+    "omp_get_proc_bind",
+    "omp_get_num_places",
+    "omp_get_place_num_procs",
+    "omp_get_place_proc_ids",
+    "omp_get_place_num",
+    "omp_get_partition_num_places",
+    "omp_get_partition_place_nums",
+    "omp_get_num_procs",
+    "omp_get_max_task_priority",
+    "omp_pause_resource",
+    "omp_pause_resource_all",
+    "omp_alloc",
+    "omp_aligned_alloc",
+    "omp_calloc",
+    "omp_aligned_calloc",
+    "omp_realloc",
+    "omp_free",
+    "omp_get_default_allocator",
 ];
 
 /// Functions the CUDA driver gives every module: the device heap's `malloc`/`free`, which the
@@ -103,6 +136,8 @@ pub struct Ctx<'a> {
     other_units: FxHashSet<String>,
     /// The function standing for each device library function whose address is taken.
     library_addresses: FxHashMap<SymbolId, String>,
+    /// Where the device's internal control variables live (`icv`).
+    pub(crate) icv: crate::icv::IcvState,
 }
 
 impl<'a> Ctx<'a> {
@@ -134,6 +169,7 @@ impl<'a> Ctx<'a> {
             declare_target: FxHashSet::default(),
             other_units: FxHashSet::default(),
             library_addresses: FxHashMap::default(),
+            icv: Default::default(),
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {

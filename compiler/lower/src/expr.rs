@@ -1648,6 +1648,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         if let Some(r) = self.omp_lock(&name, args, info, span) {
             return r;
         }
+        if let Some(r) = self.omp_icv_api(&name, args, info, span) {
+            return r;
+        }
         if let Some(v) = self.omp_api(&name, args, info.ty) {
             return Some(Rv::S(v));
         }

@@ -336,6 +336,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let diags = self.cx.diags.len();
         let errors = self.errors;
         self.b.switch_to_block(work);
+        self.icv_inherit();
         for c in &caps {
             match *c {
                 Capture::Value { sym, align, .. } => {

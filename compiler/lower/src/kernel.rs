@@ -236,6 +236,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         let shape = Shape::of(region);
+        // A `parallel` in the chain is level 1: the block's team in SPMD kernels, a team of
+        // one on the main thread of a generic one.
+        let level1 = shape.chain.iter().any(|d| has_parallel(d.kind));
+        self.icv_init(level1, level1 && region.mode == ExecMode::Spmd);
         // What a task in the region shares: under `parallel` or `teams`, every variable bound
         // here that the construct chain does not privatize; under a plain `target`, only the
         // mapped variables (the others are the target task's own firstprivate copies).
@@ -542,8 +546,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             "omp_is_initial_device"
             | "omp_get_device_num"
             | "omp_get_dynamic"
-            | "omp_get_nested"
-            | "omp_in_final" => int(self, 0),
+            | "omp_get_nested" => int(self, 0),
             "omp_get_num_devices" | "omp_get_initial_device" => int(self, 1),
             "omp_get_wtime" => {
                 let c = self.b.ins().sreg(SpecialReg::Clock64);

@@ -89,6 +89,7 @@
 //! start; a function's prologue has its declarator's location and the implicit return the
 //! closing brace's.
 
+mod allocator;
 mod atomic;
 mod atomic_builtin;
 mod complex;
@@ -98,6 +99,7 @@ mod fpclass;
 mod func;
 mod generic;
 mod hints;
+mod icv;
 mod kernel;
 mod lock;
 mod privatize;
@@ -156,7 +158,9 @@ pub fn lower_functions(
     opts: &LowerOptions<'_>,
 ) -> (ompcc_ir::Module, Vec<Diagnostic>) {
     let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees, opts.source_map);
-    for sym in cx.select(which) {
+    let selected = cx.select(which);
+    cx.icv.may_set = icv::device_code_sets_icvs(tu, typed, &[], &selected);
+    for sym in selected {
         cx.enqueue(sym);
     }
     cx.run();
@@ -188,7 +192,10 @@ pub fn lower_device_unit(
             );
         }
     }
-    for sym in cx.select(which) {
+    let selected = cx.select(which);
+    let regions: Vec<_> = plan.regions.iter().map(|r| r.directive).collect();
+    cx.icv.may_set = icv::device_code_sets_icvs(tu, typed, &regions, &selected);
+    for sym in selected {
         cx.enqueue(sym);
     }
     for &g in &plan.device_globals {

@@ -554,8 +554,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     // ----- constructs -----
 
-    /// Lowers an OpenMP construct inside a kernel; false when it is not supported.
-    pub(crate) fn omp_construct(&mut self, d: &'a OmpDirective) {
+    /// Lowers an OpenMP construct inside a kernel (`icv::omp_construct` wraps it in the
+    /// construct's ICV data environment).
+    pub(crate) fn omp_construct_inner(&mut self, d: &'a OmpDirective) {
         let par = self.par;
         let body = d.body.as_deref();
         match d.kind {
