@@ -215,6 +215,13 @@ fn shape(d: &OmpDirective) -> Shape<'_> {
     }
 }
 
+/// Whether an object of type `ty` is const: a const-qualified type, or an array of them.
+fn is_read_only(types: &ompcc_sema::types::TypeTable, ty: ompcc_sema::types::QualType) -> bool {
+    let c = types.canon(ty);
+    c.quals.contains(ompcc_sema::types::Quals::CONST)
+        || types.array_elem(c).is_some_and(|e| is_read_only(types, e))
+}
+
 /// `collapse(n)` of a loop directive (1 when absent or not a constant).
 pub fn collapse_of(typed: &TypedUnit, d: &OmpDirective) -> u32 {
     d.clauses
@@ -895,6 +902,10 @@ impl<'a, 's> Analyzer<'a, 's> {
                             None => continue,
                         }
                     }
+                    // A const object (`__func__` behind `assert`, a lookup table) cannot
+                    // change on the device: copying it back would only write read-only
+                    // memory.
+                    _ if is_read_only(types, ty) => (Pass::Ref, Some(implicit(MapType::To))),
                     _ => (Pass::Ref, Some(implicit(MapType::ToFrom))),
                 }
             };
