@@ -1,4 +1,4 @@
-/* assert() in target regions (its `__func__` is an implicitly mapped const array in
+/* assert() and __func__/__FUNCTION__/__PRETTY_FUNCTION__ in target regions (its `__func__` is an implicitly mapped const array in
  * read-only memory: mapped `to`, never copied back) and const lookup tables mapped
  * implicitly next to a written array. */
 #include <assert.h>
@@ -33,5 +33,8 @@ int main(void) {
   }
   printf("name lengths %d %d %d\n", lens[0], lens[1], lens[2]);
   printf("table intact %d %d\n", primes[0], primes[7]);
+  /* Three distinct objects in gcc, each mapped on its own. */
+#pragma omp target
+  printf("in %s / %s / %s\n", __func__, __FUNCTION__, __PRETTY_FUNCTION__);
   return 0;
 }

@@ -1407,13 +1407,14 @@ impl Checker<'_> {
             .out
             .types
             .array(ch, ArraySize::Fixed(fname.len() as u64 + 1));
-        let names: Vec<ast::Symbol> = ["__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"]
+        // Three objects, as gcc makes them (a map of one must not take another's address).
+        let names: Vec<(&str, ast::Symbol)> = ["__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"]
             .iter()
-            .filter_map(|n| self.tu.symbols.get(n))
+            .filter_map(|n| Some((*n, self.tu.symbols.get(n)?)))
             .collect();
-        if !names.is_empty() {
+        for (spelling, n) in names {
             let fsym = self.new_symbol(SymbolInfo {
-                name: "__func__".into(),
+                name: spelling.into(),
                 kind: SymbolKind::Object,
                 ty: arr,
                 linkage: Linkage::None,
@@ -1427,9 +1428,7 @@ impl Checker<'_> {
                 span: name.span,
                 align: None,
             });
-            for n in names {
-                self.bind(n, fsym);
-            }
+            self.bind(n, fsym);
         }
         for item in &f.body.items {
             self.block_item(item);
