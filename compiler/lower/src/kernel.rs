@@ -291,13 +291,18 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.distributed_loop(ln.directive, ln.outer, ln.collapse, who, privs, tree);
             }
             (ExecMode::Spmd, None) => {
-                // `target parallel`: the threads of team 0.
-                self.guard_first_thread(true, false);
+                // `target parallel`: the threads of team 0; `target teams` + `parallel`: the
+                // threads of every team.
+                let league = shape
+                    .chain
+                    .iter()
+                    .any(|d| d.kind.words().contains(&"teams"));
+                self.guard_first_thread(!league, false);
                 self.team_shared(region, &shape);
                 self.par = Par {
                     split: Split::Team,
                     threads: true,
-                    league: false,
+                    league,
                     main: false,
                 };
                 self.region_body(&shape, true);

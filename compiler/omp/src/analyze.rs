@@ -198,6 +198,16 @@ fn shape(d: &OmpDirective) -> Shape<'_> {
         match (level, inner.kind) {
             (0, K::Teams) => level = 1,
             (0, K::Parallel) => level = 2,
+            // `teams` whose whole body is a `parallel`: every team's threads run it (SPMD);
+            // `num_threads` or `if` would size the team at run time, so those stay generic.
+            (1, K::Parallel)
+                if !inner
+                    .clauses
+                    .iter()
+                    .any(|c| matches!(c.name, OmpClauseName::NumThreads | OmpClauseName::If)) =>
+            {
+                level = 2
+            }
             _ => break,
         }
         chain.push(inner);

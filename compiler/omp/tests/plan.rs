@@ -118,13 +118,25 @@ void f(int n, int *a) {
   for (int i = 0; i < n; i++) a[i] += 1;
 #pragma omp target teams distribute parallel for collapse(2) map(tofrom: a[0:n*n])
   for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i*n+j] = i;
+#pragma omp target teams map(tofrom: a[0:n])
+#pragma omp parallel
+  a[0] = 1;
+#pragma omp target teams map(tofrom: a[0:n])
+#pragma omp parallel num_threads(n)
+  a[0] = 1;
 }
 ";
     with_plan(src, |p, d| {
         assert!(d.is_empty(), "{d:?}");
         let modes: Vec<ExecMode> = p.regions.iter().map(|r| r.mode).collect();
         use ExecMode::*;
-        assert_eq!(modes, vec![Spmd, Generic, Serial, Spmd, Serial, Spmd]);
+        // `teams` around a whole `parallel` is SPMD over the league, unless `num_threads`
+        // sizes the team at run time.
+        assert_eq!(
+            modes,
+            vec![Spmd, Generic, Serial, Spmd, Serial, Spmd, Spmd, Generic]
+        );
+        assert!(p.regions[6].league && !p.regions[3].league);
         assert!(p.regions[0].loop_nest.is_some() && p.regions[0].num_teams.is_some());
         assert!(p.regions[1].loop_nest.is_none() && p.regions[3].loop_nest.is_none());
         assert!(p.regions[4].loop_nest.is_some());
