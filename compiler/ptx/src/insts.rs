@@ -176,7 +176,13 @@ impl FuncEmitter<'_> {
                 opcode,
                 args: [a, b],
             } => {
-                let (ra, rb) = (self.v(a), self.v(b));
+                let ra = self.v(a);
+                if !dt.is_float() && matches!(opcode, Opcode::Shl | Opcode::Lshr | Opcode::Ashr) {
+                    // A constant amount is an immediate: its register stays unreferenced.
+                    self.shift(opcode, d, dt, ra, b);
+                    return Ok(());
+                }
+                let rb = self.v(b);
                 if dt.is_float() {
                     self.float_binary(opcode, d, dt, ra, rb);
                 } else if opcode == Opcode::PtrOffset {
@@ -188,8 +194,6 @@ impl FuncEmitter<'_> {
                         rb
                     };
                     self.e(format_args!("add.s64 {d}, {ra}, {off}"));
-                } else if matches!(opcode, Opcode::Shl | Opcode::Lshr | Opcode::Ashr) {
-                    self.shift(opcode, d, dt, ra, b);
                 } else {
                     self.int_binary(opcode, d, dt, ra, rb)?;
                 }
