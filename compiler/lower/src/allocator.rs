@@ -23,7 +23,7 @@ use ompcc_ir::{IntCC, Signature, Type, Value};
 use ompcc_sema::ExprInfo;
 use ompcc_syntax::ast::Expr;
 
-/// The routines lowered here, for [`crate::DEVICE_API`].
+/// The routines lowered here (see [`crate::is_device_api`]).
 pub const ROUTINES: &[&str] = &[
     "omp_alloc",
     "omp_aligned_alloc",

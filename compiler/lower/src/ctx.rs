@@ -25,8 +25,8 @@ use ompcc_syntax::ast::{
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
 
-/// The OpenMP API routines that device code may call besides the lock API: each is lowered
-/// inline (`kernel::omp_api`, `icv`, `allocator`).
+/// The OpenMP API routines `kernel::omp_api` lowers inline (see [`is_device_api`] for all
+/// that device code may call besides the lock API).
 pub const DEVICE_API: &[&str] = &[
     "omp_get_thread_num",
     "omp_get_num_threads",
@@ -48,40 +48,15 @@ pub const DEVICE_API: &[&str] = &[
     "omp_get_dynamic",
     "omp_get_nested",
     "omp_in_final",
-    "omp_set_num_threads",
-    "omp_set_dynamic",
-    "omp_set_nested",
-    "omp_get_schedule",
-    "omp_set_schedule",
-    "omp_get_max_active_levels",
-    "omp_set_max_active_levels",
-    "omp_get_supported_active_levels",
-    "omp_get_default_device",
-    "omp_set_default_device",
-    "omp_get_max_teams",
-    "omp_set_num_teams",
-    "omp_get_teams_thread_limit",
-    "omp_set_teams_thread_limit",
-    "omp_get_cancellation",
-    "omp_get_proc_bind",
-    "omp_get_num_places",
-    "omp_get_place_num_procs",
-    "omp_get_place_proc_ids",
-    "omp_get_place_num",
-    "omp_get_partition_num_places",
-    "omp_get_partition_place_nums",
-    "omp_get_num_procs",
-    "omp_get_max_task_priority",
-    "omp_pause_resource",
-    "omp_pause_resource_all",
-    "omp_alloc",
-    "omp_aligned_alloc",
-    "omp_calloc",
-    "omp_aligned_calloc",
-    "omp_realloc",
-    "omp_free",
-    "omp_get_default_allocator",
 ];
+
+/// Whether device code may call OpenMP API routine `name`: [`DEVICE_API`], the ICV routines
+/// (`icv`) and the memory allocators (`allocator`).
+pub fn is_device_api(name: &str) -> bool {
+    DEVICE_API.contains(&name)
+        || crate::icv::ROUTINES.contains(&name)
+        || crate::allocator::ROUTINES.contains(&name)
+}
 
 /// Functions the CUDA driver gives every module: the device heap's `malloc`/`free`, which the
 /// device library's allocation functions (user code's `malloc`, `realloc`, ...) build on.
@@ -978,7 +953,7 @@ impl<'a> Ctx<'a> {
 
     /// Whether `sym` names a function the device library is expected to provide.
     pub fn is_library_function(&self, name: &str) -> bool {
-        DEVICE_API.contains(&name) || is_device_library_function(name)
+        is_device_api(name) || is_device_library_function(name)
     }
 
     /// The function type of a function symbol.

@@ -74,7 +74,7 @@
 //! `<math.h>` classification builtins (module `fpclass`: `isnan`, `isinf`, `signbit`,
 //! `fpclassify`, ...), `simd` without privatization (run in order), `flush` (a fence),
 //! `_Complex float`/`double` (module `complex`: values in memory like structs, gcc's
-//! real/complex mixing, `*` and `/` computed as libgcc does). Calls to [`DEVICE_API`] and
+//! real/complex mixing, `*` and `/` computed as libgcc does). OpenMP API calls ([`is_device_api`]) are lowered inline; calls to
 //! the device library ([`is_device_library_function`]) stay calls to external functions.
 //!
 //! Diagnosed (`E0801`-`E0808`): calls to functions without a device body (and their
@@ -114,7 +114,7 @@ use ompcc_omp::OffloadPlan;
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::TranslationUnit;
 
-pub use ctx::{DEVICE_API, is_device_library_function};
+pub use ctx::{DEVICE_API, is_device_api, is_device_library_function};
 
 /// Which function definitions of the unit become device functions.
 #[derive(Clone, Debug, PartialEq, Eq)]
