@@ -15,6 +15,9 @@
 //!   except in the pragma lines of nested directives, which keep naming the variable for the
 //!   host fallback;
 //! - `target enter data` / `exit data` / `update`: one runtime call each;
+//! - `depend` clauses on these (the runtime runs every construct at once, `nowait` or not):
+//!   a `#pragma omp taskwait` with the same clauses first, so sibling tasks the construct
+//!   depends on are complete before it runs;
 //! - `omp unroll` lines anywhere in the unit: what gcc understands (`unroll` module).
 //!
 //! Map items become `(base, begin, size)` C expressions over their own text (`cexpr`):
@@ -515,10 +518,32 @@ impl Writer<'_> {
             None => String::new(),
         };
         pre.push_str(&format!("if ({cond}!ompcc_rt_launch(&__ompcc_a{id})) {{\n"));
+        self.wait_for_dependences(r.directive);
         self.push(&pre);
         self.marker_at(r.directive.span.lo as usize);
         self.copy(start, end);
         self.push(" }}");
+    }
+
+    /// The runtime runs a construct at once, even under `nowait`; so its `depend` clauses
+    /// become a `taskwait` with the same clauses, on a line of its own before the construct,
+    /// which waits for the sibling tasks the construct depends on. Later tasks that depend on
+    /// the construct find it complete. Written at a line start, followed by a marker back to
+    /// the directive's line.
+    fn wait_for_dependences(&mut self, d: &ompcc_syntax::ast::OmpDirective) {
+        let depends: Vec<&str> = d
+            .clauses
+            .iter()
+            .filter(|c| c.name == OmpClauseName::Depend)
+            .map(|c| &self.text[c.span.lo as usize..c.span.hi as usize])
+            .collect();
+        if depends.is_empty() {
+            return;
+        }
+        // A clause continued over several lines (`\` in the pragma) is one line here.
+        let clauses = depends.join(" ").replace("\\\n", " ").replace('\n', " ");
+        self.push(&format!("#pragma omp taskwait {clauses}\n"));
+        self.marker_at(d.span.lo as usize);
     }
 
     /// The variable a struct member list item (`s.a`, `s.in.b`, not through `->`) belongs to.
@@ -709,6 +734,7 @@ impl Writer<'_> {
                 };
                 pre.push_str(&call(f));
                 pre.push_str(" }");
+                self.wait_for_dependences(dir);
                 self.push(&pre);
                 let nl = newlines_of(&self.text[start..end]);
                 self.push(&nl);

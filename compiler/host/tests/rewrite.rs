@@ -229,3 +229,47 @@ void f(int *out) {
         );
     }
 }
+
+#[test]
+fn depend_clauses_wait_for_their_predecessors_first() {
+    // The runtime runs each construct at once, `nowait` or not: the host task that writes
+    // `a` must be complete before `enter data` copies it, so each construct with `depend`
+    // is preceded by a `taskwait` with its clauses (the user's lines keep their numbers).
+    let src = "\
+void g(float *a, float *c, int n) {
+#pragma omp task depend(out: a[0:n])
+  for (int i = 0; i < n; i++) a[i] = i;
+#pragma omp target enter data map(to: a[0:n]) depend(in: a[0:n]) nowait
+#pragma omp target teams distribute parallel for nowait depend(in: a[0:n]) depend(out: c[0:n]) map(tofrom: c[0:n])
+  for (int i = 0; i < n; i++) c[i] = a[i];
+#pragma omp target update from(c[0:n]) depend(inout: c[0:n])
+  int line_8 = 0; (void)line_8;
+#pragma omp target teams distribute parallel for map(tofrom: c[0:n])
+  for (int i = 0; i < n; i++) c[i] += 1;
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    let msgs = cc_accepts(&text);
+    assert!(!msgs.contains("warning"), "{msgs}\n{text}");
+    let waits: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("#pragma omp taskwait"))
+        .collect();
+    assert_eq!(
+        waits,
+        [
+            "#pragma omp taskwait depend(in: a[0:n])",
+            "#pragma omp taskwait depend(in: a[0:n]) depend(out: c[0:n])",
+            "#pragma omp taskwait depend(inout: c[0:n])",
+        ],
+        "{text}"
+    );
+    // Each wait comes before its construct's runtime call, and a marker returns to its line.
+    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("{s}:\n{text}"));
+    assert!(at("taskwait depend(in: a[0:n])\n") < at("ompcc_rt_target_enter_data(-"));
+    assert!(
+        text.contains("depend(inout: c[0:n])\n# 7 \"t.c\"\n{ "),
+        "{text}"
+    );
+    assert!(text.contains("\"t.c:7:1\"); }\n  int line_8"), "{text}");
+}
