@@ -685,7 +685,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             _ => self.unsupported(
                 format!(
                     "'#pragma omp {}' is not supported in a target region yet",
-                    d.kind
+                    d.name()
                 ),
                 d.span,
             ),

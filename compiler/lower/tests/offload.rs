@@ -382,6 +382,34 @@ void f(int n, int *a) {
         err.contains("E0803") && err.contains("orphaned") && err.ends_with("@3"),
         "{err}"
     );
+    // A valid directive ompcc does not support is named in the message.
+    for (line, name) in [
+        ("#pragma omp scope reduction(+: s)", "'#pragma omp scope'"),
+        (
+            "#pragma omp metadirective when(device={kind(gpu)}: parallel) default(single)",
+            "'#pragma omp metadirective'",
+        ),
+        (
+            "#pragma omp masked taskloop",
+            "'#pragma omp masked taskloop'",
+        ),
+    ] {
+        let src = format!(
+            "void f(int *a) {{
+  int s = 0;
+#pragma omp target parallel map(tofrom: s)
+  {{
+{line}
+    s += 1;
+  }}
+}}"
+        );
+        let err = try_compile(&src, 2).err().expect("an error");
+        assert!(
+            err.contains("E0803") && err.contains(name) && err.ends_with("@5"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

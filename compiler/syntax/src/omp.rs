@@ -190,6 +190,16 @@ impl OmpDirectiveKind {
         best
     }
 
+    /// The name words of the valid but unsupported directive `words` starts with (the
+    /// longest match), if it starts with one.
+    pub fn unsupported_name(words: &[&str]) -> Option<&'static [&'static str]> {
+        UNSUPPORTED
+            .iter()
+            .copied()
+            .filter(|names| words.len() >= names.len() && words[..names.len()] == **names)
+            .max_by_key(|names| names.len())
+    }
+
     fn entry(
         self,
     ) -> Option<&'static (
