@@ -18,7 +18,9 @@
 //! - `depend` clauses on these (the runtime runs every construct at once, `nowait` or not):
 //!   a `#pragma omp taskwait` with the same clauses first, so sibling tasks the construct
 //!   depends on are complete before it runs;
-//! - `omp unroll` lines anywhere in the unit: what gcc understands (`unroll` module).
+//! - `omp unroll` lines anywhere in the unit: what gcc understands (`unroll` module);
+//! - OpenMP 5.1/5.2 spellings gcc 12 rejects (`declare target enter`, `begin declare target`,
+//!   `present` modifiers in a fallback's clauses): their older equivalents (`compat` module).
 //!
 //! Map items become `(base, begin, size)` C expressions over their own text (`cexpr`):
 //! variables, array sections of arrays and pointers (several dimensions: the contiguous
@@ -36,6 +38,7 @@
 //! constructs never shadow each other's variables.
 
 mod cexpr;
+mod compat;
 mod embed;
 mod remarks;
 mod unroll;
@@ -108,6 +111,7 @@ pub fn rewrite(
         redirect: HashMap::new(),
     };
     unroll::host_pragmas(tu, typed, &mut w.subst);
+    compat::host_pragmas(tu, text, &mut w.subst);
     // The unit's first line marker stays first; the prelude follows it.
     let first = first_marker_len(text);
     w.copy(0, first);

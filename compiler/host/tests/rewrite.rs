@@ -273,3 +273,37 @@ void g(float *a, float *c, int n) {
     );
     assert!(text.contains("\"t.c:7:1\"); }\n  int line_8"), "{text}");
 }
+
+#[test]
+fn openmp_5_spellings_gcc_12_rejects_reach_it_in_older_forms() {
+    // gcc 12 knows neither `enter`, `begin declare target`, `indirect` nor the `present`
+    // modifiers; the host text (the fallback copy included) must still compile.
+    let src = "\
+int tab[4] = {1, 2, 3, 4};
+#pragma omp declare target enter(tab)
+#pragma omp begin declare target device_type(any) indirect
+int twice(int x) { return 2 * x; }
+#pragma omp end declare target
+int sq(int x) { return x * x; }
+#pragma omp declare target enter(sq) device_type(any)
+void f(int n, int *a) {
+#pragma omp target enter data map(present, to: a[0:n])
+#pragma omp target map(present, tofrom: a[0:n]) defaultmap(present: aggregate)
+  for (int i = 0; i < n; i++) a[i] = twice(a[i]) + sq(tab[i % 4]);
+#pragma omp target update from(present: a[0:n])
+  int line_13 = 0; (void)line_13;
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    let msgs = cc_accepts(&text);
+    assert!(!msgs.contains("warning"), "{msgs}\n{text}");
+    for line in [
+        "#pragma omp declare target to(tab)",
+        "#pragma omp declare target  ",
+        "#pragma omp declare target to(sq) ",
+        "#pragma omp target map(tofrom : a[0:n]) defaultmap(tofrom: aggregate)",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line}:\n{text}");
+    }
+    assert!(text.contains("\"t.c:12:1\"); }\n  int line_13"), "{text}");
+}
