@@ -3,13 +3,17 @@
 //! with `-foffload=disable`, where every device is the host):
 //! - `declare target enter(list)` becomes `declare target to(list)` (5.2 renamed `to`);
 //! - `begin declare target` becomes `declare target` (the delimited form gcc 12 knows), and
-//!   `device_type(...)` and `indirect[(...)]` are dropped from every `declare target`: they
-//!   choose devices, and gcc 12 knows no `indirect` and ignores a delimited `declare target`
-//!   whose only clause is `device_type` (its `end declare target` is then an error);
+//!   `device_type(...)` is dropped from every `declare target`: it chooses devices, and gcc 12
+//!   ignores a delimited `declare target` whose only clause is `device_type` (its
+//!   `end declare target` is then an error). (`indirect`, which gcc 12 does not know either,
+//!   is an ompcc error.)
 //! - `map(present, ...)` loses its `present` modifier and `defaultmap(present[: category])`
 //!   becomes `defaultmap(tofrom[: category])`: presence is always true on the host, and these
 //!   clauses reach gcc only in the host-fallback copy of a `target` construct (standalone
 //!   data directives are replaced whole).
+//!
+//! - `uses_allocators` naming only predefined allocators (`omp_*_mem_alloc`, which need no
+//!   declaring) is dropped from fallback copies: gcc 12 does not know the clause.
 //!
 //! Invariant: each replacement lies inside one pragma line and keeps it one line, and no two
 //! replacements overlap (each is a whole clause, a clause's name or a directive's name), so
@@ -45,7 +49,7 @@ pub(crate) fn host_pragmas(
                 (OmpClauseName::Enter, _) if declare => {
                     subst.insert(lo, (lo + "enter".len(), "to".to_owned()));
                 }
-                (OmpClauseName::DeviceType | OmpClauseName::Indirect, _) if declare => {
+                (OmpClauseName::DeviceType, _) if declare => {
                     subst.insert(lo, (hi, String::new()));
                 }
                 (
@@ -62,6 +66,15 @@ pub(crate) fn host_pragmas(
                         Some(DefaultmapCategory::All) | None => "",
                     };
                     subst.insert(lo, (hi, format!("defaultmap(tofrom{category})")));
+                }
+                (OmpClauseName::UsesAllocators, OmpClauseKind::List(items))
+                    if items.iter().all(|e| {
+                        let name = &text[e.span.lo as usize..e.span.hi as usize];
+                        name.starts_with("omp_")
+                            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    }) =>
+                {
+                    subst.insert(lo, (hi, String::new()));
                 }
                 (_, OmpClauseKind::Map { modifiers, .. })
                     if modifiers.contains(&MapModifier::Present) =>

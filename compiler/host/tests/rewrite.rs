@@ -276,12 +276,12 @@ void g(float *a, float *c, int n) {
 
 #[test]
 fn openmp_5_spellings_gcc_12_rejects_reach_it_in_older_forms() {
-    // gcc 12 knows neither `enter`, `begin declare target`, `indirect` nor the `present`
+    // gcc 12 knows neither `enter`, `begin declare target`, `uses_allocators` nor the `present`
     // modifiers; the host text (the fallback copy included) must still compile.
     let src = "\
-int tab[4] = {1, 2, 3, 4};
+typedef enum { omp_default_mem_alloc = 1 } omp_allocator_handle_t; int tab[4] = {1, 2, 3, 4};
 #pragma omp declare target enter(tab)
-#pragma omp begin declare target device_type(any) indirect
+#pragma omp begin declare target device_type(any)
 int twice(int x) { return 2 * x; }
 #pragma omp end declare target
 int sq(int x) { return x * x; }
@@ -292,6 +292,9 @@ void f(int n, int *a) {
   for (int i = 0; i < n; i++) a[i] = twice(a[i]) + sq(tab[i % 4]);
 #pragma omp target update from(present: a[0:n])
   int line_13 = 0; (void)line_13;
+  int t[4];
+#pragma omp target firstprivate(t) uses_allocators(omp_default_mem_alloc) allocate(t) map(tofrom: a[0:4])
+  for (int i = 0; i < 4; i++) { t[i] = i; a[i] += t[i]; }
 }
 ";
     let text = rewritten(src, &DeviceImage::default());
@@ -299,9 +302,10 @@ void f(int n, int *a) {
     assert!(!msgs.contains("warning"), "{msgs}\n{text}");
     for line in [
         "#pragma omp declare target to(tab)",
-        "#pragma omp declare target  ",
+        "#pragma omp declare target ",
         "#pragma omp declare target to(sq) ",
         "#pragma omp target map(tofrom : a[0:n]) defaultmap(tofrom: aggregate)",
+        "#pragma omp target firstprivate(t)  allocate(t) map(tofrom: a[0:4])",
     ] {
         assert!(text.lines().any(|l| l == line), "{line}:\n{text}");
     }
