@@ -13,7 +13,8 @@
 //! parallel for`, are one parallel region: team 0's threads share the iterations, other teams
 //! return); `target parallel` runs its body on the
 //! threads of team 0 (nested `for` split over the team and ended by a barrier unless
-//! `nowait`; `single` on thread 0 then a barrier; `master`/`masked`; `barrier`; `sections`
+//! `nowait`; `single` on thread 0 then a barrier; `scope` on every thread, its reductions
+//! combined into the originals, then a barrier unless `nowait`; `master`/`masked`; `barrier`; `sections`
 //! run by thread 0); generic `teams` regions run their sequential code on thread 0 of each team (nested
 //! `distribute` split over the teams) and fork the team's other threads, waiting at a barrier,
 //! for each nested `parallel` (module `generic`); serial regions on one thread. Everywhere: `critical` (a global lock taken one lane

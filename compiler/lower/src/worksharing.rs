@@ -638,6 +638,20 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.end_privates(privs, false, None);
                 }
             }
+            K::Scope => {
+                // Every thread of the team runs the block with its own private copies; the
+                // reductions combine into the shared originals, seen by all after the barrier.
+                let mut privs = Vec::new();
+                self.privatize(d, false, false, &mut privs);
+                if let Some(b) = body {
+                    self.stmt(b);
+                }
+                self.ensure_open();
+                self.end_privates(privs, false, None);
+                if par.split == Split::Team && !d.clauses.iter().any(|c| c.name == C::Nowait) {
+                    self.b.ins().barrier();
+                }
+            }
             K::Section => {
                 if let Some(b) = body {
                     self.stmt(b);
@@ -731,6 +745,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             | K::Loop
             | K::Sections
             | K::Single
+            | K::Scope
             | K::Master
             | K::Masked
             | K::Barrier => self.unsupported(

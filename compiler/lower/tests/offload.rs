@@ -384,7 +384,7 @@ void f(int n, int *a) {
     );
     // A valid directive ompcc does not support is named in the message.
     for (line, name) in [
-        ("#pragma omp scope reduction(+: s)", "'#pragma omp scope'"),
+        ("#pragma omp tile sizes(4)", "'#pragma omp tile'"),
         (
             "#pragma omp metadirective when(device={kind(gpu)}: parallel) default(single)",
             "'#pragma omp metadirective'",
