@@ -29,7 +29,8 @@
 //! Not supported in target regions (an `E0803` error at the construct): `task`, `taskloop`,
 //! `ordered`, `scan`, `cancel`, `copyprivate`/`copyin`, `task_reduction`/`in_reduction`,
 //! reductions over sections or members and on other types, collapsed loops whose bounds use
-//! an outer iteration variable; target-level `firstprivate` scalars that a nested `parallel`
+//! an outer iteration variable and that have `lastprivate` (without it, the loops from the
+//! first such one inward run whole in each distributed iteration); target-level `firstprivate` scalars that a nested `parallel`
 //! shares are private per thread.
 //!
 //! [`lower_functions`] selects the device functions of a checked translation unit (those
