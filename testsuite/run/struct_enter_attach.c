@@ -1,6 +1,6 @@
 /* Struct member mapping as in the Examples' "structure mapping" section: map(tofrom: s.a)
  * alone, pointer members with attach after the parent is present, nested structs, arrays
- * of structs with a section over the array. */
+ * of structs with a section over the array, several members through one pointer. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -62,6 +62,13 @@ int main(void)
     }
     for (int i = 0; i < 10; i++)
         printf("(%.0f,%.0f)%c", rs[i].lo, rs[i].hi, i == 9 ? '\n' : ' ');
+
+    /* two members of one struct through a pointer: one device copy of the struct */
+    bucket_t *bp = &b;
+#pragma omp target map(tofrom : bp->counts[1:2]) map(to : bp->n)
+    for (int k = 1; k < 3; k++)
+        bp->counts[k] += bp->n;
+    printf("counts %d %d %d %d\n", b.counts[0], b.counts[1], b.counts[2], b.counts[3]);
     free(b.vals);
     return 0;
 }

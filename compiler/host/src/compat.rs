@@ -10,19 +10,21 @@
 //! - `map(present, ...)` loses its `present` modifier and `defaultmap(present[: category])`
 //!   becomes `defaultmap(tofrom[: category])`: presence is always true on the host, and these
 //!   clauses reach gcc only in the host-fallback copy of a `target` construct (standalone
-//!   data directives are replaced whole).
+//!   data directives are replaced whole); likewise a `*p` list item becomes `p[0:1]`.
 //!
 //! - `uses_allocators` naming only predefined allocators (`omp_*_mem_alloc`, which need no
 //!   declaring) is dropped from fallback copies: gcc 12 does not know the clause.
 //!
 //! Invariant: each replacement lies inside one pragma line and keeps it one line, and no two
-//! replacements overlap (each is a whole clause, a clause's name or a directive's name), so
-//! line numbers stay the user's.
+//! replacements overlap (each is a whole clause, a clause's name, a directive's name, a
+//! modifier list, or a `*` and an insertion after a list item), so line numbers stay the
+//! user's. They go to the pragma-only substitutions: C expressions built from list items
+//! still see the items as written.
 
 use ompcc_omp::walk::{self, Node};
 use ompcc_syntax::ast::{
-    DefaultmapBehavior, DefaultmapCategory, MapModifier, OmpClauseKind, OmpClauseName,
-    OmpDirectiveKind, TranslationUnit,
+    DefaultmapBehavior, DefaultmapCategory, Expr, ExprKind, MapModifier, OmpClauseKind,
+    OmpClauseName, OmpDirectiveKind, TranslationUnit, UnaryOp,
 };
 use std::collections::BTreeMap;
 
@@ -76,17 +78,45 @@ pub(crate) fn host_pragmas(
                 {
                     subst.insert(lo, (hi, String::new()));
                 }
-                (_, OmpClauseKind::Map { modifiers, .. })
-                    if modifiers.contains(&MapModifier::Present) =>
-                {
-                    if let Some((at, with)) = without_present(&text[lo..hi]) {
+                (
+                    _,
+                    OmpClauseKind::Map {
+                        modifiers, list, ..
+                    },
+                ) => {
+                    if modifiers.contains(&MapModifier::Present)
+                        && let Some((at, with)) = without_present(&text[lo..hi])
+                    {
                         subst.insert(lo + at.start, (lo + at.end, with));
+                    }
+                    for e in list {
+                        deref_as_section(e, subst);
                     }
                 }
                 _ => {}
             }
         }
     });
+}
+
+/// A `*p` list item (`*s.p`, `*q->p`) becomes `p[0:1]`, the same storage: gcc 12 takes only
+/// variables, sections and members in a map clause. The `*` is dropped and `[0:1]` inserted
+/// after the pointer, so the pointer's own text is untouched.
+fn deref_as_section(e: &Expr, subst: &mut BTreeMap<usize, (usize, String)>) {
+    let ExprKind::Unary(UnaryOp::Deref, inner) = &e.kind else {
+        return;
+    };
+    let mut p: &Expr = inner;
+    loop {
+        match &p.kind {
+            ExprKind::Ident(_) => break,
+            ExprKind::Member { base, .. } => p = base,
+            _ => return,
+        }
+    }
+    let (lo, hi) = (e.span.lo as usize, e.span.hi as usize);
+    subst.insert(lo, (inner.span.lo as usize, String::new()));
+    subst.insert(hi, (hi, "[0:1]".to_owned()));
 }
 
 /// For the text of a `map` clause whose modifiers include `present`: the byte range of its

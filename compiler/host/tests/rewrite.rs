@@ -292,7 +292,9 @@ void f(int n, int *a) {
   for (int i = 0; i < n; i++) a[i] = twice(a[i]) + sq(tab[i % 4]);
 #pragma omp target update from(present: a[0:n])
   int line_13 = 0; (void)line_13;
-  int t[4];
+  int t[4]; double v = 1, *pv = &v;
+#pragma omp target map(tofrom: *pv)
+  *pv += 1;
 #pragma omp target firstprivate(t) uses_allocators(omp_default_mem_alloc) allocate(t) map(tofrom: a[0:4])
   for (int i = 0; i < 4; i++) { t[i] = i; a[i] += t[i]; }
 }
@@ -306,8 +308,52 @@ void f(int n, int *a) {
         "#pragma omp declare target to(sq) ",
         "#pragma omp target map(tofrom : a[0:n]) defaultmap(tofrom: aggregate)",
         "#pragma omp target firstprivate(t)  allocate(t) map(tofrom: a[0:4])",
+        "#pragma omp target map(tofrom: pv[0:1])",
     ] {
         assert!(text.lines().any(|l| l == line), "{line}:\n{text}");
     }
     assert!(text.contains("\"t.c:12:1\"); }\n  int line_13"), "{text}");
+    // The runtime's entry for the item is still the pointee, as written.
+    assert!(
+        text.contains("((void *)&(*pv)), ((unsigned long long)sizeof(*pv)), 0x13ull, \"*pv\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn members_through_one_pointer_share_a_parent_entry() {
+    // `rp->arr[0:8]` and `rp->id` are parts of one struct: one parent entry spans them and
+    // the kernel's `rp` is translated through it (two separate mappings would leave the
+    // device struct without storage between them). A section of a pointer member is not
+    // part of the struct.
+    let src = "\
+struct R { int id; double arr[8]; double *ext; };
+void f(struct R *rp, int n) {
+#pragma omp target map(tofrom: rp->arr[0:8]) map(to: rp->id) map(tofrom: rp->ext[0:n])
+  for (int i = 0; i < 8; i++) rp->arr[i] += rp->id + rp->ext[i % n];
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    let msgs = cc_accepts(&text);
+    assert!(!msgs.contains("warning"), "{msgs}\n{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("__ompcc_map_entry __ompcc_e1[]"))
+        .unwrap_or_else(|| panic!("{text}"));
+    // Parent: base `rp`, TARGET_PARAM only; then the two members with MEMBER_OF(1).
+    assert!(
+        line.contains("{((void *)(rp)), ((void *)({ char *__l"),
+        "{line}"
+    );
+    let member_of_first = format!("0x{:x}ull", (1u64 << 48) | 0x3);
+    assert!(
+        line.contains(&format!("{member_of_first}, \"rp->arr[0:8]\"")),
+        "{line}"
+    );
+    assert!(
+        line.contains(&format!("0x{:x}ull, \"rp->id\"", (1u64 << 48) | 0x1)),
+        "{line}"
+    );
+    // The pointee section of `rp->ext` keeps its own entry (not a member of the parent).
+    assert!(line.contains("0x3ull, \"rp->ext[0:n]\""), "{line}");
 }
