@@ -795,6 +795,12 @@ impl Rect<'_> {
     }
 }
 
+/// What `omp_target_associate_ptr` and `omp_target_disassociate_ptr` return for the host
+/// device, where there is nothing to associate: a failure the program can test (as libgomp's
+/// EINVAL and libomptarget's OFFLOAD_FAIL are), not an error that ends it. Programs call them
+/// with `omp_get_default_device()`, which is the host when no device is there.
+const ASSOCIATE_ON_HOST: c_int = 22;
+
 /// `omp_target_associate_ptr`: returns 0 on success.
 #[unsafe(no_mangle)]
 pub extern "C" fn omp_target_associate_ptr(
@@ -811,9 +817,10 @@ pub extern "C" fn omp_target_associate_ptr(
                 rt.associate(d, host_ptr as u64, dev, size as u64)
                     .map(|()| 0)
             }
-            _ => Err(api_error(
+            Some(Target::Host) => Ok(ASSOCIATE_ON_HOST),
+            None => Err(api_error(
                 "omp_target_associate_ptr",
-                format!("device {device} is not an offload device"),
+                format!("invalid device number {device}"),
             )),
         })
     })
@@ -825,9 +832,10 @@ pub extern "C" fn omp_target_disassociate_ptr(host_ptr: *const c_void, device: c
     guard(1, || {
         with_runtime(|rt| match api_target(rt, device) {
             Some(Target::Device(d)) => rt.disassociate(d, host_ptr as u64).map(|()| 0),
-            _ => Err(api_error(
+            Some(Target::Host) => Ok(ASSOCIATE_ON_HOST),
+            None => Err(api_error(
                 "omp_target_disassociate_ptr",
-                format!("device {device} is not an offload device"),
+                format!("invalid device number {device}"),
             )),
         })
     })

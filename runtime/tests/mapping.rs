@@ -767,6 +767,15 @@ fn target_memory_api_allocates_copies_and_associates() {
     assert!(!is_present(host.as_ptr()));
     assert_eq!(omp_target_disassociate_ptr(host.as_ptr().cast(), DEV), 1);
     assert!(errors()[0].contains("was not associated"));
+    // The host device has nothing to associate: a failure value, not a reported error.
+    let on_host = omp_target_associate_ptr(host.as_ptr().cast(), d, 16, 0, initial());
+    assert_ne!(on_host, 0);
+    assert_ne!(
+        omp_target_disassociate_ptr(host.as_ptr().cast(), initial()),
+        0
+    );
+    assert!(errors().is_empty());
+    assert!(!is_present(host.as_ptr()));
     // SAFETY: `d` came from omp_target_alloc.
     unsafe { omp_target_free(d, DEV) };
     assert!(errors().is_empty());

@@ -15,7 +15,12 @@
 //!   except in the pragma lines of nested directives, which keep naming the variable for the
 //!   host fallback;
 //! - `target enter data` / `exit data` / `update`: one runtime call each;
-//! - `omp unroll` lines anywhere in the unit: what gcc understands (`unroll` module).
+//! - `depend` clauses on these (the runtime runs every construct at once, `nowait` or not):
+//!   a `#pragma omp taskwait` with the same clauses first, so sibling tasks the construct
+//!   depends on are complete before it runs;
+//! - `omp unroll` lines anywhere in the unit: what gcc understands (`unroll` module);
+//! - OpenMP 5.1/5.2 spellings gcc 12 rejects (`declare target enter`, `begin declare target`,
+//!   `present` modifiers in a fallback's clauses): their older equivalents (`compat` module).
 //!
 //! Map items become `(base, begin, size)` C expressions over their own text (`cexpr`):
 //! variables, array sections of arrays and pointers (several dimensions: the contiguous
@@ -33,6 +38,7 @@
 //! constructs never shadow each other's variables.
 
 mod cexpr;
+mod compat;
 mod embed;
 mod remarks;
 mod unroll;
@@ -102,9 +108,11 @@ pub fn rewrite(
         errors: Vec::new(),
         counter: 0,
         subst: BTreeMap::new(),
+        pragma_subst: BTreeMap::new(),
         redirect: HashMap::new(),
     };
     unroll::host_pragmas(tu, typed, &mut w.subst);
+    compat::host_pragmas(tu, text, &mut w.pragma_subst);
     // The unit's first line marker stays first; the prelude follows it.
     let first = first_marker_len(text);
     w.copy(0, first);
@@ -182,6 +190,9 @@ struct Writer<'t> {
     counter: u32,
     /// Identifier uses redirected to a device copy (`use_device_addr`): start -> (end, text).
     subst: BTreeMap<usize, (usize, String)>,
+    /// Rewrites of pragma text for the host compiler only (`compat`): applied when copying,
+    /// never to the C expressions built from list items, which need the items as written.
+    pragma_subst: BTreeMap<usize, (usize, String)>,
     /// The same redirection by variable, for the code ompcc writes inside such a region.
     redirect: HashMap<ompcc_sema::SymbolId, String>,
 }
@@ -204,7 +215,14 @@ impl Writer<'_> {
     /// Copies the unit's own bytes `lo..hi`, with the substitutions inside them applied.
     fn copy(&mut self, lo: usize, hi: usize) {
         let mut at = lo;
-        for (&start, (end, with)) in self.subst.range(lo..hi) {
+        let mut subs: Vec<(usize, &(usize, String))> = self
+            .subst
+            .range(lo..hi)
+            .chain(self.pragma_subst.range(lo..hi))
+            .map(|(&k, v)| (k, v))
+            .collect();
+        subs.sort_by_key(|&(k, _)| k);
+        for (start, (end, with)) in subs {
             if *end > hi {
                 break;
             }
@@ -338,12 +356,12 @@ impl Writer<'_> {
                         loc: self.loc(r.directive.span),
                     });
                 }
-                Pass::Ref
+                Pass::Ref | Pass::DevicePtr
                     if p.map.as_ref().is_some_and(|m| {
-                        self.member_root(m.expr) == Some(p.sym)
+                        self.group_root(m.expr, p.pass) == Some(p.sym)
                             && r.extra_maps
                                 .iter()
-                                .any(|x| self.member_root(x.expr) == Some(p.sym))
+                                .any(|x| self.group_root(x.expr, p.pass) == Some(p.sym))
                     }) =>
                 {
                     // Several members of one struct: a parent entry over the part they
@@ -353,7 +371,7 @@ impl Writer<'_> {
                         .chain(
                             r.extra_maps
                                 .iter()
-                                .filter(|x| self.member_root(x.expr) == Some(p.sym)),
+                                .filter(|x| self.group_root(x.expr, p.pass) == Some(p.sym)),
                         )
                         .collect();
                     let mut items = Vec::new();
@@ -384,8 +402,14 @@ impl Writer<'_> {
                         .map(|(c, _)| c.begin.clone())
                         .unwrap_or_default();
                     let parent = entries.len();
+                    // The kernel gets the struct's device address (`&s`), or the pointer to
+                    // it translated (`p` of `p->a`, `p->b`).
+                    let base = match p.pass {
+                        Pass::DevicePtr => format!("((void *)({name}))"),
+                        _ => format!("((void *)&({name}))"),
+                    };
                     entries.push(Entry {
-                        base: format!("((void *)&({name}))"),
+                        base,
                         begin: format!("((void *)({{ char *__l = (char *){first}; {lo} __l; }}))"),
                         size: format!(
                             "((unsigned long long)({{ char *__l = (char *){first}, *__h = __l; {lo} {hi} __h - __l; }}))"
@@ -408,7 +432,7 @@ impl Writer<'_> {
                             loc: self.loc(item.span),
                         });
                     }
-                    member_params.push(p.sym);
+                    member_params.push((p.sym, p.pass));
                 }
                 Pass::Ref | Pass::DevicePtr => {
                     let (item, map_flags, implicit, span, item_name) = match &p.map {
@@ -478,8 +502,10 @@ impl Writer<'_> {
             }
         }
         for m in &r.extra_maps {
-            let root = self.member_root(m.expr);
-            if root.is_some_and(|sym| member_params.contains(&sym)) {
+            if member_params
+                .iter()
+                .any(|&(sym, pass)| self.group_root(m.expr, pass) == Some(sym))
+            {
                 continue; // written with its parent above
             }
             self.map_entries(m, map_flags(m), &mut entries);
@@ -515,10 +541,32 @@ impl Writer<'_> {
             None => String::new(),
         };
         pre.push_str(&format!("if ({cond}!ompcc_rt_launch(&__ompcc_a{id})) {{\n"));
+        self.wait_for_dependences(r.directive);
         self.push(&pre);
         self.marker_at(r.directive.span.lo as usize);
         self.copy(start, end);
         self.push(" }}");
+    }
+
+    /// The runtime runs a construct at once, even under `nowait`; so its `depend` clauses
+    /// become a `taskwait` with the same clauses, on a line of its own before the construct,
+    /// which waits for the sibling tasks the construct depends on. Later tasks that depend on
+    /// the construct find it complete. Written at a line start, followed by a marker back to
+    /// the directive's line.
+    fn wait_for_dependences(&mut self, d: &ompcc_syntax::ast::OmpDirective) {
+        let depends: Vec<&str> = d
+            .clauses
+            .iter()
+            .filter(|c| c.name == OmpClauseName::Depend)
+            .map(|c| &self.text[c.span.lo as usize..c.span.hi as usize])
+            .collect();
+        if depends.is_empty() {
+            return;
+        }
+        // A clause continued over several lines (`\` in the pragma) is one line here.
+        let clauses = depends.join(" ").replace("\\\n", " ").replace('\n', " ");
+        self.push(&format!("#pragma omp taskwait {clauses}\n"));
+        self.marker_at(d.span.lo as usize);
     }
 
     /// The variable a struct member list item (`s.a`, `s.in.b`, not through `->`) belongs to.
@@ -536,6 +584,45 @@ impl Writer<'_> {
                 }
                 ExprKind::Ident(_) if through_member => {
                     return self.typed.ident_symbols.get(&e.id).copied();
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The variable whose members a list item maps, for items written as a group with a
+    /// parent entry: `s` of `s.a` (a struct variable, `Pass::Ref`), `p` of `p->a`,
+    /// `p->a[0:n]` or `p->in.b` (a pointer to one struct, `Pass::DevicePtr`).
+    fn group_root(&self, e: &ompcc_syntax::ast::Expr, pass: Pass) -> Option<ompcc_sema::SymbolId> {
+        use ompcc_syntax::ast::ExprKind;
+        if pass != Pass::DevicePtr {
+            return self.member_root(e);
+        }
+        let mut e = strip_parens(e);
+        while let ExprKind::ArraySection { base, .. } = &e.kind {
+            e = strip_parens(base);
+            // A section of a pointer member lies outside the struct: not part of the group.
+            if self
+                .typed
+                .expr(e.id)
+                .is_some_and(|i| self.typed.types.is_pointer(i.ty))
+            {
+                return None;
+            }
+        }
+        loop {
+            match &e.kind {
+                ExprKind::Member {
+                    base, arrow: false, ..
+                } => e = strip_parens(base),
+                ExprKind::Member {
+                    base, arrow: true, ..
+                } => {
+                    let b = strip_parens(base);
+                    return match b.kind {
+                        ExprKind::Ident(_) => self.typed.ident_symbols.get(&b.id).copied(),
+                        _ => None,
+                    };
                 }
                 _ => return None,
             }
@@ -709,6 +796,7 @@ impl Writer<'_> {
                 };
                 pre.push_str(&call(f));
                 pre.push_str(" }");
+                self.wait_for_dependences(dir);
                 self.push(&pre);
                 let nl = newlines_of(&self.text[start..end]);
                 self.push(&nl);

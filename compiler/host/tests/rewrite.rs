@@ -229,3 +229,131 @@ void f(int *out) {
         );
     }
 }
+
+#[test]
+fn depend_clauses_wait_for_their_predecessors_first() {
+    // The runtime runs each construct at once, `nowait` or not: the host task that writes
+    // `a` must be complete before `enter data` copies it, so each construct with `depend`
+    // is preceded by a `taskwait` with its clauses (the user's lines keep their numbers).
+    let src = "\
+void g(float *a, float *c, int n) {
+#pragma omp task depend(out: a[0:n])
+  for (int i = 0; i < n; i++) a[i] = i;
+#pragma omp target enter data map(to: a[0:n]) depend(in: a[0:n]) nowait
+#pragma omp target teams distribute parallel for nowait depend(in: a[0:n]) depend(out: c[0:n]) map(tofrom: c[0:n])
+  for (int i = 0; i < n; i++) c[i] = a[i];
+#pragma omp target update from(c[0:n]) depend(inout: c[0:n])
+  int line_8 = 0; (void)line_8;
+#pragma omp target teams distribute parallel for map(tofrom: c[0:n])
+  for (int i = 0; i < n; i++) c[i] += 1;
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    let msgs = cc_accepts(&text);
+    assert!(!msgs.contains("warning"), "{msgs}\n{text}");
+    let waits: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("#pragma omp taskwait"))
+        .collect();
+    assert_eq!(
+        waits,
+        [
+            "#pragma omp taskwait depend(in: a[0:n])",
+            "#pragma omp taskwait depend(in: a[0:n]) depend(out: c[0:n])",
+            "#pragma omp taskwait depend(inout: c[0:n])",
+        ],
+        "{text}"
+    );
+    // Each wait comes before its construct's runtime call, and a marker returns to its line.
+    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("{s}:\n{text}"));
+    assert!(at("taskwait depend(in: a[0:n])\n") < at("ompcc_rt_target_enter_data(-"));
+    assert!(
+        text.contains("depend(inout: c[0:n])\n# 7 \"t.c\"\n{ "),
+        "{text}"
+    );
+    assert!(text.contains("\"t.c:7:1\"); }\n  int line_8"), "{text}");
+}
+
+#[test]
+fn openmp_5_spellings_gcc_12_rejects_reach_it_in_older_forms() {
+    // gcc 12 knows neither `enter`, `begin declare target`, `uses_allocators` nor the `present`
+    // modifiers; the host text (the fallback copy included) must still compile.
+    let src = "\
+typedef enum { omp_default_mem_alloc = 1 } omp_allocator_handle_t; int tab[4] = {1, 2, 3, 4};
+#pragma omp declare target enter(tab)
+#pragma omp begin declare target device_type(any)
+int twice(int x) { return 2 * x; }
+#pragma omp end declare target
+int sq(int x) { return x * x; }
+#pragma omp declare target enter(sq) device_type(any)
+void f(int n, int *a) {
+#pragma omp target enter data map(present, to: a[0:n])
+#pragma omp target map(present, tofrom: a[0:n]) defaultmap(present: aggregate)
+  for (int i = 0; i < n; i++) a[i] = twice(a[i]) + sq(tab[i % 4]);
+#pragma omp target update from(present: a[0:n])
+  int line_13 = 0; (void)line_13;
+  int t[4]; double v = 1, *pv = &v;
+#pragma omp target map(tofrom: *pv)
+  *pv += 1;
+#pragma omp target firstprivate(t) uses_allocators(omp_default_mem_alloc) allocate(t) map(tofrom: a[0:4])
+  for (int i = 0; i < 4; i++) { t[i] = i; a[i] += t[i]; }
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    let msgs = cc_accepts(&text);
+    assert!(!msgs.contains("warning"), "{msgs}\n{text}");
+    for line in [
+        "#pragma omp declare target to(tab)",
+        "#pragma omp declare target ",
+        "#pragma omp declare target to(sq) ",
+        "#pragma omp target map(tofrom : a[0:n]) defaultmap(tofrom: aggregate)",
+        "#pragma omp target firstprivate(t)  allocate(t) map(tofrom: a[0:4])",
+        "#pragma omp target map(tofrom: pv[0:1])",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line}:\n{text}");
+    }
+    assert!(text.contains("\"t.c:12:1\"); }\n  int line_13"), "{text}");
+    // The runtime's entry for the item is still the pointee, as written.
+    assert!(
+        text.contains("((void *)&(*pv)), ((unsigned long long)sizeof(*pv)), 0x13ull, \"*pv\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn members_through_one_pointer_share_a_parent_entry() {
+    // `rp->arr[0:8]` and `rp->id` are parts of one struct: one parent entry spans them and
+    // the kernel's `rp` is translated through it (two separate mappings would leave the
+    // device struct without storage between them). A section of a pointer member is not
+    // part of the struct.
+    let src = "\
+struct R { int id; double arr[8]; double *ext; };
+void f(struct R *rp, int n) {
+#pragma omp target map(tofrom: rp->arr[0:8]) map(to: rp->id) map(tofrom: rp->ext[0:n])
+  for (int i = 0; i < 8; i++) rp->arr[i] += rp->id + rp->ext[i % n];
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    let msgs = cc_accepts(&text);
+    assert!(!msgs.contains("warning"), "{msgs}\n{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("__ompcc_map_entry __ompcc_e1[]"))
+        .unwrap_or_else(|| panic!("{text}"));
+    // Parent: base `rp`, TARGET_PARAM only; then the two members with MEMBER_OF(1).
+    assert!(
+        line.contains("{((void *)(rp)), ((void *)({ char *__l"),
+        "{line}"
+    );
+    let member_of_first = format!("0x{:x}ull", (1u64 << 48) | 0x3);
+    assert!(
+        line.contains(&format!("{member_of_first}, \"rp->arr[0:8]\"")),
+        "{line}"
+    );
+    assert!(
+        line.contains(&format!("0x{:x}ull, \"rp->id\"", (1u64 << 48) | 0x1)),
+        "{line}"
+    );
+    // The pointee section of `rp->ext` keeps its own entry (not a member of the parent).
+    assert!(line.contains("0x3ull, \"rp->ext[0:n]\""), "{line}");
+}

@@ -13,7 +13,8 @@
 //! parallel for`, are one parallel region: team 0's threads share the iterations, other teams
 //! return); `target parallel` runs its body on the
 //! threads of team 0 (nested `for` split over the team and ended by a barrier unless
-//! `nowait`; `single` on thread 0 then a barrier; `master`/`masked`; `barrier`; `sections`
+//! `nowait`; `single` on thread 0 then a barrier; `scope` on every thread, its reductions
+//! combined into the originals, then a barrier unless `nowait`; `master`/`masked`; `barrier`; `sections`
 //! run by thread 0); generic `teams` regions run their sequential code on thread 0 of each team (nested
 //! `distribute` split over the teams) and fork the team's other threads, waiting at a barrier,
 //! for each nested `parallel` (module `generic`); serial regions on one thread. Everywhere: `critical` (a global lock taken one lane
@@ -28,7 +29,8 @@
 //! Not supported in target regions (an `E0803` error at the construct): `task`, `taskloop`,
 //! `ordered`, `scan`, `cancel`, `copyprivate`/`copyin`, `task_reduction`/`in_reduction`,
 //! reductions over sections or members and on other types, collapsed loops whose bounds use
-//! an outer iteration variable; target-level `firstprivate` scalars that a nested `parallel`
+//! an outer iteration variable and that have `lastprivate` (without it, the loops from the
+//! first such one inward run whole in each distributed iteration); target-level `firstprivate` scalars that a nested `parallel`
 //! shares are private per thread.
 //!
 //! [`lower_functions`] selects the device functions of a checked translation unit (those

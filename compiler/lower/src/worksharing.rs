@@ -242,6 +242,37 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         ))
     }
 
+    /// Whether the header (init, condition, increment) of the `for` loop `l` names one of
+    /// `vars`.
+    fn header_uses(&self, l: &'a Stmt, vars: &[SymbolId]) -> bool {
+        let StmtKind::For(init, cond, step, _) = &l.kind else {
+            return false;
+        };
+        let mut exprs: Vec<&Expr> = cond.iter().chain(step.iter()).map(|e| &**e).collect();
+        match init {
+            ast::ForInit::Expr(e) => exprs.push(e),
+            ast::ForInit::Decl(d) => {
+                if let ast::DeclarationKind::Vars { declarators, .. } = &d.kind {
+                    for i in declarators {
+                        if let Some(ast::Initializer::Expr(e)) = &i.init {
+                            exprs.push(e);
+                        }
+                    }
+                }
+            }
+            ast::ForInit::None => {}
+        }
+        let mut uses = false;
+        for e in exprs {
+            crate::walk::idents_of(e, &mut |id| {
+                if let Some(s) = self.cx.typed.ident_symbols.get(&id) {
+                    uses |= vars.contains(s);
+                }
+            });
+        }
+        uses
+    }
+
     /// `e` converted to the loop variable's class, then widened to `i64`.
     pub(crate) fn long_value(&mut self, e: &'a Expr, cls: Scalar) -> Option<Value> {
         let ec = self.class_of_conv(e)?;
@@ -274,7 +305,28 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let mut vars = Vec::new();
         let mut saved = Vec::new();
         let mut body = outer;
-        for l in &loops {
+        let lastprivate = privs.iter().any(|p| p.kind == PrivKind::Last);
+        for (k, l) in loops.iter().enumerate() {
+            if k > 0 && !lastprivate && self.header_uses(l, &vars) {
+                // A non-rectangular nest: this loop's bounds use an outer loop's variable.
+                // The loops before it are distributed; it and the loops inside run whole in
+                // each of their iterations, in order: every logical iteration runs once, on
+                // one thread, and consecutive ones stay together, which the default schedule
+                // allows. Their variables stay private. (With `lastprivate` the last logical
+                // iteration could belong to another thread: `canon_loop` reports the nest.)
+                for inner in &loops[k..] {
+                    let Some(var) = ompcc_omp::loop_var(self.cx.typed, inner) else {
+                        continue;
+                    };
+                    let qt = self.cx.typed.symbols[var].ty;
+                    if let Some(slot) = self.new_slot(qt, inner.span) {
+                        let align = self.align_of(qt);
+                        saved.push((var, self.locals.insert(var, Local::Slot(slot, align))));
+                    }
+                }
+                body = l;
+                break;
+            }
             let Some((cl, b)) = self.canon_loop(l, &vars) else {
                 return;
             };
@@ -698,6 +750,20 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.end_privates(privs, false, None);
                 }
             }
+            K::Scope => {
+                // Every thread of the team runs the block with its own private copies; the
+                // reductions combine into the shared originals, seen by all after the barrier.
+                let mut privs = Vec::new();
+                self.privatize(d, false, false, &mut privs);
+                if let Some(b) = body {
+                    self.stmt(b);
+                }
+                self.ensure_open();
+                self.end_privates(privs, false, None);
+                if par.split == Split::Team && !d.clauses.iter().any(|c| c.name == C::Nowait) {
+                    self.b.ins().barrier();
+                }
+            }
             K::Section => {
                 if let Some(b) = body {
                     self.stmt(b);
@@ -745,7 +811,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             _ => self.unsupported(
                 format!(
                     "'#pragma omp {}' is not supported in a target region yet",
-                    d.kind
+                    d.name()
                 ),
                 d.span,
             ),
@@ -791,6 +857,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             | K::Loop
             | K::Sections
             | K::Single
+            | K::Scope
             | K::Master
             | K::Masked
             | K::Barrier => self.unsupported(

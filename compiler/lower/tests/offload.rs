@@ -382,6 +382,34 @@ void f(int n, int *a) {
         err.contains("E0803") && err.contains("orphaned") && err.ends_with("@3"),
         "{err}"
     );
+    // A valid directive ompcc does not support is named in the message.
+    for (line, name) in [
+        ("#pragma omp tile sizes(4)", "'#pragma omp tile'"),
+        (
+            "#pragma omp metadirective when(device={kind(gpu)}: parallel) default(single)",
+            "'#pragma omp metadirective'",
+        ),
+        (
+            "#pragma omp masked taskloop",
+            "'#pragma omp masked taskloop'",
+        ),
+    ] {
+        let src = format!(
+            "void f(int *a) {{
+  int s = 0;
+#pragma omp target parallel map(tofrom: s)
+  {{
+{line}
+    s += 1;
+  }}
+}}"
+        );
+        let err = try_compile(&src, 2).err().expect("an error");
+        assert!(
+            err.contains("E0803") && err.contains(name) && err.ends_with("@5"),
+            "{err}"
+        );
+    }
 }
 
 #[test]
@@ -1097,4 +1125,56 @@ fn has_device_addr_array_is_used_in_place() {
         .map(|(i, x)| x * 2.0 + i as f64)
         .collect();
     assert_eq!(e.get::<f64>(dv, 256), want);
+}
+
+#[test]
+fn non_rectangular_collapsed_nests_cover_every_iteration_once() {
+    // The inner bound uses the outer variable: the outer loop is distributed, the inner one
+    // runs whole per outer iteration, and its variable (declared outside) stays private.
+    let c = compile(
+        "void f(int n, int *a) {
+  int i, j;
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom: a[0:n*n])
+  for (i = 0; i < n; i++)
+    for (j = i; j < n; j++)
+      a[i * n + j] += i * 100 + j + 1;
+}",
+    );
+    let n = 9usize;
+    let mut e = Emu::new(&c);
+    let a = e.buf(&vec![0i32; n * n]);
+    e.launch(
+        0,
+        2,
+        32,
+        &[
+            ("n", Arg::Val((n as i32).to_le_bytes().to_vec())),
+            ("a", Arg::Buf(a)),
+        ],
+    );
+    let mut want = vec![0i32; n * n];
+    for i in 0..n {
+        for j in i..n {
+            want[i * n + j] = (i * 100 + j + 1) as i32;
+        }
+    }
+    assert_eq!(e.get::<i32>(a, n * n), want);
+    // With lastprivate the last logical iteration is not known per thread: still an error.
+    let err = try_compile(
+        "void f(int n, int *a) {
+  int i, j, last = 0;
+#pragma omp target teams distribute parallel for collapse(2) lastprivate(last) map(tofrom: a[0:n])
+  for (i = 0; i < n; i++)
+    for (j = 0; j < i; j++)
+      last = a[j];
+  a[0] = last;
+}",
+        2,
+    )
+    .err()
+    .expect("an error");
+    assert!(
+        err.contains("E0803") && err.contains("outer loop variable"),
+        "{err}"
+    );
 }

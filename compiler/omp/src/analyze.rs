@@ -464,8 +464,79 @@ impl<'a, 's> Analyzer<'a, 's> {
                 }
             }
         }
+        self.declarative_directives();
         self.device_globals();
         (self.plan, self.diags)
+    }
+
+    /// File-scope directives that would change device code in ways ompcc does not implement:
+    /// errors rather than device code that silently behaves otherwise (`E0908`: `link`, whose
+    /// variable would be an ordinary device global, and `indirect`, whose host function
+    /// addresses the device cannot call; `E0909`: `declare mapper`, which gcc 12 rejects too),
+    /// and a warning for `declare variant`, whose variants device code never calls.
+    fn declarative_directives(&mut self) {
+        for item in &self.tu.items {
+            let ExternalDecl::Omp(d) = item else { continue };
+            if matches!(d.kind, K::DeclareTarget | K::BeginDeclareTarget) {
+                for c in &d.clauses {
+                    let why = match c.name {
+                        OmpClauseName::Link => {
+                            "its variables would be ordinary device globals, which a map \
+                             does not copy"
+                        }
+                        OmpClauseName::Indirect => {
+                            "device code cannot call through host function addresses"
+                        }
+                        _ => continue,
+                    };
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0908",
+                            format!(
+                                "the '{}' clause of '#pragma omp {}' is not supported by \
+                                 ompcc: {why}",
+                                c.name, d.kind
+                            ),
+                            c.span,
+                        )
+                        .with_help(match c.name {
+                            OmpClauseName::Link => {
+                                "use 'enter' (or 'to') and move the data with 'target update'"
+                            }
+                            _ => "call the functions directly, or through pointers taken in device code",
+                        }),
+                    );
+                }
+            }
+            if d.kind != K::Unsupported {
+                continue;
+            }
+            match d.unsupported_name {
+                ["declare", "mapper"] => self.diags.push(
+                    Diagnostic::error(
+                        "E0909",
+                        "'#pragma omp declare mapper' is not supported by ompcc",
+                        d.span,
+                    )
+                    .with_help(
+                        "map the structure and its pointer members explicitly, e.g. \
+                         'map(tofrom: s, s.p[0:s.n])'",
+                    ),
+                ),
+                ["declare", "variant"] | ["begin", "declare", "variant"] => {
+                    self.diags.push(Diagnostic::warning(
+                        "W0910",
+                        format!(
+                            "'#pragma omp {}' is ignored in device code: calls there run the \
+                             base function",
+                            d.name()
+                        ),
+                        d.span,
+                    ))
+                }
+                _ => {}
+            }
+        }
     }
 
     fn device_globals(&mut self) {

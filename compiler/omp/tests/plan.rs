@@ -407,3 +407,41 @@ fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
         "int s = 1;\n#pragma omp parallel for num_threads(2)\nfor (int i = 0; i < n; i++) a[i] += s;"
     ));
 }
+
+#[test]
+fn declarative_directives_ompcc_cannot_honour_are_reported() {
+    let src = "struct V { int n; double *p; };
+#pragma omp declare mapper(struct V v) map(v, v.p[0:v.n])
+double big[100];
+#pragma omp declare target link(big)
+#pragma omp begin declare target indirect
+int inc(int x) { return x + 1; }
+#pragma omp end declare target
+int dev_twice(int x) { return 2 * x; }
+#pragma omp declare variant(dev_twice) match(device = {kind(gpu)})
+int twice(int x) { return x + x; }
+void f(void) {
+#pragma omp target map(tofrom: big)
+  big[0] = twice(inc(1));
+}
+";
+    with_plan(src, |_, d| {
+        let got: Vec<(&str, bool)> = d.iter().map(|d| (d.code, d.is_error())).collect();
+        assert_eq!(
+            got,
+            [
+                ("E0909", true),
+                ("E0908", true),
+                ("E0908", true),
+                ("W0910", false)
+            ],
+            "{d:?}"
+        );
+        assert!(d[1].message.contains("'link' clause"), "{d:?}");
+        assert!(d[2].message.contains("'indirect' clause"), "{d:?}");
+        assert!(
+            d[3].message.contains("'#pragma omp declare variant'"),
+            "{d:?}"
+        );
+    });
+}

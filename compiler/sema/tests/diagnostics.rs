@@ -517,6 +517,12 @@ fn valid_programs_check_cleanly() {
         "struct S { int a, b; }; unsigned long off = (unsigned long)&((struct S *)0)->b; static int arr[4]; int *q = &arr[1] + 2; char *str = \"abc\" + 1; int (*fp)(void) = 0;",
         "int f(int i) { static void *tab[] = { &&a, &&b }; goto *tab[i]; a: return 1; b: return 2; }",
         "typedef void (*cb)(int); cb handlers[2] = { ((void *)0), 0 }; void set(cb c); void g(void) { set(((void *)0)); }",
+        "typedef enum { omp_default_mem_alloc = 1 } omp_allocator_handle_t;
+void f(int *a) {
+int t[4];
+#pragma omp target uses_allocators(omp_default_mem_alloc) allocate(omp_default_mem_alloc: t) firstprivate(t) map(tofrom: a[0:4])
+for (int i = 0; i < 4; i++) { t[i] = i; a[i] += t[i]; }
+}",
     ];
     let mut failures = Vec::new();
     for p in programs {

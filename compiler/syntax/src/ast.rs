@@ -898,6 +898,20 @@ pub struct OmpDirective {
     pub clauses: Vec<OmpClause>,
     /// The associated statement of executable non-standalone directives.
     pub body: Option<Box<Stmt>>,
+    /// The name words of an `Unsupported` directive (`["declare", "mapper"]`), for
+    /// diagnostics; empty for every other kind.
+    pub unsupported_name: &'static [&'static str],
+}
+
+impl OmpDirective {
+    /// The directive's name as written (`target teams`, `scope`), for diagnostics.
+    pub fn name(&self) -> String {
+        if self.kind == OmpDirectiveKind::Unsupported && !self.unsupported_name.is_empty() {
+            self.unsupported_name.join(" ")
+        } else {
+            self.kind.to_string()
+        }
+    }
 }
 
 /// An OpenMP clause.

@@ -46,6 +46,7 @@ enum Leaf {
     Simd,
     Sections,
     Single,
+    Scope,
     Masked,
     Critical,
     Task,
@@ -84,6 +85,7 @@ directives! {
     Sections = ["sections"] Stmt [Sections];
     Section = ["section"] Stmt [];
     Single = ["single"] Stmt [Single];
+    Scope = ["scope"] Stmt [Scope];
     Master = ["master"] Stmt [];
     Masked = ["masked"] Stmt [Masked];
     Critical = ["critical"] Stmt [Critical];
@@ -157,7 +159,6 @@ const UNSUPPORTED: &[&[&str]] = &[
     &["assumes"],
     &["begin", "assumes"],
     &["end", "assumes"],
-    &["scope"],
     &["masked", "taskloop"],
     &["master", "taskloop"],
     &["parallel", "masked", "taskloop"],
@@ -188,6 +189,16 @@ impl OmpDirectiveKind {
             }
         }
         best
+    }
+
+    /// The name words of the valid but unsupported directive `words` starts with (the
+    /// longest match), if it starts with one.
+    pub fn unsupported_name(words: &[&str]) -> Option<&'static [&'static str]> {
+        UNSUPPORTED
+            .iter()
+            .copied()
+            .filter(|names| words.len() >= names.len() && words[..names.len()] == **names)
+            .max_by_key(|names| names.len())
     }
 
     fn entry(
@@ -434,6 +445,10 @@ fn leaf_allows(leaf: Leaf, c: OmpClauseName) -> bool {
                 C::Private | C::Firstprivate | C::Copyprivate | C::Allocate | C::Nowait
             )
         }
+        Leaf::Scope => matches!(
+            c,
+            C::Private | C::Firstprivate | C::Reduction | C::Allocate | C::Nowait
+        ),
         Leaf::Masked => matches!(c, C::Filter),
         Leaf::Critical => matches!(c, C::Hint),
         Leaf::Task => matches!(

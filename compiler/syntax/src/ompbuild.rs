@@ -261,7 +261,20 @@ impl State<'_> {
             args: Vec::new(),
             clauses: Vec::new(),
             body: None,
+            unsupported_name: &[],
         };
+        if kind == OmpDirectiveKind::Unsupported {
+            // The line is `#pragma omp <name words> ...`: the words after `omp`.
+            let line = self.src.get(l..r).unwrap_or("");
+            let words: Vec<&str> = line
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .skip_while(|w| *w != "omp")
+                .skip(1)
+                .take(8)
+                .collect();
+            d.unsupported_name = OmpDirectiveKind::unsupported_name(&words).unwrap_or(&[]);
+        }
         for c in raw {
             let Some(name) = c.name else {
                 directive_argument(&cx, &mut d, c);

@@ -199,7 +199,9 @@ impl Checker<'_> {
             | OmpClauseKind::Map { list: l, .. }
             | OmpClauseKind::Motion { list: l, .. }
             | OmpClauseKind::Depend { list: l, .. } => {
-                if matches!(d.kind, K::DeclareTarget) {
+                // `uses_allocators` names allocator handles: the predefined ones are enum
+                // constants, not variables.
+                if matches!(d.kind, K::DeclareTarget) || c.name == OmpClauseName::UsesAllocators {
                     self.in_omp_list = true;
                     for e in l {
                         self.expr(e);
