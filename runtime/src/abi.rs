@@ -7,6 +7,7 @@
 //! (like libomptarget's fatal mapping errors) unless [`set_record_errors`] asked for errors to
 //! be recorded and returned as -1 (tests).
 
+use crate::backend::DeviceAbort;
 use crate::options::{Options, ProfileOutput};
 use crate::profile::{self, Profile};
 use crate::runtime::{
@@ -180,15 +181,36 @@ extern "C" fn write_profile() {
     });
 }
 
-/// Reports an error: records it, or prints it and exits with status 1.
+/// Reports an error: records it, or prints it and exits with status 1 (aborts after a device
+/// `trap`).
 fn report(e: RtError) -> i32 {
     let text = format!("ompcc-rt: error: {e}");
     if RECORD_ERRORS.load(Ordering::SeqCst) {
         ERRORS.lock().unwrap_or_else(|e| e.into_inner()).push(text);
         return -1;
     }
+    if let Some(how) = &e.abort {
+        // The device code called `abort` or failed an `assert`: end as the host code would
+        // have (glibc's message, SIGABRT), not with a launch failure status.
+        if let DeviceAbort::Assert(m) = how {
+            eprintln!("{}: {m}", program_name());
+        }
+        eprintln!("{text}");
+        std::process::abort();
+    }
     eprintln!("{text}");
     std::process::exit(1);
+}
+
+/// The program's short name, as glibc's `assert` prints it.
+fn program_name() -> String {
+    std::env::args_os()
+        .next()
+        .as_deref()
+        .map(std::path::Path::new)
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Runs an entry point, turning a panic into a reported internal error.
@@ -205,11 +227,7 @@ fn guard<T>(on_error: T, f: impl FnOnce() -> Result<T, RtError>) -> T {
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            report(RtError {
-                loc: "<runtime>".into(),
-                message: format!("internal error: {what}"),
-                log: String::new(),
-            });
+            report(RtError::new("<runtime>", format!("internal error: {what}")));
             on_error
         }
     }
@@ -297,25 +315,23 @@ impl Entries {
 pub unsafe extern "C" fn ompcc_rt_register_module(desc: *const ModuleDescC) -> i32 {
     guard(-1, || {
         if desc.is_null() {
-            return Err(RtError {
-                loc: UNKNOWN_LOC.into(),
-                message: "ompcc_rt_register_module: NULL descriptor".into(),
-                log: String::new(),
-            });
+            return Err(RtError::new(
+                UNKNOWN_LOC,
+                "ompcc_rt_register_module: NULL descriptor",
+            ));
         }
         // SAFETY: non-null and valid by contract.
         let d = unsafe { &*desc };
         // SAFETY: as above.
         let name = unsafe { cstr(d.name, "<unnamed module>") }.into_owned();
         if d.abi_version != ABI_VERSION {
-            return Err(RtError {
-                loc: name,
-                message: format!(
+            return Err(RtError::new(
+                &name,
+                format!(
                     "module built for runtime ABI {} but this libompcc_rt speaks ABI {ABI_VERSION}",
                     d.abi_version
                 ),
-                log: String::new(),
-            });
+            ));
         }
         // SAFETY: `ptx` holds `ptx_size` bytes by contract.
         let ptx_bytes = unsafe { slice(d.ptx.cast::<u8>(), d.ptx_size as usize) };
@@ -506,11 +522,7 @@ pub unsafe extern "C" fn ompcc_rt_use_device_ptr(
 pub unsafe extern "C" fn ompcc_rt_launch(args: *const LaunchArgsC) -> i32 {
     guard(-1, || {
         if args.is_null() {
-            return Err(RtError {
-                loc: UNKNOWN_LOC.into(),
-                message: "ompcc_rt_launch: NULL arguments".into(),
-                log: String::new(),
-            });
+            return Err(RtError::new(UNKNOWN_LOC, "ompcc_rt_launch: NULL arguments"));
         }
         // SAFETY: non-null and valid by contract.
         let a = unsafe { &*args };
@@ -530,11 +542,10 @@ pub unsafe extern "C" fn ompcc_rt_launch(args: *const LaunchArgsC) -> i32 {
             loc: &loc,
         };
         if a.module < 0 {
-            return Err(RtError {
-                loc,
-                message: format!("launch of invalid module id {}", a.module),
-                log: String::new(),
-            });
+            return Err(RtError::new(
+                &loc,
+                format!("launch of invalid module id {}", a.module),
+            ));
         }
         with_runtime(|rt| rt.launch(&launch)).map(i32::from)
     })
@@ -555,11 +566,7 @@ fn api_target(rt: &mut Runtime, device: c_int) -> Option<Target> {
 }
 
 fn api_error(what: &str, message: String) -> RtError {
-    RtError {
-        loc: what.into(),
-        message,
-        log: String::new(),
-    }
+    RtError::new(what, message)
 }
 
 /// `omp_get_num_devices`.

@@ -21,5 +21,7 @@ pub mod runtime;
 pub mod table;
 
 pub use abi::{install, set_record_errors, take_errors, with_runtime};
-pub use backend::{Backend, BackendError, DevPtr, LaunchDims, LaunchStats, ModuleImage, ProgramId};
+pub use backend::{
+    Backend, BackendError, DevPtr, DeviceAbort, LaunchDims, LaunchStats, ModuleImage, ProgramId,
+};
 pub use runtime::{DEVICE_DEFAULT, INITIAL_DEVICE, RtError, Runtime};

@@ -15,8 +15,8 @@
 //! ([`RtError`]) and the ABI layer decides how to report them.
 
 use crate::backend::{
-    Backend, BackendError, DevPtr, LaunchDims, ModuleImage, ProgramId, cuda, emu::EmuBackend,
-    sim::SimBackend,
+    Backend, BackendError, DevPtr, DeviceAbort, LaunchDims, ModuleImage, ProgramId, cuda,
+    emu::EmuBackend, sim::SimBackend,
 };
 use crate::flags;
 use crate::options::{DeviceKind, Offload, Options};
@@ -40,14 +40,18 @@ pub struct RtError {
     pub message: String,
     /// Extra lines (the JIT log), possibly empty.
     pub log: String,
+    /// The device code called `abort` or failed an `assert`: the program should abort, as the
+    /// host code would have.
+    pub abort: Option<DeviceAbort>,
 }
 
 impl RtError {
-    fn new(loc: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(loc: &str, message: impl Into<String>) -> Self {
         RtError {
             loc: loc.to_string(),
             message: message.into(),
             log: String::new(),
+            abort: None,
         }
     }
 
@@ -56,6 +60,7 @@ impl RtError {
             loc: loc.to_string(),
             message: format!("{what}: {e}"),
             log: e.log,
+            abort: e.abort,
         }
     }
 }

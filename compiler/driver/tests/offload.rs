@@ -416,3 +416,30 @@ fn a_vla_past_the_stack_size_is_a_stack_overflow_error_on_the_emulator() {
         "{err}"
     );
 }
+
+/// A failed `assert` in a kernel prints glibc's message and aborts the program (SIGABRT, exit
+/// status 134 in a shell), as the host build of the same code does; it is not reported as a
+/// launch failure with status 1.
+#[test]
+fn a_failed_device_assert_aborts_the_program_as_on_the_host() {
+    use std::os::unix::process::ExitStatusExt;
+    let sb = Sandbox::new();
+    sb.write(
+        "t.c",
+        "#include <assert.h>\n#include <stdio.h>\nint main(void) {\n  int a[8];\n\
+         #pragma omp target teams distribute parallel for map(from: a)\n  \
+         for (int i = 0; i < 8; i++) {\n    assert(i < 5);\n    a[i] = i;\n  }\n  \
+         printf(\"%d\\n\", a[7]);\n  return 0;\n}\n",
+    );
+    ok(&sb.ompcc(&["-fopenmp", "t.c", "-o", "prog"]));
+    for device in ["emu", "host"] {
+        let out = run_on(&sb, "prog", device);
+        assert_eq!(out.status.signal(), Some(6), "{device}: {:?}", out.status);
+        assert_eq!(stdout(&out), "", "{device}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("t.c:7: main: Assertion `i < 5' failed."),
+            "{device}: {err}"
+        );
+    }
+}

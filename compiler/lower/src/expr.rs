@@ -1817,27 +1817,32 @@ impl<'a> FnLower<'_, 'a, '_> {
         })())
     }
 
-    /// glibc's `assert` failure: print the message as glibc does, then trap.
+    /// glibc's `__assert_fail(assertion, file, line, function)` as CUDA's
+    /// `__assertfail(assertion, file, line, function, char_size)`: the CUDA driver (or the
+    /// emulator) prints the message on stderr and ends the kernel with an assert error, after
+    /// which the runtime aborts the program as glibc would. A `trap` follows in case it returns.
     fn assert_fail(&mut self, args: &'a [Expr], span: Span) -> Option<Rv> {
-        let fmt = b"%s:%u: %s: Assertion `%s' failed.\n\0".to_vec();
-        let name = self.cx.string_global(fmt);
-        let g = self.b.import_global(&name, AddrSpace::Global);
-        let ga = self.b.ins().global_addr(g);
-        let fv = self.b.ins().addrspacecast(Type::PTR, ga);
-        // (assertion, file, line, function) -> (file, line, function, assertion)
-        let order = [1usize, 2, 3, 0];
         let mut vals = Vec::new();
-        for i in order {
-            let a = &args[i];
+        for a in args {
             let cls = self.class_of_conv(a)?;
             let v = self.scalar(a)?;
             let v = match cls {
-                Scalar::Int(t, _) if t.bits() < 32 => self.resize(v, Type::I32, false),
+                Scalar::Int(..) => self.resize(v, Type::I32, false),
                 _ => v,
             };
             vals.push(v);
         }
-        self.vprintf(fv, &vals, span)?;
+        vals.push(self.b.ins().iconst(Type::I64, 1));
+        let sig = ompcc_ir::Signature::new(
+            vec![Type::PTR, Type::PTR, Type::I32, Type::PTR, Type::I64],
+            vec![],
+        );
+        if let Err(m) = self.cx.declare_external("__assertfail", &sig) {
+            self.unsupported(m, span);
+            return None;
+        }
+        let fr = self.b.import_function("__assertfail", sig);
+        self.b.ins().call(fr, &vals);
         self.b.ins().trap();
         Some(Rv::Void)
     }
@@ -1852,13 +1857,6 @@ impl<'a> FnLower<'_, 'a, '_> {
         let fv = self.scalar(fmt)?;
         let buf = self.variadic_args(rest, span)?;
         self.call_vprintf(fv, buf, span).map(Rv::S)
-    }
-
-    /// Packs scalar `vals` into a varargs buffer and calls `vprintf(fmt, buf)`.
-    fn vprintf(&mut self, fv: Value, vals: &[Value], span: Span) -> Option<Value> {
-        let items: Vec<_> = vals.iter().map(|v| crate::varargs::VaItem::S(*v)).collect();
-        let buf = self.pack_varargs(&items, span)?;
-        self.call_vprintf(fv, buf, span)
     }
 
     /// `vprintf(fmt, buf)`: CUDA's device printf with a varargs buffer.

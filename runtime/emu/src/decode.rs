@@ -114,6 +114,8 @@ struct ModCtx {
     funcs: Vec<Func>,
     decls: Vec<usize>,
     is_vprintf: Vec<bool>,
+    /// CUDA's `__assertfail` (declared, no body).
+    is_assertfail: Vec<bool>,
     has_body: Vec<bool>,
     globals: Vec<GlobalVar>,
     /// Offsets of function-scope `.shared` variables, in visit order.
@@ -129,6 +131,7 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
         funcs: Vec::new(),
         decls: Vec::new(),
         is_vprintf: Vec::new(),
+        is_assertfail: Vec::new(),
         has_body: Vec::new(),
         globals: Vec::new(),
         body_shared: Vec::new(),
@@ -215,6 +218,8 @@ pub(crate) fn decode(ast: &Ast) -> Result<Program, EmuError> {
                 });
                 m.decls.push(i);
                 m.is_vprintf.push(f.name == "vprintf" && f.body.is_none());
+                m.is_assertfail
+                    .push(f.name == "__assertfail" && f.body.is_none());
                 m.has_body.push(f.body.is_some());
                 m.syms.insert(f.name.clone(), Sym::Func(idx));
             }
@@ -558,7 +563,11 @@ fn classify(op: &Op) -> InstClass {
         | Op::Match { .. } => InstClass::Sync,
         Op::Atom { .. } => InstClass::Atomic,
         Op::Alloca { .. } | Op::StackSave { .. } | Op::StackRestore { .. } => InstClass::Int,
-        Op::Trap | Op::Vprintf { .. } | Op::Malloc { .. } | Op::Free { .. } => InstClass::Other,
+        Op::Trap
+        | Op::AssertFail { .. }
+        | Op::Vprintf { .. }
+        | Op::Malloc { .. }
+        | Op::Free { .. } => InstClass::Other,
     }
 }
 
@@ -1582,6 +1591,18 @@ impl<'a> Fx<'a> {
                 fmt: self.slot(&args[0])?,
                 args: self.slot(&args[1])?,
                 ret,
+            });
+        }
+        if self.m.is_assertfail[fi as usize] {
+            // (message, file, line, function, char size)
+            if args.len() != 5 || !rets.is_empty() {
+                return self.err("__assertfail takes five arguments and returns nothing");
+            }
+            return Ok(Op::AssertFail {
+                message: self.slot(&args[0])?,
+                file: self.slot(&args[1])?,
+                line: self.slot(&args[2])?,
+                function: self.slot(&args[3])?,
             });
         }
         if f.is_kernel {

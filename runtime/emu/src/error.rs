@@ -31,6 +31,13 @@ pub enum EmuError {
     Api(String),
     /// A fault while a kernel ran.
     Fault { site: Box<FaultSite>, msg: String },
+    /// A thread executed `trap` (the program called `abort` on the device) or called
+    /// `__assertfail` (a failed `assert`, whose message glibc's format `file:line: function:
+    /// Assertion `expr' failed.` is `assertion`).
+    Trap {
+        site: Box<FaultSite>,
+        assertion: Option<String>,
+    },
 }
 
 impl EmuError {
@@ -58,19 +65,40 @@ impl fmt::Display for EmuError {
             EmuError::Decode { line, msg } => write!(f, "PTX error at line {line}: {msg}"),
             EmuError::Api(msg) => write!(f, "emulator: {msg}"),
             EmuError::Fault { site, msg } => {
-                let [bx, by, bz] = site.block;
-                let [tx, ty, tz] = site.thread;
-                write!(
-                    f,
-                    "kernel `{}` block ({bx},{by},{bz}) thread ({tx},{ty},{tz}): {msg} at PTX line {}",
-                    site.kernel, site.ptx_line
-                )?;
-                if let Some((file, line)) = &site.source {
-                    write!(f, " ({file}:{line})")?;
-                }
-                Ok(())
+                site.describe(f, msg, |line| format!("PTX line {line}"))
+            }
+            EmuError::Trap { site, assertion } => {
+                site.describe(f, assertion.as_deref().unwrap_or(TRAP_MESSAGE), |line| {
+                    format!("PTX line {line}")
+                })
             }
         }
+    }
+}
+
+/// What a [`EmuError::Trap`] says happened.
+pub const TRAP_MESSAGE: &str = "trap instruction executed";
+
+impl FaultSite {
+    /// `kernel `k` block (..) thread (..): {what} at {ptx_line(line)} (file:line)`.
+    pub fn describe(
+        &self,
+        f: &mut impl fmt::Write,
+        what: &str,
+        ptx_line: impl Fn(u32) -> String,
+    ) -> fmt::Result {
+        let [bx, by, bz] = self.block;
+        let [tx, ty, tz] = self.thread;
+        write!(
+            f,
+            "kernel `{}` block ({bx},{by},{bz}) thread ({tx},{ty},{tz}): {what} at {}",
+            self.kernel,
+            ptx_line(self.ptx_line)
+        )?;
+        if let Some((file, line)) = &self.source {
+            write!(f, " ({file}:{line})")?;
+        }
+        Ok(())
     }
 }
 

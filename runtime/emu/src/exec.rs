@@ -508,6 +508,14 @@ impl Warp {
 }
 
 fn fault(env: &Env, w: &Warp, li: usize, pc: u32, msg: String) -> EmuError {
+    EmuError::Fault {
+        site: fault_site(env, w, li, pc),
+        msg,
+    }
+}
+
+/// Where lane `li` of `w` is when it faults at `pc`.
+fn fault_site(env: &Env, w: &Warp, li: usize, pc: u32) -> Box<FaultSite> {
     let prog = env.l.prog;
     let (line, source) = match prog.code.get(pc as usize) {
         Some(i) => {
@@ -519,16 +527,13 @@ fn fault(env: &Env, w: &Warp, li: usize, pc: u32, msg: String) -> EmuError {
         }
         None => (0, None),
     };
-    EmuError::Fault {
-        site: Box::new(FaultSite {
-            kernel: prog.funcs[env.l.kernel as usize].name.clone(),
-            block: env.ctaid,
-            thread: w.tid[li],
-            ptx_line: line,
-            source,
-        }),
-        msg,
-    }
+    Box::new(FaultSite {
+        kernel: prog.funcs[env.l.kernel as usize].name.clone(),
+        block: env.ctaid,
+        thread: w.tid[li],
+        ptx_line: line,
+        source,
+    })
 }
 
 #[inline(always)]
@@ -1540,10 +1545,11 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                 }
                 Op::Trap => {
                     if exec != 0 {
-                        fail!(
-                            exec.trailing_zeros() as usize,
-                            "trap instruction executed".into()
-                        );
+                        let site = fault_site(env, w, exec.trailing_zeros() as usize, pc);
+                        return Err(EmuError::Trap {
+                            site,
+                            assertion: None,
+                        });
                     }
                 }
                 Op::Bar {
@@ -1792,6 +1798,34 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         if let Some(r) = ret {
                             slot_write(w, l, *r, 4, out.len() as u64);
                         }
+                    }
+                }
+                Op::AssertFail {
+                    message,
+                    file,
+                    line,
+                    function,
+                } => {
+                    if exec != 0 {
+                        let l = exec.trailing_zeros() as usize;
+                        let lane = &w.lanes[l];
+                        let text = |slot: Slot| match read_cstr(env, lane, slot_read(w, l, slot, 8))
+                        {
+                            Ok(t) => Ok(String::from_utf8_lossy(&t).into_owned()),
+                            Err(m) => Err(format!("__assertfail: {m}")),
+                        };
+                        let (message, file, function) =
+                            match (text(*message), text(*file), text(*function)) {
+                                (Ok(m), Ok(f), Ok(func)) => (m, f, func),
+                                (Err(m), _, _) | (_, Err(m), _) | (_, _, Err(m)) => fail!(l, m),
+                            };
+                        let line = slot_read(w, l, *line, 4) as u32;
+                        return Err(EmuError::Trap {
+                            site: fault_site(env, w, l, pc),
+                            assertion: Some(format!(
+                                "{file}:{line}: {function}: Assertion `{message}' failed."
+                            )),
+                        });
                     }
                 }
                 Op::Malloc { size, ret } => {

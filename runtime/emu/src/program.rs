@@ -664,6 +664,14 @@ pub(crate) enum Op {
         args: Slot,
         ret: Option<Slot>,
     },
+    /// Call of CUDA's extern `__assertfail(message, file, line, function, char_size)`: the
+    /// kernel stops with the assertion message.
+    AssertFail {
+        message: Slot,
+        file: Slot,
+        line: Slot,
+        function: Slot,
+    },
     /// Call of the extern `malloc(size)` (the device heap).
     Malloc {
         size: Slot,

@@ -438,3 +438,27 @@ fn blocks_freed_by_stackrestore_fault_and_bad_restores_are_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn assertfail_and_trap_stop_the_kernel_as_device_aborts() {
+    let mut e = Env::new("abort");
+    let out = e.zeros(64);
+    let err = e
+        .launch("checked", [1, 1, 1], [8, 1, 1], &[&p(out)])
+        .unwrap_err();
+    let EmuError::Trap { site, assertion } = &err else {
+        panic!("expected a trap, got {err}")
+    };
+    assert_eq!(site.thread, [3, 0, 0]);
+    assert_eq!(
+        assertion.as_deref(),
+        Some("t.c:12: main: Assertion `i != 3' failed.")
+    );
+    assert!(err.to_string().contains("kernel `checked` block (0,0,0) thread (3,0,0)"));
+    let err = e.launch("stop", [1, 1, 1], [32, 1, 1], &[]).unwrap_err();
+    let EmuError::Trap { site, assertion } = &err else {
+        panic!("expected a trap, got {err}")
+    };
+    assert_eq!((site.thread, assertion), ([5, 0, 0], &None));
+    assert!(err.to_string().contains("trap instruction executed"), "{err}");
+}

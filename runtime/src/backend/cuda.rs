@@ -15,7 +15,9 @@
 //! Large host<->device copies go through a pinned staging buffer (`cuMemHostAlloc`) in chunks
 //! when `OMPCC_PINNED_STAGING` (bytes, default 0 = off) is at most the transfer size.
 
-use super::{Backend, BackendError, DevPtr, LaunchDims, LaunchStats, ModuleImage, ProgramId};
+use super::{
+    Backend, BackendError, DevPtr, DeviceAbort, LaunchDims, LaunchStats, ModuleImage, ProgramId,
+};
 use libloading::Library;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
@@ -26,6 +28,10 @@ type CuDevice = c_int;
 type Handle = *mut c_void;
 
 const CUDA_SUCCESS: CuResult = 0;
+/// `__assertfail` on the device.
+const CUDA_ERROR_ASSERT: CuResult = 710;
+/// What a `trap` instruction ends the kernel with.
+const CUDA_ERROR_ILLEGAL_INSTRUCTION: CuResult = 715;
 const LIMIT_STACK_SIZE: c_int = 0;
 const FUNC_ATTR_MAX_THREADS_PER_BLOCK: c_int = 0;
 const ATTR_MULTIPROCESSOR_COUNT: c_int = 16;
@@ -175,6 +181,9 @@ impl Driver {
             code: Some(text(self.get_error_name).unwrap_or_else(|| format!("CUresult {status}"))),
             message: text(self.get_error_string).unwrap_or_else(|| "unknown error".into()),
             log: String::new(),
+            // the driver has printed a failed assert's message itself
+            abort: matches!(status, CUDA_ERROR_ASSERT | CUDA_ERROR_ILLEGAL_INSTRUCTION)
+                .then_some(DeviceAbort::Trap),
         })
     }
 }

@@ -14,8 +14,10 @@
 //! the host program's own `printf` output, as with the CUDA driver.
 
 use super::ptx_link::{self, Linked};
-use super::{Backend, BackendError, DevPtr, LaunchDims, LaunchStats, ModuleImage, ProgramId};
-use ompcc_emu::{Device, EmuError, LoadedModule, Module};
+use super::{
+    Backend, BackendError, DevPtr, DeviceAbort, LaunchDims, LaunchStats, ModuleImage, ProgramId,
+};
+use ompcc_emu::{Device, EmuError, FaultSite, LoadedModule, Module};
 use std::ffi::c_void;
 use std::io::{self, Write};
 
@@ -121,24 +123,37 @@ fn describe_error(e: &EmuError, linked: Option<&Linked>) -> String {
         EmuError::Parse { line, msg } => format!("PTX syntax error at {}: {msg}", at(*line)),
         EmuError::Decode { line, msg } => format!("PTX error at {}: {msg}", at(*line)),
         EmuError::Api(msg) => msg.clone(),
-        EmuError::Fault { site, msg } => {
-            let [bx, by, bz] = site.block;
-            let [tx, ty, tz] = site.thread;
-            let mut s = format!(
-                "kernel `{}` block ({bx},{by},{bz}) thread ({tx},{ty},{tz}): {msg} at {}",
-                site.kernel,
-                at(site.ptx_line)
-            );
-            if let Some((file, line)) = &site.source {
-                s.push_str(&format!(" ({file}:{line})"));
-            }
-            s
-        }
+        EmuError::Fault { site, msg } => site_text(site, msg, at),
+        EmuError::Trap { site, assertion } => site_text(
+            site,
+            assertion.as_deref().unwrap_or(ompcc_emu::TRAP_MESSAGE),
+            at,
+        ),
     }
 }
 
+fn site_text(site: &FaultSite, what: &str, at: impl Fn(u32) -> String) -> String {
+    let mut s = String::new();
+    // writing to a String cannot fail
+    let _ = site.describe(&mut s, what, at);
+    s
+}
+
+/// A device `abort`/`assert` is marked so that the program aborts as it would on the host.
 fn emu_err(op: &str, linked: Option<&Linked>) -> impl FnOnce(EmuError) -> BackendError {
-    move |e| BackendError::new(op, describe_error(&e, linked))
+    move |e| {
+        let abort = match &e {
+            EmuError::Trap {
+                assertion: Some(m), ..
+            } => Some(DeviceAbort::Assert(m.clone())),
+            EmuError::Trap { .. } => Some(DeviceAbort::Trap),
+            _ => None,
+        };
+        BackendError {
+            abort,
+            ..BackendError::new(op, describe_error(&e, linked))
+        }
+    }
 }
 
 impl Backend for EmuBackend {

@@ -67,6 +67,18 @@ pub struct BackendError {
     pub message: String,
     /// Extra output to show after the message (JIT log), possibly empty.
     pub log: String,
+    /// The kernel stopped because the device code called `abort` or failed an `assert`.
+    pub abort: Option<DeviceAbort>,
+}
+
+/// How device code ended a kernel on purpose; the program then aborts as on the host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeviceAbort {
+    /// `abort()` or `trap`, or an `assert` whose message the device already printed (CUDA).
+    Trap,
+    /// A failed `assert` whose message (`file:line: function: Assertion `expr' failed.`) is
+    /// still to be printed.
+    Assert(String),
 }
 
 impl BackendError {
@@ -77,6 +89,7 @@ impl BackendError {
             code: None,
             message: message.into(),
             log: String::new(),
+            abort: None,
         }
     }
 }
