@@ -306,6 +306,19 @@ fn init_bytes(v: &VarDecl, syms: &HashMap<String, Sym>) -> Result<(Vec<u8>, Vec<
     let ty = Ty::parse(&v.ty)
         .ok_or_else(|| EmuError::decode(v.line, format!("unknown type `.{}`", v.ty)))?;
     let eb = ty.bytes() as usize;
+    let (size, _, _) = var_size(v)?;
+    if (v.init.len() as u64).saturating_mul(eb as u64) > size {
+        // ptxas rejects this too; silently growing the variable would hide a bad emitter
+        return Err(EmuError::decode(
+            v.line,
+            format!(
+                "{} initializers for `{}`, which holds {} elements",
+                v.init.len(),
+                v.name,
+                size / eb.max(1) as u64
+            ),
+        ));
+    }
     let mut out = Vec::with_capacity(v.init.len() * eb);
     let mut relocs = Vec::new();
     for e in &v.init {
