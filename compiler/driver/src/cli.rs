@@ -552,6 +552,19 @@ pub fn parse(argv: &[String]) -> Result<Invocation, CliError> {
             }
             a if a.starts_with("-g") => Kind::Debug,
             a if a.starts_with("-foffload=") => {
+                let value = &a["-foffload=".len()..];
+                // `targets[=options]` (gcc before 12 also took `-foffload=-options`)
+                let targets = value.split_once('=').map_or(value, |(t, _)| t);
+                if !value.starts_with('-')
+                    && let Some(t) = targets
+                        .split(',')
+                        .find(|t| !matches!(*t, "nvptx-none" | "default" | "disable"))
+                {
+                    return Err(CliError(format!(
+                        "unsupported offload target '{t}' in '-foffload=' (ompcc offloads to \
+                         NVIDIA GPUs only: nvptx-none)"
+                    )));
+                }
                 inv.ours.offload = if a == "-foffload=disable" {
                     Offload::Disabled
                 } else {
@@ -641,16 +654,59 @@ fn parse_ours(
     }
     if let Some((value, used)) = long("--offload-arch") {
         let value = value.ok_or_else(|| missing("--offload-arch"))?;
-        let valid = value.strip_prefix("sm_").is_some_and(|n| {
-            !n.is_empty() && n.trim_end_matches(['a', 'f']).parse::<u32>().is_ok()
-        });
-        if !valid {
+        ours.offload_arch = Some(gpu_arch(value, "--offload-arch")?);
+        return Ok(Some(used));
+    }
+    // clang's offloading options, so that build files written for clang work unchanged.
+    if let Some(list) = arg.strip_prefix("-fopenmp-targets=") {
+        for triple in list.split(',') {
+            if !triple.starts_with("nvptx64") {
+                return Err(CliError(format!(
+                    "unsupported offload target '{triple}' in '-fopenmp-targets' (ompcc \
+                     offloads to NVIDIA GPUs only: nvptx64-nvidia-cuda)"
+                )));
+            }
+        }
+        return Ok(Some(0));
+    }
+    if arg == "-Xopenmp-target" || arg.starts_with("-Xopenmp-target=") {
+        if let Some(triple) = arg.strip_prefix("-Xopenmp-target=")
+            && !triple.starts_with("nvptx64")
+        {
             return Err(CliError(format!(
-                "invalid GPU architecture '{value}' in '--offload-arch' (expected sm_NN, e.g. sm_80)"
+                "unsupported offload target '{triple}' in '{arg}' (ompcc offloads to NVIDIA \
+                 GPUs only: nvptx64-nvidia-cuda)"
             )));
         }
-        ours.offload_arch = Some(value);
-        return Ok(Some(used));
+        let value = next.ok_or_else(|| missing(arg))?;
+        let arch = value
+            .strip_prefix("-march=")
+            .or_else(|| value.strip_prefix("--offload-arch="))
+            .ok_or_else(|| {
+                CliError(format!(
+                    "unsupported device option '{value}' after '{arg}' (ompcc takes \
+                     -march=sm_NN there)"
+                ))
+            })?;
+        ours.offload_arch = Some(gpu_arch(arch.to_owned(), arg)?);
+        return Ok(Some(1));
+    }
+    if let Some(version) = arg.strip_prefix("-fopenmp-version=") {
+        // ompcc implements OpenMP 5.2 whatever version is asked for, as clang does for the
+        // features it has.
+        if version.parse::<u32>().is_err() {
+            return Err(CliError(format!(
+                "invalid value '{version}' in '-fopenmp-version=' (expected e.g. 52)"
+            )));
+        }
+        return Ok(Some(0));
+    }
+    if arg == "-fopenmp-offload-mandatory" {
+        return Err(CliError(
+            "'-fopenmp-offload-mandatory' is not supported: run the program with \
+             OMP_TARGET_OFFLOAD=MANDATORY instead"
+                .into(),
+        ));
     }
     if let Some((value, used)) = long("--passes") {
         let value = value.ok_or_else(|| missing("--passes"))?;
@@ -696,6 +752,19 @@ fn parse_ours(
         return Ok(Some(1));
     }
     Ok(None)
+}
+
+/// A CUDA architecture name `sm_NN` (with an optional `a`/`f` suffix), as given to `flag`.
+fn gpu_arch(value: String, flag: &str) -> Result<String, CliError> {
+    let valid = value
+        .strip_prefix("sm_")
+        .is_some_and(|n| !n.is_empty() && n.trim_end_matches(['a', 'f']).parse::<u32>().is_ok());
+    if !valid {
+        return Err(CliError(format!(
+            "invalid GPU architecture '{value}' in '{flag}' (expected sm_NN, e.g. sm_80)"
+        )));
+    }
+    Ok(value)
 }
 
 fn key_value(text: &str) -> Result<(String, String), CliError> {
@@ -890,6 +959,39 @@ mod tests {
         assert!(bad("--offload-arch=gfx90a").contains("invalid GPU architecture"));
         assert!(bad("--emit").contains("missing argument"));
         assert!(bad("-C =3").contains("invalid codegen option"));
+        assert!(bad("-fopenmp-targets=amdgcn-amd-amdhsa").contains("unsupported offload target"));
+        assert!(bad("-Xopenmp-target -O3").contains("unsupported device option '-O3'"));
+        assert!(bad("-Xopenmp-target").contains("missing argument"));
+        assert!(
+            bad("-Xopenmp-target=amdgcn-amd-amdhsa -march=gfx90a").contains("'amdgcn-amd-amdhsa'")
+        );
+        assert!(bad("-Xopenmp-target -march=gfx90a").contains("invalid GPU architecture"));
+        assert!(bad("-fopenmp-version=x").contains("invalid value"));
+        assert!(bad("-fopenmp-offload-mandatory").contains("OMP_TARGET_OFFLOAD=MANDATORY"));
+        assert!(
+            bad("-foffload=amdgcn-amdhsa").contains("unsupported offload target 'amdgcn-amdhsa'")
+        );
+    }
+
+    #[test]
+    fn clang_offload_options_are_ours() {
+        let inv = parse_str(
+            "-fopenmp -fopenmp-targets=nvptx64-nvidia-cuda -Xopenmp-target=nvptx64-nvidia-cuda \
+             -march=sm_80 -fopenmp-version=51 a.c",
+        );
+        assert_eq!(inv.ours.offload_arch.as_deref(), Some("sm_80"));
+        assert_eq!(words(&inv), ["-fopenmp", "a.c"]);
+        let inv = parse_str("-fopenmp-targets=nvptx64 -Xopenmp-target --offload-arch=sm_90a a.c");
+        assert_eq!(inv.ours.offload_arch.as_deref(), Some("sm_90a"));
+        assert_eq!(words(&inv), ["a.c"]);
+        for ok in [
+            "-foffload=nvptx-none",
+            "-foffload=default",
+            "-foffload=nvptx-none=-O3",
+            "-foffload=-lm",
+        ] {
+            assert_eq!(parse_str(ok).ours.offload, Offload::Enabled, "{ok}");
+        }
     }
 
     #[test]

@@ -118,6 +118,8 @@ Common cc options:
 ompcc's own options:
   --emit=<stage>            stop after <stage> and print it: tokens, ast, ir, ir-opt, ptx, host-c
   --offload-arch=sm_<NN>    the GPU architecture to generate PTX for
+  -fopenmp-targets=nvptx64-nvidia-cuda  -Xopenmp-target[=<triple>] -march=sm_<NN>
+  -fopenmp-version=<n>      clang's spellings, accepted for build files written for clang
   --device-only             produce only the device code
   -Rpass=<regex>            remarks (file:line:col: remark: ...) from the device passes
                             whose name matches <regex> (unroll, inline, ...; `offload` for
