@@ -640,14 +640,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         for off in [16, 8, 4, 2, 1] {
             let o = self.b.ins().iconst(Type::I32, off);
             let other = self.b.ins().shuffle(ShuffleMode::Down, v, o, mask);
+            // the warp's lanes that exist are 0..n, so the source lane is one of them
+            // exactly when it is below n (n <= 32 also keeps it inside the warp)
             let src = self.b.ins().iadd(lane, o);
-            let n32 = self.b.ins().iconst(Type::I32, 32);
-            let inside = self.b.ins().icmp(IntCC::Ult, src, n32);
-            let bit = self.b.ins().lshr(mask, src);
-            let one = self.b.ins().iconst(Type::I32, 1);
-            let bit = self.b.ins().and(bit, one);
-            let bit_set = self.b.ins().icmp(IntCC::Eq, bit, one);
-            let valid = self.b.ins().and(inside, bit_set);
+            let valid = self.b.ins().icmp(IntCC::Ult, src, n);
             let c = self.combine(op, cls, v, other);
             v = self.b.ins().select(valid, c, v);
         }
