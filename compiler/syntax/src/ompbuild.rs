@@ -457,7 +457,6 @@ fn clause(
         | C::Hint
         | C::Final
         | C::Priority
-        | C::NumTeams
         | C::ThreadLimit
         | C::Ordered
         | C::Indirect
@@ -465,6 +464,14 @@ fn clause(
         | C::Detach => {
             if n != 1 {
                 return bad("expected one expression");
+            }
+            OmpClauseKind::Expr(cx.expr(groups.pop()?, cname, at)?)
+        }
+        C::NumTeams => {
+            // OpenMP 5.1 `num_teams([lower-bound:] upper-bound)`: a league of upper-bound
+            // teams is one the bounds allow, so only that expression is kept.
+            if n > 2 {
+                return bad("expected '[lower-bound:] upper-bound'");
             }
             OmpClauseKind::Expr(cx.expr(groups.pop()?, cname, at)?)
         }
