@@ -210,8 +210,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 ub
             };
             let span_v = self.b.ins().isub(ubp, lb);
-            let t = self.b.ins().iadd(span_v, stepv);
-            let t = self.b.ins().isub(t, one);
+            // `step - 1` first: a constant, and 0 for unit steps, which then fold away
+            let sm1 = self.b.ins().isub(stepv, one);
+            let t = self.b.ins().iadd(span_v, sm1);
             let t = self.b.ins().sdiv(t, stepv);
             let c = self.b.ins().icmp(IntCC::Sgt, ubp, lb);
             self.b.ins().select(c, t, zero)
@@ -223,8 +224,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             };
             let m = self.b.ins().neg(stepv);
             let span_v = self.b.ins().isub(lb, ubp);
-            let t = self.b.ins().iadd(span_v, m);
-            let t = self.b.ins().isub(t, one);
+            let mm1 = self.b.ins().isub(m, one);
+            let t = self.b.ins().iadd(span_v, mm1);
             let t = self.b.ins().sdiv(t, m);
             let c = self.b.ins().icmp(IntCC::Sgt, lb, ubp);
             self.b.ins().select(c, t, zero)
