@@ -53,7 +53,7 @@ int lock_free(void) { return __atomic_always_lock_free(sizeof(long), 0) + __atom
 // check: store_relaxed_u8(
 // not: fence
 // check: mov.u32 %r4, 255;
-// check: atom.cas.b32 %r13, [%rd6], %r10, %r12;
+// check: atom.cas.b32 %r12, [%rd6], %r6, %r11;
 // not: fence
 // check: ret;
 // check: fetch_add_relaxed(
@@ -66,14 +66,14 @@ int lock_free(void) { return __atomic_always_lock_free(sizeof(long), 0) + __atom
 // nextln: fence.sc.gpu;
 // nextln: sub.s64 %rd5, %rd3, %rd2;
 // check: fetch_nand(
-// check: and.b32 %r4, %r3, %r1;
-// nextln: not.b32 %r5, %r4;
-// nextln: atom.cas.b32 %r6, [%rd1], %r3, %r5;
+// check: and.b32 %r3, %r2, %r1;
+// nextln: not.b32 %r4, %r3;
+// nextln: atom.cas.b32 %r5, [%rd1], %r2, %r4;
 // check: fetch_add_i16(
 // check: mov.u32 %r4, 65535;
 // check: ld.volatile.u32 %r6, [%rd6];
 // check: add.s16 %rs3, %rs2, %rs1;
-// check: atom.cas.b32 %r14, [%rd6], %r8, %r13;
+// check: atom.cas.b32 %r13, [%rd6], %r6, %r12;
 // check: exchange(
 // check: fence.sc.gpu;
 // nextln: atom.exch.b32 %r2, [%rd1], %r1;

@@ -51,11 +51,11 @@ void fsub_right(float *p, float e) {
 // check: swap(
 // check: atom.exch.b64 %rd3, [%rd1], %rd2;
 // check: mul(
-// check: mul.lo.s32 %r4, %r3, %r1;
-// nextln: atom.cas.b32 %r5, [%rd1], %r3, %r4;
-// check: st.param.b32 [mul_retval0], %r4;
+// check: mul.lo.s32 %r3, %r2, %r1;
+// nextln: atom.cas.b32 %r4, [%rd1], %r2, %r3;
+// check: st.param.b32 [mul_retval0], %r3;
 // check: shl(
-// check: shl.b64 %rd5, %rd4,
+// check: shl.b64 %rd4, %rd2,
 // nextln: atom.cas.b64
 // check: fsub_right(
 // check: sub.rn.f32 %f3, %f1, %f2;

@@ -57,7 +57,7 @@ double dcas_fail(double *p, double e, double d) {
 // check: setp.lt.f32 %p1, %f2, %f1;
 // nextln: selp.f32 %f3, %f1, %f2, %p1;
 // nextln: @!%p1 bra
-// check: atom.cas.b32 %r4, [%rd1], %r2, %r3;
+// check: atom.cas.b32 %r3, [%rd1], %r1, %r2;
 // check: st.param.f32 [fmax_capture_retval0], %f2;
 // check: dcas_fail(
 // check: fence.sc.gpu;

@@ -4,7 +4,8 @@
 //! on a copy (`legalize`: `i1` in memory, `i1` compares and selects, exact `i8` values where an
 //! operation needs them, underaligned accesses split), then emit (`writer` for frames, calls
 //! and control flow, `insts` per instruction family): one typed virtual register per SSA value
-//! (`regs`), block parameters leave SSA through parallel copies on edges (`copies`), blocks are
+//! (`regs`), block parameters leave SSA through parallel copies on edges (`copies`) unless the
+//! value a `jump` passes can be computed in the parameter's register (`coalesce`), blocks are
 //! laid out in IR order with fallthrough. ptxas does the real register allocation.
 //!
 //! Linkage: exported globals and functions are `.visible`, internal ones get no qualifier,
@@ -44,6 +45,7 @@
 //! chosen target, or a `PtxError` naming the function and the reason; nothing here panics on a
 //! verified module.
 
+mod coalesce;
 mod copies;
 mod insts;
 mod legalize;

@@ -6,8 +6,9 @@
 //! precede definitions), then the functions. A function body is built in a buffer first because its `.reg` declarations must
 //! come before the code and are only known at the end.
 //!
-//! Out of SSA: every block parameter has its own register; an edge with arguments becomes a
-//! sequentialized parallel copy (`copies`). A `jump` copies before branching. A conditional
+//! Out of SSA: every block parameter has its own register, which a value a `jump` passes to it
+//! may share (`coalesce`); an edge with arguments becomes a sequentialized parallel copy
+//! (`copies`). A `jump` copies before branching. A conditional
 //! edge copies on the fallthrough path right after the conditional branch or, when the other
 //! edge already took that path, in a trampoline after the function's blocks, so copies never
 //! run on the wrong edge (critical edges are split that way). Non-instruction-specific code
@@ -447,6 +448,8 @@ pub(crate) struct FuncEmitter<'f> {
     last_loc: ompcc_ir::SourceLoc,
     /// Every value whose register was asked for, in order (see [`Chunk`]).
     refs: Vec<Value>,
+    /// Values that live in a block parameter's register (`coalesce`).
+    coalesced: SecondaryMap<Value, Option<Value>>,
 }
 
 /// The text one non-terminator instruction emitted and the registers it referenced. An
@@ -472,6 +475,7 @@ impl<'f> FuncEmitter<'f> {
             defined,
             last_loc: ompcc_ir::SourceLoc::default(),
             refs: Vec::new(),
+            coalesced: crate::coalesce::coalesced_params(func),
         }
     }
 
@@ -489,11 +493,14 @@ impl<'f> FuncEmitter<'f> {
     /// The register of `v`.
     pub(crate) fn v(&mut self, v: Value) -> Reg {
         self.refs.push(v);
-        if let Some(r) = self.vregs[v] {
+        let owner = self.coalesced[v].unwrap_or(v);
+        if let Some(r) = self.vregs[owner] {
             return r;
         }
-        let r = self.regs.fresh(RegClass::of(self.func.dfg.value_type(v)));
-        self.vregs[v] = Some(r);
+        let r = self
+            .regs
+            .fresh(RegClass::of(self.func.dfg.value_type(owner)));
+        self.vregs[owner] = Some(r);
         r
     }
 
