@@ -16,7 +16,9 @@
 //! covers exactly (must-alias, same size) is removed. Any load that may alias an entry
 //! removes it; calls, atomics, barriers and fences clear the list. In a block that ends in
 //! `return`, stores into stack slots whose address never escapes are dead unless a later load
-//! in the block reads that slot.
+//! in the block reads that slot; in any block, so are stores into such a slot that no load in
+//! the function reads (a local array only ever written, e.g. once unrolling forwarded every
+//! read of its constant initializer).
 
 use crate::remarks::{Remarks, plural};
 use crate::util::Replacements;
@@ -148,6 +150,21 @@ pub fn dse_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
             Object::Slot(s) if !aa.slot_escapes(s) => Some(s),
             _ => None,
         };
+    // Slots no load anywhere reads (a slot that does not escape is only accessed by loads and
+    // stores through its own address): every store into them is dead.
+    let mut never_read: FxHashSet<StackSlot> = func
+        .stack_slots
+        .keys()
+        .filter(|&s| !aa.slot_escapes(s))
+        .collect();
+    for inst in func.layout.all_insts() {
+        if let InstData::Load { .. } = func.dfg.inst(inst)
+            && let Some(access) = AliasAnalysis::access_of(func, inst)
+            && let Some(s) = slot_of(func, &access)
+        {
+            never_read.remove(&s);
+        }
+    }
     for b in blocks {
         let insts: Vec<Inst> = func.layout.block_insts(b).collect();
         let ends_in_return = insts
@@ -183,10 +200,12 @@ pub fn dse_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
                     let covered = overwritten
                         .iter()
                         .any(|o| aa.alias(func, o, &access) == AliasResult::MustAlias);
-                    let local_dead = dead_slots
-                        .as_ref()
-                        .zip(slot_of(func, &access))
-                        .is_some_and(|(d, s)| d.contains(&s));
+                    let slot = slot_of(func, &access);
+                    let local_dead = slot.is_some_and(|s| never_read.contains(&s))
+                        || dead_slots
+                            .as_ref()
+                            .zip(slot)
+                            .is_some_and(|(d, s)| d.contains(&s));
                     if !flags.volatile && (covered || local_dead) {
                         func.layout.remove_inst(inst);
                         removed += 1;
