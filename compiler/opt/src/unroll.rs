@@ -105,8 +105,10 @@ pub fn unroll_with_remarks(func: &mut Function, knobs: &Knobs, remarks: &mut Rem
                 (Some(LoopHint::Full), Some(t)) if size * t as usize <= MAX_UNROLLED_SIZE => {
                     Some(Plan::Full(t))
                 }
+                // `unroll(n)` with n at least the iteration count unrolls fully (clang's rule)
                 (Some(LoopHint::Count(n)), Some(t))
-                    if t <= u64::from(n) && size * t as usize <= MAX_UNROLLED_SIZE =>
+                    if scev.body_runs(t) <= u64::from(n)
+                        && size * t as usize <= MAX_UNROLLED_SIZE =>
                 {
                     Some(Plan::Full(t))
                 }
@@ -135,7 +137,11 @@ pub fn unroll_with_remarks(func: &mut Function, knobs: &Knobs, remarks: &mut Rem
                     full_unroll(func, lp, &scev, t);
                     remarks.emit(
                         loc,
-                        format!("fully unrolled the loop at {} ({t} iterations)", lp.header),
+                        format!(
+                            "fully unrolled the loop at {} ({} iterations)",
+                            lp.header,
+                            scev.body_runs(t)
+                        ),
                     );
                 }
                 Some(Plan::Partial(u)) => {

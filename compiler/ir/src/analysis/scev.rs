@@ -241,6 +241,16 @@ impl LoopScev {
         })
     }
 
+    /// How many times the loop's body runs in `header_runs` header executions: one fewer
+    /// when the exit test is in the header of a loop whose latch is another block (the last
+    /// header execution only leaves), as many otherwise.
+    pub fn body_runs(&self, header_runs: u64) -> u64 {
+        match (&self.exit, self.latch) {
+            (Some(e), Some(latch)) if e.block != latch => header_runs.saturating_sub(1),
+            _ => header_runs,
+        }
+    }
+
     /// The number of header executions when the start and bound are constants and the loop
     /// leaves within `limit` header executions (else `None`).
     pub fn constant_trip_count(&self, func: &Function, limit: u64) -> Option<u64> {
