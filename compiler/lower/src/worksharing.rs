@@ -532,8 +532,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let mut out = vec![v; radix.len()];
         let mut rest = v;
         for i in (1..radix.len()).rev() {
+            // quotient first: `divrem` then computes the remainder from it
+            let q = self.b.ins().udiv(rest, radix[i]);
             out[i] = self.b.ins().urem(rest, radix[i]);
-            rest = self.b.ins().udiv(rest, radix[i]);
+            rest = q;
         }
         out[0] = rest;
         out

@@ -16,7 +16,7 @@
 
 use crate::knobs::{FpContract, Knobs};
 use crate::remarks::{Remarks, plural};
-use crate::util::all_insts;
+use crate::util::{all_insts, fconst_value};
 use ompcc_ir::analysis::DefUse;
 use ompcc_ir::{FuncCursor, Function, Inst, InstData, Opcode, Value, ValueDef};
 
@@ -84,16 +84,20 @@ pub fn contract_with_remarks(func: &mut Function, knobs: &Knobs, remarks: &mut R
         let mut cur = FuncCursor::new(func);
         cur.goto_inst(inst);
         cur.set_srcloc(loc);
+        // A negated constant is a new constant, not an `fneg` left in the loop.
+        let neg = |cur: &mut FuncCursor, v: Value| match fconst_value(cur.func, v) {
+            Some(c) => {
+                let ty = cur.func.dfg.value_type(v);
+                cur.ins().fconst(ty, -c)
+            }
+            None => cur.ins().fneg(v),
+        };
         let (x, y, z) = match (opcode, product_first) {
             (Opcode::Fadd, _) => (a, b, other),
-            (_, true) => {
-                let n = cur.ins().fneg(other);
-                (a, b, n)
-            }
-            (_, false) => {
-                let n = cur.ins().fneg(a);
-                (n, b, other)
-            }
+            (_, true) => (a, b, neg(&mut cur, other)),
+            // c - a*b: negate the factor that is a constant, if one is
+            (_, false) if fconst_value(cur.func, b).is_some() => (a, neg(&mut cur, b), other),
+            (_, false) => (neg(&mut cur, a), b, other),
         };
         *cur.func.dfg.inst_mut(inst) = InstData::Ternary {
             opcode: Opcode::Fma,
