@@ -31,10 +31,10 @@
 
 use crate::func::{Addr, FnLower, Local};
 use crate::kernel::{Par, Split, Who};
+use crate::ty::Scalar;
 use ompcc_diag::Span;
 use ompcc_ir::{AddrSpace, Block, IntCC, Opcode, SpecialReg, Type, Value, ValueDef};
 use ompcc_sema::SymbolId;
-use crate::ty::Scalar;
 use ompcc_syntax::ast::{OmpClauseKind, OmpClauseName as C, OmpDirective, OmpDirectiveKind as K};
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -1053,11 +1053,7 @@ void f(int k, int *seq, int *in, int *off) {
     assert_eq!(r.mode, ExecMode::Generic);
     for (threads, k) in [(64u32, 5i32), (8, 100), (1, 3)] {
         let mut e = Emu::new(&c);
-        let (seq, inn, off) = (
-            e.buf(&[-1i32; 2]),
-            e.buf(&[-1i32; 256]),
-            e.buf(&[-1i32; 2]),
-        );
+        let (seq, inn, off) = (e.buf(&[-1i32; 2]), e.buf(&[-1i32; 256]), e.buf(&[-1i32; 2]));
         e.launch(
             0,
             2,
@@ -1080,7 +1076,11 @@ void f(int k, int *seq, int *in, int *off) {
                 } else {
                     -1
                 };
-                assert_eq!(got[t * 128 + i as usize], want, "team {t} thread {i}, {threads} threads");
+                assert_eq!(
+                    got[t * 128 + i as usize],
+                    want,
+                    "team {t} thread {i}, {threads} threads"
+                );
             }
         }
     }

@@ -22,8 +22,8 @@
 //! without `nowait`): `bar.sync` waits for every thread of the block, the inactive included.
 
 use ompcc_syntax::ast::{
-    Block, Derived, Expr, ExprKind, ExternalDecl, OmpClauseKind, OmpClauseName as C,
-    OmpDirective, OmpDirectiveKind as K, Stmt, Symbol, TranslationUnit, UnaryOp,
+    Block, Derived, Expr, ExprKind, ExternalDecl, OmpClauseKind, OmpClauseName as C, OmpDirective,
+    OmpDirectiveKind as K, Stmt, Symbol, TranslationUnit, UnaryOp,
 };
 
 use crate::walk::{self, Node};
@@ -100,7 +100,10 @@ fn definitions(tu: &TranslationUnit) -> Vec<(Symbol, &Block)> {
 
 /// The calls the nodes visited by `walk` make: `Ok(names)` of the direct calls that are not
 /// runtime routines, `Err(())` when one calls through a pointer.
-fn calls_in(tu: &TranslationUnit, walk: impl FnOnce(&mut dyn FnMut(Node<'_>))) -> Result<Vec<Symbol>, ()> {
+fn calls_in(
+    tu: &TranslationUnit,
+    walk: impl FnOnce(&mut dyn FnMut(Node<'_>)),
+) -> Result<Vec<Symbol>, ()> {
     let mut names = Vec::new();
     let mut indirect = false;
     walk(&mut |n| {

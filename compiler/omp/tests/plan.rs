@@ -406,7 +406,10 @@ fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
     // Functions of this unit answer from the ICV records, unless they call another unit's.
     assert!(forks(&format!("int s = h(1);\n{par}")));
     assert!(!forks(&format!("int s = h2(1);\n{par}")));
-    assert!(!forks(&format!("int s = fp(1);\n{par}")), "through a pointer");
+    assert!(
+        !forks(&format!("int s = fp(1);\n{par}")),
+        "through a pointer"
+    );
     assert!(forks(&format!(
         "int s = (int)sqrt(4.0) + omp_get_team_num();\n{par}"
     )));
