@@ -20,6 +20,10 @@
 //! (the others skip the body and meet the team at the barrier that ends it), unless its body
 //! has a construct that synchronizes the team itself (`barrier`, a worksharing construct
 //! without `nowait`): `bar.sync` waits for every thread of the block, the inactive included.
+//! A region with such a construct whose body calls a function of another unit does not fork
+//! at all: that function would report the block as the team. Nor does one whose sequential
+//! code calls a function of the unit that calls `omp_set_num_threads` or
+//! `omp_set_max_active_levels` (the forked team's size is fixed at launch).
 
 use ompcc_syntax::ast::{
     Block, Derived, Expr, ExprKind, ExternalDecl, OmpClauseKind, OmpClauseName as C, OmpDirective,
@@ -99,13 +103,16 @@ fn definitions(tu: &TranslationUnit) -> Vec<(Symbol, &Block)> {
 }
 
 /// The calls the nodes visited by `walk` make: `Ok(names)` of the direct calls that are not
-/// runtime routines, `Err(())` when one calls through a pointer.
+/// runtime routines, `Err(())` when one calls through a pointer or (`setters`) a routine
+/// that would change how the next team is formed, which a forking team cannot honour (its
+/// size is fixed at launch; in the region's own code ompcc-lower reports such a call).
 fn calls_in(
     tu: &TranslationUnit,
+    setters: bool,
     walk: impl FnOnce(&mut dyn FnMut(Node<'_>)),
 ) -> Result<Vec<Symbol>, ()> {
     let mut names = Vec::new();
-    let mut indirect = false;
+    let mut refused = false;
     walk(&mut |n| {
         if let Node::Expr(e) = n
             && let ExprKind::Call(f, _) = &e.kind
@@ -115,17 +122,26 @@ fn calls_in(
                 f = x;
             }
             match &f.kind {
+                ExprKind::Ident(s)
+                    if setters
+                        && matches!(
+                            tu.symbols.resolve(*s),
+                            "omp_set_num_threads" | "omp_set_max_active_levels"
+                        ) =>
+                {
+                    refused = true
+                }
                 ExprKind::Ident(s) if !runtime_routine(tu.symbols.resolve(*s)) => {
                     if !names.contains(s) {
                         names.push(*s);
                     }
                 }
                 ExprKind::Ident(_) => {}
-                _ => indirect = true,
+                _ => refused = true,
             }
         }
     });
-    if indirect { Err(()) } else { Ok(names) }
+    if refused { Err(()) } else { Ok(names) }
 }
 
 /// Whether every function `roots` names is defined in `tu`, and so is everything they call
@@ -142,7 +158,7 @@ fn unit_closed(tu: &TranslationUnit, roots: &[Symbol]) -> bool {
         let Some(&(_, body)) = defs.iter().find(|(n, _)| *n == f) else {
             return false;
         };
-        match calls_in(tu, |v| walk::block(body, v)) {
+        match calls_in(tu, true, |v| walk::block(body, v)) {
             Ok(more) => todo.extend(more),
             Err(()) => return false,
         }
@@ -154,7 +170,7 @@ fn unit_closed(tu: &TranslationUnit, roots: &[Symbol]) -> bool {
 /// the device C library) anywhere: a forking one then needs the per-thread ICV records for
 /// the OpenMP API in the functions it calls (module docs).
 pub fn generic_region_calls(tu: &TranslationUnit, body: &Stmt) -> bool {
-    !matches!(calls_in(tu, |v| walk::stmt(body, v)), Ok(v) if v.is_empty())
+    !matches!(calls_in(tu, false, |v| walk::stmt(body, v)), Ok(v) if v.is_empty())
 }
 
 /// Whether the generic region with this body forks its team (module docs).
@@ -162,11 +178,21 @@ pub fn generic_region_forks(tu: &TranslationUnit, body: &Stmt) -> bool {
     let mut forks = false;
     let mut inside: Vec<*const ompcc_syntax::ast::Expr> = Vec::new();
     let mut inside_decls: Vec<*const ompcc_syntax::ast::Declarator> = Vec::new();
+    let mut sized_calls_out = false;
     walk::stmt(body, &mut |n| {
         if let Node::Directive(d) = n
             && forkable(d)
         {
             forks = true;
+            // A function of another unit would report the block as the team.
+            if sizes_team(d)
+                && let Some(b) = d.body.as_deref()
+            {
+                sized_calls_out |= !matches!(
+                    calls_in(tu, false, |v| walk::stmt(b, v)),
+                    Ok(c) if unit_closed(tu, &c)
+                );
+            }
             if let Some(b) = d.body.as_deref() {
                 walk::stmt(b, &mut |m| match m {
                     Node::Expr(e) => inside.push(e),
@@ -176,7 +202,7 @@ pub fn generic_region_forks(tu: &TranslationUnit, body: &Stmt) -> bool {
             }
         }
     });
-    if !forks {
+    if !forks || sized_calls_out {
         return false;
     }
     // Arrays the sequential part declares, and the uses of names that do not make an array
@@ -189,7 +215,7 @@ pub fn generic_region_forks(tu: &TranslationUnit, body: &Stmt) -> bool {
             exposes_stack |= match &e.kind {
                 ExprKind::Unary(UnaryOp::AddrOf, _) | ExprKind::CompoundLiteral(..) => true,
                 ExprKind::Call(..) => {
-                    !matches!(calls_in(tu, |v| walk::expr(e, v)), Ok(c) if unit_closed(tu, &c))
+                    !matches!(calls_in(tu, false, |v| walk::expr(e, v)), Ok(c) if unit_closed(tu, &c))
                 }
                 _ => false,
             };

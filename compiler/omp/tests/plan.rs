@@ -374,6 +374,8 @@ fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
              int h(int x) {{ return x + 1; }}\n\
              int h2(int x) {{ return h(x) * g(x); }}\n\
              int (*fp)(int) = h;\n\
+             void omp_set_num_threads(int);\n\
+             int shape(int x) {{ omp_set_num_threads(x); return x; }}\n\
              void f(int n, int *a) {{\n#pragma omp target teams map(tofrom: a[0:n])\n{{\n{body}\n}}\n}}\n"
         );
         let mut out = None;
@@ -410,6 +412,15 @@ fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
         !forks(&format!("int s = fp(1);\n{par}")),
         "through a pointer"
     );
+    assert!(!forks(&format!("int s = shape(1);\n{par}")), "sets nthreads-var");
+    // A sized construct's body may only call this unit's functions.
+    assert!(forks(
+        "int s = 1;\n#pragma omp parallel num_threads(3)\na[h(0)] = s;"
+    ));
+    assert!(!forks(
+        "int s = 1;\n#pragma omp parallel num_threads(3)\na[g(0)] = s;"
+    ));
+    assert!(forks("int s = 1;\n#pragma omp parallel\na[g(0)] = s;"));
     assert!(forks(&format!(
         "int s = (int)sqrt(4.0) + omp_get_team_num();\n{par}"
     )));
