@@ -412,7 +412,10 @@ fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
         !forks(&format!("int s = fp(1);\n{par}")),
         "through a pointer"
     );
-    assert!(!forks(&format!("int s = shape(1);\n{par}")), "sets nthreads-var");
+    assert!(
+        !forks(&format!("int s = shape(1);\n{par}")),
+        "sets nthreads-var"
+    );
     // A sized construct's body may only call this unit's functions.
     assert!(forks(
         "int s = 1;\n#pragma omp parallel num_threads(3)\na[h(0)] = s;"
