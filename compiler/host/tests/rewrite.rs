@@ -145,6 +145,43 @@ void f(int n, int *a) {
     );
 }
 
+/// A generic region that forks its team at nested `parallel` constructs (sized ones, and
+/// with a call of the unit's own function in its sequential part) starts `thread_limit`
+/// threads per team; one that cannot fork starts one.
+#[test]
+fn forking_generic_regions_launch_their_thread_limit() {
+    let src = "\
+int omp_get_num_threads(void);
+#pragma omp declare target
+int who(void) { return omp_get_num_threads(); }
+#pragma omp end declare target
+void f(int n, int *a) {
+#pragma omp target teams num_teams(2) thread_limit(32) map(tofrom: a[0:n])
+  {
+    int s = who();
+#pragma omp parallel for num_threads(4) if(n > 1)
+    for (int i = 0; i < n; i++) a[i] += s;
+  }
+#pragma omp target teams num_teams(2) thread_limit(32) map(tofrom: a[0:n])
+  {
+    int s = 1, *p = &s;
+#pragma omp parallel for num_threads(4)
+    for (int i = 0; i < n; i++) a[i] += *p;
+  }
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    cc_accepts(&text);
+    assert!(
+        text.contains("(unsigned int)(2), (unsigned int)(32), 0u, 0u, \"t.c:6:1\"}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(unsigned int)(2), 1, 0u, 0u, \"t.c:12:1\"}"),
+        "{text}"
+    );
+}
+
 #[test]
 fn use_device_addr_of_an_array_redirects_its_uses() {
     let src = "\

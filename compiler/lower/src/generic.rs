@@ -13,20 +13,29 @@
 //! one `br_table` over copies of the bodies (no indirect calls): each body is lowered twice,
 //! once on the main thread's path and once in the workers' loop, with the same bindings.
 //!
+//! A construct with `num_threads(n)` or `if(c)` forks with `min(n, team size)` active threads
+//! (1 when `c` is false): the main thread computes the count and publishes it in a shared
+//! word with the construct number; workers whose `tid.x` is not below it skip the body and go
+//! straight to the barrier that ends it. Inside, `omp_get_num_threads`, worksharing and
+//! reductions use that count (`GenericTeam::active`), and so does the OpenMP API in called
+//! functions (through the ICV records, `icv::icv_team_size`).
+//!
 //! Invariants: both copies of a body see every variable declared outside it through memory
 //! all threads can read (a shared home, or a pointer published through one), never through a
 //! value of the main thread's path; barriers pair up (release / end of every construct, and
-//! the final release), so every thread of the team executes the same sequence of `bar.sync`s;
-//! a construct that cannot be forked (`num_threads`, `if`, sections, master) runs on the main
-//! thread as a team of one, as before. Whether a region forks at all is
+//! the final release), so every thread of the team executes the same sequence of `bar.sync`s
+//! (a sized construct has no barrier of its own inside, `ompcc_omp::forkable`); a construct
+//! that cannot be forked (sections, master, a sized one that synchronizes its team) runs on
+//! the main thread as a team of one, as before. Whether a region forks at all is
 //! `ompcc_omp::generic_region_forks` (the host launches its team size from the same answer).
 
 use crate::func::{Addr, FnLower, Local};
 use crate::kernel::{Par, Split, Who};
+use crate::ty::Scalar;
 use ompcc_diag::Span;
 use ompcc_ir::{AddrSpace, Block, IntCC, Opcode, SpecialReg, Type, Value, ValueDef};
 use ompcc_sema::SymbolId;
-use ompcc_syntax::ast::{OmpClauseKind, OmpDirective, OmpDirectiveKind as K};
+use ompcc_syntax::ast::{OmpClauseKind, OmpClauseName as C, OmpDirective, OmpDirectiveKind as K};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Shared memory the homes of one kernel may take (of the 48 KiB a block can always have).
@@ -44,6 +53,12 @@ pub struct GenericTeam {
     /// (the object itself lives elsewhere) rather than the object.
     homes: FxHashMap<SymbolId, (String, bool)>,
     home_bytes: u64,
+    /// The `.shared` word through which the main thread publishes the active threads of a
+    /// sized construct (created on first use).
+    active_word: Option<String>,
+    /// While a copy of a sized construct's body is lowered: its active thread count (`i32`),
+    /// the team size the OpenMP API and worksharing use there instead of `ntid.x`.
+    pub(crate) active: Option<Value>,
 }
 
 /// How one variable reaches the threads of a forked team.
@@ -79,6 +94,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             works: Vec::new(),
             homes: FxHashMap::default(),
             home_bytes: 0,
+            active_word: None,
+            active: None,
         });
     }
 
@@ -250,9 +267,69 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         ok.then_some(out)
     }
 
+    /// The `.shared` word of the active thread count of sized constructs (module docs).
+    fn active_addr(&mut self) -> Option<Addr> {
+        let team = self.generic.as_ref()?;
+        let name = match &team.active_word {
+            Some(n) => n.clone(),
+            None => {
+                let n = self
+                    .cx
+                    .shared_global(&format!("{}__active", self.name), 4, 4);
+                if let Some(t) = self.generic.as_mut() {
+                    t.active_word = Some(n.clone());
+                }
+                n
+            }
+        };
+        Some(self.state_addr(&name))
+    }
+
+    /// On the main thread, before the release: the number of threads a sized construct `d`
+    /// runs on, `if` ? clamp(`num_threads`, 1, team size) : 1, published for the workers
+    /// (`None` after an error).
+    fn active_threads(&mut self, d: &'a OmpDirective) -> Option<Value> {
+        let team = self.b.ins().sreg(SpecialReg::NtidX);
+        let mut n = team;
+        if let Some(e) = d.clauses.iter().find_map(|c| match (&c.name, &c.kind) {
+            (C::NumThreads, OmpClauseKind::Expr(e)) => Some(&**e),
+            _ => None,
+        }) {
+            let cls = self.class_of_conv(e)?;
+            let v = self.scalar(e)?;
+            // as a 64-bit count, so a huge request is not truncated to a small one
+            let v = self.convert(v, cls, Scalar::LONG);
+            let one = self.b.ins().iconst(Type::I64, 1);
+            let t64 = self.b.ins().zext(Type::I64, team);
+            let v = self.b.ins().smax(v, one);
+            let v = self.b.ins().smin(v, t64);
+            n = self.b.ins().trunc(Type::I32, v);
+        }
+        if let Some(e) = ompcc_omp::parallel_if(d) {
+            let c = self.cond_i32(e)?;
+            let z = self.b.ins().iconst(Type::I32, 0);
+            let on = self.b.ins().icmp(IntCC::Ne, c, z);
+            let one = self.b.ins().iconst(Type::I32, 1);
+            n = self.b.ins().select(on, n, one);
+        }
+        let a = self.active_addr()?;
+        self.store_raw(a, n, true);
+        self.icv_team_size(n);
+        Some(n)
+    }
+
     /// A nested `parallel` construct on the main thread: forks the team (module docs).
     pub(crate) fn fork_team(&mut self, d: &'a OmpDirective) {
         let span = d.span;
+        let sized = ompcc_omp::sizes_team(d);
+        let active = if sized {
+            match self.active_threads(d) {
+                Some(n) => Some(n),
+                None => return,
+            }
+        } else {
+            None
+        };
         let Some(caps) = self.captures(d) else {
             return;
         };
@@ -300,7 +377,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.ins().barrier();
         let vla = self.vla.clone();
         let labels = std::mem::take(&mut self.labels);
-        self.team_body(d);
+        self.team_body(d, active);
         self.ensure_open();
         self.b.ins().barrier();
         // Back on the main thread alone: take the team's values home.
@@ -357,8 +434,28 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 }
             }
         }
-        self.team_body(d);
+        // A sized construct: the workers that are not active wait for the others at its end.
+        let mut skip = None;
+        let active = match active.and_then(|_| self.active_addr()) {
+            Some(a) => {
+                let n = self.load_raw(a, Type::I32, true);
+                let t = self.b.ins().sreg(SpecialReg::TidX);
+                let run = self.b.ins().icmp(IntCC::Ult, t, n);
+                let body = self.b.create_block();
+                let end = self.b.create_block();
+                self.b.ins().brif(run, body, &[], end, &[]);
+                self.b.switch_to_block(body);
+                skip = Some(end);
+                Some(n)
+            }
+            None => None,
+        };
+        self.team_body(d, active);
         self.ensure_open();
+        if let Some(end) = skip {
+            self.b.ins().jump(end, &[]);
+            self.b.switch_to_block(end);
+        }
         self.b.ins().barrier();
         let head = self.generic.as_ref().map(|t| t.worker_head);
         if let Some(h) = head {
@@ -383,7 +480,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// with one (shared-memory) atomic per thread, not the warp shuffle tree: lane 0 of the
     /// first warp runs the main thread's copy of the body and the other lanes the workers'
     /// copy, and `shfl.sync` is only defined for lanes at the same instruction.
-    fn team_body(&mut self, d: &'a OmpDirective) {
+    /// `active`: the thread count of a sized construct (module docs).
+    fn team_body(&mut self, d: &'a OmpDirective, active: Option<Value>) {
+        if let Some(t) = self.generic.as_mut() {
+            t.active = active;
+        }
         let par = self.par;
         self.par = Par {
             split: Split::Team,
@@ -424,5 +525,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         self.shared_scopes.pop();
         self.par = par;
+        if let Some(t) = self.generic.as_mut() {
+            t.active = None;
+        }
     }
 }

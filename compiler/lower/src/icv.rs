@@ -19,6 +19,10 @@
 //! context), and no kernel pays for the array.
 //!
 //! Invariants:
+//! - the records also exist in units where a forking generic region calls a function of the
+//!   program (`ompcc_omp::generic_region_calls`): the OpenMP API in device functions answers
+//!   from them (`HW_TEAM`, levels-var and the team size bits), since the hardware ids of
+//!   the main thread of a forking team describe the block, not its team of one;
 //! - a thread reads and writes only its own record, except the fork record, which the main
 //!   thread writes before the barrier that releases the workers and the workers read after it;
 //! - every construct that begins a new task region (`parallel` forms, `task`, `taskloop`)
@@ -112,6 +116,11 @@ const HW_TEAM: i64 = 0x40;
 /// levels-var, in bits 8 to 15.
 const LEVEL_SHIFT: i64 = 8;
 const LEVEL_ONE: i64 = 1 << LEVEL_SHIFT;
+/// With `HW_TEAM`, the number of threads of the level-1 team when a `num_threads` or `if`
+/// clause sized it below the block (its threads are then `tid.x` below it), in bits 16 to 27;
+/// 0: `ntid.x`.
+const SIZE_SHIFT: i64 = 16;
+const SIZE_MASK: i64 = 0xfff;
 
 /// `omp_sched_monotonic`.
 const SCHED_MONOTONIC: i64 = 0x8000_0000;
@@ -362,6 +371,89 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         Some(Saved { words })
     }
 
+    /// On the main thread forking a sized construct (after `icv_enter`): its team has `n`
+    /// threads (`i32`, 1 to `ntid.x`), for this thread's record and the workers'.
+    pub(crate) fn icv_team_size(&mut self, n: Value) {
+        if !self.cx.icv.may_set {
+            return;
+        }
+        let sh = self.b.ins().iconst(Type::I32, SIZE_SHIFT);
+        let bits = self.b.ins().shl(n, sh);
+        for (rec, volatile) in [(None, false), (Some(FORK), true)] {
+            let r = self.icv_record(rec);
+            let a = self.offset(r, FLAGS);
+            let f = self.load_raw(a, Type::I32, volatile);
+            let keep = self.b.ins().iconst(Type::I32, !(SIZE_MASK << SIZE_SHIFT));
+            let f = self.b.ins().and(f, keep);
+            let f = self.b.ins().or(f, bits);
+            let a = self.offset(r, FLAGS);
+            self.store_raw(a, f, volatile);
+        }
+    }
+
+    /// From this thread's record: whether the innermost parallel region is the level-1 team
+    /// of the block's threads, and that team's size (`i32`s; module docs).
+    fn icv_team(&mut self) -> (Value, Value) {
+        let f = self.icv_load(FLAGS);
+        let hwb = self.b.ins().iconst(Type::I32, HW_TEAM);
+        let hw = self.b.ins().and(f, hwb);
+        let z = self.b.ins().iconst(Type::I32, 0);
+        let is_hw = self.b.ins().icmp(IntCC::Ne, hw, z);
+        let size = self.team_size_of(f);
+        (is_hw, size)
+    }
+
+    /// The level-1 team's size from a flags word (with `HW_TEAM` set).
+    fn team_size_of(&mut self, f: Value) -> Value {
+        let sh = self.b.ins().iconst(Type::I32, SIZE_SHIFT);
+        let s = self.b.ins().lshr(f, sh);
+        let m = self.b.ins().iconst(Type::I32, SIZE_MASK);
+        let s = self.b.ins().and(s, m);
+        let z = self.b.ins().iconst(Type::I32, 0);
+        let unsized_ = self.b.ins().icmp(IntCC::Eq, s, z);
+        let ntid = self.b.ins().sreg(SpecialReg::NtidX);
+        self.b.ins().select(unsized_, ntid, s)
+    }
+
+    /// The OpenMP API about the current team in a device function, from the records (whose
+    /// callers' teams are not known here); `None` for other routines or without records.
+    pub(crate) fn device_team_api(&mut self, name: &str) -> Option<Value> {
+        if !self.cx.icv.may_set
+            || !matches!(
+                name,
+                "omp_get_thread_num"
+                    | "omp_get_num_threads"
+                    | "omp_in_parallel"
+                    | "omp_get_active_level"
+            )
+        {
+            return None;
+        }
+        let (is_hw, size) = self.icv_team();
+        let z = self.b.ins().iconst(Type::I32, 0);
+        let one = self.b.ins().iconst(Type::I32, 1);
+        Some(match name {
+            "omp_get_thread_num" | "omp_get_num_threads" => {
+                // the block's team is the innermost region only at level 1
+                let l = self.icv_level();
+                let at1 = self.b.ins().icmp(IntCC::Eq, l, one);
+                let inner = self.b.ins().and(is_hw, at1);
+                if name == "omp_get_thread_num" {
+                    let t = self.b.ins().sreg(SpecialReg::TidX);
+                    self.b.ins().select(inner, t, z)
+                } else {
+                    self.b.ins().select(inner, size, one)
+                }
+            }
+            _ => {
+                // an enclosing region is active: the level-1 team has more than one thread
+                let many = self.b.ins().icmp(IntCC::Ugt, size, one);
+                let c = self.b.ins().and(is_hw, many);
+                self.b.ins().zext(Type::I32, c)
+            }
+        })
+    }
+
     fn icv_leave(&mut self, s: Saved) {
         if self.b.current_block().is_none() {
             return;
@@ -374,7 +466,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// `e` as an `i32` (0 or not), for a clause expression.
-    fn cond_i32(&mut self, e: &'a Expr) -> Option<Value> {
+    pub(crate) fn cond_i32(&mut self, e: &'a Expr) -> Option<Value> {
         let cls = self.class_of_conv(e)?;
         let v = self.scalar(e)?;
         let v = match cls {
@@ -777,7 +869,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let at1 = self.b.ins().icmp(IntCC::Eq, l, one);
         let hw1 = self.b.ins().and(is_hw, at1);
         let (team, alone) = if size {
-            (self.b.ins().sreg(SpecialReg::NtidX), one)
+            (self.team_size_of(f), one)
         } else {
             (self.b.ins().sreg(SpecialReg::TidX), z)
         };

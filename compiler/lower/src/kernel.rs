@@ -517,8 +517,27 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// one of the functions handled here.
     pub(crate) fn omp_api(&mut self, name: &str, args: &'a [Expr], ret: QualType) -> Option<Value> {
         let threads = self.par.threads;
+        // In the body of a forked sized construct: its active threads (module `generic`).
+        let active = self
+            .generic
+            .as_ref()
+            .and_then(|t| t.active)
+            .filter(|_| threads);
         let int = |fl: &mut Self, x: i64| fl.b.ins().iconst(Type::I32, x);
+        let device = if self.par.split == Split::Device {
+            self.device_team_api(name)
+        } else {
+            None
+        };
         let v = match name {
+            _ if device.is_some() => device?,
+            "omp_get_num_threads" | "omp_get_team_size" if active.is_some() => active?,
+            "omp_in_parallel" | "omp_get_active_level" if active.is_some() => {
+                let one = int(self, 1);
+                let c = self.b.ins().icmp(IntCC::Ugt, active?, one);
+                self.b.ins().zext(Type::I32, c)
+            }
+            "omp_get_level" if active.is_some() => int(self, 1),
             "omp_get_thread_num" => self.thread_num(),
             "omp_get_num_threads"
             | "omp_get_max_threads"

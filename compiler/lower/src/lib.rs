@@ -196,7 +196,16 @@ pub fn lower_device_unit(
     }
     let selected = cx.select(which);
     let regions: Vec<_> = plan.regions.iter().map(|r| r.directive).collect();
-    cx.icv.may_set = icv::device_code_sets_icvs(tu, typed, &regions, &selected);
+    // The OpenMP API in functions a forking generic region calls answers from the records
+    // (module `icv`).
+    cx.icv.may_set = icv::device_code_sets_icvs(tu, typed, &regions, &selected)
+        || plan.regions.iter().any(|r| {
+            r.forks_team
+                && r.directive
+                    .body
+                    .as_deref()
+                    .is_some_and(|b| ompcc_omp::generic_region_calls(tu, b))
+        });
     for sym in selected {
         cx.enqueue(sym);
     }

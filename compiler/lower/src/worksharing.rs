@@ -571,11 +571,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let v = fl.b.ins().sreg(r);
             fl.b.ins().zext(Type::I64, v)
         };
+        // The team of a forked sized construct is its active threads (module `generic`).
+        let team = |fl: &mut Self| match fl.generic.as_ref().and_then(|t| t.active) {
+            Some(n) => fl.b.ins().zext(Type::I64, n),
+            None => r(fl, SpecialReg::NtidX),
+        };
         match who {
             Who::Grid => {
                 let (c, n, t, nc) = (
                     r(self, SpecialReg::CtaidX),
-                    r(self, SpecialReg::NtidX),
+                    team(self),
                     r(self, SpecialReg::TidX),
                     r(self, SpecialReg::NctaidX),
                 );
@@ -584,7 +589,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 let g = self.b.ins().imul(nc, n);
                 (k0, g)
             }
-            Who::Team => (r(self, SpecialReg::TidX), r(self, SpecialReg::NtidX)),
+            Who::Team => (r(self, SpecialReg::TidX), team(self)),
             Who::Teams => (r(self, SpecialReg::CtaidX), r(self, SpecialReg::NctaidX)),
             Who::Single => (
                 self.b.ins().iconst(Type::I64, 0),

@@ -972,9 +972,10 @@ void f(int n, int *a, int *b, long *sums, int *ids, int *solo) {
       for (int i = team; i < n; i += 3) b[i] = mean;
     }
     sums[team] = s;
-    /* not forked: a team of one */
+    /* forked with min(2, team size) active threads */
 #pragma omp parallel num_threads(2)
-    solo[team] = omp_get_num_threads() * 10 + omp_get_thread_num();
+    if (omp_get_thread_num() == omp_get_num_threads() - 1)
+      solo[team] = omp_get_num_threads() * 10 + omp_get_thread_num();
   }
 }",
     );
@@ -1020,7 +1021,68 @@ void f(int n, int *a, int *b, long *sums, int *ids, int *solo) {
             .map(|i| if i < t { t * 1000 + i } else { -1 })
             .collect();
         assert_eq!(got, want_ids, "{threads} threads");
-        assert_eq!(&e.get::<i32>(solo, 4)[..3], &[10, 10, 10]);
+        let two = if threads > 1 { 21 } else { 10 };
+        assert_eq!(&e.get::<i32>(solo, 4)[..3], &[two; 3], "{threads} threads");
+    }
+}
+
+/// A generic region whose sequential part calls a function that asks the OpenMP API about its
+/// team forks anyway: the function answers 0 of 1 on the main thread and the team's values
+/// inside a (sized) nested parallel region, from the ICV records.
+#[test]
+fn generic_region_calling_functions_forks_and_the_api_answers_in_them() {
+    let c = compile(
+        "int omp_get_thread_num(void); int omp_get_num_threads(void); int omp_in_parallel(void);
+int omp_get_team_num(void);
+#pragma omp declare target
+int me(void) { return omp_get_num_threads() * 100 + omp_get_thread_num() * 10 + omp_in_parallel(); }
+#pragma omp end declare target
+void f(int k, int *seq, int *in, int *off) {
+#pragma omp target teams map(tofrom: seq[0:2], in[0:256], off[0:2]) num_teams(2)
+  {
+    int t = omp_get_team_num();
+    seq[t] = me();
+#pragma omp parallel num_threads(k)
+    in[t * 128 + omp_get_thread_num()] = me();
+#pragma omp parallel if (k > 1000)
+    off[t] = me();
+  }
+}",
+    );
+    let r = &c.regions[0];
+    assert_eq!(r.mode, ExecMode::Generic);
+    for (threads, k) in [(64u32, 5i32), (8, 100), (1, 3)] {
+        let mut e = Emu::new(&c);
+        let (seq, inn, off) = (e.buf(&[-1i32; 2]), e.buf(&[-1i32; 256]), e.buf(&[-1i32; 2]));
+        e.launch(
+            0,
+            2,
+            threads,
+            &[
+                ("k", int(k)),
+                ("seq", Arg::Buf(seq)),
+                ("in", Arg::Buf(inn)),
+                ("off", Arg::Buf(off)),
+            ],
+        );
+        let n = (k as u32).min(threads) as i32;
+        assert_eq!(e.get::<i32>(seq, 2), [100, 100], "{threads} threads");
+        assert_eq!(e.get::<i32>(off, 2), [100, 100], "{threads} threads");
+        let got = e.get::<i32>(inn, 256);
+        for t in 0..2 {
+            for i in 0..128 {
+                let want = if i < n {
+                    n * 100 + i * 10 + i32::from(n > 1)
+                } else {
+                    -1
+                };
+                assert_eq!(
+                    got[t * 128 + i as usize],
+                    want,
+                    "team {t} thread {i}, {threads} threads"
+                );
+            }
+        }
     }
 }
 

@@ -47,5 +47,5 @@ pub use analyze::{
     base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
     nest_unroll, plan, plan_with_source, strip_compound,
 };
-pub use generic::{forkable, generic_region_forks};
+pub use generic::{forkable, generic_region_calls, generic_region_forks, parallel_if, sizes_team};
 pub use plan::*;

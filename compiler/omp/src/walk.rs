@@ -26,6 +26,11 @@ pub fn expr<'a>(e: &'a Expr, f: &mut dyn FnMut(Node<'a>)) {
     Walker { f }.expr(e);
 }
 
+/// Calls `f` on every node of the block `b` (a function body).
+pub fn block<'a>(b: &'a Block, f: &mut dyn FnMut(Node<'a>)) {
+    Walker { f }.block(b);
+}
+
 /// Calls `f` on every node of every function body and file-scope declaration of `tu`.
 pub fn unit<'a>(tu: &'a TranslationUnit, f: &mut dyn FnMut(Node<'a>)) {
     let mut w = Walker { f };

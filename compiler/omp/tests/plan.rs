@@ -371,6 +371,11 @@ fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
     let forks = |body: &str| {
         let src = format!(
             "int g(int); double sqrt(double); int omp_get_team_num(void);\n\
+             int h(int x) {{ return x + 1; }}\n\
+             int h2(int x) {{ return h(x) * g(x); }}\n\
+             int (*fp)(int) = h;\n\
+             void omp_set_num_threads(int);\n\
+             int shape(int x) {{ omp_set_num_threads(x); return x; }}\n\
              void f(int n, int *a) {{\n#pragma omp target teams map(tofrom: a[0:n])\n{{\n{body}\n}}\n}}\n"
         );
         let mut out = None;
@@ -397,14 +402,48 @@ fn generic_regions_fork_unless_the_main_thread_exposes_its_stack() {
     assert!(forks(
         "int s = 2;\n#pragma omp parallel for\nfor (int i = 0; i < n; i++) { int t[2] = {i, s}; int *q = &t[1]; a[i] += *q; }"
     ));
-    // A call of a user function in the sequential part: it might ask for the thread number.
+    // A call of a function of another unit in the sequential part: its OpenMP API would read
+    // the hardware thread ids.
     assert!(!forks(&format!("int s = g(1);\n{par}")));
+    // Functions of this unit answer from the ICV records, unless they call another unit's.
+    assert!(forks(&format!("int s = h(1);\n{par}")));
+    assert!(!forks(&format!("int s = h2(1);\n{par}")));
+    assert!(
+        !forks(&format!("int s = fp(1);\n{par}")),
+        "through a pointer"
+    );
+    assert!(
+        !forks(&format!("int s = shape(1);\n{par}")),
+        "sets nthreads-var"
+    );
+    // A sized construct's body may only call this unit's functions.
+    assert!(forks(
+        "int s = 1;\n#pragma omp parallel num_threads(3)\na[h(0)] = s;"
+    ));
+    assert!(!forks(
+        "int s = 1;\n#pragma omp parallel num_threads(3)\na[g(0)] = s;"
+    ));
+    assert!(forks("int s = 1;\n#pragma omp parallel\na[g(0)] = s;"));
     assert!(forks(&format!(
         "int s = (int)sqrt(4.0) + omp_get_team_num();\n{par}"
     )));
-    // A construct with num_threads runs on the main thread alone: nothing forks.
-    assert!(!forks(
+    // A construct with num_threads or if forks with its active threads...
+    assert!(forks(
         "int s = 1;\n#pragma omp parallel for num_threads(2)\nfor (int i = 0; i < n; i++) a[i] += s;"
+    ));
+    assert!(forks(
+        "int s = 1;\n#pragma omp parallel if(n > 10)\n{\n#pragma omp for nowait\nfor (int i = 0; i < n; i++) a[i] += s;\n}"
+    ));
+    // ...unless a barrier inside would wait for the inactive threads too.
+    assert!(!forks(
+        "int s = 1;\n#pragma omp parallel num_threads(4)\n{\n#pragma omp for\nfor (int i = 0; i < n; i++) a[i] += s;\n}"
+    ));
+    assert!(!forks(
+        "int s = 1;\n#pragma omp parallel if(parallel: n > 1)\n{ a[0] = s;\n#pragma omp barrier\n}"
+    ));
+    // An `if` for another construct does not size the parallel one.
+    assert!(forks(
+        "int s = 1;\n#pragma omp parallel for simd if(simd: n > 1)\nfor (int i = 0; i < n; i++) a[i] += s;\n#pragma omp parallel\n{\n#pragma omp barrier\n}"
     ));
 }
 
