@@ -88,8 +88,8 @@ pub use function::{
     LoopHint, Module, Signature, StackSlotData,
 };
 pub use instructions::{
-    AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
-    SpecialReg, VoteMode,
+    ArithFlags, AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope,
+    ShuffleMode, SpecialReg, VoteMode,
 };
 pub use layout::Layout;
 pub use parser::{

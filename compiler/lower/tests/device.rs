@@ -143,7 +143,11 @@ fn assert_calls_assertfail_then_traps_and_abort_traps() {
     let trap = t[call..].find("trap").expect("trap after the call");
     assert!(trap > 0);
     assert_eq!(t.matches("trap").count(), 2, "{t}");
-    let decl = m.decls.iter().find(|d| d.name == "__assertfail").expect("declared");
+    let decl = m
+        .decls
+        .iter()
+        .find(|d| d.name == "__assertfail")
+        .expect("declared");
     assert_eq!(decl.sig.to_string(), "(ptr, ptr, i32, ptr, i64)", "{t}");
 }
 

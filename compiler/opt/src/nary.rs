@@ -47,10 +47,12 @@ fn sum_of(func: &Function, inst: Inst) -> Option<Sum> {
         InstData::Binary {
             opcode: Opcode::Iadd,
             args: [a, b],
+            ..
         } if func.dfg.value_type(a).is_int() => Some(Sum::add(a, b)),
         InstData::Binary {
             opcode: Opcode::PtrOffset,
             args: [p, off],
+            ..
         } => Some(Sum::Offset(p, off)),
         _ => None,
     }
