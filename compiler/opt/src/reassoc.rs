@@ -15,7 +15,9 @@
 //! left alone since `x + C` may wrap at 32 bits. The exception is an `i64` offset that is the
 //! sign extension of a narrower `nsw` sum, `sext(x + C)`, as C's `a[k + 1]` on an `int k`:
 //! `nsw` says it does not wrap, so it is `sext(x) + C` and splits like the others (chains of
-//! constants, as unrolled `k + 1 + 1`, are followed). The new instructions carry no flags.
+//! constants, as unrolled `k + 1 + 1`, are followed). A constant inside one operand of an
+//! `i64` sum is found too (`a + sext(k + 1)` is `(a + sext(k)) + 1`, a few levels deep), so
+//! `A[i * n + k + 1]` shares `A[i * n + k]`'s base. The new instructions carry no flags.
 
 use crate::remarks::{Remarks, plural};
 use crate::util::{all_insts, iconst_value};
@@ -37,13 +39,17 @@ fn binary(func: &Function, v: Value) -> Option<(Opcode, Value, Value)> {
 }
 
 /// The variable part of a split offset, before any scaling.
-#[derive(Clone, Copy)]
 enum Base {
     /// An existing `i64` value.
     Value(Value),
     /// `sext.i64` of a narrower value, to be built.
     Ext(Value),
+    /// `x + base`, to be built: the constant came from inside one operand of an `i64` sum.
+    Add(Value, Box<Base>),
 }
+
+/// How deep `split_base` looks into `i64` sums for a constant (`a + (b + sext(k + 1))`).
+const MAX_DEPTH: u32 = 3;
 
 /// What `off` splits into: an existing or to-be-built variable part and a constant.
 enum Rest {
@@ -85,23 +91,53 @@ fn peel_consts(func: &Function, mut v: Value, nsw_only: bool) -> (Value, i64) {
 
 /// Splits an `i64` offset into `base + c` with c != 0: an `i64` chain `x + C`, or the sign
 /// extension of an `nsw` chain, `sext(x + C) == sext(x) + C` (C's overflow is undefined).
-fn split_base(func: &Function, off: Value) -> Option<(Base, i64)> {
-    if let ValueDef::Result(i, 0) = func.dfg.value_def(off)
-        && let InstData::Unary {
-            opcode: Opcode::Sext,
-            arg,
-        } = *func.dfg.inst(i)
-    {
-        let (x, c) = peel_consts(func, arg, true);
-        return (c != 0).then_some((Base::Ext(x), c));
-    }
+fn split_base(func: &Function, off: Value, depth: u32) -> Option<(Base, i64)> {
+    // `(x + C1) + C2` in i64, then `x = sext(y + C3)` with `nsw` steps: `sext(y) + C3`.
     let (x, c) = peel_consts(func, off, false);
-    (c != 0).then_some((Base::Value(x), c))
+    let (base, c) = match func.dfg.value_def(x) {
+        ValueDef::Result(i, 0) => match *func.dfg.inst(i) {
+            InstData::Unary {
+                opcode: Opcode::Sext,
+                arg,
+            } => match peel_consts(func, arg, true) {
+                (_, 0) => (Base::Value(x), c),
+                (y, k) => (Base::Ext(y), c.wrapping_add(k)),
+            },
+            _ => (Base::Value(x), c),
+        },
+        _ => (Base::Value(x), c),
+    };
+    if c != 0 {
+        return Some((base, c));
+    }
+    // `a + b` with a constant inside one operand: `a + (b' + c) == (a + b') + c` in i64.
+    let (Opcode::Iadd, a, b) = binary(func, off)? else {
+        return None;
+    };
+    if depth >= MAX_DEPTH || func.dfg.value_type(off) != Type::I64 {
+        return None;
+    }
+    [(a, b), (b, a)].into_iter().find_map(|(keep, inner)| {
+        let (base, c) = split_base(func, inner, depth + 1)?;
+        Some((Base::Add(keep, Box::new(base)), c))
+    })
+}
+
+/// Builds the value of `base` before the cursor.
+fn build_base(cur: &mut FuncCursor<'_>, base: Base) -> Value {
+    match base {
+        Base::Value(v) => v,
+        Base::Ext(v) => cur.ins().sext(Type::I64, v),
+        Base::Add(x, b) => {
+            let y = build_base(cur, *b);
+            cur.ins().iadd(x, y)
+        }
+    }
 }
 
 /// Splits an `i64` offset into `rest + c` (c != 0).
 fn split(func: &Function, off: Value) -> Option<(Rest, i64)> {
-    if let Some((base, c)) = split_base(func, off) {
+    if let Some((base, c)) = split_base(func, off, 0) {
         return Some((Rest::Base(base), c));
     }
     let (op, a, b) = binary(func, off)?;
@@ -116,7 +152,7 @@ fn split(func: &Function, off: Value) -> Option<(Rest, i64)> {
             } else {
                 k
             };
-            let (inner, c) = split_base(func, a)?;
+            let (inner, c) = split_base(func, a, 0)?;
             let c = c.wrapping_mul(scale);
             (c != 0).then_some((Rest::Scaled(inner, op, b), c))
         }
@@ -184,14 +220,10 @@ fn rewrite(func: &mut Function, inst: Inst) -> bool {
             let Some((rest, c)) = split(cur.func, off) else {
                 return false;
             };
-            let base = |cur: &mut FuncCursor<'_>, b| match b {
-                Base::Value(v) => v,
-                Base::Ext(v) => cur.ins().sext(Type::I64, v),
-            };
             let rest = match rest {
-                Rest::Base(b) => base(&mut cur, b),
+                Rest::Base(b) => build_base(&mut cur, b),
                 Rest::Scaled(b, op, k) => {
-                    let x = base(&mut cur, b);
+                    let x = build_base(&mut cur, b);
                     match op {
                         Opcode::Shl => cur.ins().shl(x, k),
                         _ => cur.ins().imul(x, k),
