@@ -454,17 +454,11 @@ fn assertfail_and_trap_stop_the_kernel_as_device_aborts() {
         assertion.as_deref(),
         Some("t.c:12: main: Assertion `i != 3' failed.")
     );
-    assert!(
-        err.to_string()
-            .contains("kernel `checked` block (0,0,0) thread (3,0,0)")
-    );
+    assert!(err.to_string().contains("kernel `checked` block (0,0,0) thread (3,0,0)"));
     let err = e.launch("stop", [1, 1, 1], [32, 1, 1], &[]).unwrap_err();
     let EmuError::Trap { site, assertion } = &err else {
         panic!("expected a trap, got {err}")
     };
     assert_eq!((site.thread, assertion), ([5, 0, 0], &None));
-    assert!(
-        err.to_string().contains("trap instruction executed"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("trap instruction executed"), "{err}");
 }
