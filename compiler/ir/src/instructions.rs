@@ -544,9 +544,12 @@ impl fmt::Display for MemFlags {
 /// always correct. Replacing an operand by a value equal to it keeps the flag.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ArithFlags {
-    /// No signed wrap: the exact mathematical result of the signed operands fits the type
-    /// (for `shl`: shifting left does not change the value's sign-extended meaning). If it
-    /// would not, the result is undefined, so `sext(a op b) == sext(a) op sext(b)`.
+    /// No signed wrap: the exact result of the operands read as signed fits the type (for
+    /// `shl a, k`: the result is `a * 2^k` exactly). When it does not, the result is
+    /// undefined (each use may see any value; nothing else goes wrong, so the instruction may
+    /// still be hoisted or speculated). Hence `sext(a + b) == sext(a) + sext(b)`, and the
+    /// same for `-` and `*`. The interpreter and the PTX emitter compute the wrapped result,
+    /// one of the allowed values.
     pub nsw: bool,
 }
 
