@@ -18,5 +18,8 @@ void inc_bytes(unsigned char *p, int n) {
 // check: div_i8(
 // check: div.s32 %r3, %r1, %r2;
 // check: inc_bytes(
-// check: ld.u8 %rs1, [%rd3];
-// check: st.u8 [%rd3], %rs2;
+// check: ld.u8 %rs1, [$(a=%rd\d+)];
+// check: st.u8 [$a], %rs2;
+// The unrolled copies (`int i`, so `p[i + 1]` is `p[i] + 1`) share one address register.
+// check: ld.u8 %rs3, [$(b=%rd\d+)];
+// check: st.u8 [$b+3], %rs10;

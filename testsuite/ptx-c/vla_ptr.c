@@ -6,8 +6,12 @@ void transpose(int n, int m, double (*a)[m], double (*t)[n]) {
             t[j][i] = a[i][j];
 }
 // check: transpose(
-// check: mul.lo.s64 %rd6, %rd3, %rd5;
-// check: mul.lo.s64 %rd9, %rd8, %rd6;
-// check: ld.f64 %fd1, [%rd14];
-// check: mul.lo.s64 %rd15, %rd12, %rd7;
-// check: st.f64 [%rd17], %fd1;
+// check: mul.lo.s64 $(row=%rd\d+), %rd3, %rd5;
+// check: mul.lo.s64 $(=%rd\d+), $(=%rd\d+), $row;
+// check: ld.f64 %fd1, [$(=%rd\d+)];
+// check: mul.lo.s64 $(=%rd\d+), $(=%rd\d+), %rd7;
+// check: st.f64 [$(=%rd\d+)], %fd1;
+// The unrolled loads of `a[i][j + 1]`... share one base (`int j`: `j + 1` does not wrap).
+// check: ld.f64 %fd2, [$(b=%rd\d+)];
+// check: ld.f64 %fd3, [$b+8];
+// check: ld.f64 %fd4, [$b+16];

@@ -13,8 +13,8 @@ use crate::dfg::{ExtFuncData, GlobalRefData};
 use crate::entities::{Block, FuncRef, GlobalRef, Inst, SigRef, StackSlot, Value};
 use crate::function::{Function, Signature};
 use crate::instructions::{
-    AtomicRmwOp, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode, SpecialReg,
-    VoteMode,
+    ArithFlags, AtomicRmwOp, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
+    SpecialReg, VoteMode,
 };
 use crate::srcloc::SourceLoc;
 use crate::types::{AddrSpace, Type};
@@ -41,7 +41,7 @@ macro_rules! binary {
     ($($(#[$m:meta])* $name:ident = $op:ident;)*) => {$(
         $(#[$m])*
         pub fn $name(self, a: Value, b: Value) -> Value {
-            self.value(InstData::Binary { opcode: Opcode::$op, args: [a, b] }, None)
+            self.value(InstData::binary(Opcode::$op, [a, b]), None)
         }
     )*};
 }
@@ -254,6 +254,19 @@ impl<'f> InsertBuilder<'f> {
         inttoptr = Inttoptr;
         /// Pointer to pointer of another space (one side generic).
         addrspacecast = Addrspacecast;
+    }
+
+    /// A binary instruction with explicit flags (`iadd nsw a, b`); see `ArithFlags` for when
+    /// a producer may claim them.
+    pub fn binary_flags(self, opcode: Opcode, flags: ArithFlags, a: Value, b: Value) -> Value {
+        self.value(
+            InstData::Binary {
+                opcode,
+                args: [a, b],
+                flags,
+            },
+            None,
+        )
     }
 
     /// `fma a, b, c` = a*b+c rounded once.

@@ -535,6 +535,55 @@ impl fmt::Display for MemFlags {
     }
 }
 
+/// Facts about an integer `iadd`, `isub`, `imul` or `shl` that its producer guarantees, so
+/// passes may use them (LLVM's `nsw`). Every other opcode has no flags.
+///
+/// The rule for passes: a pass that changes an instruction's operands or opcode, or creates a
+/// new instruction, sets `nsw` only if it proves the fact for the new instruction (e.g. from a
+/// C `int` operation whose overflow is undefined); when in doubt it drops the flag, which is
+/// always correct. Replacing an operand by a value equal to it keeps the flag.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ArithFlags {
+    /// No signed wrap: the exact result of the operands read as signed fits the type (for
+    /// `shl a, k`: the result is `a * 2^k` exactly). When it does not, the result is
+    /// undefined (each use may see any value; nothing else goes wrong, so the instruction may
+    /// still be hoisted or speculated). Hence `sext(a + b) == sext(a) + sext(b)`, and the
+    /// same for `-` and `*`. The interpreter and the PTX emitter compute the wrapped result,
+    /// one of the allowed values.
+    pub nsw: bool,
+}
+
+impl ArithFlags {
+    /// No facts.
+    pub const NONE: ArithFlags = ArithFlags { nsw: false };
+    /// No signed wrap.
+    pub const NSW: ArithFlags = ArithFlags { nsw: true };
+
+    /// The facts that hold for both of two instructions being merged into one.
+    pub fn meet(self, other: ArithFlags) -> ArithFlags {
+        ArithFlags {
+            nsw: self.nsw && other.nsw,
+        }
+    }
+
+    /// Whether an instruction with `opcode` may carry flags.
+    pub fn allowed_on(opcode: Opcode) -> bool {
+        matches!(
+            opcode,
+            Opcode::Iadd | Opcode::Isub | Opcode::Imul | Opcode::Shl
+        )
+    }
+}
+
+impl fmt::Display for ArithFlags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.nsw {
+            f.write_str(" nsw")?;
+        }
+        Ok(())
+    }
+}
+
 /// A branch target with its block arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockCall {
@@ -563,8 +612,12 @@ pub enum InstData {
     UnaryIeee { opcode: Opcode, bits: u64 },
     /// One value operand.
     Unary { opcode: Opcode, arg: Value },
-    /// Two value operands.
-    Binary { opcode: Opcode, args: [Value; 2] },
+    /// Two value operands; `flags` are facts the producer guarantees (`iadd nsw a, b`).
+    Binary {
+        opcode: Opcode,
+        args: [Value; 2],
+        flags: ArithFlags,
+    },
     /// Three value operands (`select c, a, b`; `fma a, b, c`).
     Ternary { opcode: Opcode, args: [Value; 3] },
     /// `icmp cc a, b`.
@@ -686,6 +739,35 @@ impl InstData {
             InstData::Shuffle { .. } => Format::Shuffle,
             InstData::Vote { .. } => Format::Vote,
         }
+    }
+
+    /// A binary instruction with no flags.
+    pub fn binary(opcode: Opcode, args: [Value; 2]) -> InstData {
+        InstData::Binary {
+            opcode,
+            args,
+            flags: ArithFlags::NONE,
+        }
+    }
+
+    /// The arithmetic flags (none for formats other than `Binary`).
+    pub fn arith_flags(&self) -> ArithFlags {
+        match self {
+            InstData::Binary { flags, .. } => *flags,
+            _ => ArithFlags::NONE,
+        }
+    }
+
+    /// Replaces the arithmetic flags (no effect on formats other than `Binary`).
+    pub fn set_arith_flags(&mut self, new: ArithFlags) {
+        if let InstData::Binary { flags, .. } = self {
+            *flags = new;
+        }
+    }
+
+    /// Whether this instruction carries `nsw`.
+    pub fn is_nsw(&self) -> bool {
+        self.arith_flags().nsw
     }
 
     /// The value operands, excluding block-call arguments.

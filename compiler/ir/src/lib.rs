@@ -10,7 +10,11 @@
 //! bounds (`kernel @k() max_threads(256) {`). Function pointers are `func_addr fnN` values
 //! called with `call_indirect sigN, vP(args)` (`sigN = (i32) -> i32` in the preamble); local
 //! VLAs use `stack_alloc` with `stack_save`/`stack_restore`; a global's initializer may hold
-//! addresses (`global @p: global, size 8, align 8 relocs [0: @g+4]`):
+//! addresses (`global @p: global, size 8, align 8 relocs [0: @g+4]`). Integer `iadd`,
+//! `isub`, `imul` and `shl` may say `nsw` (`v3 = iadd nsw v1, v2`: no signed wrap, from C's
+//! undefined signed overflow; see `ArithFlags` for what it means and the rule passes follow:
+//! a pass that changes an instruction's operands or creates one says `nsw` only if it proves
+//! it, and dropping the flag is always correct):
 //!
 //! ```text
 //! global @hits: shared, size 4, align 4
@@ -29,7 +33,7 @@
 //! block1(v5: i32):
 //!     v6 = sext.i64 v5
 //!     v7 = iconst.i64 4
-//!     v8 = imul v6, v7
+//!     v8 = imul nsw v6, v7
 //!     v9 = ptr_offset v2, v8
 //!     v10 = load.f32 global align 4 v9
 //!     v11 = fmul v10, v1
@@ -88,8 +92,8 @@ pub use function::{
     LoopHint, Module, Signature, StackSlotData,
 };
 pub use instructions::{
-    AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
-    SpecialReg, VoteMode,
+    ArithFlags, AtomicRmwOp, BlockCall, FloatCC, Format, InstData, IntCC, MemFlags, Opcode, Scope,
+    ShuffleMode, SpecialReg, VoteMode,
 };
 pub use layout::Layout;
 pub use parser::{

@@ -38,8 +38,8 @@ use crate::function::{
     LoopHint, Module, Signature,
 };
 use crate::instructions::{
-    AtomicRmwOp, BlockCall, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope, ShuffleMode,
-    SpecialReg, VoteMode,
+    ArithFlags, AtomicRmwOp, BlockCall, FloatCC, InstData, IntCC, MemFlags, Opcode, Scope,
+    ShuffleMode, SpecialReg, VoteMode,
 };
 use crate::types::{AddrSpace, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -1090,10 +1090,16 @@ impl<'a> Parser<'a> {
             | O::Fmin
             | O::Fmax
             | O::Fcopysign
-            | O::PtrOffset => InstData::Binary {
-                opcode,
-                args: self.values::<2>(cx)?,
-            },
+            | O::PtrOffset => {
+                let flags = ArithFlags {
+                    nsw: self.eat_word("nsw"),
+                };
+                InstData::Binary {
+                    opcode,
+                    args: self.values::<2>(cx)?,
+                    flags,
+                }
+            }
             O::Neg
             | O::Not
             | O::Popcnt

@@ -13,6 +13,7 @@
 //!    controlling type call for (count and types).
 //! 5. Operand types per opcode (integer/float/pointer classes, equal widths, conversion
 //!    directions, `i1` conditions, `i32` lanes and masks, atomic value types per operation).
+//!    Arithmetic flags (`nsw`) appear only on integer `iadd`, `isub`, `imul` and `shl`.
 //! 6. Block arguments: every branch passes as many arguments as its destination has parameters,
 //!    with the same types.
 //! 7. Returns: `return` operands match the signature's returns; calls pass arguments matching the
@@ -49,7 +50,7 @@ use crate::analysis::{ControlFlowGraph, DominatorTree};
 use crate::dfg::ValueDef;
 use crate::entities::{AnyEntity, Block, Inst, Value};
 use crate::function::{FuncKind, Function, Linkage, Module};
-use crate::instructions::{AtomicRmwOp, InstData, Opcode};
+use crate::instructions::{ArithFlags, AtomicRmwOp, InstData, Opcode};
 use crate::types::{AddrSpace, Type};
 use crate::write::{WriteOptions, function_to_string};
 use cranelift_entity::SecondaryMap;
@@ -400,6 +401,12 @@ impl<'a> Verifier<'a> {
             }
         };
         let int_no_i1 = |t: Type| t.is_int() && t != Type::I1;
+        if data.is_nsw() {
+            need(
+                ArithFlags::allowed_on(op),
+                format!("`nsw` is only allowed on iadd, isub, imul and shl, not `{op}`"),
+            );
+        }
         use Opcode as O;
         match op {
             O::Iconst => need(

@@ -98,7 +98,7 @@ impl Printer<'_> {
                 write!(w, " {}", format_float(ctrl.unwrap_or(Type::F64), *bits))?
             }
             InstData::Unary { arg, .. } => write!(w, " {}", self.v(*arg))?,
-            InstData::Binary { args, .. } => write!(w, " {}", self.vs(args))?,
+            InstData::Binary { args, flags, .. } => write!(w, "{flags} {}", self.vs(args))?,
             InstData::Ternary { args, .. } => write!(w, " {}", self.vs(args))?,
             InstData::IntCompare { cond, args } => write!(w, " {cond} {}", self.vs(args))?,
             InstData::FloatCompare { cond, args } => write!(w, " {cond} {}", self.vs(args))?,

@@ -185,10 +185,8 @@ fn verifier_and_printer_never_panic_on_corrupted_ir() {
                 }
                 2 => func.layout.remove_inst(inst),
                 _ => {
-                    *func.dfg.inst_mut(inst) = InstData::Binary {
-                        opcode: Opcode::Fma,
-                        args: [Value::from_u32(0), Value::from_u32(1)],
-                    }
+                    *func.dfg.inst_mut(inst) =
+                        InstData::binary(Opcode::Fma, [Value::from_u32(0), Value::from_u32(1)])
                 }
             }
         }

@@ -10,7 +10,7 @@
 use crate::func::{Addr, FnLower};
 use crate::ty::{self, Scalar};
 use ompcc_diag::Span;
-use ompcc_ir::{AddrSpace, Block, FloatCC, IntCC, Type, Value};
+use ompcc_ir::{AddrSpace, ArithFlags, Block, FloatCC, IntCC, Opcode, Type, Value};
 use ompcc_sema::consteval::ConstValue;
 use ompcc_sema::types::{QualType, Quals};
 use ompcc_sema::{ExprInfo, InitKey, Storage, SymbolId, SymbolKind};
@@ -1154,13 +1154,14 @@ impl<'a> FnLower<'_, 'a, '_> {
                     self.b.ins().xor(old, one)
                 }
             }
-            Scalar::Int(t, _) => {
+            Scalar::Int(t, signed) => {
                 let one = self.b.ins().iconst(t, 1);
-                if inc {
-                    self.b.ins().iadd(old, one)
-                } else {
-                    self.b.ins().isub(old, one)
-                }
+                // `i++` on an `int` or `long` is `i + 1` in that type: overflow is undefined.
+                let flags = ArithFlags {
+                    nsw: signed_overflow_undefined(Scalar::Int(t, signed)),
+                };
+                let op = if inc { Opcode::Iadd } else { Opcode::Isub };
+                self.b.ins().binary_flags(op, flags, old, one)
             }
         };
         let stored = self.store_lv(&lv, new);
@@ -1226,10 +1227,11 @@ impl<'a> FnLower<'_, 'a, '_> {
         let a = self.scalar(l)?;
         let rc = self.class_of_conv(r)?;
         let b = self.scalar(r)?;
-        Some(Rv::S(self.arith(op, cls, a, rc, b, span)?))
+        Some(Rv::S(self.arith_c(op, cls, a, rc, b, span)?))
     }
 
-    /// `a op b` computed in class `cls` (`b` of class `rc`, only different for shifts).
+    /// `a op b` computed in class `cls` (`b` of class `rc`, only different for shifts), with
+    /// wrapping integer arithmetic (atomics: C11 defines their signed overflow to wrap).
     pub(crate) fn arith(
         &mut self,
         op: BinaryOp,
@@ -1238,6 +1240,34 @@ impl<'a> FnLower<'_, 'a, '_> {
         rc: Scalar,
         b: Value,
         span: Span,
+    ) -> Option<Value> {
+        self.arith_flags(op, cls, a, rc, b, span, false)
+    }
+
+    /// `arith` for a C operator `a op b`: signed `int`/`long` overflow is undefined there, so
+    /// `+ - *` in those classes say `nsw`.
+    pub(crate) fn arith_c(
+        &mut self,
+        op: BinaryOp,
+        cls: Scalar,
+        a: Value,
+        rc: Scalar,
+        b: Value,
+        span: Span,
+    ) -> Option<Value> {
+        self.arith_flags(op, cls, a, rc, b, span, true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn arith_flags(
+        &mut self,
+        op: BinaryOp,
+        cls: Scalar,
+        a: Value,
+        rc: Scalar,
+        b: Value,
+        span: Span,
+        c_semantics: bool,
     ) -> Option<Value> {
         use BinaryOp::*;
         if let Scalar::Float(_) = cls {
@@ -1265,11 +1295,14 @@ impl<'a> FnLower<'_, 'a, '_> {
             });
         }
         let b = self.convert(b, rc, cls);
+        let flags = ArithFlags {
+            nsw: c_semantics && signed_overflow_undefined(cls),
+        };
         let ins = self.b.ins();
         Some(match op {
-            Add => ins.iadd(a, b),
-            Sub => ins.isub(a, b),
-            Mul => ins.imul(a, b),
+            Add => ins.binary_flags(Opcode::Iadd, flags, a, b),
+            Sub => ins.binary_flags(Opcode::Isub, flags, a, b),
+            Mul => ins.binary_flags(Opcode::Imul, flags, a, b),
             Div if signed => ins.sdiv(a, b),
             Div => ins.udiv(a, b),
             Rem if signed => ins.srem(a, b),
@@ -1330,7 +1363,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             };
             let a = self.convert(old, lc, cc);
             let b = self.scalar(r)?;
-            let res = self.arith(bop, cc, a, rc, b, span)?;
+            let res = self.arith_c(bop, cc, a, rc, b, span)?;
             self.convert(res, cc, lc)
         };
         Some(Rv::S(self.store_lv(&lv, new)))
@@ -1871,4 +1904,11 @@ impl<'a> FnLower<'_, 'a, '_> {
         let r = self.b.func.dfg.inst_results(call).first().copied()?;
         Some(r)
     }
+}
+
+/// Whether C leaves signed overflow of `+ - *` in class `cls` undefined: signed `int`,
+/// `long`, `long long` (narrower types are computed in `int` after promotion, so they never
+/// reach here as a class; `i8`/`i16` classes come from `++`/`--`, which convert back and wrap).
+fn signed_overflow_undefined(cls: Scalar) -> bool {
+    matches!(cls, Scalar::Int(Type::I32 | Type::I64, true))
 }

@@ -303,3 +303,30 @@ fn generic_selection_of_a_function_is_a_direct_call() {
     assert!(t.contains("func @twice") && t.contains("func @half"), "{t}");
     assert!(!t.contains("call_indirect"), "{t}");
 }
+
+#[test]
+fn signed_int_arithmetic_is_nsw_and_unsigned_wraps() {
+    let src = "\
+int si(int a, int b) { return a * b + a - b; }\n\
+long sl(long a, long b) { return a * b + a; }\n\
+unsigned ui(unsigned a, unsigned b) { return a * b + a - b; }\n\
+unsigned long ul(unsigned long a, unsigned long b) { return a * b + a; }\n\
+int loop(int *p, int n) { int s = 0; for (int i = 0; i < n; i++) s += p[i]; return s; }\n\
+int bytes(char c) { c++; return c; }\n";
+    let (m, _) = lower_ok(src);
+    let si = func_text(&m, "si");
+    assert_eq!(si.matches(" nsw ").count(), 3, "{si}");
+    let sl = func_text(&m, "sl");
+    assert_eq!(sl.matches(" nsw ").count(), 2, "{sl}");
+    for f in ["ui", "ul"] {
+        let t = func_text(&m, f);
+        assert!(!t.contains("nsw"), "{t}");
+    }
+    // `i++` and `s += p[i]` on ints; the pointer arithmetic of `p[i]` stays plain.
+    let lp = func_text(&m, "loop");
+    assert_eq!(lp.matches("iadd nsw").count(), 2, "{lp}");
+    assert!(!lp.contains("imul nsw"), "{lp}");
+    // `c++` on a char is `(char)(c + 1)`: the conversion wraps, so no flag.
+    let by = func_text(&m, "bytes");
+    assert!(!by.contains("nsw"), "{by}");
+}

@@ -60,7 +60,7 @@ pub fn contract_with_remarks(func: &mut Function, knobs: &Knobs, remarks: &mut R
     let du = DefUse::compute(func);
     let mut formed = 0;
     for inst in all_insts(func) {
-        let InstData::Binary { opcode, args } = *func.dfg.inst(inst) else {
+        let InstData::Binary { opcode, args, .. } = *func.dfg.inst(inst) else {
             continue;
         };
         if !matches!(opcode, Opcode::Fadd | Opcode::Fsub) {

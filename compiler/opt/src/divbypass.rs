@@ -27,7 +27,7 @@ pub fn divbypass(func: &mut Function) -> bool {
 }
 
 fn candidate(func: &Function, inst: Inst) -> Option<(Opcode, Value, Value)> {
-    let InstData::Binary { opcode, args } = func.dfg.inst(inst) else {
+    let InstData::Binary { opcode, args, .. } = func.dfg.inst(inst) else {
         return None;
     };
     let ok = matches!(

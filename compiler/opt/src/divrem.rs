@@ -35,7 +35,7 @@ fn quotient_of(rem: Opcode) -> Option<Opcode> {
 
 fn binary(func: &Function, inst: Inst) -> Option<(Opcode, Value, Value)> {
     match func.dfg.inst(inst) {
-        InstData::Binary { opcode, args } => Some((*opcode, args[0], args[1])),
+        InstData::Binary { opcode, args, .. } => Some((*opcode, args[0], args[1])),
         _ => None,
     }
 }

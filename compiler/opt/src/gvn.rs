@@ -7,12 +7,14 @@
 //! not depend on the executing lane's state are numbered: loads, calls, atomics, warp
 //! operations, `activemask` and volatile special registers (clocks, `warpid`, `smid`) never
 //! are. Commutative operations are keyed
-//! with sorted operands. Unreachable blocks are left alone.
+//! with sorted operands. Arithmetic flags are not part of the shape: the surviving twin keeps
+//! only the flags both had (an `nsw` add merged with a wrapping one wraps). Unreachable blocks
+//! are left alone.
 
 use crate::remarks::{Remarks, plural};
 use crate::util::Replacements;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
-use ompcc_ir::{Block, Function, Inst, InstData, Opcode, Type, Value};
+use ompcc_ir::{Block, Function, Inst, InstData, Opcode, Type, Value, ValueDef};
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -114,6 +116,11 @@ pub fn gvn_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
             let res = func.dfg.inst_results(inst)[0];
             match table.get(&k) {
                 Some(&v) => {
+                    let flags = func.dfg.inst(inst).arith_flags();
+                    if let ValueDef::Result(twin, _) = func.dfg.value_def(v) {
+                        let kept = func.dfg.inst(twin).arith_flags().meet(flags);
+                        func.dfg.inst_mut(twin).set_arith_flags(kept);
+                    }
                     repl.insert(res, v);
                     func.layout.remove_inst(inst);
                     changed = true;

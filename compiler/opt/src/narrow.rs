@@ -140,7 +140,7 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
             }
             ok
         }
-        InstData::Binary { opcode, args }
+        InstData::Binary { opcode, args, .. }
             if matches!(
                 opcode,
                 Opcode::Udiv | Opcode::Urem | Opcode::Sdiv | Opcode::Srem
@@ -167,7 +167,7 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
             func.replace_all_uses(res, w);
             true
         }
-        InstData::Binary { opcode, args }
+        InstData::Binary { opcode, args, .. }
             if matches!(
                 opcode,
                 Opcode::Iadd | Opcode::Isub | Opcode::Imul | Opcode::Shl

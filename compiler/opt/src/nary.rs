@@ -8,7 +8,8 @@
 //! `x`, `x` is rebuilt as `(a + c) + b` (or `(b + c) + a`); for `x = ptr_offset (ptr_offset
 //! p, i), j`, when `ptr_offset p, j` dominates, `x` becomes `ptr_offset (ptr_offset p, j),
 //! i`. The old inner sum dies if nothing else uses it (DCE), so the rewrite never adds an
-//! instruction.
+//! instruction. The rebuilt sum carries no flags (`nsw` of the old grouping says nothing
+//! about the new one).
 //!
 //! Exactness: integer addition of one type wraps modulo 2^n, so it is associative and
 //! commutative; `ptr_offset` adds its (sign-extended) offset modulo 2^64 the same way, so the
@@ -47,10 +48,12 @@ fn sum_of(func: &Function, inst: Inst) -> Option<Sum> {
         InstData::Binary {
             opcode: Opcode::Iadd,
             args: [a, b],
+            ..
         } if func.dfg.value_type(a).is_int() => Some(Sum::add(a, b)),
         InstData::Binary {
             opcode: Opcode::PtrOffset,
             args: [p, off],
+            ..
         } => Some(Sum::Offset(p, off)),
         _ => None,
     }
@@ -92,8 +95,12 @@ pub fn nary_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
                     'outer: for (inner, c) in [(x, y), (y, x)] {
                         if let Some(Sum::Add(a, bb)) = def_sum(func, inner) {
                             for (keep, rest) in [(a, bb), (bb, a)] {
+                                // `t == inner` regroups into the same sum (`(a + 1) + 1`
+                                // with `a + 1` available): nothing to gain, and rebuilding it
+                                // would drop its flags.
                                 if let Some(t) = available(Sum::add(keep, c), &seen)
                                     && t != res
+                                    && t != inner
                                 {
                                     regroup = Some((t, rest));
                                     break 'outer;

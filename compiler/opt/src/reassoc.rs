@@ -12,7 +12,12 @@
 //!
 //! Only `i64` offsets are split: pointer arithmetic wraps modulo 2^64 like `i64`
 //! arithmetic, so the rewrite is exact; a 32-bit offset (sign-extended by `ptr_offset`) is
-//! left alone since `x + C` may wrap at 32 bits.
+//! left alone since `x + C` may wrap at 32 bits. The exception is an `i64` offset that is the
+//! sign extension of a narrower `nsw` sum, `sext(x + C)`, as C's `a[k + 1]` on an `int k`:
+//! `nsw` says it does not wrap, so it is `sext(x) + C` and splits like the others (chains of
+//! constants, as unrolled `k + 1 + 1`, are followed). A constant inside one operand of an
+//! `i64` sum is found too (`a + sext(k + 1)` is `(a + sext(k)) + 1`, a few levels deep), so
+//! `A[i * n + k + 1]` shares `A[i * n + k]`'s base. The new instructions carry no flags.
 
 use crate::remarks::{Remarks, plural};
 use crate::util::{all_insts, iconst_value};
@@ -26,35 +31,119 @@ pub fn reassoc(func: &mut Function) -> bool {
 fn binary(func: &Function, v: Value) -> Option<(Opcode, Value, Value)> {
     match func.dfg.value_def(v) {
         ValueDef::Result(i, 0) => match func.dfg.inst(i) {
-            InstData::Binary { opcode, args } => Some((*opcode, args[0], args[1])),
+            InstData::Binary { opcode, args, .. } => Some((*opcode, args[0], args[1])),
             _ => None,
         },
         _ => None,
     }
 }
 
-/// What `off` splits into: an existing or to-be-built variable part and a constant.
-enum Rest {
+/// The variable part of a split offset, before any scaling.
+enum Base {
+    /// An existing `i64` value.
     Value(Value),
-    Scaled(Value, Opcode, Value),
+    /// `sext.i64` of a narrower value, to be built.
+    Ext(Value),
+    /// `x + base`, to be built: the constant came from inside one operand of an `i64` sum.
+    Add(Value, Box<Base>),
 }
 
-/// Splits an `i64` offset into `rest + c` (c != 0), one level deep.
+/// How deep `split_base` looks into `i64` sums for a constant (`a + (b + sext(k + 1))`).
+const MAX_DEPTH: u32 = 3;
+
+/// What `off` splits into: an existing or to-be-built variable part and a constant.
+enum Rest {
+    Base(Base),
+    Scaled(Base, Opcode, Value),
+}
+
+/// `v` as `x + c` through a chain of additions and subtractions of constants (`c` may be 0).
+/// With `nsw_only`, only `nsw` steps are followed: the chain is then narrower than `i64` and
+/// the sum is exact, so `sext(v) == sext(x) + c`.
+fn peel_consts(func: &Function, mut v: Value, nsw_only: bool) -> (Value, i64) {
+    let mut c = 0i64;
+    // A chain longer than this is not worth following (and bounds the walk).
+    for _ in 0..16 {
+        let ValueDef::Result(i, 0) = func.dfg.value_def(v) else {
+            break;
+        };
+        let data = func.dfg.inst(i);
+        if nsw_only && !data.is_nsw() {
+            break;
+        }
+        let Some((op, a, b)) = binary(func, v) else {
+            break;
+        };
+        let (ca, cb) = (iconst_value(func, a), iconst_value(func, b));
+        let (next, k) = match (op, ca, cb) {
+            (Opcode::Iadd, None, Some(k)) | (Opcode::Iadd, Some(k), None) => {
+                (if cb.is_some() { a } else { b }, k)
+            }
+            (Opcode::Isub, None, Some(k)) => (a, k.wrapping_neg()),
+            _ => break,
+        };
+        // Narrow chains: the sum of the constants stays exact in i64 (at most 16 i32s).
+        c = c.wrapping_add(k);
+        v = next;
+    }
+    (v, c)
+}
+
+/// Splits an `i64` offset into `base + c` with c != 0: an `i64` chain `x + C`, or the sign
+/// extension of an `nsw` chain, `sext(x + C) == sext(x) + C` (C's overflow is undefined).
+fn split_base(func: &Function, off: Value, depth: u32) -> Option<(Base, i64)> {
+    // `(x + C1) + C2` in i64, then `x = sext(y + C3)` with `nsw` steps: `sext(y) + C3`.
+    let (x, c) = peel_consts(func, off, false);
+    let (base, c) = match func.dfg.value_def(x) {
+        ValueDef::Result(i, 0) => match *func.dfg.inst(i) {
+            InstData::Unary {
+                opcode: Opcode::Sext,
+                arg,
+            } => match peel_consts(func, arg, true) {
+                (_, 0) => (Base::Value(x), c),
+                (y, k) => (Base::Ext(y), c.wrapping_add(k)),
+            },
+            _ => (Base::Value(x), c),
+        },
+        _ => (Base::Value(x), c),
+    };
+    if c != 0 {
+        return Some((base, c));
+    }
+    // `a + b` with a constant inside one operand: `a + (b' + c) == (a + b') + c` in i64.
+    let (Opcode::Iadd, a, b) = binary(func, off)? else {
+        return None;
+    };
+    if depth >= MAX_DEPTH || func.dfg.value_type(off) != Type::I64 {
+        return None;
+    }
+    [(a, b), (b, a)].into_iter().find_map(|(keep, inner)| {
+        let (base, c) = split_base(func, inner, depth + 1)?;
+        Some((Base::Add(keep, Box::new(base)), c))
+    })
+}
+
+/// Builds the value of `base` before the cursor.
+fn build_base(cur: &mut FuncCursor<'_>, base: Base) -> Value {
+    match base {
+        Base::Value(v) => v,
+        Base::Ext(v) => cur.ins().sext(Type::I64, v),
+        Base::Add(x, b) => {
+            let y = build_base(cur, *b);
+            cur.ins().iadd(x, y)
+        }
+    }
+}
+
+/// Splits an `i64` offset into `rest + c` (c != 0).
 fn split(func: &Function, off: Value) -> Option<(Rest, i64)> {
+    if let Some((base, c)) = split_base(func, off, 0) {
+        return Some((Rest::Base(base), c));
+    }
     let (op, a, b) = binary(func, off)?;
-    let (ca, cb) = (iconst_value(func, a), iconst_value(func, b));
     match op {
-        Opcode::Iadd => match (ca, cb) {
-            (None, Some(c)) if c != 0 => Some((Rest::Value(a), c)),
-            (Some(c), None) if c != 0 => Some((Rest::Value(b), c)),
-            _ => None,
-        },
-        Opcode::Isub => match (ca, cb) {
-            (None, Some(c)) if c != 0 => Some((Rest::Value(a), c.wrapping_neg())),
-            _ => None,
-        },
         Opcode::Imul | Opcode::Shl => {
-            let k = cb?;
+            let k = iconst_value(func, b)?;
             let scale = if op == Opcode::Shl {
                 if !(0..64).contains(&k) {
                     return None;
@@ -63,10 +152,7 @@ fn split(func: &Function, off: Value) -> Option<(Rest, i64)> {
             } else {
                 k
             };
-            let (inner, c) = match split(func, a)? {
-                (Rest::Value(x), c) => (x, c),
-                _ => return None,
-            };
+            let (inner, c) = split_base(func, a, 0)?;
             let c = c.wrapping_mul(scale);
             (c != 0).then_some((Rest::Scaled(inner, op, b), c))
         }
@@ -98,6 +184,7 @@ fn rewrite(func: &mut Function, inst: Inst) -> bool {
     let InstData::Binary {
         opcode: Opcode::PtrOffset,
         args: [p, off],
+        ..
     } = *func.dfg.inst(inst)
     else {
         return false;
@@ -118,10 +205,7 @@ fn rewrite(func: &mut Function, inst: Inst) -> bool {
                 return false;
             };
             let c = cur.ins().iconst(Type::I64, c1.wrapping_add(c2));
-            *cur.func.dfg.inst_mut(inst) = InstData::Binary {
-                opcode: Opcode::PtrOffset,
-                args: [p0, c],
-            };
+            *cur.func.dfg.inst_mut(inst) = InstData::binary(Opcode::PtrOffset, [p0, c]);
             true
         }
         // (p0 + C) + x -> (p0 + x) + C
@@ -129,10 +213,7 @@ fn rewrite(func: &mut Function, inst: Inst) -> bool {
             if iconst_value(cur.func, o0).is_some() && cur.func.dfg.value_type(o0) == Type::I64 =>
         {
             let q = cur.ins().ptr_offset(p0, off);
-            *cur.func.dfg.inst_mut(inst) = InstData::Binary {
-                opcode: Opcode::PtrOffset,
-                args: [q, o0],
-            };
+            *cur.func.dfg.inst_mut(inst) = InstData::binary(Opcode::PtrOffset, [q, o0]);
             true
         }
         (_, None) => {
@@ -140,18 +221,18 @@ fn rewrite(func: &mut Function, inst: Inst) -> bool {
                 return false;
             };
             let rest = match rest {
-                Rest::Value(v) => v,
-                Rest::Scaled(x, op, k) => match op {
-                    Opcode::Shl => cur.ins().shl(x, k),
-                    _ => cur.ins().imul(x, k),
-                },
+                Rest::Base(b) => build_base(&mut cur, b),
+                Rest::Scaled(b, op, k) => {
+                    let x = build_base(&mut cur, b);
+                    match op {
+                        Opcode::Shl => cur.ins().shl(x, k),
+                        _ => cur.ins().imul(x, k),
+                    }
+                }
             };
             let q = cur.ins().ptr_offset(p, rest);
             let cv = cur.ins().iconst(Type::I64, c);
-            *cur.func.dfg.inst_mut(inst) = InstData::Binary {
-                opcode: Opcode::PtrOffset,
-                args: [q, cv],
-            };
+            *cur.func.dfg.inst_mut(inst) = InstData::binary(Opcode::PtrOffset, [q, cv]);
             true
         }
         _ => false,

@@ -82,7 +82,7 @@ impl Solver {
         };
         match data {
             InstData::UnaryImm { imm, .. } => Lat::Const(*imm),
-            InstData::Binary { opcode, args } if func.dfg.value_type(args[0]).is_int() => {
+            InstData::Binary { opcode, args, .. } if func.dfg.value_type(args[0]).is_int() => {
                 let op = *opcode;
                 both(args[0], args[1], &|x, y| int_binary(op, ty, x, y))
             }

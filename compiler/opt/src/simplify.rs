@@ -58,13 +58,22 @@ fn simplify_inst(func: &mut Function, inst: Inst) -> Option<Fold> {
     let rty = func.dfg.value_type(res);
     let data = func.dfg.inst(inst).clone();
     match data {
-        InstData::Binary { opcode, mut args } => {
+        InstData::Binary {
+            opcode,
+            mut args,
+            flags,
+        } => {
             if is_commutative(opcode)
                 && iconst_value(func, args[0]).is_some()
                 && iconst_value(func, args[1]).is_none()
             {
+                // Swapping a commutative operation's operands keeps its facts.
                 args.swap(0, 1);
-                *func.dfg.inst_mut(inst) = InstData::Binary { opcode, args };
+                *func.dfg.inst_mut(inst) = InstData::Binary {
+                    opcode,
+                    args,
+                    flags,
+                };
             }
             let [x, y] = args;
             let (cx, cy) = (iconst_value(func, x), iconst_value(func, y));

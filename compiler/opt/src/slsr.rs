@@ -50,7 +50,7 @@ const SEARCH: usize = 64;
 /// `x` as `(base, konst)`: `iadd b, C`, `iadd C, b`, `isub b, C`, or `(x, 0)`.
 fn split(func: &Function, x: Value) -> (Value, i64) {
     if let ValueDef::Result(inst, 0) = func.dfg.value_def(x)
-        && let InstData::Binary { opcode, args } = func.dfg.inst(inst)
+        && let InstData::Binary { opcode, args, .. } = func.dfg.inst(inst)
     {
         let (c0, c1) = (iconst_value(func, args[0]), iconst_value(func, args[1]));
         match (opcode, c0, c1) {
@@ -68,6 +68,7 @@ fn shapes(func: &Function, inst: Inst) -> Vec<(Value, i64, Value)> {
     let InstData::Binary {
         opcode: Opcode::Imul,
         args,
+        ..
     } = func.dfg.inst(inst)
     else {
         return Vec::new();
@@ -90,7 +91,7 @@ fn shapes(func: &Function, inst: Inst) -> Vec<(Value, i64, Value)> {
 /// `x` as the add form `(b, i, s)` meaning `b + i*s`, both operand orders of an `iadd`
 /// (`b - i*s` as `-i`), with whether the product was a multiplication.
 fn add_shapes(func: &Function, inst: Inst) -> Vec<(Value, i64, Value, bool)> {
-    let InstData::Binary { opcode, args } = func.dfg.inst(inst) else {
+    let InstData::Binary { opcode, args, .. } = func.dfg.inst(inst) else {
         return Vec::new();
     };
     let sub = match opcode {
@@ -121,7 +122,7 @@ fn add_shapes(func: &Function, inst: Inst) -> Vec<(Value, i64, Value, bool)> {
 /// `(m, 1)`; the flag says whether it was an `imul`.
 fn scaled(func: &Function, m: Value) -> (Value, i64, bool) {
     if let ValueDef::Result(inst, 0) = func.dfg.value_def(m)
-        && let InstData::Binary { opcode, args } = func.dfg.inst(inst)
+        && let InstData::Binary { opcode, args, .. } = func.dfg.inst(inst)
     {
         let (c0, c1) = (iconst_value(func, args[0]), iconst_value(func, args[1]));
         let bits = func.dfg.value_type(m).bits();
@@ -158,6 +159,7 @@ fn ptr_shapes(
     let InstData::Binary {
         opcode: Opcode::PtrOffset,
         args,
+        ..
     } = func.dfg.inst(inst)
     else {
         return Vec::new();

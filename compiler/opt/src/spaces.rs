@@ -74,6 +74,7 @@ impl Infer<'_> {
                 InstData::Binary {
                     opcode: Opcode::PtrOffset,
                     args,
+                    ..
                 } => get(args[0]),
                 InstData::Ternary {
                     opcode: Opcode::Select,

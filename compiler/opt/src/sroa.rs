@@ -91,6 +91,7 @@ pub fn sroa_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
                 let InstData::Binary {
                     opcode: Opcode::PtrOffset,
                     args: [p, k],
+                    ..
                 } = *func.dfg.inst(u)
                 else {
                     continue 'slots;

@@ -219,10 +219,7 @@ impl Gen<'_, '_> {
                 0 | 1 => {
                     let (x, y) = (self.operand(), self.operand());
                     let op = self.rng.pick(OPS);
-                    let data = InstData::Binary {
-                        opcode: op,
-                        args: [x, y],
-                    };
+                    let data = InstData::binary(op, [x, y]);
                     let inst = self.b.ins().build(data, None);
                     let r = self.b.func.dfg.inst_results(inst)[0];
                     let dst = self.rng.below(VARS as u64) as usize;

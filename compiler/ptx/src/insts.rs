@@ -120,6 +120,7 @@ impl FuncEmitter<'_> {
                 InstData::Binary {
                     opcode: Opcode::PtrOffset,
                     args: [b, o],
+                    ..
                 } => match konst(*o) {
                     Some(k) => (*b, k),
                     None => (addr, 0),
@@ -175,6 +176,7 @@ impl FuncEmitter<'_> {
             InstData::Binary {
                 opcode,
                 args: [a, b],
+                ..
             } => {
                 let ra = self.v(a);
                 if !dt.is_float() && matches!(opcode, Opcode::Shl | Opcode::Lshr | Opcode::Ashr) {

@@ -87,12 +87,7 @@ fn legalize_i1(func: &mut Function, inst: Inst) {
                 return;
             }
             match cond {
-                IntCC::Ne => {
-                    *func.dfg.inst_mut(inst) = InstData::Binary {
-                        opcode: Opcode::Xor,
-                        args: [a, b],
-                    }
-                }
+                IntCC::Ne => *func.dfg.inst_mut(inst) = InstData::binary(Opcode::Xor, [a, b]),
                 IntCC::Eq => {
                     let x = ins(func, inst).xor(a, b);
                     *func.dfg.inst_mut(inst) = InstData::Unary {
@@ -131,10 +126,7 @@ fn legalize_i1(func: &mut Function, inst: Inst) {
             let t = ins(func, inst).and(c, a);
             let nc = ins(func, inst).not(c);
             let e = ins(func, inst).and(nc, b);
-            *func.dfg.inst_mut(inst) = InstData::Binary {
-                opcode: Opcode::Or,
-                args: [t, e],
-            };
+            *func.dfg.inst_mut(inst) = InstData::binary(Opcode::Or, [t, e]);
         }
         _ => {}
     }
@@ -190,10 +182,7 @@ fn legalize_align(func: &mut Function, inst: Inst) {
                 acc = Some(match acc {
                     None => w,
                     Some(prev) if k + 1 == n && t == int_ty => {
-                        *func.dfg.inst_mut(inst) = InstData::Binary {
-                            opcode: Opcode::Or,
-                            args: [prev, w],
-                        };
+                        *func.dfg.inst_mut(inst) = InstData::binary(Opcode::Or, [prev, w]);
                         return;
                     }
                     Some(prev) => ins(func, inst).or(prev, w),
@@ -250,6 +239,7 @@ fn legalize_narrow(func: &mut Function, inst: Inst) {
         InstData::Binary {
             opcode,
             args: [a, b],
+            ..
         } if ty(func, a) == Type::I8 => {
             use Opcode as O;
             let signed = match opcode {
@@ -261,35 +251,17 @@ fn legalize_narrow(func: &mut Function, inst: Inst) {
             let wide = match opcode {
                 // Amounts of 8 or more shift everything out of the extended value too (the
                 // emitter reads the i8 amount exactly and PTX clamps it).
-                O::Ashr | O::Lshr => ins(func, inst).build(
-                    InstData::Binary {
-                        opcode,
-                        args: [wa, b],
-                    },
-                    None,
-                ),
+                O::Ashr | O::Lshr => ins(func, inst).build(InstData::binary(opcode, [wa, b]), None),
                 O::Smulhi | O::Umulhi => {
                     let wb = widen(func, inst, b, signed);
                     let prod = ins(func, inst).imul(wa, wb);
                     let eight = ins(func, inst).iconst(Type::I16, 8);
                     let shift = if signed { O::Ashr } else { O::Lshr };
-                    ins(func, inst).build(
-                        InstData::Binary {
-                            opcode: shift,
-                            args: [prod, eight],
-                        },
-                        None,
-                    )
+                    ins(func, inst).build(InstData::binary(shift, [prod, eight]), None)
                 }
                 _ => {
                     let wb = widen(func, inst, b, signed);
-                    ins(func, inst).build(
-                        InstData::Binary {
-                            opcode,
-                            args: [wa, wb],
-                        },
-                        None,
-                    )
+                    ins(func, inst).build(InstData::binary(opcode, [wa, wb]), None)
                 }
             };
             truncate_into(func, inst, wide);

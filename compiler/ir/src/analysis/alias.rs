@@ -125,7 +125,7 @@ fn linear(func: &Function, v: Value, depth: u32) -> Linear {
     let ValueDef::Result(inst, 0) = func.dfg.value_def(v) else {
         return leaf();
     };
-    let InstData::Binary { opcode, args } = func.dfg.inst(inst) else {
+    let InstData::Binary { opcode, args, .. } = func.dfg.inst(inst) else {
         return leaf();
     };
     let c1 = crate::analysis::scev::const_of(func, args[1]);
@@ -221,6 +221,7 @@ impl AliasAnalysis {
                 InstData::Binary {
                     opcode: Opcode::PtrOffset,
                     args,
+                    ..
                 } => {
                     off.add(linear(func, args[1], 6), 1);
                     v = args[0];

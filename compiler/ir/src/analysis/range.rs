@@ -334,7 +334,7 @@ impl Ranges {
                     _ => full,
                 }
             }
-            InstData::Binary { opcode, args } => {
+            InstData::Binary { opcode, args, .. } => {
                 let (a, b) = (get(args[0])?, get(args[1])?);
                 let c1 = konst(args[1]).map(i128::from);
                 match opcode {
@@ -533,10 +533,12 @@ fn step_of(func: &Function, p: Value, next: Value) -> Option<Value> {
         InstData::Binary {
             opcode: Opcode::Iadd,
             args,
+            ..
         } if args[0] == p => Some(args[1]),
         InstData::Binary {
             opcode: Opcode::Iadd,
             args,
+            ..
         } if args[1] == p => Some(args[0]),
         _ => None,
     }

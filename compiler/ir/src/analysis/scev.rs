@@ -115,7 +115,7 @@ fn step_of(func: &Function, p: Value, next: Value) -> Option<i64> {
     let ValueDef::Result(i, 0) = func.dfg.value_def(next) else {
         return None;
     };
-    let InstData::Binary { opcode, args } = func.dfg.inst(i) else {
+    let InstData::Binary { opcode, args, .. } = func.dfg.inst(i) else {
         return None;
     };
     match opcode {
