@@ -105,7 +105,7 @@ pub const PASSES: &[Pass] = &[
     },
     Pass {
         name: "dse",
-        description: "remove stores overwritten before any read, and stores to non-escaping stack slots before a return",
+        description: "remove stores overwritten before any read, stores to non-escaping stack slots before a return, and every store to a non-escaping slot no load reads",
         run: PassFn::Function(crate::memopt::dse_with_remarks),
     },
     Pass {
