@@ -64,20 +64,29 @@ impl fmt::Display for EmuError {
             EmuError::Parse { line, msg } => write!(f, "PTX parse error at line {line}: {msg}"),
             EmuError::Decode { line, msg } => write!(f, "PTX error at line {line}: {msg}"),
             EmuError::Api(msg) => write!(f, "emulator: {msg}"),
-            EmuError::Fault { site, msg } => {
-                site.describe(f, msg, |line| format!("PTX line {line}"))
-            }
+            EmuError::Fault { .. } | EmuError::Trap { .. } => match self.fault() {
+                Some((site, what)) => site.describe(f, what, |line| format!("PTX line {line}")),
+                None => Ok(()),
+            },
+        }
+    }
+}
+
+impl EmuError {
+    /// Where a run-time fault or trap happened and what happened there, in one phrase.
+    pub fn fault(&self) -> Option<(&FaultSite, &str)> {
+        match self {
+            EmuError::Fault { site, msg } => Some((site, msg)),
             EmuError::Trap { site, assertion } => {
-                site.describe(f, assertion.as_deref().unwrap_or(TRAP_MESSAGE), |line| {
-                    format!("PTX line {line}")
-                })
+                Some((site, assertion.as_deref().unwrap_or(TRAP_MESSAGE)))
             }
+            _ => None,
         }
     }
 }
 
 /// What a [`EmuError::Trap`] says happened.
-pub const TRAP_MESSAGE: &str = "trap instruction executed";
+const TRAP_MESSAGE: &str = "trap instruction executed";
 
 impl FaultSite {
     /// `kernel `k` block (..) thread (..): {what} at {ptx_line(line)} (file:line)`.

@@ -47,7 +47,7 @@ mod program;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-pub use error::{EmuError, FaultSite, TRAP_MESSAGE};
+pub use error::{EmuError, FaultSite};
 pub use exec::LaunchStats;
 pub use program::InstClass;
 

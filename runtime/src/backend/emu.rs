@@ -17,7 +17,7 @@ use super::ptx_link::{self, Linked};
 use super::{
     Backend, BackendError, DevPtr, DeviceAbort, LaunchDims, LaunchStats, ModuleImage, ProgramId,
 };
-use ompcc_emu::{Device, EmuError, FaultSite, LoadedModule, Module};
+use ompcc_emu::{Device, EmuError, LoadedModule, Module};
 use std::ffi::c_void;
 use std::io::{self, Write};
 
@@ -123,20 +123,15 @@ fn describe_error(e: &EmuError, linked: Option<&Linked>) -> String {
         EmuError::Parse { line, msg } => format!("PTX syntax error at {}: {msg}", at(*line)),
         EmuError::Decode { line, msg } => format!("PTX error at {}: {msg}", at(*line)),
         EmuError::Api(msg) => msg.clone(),
-        EmuError::Fault { site, msg } => site_text(site, msg, at),
-        EmuError::Trap { site, assertion } => site_text(
-            site,
-            assertion.as_deref().unwrap_or(ompcc_emu::TRAP_MESSAGE),
-            at,
-        ),
+        EmuError::Fault { .. } | EmuError::Trap { .. } => {
+            let mut s = String::new();
+            if let Some((site, what)) = e.fault() {
+                // writing to a String cannot fail
+                let _ = site.describe(&mut s, what, at);
+            }
+            s
+        }
     }
-}
-
-fn site_text(site: &FaultSite, what: &str, at: impl Fn(u32) -> String) -> String {
-    let mut s = String::new();
-    // writing to a String cannot fail
-    let _ = site.describe(&mut s, what, at);
-    s
 }
 
 /// A device `abort`/`assert` is marked so that the program aborts as it would on the host.
