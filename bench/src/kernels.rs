@@ -19,9 +19,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+use ompcc_bench::process::{checked, first_lines, run_program};
 use ompcc_bench::{output, profile, ptx, ptxas, stats};
 
 /// Relative tolerance for checksums: contraction into FMA and reduction order change the
@@ -391,7 +392,7 @@ fn reference_output(env: &Env, name: &str, source: &Path) -> Result<String, Stri
         .arg("-o")
         .arg(&exe);
     checked(&mut cmd, "reference build")?;
-    run_program(&mut Command::new(&exe), "reference run")
+    run_program(&mut Command::new(&exe), "reference run", RUN_LIMIT).map(|o| o.stdout)
 }
 
 /// Builds (`-O{level}`, or `--passes=` when given), runs, and inspects the PTX of one program.
@@ -419,7 +420,7 @@ fn measure(env: &Env, prog: &Program, level: &str, passes: Option<&str>, tag: &s
             cmd.env("OMPCC_DEVICE", env.device.env())
                 .env("OMPCC_PROFILE", format!("json:{}", json.display()))
                 .env("OMP_TARGET_OFFLOAD", "MANDATORY");
-            match run_program(&mut cmd, "run") {
+            match run_program(&mut cmd, "run", RUN_LIMIT).map(|o| o.stdout) {
                 Err(e) => m.errors.push(e),
                 Ok(out) => {
                     if let Ok(want) = &prog.reference {
@@ -575,72 +576,6 @@ fn make_executable(path: &Path) -> Result<(), String> {
 #[cfg(not(unix))]
 fn make_executable(_: &Path) -> Result<(), String> {
     Err("the compile-time wrapper needs a Unix shell".into())
-}
-
-/// Runs a command to completion; its stdout on success, else the first lines of stderr.
-fn checked(cmd: &mut Command, what: &str) -> Result<String, String> {
-    let o = cmd
-        .output()
-        .map_err(|e| format!("{what}: cannot run {:?}: {e}", cmd.get_program()))?;
-    if o.status.success() {
-        Ok(String::from_utf8_lossy(&o.stdout).into_owned())
-    } else {
-        Err(format!(
-            "{what} failed ({}): {}",
-            o.status,
-            first_lines(&String::from_utf8_lossy(&o.stderr))
-        ))
-    }
-}
-
-/// Runs a benchmark program with a wall-clock limit; its stdout on success.
-fn run_program(cmd: &mut Command, what: &str) -> Result<String, String> {
-    let out_file = tempfile::tempfile().map_err(|e| format!("{what}: {e}"))?;
-    let err_file = tempfile::tempfile().map_err(|e| format!("{what}: {e}"))?;
-    let clone = |f: &std::fs::File| f.try_clone().map_err(|e| format!("{what}: {e}"));
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(clone(&out_file)?)
-        .stderr(clone(&err_file)?)
-        .spawn()
-        .map_err(|e| format!("{what}: cannot run {:?}: {e}", cmd.get_program()))?;
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait().map_err(|e| format!("{what}: {e}"))? {
-            Some(s) => break s,
-            None if start.elapsed() > RUN_LIMIT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("{what}: still running after {RUN_LIMIT:?}"));
-            }
-            None => std::thread::sleep(Duration::from_millis(5)),
-        }
-    };
-    let read = |mut f: std::fs::File| -> String {
-        use std::io::{Read as _, Seek as _};
-        let mut s = String::new();
-        let _ = f.rewind().and_then(|_| f.read_to_string(&mut s));
-        s
-    };
-    let (out, err) = (read(out_file), read(err_file));
-    if status.success() {
-        Ok(out)
-    } else {
-        Err(format!("{what} failed ({status}): {}", first_lines(&err)))
-    }
-}
-
-fn first_lines(text: &str) -> String {
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(3)
-        .collect();
-    if lines.is_empty() {
-        "(no message)".into()
-    } else {
-        lines.join(" / ")
-    }
 }
 
 /// The whole Markdown report.

@@ -10,7 +10,11 @@
 //! first differing line, then the details. `OMPCC_RUN_FILTER=text` restricts the build-and-run
 //! test to programs whose file name contains `text`. `OMPCC_RUN_DEVICE=cuda` runs the per-level
 //! builds on a GPU instead of the emulator (for machines that have one; the launch check then
-//! requires the CUDA device).
+//! requires the CUDA device). For such a machine, which builds the suite elsewhere and runs the
+//! test binary there: `OMPCC_RUN_DIR` names the folder of programs (default: this checkout's
+//! `testsuite/run`), `OMPCC_RUN_JOBS` how many programs run at once (default 2), and
+//! `OMPCC_RUN_PTX_ARCHS=sm_80,sm_90` the architectures ptxas assembles for (a CUDA 13 ptxas has
+//! no sm_70; CI keeps the default three).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -26,7 +30,7 @@ use ompcc_testsuite::harness::{
     RunOutput, compare_outputs_within, find_ptxas, ompcc_binary, require_ptxas, run_with_timeout,
 };
 
-/// Programs run two at a time: the machines running the suite have few cores.
+/// Programs run two at a time by default: the machines running the suite have few cores.
 const WORKERS: usize = 2;
 /// Relative tolerance for numbers printed with a fraction or an exponent: reductions combine
 /// float partial sums in a schedule-dependent order, and device math functions may differ from
@@ -165,7 +169,42 @@ const REQUIRED_FEATURES: &[&str] = &[
 ];
 
 fn run_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("run")
+    match std::env::var_os("OMPCC_RUN_DIR") {
+        // Builds run in scratch folders: a relative folder is taken from here.
+        Some(dir) => std::path::absolute(&dir).unwrap_or_else(|_| PathBuf::from(dir)),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("run"),
+    }
+}
+
+/// Programs checked at once: `OMPCC_RUN_JOBS`, else [`WORKERS`].
+fn workers() -> usize {
+    match std::env::var("OMPCC_RUN_JOBS") {
+        Ok(v) => v
+            .parse::<usize>()
+            .ok()
+            .filter(|n| *n > 0)
+            .unwrap_or_else(|| panic!("OMPCC_RUN_JOBS={v:?}: expected a positive number")),
+        Err(_) => WORKERS,
+    }
+}
+
+/// The architectures ptxas assembles for: `OMPCC_RUN_PTX_ARCHS=a,b`, else [`PTX_ARCHS`].
+fn ptx_archs() -> Vec<String> {
+    match std::env::var("OMPCC_RUN_PTX_ARCHS") {
+        Ok(v) => {
+            let archs: Vec<String> = v
+                .split(',')
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect();
+            assert!(
+                archs.iter().all(|a| a.starts_with("sm_")),
+                "OMPCC_RUN_PTX_ARCHS={v:?}: expected a list like sm_80,sm_90"
+            );
+            archs
+        }
+        Err(_) => PTX_ARCHS.iter().map(|a| a.to_string()).collect(),
+    }
 }
 
 /// Every `*.c` file in `testsuite/run`, sorted by name.
@@ -385,14 +424,14 @@ fn check_not_yet_supported(
     }
 }
 
-/// Assembles `ptx` with ptxas for every architecture of [`PTX_ARCHS`].
+/// Assembles `ptx` with ptxas for every architecture of [`ptx_archs`].
 fn check_ptxas(checks: &mut Checks, ptxas: &Path, ptx: &str, scratch: &Path) {
     let file = scratch.join("prog.ptx");
     if let Err(e) = fs::write(&file, ptx) {
         checks.fail("ptxas", format!("cannot write the PTX: {e}"), "");
         return;
     }
-    for arch in PTX_ARCHS {
+    for arch in &ptx_archs() {
         let mut cmd = Command::new(ptxas);
         cmd.args(["-arch", arch, "-o"])
             .arg(scratch.join(format!("prog.{arch}.cubin")))
@@ -529,13 +568,13 @@ fn check_program(
     checks.failures
 }
 
-/// Runs [`check_program`] over the programs with [`WORKERS`] threads; failures come back in
+/// Runs [`check_program`] over the programs with [`workers`] threads; failures come back in
 /// program order.
 fn check_all(programs: &[PathBuf], ompcc: &Path, ptxas: Option<&Path>) -> Vec<Failure> {
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
     thread::scope(|scope| {
-        for _ in 0..WORKERS {
+        for _ in 0..workers() {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
