@@ -662,20 +662,30 @@ impl Runtime {
                         e,
                     )
                 })?;
+            // `thread_limit`/`num_threads` are upper bounds: a kernel whose registers allow
+            // fewer threads per block runs with fewer.
+            let threads = if l.thread_limit > 0 {
+                l.thread_limit
+            } else {
+                128
+            }
+            .min(max_threads);
+            let teams = if l.num_teams > 0 {
+                l.num_teams
+            } else {
+                dev.backend
+                    .default_teams(program, &kernel.name, threads, l.dyn_shared_bytes)
+                    .map_err(|e| {
+                        RtError::backend(
+                            l.loc,
+                            format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
+                            e,
+                        )
+                    })?
+            };
             let dims = LaunchDims {
-                teams: if l.num_teams > 0 {
-                    l.num_teams
-                } else {
-                    4 * dev.backend.multiprocessors()
-                },
-                // `thread_limit`/`num_threads` are upper bounds: a kernel whose registers
-                // allow fewer threads per block runs with fewer.
-                threads: if l.thread_limit > 0 {
-                    l.thread_limit
-                } else {
-                    128
-                }
-                .min(max_threads),
+                teams,
+                threads,
                 dyn_shared_bytes: l.dyn_shared_bytes,
             };
             if info {

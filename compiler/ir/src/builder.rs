@@ -441,7 +441,7 @@ impl<'f> InsertBuilder<'f> {
         self.value(InstData::Special { reg }, None)
     }
 
-    /// Block-wide barrier (`bar.sync 0`).
+    /// Block-wide barrier (`barrier.sync 0`).
     pub fn barrier(self) -> Inst {
         self.build(
             InstData::Nullary {

@@ -23,7 +23,8 @@
 //! Invariants: both copies of a body see every variable declared outside it through memory
 //! all threads can read (a shared home, or a pointer published through one), never through a
 //! value of the main thread's path; barriers pair up (release / end of every construct, and
-//! the final release), so every thread of the team executes the same sequence of `bar.sync`s
+//! the final release), so every thread of the team executes the same sequence of barriers
+//! (the non-aligned `barrier.sync`: lanes of warp 0 wait at different instructions)
 //! (a sized construct has no barrier of its own inside, `ompcc_omp::forkable`); a construct
 //! that cannot be forked (sections, master, a sized one that synchronizes its team) runs on
 //! the main thread as a team of one, as before. Whether a region forks at all is

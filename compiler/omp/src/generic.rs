@@ -19,7 +19,7 @@
 //! A nested `parallel` with `num_threads` or `if` forks too, with its active threads only
 //! (the others skip the body and meet the team at the barrier that ends it), unless its body
 //! has a construct that synchronizes the team itself (`barrier`, a worksharing construct
-//! without `nowait`): `bar.sync` waits for every thread of the block, the inactive included.
+//! without `nowait`): `barrier.sync` waits for every thread of the block, the inactive included.
 //! A region with such a construct whose body calls a function of another unit does not fork
 //! at all: that function would report the block as the team. Nor does one whose sequential
 //! code calls a function of the unit that calls `omp_set_num_threads` or

@@ -348,9 +348,12 @@ impl FuncEmitter<'_> {
                 let r = self.v(arg);
                 self.e(format_args!("stackrestore.u64 {r}"));
             }
+            // Not `bar.sync` (= `barrier.sync.aligned`): in generic-mode kernels the main
+            // thread and the workers of its warp wait at different barrier instructions, which
+            // the aligned form does not allow (real GPUs hang; the emulator reports it).
             InstData::Nullary {
                 opcode: Opcode::Barrier,
-            } => self.e("bar.sync 0"),
+            } => self.e("barrier.sync 0"),
             InstData::Fence { scope: s } => self.e(format_args!("fence.sc.{}", scope(s))),
             // Ops whose only result is unused still have one; anything else here is a bug.
             _ => {

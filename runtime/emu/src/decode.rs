@@ -1310,6 +1310,8 @@ impl<'a> Fx<'a> {
             "exit" => Op::Exit,
             "trap" => Op::Trap,
             "bar" | "barrier" => {
+                // `bar.sync`, `bar.arrive` and `bar.red` are the `.aligned` forms of `barrier`.
+                let aligned = mn == "bar" || mods.has("aligned");
                 if mods.has("warp") {
                     let mask = match o.first() {
                         Some(x) => Some(self.src(x, Ty::B32)?),
@@ -1338,6 +1340,7 @@ impl<'a> Fx<'a> {
                         id: self.src(&o[1], Ty::U32)?,
                         count,
                         arrive: false,
+                        aligned,
                         red: Some((kind, self.dst(&o[0])?, c, neg)),
                     }
                 } else {
@@ -1354,6 +1357,7 @@ impl<'a> Fx<'a> {
                         id,
                         count,
                         arrive,
+                        aligned,
                         red: None,
                     }
                 }

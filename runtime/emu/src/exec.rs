@@ -189,6 +189,8 @@ struct Warp {
     state: [u8; 32],
     /// Barrier id and expected count (0 = all threads) of waiting lanes.
     bar: [(u32, u32); 32],
+    /// Waiting lanes whose barrier is `.aligned` (`bar.sync`).
+    bar_aligned: u32,
     tid: [[u32; 3]; 32],
     /// Lanes released from `WSYNC` without their whole member mask (the rest exited or
     /// wait elsewhere): their next `.sync` instruction runs with the lanes present.
@@ -361,6 +363,7 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
             pc: [0; 32],
             state: [EXIT; 32],
             bar: [(0, 0); 32],
+            bar_aligned: 0,
             tid: [[0; 3]; 32],
             forced: 0,
             carry: 0,
@@ -431,6 +434,9 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
         if live == 0 {
             return Ok(());
         }
+        for w in warps.iter().take(nw) {
+            check_aligned_barrier(env, w)?;
+        }
         let mut released = false;
         for id in 0..16 {
             let need_id = if need[id] != 0 { need[id] } else { live };
@@ -493,6 +499,35 @@ fn run_block(env: &mut Env, warps: &mut Vec<Warp>) -> Result<(), EmuError> {
             return Err(EmuError::api("internal: barrier state inconsistent"));
         }
     }
+}
+
+/// An `.aligned` barrier (`bar.sync`) must be executed by every live thread of the warp at
+/// the same instruction: on a GPU, a warp whose threads wait at different barrier
+/// instructions (or some at a barrier, some elsewhere) is undefined behaviour and often hangs.
+/// Called when every lane has exited or waits at a barrier. Non-aligned `barrier.sync` may be
+/// reached divergently.
+fn check_aligned_barrier(env: &Env, w: &Warp) -> Result<(), EmuError> {
+    let Some(first) = (0..w.n).find(|&l| w.state[l] == BAR && w.bar_aligned & (1 << l) != 0) else {
+        return Ok(());
+    };
+    for l in 0..w.n {
+        if w.state[l] == EXIT || (w.state[l] == BAR && w.pc[l] == w.pc[first]) {
+            continue;
+        }
+        let pc = w.pc[first].saturating_sub(1);
+        return Err(fault(
+            env,
+            w,
+            first,
+            pc,
+            format!(
+                "aligned barrier (bar.sync) reached by part of a warp: lane {l} \
+                 waits at another instruction; divergent threads need the non-aligned \
+                 barrier.sync"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 impl Warp {
@@ -1556,6 +1591,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                     id,
                     count,
                     arrive,
+                    aligned,
                     red,
                 } => {
                     for l in Bits(exec) {
@@ -1572,6 +1608,7 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         } else {
                             w.state[l] = BAR;
                             w.bar[l] = (id as u32, cnt);
+                            w.bar_aligned = (w.bar_aligned & !(1 << l)) | ((*aligned as u32) << l);
                         }
                         if let Some((kind, d, c, neg)) = red {
                             let p = ((rd(env, w, l, *c) & 1) != 0) != *neg;

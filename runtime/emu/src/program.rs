@@ -607,6 +607,9 @@ pub(crate) enum Op {
         id: Src,
         count: Option<Src>,
         arrive: bool,
+        /// `bar.*` and `barrier.*.aligned`: every live thread of the warp must wait at this
+        /// same instruction (checked at release; real GPUs may hang otherwise).
+        aligned: bool,
         /// `bar.red`: the reduction, its destination and its (possibly negated) predicate.
         red: Option<(BarRed, u32, Src, bool)>,
     },

@@ -129,6 +129,20 @@ fn barriers_from_divergent_paths_and_after_exits() {
 }
 
 #[test]
+fn aligned_barrier_reached_divergently_is_reported() {
+    let e = Env::new("barrier");
+    let err = e
+        .launch("split_aligned", [1, 1, 1], [32, 1, 1], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("aligned barrier (bar.sync) reached by part of a warp")
+            && err.contains("kernel `split_aligned`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn barrier_that_cannot_complete_is_reported() {
     let e = Env::new("barrier");
     let err = e

@@ -71,6 +71,10 @@ struct Driver {
     module_get_function: unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> CuResult,
     /// `cuFuncGetAttribute`, optional (launches are then not clamped to the kernel's limit).
     func_get_attribute: Option<unsafe extern "C" fn(*mut c_int, c_int, Handle) -> CuResult>,
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor`, optional (the default grid is then a
+    /// fixed few teams per multiprocessor).
+    occupancy_max_blocks:
+        Option<unsafe extern "C" fn(*mut c_int, Handle, c_int, usize) -> CuResult>,
     module_get_global:
         unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> CuResult,
     mem_alloc: unsafe extern "C" fn(*mut u64, usize) -> CuResult,
@@ -146,6 +150,12 @@ impl Driver {
             module_get_function: sym!("cuModuleGetFunction"),
             // SAFETY: as for `sym!`; a missing symbol is only a missing option.
             func_get_attribute: unsafe { lib.get(b"cuFuncGetAttribute\0") }.ok().map(|f| *f),
+            // SAFETY: as for `sym!`; a missing symbol is only a missing option.
+            occupancy_max_blocks: unsafe {
+                lib.get(b"cuOccupancyMaxActiveBlocksPerMultiprocessor\0")
+            }
+            .ok()
+            .map(|f| *f),
             module_get_global: sym!("cuModuleGetGlobal_v2"),
             mem_alloc: sym!("cuMemAlloc_v2"),
             mem_free: sym!("cuMemFree_v2"),
@@ -633,6 +643,40 @@ impl Backend for CudaDevice {
         Ok(u32::try_from(n).unwrap_or(1).clamp(1, 1024))
     }
 
+    fn default_teams(
+        &mut self,
+        program: ProgramId,
+        kernel: &str,
+        threads: u32,
+        dyn_shared_bytes: u32,
+    ) -> Result<u32, BackendError> {
+        let driver = self.driver.clone();
+        let Some(occupancy) = driver.occupancy_max_blocks else {
+            return Ok(FALLBACK_TEAMS_PER_SM * self.multiprocessors);
+        };
+        // SAFETY: the context was retained in `open`.
+        driver.check("cuCtxSetCurrent", unsafe {
+            (driver.ctx_set_current)(self.context)
+        })?;
+        let function = self.function(program, kernel)?;
+        let mut blocks: c_int = 0;
+        // SAFETY: valid out-pointer and a function handle of a loaded module.
+        let status = unsafe {
+            occupancy(
+                &mut blocks,
+                function,
+                threads as c_int,
+                dyn_shared_bytes as usize,
+            )
+        };
+        // A driver that cannot answer leaves the launch to the fixed default, not to an error.
+        let per_sm = match u32::try_from(blocks) {
+            Ok(b) if status == CUDA_SUCCESS && b > 0 => b,
+            _ => FALLBACK_TEAMS_PER_SM,
+        };
+        Ok(per_sm * self.multiprocessors)
+    }
+
     fn launch(
         &mut self,
         program: ProgramId,
@@ -675,6 +719,9 @@ impl Backend for CudaDevice {
         Ok(LaunchStats::default())
     }
 }
+
+/// Teams per multiprocessor when the driver cannot say how many fit.
+const FALLBACK_TEAMS_PER_SM: u32 = 4;
 
 /// Copies parameter bytes into 8-byte words (zero-padded).
 fn bytes_to_words(bytes: &[u8]) -> Vec<u64> {

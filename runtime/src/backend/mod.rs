@@ -152,6 +152,18 @@ pub trait Backend: Send {
     fn max_threads(&mut self, _program: ProgramId, _kernel: &str) -> Result<u32, BackendError> {
         Ok(1024)
     }
+    /// Teams of a launch that names none: as many as the device runs at once (a kernel's
+    /// distribute loops stride over the grid, so more would only queue; fewer leave
+    /// multiprocessors or memory bandwidth idle). By default a few per multiprocessor.
+    fn default_teams(
+        &mut self,
+        _program: ProgramId,
+        _kernel: &str,
+        _threads: u32,
+        _dyn_shared_bytes: u32,
+    ) -> Result<u32, BackendError> {
+        Ok(4 * self.multiprocessors())
+    }
     /// Runs kernel `kernel` of `program` to completion. `params[i]` holds the bytes of
     /// parameter `i` exactly as the kernel's `.param` declares them (pointers are 8 bytes).
     fn launch(
