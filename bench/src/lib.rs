@@ -9,4 +9,5 @@ pub mod process;
 pub mod profile;
 pub mod ptx;
 pub mod ptxas;
+pub mod sass;
 pub mod stats;

@@ -1,0 +1,327 @@
+//! `static-peers`: ompcc's machine code against nvcc's for the same kernels, without a GPU.
+//!
+//! For every bench kernel `kernels/K.c` with a CUDA reference `kernels/K.cu`: ompcc's PTX
+//! (`ompcc -fopenmp -O2 --emit=ptx`) assembled by `ptxas -v -arch=ARCH`, and `nvcc -O3
+//! -cubin -arch=ARCH -Xptxas -v` of the reference; from `ptxas -v` the registers (most over
+//! the kernels) and spill bytes, from `cuobjdump -sass` the instructions (sums over the
+//! functions), the largest innermost loop, global loads and stores and read-only loads.
+//! Writes a Markdown table with the ratios and the goals of the code-quality issue.
+//! `nvcc`, `ptxas` and `cuobjdump` are taken from PATH (../shared/PEERS.md installs them).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use ompcc_bench::process::checked;
+use ompcc_bench::{ptxas, sass, stats};
+
+const USAGE: &str =
+    "usage: static-peers --ompcc PATH [--kernels DIR] [--arch sm_90] [--out FILE] [--only a,b]";
+
+struct Args {
+    ompcc: PathBuf,
+    kernels: PathBuf,
+    arch: String,
+    out: Option<PathBuf>,
+    only: Option<Vec<String>>,
+}
+
+/// What one compiler made of one program.
+#[derive(Clone, Debug, Default)]
+struct Code {
+    registers: u32,
+    spill_bytes: u32,
+    sass: sass::Stats,
+}
+
+fn parse_args() -> Result<Args, String> {
+    use lexopt::prelude::*;
+    let mut ompcc = None;
+    let mut args = Args {
+        ompcc: PathBuf::new(),
+        kernels: Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels"),
+        arch: "sm_90".into(),
+        out: None,
+        only: None,
+    };
+    let mut p = lexopt::Parser::from_env();
+    let text = |p: &mut lexopt::Parser| -> Result<String, String> {
+        p.value()
+            .map_err(|e| e.to_string())?
+            .into_string()
+            .map_err(|_| "arguments must be UTF-8".to_string())
+    };
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("ompcc") => ompcc = Some(PathBuf::from(text(&mut p)?)),
+            Long("kernels") => args.kernels = PathBuf::from(text(&mut p)?),
+            Long("arch") => args.arch = text(&mut p)?,
+            Long("out") => args.out = Some(PathBuf::from(text(&mut p)?)),
+            Long("only") => {
+                args.only = Some(text(&mut p)?.split(',').map(str::to_string).collect())
+            }
+            Long("help") | Short('h') => return Err(USAGE.into()),
+            other => return Err(format!("{}\n{USAGE}", other.unexpected())),
+        }
+    }
+    args.ompcc = ompcc.ok_or_else(|| format!("--ompcc is required\n{USAGE}"))?;
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("static-peers: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("static-peers: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<bool, String> {
+    let work = tempfile::tempdir().map_err(|e| format!("scratch folder: {e}"))?;
+    let mut names: Vec<String> = std::fs::read_dir(&args.kernels)
+        .map_err(|e| format!("cannot read {}: {e}", args.kernels.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cu") && p.with_extension("c").is_file())
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .filter(|n| args.only.as_ref().is_none_or(|o| o.contains(n)))
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Err(format!("no K.c with a K.cu in {}", args.kernels.display()));
+    }
+    let mut rows = BTreeMap::new();
+    for name in &names {
+        eprintln!("static-peers: {name}");
+        let src = args.kernels.join(name);
+        let ompcc = ompcc_code(args, &src, work.path());
+        let nvcc = nvcc_code(args, &src, work.path());
+        rows.insert(name.clone(), (ompcc, nvcc));
+    }
+    let report = render(args, &rows);
+    match &args.out {
+        Some(path) => std::fs::write(path, &report)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        None => print!("{report}"),
+    }
+    Ok(rows.values().all(|(o, n)| o.is_ok() && n.is_ok()))
+}
+
+fn ompcc_code(args: &Args, src: &Path, work: &Path) -> Result<Code, String> {
+    let stem = src.file_name().unwrap_or_default().to_string_lossy();
+    let ptx = work.join(format!("{stem}-ompcc.ptx"));
+    let cubin = work.join(format!("{stem}-ompcc.cubin"));
+    checked(
+        Command::new(&args.ompcc)
+            .args(["-fopenmp", "-O2", "--emit=ptx"])
+            .arg(src.with_extension("c"))
+            .arg("-o")
+            .arg(&ptx),
+        "ompcc --emit=ptx",
+    )?;
+    let log = verbose_stderr(
+        Command::new("ptxas")
+            .args(["-v", &format!("-arch={}", args.arch)])
+            .arg(&ptx)
+            .arg("-o")
+            .arg(&cubin),
+        "ptxas",
+    )?;
+    code_of(&log, &cubin)
+}
+
+fn nvcc_code(args: &Args, src: &Path, work: &Path) -> Result<Code, String> {
+    let stem = src.file_name().unwrap_or_default().to_string_lossy();
+    let cubin = work.join(format!("{stem}-nvcc.cubin"));
+    let log = verbose_stderr(
+        Command::new("nvcc")
+            .args([
+                "-O3",
+                "-cubin",
+                &format!("-arch={}", args.arch),
+                "-Xptxas",
+                "-v",
+            ])
+            .arg(src.with_extension("cu"))
+            .arg("-o")
+            .arg(&cubin),
+        "nvcc",
+    )?;
+    code_of(&log, &cubin)
+}
+
+/// Runs a tool whose `-v` report goes to stderr; the report on success.
+fn verbose_stderr(cmd: &mut Command, what: &str) -> Result<String, String> {
+    let o = cmd
+        .output()
+        .map_err(|e| format!("{what}: cannot run {:?}: {e}", cmd.get_program()))?;
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    if o.status.success() {
+        Ok(err)
+    } else {
+        Err(format!("{what} failed ({}): {}", o.status, err.trim()))
+    }
+}
+
+fn code_of(ptxas_log: &str, cubin: &Path) -> Result<Code, String> {
+    let resources = ptxas::parse_verbose(ptxas_log);
+    let listing = checked(
+        Command::new("cuobjdump").arg("-sass").arg(cubin),
+        "cuobjdump -sass",
+    )?;
+    let functions = sass::parse(&listing);
+    if functions.is_empty() {
+        return Err(format!("no function in the SASS of {}", cubin.display()));
+    }
+    Ok(Code {
+        registers: resources
+            .values()
+            .filter_map(|r| r.registers)
+            .max()
+            .unwrap_or(0),
+        spill_bytes: resources
+            .values()
+            .map(|r| r.spill_stores + r.spill_loads)
+            .sum(),
+        sass: functions
+            .iter()
+            .map(sass::stats)
+            .fold(sass::Stats::default(), sass::Stats::add),
+    })
+}
+
+type Rows = BTreeMap<String, (Result<Code, String>, Result<Code, String>)>;
+
+fn render(args: &Args, rows: &Rows) -> String {
+    let mut s = String::new();
+    let version = |tool: &str| {
+        checked(Command::new(tool).arg("--version"), tool)
+            .map(|v| v.lines().last().unwrap_or("").trim().to_string())
+            .unwrap_or_else(|e| e)
+    };
+    let _ = writeln!(s, "# ompcc vs nvcc: static code of the bench kernels\n");
+    let _ = writeln!(
+        s,
+        "`{}`; ompcc `-fopenmp -O2 --emit=ptx` then ptxas ({}), nvcc `-O3` ({}) of \
+         `bench/kernels/K.cu`; both `-arch={}`. SASS instructions from `cuobjdump -sass`, \
+         summed over the functions, padding excluded; loop: instructions of the largest \
+         innermost loop (0: none); LDG/STG: global loads/stores; nc: loads through the \
+         read-only path (`LDG.E.CONSTANT`). Written by `cargo run --release -p ompcc-bench \
+         --bin static-peers -- --ompcc target/release/ompcc --out \
+         bench/results/static-peers.md`.\n",
+        checked(
+            Command::new(&args.ompcc).arg("--version"),
+            "ompcc --version"
+        )
+        .map(|v| v.lines().next().unwrap_or("").trim().to_string())
+        .unwrap_or_else(|e| e),
+        version("ptxas"),
+        version("nvcc"),
+        args.arch
+    );
+    let _ = writeln!(
+        s,
+        "| kernel | regs ompcc / nvcc | spill B | SASS ompcc / nvcc | ratio | loop ompcc / nvcc \
+         | LDG ompcc / nvcc | STG | nc ompcc / nvcc |\n|---|---|---|---|---|---|---|---|---|"
+    );
+    let mut ratios = Vec::new();
+    let mut problems = Vec::new();
+    let (mut over_regs, mut over_each, mut spills) = (Vec::new(), Vec::new(), Vec::new());
+    for (name, (o, n)) in rows {
+        let (o, n) = match (o, n) {
+            (Ok(o), Ok(n)) => (o, n),
+            (o, n) => {
+                for (who, r) in [("ompcc", o), ("nvcc", n)] {
+                    if let Err(e) = r {
+                        problems.push(format!("{name} ({who}): {e}"));
+                    }
+                }
+                let _ = writeln!(s, "| {name} | fail | | | | | | | |");
+                continue;
+            }
+        };
+        let ratio = o.sass.instructions as f64 / n.sass.instructions.max(1) as f64;
+        ratios.push(ratio);
+        if ratio > 1.3 {
+            over_each.push(name.as_str());
+        }
+        if o.registers > n.registers + 4 {
+            over_regs.push(name.as_str());
+        }
+        if o.spill_bytes > 0 {
+            spills.push(name.as_str());
+        }
+        let _ = writeln!(
+            s,
+            "| {name} | {} / {} | {} | {} / {} | {ratio:.2} | {} / {} | {} / {} | {} / {} | {} / {} |",
+            o.registers,
+            n.registers,
+            o.spill_bytes,
+            o.sass.instructions,
+            n.sass.instructions,
+            o.sass.innermost_loop,
+            n.sass.innermost_loop,
+            o.sass.global_loads,
+            n.sass.global_loads,
+            o.sass.global_stores,
+            n.sass.global_stores,
+            o.sass.readonly_loads,
+            n.sass.readonly_loads,
+        );
+    }
+    let geo = stats::geomean(&ratios);
+    if let Some(g) = geo {
+        let _ = writeln!(s, "| **geomean** | | | | **{g:.2}** | | | | |");
+    }
+    let verdict = |ok: bool| if ok { "met" } else { "not met" };
+    let list = |v: &[&str]| {
+        if v.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", v.join(", "))
+        }
+    };
+    let _ = writeln!(s, "\n## Goals (issue: code quality vs CUDA)\n");
+    if let Some(g) = geo {
+        let _ = writeln!(
+            s,
+            "- SASS geomean at most 1.2x nvcc: {g:.2}, {}",
+            verdict(g <= 1.2)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "- every kernel at most 1.3x: {}{}",
+        verdict(over_each.is_empty()),
+        list(&over_each)
+    );
+    let _ = writeln!(
+        s,
+        "- registers at most nvcc's + 4: {}{}",
+        verdict(over_regs.is_empty()),
+        list(&over_regs)
+    );
+    let _ = writeln!(
+        s,
+        "- no spills: {}{}",
+        verdict(spills.is_empty()),
+        list(&spills)
+    );
+    if !problems.is_empty() {
+        let _ = writeln!(s, "\n## Problems\n");
+        for p in problems {
+            let _ = writeln!(s, "- {p}");
+        }
+    }
+    s
+}
