@@ -106,8 +106,11 @@ fn instruction(line: &str) -> Option<Inst> {
     })
 }
 
+/// The branch target: the last operand (`BRA 0x790`, `BRA P1, 0x790`, `BRA.U !UP0, 0x40`).
 fn parse_addr(operands: &str) -> Option<u32> {
     let hex = operands
+        .rsplit(',')
+        .next()?
         .trim()
         .trim_start_matches('`')
         .trim_start_matches('(');
@@ -205,6 +208,9 @@ mod tests {
         assert_eq!(s.innermost_loop, 5);
         let nested = "Function : n\n/*0000*/ NOP ;\n/*0010*/ IADD R1, R1, 1 ;\n/*0020*/ @P0 BRA 0x10 ;\n/*0030*/ @P1 BRA 0x0 ;\n/*0040*/ EXIT ;\n";
         assert_eq!(stats(&parse(nested)[0]).innermost_loop, 2);
+        // A branch with a predicate operand, as ptxas writes unrolled loops' back edges.
+        let pred = "Function : p\n/*0000*/ IADD R1, R1, 1 ;\n/*0010*/ IADD R2, R2, 1 ;\n/*0020*/ @!P0 BRA P1, 0x0 ;\n/*0030*/ EXIT ;\n";
+        assert_eq!(stats(&parse(pred)[0]).innermost_loop, 3);
     }
 
     #[test]
