@@ -15,6 +15,7 @@
 //! Large host<->device copies go through a pinned staging buffer (`cuMemHostAlloc`) in chunks
 //! when `OMPCC_PINNED_STAGING` (bytes, default 0 = off) is at most the transfer size.
 
+use super::pool::{Freed, SmallPool};
 use super::{
     Backend, BackendError, DevPtr, DeviceAbort, LaunchDims, LaunchStats, ModuleImage, ProgramId,
 };
@@ -262,6 +263,8 @@ pub struct CudaDevice {
     programs: Vec<Program>,
     staging: Option<(*mut c_void, usize)>,
     staging_threshold: usize,
+    /// Freed small blocks kept for the next maps of scalars.
+    small: SmallPool,
 }
 
 // SAFETY: the handles are driver objects usable from any thread once the context is current,
@@ -350,6 +353,7 @@ impl CudaDevice {
             programs: Vec::new(),
             staging: None,
             staging_threshold,
+            small: SmallPool::default(),
         })
     }
 
@@ -507,19 +511,35 @@ impl Backend for CudaDevice {
     }
 
     fn alloc(&mut self, bytes: u64) -> Result<DevPtr, BackendError> {
+        let class = SmallPool::class(bytes);
+        if let Some(p) = class.and_then(|c| self.small.take(c)) {
+            return Ok(p);
+        }
         let d = self.current()?;
         let mut p = 0u64;
         // SAFETY: valid out-pointer.
         d.check("cuMemAlloc", unsafe {
-            (d.mem_alloc)(&mut p, bytes as usize)
+            (d.mem_alloc)(&mut p, class.unwrap_or(bytes) as usize)
         })?;
+        if let Some(c) = class {
+            self.small.allocated(p, c);
+        }
         Ok(p)
     }
 
     fn free(&mut self, ptr: DevPtr) -> Result<(), BackendError> {
-        let d = self.current()?;
-        // SAFETY: `ptr` came from cuMemAlloc (the trait's contract).
-        d.check("cuMemFree", unsafe { (d.mem_free)(ptr) })
+        match self.small.free(ptr) {
+            Freed::Kept => Ok(()),
+            Freed::AlreadyFree => Err(BackendError::new(
+                "cuMemFree",
+                format!("{ptr:#x} was already freed"),
+            )),
+            Freed::Release => {
+                let d = self.current()?;
+                // SAFETY: `ptr` came from cuMemAlloc (the trait's contract).
+                d.check("cuMemFree", unsafe { (d.mem_free)(ptr) })
+            }
+        }
     }
 
     fn copy_to_device(&mut self, dst: DevPtr, src: &[u8]) -> Result<(), BackendError> {

@@ -11,6 +11,7 @@
 
 pub mod cuda;
 pub mod emu;
+mod pool;
 pub mod ptx_link;
 pub mod sim;
 
