@@ -46,6 +46,25 @@ struct KernelTimer {
     void report() const { fprintf(stderr, "cuda-kernel-ms %.6f\n", total_ms); }
 };
 
+// Adds every thread's `acc` of the block into `*sum`: warp shuffles, one warp over the warps'
+// partial sums, one atomic per block. Every thread of the block must call it.
+template <int BLOCK> __device__ void block_sum_into(double acc, double *sum) {
+    __shared__ double warp_sums[BLOCK / 32];
+    for (int off = 16; off > 0; off /= 2)
+        acc += __shfl_down_sync(0xffffffffu, acc, off);
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0)
+        warp_sums[warp] = acc;
+    __syncthreads();
+    if (warp == 0) {
+        acc = lane < BLOCK / 32 ? warp_sums[lane] : 0.0;
+        for (int off = 16; off > 0; off /= 2)
+            acc += __shfl_down_sync(0xffffffffu, acc, off);
+        if (lane == 0)
+            atomicAdd(sum, acc);
+    }
+}
+
 template <typename T> static T *to_device(const T *host, size_t count) {
     T *dev = nullptr;
     CHECK(cudaMalloc(&dev, sizeof(T) * count));

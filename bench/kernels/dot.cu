@@ -12,23 +12,10 @@
 
 __global__ void dot(int n, const double *__restrict__ x, const double *__restrict__ y,
                     double *__restrict__ sum) {
-    __shared__ double warp_sums[THREADS / 32];
     double acc = 0.0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         acc += x[i] * y[i];
-    for (int off = 16; off > 0; off /= 2)
-        acc += __shfl_down_sync(0xffffffffu, acc, off);
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    if (lane == 0)
-        warp_sums[warp] = acc;
-    __syncthreads();
-    if (warp == 0) {
-        acc = lane < THREADS / 32 ? warp_sums[lane] : 0.0;
-        for (int off = 16; off > 0; off /= 2)
-            acc += __shfl_down_sync(0xffffffffu, acc, off);
-        if (lane == 0)
-            atomicAdd(sum, acc);
-    }
+    block_sum_into<THREADS>(acc, sum);
 }
 
 int main(void) {

@@ -2,11 +2,9 @@
 // repetitions and timing (host wall time around each launch until it completes), written the
 // way a CUDA programmer would (a thread per element, a block reduction and one atomic per
 // block for dot).
+#include "../kernels/cuda_bench.h"
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
 
 #ifndef STREAM_N
 #define STREAM_N (1 << 25)
@@ -14,15 +12,6 @@
 #ifndef NTIMES
 #define NTIMES 20
 #endif
-
-#define CHECK(call)                                                                          \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_));    \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
 
 static const int TB = 256;
 
@@ -58,23 +47,10 @@ __global__ void triad(int n, double s, double *__restrict__ a, const double *__r
 }
 __global__ void dot(int n, const double *__restrict__ a, const double *__restrict__ b,
                     double *__restrict__ sum) {
-    __shared__ double warp_sums[TB / 32];
     double acc = 0.0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         acc += a[i] * b[i];
-    for (int off = 16; off > 0; off /= 2)
-        acc += __shfl_down_sync(0xffffffffu, acc, off);
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    if (lane == 0)
-        warp_sums[warp] = acc;
-    __syncthreads();
-    if (warp == 0) {
-        acc = lane < TB / 32 ? warp_sums[lane] : 0.0;
-        for (int off = 16; off > 0; off /= 2)
-            acc += __shfl_down_sync(0xffffffffu, acc, off);
-        if (lane == 0)
-            atomicAdd(sum, acc);
-    }
+    block_sum_into<TB>(acc, sum);
 }
 
 static double now() {
