@@ -387,6 +387,9 @@ fn frontend(
             frontend::typed_ast(&checked, &text_str).into_bytes(),
         ));
     }
+    if ours.emit == Some(EmitStage::Accesses) {
+        return Ok(Outcome::Emitted(frontend::accesses(&checked).into_bytes()));
+    }
     let opts = frontend::DeviceOptions {
         all_functions: ours.device_only,
         passes: ours.passes.as_deref(),

@@ -1,0 +1,261 @@
+//! The pre-scan of one function: before accesses are resolved, where every scalar is
+//! written, which addresses are taken, which pointers come from allocation calls, where
+//! calls may write globals, and the occurrences that make up reductions.
+//!
+//! Positions are byte offsets (span starts) into the preprocessed text, so "written inside
+//! scope S" is "a write position lies in S's span". A declarator with an initializer is a
+//! write at the declarator.
+
+use ompcc_sema::{SymbolId, SymbolKind, TypedUnit};
+use ompcc_syntax::ast::{BinaryOp, Declarator, Expr, ExprId, ExprKind, FunctionDef, UnaryOp};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::model::Summary;
+use crate::walk::{self, Node, strip_parens};
+
+/// Allocation functions whose result is a fresh object.
+pub const ALLOC_FUNCS: &[&str] = &["malloc", "calloc", "realloc", "aligned_alloc"];
+
+/// What the pre-scan learns; kept with the function for on-demand queries.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    /// Write positions of each variable.
+    pub writes: FxHashMap<SymbolId, Vec<u32>>,
+    /// Variables whose address is taken in the function.
+    pub addr_taken: FxHashSet<SymbolId>,
+    /// Calls that may write globals: position and the globals (`None`: any).
+    pub call_globals: Vec<(u32, Option<Vec<SymbolId>>)>,
+    /// Each occurrence of a scalar: position, and the operator when it is part of a
+    /// reduction update (`s += e`, `s = s * e`).
+    pub occurrences: FxHashMap<SymbolId, Vec<(u32, Option<&'static str>)>>,
+}
+
+impl Env {
+    /// True when `v` is written at a position in `lo..hi`.
+    pub fn written_in(&self, v: SymbolId, lo: u32, hi: u32) -> bool {
+        self.writes
+            .get(&v)
+            .is_some_and(|ps| ps.iter().any(|&p| p >= lo && p < hi))
+    }
+
+    /// True when a call in `lo..hi` may write the global `v`.
+    pub fn call_writes_in(&self, v: SymbolId, lo: u32, hi: u32) -> bool {
+        self.call_globals
+            .iter()
+            .any(|(p, set)| *p >= lo && *p < hi && set.as_ref().is_none_or(|s| s.contains(&v)))
+    }
+}
+
+/// The scan's result: the [`Env`] and the borrowed facts the main walk needs.
+pub struct Scan<'a> {
+    pub env: Env,
+    /// Pointers assigned exactly once, from an allocation call: the call and the function.
+    pub allocs: FxHashMap<SymbolId, (&'a Expr, String)>,
+    /// Array-size expressions of declarators, by id (VLA extents).
+    pub sizes: FxHashMap<ExprId, &'a Expr>,
+}
+
+/// The called function's symbol when the callee is a plain function name.
+pub fn callee_symbol(unit: &TypedUnit, callee: &Expr) -> Option<SymbolId> {
+    let c = strip_parens(callee);
+    let ExprKind::Ident(_) = c.kind else {
+        return None;
+    };
+    let s = *unit.ident_symbols.get(&c.id)?;
+    (unit.symbols[s].kind == SymbolKind::Function).then_some(s)
+}
+
+/// The variable an lvalue writes as a whole (`x`, `(x)`), if any.
+fn whole_var(unit: &TypedUnit, e: &Expr) -> Option<SymbolId> {
+    let e = strip_parens(e);
+    match e.kind {
+        ExprKind::Ident(_) => unit.ident_symbols.get(&e.id).copied(),
+        _ => None,
+    }
+}
+
+/// The root variable of a member/field lvalue written in place (`s.x`), if any.
+fn root_of_dot(unit: &TypedUnit, e: &Expr) -> Option<SymbolId> {
+    match &strip_parens(e).kind {
+        ExprKind::Member {
+            base, arrow: false, ..
+        } => root_of_dot(unit, base),
+        ExprKind::Index(b, _) if unit.expr(b.id).is_some_and(|i| unit.types.is_array(i.ty)) => {
+            root_of_dot(unit, b)
+        }
+        _ => whole_var(unit, e),
+    }
+}
+
+fn reduction_op(op: BinaryOp) -> Option<&'static str> {
+    Some(match op {
+        BinaryOp::Add | BinaryOp::Sub => "+",
+        BinaryOp::Mul => "*",
+        BinaryOp::BitAnd => "&",
+        BinaryOp::BitOr => "|",
+        BinaryOp::BitXor => "^",
+        _ => return None,
+    })
+}
+
+fn mentions(unit: &TypedUnit, e: &Expr, v: SymbolId) -> bool {
+    let mut found = false;
+    walk::expr(e, &mut |n| {
+        if let Node::Expr(x) = n
+            && matches!(x.kind, ExprKind::Ident(_))
+            && unit.ident_symbols.get(&x.id) == Some(&v)
+        {
+            found = true;
+        }
+    });
+    found
+}
+
+/// Scans `f`. `summaries` are the callees' (callees come first); `library` tells whether a
+/// name is a library function that writes no global of the program.
+pub fn scan<'a>(
+    unit: &TypedUnit,
+    f: &'a FunctionDef,
+    summaries: &FxHashMap<SymbolId, Summary>,
+    library: &dyn Fn(&str) -> bool,
+) -> Scan<'a> {
+    let mut env = Env::default();
+    let mut allocs: FxHashMap<SymbolId, (&'a Expr, String)> = FxHashMap::default();
+    let mut sizes = FxHashMap::default();
+    // reduction occurrences: ident expression id -> operator
+    let mut red_ids: FxHashMap<ExprId, &'static str> = FxHashMap::default();
+    let mut idents: Vec<(SymbolId, u32, ExprId)> = Vec::new();
+    let mut alloc_candidates: Vec<(SymbolId, &'a Expr)> = Vec::new();
+    let on_decl = |env: &mut Env,
+                   d: &'a Declarator,
+                   init: Option<&'a ompcc_syntax::ast::Initializer>,
+                   cands: &mut Vec<(SymbolId, &'a Expr)>| {
+        if let (Some(s), Some(init)) = (unit.decl_symbol(d.id), init) {
+            env.writes.entry(s).or_default().push(d.span.lo);
+            if let ompcc_syntax::ast::Initializer::Expr(e) = init {
+                cands.push((s, e));
+            }
+        }
+    };
+    let mut visit = |n: Node<'a>| match n {
+        Node::Decl(d, init) => {
+            for layer in &d.derived {
+                if let ompcc_syntax::ast::Derived::Array {
+                    size: ompcc_syntax::ast::ArraySize::Expr(e),
+                    ..
+                } = layer
+                {
+                    sizes.insert(e.id, &**e);
+                }
+            }
+            on_decl(&mut env, d, init, &mut alloc_candidates);
+        }
+        Node::Expr(e) => match &e.kind {
+            ExprKind::Ident(_) => {
+                if let Some(&s) = unit.ident_symbols.get(&e.id)
+                    && unit.symbols[s].kind == SymbolKind::Object
+                {
+                    idents.push((s, e.span.lo, e.id));
+                }
+            }
+            ExprKind::Assign(op, l, r) => {
+                if let Some(s) = whole_var(unit, l) {
+                    env.writes.entry(s).or_default().push(l.span.lo);
+                    if op.is_none() {
+                        alloc_candidates.push((s, r));
+                    }
+                    let red = match (op, &strip_parens(r).kind) {
+                        (Some(op), _) if !mentions(unit, r, s) => {
+                            reduction_op(*op).map(|o| (o, None))
+                        }
+                        (None, ExprKind::Binary(op, a, b)) => {
+                            let o = reduction_op(*op);
+                            let commutes = !matches!(op, BinaryOp::Sub);
+                            if whole_var(unit, a) == Some(s) && !mentions(unit, b, s) {
+                                o.map(|o| (o, Some(strip_parens(a).id)))
+                            } else if commutes
+                                && whole_var(unit, b) == Some(s)
+                                && !mentions(unit, a, s)
+                            {
+                                o.map(|o| (o, Some(strip_parens(b).id)))
+                            } else {
+                                None
+                            }
+                        }
+                        _ => None,
+                    };
+                    if let Some((o, inner)) = red {
+                        red_ids.insert(strip_parens(l).id, o);
+                        if let Some(i) = inner {
+                            red_ids.insert(i, o);
+                        }
+                    }
+                } else if let Some(s) = root_of_dot(unit, l) {
+                    env.writes.entry(s).or_default().push(l.span.lo);
+                }
+            }
+            ExprKind::Unary(
+                UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec,
+                x,
+            ) => {
+                if let Some(s) = whole_var(unit, x).or_else(|| root_of_dot(unit, x)) {
+                    env.writes.entry(s).or_default().push(x.span.lo);
+                    if whole_var(unit, x).is_some() {
+                        red_ids.insert(strip_parens(x).id, "+");
+                    }
+                }
+            }
+            ExprKind::Unary(UnaryOp::AddrOf, x) => {
+                if let Some(s) = root_of_dot(unit, x) {
+                    env.addr_taken.insert(s);
+                }
+            }
+            ExprKind::Call(c, _) => {
+                let set = match callee_symbol(unit, c) {
+                    Some(s) => match summaries.get(&s) {
+                        Some(sum) if sum.unknown_globals.is_none() => {
+                            Some(sum.scalars_written.clone())
+                        }
+                        Some(_) => None,
+                        None if library(&unit.symbols[s].name) => Some(Vec::new()),
+                        None => None,
+                    },
+                    None => None,
+                };
+                env.call_globals.push((e.span.lo, set));
+            }
+            _ => {}
+        },
+    };
+    walk::declarator(&f.declarator, &mut visit);
+    walk::block(&f.body, &mut visit);
+    for (s, pos, id) in idents {
+        env.occurrences
+            .entry(s)
+            .or_default()
+            .push((pos, red_ids.get(&id).copied()));
+    }
+    for (s, e) in alloc_candidates {
+        if env.writes.get(&s).is_some_and(|w| w.len() == 1)
+            && !env.addr_taken.contains(&s)
+            && let Some(name) = alloc_call(unit, e)
+        {
+            allocs.insert(s, (e, name));
+        }
+    }
+    Scan { env, allocs, sizes }
+}
+
+/// The allocation function `e` calls (through casts and parentheses), if it is one.
+pub fn alloc_call(unit: &TypedUnit, e: &Expr) -> Option<String> {
+    let mut e = strip_parens(e);
+    while let ExprKind::Cast(_, x) = &e.kind {
+        e = strip_parens(x);
+    }
+    let ExprKind::Call(c, _) = &e.kind else {
+        return None;
+    };
+    let s = callee_symbol(unit, c)?;
+    let name = &unit.symbols[s].name;
+    ALLOC_FUNCS.contains(&name.as_str()).then(|| name.clone())
+}
