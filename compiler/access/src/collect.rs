@@ -164,7 +164,12 @@ impl<'a, 'u> Walker<'a, 'u> {
                         && self.single_def_int(s)
                         && let Ok(v) = self.conv(e)
                     {
-                        self.defs.insert(s, v);
+                        // its variables must keep their values to the end of the block
+                        let end = self.blocks.last().map_or(e.span.hi, |b| b.hi);
+                        let lo = id.declarator.span.lo + 1;
+                        if v.vars().iter().all(|x| !self.env().written_in(*x, lo, end)) {
+                            self.defs.insert(s, v);
+                        }
                     }
                     if let Some(s) = sym
                         && self.scan.allocs.contains_key(&s)
@@ -687,7 +692,7 @@ impl<'a, 'u> Walker<'a, 'u> {
         (dims, extents, Some(cur))
     }
 
-    fn extent(&mut self, size: ArraySize) -> Fact<SymExpr> {
+    pub fn extent(&self, size: ArraySize) -> Fact<SymExpr> {
         let span = self.out.span;
         match size {
             ArraySize::Fixed(n) => i64::try_from(n)
@@ -733,12 +738,13 @@ impl<'a, 'u> Walker<'a, 'u> {
             return Provenance::Global;
         }
         if let Some((call, func)) = self.scan.allocs.get(&s).map(|(c, f)| (*c, f.clone())) {
-            let (bytes, elem_size) = (self.alloc_bytes(call, &func), self.pointee_size(s));
-            let elems = match (&bytes, elem_size) {
-                (Ok(b), Some(sz)) if sz > 0 => b
-                    .exact_div(sz as i64)
+            let bytes = self.alloc_bytes(call, &func);
+            let pointee = self.unit.types.pointee(info.ty);
+            let elems = match (&bytes, &pointee.map(|p| self.sizeof(p, call))) {
+                (Ok(b), Some(Ok(sz))) => b
+                    .div_exact(sz)
                     .ok_or_else(|| Unknown::new(Reason::ByteCount, call.span)),
-                (Err(u), _) => Err(u.clone()),
+                (Err(u), _) | (_, Some(Err(u))) => Err(u.clone()),
                 _ => Err(Unknown::new(Reason::ByteCount, call.span)),
             };
             return Provenance::Alloc { func, bytes, elems };
@@ -750,12 +756,6 @@ impl<'a, 'u> Walker<'a, 'u> {
             Reason::UntracedPointer(info.name.clone())
         };
         Provenance::Unknown(Unknown::new(reason, info.span))
-    }
-
-    fn pointee_size(&self, s: SymbolId) -> Option<u64> {
-        let t = &self.unit.types;
-        t.pointee(self.unit.symbols[s].ty)
-            .and_then(|p| t.size_of(p))
     }
 
     fn alloc_bytes(&mut self, call: &Expr, func: &str) -> Fact<SymExpr> {
@@ -793,6 +793,14 @@ impl<'a, 'u> Walker<'a, 'u> {
 
     /// Marks the base of an address value as escaping.
     pub fn escape(&mut self, e: &Expr) {
+        let t = &self.unit.types;
+        if self
+            .conv_ty(e)
+            .and_then(|ty| t.pointee(ty))
+            .is_some_and(|p| t.is_function(p))
+        {
+            return;
+        }
         if let Ok(a) = self.addr(e) {
             let name = self.key_text(&a.key);
             let b = self.base_of(&a.key, a.base_ty, &name);

@@ -118,7 +118,39 @@ impl<'a> Walker<'a, '_> {
             )
             | ExprKind::Comma(..) => na("a side effect"),
             ExprKind::Cond(..) => na("a conditional expression"),
+            ExprKind::SizeofExpr(x) => match self.own_ty(x) {
+                Some(ty) => self.sizeof(ty, e),
+                None => na("sizeof"),
+            },
+            ExprKind::SizeofType(tn) => {
+                match tn
+                    .declarator
+                    .as_ref()
+                    .and_then(|d| self.unit.decl_type(d.id))
+                {
+                    Some(ty) => self.sizeof(ty, e),
+                    None => na("sizeof"),
+                }
+            }
             _ => na("an expression of this kind"),
+        }
+    }
+
+    /// `sizeof` of a (possibly variable length) array type.
+    pub fn sizeof(&self, ty: ompcc_sema::types::QualType, e: &Expr) -> Fact<SymExpr> {
+        let t = &self.unit.types;
+        match t.ckind(ty) {
+            ompcc_sema::types::TypeKind::Array { size, elem, .. } => {
+                let (size, elem) = (*size, *elem);
+                self.extent(size)?
+                    .mul(&self.sizeof(elem, e)?)
+                    .ok_or_else(|| Unknown::new(Reason::Overflow, e.span))
+            }
+            _ => t
+                .size_of(ty)
+                .and_then(|s| i64::try_from(s).ok())
+                .map(SymExpr::int)
+                .ok_or_else(|| Unknown::new(Reason::NonAffine("sizeof"), e.span)),
         }
     }
 
@@ -155,6 +187,11 @@ impl<'a> Walker<'a, '_> {
                     if self.env().written_in(s, sp.lo, sp.hi)
                         || (self.is_global(s) && self.env().call_writes_in(s, sp.lo, sp.hi))
                     {
+                        // a local defined once, from values that do not change before the
+                        // end of its block, is its definition
+                        if let Some(def) = self.defs.get(&s) {
+                            return Ok(def.clone());
+                        }
                         return Err(Unknown::new(Reason::ScalarWrittenInLoop(name), e.span));
                     }
                 }

@@ -53,7 +53,7 @@ impl Ctx<'_> {
                     && (e.kind.writes() || self.written_in_loop(l, b))
                 {
                     return Dependence::Unknown(Unknown::new(
-                        Reason::CalleeUnknown(c.name.clone()),
+                        Reason::CallInLoop(c.name.clone()),
                         c.span,
                     ));
                 }
@@ -196,7 +196,12 @@ impl Ctx<'_> {
                 if k % c != 0 {
                     return Ok(true);
                 }
-                distance = Some((-k / c).abs());
+                // i - i' = -k/c, and the variable moves by `step` per iteration
+                let d = -k / c;
+                if d % canon.step != 0 {
+                    return Ok(true);
+                }
+                distance = Some((d / canon.step).abs());
             }
         }
         Err(PairResult::Carry(distance))

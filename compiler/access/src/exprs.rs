@@ -23,6 +23,9 @@ impl<'a> Walker<'a, '_> {
                 if info.kind != ompcc_sema::SymbolKind::Object {
                     return;
                 }
+                if t.pointee(info.ty).is_some_and(|p| t.is_function(p)) {
+                    return;
+                }
                 if t.is_pointer(info.ty) || t.is_array(info.ty) {
                     if u == Use::Read {
                         self.escape(e);

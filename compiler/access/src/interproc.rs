@@ -245,6 +245,16 @@ fn tarjan(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     st.out
 }
 
+/// `e` without parentheses and casts.
+fn strip_casts(mut e: &Expr) -> &Expr {
+    loop {
+        match &e.kind {
+            ExprKind::Paren(x) | ExprKind::Cast(_, x) => e = x,
+            _ => return e,
+        }
+    }
+}
+
 /// An argument as the call site sees it.
 enum Arg {
     Pointer(Option<Fact<Addr>>),
@@ -492,6 +502,26 @@ impl<'a> Walker<'a, '_> {
                 _ => return Err(mismatch()),
             }
         }
+        // a range placed in an inner dimension must stay inside it (a flattened array
+        // passed as a pointer to its first element is not a row)
+        if k >= 2 {
+            let ext = base_extents
+                .get(k - 2)
+                .cloned()
+                .unwrap_or_else(|| Err(mismatch()));
+            let last = a.subs[k - 1].clone()?;
+            let (lo, hi) = (
+                last.add(&dims[0].lo).ok_or_else(ovf)?,
+                last.add(&dims[0].hi).ok_or_else(ovf)?,
+            );
+            let fits = ext
+                .ok()
+                .and_then(|e| e.add_const(-1)?.sub(&hi))
+                .is_some_and(|room| self.provably_nonneg(&room) && self.provably_nonneg(&lo));
+            if !fits {
+                return Err(mismatch());
+            }
+        }
         let mut out = Vec::with_capacity(d_total);
         for s in &a.subs[..k - 1] {
             let s = s.clone()?;
@@ -507,6 +537,20 @@ impl<'a> Walker<'a, '_> {
         });
         out.extend(dims[1..].iter().cloned());
         Ok(out)
+    }
+
+    /// Non-negative from constants and unsigned variables alone.
+    fn provably_nonneg(&self, e: &SymExpr) -> bool {
+        let t = &self.unit.types;
+        e.terms().iter().all(|term| {
+            term.coef >= 0
+                && term.atoms.iter().all(|a| match a {
+                    Atom::Var(v) => t
+                        .int_kind(self.unit.symbols[*v].ty)
+                        .is_some_and(|k| !k.is_signed()),
+                    _ => false,
+                })
+        })
     }
 
     fn library_effects(
@@ -525,8 +569,8 @@ impl<'a> Walker<'a, '_> {
             let t = &w.unit.types;
             let size = args
                 .get(k)
-                .and_then(|a| w.conv_ty(a))
-                .and_then(|ty| t.pointee(ty))
+                .and_then(|a| w.own_ty(strip_casts(a)))
+                .and_then(|ty| t.pointee(ty).or_else(|| t.array_elem(ty)))
                 .and_then(|p| t.size_of(p))
                 .filter(|&s| s > 0)
                 .ok_or_else(|| Unknown::new(Reason::ByteCount, call.span))?;

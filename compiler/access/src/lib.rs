@@ -230,7 +230,7 @@ fn summarize(cx: &Ctx<'_>) -> Summary {
             }
             BaseKind::Array { global: false } | BaseKind::Pointer(Provenance::Alloc { .. }) => {}
             BaseKind::Member => {
-                degrade.get_or_insert(Unknown::new(Reason::UnknownBase, f.span));
+                degrade.get_or_insert(Unknown::new(Reason::ThroughMember(b.name.clone()), f.span));
             }
             BaseKind::Pointer(Provenance::Unknown(u)) | BaseKind::Unknown(u) => {
                 degrade.get_or_insert(u.clone());

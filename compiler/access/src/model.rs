@@ -85,6 +85,11 @@ pub enum Reason {
     MayAlias(String),
     /// A pointer assigned from an expression the analysis does not follow.
     UntracedPointer(String),
+    /// A call inside the loop touches the base (sections are not per iteration).
+    CallInLoop(String),
+    /// The function accesses memory through a pointer member, which summaries do not
+    /// describe.
+    ThroughMember(String),
 }
 
 impl Reason {
@@ -97,7 +102,7 @@ impl Reason {
                 format!("loop bound uses '{v}', which the loop writes")
             }
             Reason::NonConstantStep => "loop step is not an integer constant".into(),
-            Reason::IndirectSubscript => "subscript reads memory or calls a function".into(),
+            Reason::IndirectSubscript => "the expression reads memory or calls a function".into(),
             Reason::NonAffine(what) => format!("subscript is not affine: {what}"),
             Reason::ScalarWrittenInLoop(v) => {
                 format!("'{v}' is written in an enclosing loop (not an induction variable)")
@@ -121,6 +126,10 @@ impl Reason {
             Reason::CalleeUnknown(f) => format!("'{f}' has an unknown effect on it"),
             Reason::ByteCount => "byte count is not a multiple of the element size".into(),
             Reason::MayAlias(v) => format!("'{v}' may alias it"),
+            Reason::CallInLoop(f) => format!("the call to '{f}' in the loop touches it"),
+            Reason::ThroughMember(m) => {
+                format!("accesses through member '{m}' are not summarized")
+            }
             Reason::UntracedPointer(v) => {
                 format!("pointer '{v}' is assigned from an expression the analysis does not follow")
             }

@@ -111,6 +111,18 @@ fn mentions(unit: &TypedUnit, e: &Expr, v: SymbolId) -> bool {
     found
 }
 
+/// The mutable state of one scan.
+struct State<'a> {
+    env: Env,
+    sizes: FxHashMap<ExprId, &'a Expr>,
+    /// Reduction occurrences: identifier id -> (operator, the update expression's id).
+    red_ids: FxHashMap<ExprId, (&'static str, ExprId)>,
+    idents: Vec<(SymbolId, u32, ExprId)>,
+    alloc_candidates: Vec<(SymbolId, &'a Expr)>,
+    /// Expressions whose value a parent uses (an update there is no reduction).
+    used: FxHashSet<ExprId>,
+}
+
 /// Scans `f`. `summaries` are the callees' (callees come first); `library` tells whether a
 /// name is a library function that writes no global of the program.
 pub fn scan<'a>(
@@ -119,52 +131,125 @@ pub fn scan<'a>(
     summaries: &FxHashMap<SymbolId, Summary>,
     library: &dyn Fn(&str) -> bool,
 ) -> Scan<'a> {
-    let mut env = Env::default();
-    let mut allocs: FxHashMap<SymbolId, (&'a Expr, String)> = FxHashMap::default();
-    let mut sizes = FxHashMap::default();
-    // reduction occurrences: ident expression id -> operator
-    let mut red_ids: FxHashMap<ExprId, &'static str> = FxHashMap::default();
-    let mut idents: Vec<(SymbolId, u32, ExprId)> = Vec::new();
-    let mut alloc_candidates: Vec<(SymbolId, &'a Expr)> = Vec::new();
-    let on_decl = |env: &mut Env,
-                   d: &'a Declarator,
-                   init: Option<&'a ompcc_syntax::ast::Initializer>,
-                   cands: &mut Vec<(SymbolId, &'a Expr)>| {
-        if let (Some(s), Some(init)) = (unit.decl_symbol(d.id), init) {
-            env.writes.entry(s).or_default().push(d.span.lo);
-            if let ompcc_syntax::ast::Initializer::Expr(e) = init {
-                cands.push((s, e));
-            }
-        }
+    let mut st = State {
+        env: Env::default(),
+        sizes: FxHashMap::default(),
+        red_ids: FxHashMap::default(),
+        idents: Vec::new(),
+        alloc_candidates: Vec::new(),
+        used: FxHashSet::default(),
     };
     let mut visit = |n: Node<'a>| match n {
-        Node::Decl(d, init) => {
-            for layer in &d.derived {
-                if let ompcc_syntax::ast::Derived::Array {
-                    size: ompcc_syntax::ast::ArraySize::Expr(e),
-                    ..
-                } = layer
-                {
-                    sizes.insert(e.id, &**e);
-                }
-            }
-            on_decl(&mut env, d, init, &mut alloc_candidates);
+        Node::Decl(d, init) => st.decl(unit, d, init),
+        Node::Expr(e) => st.expr(unit, e, summaries, library),
+    };
+    walk::declarator(&f.declarator, &mut visit);
+    walk::block(&f.body, &mut visit);
+    let State {
+        mut env,
+        sizes,
+        red_ids,
+        idents,
+        alloc_candidates,
+        used,
+    } = st;
+    for (s, pos, id) in idents {
+        let op = red_ids
+            .get(&id)
+            .filter(|(_, upd)| !used.contains(upd))
+            .map(|(o, _)| *o);
+        env.occurrences.entry(s).or_default().push((pos, op));
+    }
+    let mut allocs = FxHashMap::default();
+    for (s, e) in alloc_candidates {
+        if env.writes.get(&s).is_some_and(|w| w.len() == 1)
+            && !env.addr_taken.contains(&s)
+            && let Some(name) = alloc_call(unit, e)
+        {
+            allocs.insert(s, (e, name));
         }
-        Node::Expr(e) => match &e.kind {
+    }
+    Scan { env, allocs, sizes }
+}
+
+impl<'a> State<'a> {
+    fn decl(
+        &mut self,
+        unit: &TypedUnit,
+        d: &'a Declarator,
+        init: Option<&'a ompcc_syntax::ast::Initializer>,
+    ) {
+        for layer in &d.derived {
+            if let ompcc_syntax::ast::Derived::Array {
+                size: ompcc_syntax::ast::ArraySize::Expr(e),
+                ..
+            } = layer
+            {
+                self.sizes.insert(e.id, &**e);
+            }
+        }
+        if let (Some(s), Some(init)) = (unit.decl_symbol(d.id), init) {
+            self.env.writes.entry(s).or_default().push(d.span.lo);
+            if let ompcc_syntax::ast::Initializer::Expr(e) = init {
+                self.alloc_candidates.push((s, e));
+            }
+        }
+    }
+
+    fn mark_children(&mut self, e: &Expr) {
+        let mut mark = |x: &Expr| {
+            self.used.insert(x.id);
+        };
+        match &e.kind {
+            ExprKind::Paren(x)
+            | ExprKind::Unary(_, x)
+            | ExprKind::Cast(_, x)
+            | ExprKind::Member { base: x, .. } => mark(x),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => {
+                mark(a);
+                mark(b);
+            }
+            ExprKind::Comma(_, b) => mark(b),
+            ExprKind::Call(c, args) => {
+                mark(c);
+                args.iter().for_each(mark);
+            }
+            ExprKind::Cond(c, t, f) => {
+                mark(c);
+                if let Some(t) = t {
+                    mark(t);
+                }
+                mark(f);
+            }
+            _ => {}
+        }
+    }
+
+    fn expr(
+        &mut self,
+        unit: &TypedUnit,
+        e: &'a Expr,
+        summaries: &FxHashMap<SymbolId, Summary>,
+        library: &dyn Fn(&str) -> bool,
+    ) {
+        self.mark_children(e);
+        let arith = |s: SymbolId| unit.types.is_arithmetic(unit.symbols[s].ty);
+        match &e.kind {
             ExprKind::Ident(_) => {
                 if let Some(&s) = unit.ident_symbols.get(&e.id)
                     && unit.symbols[s].kind == SymbolKind::Object
                 {
-                    idents.push((s, e.span.lo, e.id));
+                    self.idents.push((s, e.span.lo, e.id));
                 }
             }
             ExprKind::Assign(op, l, r) => {
                 if let Some(s) = whole_var(unit, l) {
-                    env.writes.entry(s).or_default().push(l.span.lo);
+                    self.env.writes.entry(s).or_default().push(l.span.lo);
                     if op.is_none() {
-                        alloc_candidates.push((s, r));
+                        self.alloc_candidates.push((s, r));
                     }
                     let red = match (op, &strip_parens(r).kind) {
+                        _ if !arith(s) => None,
                         (Some(op), _) if !mentions(unit, r, s) => {
                             reduction_op(*op).map(|o| (o, None))
                         }
@@ -185,13 +270,13 @@ pub fn scan<'a>(
                         _ => None,
                     };
                     if let Some((o, inner)) = red {
-                        red_ids.insert(strip_parens(l).id, o);
+                        self.red_ids.insert(strip_parens(l).id, (o, e.id));
                         if let Some(i) = inner {
-                            red_ids.insert(i, o);
+                            self.red_ids.insert(i, (o, e.id));
                         }
                     }
                 } else if let Some(s) = root_of_dot(unit, l) {
-                    env.writes.entry(s).or_default().push(l.span.lo);
+                    self.env.writes.entry(s).or_default().push(l.span.lo);
                 }
             }
             ExprKind::Unary(
@@ -199,15 +284,15 @@ pub fn scan<'a>(
                 x,
             ) => {
                 if let Some(s) = whole_var(unit, x).or_else(|| root_of_dot(unit, x)) {
-                    env.writes.entry(s).or_default().push(x.span.lo);
-                    if whole_var(unit, x).is_some() {
-                        red_ids.insert(strip_parens(x).id, "+");
+                    self.env.writes.entry(s).or_default().push(x.span.lo);
+                    if whole_var(unit, x).is_some() && arith(s) {
+                        self.red_ids.insert(strip_parens(x).id, ("+", e.id));
                     }
                 }
             }
             ExprKind::Unary(UnaryOp::AddrOf, x) => {
                 if let Some(s) = root_of_dot(unit, x) {
-                    env.addr_taken.insert(s);
+                    self.env.addr_taken.insert(s);
                 }
             }
             ExprKind::Call(c, _) => {
@@ -222,28 +307,11 @@ pub fn scan<'a>(
                     },
                     None => None,
                 };
-                env.call_globals.push((e.span.lo, set));
+                self.env.call_globals.push((e.span.lo, set));
             }
             _ => {}
-        },
-    };
-    walk::declarator(&f.declarator, &mut visit);
-    walk::block(&f.body, &mut visit);
-    for (s, pos, id) in idents {
-        env.occurrences
-            .entry(s)
-            .or_default()
-            .push((pos, red_ids.get(&id).copied()));
-    }
-    for (s, e) in alloc_candidates {
-        if env.writes.get(&s).is_some_and(|w| w.len() == 1)
-            && !env.addr_taken.contains(&s)
-            && let Some(name) = alloc_call(unit, e)
-        {
-            allocs.insert(s, (e, name));
         }
     }
-    Scan { env, allocs, sizes }
 }
 
 /// The allocation function `e` calls (through casts and parentheses), if it is one.

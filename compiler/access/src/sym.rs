@@ -206,6 +206,30 @@ impl SymExpr {
         SymExpr::from_terms(terms)
     }
 
+    /// `self / d` for a one-term divisor `d` that divides every term exactly (`8*n*m / 8*m`
+    /// is `n`).
+    pub fn div_exact(&self, d: &SymExpr) -> Option<SymExpr> {
+        let [dt] = d.terms.as_slice() else {
+            return None;
+        };
+        let mut terms = Vec::with_capacity(self.terms.len());
+        for t in &self.terms {
+            if dt.coef == 0 || t.coef % dt.coef != 0 {
+                return None;
+            }
+            let mut atoms = t.atoms.clone();
+            for a in &dt.atoms {
+                let k = atoms.iter().position(|x| x == a)?;
+                atoms.remove(k);
+            }
+            terms.push(Term {
+                atoms,
+                coef: t.coef / dt.coef,
+            });
+        }
+        SymExpr::from_terms(terms)
+    }
+
     /// The smaller of two expressions: exact when their difference is a constant.
     pub fn smin(&self, other: &SymExpr) -> Option<SymExpr> {
         minmax(self, other, true)
@@ -493,6 +517,10 @@ mod tests {
         assert_eq!(h, n.div(2).unwrap());
         assert_eq!(show(&h.scale(3).unwrap()), "3*(n / 2)");
         assert!(n.div(0).is_none());
+        let bytes = n.mul(&v(3)).unwrap().scale(8).unwrap();
+        let row = v(3).scale(8).unwrap();
+        assert_eq!(bytes.div_exact(&row), Some(n.clone()));
+        assert_eq!(bytes.div_exact(&n.scale(3).unwrap()), None);
         assert_eq!(SymExpr::int(7).div(2).unwrap().as_const(), Some(3));
     }
 
