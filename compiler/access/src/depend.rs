@@ -42,7 +42,7 @@ impl Ctx<'_> {
                 continue;
             }
             if c.unknown_globals.is_some()
-                && crate::section::is_global_base(self.unit, &self.f.bases[b.0 as usize])
+                && crate::section::reachable_by_unknown(&self.f.bases[b.0 as usize])
             {
                 return Dependence::Unknown(c.unknown_globals.clone().unwrap_or_else(|| {
                     Unknown::new(Reason::CalleeUnknown(c.name.clone()), c.span)

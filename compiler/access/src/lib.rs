@@ -334,7 +334,7 @@ impl<'u> UnitAccesses<'u> {
         let cx = self.ctx(f);
         let mut t = Touch::default();
         let inside = |s: Span| s.lo >= range.lo && s.lo < range.hi;
-        let global = section::is_global_base(self.unit, &cx.f.bases[base.0 as usize]);
+        let global = section::reachable_by_unknown(&cx.f.bases[base.0 as usize]);
         for a in &cx.f.accesses {
             if inside(a.span) && alias::may_alias(&cx, a.base, base) {
                 t.read |= a.kind.reads();
@@ -374,6 +374,52 @@ impl<'u> UnitAccesses<'u> {
     /// Does loop `l` carry a dependence on `base`? Proven independent, or not.
     pub fn dependence(&self, f: usize, l: LoopId, base: BaseId) -> Dependence {
         self.ctx(f).dependence(l, base)
+    }
+
+    /// Are the iterations of loop `l` independent (automatic offload)? Proven when every
+    /// base the loop writes is [`Dependence::Independent`], no call in it has unknown
+    /// effects, and every scalar declared outside it that it writes is a reduction (the loop
+    /// variables of loops inside it excepted). The first missing fact otherwise.
+    pub fn independent(&self, f: usize, l: LoopId) -> Fact<()> {
+        let fa = &self.functions[f];
+        let lp = &fa.loops[l.0 as usize];
+        lp.form.clone()?;
+        for c in &fa.calls {
+            if c.loops.contains(&l)
+                && let Some(u) = &c.unknown_globals
+            {
+                return Err(u.clone());
+            }
+        }
+        for s in self.sections(f, Scope::Loop(l)) {
+            if s.write.is_none() {
+                continue;
+            }
+            match self.dependence(f, l, s.base) {
+                Dependence::Independent => {}
+                Dependence::Unknown(u) => return Err(u),
+                Dependence::MayCarry { second, .. } => {
+                    let name = fa.bases[s.base.0 as usize].name.clone();
+                    return Err(Unknown::new(Reason::DependenceCarried(name), second));
+                }
+            }
+        }
+        let reductions = self.reductions(f, l);
+        let inner_vars: Vec<SymbolId> = fa
+            .loops
+            .iter()
+            .filter(|x| x.span.lo >= lp.span.lo && x.span.hi <= lp.span.hi)
+            .filter_map(|x| x.form.as_ref().ok().map(|c| c.var))
+            .collect();
+        for &v in &lp.scalars_written {
+            if !inner_vars.contains(&v) && !reductions.iter().any(|r| r.var == v) {
+                return Err(Unknown::new(
+                    Reason::ScalarCarried(self.unit.symbols[v].name.clone()),
+                    lp.span,
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The scalar reductions of a loop: scalars declared outside it whose every occurrence

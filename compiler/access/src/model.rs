@@ -90,6 +90,10 @@ pub enum Reason {
     /// The function accesses memory through a pointer member, which summaries do not
     /// describe.
     ThroughMember(String),
+    /// A scalar declared outside the loop is written in it and is not a reduction.
+    ScalarCarried(String),
+    /// Two accesses to the base may touch one element in different iterations.
+    DependenceCarried(String),
 }
 
 impl Reason {
@@ -129,6 +133,12 @@ impl Reason {
             Reason::CallInLoop(f) => format!("the call to '{f}' in the loop touches it"),
             Reason::ThroughMember(m) => {
                 format!("accesses through member '{m}' are not summarized")
+            }
+            Reason::DependenceCarried(b) => {
+                format!("a dependence on '{b}' may be carried by the loop")
+            }
+            Reason::ScalarCarried(v) => {
+                format!("'{v}' is written in the loop and is not a reduction")
             }
             Reason::UntracedPointer(v) => {
                 format!("pointer '{v}' is assigned from an expression the analysis does not follow")

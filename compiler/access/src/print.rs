@@ -268,7 +268,7 @@ impl P<'_, '_> {
             parts.push(format!("{kind} {text}"));
         }
         if c.unknown_globals.is_some() {
-            parts.push("any global".to_string());
+            parts.push("any memory reachable from globals or parameters".to_string());
         }
         let effects = if parts.is_empty() {
             "no effect on the program's memory".to_string()
@@ -344,6 +344,11 @@ impl P<'_, '_> {
                 l.id.0, f.bases[b.0 as usize].name
             ));
         }
+        let par = match self.ua.independent(k, l.id) {
+            Ok(()) => "iterations independent".to_string(),
+            Err(u) => self.unknown(&u),
+        };
+        self.w(format!("  parallel L{}: {par}", l.id.0));
         for r in self.ua.reductions(k, l.id) {
             self.w(format!(
                 "  reduction L{}: {} ({})",
@@ -452,7 +457,10 @@ impl P<'_, '_> {
             parts.push(format!("assigns {}", names.join(", ")));
         }
         if let Some(u) = &s.unknown_globals {
-            parts.push(format!("any global: {}", self.unknown(u)));
+            parts.push(format!(
+                "memory reachable from globals or parameters: {}",
+                self.unknown(u)
+            ));
         }
         let body = if parts.is_empty() {
             "no memory effects".to_string()

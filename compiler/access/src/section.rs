@@ -93,7 +93,7 @@ impl<'x> Ctx<'x> {
             }
             if let Some(u) = &c.unknown_globals {
                 for b in &self.f.bases {
-                    if is_global_base(self.unit, b) {
+                    if reachable_by_unknown(b) {
                         out.push(Contrib {
                             base: b.id,
                             kind: AccessKind::ReadWrite,
@@ -499,12 +499,13 @@ pub(crate) fn join(a: Option<Section>, b: Section, span: Span) -> Section {
         .collect()
 }
 
-/// True for bases that live in file-scope (or `static`) storage.
-pub(crate) fn is_global_base(unit: &TypedUnit, b: &Base) -> bool {
-    match (&b.kind, b.root) {
-        (BaseKind::Array { global: true }, _) | (BaseKind::GlobalScalar, _) => true,
-        (BaseKind::Pointer(Provenance::Global), _) => true,
-        (BaseKind::Member, Some(r)) => unit.symbols[r].storage != ompcc_sema::Storage::Automatic,
-        _ => false,
-    }
+/// True for bases that code this function cannot see may reach: everything but the local
+/// arrays and allocations whose address never escapes (a caller may have stored a
+/// parameter's value in a global that unknown code reads).
+pub(crate) fn reachable_by_unknown(b: &Base) -> bool {
+    let local = matches!(
+        b.kind,
+        BaseKind::Array { global: false } | BaseKind::Pointer(Provenance::Alloc { .. })
+    );
+    !local || b.escapes.is_some()
 }
