@@ -128,6 +128,20 @@ impl<'a, 'u> Walker<'a, 'u> {
             .is_some_and(|t| self.unit.types.is_pointer(t))
     }
 
+    /// A global changes in `span` by a call, or by a store through a pointer of a type that
+    /// may alias it (C11 6.5p7) unless nothing can point to it (internal linkage, address
+    /// never taken in the unit).
+    pub fn global_may_change(&self, v: SymbolId, span: Span) -> bool {
+        let info = &self.unit.symbols[v];
+        let unreachable =
+            info.linkage != ompcc_sema::Linkage::External && !self.global_addr_taken.contains(&v);
+        if unreachable {
+            return self.env().call_writes_in(v, span.lo, span.hi);
+        }
+        let class = crate::scan::AliasClass::of(self.unit, info.ty);
+        self.env().global_may_change(v, class, span.lo, span.hi)
+    }
+
     pub fn is_global(&self, s: SymbolId) -> bool {
         self.unit.symbols[s].storage != Storage::Automatic
     }
@@ -498,7 +512,9 @@ impl<'a, 'u> Walker<'a, 'u> {
         if self.env().addr_taken.contains(&var) || self.global_addr_taken.contains(&var) {
             return Err(Unknown::new(Reason::AddressTaken(name), s.span));
         }
-        if self.env().written_in(var, body.span.lo, body.span.hi) {
+        if self.env().written_in(var, body.span.lo, body.span.hi)
+            || (self.is_global(var) && self.global_may_change(var, body.span))
+        {
             return Err(Unknown::new(Reason::LoopVarWritten(name), body.span));
         }
         let Some(step) = step else {
@@ -589,7 +605,7 @@ impl<'a, 'u> Walker<'a, 'u> {
             let name = self.sym_name(v);
             if v == var
                 || self.env().written_in(v, loop_span.lo, loop_span.hi)
-                || (self.is_global(v) && self.env().call_writes_in(v, loop_span.lo, loop_span.hi))
+                || (self.is_global(v) && self.global_may_change(v, loop_span))
             {
                 return Err(Unknown::new(Reason::BoundNotInvariant(name), e.span));
             }

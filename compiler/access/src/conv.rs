@@ -185,7 +185,7 @@ impl<'a> Walker<'a, '_> {
                 for l in &self.loop_stack {
                     let sp = self.out.loops[l.0 as usize].span;
                     if self.env().written_in(s, sp.lo, sp.hi)
-                        || (self.is_global(s) && self.env().call_writes_in(s, sp.lo, sp.hi))
+                        || (self.is_global(s) && self.global_may_change(s, sp))
                     {
                         // a local defined once, from values that do not change before the
                         // end of its block, is its definition

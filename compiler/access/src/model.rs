@@ -103,7 +103,7 @@ impl Reason {
             Reason::LoopNotCanonical(why) => format!("loop is not in canonical form: {why}"),
             Reason::LoopVarWritten(v) => format!("loop variable '{v}' is written in the body"),
             Reason::BoundNotInvariant(v) => {
-                format!("loop bound uses '{v}', which the loop writes")
+                format!("loop bound uses '{v}', which the loop may change")
             }
             Reason::NonConstantStep => "loop step is not an integer constant".into(),
             Reason::IndirectSubscript => "the expression reads memory or calls a function".into(),

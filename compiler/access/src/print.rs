@@ -312,15 +312,11 @@ impl P<'_, '_> {
 
     fn loop_facts(&mut self, k: usize, l: &Loop) {
         let f = &self.ua.functions[k];
-        for b in self.ua.loop_bases(k, l.id) {
-            let written = self
-                .ua
-                .sections(k, Scope::Loop(l.id))
-                .iter()
-                .any(|s| s.base == b && s.write.is_some());
-            if !written {
+        for s in self.ua.sections(k, Scope::Loop(l.id)) {
+            if s.write.is_none() {
                 continue;
             }
+            let b = s.base;
             let text = match self.ua.dependence(k, l.id, b) {
                 Dependence::Independent => "independent".to_string(),
                 Dependence::MayCarry {

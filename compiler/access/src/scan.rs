@@ -25,12 +25,61 @@ pub struct Env {
     pub addr_taken: FxHashSet<SymbolId>,
     /// Calls that may write globals: position and the globals (`None`: any).
     pub call_globals: Vec<(u32, Option<Vec<SymbolId>>)>,
+    /// Stores through pointers (and calls that store through pointer arguments): position
+    /// and the stored type's aliasing class (C11 6.5p7), for globals a pointer may reach.
+    pub stores: Vec<(u32, AliasClass)>,
     /// Each occurrence of a scalar: position, and the operator when it is part of a
     /// reduction update (`s += e`, `s = s * e`).
     pub occurrences: FxHashMap<SymbolId, Vec<(u32, Option<&'static str>)>>,
 }
 
+/// Which objects a store of some type may modify under C's effective-type rules: a
+/// character type or a structure/union (whose members may be anything) may modify any
+/// object; otherwise only objects of the same type, signedness aside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AliasClass {
+    /// May modify anything.
+    Any,
+    /// An integer type of this size in bytes.
+    Int(u64),
+    /// Any other type, by its canonical unqualified id.
+    Other(ompcc_sema::types::TypeId),
+}
+
+impl AliasClass {
+    /// The class of objects of type `ty`.
+    pub fn of(unit: &TypedUnit, ty: ompcc_sema::types::QualType) -> AliasClass {
+        let t = &unit.types;
+        if let Some(k) = t.int_kind(ty) {
+            if k.size() == 1 {
+                return AliasClass::Any;
+            }
+            return AliasClass::Int(k.size());
+        }
+        if t.is_record(ty) || t.is_array(ty) || t.is_void(ty) {
+            return AliasClass::Any;
+        }
+        AliasClass::Other(t.canon(ty).ty)
+    }
+
+    /// True when a store of class `self` may modify an object of class `obj`.
+    pub fn may_modify(self, obj: AliasClass) -> bool {
+        self == AliasClass::Any || obj == AliasClass::Any || self == obj
+    }
+}
+
 impl Env {
+    /// True when something other than a direct assignment may change the global `v` (of
+    /// class `class`) in `lo..hi`: a call that writes globals, or a store through a pointer
+    /// of a type that may alias it.
+    pub fn global_may_change(&self, v: SymbolId, class: AliasClass, lo: u32, hi: u32) -> bool {
+        self.call_writes_in(v, lo, hi)
+            || self
+                .stores
+                .iter()
+                .any(|(p, c)| *p >= lo && *p < hi && c.may_modify(class))
+    }
+
     /// True when `v` is written at a position in `lo..hi`.
     pub fn written_in(&self, v: SymbolId, lo: u32, hi: u32) -> bool {
         self.writes
@@ -142,6 +191,10 @@ pub fn scan<'a>(
     let mut visit = |n: Node<'a>| match n {
         Node::Decl(d, init) => st.decl(unit, d, init),
         Node::Expr(e) => st.expr(unit, e, summaries, library),
+        Node::AsmOutput(e) => match root_of_dot(unit, e) {
+            Some(s) => st.env.writes.entry(s).or_default().push(e.span.lo),
+            None => st.env.stores.push((e.span.lo, AliasClass::Any)),
+        },
     };
     walk::declarator(&f.declarator, &mut visit);
     walk::block(&f.body, &mut visit);
@@ -277,6 +330,9 @@ impl<'a> State<'a> {
                     }
                 } else if let Some(s) = root_of_dot(unit, l) {
                     self.env.writes.entry(s).or_default().push(l.span.lo);
+                } else if let Some(info) = unit.expr(l.id) {
+                    let class = AliasClass::of(unit, info.ty);
+                    self.env.stores.push((l.span.lo, class));
                 }
             }
             ExprKind::Unary(
@@ -288,6 +344,9 @@ impl<'a> State<'a> {
                     if whole_var(unit, x).is_some() && arith(s) {
                         self.red_ids.insert(strip_parens(x).id, ("+", e.id));
                     }
+                } else if let Some(info) = unit.expr(x.id) {
+                    let class = AliasClass::of(unit, info.ty);
+                    self.env.stores.push((x.span.lo, class));
                 }
             }
             ExprKind::Unary(UnaryOp::AddrOf, x) => {
@@ -295,8 +354,40 @@ impl<'a> State<'a> {
                     self.env.addr_taken.insert(s);
                 }
             }
-            ExprKind::Call(c, _) => {
-                let set = match callee_symbol(unit, c) {
+            ExprKind::Call(c, args) => {
+                // stores through pointer arguments: a defined callee's written parameters,
+                // a library function's non-const pointer arguments (as bytes)
+                let callee = callee_symbol(unit, c);
+                for (k, a) in args.iter().enumerate() {
+                    let t = &unit.types;
+                    let Some(pointee) = unit.expr(a.id).and_then(|i| t.pointee(i.conv)) else {
+                        continue;
+                    };
+                    let writes = match callee.and_then(|s| summaries.get(&s)) {
+                        Some(sum) => sum
+                            .params
+                            .get(k)
+                            .and_then(|p| p.as_ref())
+                            .is_some_and(|e| e.write.is_some()),
+                        None => !t
+                            .canon(pointee)
+                            .quals
+                            .contains(ompcc_sema::types::Quals::CONST),
+                    };
+                    if writes {
+                        let own = unit
+                            .expr(a.id)
+                            .and_then(|i| t.pointee(i.ty).or_else(|| t.array_elem(i.ty)))
+                            .unwrap_or(pointee);
+                        let class = if callee.is_some_and(|s| summaries.contains_key(&s)) {
+                            AliasClass::of(unit, own)
+                        } else {
+                            AliasClass::Any
+                        };
+                        self.env.stores.push((e.span.lo, class));
+                    }
+                }
+                let set = match callee {
                     Some(s) => match summaries.get(&s) {
                         Some(sum) if sum.unknown_globals.is_none() => {
                             Some(sum.scalars_written.clone())

@@ -335,7 +335,15 @@ impl<'x> Ctx<'x> {
             return Err(Reason::NotInScope(info.name.clone()));
         }
         let global = info.storage != ompcc_sema::Storage::Automatic;
-        if env.written_in(v, s.lo, s.hi) || (global && env.call_writes_in(v, s.lo, s.hi)) {
+        let reachable =
+            info.linkage == ompcc_sema::Linkage::External || self.global_addr_taken.contains(&v);
+        let changes = if reachable {
+            let class = crate::scan::AliasClass::of(self.unit, info.ty);
+            env.global_may_change(v, class, s.lo, s.hi)
+        } else {
+            env.call_writes_in(v, s.lo, s.hi)
+        };
+        if env.written_in(v, s.lo, s.hi) || (global && changes) {
             return Err(Reason::WrittenInScope(info.name.clone()));
         }
         Ok(())

@@ -12,6 +12,8 @@ pub enum Node<'a> {
     Expr(&'a Expr),
     /// A declarator with its initializer.
     Decl(&'a Declarator, Option<&'a Initializer>),
+    /// An output operand of an `asm` statement (written by it); the expression follows.
+    AsmOutput(&'a Expr),
 }
 
 /// Calls `f` on every node of `b`.
@@ -114,6 +116,9 @@ pub fn stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(Node<'a>)) {
         }
         StmtKind::GotoIndirect(e) => expr(e, f),
         StmtKind::Asm(a) => {
+            for op in &a.outputs {
+                f(Node::AsmOutput(&op.expr));
+            }
             for op in a.outputs.iter().chain(&a.inputs) {
                 expr(&op.expr, f);
             }
