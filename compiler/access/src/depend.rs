@@ -35,6 +35,10 @@ impl Ctx<'_> {
                     .unwrap_or_else(|| Unknown::new(Reason::LoopNotCanonical("unknown"), lp.span)),
             );
         };
+        // the base must name the same memory in every iteration
+        if let Err(u) = self.base_stable(b, lp.span, Scope::Loop(l), lp.span) {
+            return Dependence::Unknown(u);
+        }
         let inside = |loops: &[LoopId]| loops.contains(&l);
         // calls in the loop
         for c in &self.f.calls {

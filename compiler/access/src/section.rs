@@ -427,7 +427,13 @@ impl Ctx<'_> {
     /// A pointer base names the same memory throughout the scope: its variable (or the
     /// member's root, or the member itself) is not assigned in it. A single-definition
     /// allocation is stable at the function level.
-    fn base_stable(&self, b: BaseId, s: Span, scope: Scope, span: Span) -> Result<(), Unknown> {
+    pub(crate) fn base_stable(
+        &self,
+        b: BaseId,
+        s: Span,
+        scope: Scope,
+        span: Span,
+    ) -> Result<(), Unknown> {
         let base = &self.f.bases[b.0 as usize];
         let env = &self.f.env;
         let Some(root) = base.root else { return Ok(()) };
@@ -440,9 +446,14 @@ impl Ctx<'_> {
         match &base.kind {
             BaseKind::Pointer(Provenance::Alloc { .. }) if scope == Scope::Function => Ok(()),
             BaseKind::Pointer(_) => {
-                if env.written_in(root, s.lo, s.hi)
-                    || (self.unit.symbols[root].storage != ompcc_sema::Storage::Automatic
-                        && env.call_writes_in(root, s.lo, s.hi))
+                if env.addr_taken.contains(&root) || self.global_addr_taken.contains(&root) {
+                    return Err(Unknown::new(Reason::AddressTaken(base.name.clone()), span));
+                }
+                if env.written_in(root, s.lo, s.hi) {
+                    return reassigned();
+                }
+                if self.unit.symbols[root].storage != ompcc_sema::Storage::Automatic
+                    && self.var_ok(root, s).is_err()
                 {
                     return reassigned();
                 }
