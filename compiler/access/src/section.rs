@@ -59,10 +59,11 @@ impl<'x> Ctx<'x> {
         }
     }
 
-    /// Every access and call effect, in source order.
-    pub fn contributors(&self) -> Vec<Contrib<'x>> {
+    /// Every access and call effect that starts in `within`, in source order.
+    pub fn contributors(&self, within: Span) -> Vec<Contrib<'x>> {
+        let inside = |s: Span| s.lo >= within.lo && s.lo < within.hi;
         let mut out = Vec::new();
-        for a in &self.f.accesses {
+        for a in self.f.accesses.iter().filter(|a| inside(a.span)) {
             let dims = a
                 .subscripts
                 .iter()
@@ -81,7 +82,7 @@ impl<'x> Ctx<'x> {
                 span: a.span,
             });
         }
-        for c in &self.f.calls {
+        for c in self.f.calls.iter().filter(|c| inside(c.span)) {
             for e in &c.effects {
                 out.push(Contrib {
                     base: e.base,
@@ -387,10 +388,7 @@ impl<'x> Ctx<'x> {
     pub fn sections(&self, scope: Scope) -> Vec<BaseSections> {
         let s = self.scope_span(scope);
         let mut out: Vec<BaseSections> = Vec::new();
-        for c in self.contributors() {
-            if c.span.lo < s.lo || c.span.lo >= s.hi {
-                continue;
-            }
+        for c in self.contributors(s) {
             if let Scope::Loop(l) = scope
                 && !c.loops.contains(&l)
             {

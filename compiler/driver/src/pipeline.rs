@@ -899,5 +899,22 @@ mod tests {
             ),
             Err(DriverError::Reported)
         ));
+        // --emit=accesses prints the access analysis and stops
+        ours.emit = Some(EmitStage::Accesses);
+        let out = frontend(
+            &input,
+            b"void f(int n, double *a) { for (int i = 0; i < n; i++) a[i] = 0; }\n",
+            &ours,
+            UnitFlags::default(),
+            &no_math,
+            &settings,
+        );
+        match out {
+            Ok(Outcome::Emitted(text)) => {
+                let text = String::from_utf8(text).unwrap();
+                assert!(text.contains("write a[0:n]"), "{text}");
+            }
+            _ => panic!("--emit=accesses did not emit"),
+        }
     }
 }
