@@ -60,10 +60,17 @@ impl<'a> Walker<'a, '_> {
             ExprKind::Unary(
                 UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec,
                 x,
-            ) => self.lhs(x, AccessKind::ReadWrite),
+            ) => {
+                let at = self.out.accesses.len();
+                self.lhs(x, AccessKind::ReadWrite);
+                if u == Use::Discard {
+                    self.mark_update(at, x, "+");
+                }
+            }
             ExprKind::Unary(_, x) => self.expr(x, Use::Read),
             ExprKind::Assign(op, l, r) => {
                 self.expr(r, Use::Read);
+                let at = self.out.accesses.len();
                 self.lhs(
                     l,
                     if op.is_none() {
@@ -72,6 +79,19 @@ impl<'a> Walker<'a, '_> {
                         AccessKind::ReadWrite
                     },
                 );
+                let red = match op {
+                    Some(BinaryOp::Add | BinaryOp::Sub) => Some("+"),
+                    Some(BinaryOp::Mul) => Some("*"),
+                    Some(BinaryOp::BitAnd) => Some("&"),
+                    Some(BinaryOp::BitOr) => Some("|"),
+                    Some(BinaryOp::BitXor) => Some("^"),
+                    _ => None,
+                };
+                if let Some(o) = red
+                    && u == Use::Discard
+                {
+                    self.mark_update(at, l, o);
+                }
             }
             ExprKind::Call(c, args) => self.call(e, c, args),
             ExprKind::Binary(op, l, r) => {
@@ -139,6 +159,17 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
+    /// Marks the access recorded at index `at` for the lvalue `l` as an update by `op`.
+    fn mark_update(&mut self, at: usize, l: &Expr, op: &'static str) {
+        let l = crate::walk::strip_parens(l);
+        if let Some(a) = self.out.accesses.get_mut(at)
+            && a.span == l.span
+            && a.kind == AccessKind::ReadWrite
+        {
+            a.update = Some(op);
+        }
+    }
+
     /// An assignment target or `++` operand.
     pub fn lhs(&mut self, l: &'a Expr, kind: AccessKind) {
         let l = crate::walk::strip_parens(l);
@@ -194,6 +225,7 @@ impl<'a> Walker<'a, '_> {
             kind,
             subscripts,
             field,
+            update: None,
             loops: self.loop_stack.clone(),
             region: self.region_stack.last().copied(),
         });

@@ -412,7 +412,11 @@ impl<'u> UnitAccesses<'u> {
             .filter_map(|x| x.form.as_ref().ok().map(|c| c.var))
             .collect();
         for &v in &lp.scalars_written {
-            if !inner_vars.contains(&v) && !reductions.iter().any(|r| r.var == v) {
+            if !inner_vars.contains(&v)
+                && !reductions
+                    .iter()
+                    .any(|r| r.target == ReductionTarget::Scalar(v))
+            {
                 return Err(Unknown::new(
                     Reason::ScalarCarried(self.unit.symbols[v].name.clone()),
                     lp.span,
@@ -441,7 +445,76 @@ impl<'u> UnitAccesses<'u> {
                 && inside.iter().all(|(_, o)| *o == Some(op))
                 && !fa.env.addr_taken.contains(&v)
             {
-                out.push(Reduction { var: v, op });
+                out.push(Reduction {
+                    target: ReductionTarget::Scalar(v),
+                    op,
+                });
+            }
+        }
+        out.extend(self.element_reductions(f, l));
+        out
+    }
+
+    /// Elements updated by one operator with subscripts invariant in the loop, whose base
+    /// (and every base that may alias it) the loop touches nowhere else, calls included.
+    fn element_reductions(&self, f: usize, l: LoopId) -> Vec<Reduction> {
+        let fa = &self.functions[f];
+        let cx = self.ctx(f);
+        let lp = &fa.loops[l.0 as usize];
+        let inner_vars: Vec<SymbolId> = fa
+            .loops
+            .iter()
+            .filter(|x| x.span.lo >= lp.span.lo && x.span.hi <= lp.span.hi)
+            .filter_map(|x| x.form.as_ref().ok().map(|c| c.var))
+            .collect();
+        let in_loop: Vec<(usize, &Access)> = fa
+            .accesses
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.loops.contains(&l))
+            .collect();
+        let mut out = Vec::new();
+        for &(ai, a) in &in_loop {
+            let Some(op) = a.update else { continue };
+            let Ok(subs) = a.subscripts.iter().cloned().collect::<Fact<Vec<SymExpr>>>() else {
+                continue;
+            };
+            if subs.is_empty()
+                || subs
+                    .iter()
+                    .any(|x| x.vars().iter().any(|v| inner_vars.contains(v)))
+            {
+                continue;
+            }
+            if cx
+                .base_stable(a.base, lp.span, Scope::Loop(l), lp.span)
+                .is_err()
+            {
+                continue;
+            }
+            let alone = in_loop.iter().all(|(k, b)| {
+                *k == ai
+                    || (b.base != a.base && !alias::may_alias(&cx, b.base, a.base))
+                    || (b.base == a.base && b.update == Some(op) && b.subscripts == a.subscripts)
+            });
+            let no_calls = fa.calls.iter().filter(|c| c.loops.contains(&l)).all(|c| {
+                c.unknown_globals.is_none()
+                    && c.effects
+                        .iter()
+                        .all(|e| !alias::may_alias(&cx, e.base, a.base))
+            });
+            let first = in_loop
+                .iter()
+                .find(|(_, b)| b.base == a.base)
+                .is_some_and(|(k, _)| *k == ai);
+            if alone && no_calls && first {
+                out.push(Reduction {
+                    target: ReductionTarget::Element {
+                        base: a.base,
+                        access: ai,
+                    },
+                    op,
+                });
             }
         }
         out

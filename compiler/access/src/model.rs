@@ -325,6 +325,8 @@ pub struct Access {
     pub subscripts: Vec<Fact<SymExpr>>,
     /// `.x` / `->x` after the element (the whole element counts as touched).
     pub field: Option<String>,
+    /// The operator of an update whose value is not used (`a[k] += e`, `a[k]++`).
+    pub update: Option<&'static str>,
     /// Enclosing loops, outermost first.
     pub loops: Vec<LoopId>,
     /// The innermost enclosing region.
@@ -442,13 +444,29 @@ pub struct Summary {
     pub unknown_globals: Option<Unknown>,
 }
 
-/// One loop's reduction: a scalar updated only by `s op= e` / `s = s op e`.
+/// One loop's reduction: a scalar updated only by `s op= e` / `s = s op e`, or an element
+/// updated only by `a[c] op= e` with subscripts invariant in the loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reduction {
-    /// The scalar.
-    pub var: SymbolId,
+    /// What is reduced.
+    pub target: ReductionTarget,
     /// The operator as C text (`+`, `*`, `&`, `|`, `^`).
     pub op: &'static str,
+}
+
+/// The variable or element a loop reduces into.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReductionTarget {
+    /// A scalar declared outside the loop.
+    Scalar(SymbolId),
+    /// One element, the same in every iteration (`y[i] += a[i][j] * x[j]` in the `j`
+    /// loop): `access` indexes [`FunctionAccesses::accesses`].
+    Element {
+        /// The base.
+        base: BaseId,
+        /// The update's access.
+        access: usize,
+    },
 }
 
 /// The answer of the dependence test.

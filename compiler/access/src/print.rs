@@ -346,12 +346,15 @@ impl P<'_, '_> {
         };
         self.w(format!("  parallel L{}: {par}", l.id.0));
         for r in self.ua.reductions(k, l.id) {
-            self.w(format!(
-                "  reduction L{}: {} ({})",
-                l.id.0,
-                self.name(r.var),
-                r.op
-            ));
+            let what = match r.target {
+                ReductionTarget::Scalar(v) => self.name(v),
+                ReductionTarget::Element { base, access } => {
+                    let a = &f.accesses[access];
+                    let (t, _) = self.subs_text(&f.bases[base.0 as usize].name, &a.subscripts);
+                    format!("{t} (line {})", self.line(a.span))
+                }
+            };
+            self.w(format!("  reduction L{}: {what} ({})", l.id.0, r.op));
         }
         for (ai, a) in f.accesses.iter().enumerate() {
             if a.loops.last() != Some(&l.id) || a.subscripts.is_empty() {
