@@ -506,8 +506,12 @@ impl<'a, 'u> Walker<'a, 'u> {
         };
         let name = self.sym_name(var);
         let info = &self.unit.symbols[var];
-        if self.unit.types.int_kind(info.ty).is_none() {
+        let Some(kind) = self.unit.types.int_kind(info.ty) else {
             return Err(Unknown::new(Reason::NotInteger(name), s.span));
+        };
+        if kind.size() < 4 {
+            // a narrow counter may wrap before it reaches the bound
+            return bad("the loop variable is narrower than int");
         }
         if self.env().addr_taken.contains(&var) || self.global_addr_taken.contains(&var) {
             return Err(Unknown::new(Reason::AddressTaken(name), s.span));
@@ -549,6 +553,14 @@ impl<'a, 'u> Walker<'a, 'u> {
         };
         let lb = self.conv_outside(lb, var, s.span)?;
         let ub = self.conv_outside(bound, var, s.span)?;
+        if !kind.is_signed()
+            && step < 0
+            && op == BinaryOp::Ge
+            && ub.as_const().is_none_or(|c| c < 1)
+        {
+            // `i >= 0` on an unsigned counter going down holds again after it wraps
+            return bad("an unsigned variable counting down to '>=' a bound that may be 0");
+        }
         let ovf = || Unknown::new(Reason::Overflow, s.span);
         let (lo, hi) = match (op, step > 0) {
             (BinaryOp::Lt, true) => (lb, ub.add_const(-1).ok_or_else(ovf)?),
