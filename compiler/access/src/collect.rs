@@ -596,13 +596,19 @@ impl<'a, 'u> Walker<'a, 'u> {
             }
             ExprKind::Assign(Some(BinaryOp::Add), l, r) if self.is_var(l, var) => Some(constant(r)),
             ExprKind::Assign(Some(BinaryOp::Sub), l, r) if self.is_var(l, var) => {
-                Some(constant(r).map(|c| -c))
+                Some(constant(r).and_then(|c| {
+                    c.checked_neg()
+                        .ok_or_else(|| Unknown::new(Reason::Overflow, r.span))
+                }))
             }
             ExprKind::Assign(None, l, r) if self.is_var(l, var) => match &strip_parens(r).kind {
                 ExprKind::Binary(BinaryOp::Add, a, b) if self.is_var(a, var) => Some(constant(b)),
                 ExprKind::Binary(BinaryOp::Add, a, b) if self.is_var(b, var) => Some(constant(a)),
                 ExprKind::Binary(BinaryOp::Sub, a, b) if self.is_var(a, var) => {
-                    Some(constant(b).map(|c| -c))
+                    Some(constant(b).and_then(|c| {
+                        c.checked_neg()
+                            .ok_or_else(|| Unknown::new(Reason::Overflow, b.span))
+                    }))
                 }
                 _ => None,
             },

@@ -197,15 +197,20 @@ impl Ctx<'_> {
             if let (Some(c), Some(k)) = (x.as_const(), r.as_const())
                 && c != 0
             {
-                if k % c != 0 {
+                let (Some(rem), Some(q)) = (k.checked_rem(c), k.checked_div(c)) else {
+                    continue;
+                };
+                if rem != 0 {
                     return Ok(true);
                 }
                 // i - i' = -k/c, and the variable moves by `step` per iteration
-                let d = -k / c;
-                if d % canon.step != 0 {
-                    return Ok(true);
+                let Some(d) = q.checked_neg() else { continue };
+                match d.checked_rem(canon.step) {
+                    Some(0) => {}
+                    Some(_) => return Ok(true),
+                    None => continue,
                 }
-                distance = Some((d / canon.step).abs());
+                distance = d.checked_div(canon.step).and_then(i64::checked_abs);
             }
         }
         Err(PairResult::Carry(distance))
@@ -262,16 +267,23 @@ fn gcd_excludes(h: &SymExpr, vars: &[(Atom, SymExpr, SymExpr)]) -> bool {
     for t in h.terms() {
         match t.atoms.as_slice() {
             [] => k0 = t.coef,
-            [a] if vars.iter().any(|(v, ..)| v == a) => g = gcd(g, t.coef.abs()),
+            [a] if vars.iter().any(|(v, ..)| v == a) => match t.coef.checked_abs() {
+                Some(c) => g = gcd(g, c),
+                None => return false,
+            },
             _ => return false,
         }
     }
     if g == 0 {
         return k0 != 0;
     }
-    k0 % g != 0
+    k0.checked_rem(g).is_some_and(|r| r != 0)
 }
 
 fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 { a } else { gcd(b, a % b) }
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a.checked_rem(b).unwrap_or(0))
+    }
 }

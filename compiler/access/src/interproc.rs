@@ -493,7 +493,7 @@ impl<'a> Walker<'a, '_> {
         let b = self.base_of(&a.key, a.base_ty, &text);
         let base = &self.out.bases[b.0 as usize];
         let (d_total, base_extents) = (base.dims, base.extents.clone());
-        if k == 0 || dims.len() + k - 1 != d_total {
+        if k == 0 || dims.is_empty() || dims.len() + k - 1 != d_total {
             return Err(mismatch());
         }
         for (j, ext) in extents.iter().enumerate() {

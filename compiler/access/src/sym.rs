@@ -192,17 +192,16 @@ impl SymExpr {
 
     /// `self / c` when every coefficient is a multiple of `c`.
     pub fn exact_div(&self, c: i64) -> Option<SymExpr> {
-        if c == 0 || self.terms.iter().any(|t| t.coef % c != 0) {
+        if self.terms.iter().any(|t| t.coef.checked_rem(c) != Some(0)) {
             return None;
         }
-        let terms = self
-            .terms
-            .iter()
-            .map(|t| Term {
+        let mut terms = Vec::with_capacity(self.terms.len());
+        for t in &self.terms {
+            terms.push(Term {
                 atoms: t.atoms.clone(),
-                coef: t.coef / c,
-            })
-            .collect();
+                coef: t.coef.checked_div(c)?,
+            });
+        }
         SymExpr::from_terms(terms)
     }
 
@@ -214,7 +213,7 @@ impl SymExpr {
         };
         let mut terms = Vec::with_capacity(self.terms.len());
         for t in &self.terms {
-            if dt.coef == 0 || t.coef % dt.coef != 0 {
+            if t.coef.checked_rem(dt.coef) != Some(0) {
                 return None;
             }
             let mut atoms = t.atoms.clone();
@@ -224,7 +223,7 @@ impl SymExpr {
             }
             terms.push(Term {
                 atoms,
-                coef: t.coef / dt.coef,
+                coef: t.coef.checked_div(dt.coef)?,
             });
         }
         SymExpr::from_terms(terms)
