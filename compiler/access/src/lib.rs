@@ -360,6 +360,32 @@ impl<'u> UnitAccesses<'u> {
         Ok(t)
     }
 
+    /// Scalars (arithmetic and pointer variables) declared outside a scope and named in it,
+    /// sorted by name: with the scope's `scalars_written`, what a region needs passed in
+    /// (read-only ones can be firstprivate).
+    pub fn scalars_used(&self, f: usize, scope: Scope) -> Vec<SymbolId> {
+        let fa = &self.functions[f];
+        let s = self.ctx(f).scope_span(scope);
+        let t = &self.unit.types;
+        let mut out: Vec<SymbolId> = fa
+            .env
+            .occurrences
+            .iter()
+            .filter(|(v, occ)| {
+                let info = &self.unit.symbols[**v];
+                let decl = info.span.lo;
+                (decl < s.lo || decl >= s.hi)
+                    && t.is_scalar(info.ty)
+                    && occ.iter().any(|(p, _)| *p >= s.lo && *p < s.hi)
+            })
+            .map(|(v, _)| *v)
+            .collect();
+        out.sort_by(|a, b| {
+            (&self.unit.symbols[*a].name, *a).cmp(&(&self.unit.symbols[*b].name, *b))
+        });
+        out
+    }
+
     /// The bases a loop touches (directly or through calls).
     pub fn loop_bases(&self, f: usize, l: LoopId) -> Vec<BaseId> {
         let mut out: Vec<BaseId> = self

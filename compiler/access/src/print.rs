@@ -76,8 +76,22 @@ impl P<'_, '_> {
                 .parent
                 .map(|p| format!(" in R{}", p.0))
                 .unwrap_or_default();
+            let names = |v: &[ompcc_sema::SymbolId]| {
+                v.iter()
+                    .map(|s| self.name(*s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let used = self.ua.scalars_used(k, Scope::Region(r.id));
+            let mut extra = String::new();
+            if !used.is_empty() {
+                let _ = write!(extra, " uses {}", names(&used));
+            }
+            if !r.scalars_written.is_empty() {
+                let _ = write!(extra, " writes {}", names(&r.scalars_written));
+            }
             self.w(format!(
-                "  region R{} line {}{}: {}",
+                "  region R{} line {}{}: {}{extra}",
                 r.id.0,
                 self.line(r.span),
                 parent,
