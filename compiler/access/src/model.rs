@@ -413,6 +413,9 @@ pub enum Scope {
     Region(RegionId),
     /// The whole function, at its entry.
     Function,
+    /// Any statement range of the function (host code between regions, a `target data`
+    /// body), at its start.
+    Range(Span),
 }
 
 /// What a function does to one pointer parameter's pointee, or to one global.

@@ -56,6 +56,7 @@ impl<'x> Ctx<'x> {
             Scope::Loop(l) => self.f.loops[l.0 as usize].span,
             Scope::Region(r) => self.f.regions[r.0 as usize].span,
             Scope::Function => self.f.body,
+            Scope::Range(s) => s,
         }
     }
 

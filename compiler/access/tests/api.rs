@@ -76,6 +76,18 @@ fn host_statement_touches() {
         assert!(tu_.write && !tu_.read);
         let tv = ua.touches(f, v, host).unwrap();
         assert!(tv.read && !tv.write);
+        // the same range's sections, at its first statement
+        let secs = ua.sections(f, Scope::Range(host));
+        let text: Vec<String> = secs
+            .iter()
+            .flat_map(|s| {
+                [("read", &s.read), ("write", &s.write)]
+                    .into_iter()
+                    .filter_map(move |(k, x)| x.as_ref().map(|x| (k, s.base, x)))
+            })
+            .map(|(k, b, x)| format!("{k} {}", ua.section_c(f, b, x).unwrap()))
+            .collect();
+        assert_eq!(text, ["write u[0:1]", "read v[1:1]"]);
     });
 }
 
