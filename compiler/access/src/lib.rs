@@ -5,7 +5,10 @@
 //! transforms; printed by `ompcc --emit=accesses`.
 //!
 //! Soundness: every fact is proven or an [`Unknown`] with a typed [`Reason`] and a span;
-//! sections are may-sections (they contain every element the code can touch).
+//! sections are may-sections (they contain every element the code can touch; a length that
+//! evaluates to zero or less means nothing is touched). Sections are per base: a consumer
+//! must also ask [`UnitAccesses::distinct`] before assuming two bases are different memory,
+//! and treat a call's `unknown_globals` as touching every base but non-escaping locals.
 //!
 //! ```text
 //! let ua = ompcc_access::analyze(&tu, &typed);
@@ -17,12 +20,15 @@
 //!             let reads = s.read.as_ref().map(|r| ua.section_c(fi, s.base, r)); // "a[0:n]"
 //!         }
 //!     }
-//!     // is a base touched by a host statement range
-//!     let t = ua.touches(fi, base, stmt.span);          // Touch { read, write } or Unknown
+//!     let scalars = ua.scalars_used(fi, Scope::Region(r.id)); // with r.scalars_written
+//!     // is a base touched by a host statement range, and which elements
+//!     let t = ua.touches(fi, base, range);              // Touch { read, write } or Unknown
+//!     let s = ua.sections(fi, Scope::Range(range));     // at the range's first statement
 //!     // automatic offload: independent iterations, bases, reductions
+//!     let ok = ua.independent(fi, loop_id);             // Ok(()) or the missing fact
 //!     let dep = ua.dependence(fi, loop_id, base);       // Independent | MayCarry | Unknown
 //!     let bases = ua.loop_bases(fi, loop_id);
-//!     let reds = ua.reductions(fi, loop_id);
+//!     let reds = ua.reductions(fi, loop_id);            // scalars and elements, with the op
 //!     // coalescing: the stride of an access in a loop variable
 //!     let stride = ua.stride(fi, access_index, loop_id); // elements per iteration
 //!     // aliasing
