@@ -40,7 +40,8 @@
 //! Modules: [`sym`] (canonical symbolic expressions), [`model`] (the results), `scan` (the
 //! pre-scan of writes and taken addresses), `collect`/`conv`/`exprs` (the walk),
 //! `interproc` (call graph, library table, summaries at call sites), `section` (sections,
-//! signs), `depend` (the dependence test), `alias`, [`print`](mod@print) (the `--emit=accesses` text).
+//! signs), `depend` (the dependence test), `alias`, [`print`](mod@print) (the
+//! `--emit=accesses` text).
 
 mod alias;
 mod collect;
