@@ -5,7 +5,9 @@
 //! an allocation and a named array; a `restrict`-qualified pointer and any other base (C11
 //! 6.7.3.1, within the pointer's block); a local array or allocation of this call and a
 //! parameter (the parameter's value existed before the object); a local array or allocation
-//! whose address never escapes and any other base.
+//! whose address never escapes and any other base; two bases whose element types cannot
+//! alias under C11 6.5p7 (`int` and `double`; a character, structure or union type may
+//! alias anything), as gcc and clang assume by default.
 
 use crate::model::*;
 use crate::section::Ctx;
@@ -41,6 +43,11 @@ pub(crate) fn distinct(cx: &Ctx<'_>, a: BaseId, b: BaseId) -> Option<&'static st
     }
     if (local(&x.kind) && x.escapes.is_none()) || (local(&y.kind) && y.escapes.is_none()) {
         return Some("local object that does not escape");
+    }
+    if let (Some(a), Some(b)) = (x.elem_class, y.elem_class)
+        && !a.may_modify(b)
+    {
+        return Some("element types that cannot alias");
     }
     None
 }

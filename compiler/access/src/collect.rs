@@ -653,6 +653,7 @@ impl<'a, 'u> Walker<'a, 'u> {
         };
         let elem = elem_ty.map_or_else(|| "?".to_string(), |e| t.display(e));
         let elem_size = elem_ty.and_then(|e| t.size_of(e));
+        let elem_class = elem_ty.map(|e| crate::scan::AliasClass::of(self.unit, e));
         let const_pointee = ty
             .and_then(|ty| t.pointee(ty).or_else(|| t.array_elem(ty)))
             .is_some_and(|p| t.canon(p).quals.contains(ompcc_sema::types::Quals::CONST));
@@ -703,6 +704,7 @@ impl<'a, 'u> Walker<'a, 'u> {
             restrict,
             const_pointee,
             escapes: None,
+            elem_class,
         }
     }
 

@@ -288,6 +288,8 @@ pub struct Base {
     pub const_pointee: bool,
     /// Where the pointer (or the array's address) may escape the analysis.
     pub escapes: Option<Unknown>,
+    /// The element type's aliasing class (C11 6.5p7), when known.
+    pub(crate) elem_class: Option<crate::scan::AliasClass>,
 }
 
 /// Read, write, or both (`+=`, `++`).
