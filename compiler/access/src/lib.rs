@@ -424,8 +424,18 @@ impl<'u> UnitAccesses<'u> {
                 return Err(u.clone());
             }
         }
+        let inner_vars: Vec<SymbolId> = fa
+            .loops
+            .iter()
+            .filter(|x| x.span.lo >= lp.span.lo && x.span.hi <= lp.span.hi)
+            .filter_map(|x| x.form.as_ref().ok().map(|c| c.var))
+            .collect();
         for s in self.sections(f, Scope::Loop(l)) {
-            if s.write.is_none() {
+            let b = &fa.bases[s.base.0 as usize];
+            // a global counter of the loop or of a loop inside it is the loops' own business
+            let counter =
+                b.kind == BaseKind::GlobalScalar && b.root.is_some_and(|r| inner_vars.contains(&r));
+            if s.write.is_none() || counter {
                 continue;
             }
             match self.dependence(f, l, s.base) {
@@ -438,12 +448,6 @@ impl<'u> UnitAccesses<'u> {
             }
         }
         let reductions = self.reductions(f, l);
-        let inner_vars: Vec<SymbolId> = fa
-            .loops
-            .iter()
-            .filter(|x| x.span.lo >= lp.span.lo && x.span.hi <= lp.span.hi)
-            .filter_map(|x| x.form.as_ref().ok().map(|c| c.var))
-            .collect();
         for &v in &lp.scalars_written {
             if !inner_vars.contains(&v)
                 && !reductions
