@@ -67,6 +67,8 @@ pub(crate) struct Walker<'a, 'u> {
     pub derived: FxHashMap<SymbolId, Derived>,
     /// Single-definition integer locals: their value at the definition.
     pub defs: FxHashMap<SymbolId, SymExpr>,
+    /// Single-definition local pointers from an address not followed: the base's name.
+    addr_defs: FxHashMap<SymbolId, String>,
     unknown_count: u32,
 }
 
@@ -96,6 +98,7 @@ impl<'a, 'u> Walker<'a, 'u> {
             base_map: FxHashMap::default(),
             derived: FxHashMap::default(),
             defs: FxHashMap::default(),
+            addr_defs: FxHashMap::default(),
             unknown_count: 0,
         }
     }
@@ -173,6 +176,14 @@ impl<'a, 'u> Walker<'a, 'u> {
                         && self.try_derived(s, e, id.declarator.span)
                     {
                         continue;
+                    }
+                    if let Some(s) = sym
+                        && self.unit.types.is_pointer(self.unit.symbols[s].ty)
+                        && self.env().writes.get(&s).is_some_and(|w| w.len() == 1)
+                        && let Ok(a) = self.addr(e)
+                    {
+                        let name = self.key_text(&a.key);
+                        self.addr_defs.insert(s, name);
                     }
                     if let Some(s) = sym
                         && self.single_def_int(s)
@@ -784,6 +795,9 @@ impl<'a, 'u> Walker<'a, 'u> {
                 _ => Err(Unknown::new(Reason::ByteCount, call.span)),
             };
             return Provenance::Alloc { func, bytes, elems };
+        }
+        if let Some(name) = self.addr_defs.get(&s) {
+            return Provenance::AddressOf(name.clone());
         }
         let n = self.env().writes.get(&s).map_or(0, Vec::len);
         let reason = if n > 1 {

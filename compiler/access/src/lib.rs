@@ -243,7 +243,10 @@ fn summarize(cx: &Ctx<'_>) -> Summary {
                 degrade.get_or_insert(u.clone());
             }
             BaseKind::Pointer(_) => {
-                degrade.get_or_insert(Unknown::new(Reason::UnknownBase, f.span));
+                degrade.get_or_insert(Unknown::new(
+                    Reason::UntracedPointer(b.name.clone()),
+                    f.span,
+                ));
             }
         }
     }

@@ -237,10 +237,9 @@ pub enum Provenance {
         /// The size in elements.
         elems: Fact<SymExpr>,
     },
-    /// The address of (an element of) another base.
+    /// Defined once from the address of (an element of) another base, which is not
+    /// followed (the base or the offset changes later in the block).
     AddressOf(String),
-    /// A structure member loaded from memory.
-    Member,
     /// Not known (assigned more than once, from a call, ...).
     Unknown(Unknown),
 }

@@ -185,7 +185,6 @@ impl P<'_, '_> {
                     format!("pointer from {func}({bytes} bytes){elems}")
                 }
                 Provenance::AddressOf(x) => format!("pointer to {x}"),
-                Provenance::Member => "pointer loaded from a member".to_string(),
                 Provenance::Unknown(u) => format!("pointer of {}", self.unknown(u)),
             },
         };
