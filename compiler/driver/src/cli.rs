@@ -103,6 +103,8 @@ pub enum Color {
 pub enum EmitStage {
     Tokens,
     Ast,
+    /// The access analysis (`ompcc-access`).
+    Accesses,
     Ir,
     IrOpt,
     Ptx,
@@ -110,9 +112,10 @@ pub enum EmitStage {
 }
 
 impl EmitStage {
-    const ALL: [(&'static str, EmitStage); 6] = [
+    const ALL: [(&'static str, EmitStage); 7] = [
         ("tokens", EmitStage::Tokens),
         ("ast", EmitStage::Ast),
+        ("accesses", EmitStage::Accesses),
         ("ir", EmitStage::Ir),
         ("ir-opt", EmitStage::IrOpt),
         ("ptx", EmitStage::Ptx),

@@ -94,6 +94,12 @@ pub fn typed_ast(checked: &Checked, text: &str) -> String {
     ompcc_sema::print_typed(&checked.tu, &checked.typed, text)
 }
 
+/// `--emit=accesses`: the access analysis of every function of the main file.
+pub fn accesses(checked: &Checked) -> String {
+    let ua = ompcc_access::analyze(&checked.tu, &checked.typed);
+    ompcc_access::print::print(&ua, &checked.source_map)
+}
+
 fn has_errors(diags: &[ompcc_diag::Diagnostic]) -> bool {
     diags.iter().any(|d| d.severity == Severity::Error)
 }

@@ -387,6 +387,9 @@ fn frontend(
             frontend::typed_ast(&checked, &text_str).into_bytes(),
         ));
     }
+    if ours.emit == Some(EmitStage::Accesses) {
+        return Ok(Outcome::Emitted(frontend::accesses(&checked).into_bytes()));
+    }
     let opts = frontend::DeviceOptions {
         all_functions: ours.device_only,
         passes: ours.passes.as_deref(),
@@ -896,5 +899,22 @@ mod tests {
             ),
             Err(DriverError::Reported)
         ));
+        // --emit=accesses prints the access analysis and stops
+        ours.emit = Some(EmitStage::Accesses);
+        let out = frontend(
+            &input,
+            b"void f(int n, double *a) { for (int i = 0; i < n; i++) a[i] = 0; }\n",
+            &ours,
+            UnitFlags::default(),
+            &no_math,
+            &settings,
+        );
+        match out {
+            Ok(Outcome::Emitted(text)) => {
+                let text = String::from_utf8(text).unwrap();
+                assert!(text.contains("write a[0:n]"), "{text}");
+            }
+            _ => panic!("--emit=accesses did not emit"),
+        }
     }
 }
