@@ -761,6 +761,19 @@ impl<'a> Ctx<'a> {
             }
             ExprKind::Ident(_) => self.symbol_address(e, func, span),
             ExprKind::Unary(ast::UnaryOp::AddrOf, x) => self.lvalue_address(x, func, span),
+            // An array lvalue other than a name (`g[1]` of `int g[4][8]`, `s.arr`, `*g`)
+            // decays to the address of its first element.
+            ExprKind::Index(..)
+            | ExprKind::Member { .. }
+            | ExprKind::Unary(ast::UnaryOp::Deref, _)
+            | ExprKind::CompoundLiteral(..)
+                if self
+                    .typed
+                    .expr(e.id)
+                    .is_some_and(|i| self.typed.types.is_array(i.ty)) =>
+            {
+                self.lvalue_address(e, func, span)
+            }
             ExprKind::Binary(op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub), l, r) => {
                 let is_ptr = |x: &ast::Expr| {
                     self.typed
