@@ -663,8 +663,10 @@ impl Runtime {
                     )
                 })?;
             let dims = LaunchDims {
+                // At most a grid's x dimension (CUDA's 2^31 - 1): OpenMP lets a league have
+                // fewer teams than `num_teams` asks for.
                 teams: if l.num_teams > 0 {
-                    l.num_teams
+                    l.num_teams.min(i32::MAX as u32)
                 } else {
                     4 * dev.backend.multiprocessors()
                 },
