@@ -289,3 +289,27 @@ fn children_end_with_ompcc_even_after_sigkill() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// A kernel with a `switch` of 20,000 cases: the -O2 passes were quadratic in it (the
+/// dominator tree climbed the compare chain once per case, the CFG deduplicated edges by
+/// search; over 300 s, now seconds). The bound is generous so a busy machine cannot flake it.
+#[test]
+fn a_20000_case_switch_optimizes_in_near_linear_time() {
+    let mut s = String::from(
+        "#include <stdio.h>\nint main(void) {\nint x = 3, r = 0;\n\
+         #pragma omp target map(tofrom : r) map(to : x)\n{\nswitch (x * 7 + r) {\n",
+    );
+    for i in 0..20_000 {
+        s.push_str(&format!("case {i}: r += {}; break;\n", (i * 37) % 11));
+    }
+    s.push_str("default: r = -1;\n}\n}\nprintf(\"%d\\n\", r);\nreturn 0;\n}\n");
+    let sb = Sandbox::new();
+    sb.write("sw.c", &s);
+    let start = Instant::now();
+    ok(&ompcc_within(
+        &sb,
+        &["-fopenmp", "-O2", "--emit=ptx", "sw.c", "-o", "sw.ptx"],
+        Duration::from_secs(150),
+    ));
+    assert!(start.elapsed() < Duration::from_secs(150));
+}
