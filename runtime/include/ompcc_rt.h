@@ -106,6 +106,10 @@ int32_t ompcc_rt_target_update(int32_t device, uint32_t n, const ompcc_rt_map_en
                                const char *loc);
 /* use_device_ptr / use_device_addr: device address of host, or host if not mapped. */
 void *ompcc_rt_use_device_ptr(int32_t device, void *host, const char *name, const char *loc);
+/* num_teams / thread_limit / num_threads value for ompcc_rt_launch_args: a non-positive
+ * value is ignored (returns 0, the runtime picks) with one warning per loc; larger than
+ * UINT32_MAX saturates. */
+uint32_t ompcc_rt_clause_count(long long value, const char *clause, const char *loc);
 /* target: maps, launches, unmaps. Returns 1 if the kernel ran on a device, 0 if the caller
  * must run the host fallback (no device, device(initial), OMP_TARGET_OFFLOAD=DISABLED). */
 int32_t ompcc_rt_launch(const ompcc_rt_launch_args *args);

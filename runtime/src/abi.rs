@@ -513,6 +513,33 @@ pub unsafe extern "C" fn ompcc_rt_use_device_ptr(
     })
 }
 
+/// The value of a `num_teams`, `thread_limit` or `num_threads` clause of a launch, as the
+/// launch arguments take it: OpenMP requires a positive value, so a non-positive one is
+/// ignored (0: the runtime picks) with one warning per clause site, and one past `u32`
+/// saturates (the runtime clamps it to what the device allows).
+///
+/// # Safety
+/// `clause` and `loc` are NULL or NUL-terminated.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_clause_count(
+    value: i64,
+    clause: *const c_char,
+    loc: *const c_char,
+) -> u32 {
+    if value > 0 {
+        return u32::try_from(value).unwrap_or(u32::MAX);
+    }
+    static WARNED: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+    let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
+    if !warned.contains(&(loc as usize)) {
+        warned.push(loc as usize);
+        // SAFETY: forwarded contract.
+        let (clause, loc) = unsafe { (cstr(clause, "clause"), cstr(loc, UNKNOWN_LOC)) };
+        eprintln!("ompcc-rt: warning: {loc}: '{clause}' value {value} is not positive; ignored");
+    }
+    0
+}
+
 /// `target` region: maps the entries, launches the kernel, unmaps. Returns 1 when the kernel
 /// ran on a device, 0 when the caller must run the host fallback.
 ///

@@ -670,8 +670,10 @@ impl Runtime {
                 128
             }
             .min(max_threads);
+            // At most a grid's x dimension (CUDA's 2^31 - 1): OpenMP lets a league have fewer
+            // teams than `num_teams` asks for.
             let teams = if l.num_teams > 0 {
-                l.num_teams
+                l.num_teams.min(i32::MAX as u32)
             } else {
                 dev.backend
                     .default_teams(program, &kernel.name, threads, l.dyn_shared_bytes)

@@ -10,8 +10,8 @@ static int neg(int x) { return -x; }
 int (*op)(int) = neg;
 struct entry { const char *name; int *slot; } entries[2] = {{"a", &counter}, {"b", values + 1}};
 int read_all(void) { return *pc + *third + greeting[0] + op(1) + *entries[1].slot; }
-// check: .visible .global .align 4 .b8 counter[4] = {3, 0, 0, 0};
-// check: .global .align 1 .b8 __str[3] = {104, 105, 0};
+// check: .visible .global .align 4 .b8 counter[4] = {3};
+// check: .global .align 1 .b8 __str[3] = {104, 105};
 // check: .func (.param .b32 neg_retval0) neg(.param .b32 neg_param_0);
 // check: .visible .global .align 8 .u64 pc[1] = {generic(counter)};
 // nextln: .visible .global .align 8 .u64 third[1] = {generic(values)+8};

@@ -12,10 +12,10 @@ long accumulate(long v) {
     total += v;
     return total + calls;
 }
-// check: .visible .global .align 4 .b8 counter[4] = {0, 0, 0, 0};
+// check: .visible .global .align 4 .b8 counter[4];
 // check: .visible .global .align 8 .b8 table[32] = {0, 0, 0, 0, 0, 0, 240, 63,
 // check: .global .align 8 .b8 accumulate__calls[8]
-// check: .visible .global .align 8 .b8 total[8] = {5, 0, 0, 0, 0, 0, 0, 0};
+// check: .visible .global .align 8 .b8 total[8] = {5};
 // check: bump()
 // check: ld.global.u32 $(=%r\d+), [counter];
 // check: st.global.u32 [counter], $(=%r\d+);

@@ -33,6 +33,10 @@ pub struct Emitter {
     files: HashMap<FileId, Option<String>>,
 }
 
+/// The highest line number a preprocessed-line snippet shows (it is placed after that many
+/// blank lines); past it a diagnostic has its first line, notes and help only.
+const MAX_PADDED_LINE: usize = 100_000;
+
 /// A snippet source: its display name, its text, and (for preprocessed-line fallbacks) the
 /// number of blank lines placed before the line.
 struct Snippet {
@@ -96,7 +100,17 @@ impl Emitter {
         ));
 
         let mut snippets: Vec<Snippet> = Vec::new();
-        let primary = self.place(diag.primary.span, sm, &mut snippets);
+        let Some(primary) = self.place(diag.primary.span, sm, &mut snippets) else {
+            // No snippet (a line number past what a padded snippet can show): the notes
+            // and help as plain lines, as gcc writes them.
+            for note in &diag.notes {
+                out.push_str(&format!("note: {note}\n"));
+            }
+            if let Some(help) = &diag.help {
+                out.push_str(&format!("help: {help}\n"));
+            }
+            return out;
+        };
         let kind = match diag.severity {
             Severity::Error => ReportKind::Error,
             Severity::Warning => ReportKind::Warning,
@@ -122,8 +136,9 @@ impl Emitter {
         };
         report.add_label(label(primary, primary_msg, Color::Red));
         for extra in &diag.labels {
-            let range = self.place(extra.span, sm, &mut snippets);
-            report.add_label(label(range, &extra.message, Color::Blue));
+            if let Some(range) = self.place(extra.span, sm, &mut snippets) {
+                report.add_label(label(range, &extra.message, Color::Blue));
+            }
         }
         for note in &diag.notes {
             report.add_note(note);
@@ -149,13 +164,14 @@ impl Emitter {
         out
     }
 
-    /// Finds (or adds) the snippet that shows `span` and returns the label range in it.
+    /// Finds (or adds) the snippet that shows `span` and returns the label range in it;
+    /// `None` when the span's line is shown by no snippet.
     fn place(
         &mut self,
         span: Span,
         sm: &SourceMap,
         snippets: &mut Vec<Snippet>,
-    ) -> (String, Range<usize>) {
+    ) -> Option<(String, Range<usize>)> {
         let loc = sm.lookup(span.lo);
         let pp_line = sm.pp_line(span.lo);
         let pp_text = sm.pp_line_text(pp_line);
@@ -175,17 +191,22 @@ impl Emitter {
                     line_offset: 0,
                 });
             }
-            return (id, start + col0..start + col0 + len);
+            return Some((id, start + col0..start + col0 + len));
         }
         // Fallback: the preprocessed line alone, placed at its original line number (blank
         // lines before it) so ariadne numbers it as the user expects.
         let id = format!("{name} (preprocessed)");
         let pad = loc.line.saturating_sub(1) as usize;
+        if pad > MAX_PADDED_LINE {
+            // ariadne numbers lines by counting them (its gutter ignores a display offset),
+            // and `#line 2147483647` must not cost gigabytes.
+            return None;
+        }
         if let Some(s) = snippets.iter().find(|s| s.id == id) {
             if s.line_offset != pad {
                 // Another line of the same file is already shown: keep the first one's
                 // numbering and label this one at the start of that snippet's line.
-                return (id, s.line_offset..s.line_offset);
+                return Some((id, s.line_offset..s.line_offset));
             }
         } else {
             snippets.push(Snippet {
@@ -194,7 +215,7 @@ impl Emitter {
                 line_offset: pad,
             });
         }
-        (id, pad + col0..pad + col0 + len)
+        Some((id, pad + col0..pad + col0 + len))
     }
 
     fn original<'a>(&'a mut self, file: FileId, sm: &'a SourceMap) -> Option<&'a str> {

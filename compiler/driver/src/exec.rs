@@ -2,19 +2,64 @@
 //!
 //! Invariants: every command ompcc runs goes through [`Runner`], so `-v` shows exactly what
 //! runs and `-###` runs nothing. A child killed by signal N reads as exit status 128+N (the
-//! shell's convention). A SIGINT/SIGTERM/SIGHUP sent to ompcc is noted instead of killing it,
-//! so the temporary directory is removed before ompcc exits with 128+N; the children are not
-//! affected (a handler, unlike an ignored signal, is reset by exec).
+//! shell's convention). A SIGINT/SIGTERM/SIGHUP sent to ompcc is taken by a thread of its
+//! own, whatever the main thread is doing (a child running, a long pass): it removes the
+//! temporary paths registered with [`remove_on_signal`] and exits with 128+N at once. Every
+//! child is started with the parent-death signal SIGTERM (`PR_SET_PDEATHSIG`), so it ends
+//! with ompcc however ompcc ends, SIGKILL included, and still removes its own temporary
+//! files (gcc does on SIGTERM). The handlers are reset by exec, so children keep the
+//! default dispositions.
 
 use std::io::Write as _;
-use std::os::unix::process::ExitStatusExt as _;
-use std::path::Path;
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, Once};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use tempfile::NamedTempFile;
+
+/// The signal ompcc received (0: none).
+static INTERRUPTED: AtomicUsize = AtomicUsize::new(0);
+
+/// Temporary files and directories to remove when a signal stops ompcc.
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+static HANDLER: Once = Once::new();
+
+/// Registers `path` (a file or a directory) for removal if a signal stops ompcc.
+pub fn remove_on_signal(path: &Path) {
+    let mut t = TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner());
+    t.push(path.to_owned());
+}
+
+/// Starts the thread that stops ompcc on SIGINT, SIGTERM and SIGHUP (once per process).
+fn install_handler() {
+    HANDLER.call_once(|| {
+        // Failing to register only means a signal kills ompcc the default way, leaving its
+        // temporary directory behind.
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("ompcc-signals".into())
+            .spawn(move || {
+                if let Some(sig) = signals.forever().next() {
+                    INTERRUPTED.store(sig as usize, Ordering::SeqCst);
+                    let paths = {
+                        let t = TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner());
+                        t.clone()
+                    };
+                    for p in paths {
+                        let _ = std::fs::remove_dir_all(&p).or_else(|_| std::fs::remove_file(&p));
+                    }
+                    // Children get SIGTERM as ompcc ends (their parent-death signal).
+                    std::process::exit(128 + sig);
+                }
+            });
+    });
+}
 
 /// A host command: program and arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,26 +105,18 @@ pub enum RunError {
 /// Runs commands, echoing them for `-v`.
 pub struct Runner {
     verbose: bool,
-    interrupted: Arc<AtomicUsize>,
 }
 
 impl Runner {
-    /// A runner; installs the interruption handlers.
+    /// A runner; installs the interruption handler.
     pub fn new(verbose: bool) -> Runner {
-        let interrupted = Arc::new(AtomicUsize::new(0));
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            // Failing to register only means an interrupt may leave temporary files behind.
-            let _ = signal_hook::flag::register_usize(sig, Arc::clone(&interrupted), sig as usize);
-        }
-        Runner {
-            verbose,
-            interrupted,
-        }
+        install_handler();
+        Runner { verbose }
     }
 
     /// The signal ompcc received, if any.
     pub fn interruption(&self) -> Option<i32> {
-        match self.interrupted.load(Ordering::SeqCst) {
+        match INTERRUPTED.load(Ordering::SeqCst) {
             0 => None,
             sig => i32::try_from(sig).ok(),
         }
@@ -128,6 +165,7 @@ impl Runner {
         let (program, args) = cmd.argv.split_at(split);
         let mut c = Command::new(&program[0]);
         c.args(&program[1..]).env(NESTED_VAR, "1");
+        end_with_parent(&mut c);
         let length: usize = args.iter().map(|a| a.len() + 1).sum();
         if length <= RESPONSE_FILE_THRESHOLD {
             c.args(args);
@@ -160,6 +198,26 @@ impl Runner {
     }
 }
 
+/// Makes the child get SIGTERM when the thread that starts it (ompcc's main thread, which
+/// waits for it) ends, so no child outlives ompcc.
+fn end_with_parent(c: &mut Command) {
+    // SAFETY: getpid before the fork; prctl, getppid and _exit are async-signal-safe and
+    // touch no memory of the parent.
+    let parent = unsafe { libc::getpid() };
+    unsafe {
+        c.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // ompcc ended between the fork and the prctl: end as it would have made us.
+            if libc::getppid() != parent {
+                libc::_exit(128 + libc::SIGTERM);
+            }
+            Ok(())
+        });
+    }
+}
+
 fn write_response_file(args: &[String]) -> std::io::Result<NamedTempFile> {
     let mut file = in_temp_dir(|dir| {
         tempfile::Builder::new()
@@ -167,6 +225,7 @@ fn write_response_file(args: &[String]) -> std::io::Result<NamedTempFile> {
             .suffix(".rsp")
             .tempfile_in(dir)
     })?;
+    remove_on_signal(file.path());
     let text: Vec<String> = args.iter().map(|a| response_quote(a)).collect();
     file.write_all(text.join("\n").as_bytes())?;
     file.flush()?;

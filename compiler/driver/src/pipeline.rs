@@ -145,6 +145,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
 
     let tmp = exec::in_temp_dir(|dir| tempfile::Builder::new().prefix("ompcc-").tempdir_in(dir))
         .map_err(|e| DriverError::Fatal(format!("cannot create a temporary directory: {e}")))?;
+    exec::remove_on_signal(tmp.path());
     let color = step1_color(inv.ours.color);
 
     // Step 1: preprocess every C unit.

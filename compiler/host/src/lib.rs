@@ -515,17 +515,21 @@ impl Writer<'_> {
         let device = r.device.map_or(embed::DEVICE_DEFAULT.to_string(), |d| {
             format!("(int)({})", self.src(d))
         });
-        let clause = |e: Option<&ompcc_syntax::ast::Expr>| {
-            e.map_or("0".to_owned(), |e| {
-                format!("(unsigned int)({})", self.src(e))
-            })
+        // A clause's value as the launch takes it: the runtime warns about and ignores a
+        // non-positive one (0: it picks), and the least of several ignores those.
+        let clause = |(name, e): &(&str, &ompcc_syntax::ast::Expr)| {
+            format!(
+                "ompcc_rt_clause_count((long long)({}), \"{name}\", {})",
+                self.src(e),
+                self.loc(e.span)
+            )
         };
         let bound = |b: Bound<'_>| match b {
             Bound::One => "1".to_owned(),
             Bound::Least(es) => es
                 .iter()
-                .map(|e| clause(Some(e)))
-                .reduce(|a, b| format!("({a} < {b} ? {a} : {b})"))
+                .map(clause)
+                .reduce(|a, b| format!("__ompcc_least_count({a}, {b})"))
                 .unwrap_or_else(|| "0".to_owned()),
         };
         let shape = launch_shape(r);
@@ -906,7 +910,8 @@ fn newlines_of(s: &str) -> String {
 /// (none: the runtime's default).
 pub(crate) enum Bound<'a> {
     One,
-    Least(Vec<&'a ompcc_syntax::ast::Expr>),
+    /// The least of these clauses' values (clause name, expression); none: the runtime picks.
+    Least(Vec<(&'static str, &'a ompcc_syntax::ast::Expr)>),
 }
 
 /// The teams and threads a region's kernel is launched with.
@@ -921,7 +926,8 @@ pub(crate) struct LaunchShape<'a> {
 /// constructs (`TargetRegion::forks_team`) starts with `thread_limit` threads, the workers of
 /// the main thread; otherwise one thread per team runs it.
 pub(crate) fn launch_shape<'a>(r: &ompcc_omp::TargetRegion<'a>) -> LaunchShape<'a> {
-    let teams = || Bound::Least(r.num_teams.into_iter().collect());
+    let teams = || Bound::Least(r.num_teams.map(|e| ("num_teams", e)).into_iter().collect());
+    let limit = r.thread_limit.map(|e| ("thread_limit", e));
     match r.mode {
         ExecMode::Spmd => {
             let num_threads = [Some(r.directive), r.loop_nest.map(|l| l.directive)]
@@ -929,17 +935,19 @@ pub(crate) fn launch_shape<'a>(r: &ompcc_omp::TargetRegion<'a>) -> LaunchShape<'
                 .flatten()
                 .flat_map(|d| &d.clauses)
                 .find_map(|c| match (&c.name, &c.kind) {
-                    (OmpClauseName::NumThreads, OmpClauseKind::Expr(e)) => Some(&**e),
+                    (OmpClauseName::NumThreads, OmpClauseKind::Expr(e)) => {
+                        Some(("num_threads", &**e))
+                    }
                     _ => None,
                 });
             LaunchShape {
                 teams: if r.league { teams() } else { Bound::One },
-                threads: Bound::Least(num_threads.into_iter().chain(r.thread_limit).collect()),
+                threads: Bound::Least(num_threads.into_iter().chain(limit).collect()),
             }
         }
         ExecMode::Generic if r.forks_team => LaunchShape {
             teams: teams(),
-            threads: Bound::Least(r.thread_limit.into_iter().collect()),
+            threads: Bound::Least(limit.into_iter().collect()),
         },
         ExecMode::Generic => LaunchShape {
             teams: teams(),

@@ -19,10 +19,13 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
             Bound::One => "1".to_owned(),
             Bound::Least(es) => match es.as_slice() {
                 [] => "runtime".to_owned(),
-                [e] => src(e),
+                [(_, e)] => src(e),
                 es => format!(
                     "min({})",
-                    es.iter().map(|e| src(e)).collect::<Vec<_>>().join(", ")
+                    es.iter()
+                        .map(|(_, e)| src(e))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             },
         };

@@ -131,12 +131,19 @@ void f(int n, int *a) {
     let text = rewritten(src, &DeviceImage::default());
     cc_accepts(&text);
     assert!(
-        text.contains("(unsigned int)(n / 4), (unsigned int)(64), 0u, 0u, \"t.c:2:1\"}"),
+        text.contains(
+            "ompcc_rt_clause_count((long long)(n / 4), \"num_teams\", \"t.c:2:80\"), \
+             ompcc_rt_clause_count((long long)(64), \"thread_limit\", \"t.c:2:100\"), 0u, 0u, \
+             \"t.c:2:1\"}"
+        ),
         "{text}"
     );
     // No `teams`: one team, whatever the device's size.
     assert!(
-        text.contains(", 1, (unsigned int)(8), 0u, 0u, \"t.c:4:1\"}"),
+        text.contains(
+            ", 1, ompcc_rt_clause_count((long long)(8), \"num_threads\", \"t.c:4:65\"), 0u, 0u, \
+             \"t.c:4:1\"}"
+        ),
         "{text}"
     );
     assert!(
@@ -173,11 +180,18 @@ void f(int n, int *a) {
     let text = rewritten(src, &DeviceImage::default());
     cc_accepts(&text);
     assert!(
-        text.contains("(unsigned int)(2), (unsigned int)(32), 0u, 0u, \"t.c:6:1\"}"),
+        text.contains(
+            "ompcc_rt_clause_count((long long)(2), \"num_teams\", \"t.c:6:36\"), \
+             ompcc_rt_clause_count((long long)(32), \"thread_limit\", \"t.c:6:52\"), 0u, 0u, \
+             \"t.c:6:1\"}"
+        ),
         "{text}"
     );
     assert!(
-        text.contains("(unsigned int)(2), 1, 0u, 0u, \"t.c:12:1\"}"),
+        text.contains(
+            "ompcc_rt_clause_count((long long)(2), \"num_teams\", \"t.c:12:36\"), 1, 0u, 0u, \
+             \"t.c:12:1\"}"
+        ),
         "{text}"
     );
 }

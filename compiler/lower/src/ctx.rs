@@ -10,6 +10,7 @@
 //! `declare target` object this unit only declares.
 
 use crate::func::FnLower;
+use crate::init_image::InitImage;
 use crate::ty::{self, Scalar};
 use ompcc_diag::{Diagnostic, FileId, SourceMap, Span};
 use ompcc_ir::{
@@ -644,13 +645,13 @@ impl<'a> Ctx<'a> {
         size: u64,
         span: Span,
     ) -> (Vec<u8>, Vec<Reloc>) {
-        let mut bytes = vec![0u8; size as usize];
+        let mut bytes = InitImage::new(size);
         let mut relocs = Vec::new();
         let Some(decl) = self.obj_decls.get(&sym).copied() else {
-            return (bytes, relocs);
+            return (bytes.into_bytes(), relocs);
         };
         let Some(entries) = self.typed.inits.get(&InitKey::Decl(decl)) else {
-            return (bytes, relocs);
+            return (bytes.into_bytes(), relocs);
         };
         for e in entries.clone() {
             if let Err(msg) = self.write_const(&mut bytes, &mut relocs, &e, func, span) {
@@ -666,12 +667,12 @@ impl<'a> Ctx<'a> {
             }
         }
         relocs.sort_by_key(|r| r.offset);
-        (bytes, relocs)
+        (bytes.into_bytes(), relocs)
     }
 
     fn write_const(
         &mut self,
-        bytes: &mut [u8],
+        bytes: &mut InitImage,
         relocs: &mut Vec<Reloc>,
         e: &ompcc_sema::InitEntry,
         func: &str,
@@ -692,10 +693,7 @@ impl<'a> Ctx<'a> {
             let n = types.size_of(e.ty).unwrap_or(0) as usize / elem.max(1);
             for (i, &u) in s.value.iter().take(n).enumerate() {
                 let le = (u as u64).to_le_bytes();
-                let dst = bytes
-                    .get_mut(at + i * elem..at + (i + 1) * elem)
-                    .ok_or("string out of range")?;
-                dst.copy_from_slice(&le[..elem]);
+                bytes.write((at + i * elem) as u64, &le[..elem])?;
             }
             return Ok(());
         }
@@ -729,20 +727,12 @@ impl<'a> Ctx<'a> {
         };
         if let Some(w) = e.bit_width {
             for (i, bit) in (0..w).zip(e.bit_offset..) {
-                let byte = (bit / 8) as usize;
-                let b = bytes.get_mut(byte).ok_or("bitfield out of range")?;
-                if (raw >> i) & 1 == 1 {
-                    *b |= 1 << (bit % 8);
-                } else {
-                    *b &= !(1 << (bit % 8));
-                }
+                bytes.set_bit(bit, (raw >> i) & 1 == 1)?;
             }
             return Ok(());
         }
         let n = class.ty().bytes() as usize;
-        let dst = bytes.get_mut(at..at + n).ok_or("value out of range")?;
-        dst.copy_from_slice(&raw.to_le_bytes()[..n]);
-        Ok(())
+        bytes.write(at as u64, &raw.to_le_bytes()[..n])
     }
 
     /// The symbol and byte offset of a constant address (`&g`, an array or function name,
@@ -771,6 +761,19 @@ impl<'a> Ctx<'a> {
             }
             ExprKind::Ident(_) => self.symbol_address(e, func, span),
             ExprKind::Unary(ast::UnaryOp::AddrOf, x) => self.lvalue_address(x, func, span),
+            // An array lvalue other than a name (`g[1]` of `int g[4][8]`, `s.arr`, `*g`)
+            // decays to the address of its first element.
+            ExprKind::Index(..)
+            | ExprKind::Member { .. }
+            | ExprKind::Unary(ast::UnaryOp::Deref, _)
+            | ExprKind::CompoundLiteral(..)
+                if self
+                    .typed
+                    .expr(e.id)
+                    .is_some_and(|i| self.typed.types.is_array(i.ty)) =>
+            {
+                self.lvalue_address(e, func, span)
+            }
             ExprKind::Binary(op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub), l, r) => {
                 let is_ptr = |x: &ast::Expr| {
                     self.typed
@@ -885,7 +888,7 @@ impl<'a> Ctx<'a> {
         let align = types.align_of(ty).unwrap_or(1).max(1) as u32;
         let name = self.unique_name("__compound");
         self.literals.insert(e.id, name.clone());
-        let mut bytes = vec![0u8; size as usize];
+        let mut bytes = InitImage::new(size);
         let mut relocs = Vec::new();
         let entries = self
             .typed
@@ -905,7 +908,7 @@ impl<'a> Ctx<'a> {
             space: AddrSpace::Global,
             size: size.max(1),
             align,
-            init: Some(bytes),
+            init: Some(bytes.into_bytes()),
         });
         Ok(name)
     }

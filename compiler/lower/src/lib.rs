@@ -102,6 +102,7 @@ mod func;
 mod generic;
 mod hints;
 mod icv;
+mod init_image;
 mod kernel;
 mod lock;
 mod privatize;

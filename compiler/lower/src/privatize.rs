@@ -16,8 +16,8 @@ use ompcc_ir::{
 use ompcc_sema::SymbolId;
 use ompcc_sema::types::QualType;
 use ompcc_syntax::ast::{
-    Expr, ExprKind, OmpClauseKind, OmpClauseName as C, OmpDirective, OmpDirectiveKind as K,
-    ReductionOp,
+    DefaultKind, Expr, ExprKind, OmpClauseKind, OmpClauseName as C, OmpDirective,
+    OmpDirectiveKind as K, ReductionOp,
 };
 
 /// One privatized list item of a construct.
@@ -142,6 +142,22 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             for item in list {
                 self.privatize_item(item, kind, out);
             }
+        }
+        // `default(private)` / `default(firstprivate)` on a `parallel` or `teams` (alone or as
+        // a leaf of a combined construct, `target parallel` included): every variable the
+        // body uses that no clause names gets its copy. Tasks apply their own rule
+        // (`task_data`).
+        let words = d.kind.words();
+        let team_leaf = words.iter().any(|w| matches!(*w, "parallel" | "teams"))
+            && !words.iter().any(|w| matches!(*w, "task" | "taskloop"));
+        let default = d.clauses.iter().find_map(|c| match c.kind {
+            OmpClauseKind::Default(k @ (DefaultKind::Private | DefaultKind::Firstprivate)) => {
+                Some(k)
+            }
+            _ => None,
+        });
+        if let (true, Some(k), Some(body)) = (team_leaf, default, d.body.as_deref()) {
+            self.implicit_privates(d, body, Some(k), out);
         }
     }
 

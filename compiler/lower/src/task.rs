@@ -68,6 +68,21 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         if default == Some(DefaultKind::Shared) {
             return Some(privs);
         }
+        self.implicit_privates(d, body, default, &mut privs);
+        Some(privs)
+    }
+
+    /// Privatizes the variables `body` uses that `d`'s clauses do not name and that have a
+    /// local binding (the program's globals and statics are shared): as `default` says, or,
+    /// without one, as a task's implicit rule says (firstprivate unless the innermost
+    /// enclosing parallel region shares the variable).
+    pub(crate) fn implicit_privates(
+        &mut self,
+        d: &'a OmpDirective,
+        body: &'a ompcc_syntax::ast::Stmt,
+        default: Option<DefaultKind>,
+        privs: &mut Vec<Private<'a>>,
+    ) {
         let named = self.clause_symbols(d);
         let (declared, used) = crate::walk::declared_and_used(body, self.cx.typed);
         let mut seen = FxHashSet::default();
@@ -98,9 +113,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let Some(e) = self.cx.expr_by_id(id) else {
                 continue;
             };
-            self.privatize_item(e, kind, &mut privs);
+            self.privatize_item(e, kind, privs);
         }
-        Some(privs)
     }
 
     /// The variables a directive's clauses name.

@@ -13,6 +13,7 @@
 
 use crate::remarks::{Remarks, plural};
 use crate::util::{Replacements, iconst_value};
+use cranelift_entity::SecondaryMap;
 use ompcc_ir::analysis::{ControlFlowGraph, DefUse, DominatorTree};
 use ompcc_ir::{Block, BlockCall, Function, Inst, InstData};
 
@@ -69,6 +70,17 @@ fn lone_jump(func: &Function, b: Block) -> Option<(Inst, Block, Vec<ompcc_ir::Va
 fn thread_jumps(func: &mut Function) -> bool {
     let mut changed = false;
     let entry = func.layout.entry_block();
+    // One graph and one def-use table for the whole walk (linear, not per block): the
+    // predecessor lists are updated as branches are redirected. The def-use table may go
+    // stale, but only conservatively: a redirected branch uses the values the bypassed
+    // block's jump or the branch itself already used, and a block whose parameter that jump
+    // used was never bypassable (its parameters had a user outside it).
+    let cfg = ControlFlowGraph::compute(func);
+    let mut preds: SecondaryMap<Block, Vec<(Block, Inst)>> = SecondaryMap::new();
+    for b in func.layout.blocks() {
+        preds[b] = cfg.preds(b).to_vec();
+    }
+    let mut du: Option<DefUse> = None;
     for e in func.layout.blocks().collect::<Vec<_>>() {
         if Some(e) == entry {
             continue;
@@ -83,7 +95,7 @@ fn thread_jumps(func: &mut Function) -> bool {
         // The parameters disappear with the block: they may only be used by its own jump
         // (blocks that `e` dominates could use them directly).
         if !params.is_empty() {
-            let du = DefUse::compute(func);
+            let du = du.get_or_insert_with(|| DefUse::compute(func));
             if params
                 .iter()
                 .any(|&p| du.users(p).iter().any(|&u| u != jump))
@@ -91,8 +103,7 @@ fn thread_jumps(func: &mut Function) -> bool {
                 continue;
             }
         }
-        let cfg = ControlFlowGraph::compute(func);
-        for &(_, br) in cfg.preds(e) {
+        for (pb, br) in std::mem::take(&mut preds[e]) {
             let (calls, pool) = func.dfg.branch_destinations_and_pool(br);
             for call in calls.iter_mut().filter(|c| c.block == e) {
                 let incoming = call.args.as_slice(pool).to_vec();
@@ -107,6 +118,11 @@ fn thread_jumps(func: &mut Function) -> bool {
                 call.args.clear(pool);
                 call.args.extend(new_args, pool);
                 changed = true;
+            }
+            // A repeated pair (the branch already reached `target`) is harmless: bypassing
+            // `target` later finds no call of it left in that branch the second time.
+            if preds[target].last() != Some(&(pb, br)) {
+                preds[target].push((pb, br));
             }
         }
     }
@@ -131,40 +147,36 @@ fn merge_blocks(func: &mut Function) -> bool {
     let mut changed = false;
     let mut repl = Replacements::default();
     let entry = func.layout.entry_block();
-    loop {
-        let cfg = ControlFlowGraph::compute(func);
-        let mut merged = false;
-        for b in func.layout.blocks().collect::<Vec<_>>() {
-            if Some(b) == entry {
-                continue;
-            }
-            let preds = cfg.preds(b);
-            let [(p, br)] = preds else { continue };
-            let (p, br) = (*p, *br);
-            if p == b {
-                continue;
-            }
-            let InstData::Jump { dest } = func.dfg.inst(br) else {
-                continue;
-            };
-            let args = func.dfg.block_call_args(dest).to_vec();
-            let params = func.dfg.block_params(b).to_vec();
-            for (param, arg) in params.into_iter().zip(args) {
-                repl.insert(param, arg);
-            }
-            func.layout.remove_inst(br);
-            if let Some(first) = func.layout.first_inst(b) {
-                func.layout.split_off_to(first, p);
-            }
-            func.layout.remove_block(b);
-            merged = true;
-            changed = true;
-            // The CFG changed: recompute before the next merge.
-            break;
+    // One graph for the whole walk: merging moves a block's instructions, not its edges, so
+    // each block keeps its predecessor branches; the block that holds a branch now is asked
+    // of the layout.
+    let cfg = ControlFlowGraph::compute(func);
+    for b in func.layout.blocks().collect::<Vec<_>>() {
+        if Some(b) == entry || !func.layout.is_block_inserted(b) {
+            continue;
         }
-        if !merged {
-            break;
+        let [(_, br)] = cfg.preds(b) else { continue };
+        let br = *br;
+        let Some(p) = func.layout.inst_block(br) else {
+            continue;
+        };
+        if p == b {
+            continue;
         }
+        let InstData::Jump { dest } = func.dfg.inst(br) else {
+            continue;
+        };
+        let args = func.dfg.block_call_args(dest).to_vec();
+        let params = func.dfg.block_params(b).to_vec();
+        for (param, arg) in params.into_iter().zip(args) {
+            repl.insert(param, arg);
+        }
+        func.layout.remove_inst(br);
+        if let Some(first) = func.layout.first_inst(b) {
+            func.layout.split_off_to(first, p);
+        }
+        func.layout.remove_block(b);
+        changed = true;
     }
     repl.apply(func);
     changed

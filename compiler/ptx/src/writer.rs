@@ -330,8 +330,16 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
             _ => ".visible .global",
         };
         let init = g.init.as_deref().unwrap_or(&[]);
-        let mut units = Vec::with_capacity((g.size / 8) as usize);
-        for u in 0..g.size / 8 {
+        // Initializers may be incomplete (PTX ISA 5.4.4: the rest is zero): write up to the
+        // last address or nonzero byte, so a large object costs its initialized part only.
+        let nonzero = init
+            .iter()
+            .rposition(|&b| b != 0)
+            .map_or(0, |i| i as u64 / 8 + 1);
+        let last_reloc = relocs.iter().map(|r| r.offset / 8 + 1).max().unwrap_or(0);
+        let used = nonzero.max(last_reloc).min(g.size / 8);
+        let mut units = Vec::with_capacity(used as usize);
+        for u in 0..used {
             let off = u * 8;
             if let Some(r) = relocs.iter().find(|r| r.offset == off) {
                 let extern_func = m.decls.iter().any(|d| d.name == r.target)
@@ -412,10 +420,17 @@ impl<'o, W: fmt::Write> Writer<'o, W> {
             "{space} .align {} .b8 {}[{}]",
             g.align, g.name, g.size
         )?;
-        if let Some(init) = &g.init {
+        // Globals start as zero; an initializer may be incomplete (PTX ISA 5.4.4), so it
+        // stops at the last nonzero byte and an all-zero object has none.
+        let init = g.init.as_deref().unwrap_or(&[]);
+        let used = init
+            .iter()
+            .rposition(|&b| b != 0)
+            .map_or(0, |i| i + 1)
+            .min(g.size as usize);
+        if used > 0 {
             self.out.write_str(" = {")?;
-            for i in 0..g.size {
-                let b = init.get(i as usize).copied().unwrap_or(0);
+            for (i, b) in init[..used].iter().enumerate() {
                 let sep = if i == 0 { "" } else { ", " };
                 write!(self.out, "{sep}{b}")?;
             }

@@ -54,18 +54,28 @@ impl DominatorTree {
             dt.rpo_num[b] = i as u32 + 1;
         }
         dt.idom[entry] = Some(entry);
+        // Blocks known to lie below the candidate of the block being processed (marked with
+        // its stamp): a climb that meets one stops, so a block with thousands of predecessors
+        // deep in the tree (a `switch` lowered to a chain of compares) costs each tree node
+        // once, not once per predecessor.
+        let mut marks: SecondaryMap<Block, u32> = SecondaryMap::new();
+        let mut stamp = 0u32;
         let mut changed = true;
         while changed {
             changed = false;
             for &b in dt.rpo.iter().skip(1) {
+                stamp += 1;
                 let mut new_idom: Option<Block> = None;
                 for p in cfg.pred_blocks(b) {
                     if dt.rpo_num[p] == 0 || dt.idom[p].is_none() {
                         continue;
                     }
                     new_idom = Some(match new_idom {
-                        None => p,
-                        Some(cur) => dt.intersect(p, cur),
+                        None => {
+                            marks[p] = stamp;
+                            p
+                        }
+                        Some(cur) => dt.intersect_marked(p, cur, &mut marks, stamp),
                     });
                 }
                 if new_idom.is_some() && dt.idom[b] != new_idom {
@@ -98,16 +108,38 @@ impl DominatorTree {
         dt
     }
 
-    fn intersect(&self, mut a: Block, mut b: Block) -> Block {
-        while a != b {
-            while self.rpo_num[a] > self.rpo_num[b] {
-                a = self.idom[a].unwrap_or(a);
+    /// `intersect(a, cur)` where every block marked with `stamp` lies below `cur` (so
+    /// reaching one means the answer is `cur`); marks the blocks climbed from `a`, which lie
+    /// below the answer.
+    fn intersect_marked(
+        &self,
+        a: Block,
+        cur: Block,
+        marks: &mut SecondaryMap<Block, u32>,
+        stamp: u32,
+    ) -> Block {
+        let mut x = a;
+        let mut climbed = Vec::new();
+        let mut b = cur;
+        let result = loop {
+            if marks[x] == stamp {
+                break cur;
             }
-            while self.rpo_num[b] > self.rpo_num[a] {
+            if x == b {
+                break x;
+            }
+            if self.rpo_num[x] > self.rpo_num[b] {
+                climbed.push(x);
+                x = self.idom[x].unwrap_or(x);
+            } else {
                 b = self.idom[b].unwrap_or(b);
             }
+        };
+        for c in climbed {
+            marks[c] = stamp;
         }
-        a
+        marks[result] = stamp;
+        result
     }
 
     /// Whether `block` is reachable from the entry.

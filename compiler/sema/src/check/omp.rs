@@ -18,6 +18,17 @@ use ompcc_syntax::ast::{
     OmpClauseName, OmpDirective, OmpDirectiveKind as K, ReductionOp, Stmt, StmtKind, UnaryOp,
 };
 
+fn map_type_name(t: ast::MapType) -> &'static str {
+    match t {
+        ast::MapType::To => "to",
+        ast::MapType::From => "from",
+        ast::MapType::ToFrom => "tofrom",
+        ast::MapType::Alloc => "alloc",
+        ast::MapType::Release => "release",
+        ast::MapType::Delete => "delete",
+    }
+}
+
 fn first_word(k: K) -> &'static str {
     k.words().first().copied().unwrap_or("")
 }
@@ -285,6 +296,7 @@ impl Checker<'_> {
     /// An executable directive with its statement `s`.
     pub(super) fn omp_directive(&mut self, d: &OmpDirective) {
         self.omp_clauses(d);
+        self.data_clauses(d);
         // The name of `critical(name)` lives in its own namespace: it is not an expression.
         if d.kind != K::Critical {
             for a in &d.args {
@@ -356,6 +368,91 @@ impl Checker<'_> {
         if d.kind == K::Unroll {
             self.canonical_loop_nest(d, body, 1);
             self.omp_unroll(d, body);
+        }
+    }
+
+    /// What the data constructs require of their clauses (OpenMP 5.2 sections 13.6-13.9):
+    /// `target update` moves something (`to`/`from`), `target enter data` / `exit data` map
+    /// something with a map type of their direction, `target data` maps or converts
+    /// something; and no array section of a map or motion clause has a constant negative
+    /// length.
+    fn data_clauses(&mut self, d: &OmpDirective) {
+        let has = |names: &[OmpClauseName]| d.clauses.iter().any(|c| names.contains(&c.name));
+        let missing = match d.kind {
+            K::TargetUpdate if !has(&[OmpClauseName::To, OmpClauseName::From]) => {
+                Some("a 'to' or 'from' clause")
+            }
+            K::TargetEnterData | K::TargetExitData if !has(&[OmpClauseName::Map]) => {
+                Some("a 'map' clause")
+            }
+            K::TargetData
+                if !has(&[
+                    OmpClauseName::Map,
+                    OmpClauseName::UseDevicePtr,
+                    OmpClauseName::UseDeviceAddr,
+                ]) =>
+            {
+                Some("a 'map', 'use_device_ptr' or 'use_device_addr' clause")
+            }
+            _ => None,
+        };
+        if let Some(what) = missing {
+            self.error(
+                "E0650",
+                format!("'#pragma omp {}' must have {what}", d.kind),
+                d.span,
+            );
+        }
+        for c in &d.clauses {
+            let list = match &c.kind {
+                OmpClauseKind::Map { map_type, list, .. } => {
+                    let allowed: &[ast::MapType] = match d.kind {
+                        K::TargetEnterData => &[ast::MapType::To, ast::MapType::Alloc],
+                        K::TargetExitData => &[
+                            ast::MapType::From,
+                            ast::MapType::Release,
+                            ast::MapType::Delete,
+                        ],
+                        _ => &[],
+                    };
+                    let mt = map_type.unwrap_or(ast::MapType::ToFrom);
+                    if !allowed.is_empty() && !allowed.contains(&mt) {
+                        let names: Vec<String> = allowed
+                            .iter()
+                            .map(|t| format!("'{}'", map_type_name(*t)))
+                            .collect();
+                        self.error(
+                            "E0651",
+                            format!(
+                                "map type '{}' is not allowed on '#pragma omp {}' (only {})",
+                                map_type_name(mt),
+                                d.kind,
+                                names.join(", ")
+                            ),
+                            c.span,
+                        );
+                    }
+                    list
+                }
+                OmpClauseKind::Motion { list, .. } if d.kind == K::TargetUpdate => list,
+                _ => continue,
+            };
+            for item in list {
+                let mut cur = strip(item);
+                while let ExprKind::ArraySection { base, length, .. } = &cur.kind {
+                    if let Some(len) = length
+                        && let Some(ConstValue::Int(v)) = super::fold::fold(&self.out, len)
+                        && v.as_i128().is_some_and(|v| v < 0)
+                    {
+                        self.error(
+                            "E0652",
+                            format!("array section in '{}' clause has a negative length", c.name),
+                            len.span,
+                        );
+                    }
+                    cur = strip(base);
+                }
+            }
         }
     }
 

@@ -1,0 +1,315 @@
+//! Reliability: inputs that once crashed or hung ompcc, signals, and run-time limits. Each
+//! test bounds its time (generously: the machine may be busy) and asserts on it.
+
+mod support;
+
+use std::io::Read as _;
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+use support::*;
+
+/// Waits for `child` at most `limit`; kills it and fails past that.
+#[track_caller]
+fn wait_within(mut child: Child, limit: Duration, what: &str) -> (Output, Duration) {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waiting") {
+            let mut out = Vec::new();
+            let mut err = Vec::new();
+            if let Some(mut s) = child.stdout.take() {
+                let _ = s.read_to_end(&mut out);
+            }
+            if let Some(mut s) = child.stderr.take() {
+                let _ = s.read_to_end(&mut err);
+            }
+            let output = Output {
+                status,
+                stdout: out,
+                stderr: err,
+            };
+            return (output, start.elapsed());
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} took more than {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// `ompcc ARGS` in `sb`, at most `limit`.
+#[track_caller]
+fn ompcc_within(sb: &Sandbox, args: &[&str], limit: Duration) -> Output {
+    let child = sb
+        .ompcc_cmd(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting ompcc");
+    wait_within(child, limit, &format!("ompcc {}", args.join(" "))).0
+}
+
+#[test]
+fn huge_zero_initialized_device_objects_compile_without_their_size_in_memory() {
+    let sb = Sandbox::new();
+    sb.write(
+        "big.c",
+        "#include <stdio.h>\n\
+         char table[1ULL << 40];\n\
+         #pragma omp declare target(table)\n\
+         long ones[1L << 20] = {1, 2, [1000] = 3};\n\
+         #pragma omp declare target(ones)\n\
+         int main(void) {\n\
+         int r = 0;\n\
+         #pragma omp target map(from : r)\n\
+         {\n\
+             static char h[1ULL << 40];\n\
+             h[5] = 1;\n\
+             r = h[5] + table[7] + (int)ones[1000];\n\
+         }\n\
+         printf(\"%d\\n\", r);\n\
+         return 0;\n\
+         }\n",
+    );
+    let out = ompcc_within(
+        &sb,
+        &["-fopenmp", "-O2", "--emit=ptx", "big.c", "-o", "big.ptx"],
+        Duration::from_secs(60),
+    );
+    ok(&out);
+    let ptx = String::from_utf8(sb.read("big.ptx")).unwrap();
+    assert!(ptx.contains(".b8 table[1099511627776];"), "{ptx}");
+    // only the initialized prefix is written: 1001 longs, the last one 3
+    let ones = ptx.lines().find(|l| l.contains(" ones[")).unwrap();
+    assert!(
+        ones.len() < 40_000 && ones.ends_with(", 3};"),
+        "{}",
+        &ones[..200]
+    );
+    // and the host object builds too
+    ok(&ompcc_within(
+        &sb,
+        &["-fopenmp", "-O2", "-c", "big.c"],
+        Duration::from_secs(60),
+    ));
+}
+
+#[test]
+fn nonzero_bytes_far_into_a_device_object_are_an_error_not_an_abort() {
+    let sb = Sandbox::new();
+    sb.write(
+        "far.c",
+        "char far[1ULL << 40] = {[1ULL << 39] = 1};\n\
+         #pragma omp declare target(far)\n\
+         int main(void) { return 0; }\n",
+    );
+    let out = ompcc_within(&sb, &["-fopenmp", "-c", "far.c"], Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("far.c:") && err.contains("[E0808]"), "{err}");
+}
+
+#[test]
+fn diagnostics_after_line_int_max_are_prompt() {
+    let sb = Sandbox::new();
+    sb.write(
+        "l.c",
+        "#line 2147483647\nint main(void) { return undeclared_name; }\n",
+    );
+    let start = Instant::now();
+    let out = ompcc_within(&sb, &["-fopenmp", "-c", "l.c"], Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("l.c:2147483647:"), "{err}");
+    assert!(err.contains("undeclared_name"), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn non_positive_num_teams_at_run_time_is_ignored_with_a_warning() {
+    let sb = Sandbox::new();
+    sb.write(
+        "nt.c",
+        "#include <stdio.h>\n\
+         int main(int argc, char **argv) {\n\
+         (void)argv;\n\
+         int k = -5 - (argc - 1), s = 0;\n\
+         #pragma omp target teams distribute parallel for num_teams(k) thread_limit(k) reduction(+ : s)\n\
+         for (int i = 0; i < 1000; i++) s += i;\n\
+         printf(\"%d\\n\", s);\n\
+         return 0;\n\
+         }\n",
+    );
+    ok(&ompcc_within(
+        &sb,
+        &["-fopenmp", "-O2", "nt.c", "-o", "nt"],
+        Duration::from_secs(120),
+    ));
+    // 4294967291 teams took hours on the emulator
+    let child = std::process::Command::new(sb.join("nt"))
+        .env("OMPCC_DEVICE", "emu")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (out, _) = wait_within(child, Duration::from_secs(60), "the program");
+    ok(&out);
+    assert_eq!(stdout(&out), "499500\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains("nt.c:5:") && err.contains("'num_teams' value -5 is not positive; ignored"),
+        "{err}"
+    );
+    assert!(err.contains("'thread_limit' value -5"), "{err}");
+}
+
+/// A unit big enough that ompcc computes for many seconds after the preprocessor is done.
+fn slow_unit() -> String {
+    let mut s = String::from("int f(int x) {\nint r = 0;\n");
+    for i in 0..60_000 {
+        s.push_str(&format!("r += (x + {i}) * (r ^ {i}) / (x | 1);\n"));
+    }
+    s.push_str("return r;\n}\n#pragma omp declare target(f)\nint main(void) { return 0; }\n");
+    s
+}
+
+/// The children of `pid` (Linux).
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for t in tasks.flatten() {
+            let text = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
+            out.extend(
+                text.split_whitespace()
+                    .filter_map(|w| w.parse::<u32>().ok()),
+            );
+        }
+    }
+    out
+}
+
+fn signal(pid: u32, name: &str) {
+    let st = std::process::Command::new("kill")
+        .args(["-s", name, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+#[test]
+fn signals_stop_ompcc_promptly_while_it_computes() {
+    let sb = Sandbox::new();
+    sb.write("slow.c", &slow_unit());
+    for (name, number) in [("TERM", 15), ("INT", 2), ("HUP", 1)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let child = sb
+            .ompcc_cmd(&["-fopenmp", "-O2", "-c", "slow.c"])
+            .env("TMPDIR", tmp.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        // Wait for the preprocessed unit and for the preprocessor to be gone: ompcc computes.
+        let start = Instant::now();
+        loop {
+            let made = std::fs::read_dir(tmp.path())
+                .unwrap()
+                .flatten()
+                .any(|d| std::fs::read_dir(d.path()).is_ok_and(|mut e| e.next().is_some()));
+            if made && children_of(pid).is_empty() {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "ompcc never got past the preprocessor"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        signal(pid, name);
+        let (out, took) = wait_within(child, Duration::from_secs(20), "ompcc after a signal");
+        assert_eq!(
+            out.status.code(),
+            Some(128 + number),
+            "SIG{name}: {}",
+            stderr(&out)
+        );
+        assert!(
+            took < Duration::from_secs(5),
+            "SIG{name}: stopped after {took:?}"
+        );
+        let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+        assert!(left.is_empty(), "SIG{name} left {left:?}");
+    }
+}
+
+#[test]
+fn children_end_with_ompcc_even_after_sigkill() {
+    let sb = Sandbox::new();
+    sb.write("t.c", TARGET_PROGRAM)
+        .write("inc/n.h", TARGET_HEADER);
+    // A host compiler that records its pid and hangs (exec keeps the pid).
+    sb.write("hang.sh", "#!/bin/sh\necho $$ > hang.pid\nexec sleep 60\n");
+    let child = sb
+        .ompcc_cmd(&["-fopenmp", "-c", "t.c"])
+        .env(
+            "OMPCC_HOST_CC",
+            format!("sh {}", sb.join("hang.sh").display()),
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let hang = loop {
+        if let Some(p) = std::fs::read_to_string(sb.join("hang.pid"))
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok())
+        {
+            break p;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no host compiler started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    signal(child.id(), "KILL");
+    let _ = wait_within(child, Duration::from_secs(10), "ompcc after SIGKILL");
+    let start = Instant::now();
+    while std::path::Path::new(&format!("/proc/{hang}")).exists()
+        && !std::fs::read_to_string(format!("/proc/{hang}/stat")).is_ok_and(|s| s.contains(") Z"))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the host compiler outlived ompcc"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A kernel with a `switch` of 20,000 cases: the -O2 passes were quadratic in it (the
+/// dominator tree climbed the compare chain once per case, the CFG deduplicated edges by
+/// search; over 300 s, now seconds). The bound is generous so a busy machine cannot flake it.
+#[test]
+fn a_20000_case_switch_optimizes_in_near_linear_time() {
+    let mut s = String::from(
+        "#include <stdio.h>\nint main(void) {\nint x = 3, r = 0;\n\
+         #pragma omp target map(tofrom : r) map(to : x)\n{\nswitch (x * 7 + r) {\n",
+    );
+    for i in 0..20_000 {
+        s.push_str(&format!("case {i}: r += {}; break;\n", (i * 37) % 11));
+    }
+    s.push_str("default: r = -1;\n}\n}\nprintf(\"%d\\n\", r);\nreturn 0;\n}\n");
+    let sb = Sandbox::new();
+    sb.write("sw.c", &s);
+    let start = Instant::now();
+    ok(&ompcc_within(
+        &sb,
+        &["-fopenmp", "-O2", "--emit=ptx", "sw.c", "-o", "sw.ptx"],
+        Duration::from_secs(150),
+    ));
+    assert!(start.elapsed() < Duration::from_secs(150));
+}
