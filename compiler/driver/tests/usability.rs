@@ -526,3 +526,55 @@ fn columns_on_macro_lines_match_gccs() {
     assert_eq!(o, t, "ours:\n{}\ngcc:\n{}", stderr(&ours), stderr(&theirs));
     assert_eq!(o.as_deref(), Some("m.c:5:21"));
 }
+
+/// `OMPCC_PROFILE=1` on a run that fell back to the host lists the regions that ran there and
+/// why, instead of empty tables; the JSON report has them too.
+#[test]
+fn the_profile_of_a_host_fallback_run_says_which_regions_and_why() {
+    let sb = Sandbox::new();
+    sb.write("t.c", support::TARGET_PROGRAM)
+        .write("inc/n.h", support::TARGET_HEADER);
+    ok(&sb.ompcc(&["-fopenmp", "t.c", "-o", "t"]));
+    let run = std::process::Command::new(sb.join("t"))
+        .current_dir(sb.path())
+        .env("OMPCC_DEVICE", "host")
+        .env("OMPCC_PROFILE", "1")
+        .output()
+        .unwrap();
+    ok(&run);
+    assert_eq!(stdout(&run), "4950\n");
+    let err = stderr(&run);
+    assert!(err.contains("ran on the host (fallback)"), "{err}");
+    assert!(
+        err.lines().any(|l| l.starts_with("__omp_offload_main_l5")
+            && l.contains(" 1  no offload device: OMPCC_DEVICE=host selects no device (t.c:5:1)")),
+        "{err}"
+    );
+    let run = std::process::Command::new(sb.join("t"))
+        .current_dir(sb.path())
+        .env("OMP_TARGET_OFFLOAD", "DISABLED")
+        .env("OMPCC_PROFILE", "json:prof-%p.json")
+        .output()
+        .unwrap();
+    ok(&run);
+    let name = format!("prof-{}.json", run_pid(&sb));
+    let json = String::from_utf8(sb.read(&name)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["host_fallback"]["__omp_offload_main_l5"]["reason"], "OMP_TARGET_OFFLOAD=DISABLED",
+        "{json}"
+    );
+}
+
+/// The pid in the one `prof-PID.json` file a run left in `sb`.
+fn run_pid(sb: &Sandbox) -> String {
+    let files: Vec<String> = sb
+        .files()
+        .into_iter()
+        .filter(|f| f.starts_with("prof-") && f.ends_with(".json"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let pid = &files[0]["prof-".len()..files[0].len() - ".json".len()];
+    assert!(pid.parse::<u32>().is_ok(), "{pid}");
+    pid.to_owned()
+}
