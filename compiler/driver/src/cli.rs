@@ -109,17 +109,21 @@ pub enum EmitStage {
     Ir,
     IrOpt,
     Ptx,
+    /// The user's file of the rewritten host code, laid out for reading.
     HostC,
+    /// The whole rewritten text, exactly as cc compiles it.
+    HostCFull,
 }
 
 impl EmitStage {
-    const ALL: [(&'static str, EmitStage); 6] = [
+    const ALL: [(&'static str, EmitStage); 7] = [
         ("tokens", EmitStage::Tokens),
         ("ast", EmitStage::Ast),
         ("ir", EmitStage::Ir),
         ("ir-opt", EmitStage::IrOpt),
         ("ptx", EmitStage::Ptx),
         ("host-c", EmitStage::HostC),
+        ("host-c-full", EmitStage::HostCFull),
     ];
 
     fn parse(name: &str) -> Option<EmitStage> {

@@ -11,6 +11,7 @@ mod exec;
 mod explain;
 mod frontend;
 mod host;
+mod hostview;
 mod link;
 mod pipeline;
 mod response;
@@ -157,7 +158,8 @@ Common cc options:
   --version                 print ompcc's and the host compiler's versions
 
 ompcc's own options:
-  --emit=<stage>            stop after <stage> and print it: tokens, ast, ir, ir-opt, ptx, host-c
+  --emit=<stage>            stop after <stage> and print it: tokens, ast, ir, ir-opt, ptx,
+                            host-c (the user's file, rewritten), host-c-full (all cc sees)
   --offload-arch=sm_<NN>    the GPU architecture to generate PTX for
   -fopenmp-targets=nvptx64-nvidia-cuda  -Xopenmp-target[=<triple>] -march=sm_<NN>
   -fopenmp-version=<n>      45, 50 (default), 51 or 52: the OpenMP version _OPENMP names

@@ -437,10 +437,13 @@ fn frontend(
         settings,
         keep_texts: keep_temps,
     };
-    if ours.emit == Some(EmitStage::HostC) {
+    if let Some(stage @ (EmitStage::HostC | EmitStage::HostCFull)) = ours.emit {
         let remarks = settings.offload_remarks;
         return match frontend::offload(&checked, &text_str, text, &opts, remarks) {
-            Ok(done) => Ok(Outcome::Emitted(done.host_text)),
+            Ok(done) if stage == EmitStage::HostCFull => Ok(Outcome::Emitted(done.host_text)),
+            Ok(done) => Ok(Outcome::Emitted(
+                crate::hostview::view(&String::from_utf8_lossy(&done.host_text)).into_bytes(),
+            )),
             Err(Some(msg)) => Err(DriverError::Error(msg)),
             Err(None) => Err(DriverError::Reported),
         };

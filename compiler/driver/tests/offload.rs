@@ -2,7 +2,7 @@
 //! (`OMPCC_DEVICE=emu`) and on the host fallback (`OMPCC_DEVICE=host`), each output compared
 //! with the `gcc -fopenmp` build of the same source; on the emulator the runtime's
 //! `OMPCC_INFO` log must show the kernels really launched there. Also: separate compilation,
-//! `--emit=host-c` keeping user line numbers, `-Rpass=offload`.
+//! `--emit=host-c-full` keeping user line numbers, `-Rpass=offload`.
 //!
 //! Programs: `examples/` (saxpy, jacobi, spmv) and `tests/offload/*.c`.
 
@@ -349,7 +349,7 @@ fn host_c_keeps_the_line_numbers_of_user_code() {
                #pragma omp target update from(a[0:2])\n  \
                int unused_here;\n  printf(\"%d\\n\", a[9]);\n  return 0;\n}\n";
     sb.write("t.c", src);
-    let host_c = sb.ompcc(&["-fopenmp", "--emit=host-c", "t.c"]);
+    let host_c = sb.ompcc(&["-fopenmp", "--emit=host-c-full", "t.c"]);
     ok(&host_c);
     let text = stdout(&host_c);
     assert!(text.contains("ompcc_rt_launch(&"), "{text}");

@@ -578,3 +578,43 @@ fn run_pid(sb: &Sandbox) -> String {
     assert!(pid.parse::<u32>().is_ok(), "{pid}");
     pid.to_owned()
 }
+
+/// `--emit=host-c` shows the user's file only, with the rewritten construct over several
+/// lines; `--emit=host-c-full` is the whole text cc compiles.
+#[test]
+fn host_c_shows_the_users_file_laid_out() {
+    let sb = Sandbox::new();
+    let saxpy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/saxpy.c");
+    let saxpy = saxpy.display().to_string();
+    let source = std::fs::read_to_string(&saxpy).unwrap();
+    let out = sb.ompcc(&["-fopenmp", "-O2", "--emit=host-c", &saxpy]);
+    ok(&out);
+    let view = stdout(&out);
+    let full = stdout(&sb.ompcc(&["-fopenmp", "-O2", "--emit=host-c-full", &saxpy]));
+    assert!(full.lines().count() > 1000, "{}", full.lines().count());
+    // Short: the user's lines, a few lines per rewritten construct, no system header.
+    assert!(view.lines().count() < source.lines().count() + 40, "{view}");
+    assert!(view.lines().all(|l| l.len() <= 250), "{view}");
+    assert!(
+        !view.contains("__ompcc_ptx") && !view.contains("typedef struct __ompcc"),
+        "{view}"
+    );
+    assert!(
+        view.contains("/* #include \"/usr/include/stdio.h\" */"),
+        "{view}"
+    );
+    assert!(
+        view.contains("if (!ompcc_rt_launch(&__ompcc_a1)) {"),
+        "{view}"
+    );
+    assert!(
+        view.contains("#pragma omp target teams distribute parallel for"),
+        "{view}"
+    );
+    let entries = view
+        .lines()
+        .filter(|l| l.trim_start().starts_with("{((void *)"))
+        .count();
+    assert_eq!(entries, 4, "one line per map entry: {view}");
+    assert!(view.contains("printf(\"saxpy n=%d checksum=%.3f wrong=%d\\n\", n, sum, wrong);"));
+}
