@@ -383,12 +383,47 @@ fn optimize(module: &mut ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<(
     if let Some(filter) = opts.print_after {
         pm.print_after = ompcc_opt::PrintFilter::parse(filter).map_err(Some)?;
     }
+    // Where each function starts, for the remarks about a whole function (taken before
+    // the passes, which may inline a function away).
+    let starts = function_starts(module);
     let result = pm.run_module(module);
     eprint!("{}{}", pm.printed, pm.timing_table());
-    for remark in pm.remarks.take() {
+    for mut remark in pm.remarks.take() {
+        if remark.loc.is_unknown()
+            && let Some((_, loc)) = starts.iter().find(|(f, _)| *f == remark.function)
+        {
+            remark.loc = *loc;
+        }
         eprintln!("{}", remark.render(&module.files));
     }
     result.map_err(|e| Some(format!("internal compiler error: {e}")))
+}
+
+/// The first source location (lowest line and column in the file of its first located
+/// instruction) of every function that has one: a function-level remark (`promoted 4 stack
+/// slots`) is reported there, as clang reports such remarks at the function.
+fn function_starts(module: &ompcc_ir::Module) -> Vec<(String, ompcc_ir::SourceLoc)> {
+    let mut out = Vec::new();
+    for func in &module.functions {
+        let locs = func
+            .layout
+            .blocks()
+            .flat_map(|b| func.layout.block_insts(b))
+            .map(|i| func.srcloc(i))
+            .filter(|l| !l.is_unknown());
+        let mut first: Option<ompcc_ir::SourceLoc> = None;
+        for loc in locs {
+            first = match first {
+                None => Some(loc),
+                Some(f) if f.file == loc.file && (loc.line, loc.col) < (f.line, f.col) => Some(loc),
+                keep => keep,
+            };
+        }
+        if let Some(loc) = first {
+            out.push((func.name.clone(), loc));
+        }
+    }
+    out
 }
 
 /// PTX for `--offload-arch` (default sm_70), with line info under `-g`.

@@ -618,3 +618,33 @@ fn host_c_shows_the_users_file_laid_out() {
     assert_eq!(entries, 4, "one line per map entry: {view}");
     assert!(view.contains("printf(\"saxpy n=%d checksum=%.3f wrong=%d\\n\", n, sum, wrong);"));
 }
+
+/// Remarks about a whole function (`promoted N stack slots`) carry the function's first
+/// source line like the others, so every remark names a line.
+#[test]
+fn every_pass_remark_names_a_source_line() {
+    let sb = Sandbox::new();
+    let jacobi = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/jacobi.c");
+    let jacobi = jacobi.display().to_string();
+    let out = sb.ompcc(&[
+        "-fopenmp",
+        "-O2",
+        "-Rpass=.*",
+        "-Rpass-missed=.*",
+        "-c",
+        &jacobi,
+    ]);
+    ok(&out);
+    let err = stderr(&out);
+    let remarks: Vec<&str> = err.lines().filter(|l| l.contains("remark:")).collect();
+    assert!(remarks.len() > 10, "{err}");
+    assert!(
+        remarks
+            .iter()
+            .any(|l| l.contains("promoted") && l.contains("[-Rpass=mem2reg]")),
+        "{err}"
+    );
+    for r in &remarks {
+        assert!(r.starts_with(&format!("{jacobi}:")), "{r}");
+    }
+}
