@@ -730,16 +730,31 @@ impl Runtime {
                 ));
             }
             let refs: Vec<&[u8]> = params.iter().map(Vec::as_slice).collect();
+            let unmapped = dev.unmapped_pointer_params(l.items);
             let start = Instant::now();
             let stats = dev
                 .backend
                 .launch(program, &kernel.name, &refs, dims)
                 .map_err(|e| {
-                    RtError::backend(
+                    let mut err = RtError::backend(
                         l.loc,
                         format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
                         e,
-                    )
+                    );
+                    // A fault in a kernel that got host addresses: say which and why.
+                    if err.abort.is_none() {
+                        for (name, host) in &unmapped {
+                            if !err.log.is_empty() {
+                                err.log.push('\n');
+                            }
+                            err.log.push_str(&format!(
+                                "note: pointer '{name}' reached the kernel as its host address \
+                                 {host:#x}: nothing maps the data it points to on device {d} \
+                                 (map it: map(tofrom: {name}[0:COUNT]))"
+                            ));
+                        }
+                    }
+                    err
                 })?;
             let time = start.elapsed();
             profile::with(|p| p.launch(&kernel.name, time, stats));
@@ -1376,6 +1391,22 @@ impl Device {
             }
         }
         Ok(())
+    }
+
+    /// The pointer parameters that reach a kernel as host addresses: zero-length sections
+    /// (an implicitly mapped pointer is one) whose address no mapped storage contains.
+    fn unmapped_pointer_params(&self, items: &[MapItem<'_>]) -> Vec<(String, u64)> {
+        items
+            .iter()
+            .filter(|it| {
+                it.flags & flags::TARGET_PARAM != 0
+                    && it.flags & flags::LITERAL == 0
+                    && it.size == 0
+                    && it.base != 0
+                    && self.table.lookup(it.begin, 0) == Lookup::Absent
+            })
+            .map(|it| (it.name.to_string(), it.base))
+            .collect()
     }
 
     /// Kernel parameter bytes from the `TARGET_PARAM` items.

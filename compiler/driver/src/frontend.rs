@@ -464,6 +464,12 @@ pub fn offload(
     opts: &DeviceOptions<'_>,
     remarks: bool,
 ) -> Result<Offloaded, Option<String>> {
+    // The embedded image always has line info (`.loc`), so a device fault names the source
+    // line with or without `-g`; `--emit=ir|ptx` keep to `-g` and stay terse.
+    let opts = &DeviceOptions {
+        line_info: true,
+        ..*opts
+    };
     let (plan, diags) =
         ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
     let mut emitter = Emitter::new(checked.color);

@@ -381,6 +381,18 @@ fn unmapped_pointers_are_warned_about_and_logged() {
         "{log}"
     );
     assert!(!log.contains(": launch '"), "{log}");
+    // The fault names the source line without -g, and the pointer that carried a host
+    // address.
+    assert!(!maps.status.success());
+    assert!(
+        log.contains("ompcc-rt: error: m.c:12:1: kernel '__omp_offload_main_l12'")
+            && log.contains("(m.c:13)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("note: pointer 'a' reached the kernel as its host address 0x"),
+        "{log}"
+    );
     let launches = run("launches");
     let log = stderr(&launches);
     assert!(log.contains(": launch '"), "{log}");
