@@ -152,7 +152,7 @@ pub fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> T) -> T {
 /// One-time process setup for a runtime's options: warnings and the at-exit profile.
 fn start(options: &Options) {
     for w in &options.warnings {
-        eprintln!("ompcc-rt: warning: {w}");
+        crate::log::line(&format!("ompcc-rt: warning: {w}"));
     }
     if options.profile != ProfileOutput::Off {
         let _ = PROFILE_OUTPUT.set(options.profile.clone());
@@ -171,11 +171,14 @@ extern "C" fn write_profile() {
         let Some(p) = guard.as_ref() else { return };
         match PROFILE_OUTPUT.get() {
             Some(ProfileOutput::Json(path)) => {
-                if let Err(e) = std::fs::write(path, p.render_json()) {
-                    eprintln!("ompcc-rt: warning: cannot write profile to {path}: {e}");
+                let path = profile::expand_path(path, crate::log::mpi_rank(), std::process::id());
+                if let Err(e) = std::fs::write(&path, p.render_json()) {
+                    crate::log::line(&format!(
+                        "ompcc-rt: warning: cannot write profile to {path}: {e}"
+                    ));
                 }
             }
-            Some(ProfileOutput::Table) => eprint!("{}", p.render_table()),
+            Some(ProfileOutput::Table) => crate::log::line(&p.render_table()),
             _ => {}
         }
     });
@@ -193,12 +196,12 @@ fn report(e: RtError) -> i32 {
         // The device code called `abort` or failed an `assert`: end as the host code would
         // have (glibc's message, SIGABRT), not with a launch failure status.
         if let DeviceAbort::Assert(m) = how {
-            eprintln!("{}: {m}", program_name());
+            crate::log::line(&format!("{}: {m}", program_name()));
         }
-        eprintln!("{text}");
+        crate::log::line(&text);
         std::process::abort();
     }
-    eprintln!("{text}");
+    crate::log::line(&text);
     std::process::exit(1);
 }
 
@@ -502,10 +505,12 @@ pub unsafe extern "C" fn ompcc_rt_use_device_ptr(
         let name = unsafe { cstr(name, "<unnamed>") }.into_owned();
         let addr = with_runtime(|rt| {
             let a = rt.device_address(device, host as u64, &loc);
-            if rt.options().info
+            if rt.options().info.has(crate::log::InfoCategories::MAPS)
                 && let Ok(a) = &a
             {
-                eprintln!("ompcc-rt: info: {loc}: use_device_ptr '{name}' {host:p} -> {a:#x}");
+                crate::log::line(&format!(
+                    "ompcc-rt: info: {loc}: use_device_ptr '{name}' {host:p} -> {a:#x}"
+                ));
             }
             a
         })?;

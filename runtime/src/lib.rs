@@ -3,7 +3,8 @@
 //! Layers, bottom up: [`backend`] (one device: memory, copies, programs, launches; `cuda`,
 //! `emu`, `sim`), [`table`] (the present table), [`runtime`] (OpenMP mapping rules,
 //! device selection, launches), [`abi`] (the C entry points of `include/ompcc_rt.h` and the
-//! host OpenMP device API). [`options`] reads the environment; [`profile`] keeps the
+//! host OpenMP device API). [`options`] reads the environment; [`log`] writes
+//! stderr lines (`OMPCC_INFO` categories, MPI ranks); [`profile`] keeps the
 //! `OMPCC_PROFILE` counters.
 //!
 //! Symbol strategy: the `omp_*` device-API functions are defined here with their standard
@@ -15,6 +16,7 @@
 pub mod abi;
 pub mod backend;
 pub mod flags;
+pub mod log;
 pub mod options;
 pub mod profile;
 pub mod runtime;

@@ -1,9 +1,11 @@
 //! Run-time settings read from the environment once, at the runtime's first use.
 //!
 //! `OMP_TARGET_OFFLOAD=MANDATORY|DISABLED|DEFAULT`, `OMP_DEFAULT_DEVICE=n`,
-//! `OMPCC_DEVICE=cuda|emu|sim|host`, `OMPCC_LIBCUDA=path`, `OMPCC_INFO=1`,
+//! `OMPCC_DEVICE=cuda|emu|sim|host`, `OMPCC_LIBCUDA=path`, `OMPCC_INFO=1|all|maps,copies,launches,devices`,
 //! `OMPCC_PROFILE=1|json:PATH`, `OMPCC_EMU_THREADS=n`, `OMPCC_EMU_MAX_BLOCK_INSTS=n`. Values are case-insensitive; an unknown value is ignored with
 //! a warning (collected in [`Options::warnings`]) rather than guessed at.
+
+use crate::log::InfoCategories;
 
 /// `target-offload-var`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,8 +53,14 @@ pub struct Options {
     pub device: DeviceKind,
     /// `OMP_DEFAULT_DEVICE` (initial value of `default-device-var`).
     pub default_device: i32,
-    /// `OMPCC_INFO`: log maps, transfers and launches to stderr.
-    pub info: bool,
+    /// `OMP_DEFAULT_DEVICE` was set (else an MPI rank picks its device, see `local_rank`).
+    pub default_device_set: bool,
+    /// The process's rank on its node under MPI (`OMPI_COMM_WORLD_LOCAL_RANK`,
+    /// `MPI_LOCALRANKID`, `MPI_LOCAL_RANK`, `SLURM_LOCALID`): without `OMP_DEFAULT_DEVICE`
+    /// the default device is `local_rank mod devices`, so one rank per GPU needs no setup.
+    pub local_rank: Option<u32>,
+    /// `OMPCC_INFO`: which of maps, copies, launches, devices to log on stderr.
+    pub info: InfoCategories,
     /// `OMPCC_PROFILE`.
     pub profile: ProfileOutput,
     /// `OMPCC_LIBCUDA`, default `libcuda.so.1`.
@@ -72,7 +80,9 @@ impl Default for Options {
             offload: Offload::Default,
             device: DeviceKind::Auto,
             default_device: 0,
-            info: false,
+            default_device_set: false,
+            local_rank: None,
+            info: InfoCategories::NONE,
             profile: ProfileOutput::Off,
             libcuda: "libcuda.so.1".into(),
             emu_threads: None,
@@ -115,13 +125,27 @@ impl Options {
         }
         if let Some(v) = get("OMP_DEFAULT_DEVICE") {
             match v.trim().parse::<i32>() {
-                Ok(n) if n >= 0 => o.default_device = n,
+                Ok(n) if n >= 0 => {
+                    o.default_device = n;
+                    o.default_device_set = true;
+                }
                 _ => o.warnings.push(format!(
                     "ignoring OMP_DEFAULT_DEVICE={v} (expected a non-negative integer)"
                 )),
             }
         }
-        o.info = get("OMPCC_INFO").is_some_and(|v| truthy(&v));
+        if let Some(v) = get("OMPCC_INFO") {
+            let (cats, unknown) = InfoCategories::parse(&v);
+            o.info = cats;
+            if !unknown.is_empty() {
+                let names: Vec<&str> = InfoCategories::NAMES.iter().map(|(n, _)| *n).collect();
+                o.warnings.push(format!(
+                    "ignoring '{}' in OMPCC_INFO={v} (expected 1, all or a list of: {})",
+                    unknown.join(","),
+                    names.join(", ")
+                ));
+            }
+        }
         if let Some(v) = get("OMPCC_PROFILE") {
             if let Some(path) = v.strip_prefix("json:") {
                 o.profile = ProfileOutput::Json(path.to_string());
@@ -129,6 +153,7 @@ impl Options {
                 o.profile = ProfileOutput::Table;
             }
         }
+        o.local_rank = crate::log::local_rank_from(&get);
         if let Some(v) = get("OMPCC_LIBCUDA") {
             o.libcuda = v;
         }
@@ -192,12 +217,16 @@ mod tests {
         assert_eq!(o.offload, Offload::Mandatory);
         assert_eq!(o.device, DeviceKind::Sim);
         assert_eq!(o.default_device, 2);
-        assert!(o.info);
+        assert!(o.default_device_set);
+        assert_eq!(o.local_rank, None);
+        assert_eq!(o.info, InfoCategories::ALL);
         assert_eq!(o.profile, ProfileOutput::Json("/tmp/p.json".into()));
         assert_eq!(o.libcuda, "/x/libcuda.so");
         assert_eq!(o.emu_threads, Some(3));
         assert_eq!(o.emu_block_limit, Some(1_000_000));
         assert!(o.warnings.is_empty());
+        let o = parse(&[("OMPI_COMM_WORLD_LOCAL_RANK", "3")]);
+        assert_eq!((o.local_rank, o.default_device_set), (Some(3), false));
     }
 
     #[test]
@@ -213,7 +242,7 @@ mod tests {
         ]);
         assert_eq!(o.offload, Offload::Default);
         assert_eq!(o.device, DeviceKind::Auto);
-        assert!(!o.info);
+        assert!(!o.info.any());
         assert_eq!(o.profile, ProfileOutput::Table);
         assert_eq!(o.warnings.len(), 5, "{:?}", o.warnings);
         assert_eq!(o.emu_threads, None);

@@ -61,6 +61,17 @@ impl Direction {
     }
 }
 
+/// A target region that ran on the host instead of a device.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct HostRow {
+    /// Where the region is (`file:line:col`).
+    pub loc: String,
+    /// How many times it ran on the host.
+    pub runs: u64,
+    /// Why (the last run's reason): no device, `OMP_TARGET_OFFLOAD=DISABLED`, ...
+    pub reason: String,
+}
+
 /// All counters.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Profile {
@@ -68,6 +79,10 @@ pub struct Profile {
     pub kernels: BTreeMap<String, KernelRow>,
     /// Per direction.
     pub transfers: BTreeMap<Direction, TransferRow>,
+    /// Per kernel name: the regions that ran on the host fallback (absent from the JSON when
+    /// none did, so reports of device runs keep their shape).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub host_fallback: BTreeMap<String, HostRow>,
 }
 
 fn add(slot: &mut Option<u64>, v: Option<u64>) {
@@ -85,6 +100,14 @@ impl Profile {
         add(&mut row.instructions, stats.instructions);
         add(&mut row.sectors, stats.sectors);
         add(&mut row.requests, stats.requests);
+    }
+
+    /// Records one run of a target region on the host fallback.
+    pub fn host_run(&mut self, kernel: &str, loc: &str, reason: &str) {
+        let row = self.host_fallback.entry(kernel.to_string()).or_default();
+        row.runs += 1;
+        row.loc = loc.to_string();
+        row.reason = reason.to_string();
     }
 
     /// Records one transfer.
@@ -142,6 +165,12 @@ impl Profile {
                 gbps
             );
         }
+        if !self.host_fallback.is_empty() {
+            let _ = writeln!(s, "{:<32} {:>9}  why", "ran on the host (fallback)", "runs");
+            for (name, h) in &self.host_fallback {
+                let _ = writeln!(s, "{:<32} {:>9}  {} ({})", name, h.runs, h.reason, h.loc);
+            }
+        }
         s
     }
 
@@ -149,6 +178,30 @@ impl Profile {
     pub fn render_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
+}
+
+/// The file name `OMPCC_PROFILE=json:PATH` writes: `%r` is the MPI rank (0 outside MPI),
+/// `%p` the process id, `%%` a `%`; anything else is kept.
+pub fn expand_path(path: &str, rank: Option<u32>, pid: u32) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut chars = path.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('r') => out.push_str(&rank.unwrap_or(0).to_string()),
+            Some('p') => out.push_str(&pid.to_string()),
+            Some('%') => out.push('%'),
+            Some(other) => {
+                out.push('%');
+                out.push(other);
+            }
+            None => out.push('%'),
+        }
+    }
+    out
 }
 
 /// The process-wide counters.
@@ -202,6 +255,42 @@ mod tests {
         assert_eq!(cols, ["host->device", "2", "1000", "0.010", "0.10"]);
         assert!(t.contains("device->host"));
         assert!(!t.contains("device->device"));
+    }
+
+    #[test]
+    fn host_fallback_runs_are_listed_with_their_reason() {
+        let mut p = sample();
+        assert!(!p.render_table().contains("ran on the host"));
+        let v: serde_json::Value = serde_json::from_str(&p.render_json()).unwrap();
+        assert!(v.get("host_fallback").is_none());
+        p.host_run(
+            "k_l5",
+            "t.c:5:1",
+            "no offload device: OMPCC_DEVICE=host selects no device",
+        );
+        p.host_run(
+            "k_l5",
+            "t.c:5:1",
+            "no offload device: OMPCC_DEVICE=host selects no device",
+        );
+        let t = p.render_table();
+        assert!(t.contains("ran on the host (fallback)"), "{t}");
+        assert!(
+            t.lines().any(|l| l.starts_with("k_l5")
+                && l.contains(" 2  no offload device: OMPCC_DEVICE=host")
+                && l.ends_with("(t.c:5:1)")),
+            "{t}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&p.render_json()).unwrap();
+        assert_eq!(v["host_fallback"]["k_l5"]["runs"], 2);
+        assert_eq!(v["host_fallback"]["k_l5"]["loc"], "t.c:5:1");
+    }
+
+    #[test]
+    fn profile_paths_name_the_rank_and_the_process() {
+        assert_eq!(expand_path("prof-%r.json", Some(3), 77), "prof-3.json");
+        assert_eq!(expand_path("prof-%r.json", None, 77), "prof-0.json");
+        assert_eq!(expand_path("p%p-%%-%x%", Some(1), 77), "p77-%-%x%");
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::backend::{
     emu::EmuBackend, sim::SimBackend,
 };
 use crate::flags;
+use crate::log::{self, InfoCategories};
 use crate::options::{DeviceKind, Offload, Options};
 use crate::profile::{self, Direction};
 use crate::table::{Entry, Lookup, PresentTable, RefCount};
@@ -192,6 +193,9 @@ pub struct Runtime {
     devices: Devices,
     injected: Option<Vec<Box<dyn Backend>>>,
     default_device: i32,
+    /// Under MPI without `OMP_DEFAULT_DEVICE`: the local rank whose `mod` the device count
+    /// becomes the default device once the devices are open.
+    rank_device: Option<u32>,
 }
 
 /// What the exit half of a mapping does to the counts.
@@ -224,12 +228,18 @@ impl Runtime {
     /// and embedders pass their own backends).
     pub fn new(options: Options, devices: Option<Vec<Box<dyn Backend>>>) -> Runtime {
         let default_device = options.default_device;
+        let rank_device = if options.default_device_set {
+            None
+        } else {
+            options.local_rank
+        };
         Runtime {
             options,
             modules: Vec::new(),
             devices: Devices::Unopened,
             injected: devices,
             default_device,
+            rank_device,
         }
     }
 
@@ -238,15 +248,15 @@ impl Runtime {
         &self.options
     }
 
-    fn info(&self, msg: impl FnOnce() -> String) {
-        if self.options.info {
-            eprintln!("ompcc-rt: info: {}", msg());
+    fn info(&self, category: InfoCategories, msg: impl FnOnce() -> String) {
+        if self.options.info.has(category) {
+            log::line(&format!("ompcc-rt: info: {}", msg()));
         }
     }
 
     /// Registers a module; returns its id.
     pub fn register_module(&mut self, module: ModuleDesc) -> u32 {
-        self.info(|| {
+        self.info(InfoCategories::DEVICES, || {
             format!(
                 "registered module {} ({} kernels, {} globals, {} bytes of PTX)",
                 module.name,
@@ -291,8 +301,20 @@ impl Runtime {
                 requested: false,
             },
             Ok(backends) => {
+                if let Some(rank) = self.rank_device.take() {
+                    self.default_device = (rank as usize % backends.len()) as i32;
+                    let d = self.default_device;
+                    self.info(InfoCategories::DEVICES, || {
+                        format!(
+                            "default device {d}: local MPI rank {rank} mod {} devices",
+                            backends.len()
+                        )
+                    });
+                }
                 for (i, b) in backends.iter().enumerate() {
-                    self.info(|| format!("device {i}: {}", b.describe()));
+                    self.info(InfoCategories::DEVICES, || {
+                        format!("device {i}: {}", b.describe())
+                    });
                 }
                 Devices::Open(
                     backends
@@ -308,7 +330,7 @@ impl Runtime {
                 )
             }
             Err((reason, requested)) => {
-                self.info(|| {
+                self.info(InfoCategories::DEVICES, || {
                     format!("no offload device ({reason}); target regions run on the host")
                 });
                 Devices::Unavailable { reason, requested }
@@ -329,13 +351,34 @@ impl Runtime {
     }
 
     /// `omp_get_default_device`.
-    pub fn default_device(&self) -> i32 {
+    pub fn default_device(&mut self) -> i32 {
+        if self.rank_device.is_some() {
+            // The rank's device is known once the devices are.
+            self.open_devices();
+        }
         self.default_device
     }
 
     /// `omp_set_default_device`.
     pub fn set_default_device(&mut self, device: i32) {
+        self.rank_device = None;
         self.default_device = device;
+    }
+
+    /// Why a construct for `device` runs on the host (after [`Self::resolve`] said so).
+    fn host_reason(&self, device: i32) -> String {
+        let id = if device == DEVICE_DEFAULT {
+            self.default_device
+        } else {
+            device
+        };
+        if self.options.offload == Offload::Disabled {
+            return "OMP_TARGET_OFFLOAD=DISABLED".to_owned();
+        }
+        match &self.devices {
+            Devices::Unavailable { reason, .. } => format!("no offload device: {reason}"),
+            _ => format!("device {id} is the host (omp_get_initial_device())"),
+        }
     }
 
     /// Decides where a construct with device clause `device` runs.
@@ -458,13 +501,12 @@ impl Runtime {
                 }
             }
         }
-        let info = self.options.info;
-        if info {
-            eprintln!(
-                "ompcc-rt: info: device {target}: loaded device code of {}",
+        self.info(InfoCategories::DEVICES, || {
+            format!(
+                "device {target}: loaded device code of {}",
                 names.join(", ")
-            );
-        }
+            )
+        });
         Ok(())
     }
 
@@ -545,11 +587,11 @@ impl Runtime {
                     ));
                 }
                 Lookup::Absent => {
-                    if info {
-                        eprintln!(
+                    if info.has(InfoCategories::MAPS) {
+                        log::line(&format!(
                             "ompcc-rt: info: {}: update of '{}' skipped: not present on device {d}",
                             it.loc, it.name
-                        );
+                        ));
                     }
                     continue;
                 }
@@ -606,12 +648,14 @@ impl Runtime {
             })?;
         let d = match self.resolve(l.device, l.loc)? {
             Target::Host => {
-                self.info(|| {
+                self.info(InfoCategories::LAUNCHES, || {
                     format!(
                         "{}: kernel '{}' runs on the host (fallback)",
                         l.loc, kernel.name
                     )
                 });
+                let reason = self.host_reason(l.device);
+                profile::with(|p| p.host_run(&kernel.name, l.loc, &reason));
                 return Ok(false);
             }
             Target::Device(d) => d,
@@ -690,24 +734,39 @@ impl Runtime {
                 threads,
                 dyn_shared_bytes: l.dyn_shared_bytes,
             };
-            if info {
-                eprintln!(
+            if info.has(InfoCategories::LAUNCHES) {
+                log::line(&format!(
                     "ompcc-rt: info: {}: launch '{}' on device {d}: {} teams x {} threads, {} \
                      bytes dynamic shared",
                     l.loc, kernel.name, dims.teams, dims.threads, dims.dyn_shared_bytes
-                );
+                ));
             }
             let refs: Vec<&[u8]> = params.iter().map(Vec::as_slice).collect();
+            let unmapped = dev.unmapped_pointer_params(l.items);
             let start = Instant::now();
             let stats = dev
                 .backend
                 .launch(program, &kernel.name, &refs, dims)
                 .map_err(|e| {
-                    RtError::backend(
+                    let mut err = RtError::backend(
                         l.loc,
                         format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
                         e,
-                    )
+                    );
+                    // A fault in a kernel that got host addresses: say which and why.
+                    if err.abort.is_none() {
+                        for (name, host) in &unmapped {
+                            if !err.log.is_empty() {
+                                err.log.push('\n');
+                            }
+                            err.log.push_str(&format!(
+                                "note: pointer '{name}' reached the kernel as its host address \
+                                 {host:#x}: nothing maps the data it points to on device {d} \
+                                 (map it: map(tofrom: {name}[0:COUNT]))"
+                            ));
+                        }
+                    }
+                    err
                 })?;
             let time = start.elapsed();
             profile::with(|p| p.launch(&kernel.name, time, stats));
@@ -808,7 +867,9 @@ impl Runtime {
         };
         let t = start.elapsed();
         profile::with(|p| p.transfer(dir, size, t));
-        self.info(|| format!("{LOC}: {size} bytes {dir:?}"));
+        self.info(InfoCategories::COPIES, || {
+            format!("{LOC}: {size} bytes {dir:?}")
+        });
         Ok(())
     }
 
@@ -842,11 +903,11 @@ impl Runtime {
                     name: "<associated>".into(),
                     loc: LOC.into(),
                 });
-                if info {
-                    eprintln!(
+                if info.has(InfoCategories::MAPS) {
+                    log::line(&format!(
                         "ompcc-rt: info: {LOC}: {} -> device {d} {dev_addr:#x}",
                         hex_range(host, size)
-                    );
+                    ));
                 }
                 Ok(())
             }
@@ -976,7 +1037,12 @@ fn absent_error(it: &MapItem<'_>, d: usize, why: &str) -> RtError {
 
 impl Device {
     /// Host->device copy of one item's bytes; re-applies attached pointers in the range.
-    fn copy_in(&mut self, it: &MapItem<'_>, dev_addr: DevPtr, info: bool) -> Result<(), RtError> {
+    fn copy_in(
+        &mut self,
+        it: &MapItem<'_>,
+        dev_addr: DevPtr,
+        info: InfoCategories,
+    ) -> Result<(), RtError> {
         let (begin, size) = (it.begin, it.size);
         // SAFETY: the generated code passes host ranges of live objects (ABI contract).
         let bytes = unsafe { std::slice::from_raw_parts(begin as *const u8, size as usize) };
@@ -986,13 +1052,13 @@ impl Device {
         })?;
         let t = start.elapsed();
         profile::with(|p| p.transfer(Direction::HostToDevice, size, t));
-        if info {
-            eprintln!(
+        if info.has(InfoCategories::COPIES) {
+            log::line(&format!(
                 "ompcc-rt: info: {}: copy to device '{}' {} -> {dev_addr:#x}",
                 it.loc,
                 it.name,
                 hex_range(begin, size)
-            );
+            ));
         }
         let end = begin + size;
         let fixups: Vec<Shadow> = self.shadows.range(begin..end).map(|(_, s)| *s).collect();
@@ -1011,7 +1077,12 @@ impl Device {
     }
 
     /// Device->host copy of one item's bytes; restores the host values of attached pointers.
-    fn copy_out(&mut self, it: &MapItem<'_>, dev_addr: DevPtr, info: bool) -> Result<(), RtError> {
+    fn copy_out(
+        &mut self,
+        it: &MapItem<'_>,
+        dev_addr: DevPtr,
+        info: InfoCategories,
+    ) -> Result<(), RtError> {
         // SAFETY: the generated code passes host ranges of live objects (ABI contract).
         let bytes =
             unsafe { std::slice::from_raw_parts_mut(it.begin as *mut u8, it.size as usize) };
@@ -1023,13 +1094,13 @@ impl Device {
             })?;
         let t = start.elapsed();
         profile::with(|p| p.transfer(Direction::DeviceToHost, it.size, t));
-        if info {
-            eprintln!(
+        if info.has(InfoCategories::COPIES) {
+            log::line(&format!(
                 "ompcc-rt: info: {}: copy from device '{}' {dev_addr:#x} -> {}",
                 it.loc,
                 it.name,
                 hex_range(it.begin, it.size)
-            );
+            ));
         }
         for (&host_ptr, s) in self.shadows.range(it.begin..it.begin + it.size) {
             let end = host_ptr + 8;
@@ -1047,7 +1118,7 @@ impl Device {
         d: usize,
         items: &[MapItem<'_>],
         structured: bool,
-        info: bool,
+        info: InfoCategories,
     ) -> Result<(), RtError> {
         // Per item: whether its storage was created by this construct.
         let mut done: Vec<bool> = Vec::with_capacity(items.len());
@@ -1081,6 +1152,12 @@ impl Device {
             } else {
                 self.enter_one(d, it, structured, info, &mut created)?
             };
+            if it.size == 0
+                && it.flags & (flags::LITERAL | flags::ATTACH) == 0
+                && info.has(InfoCategories::MAPS)
+            {
+                self.log_zero_length(d, it);
+            }
             done.push(new);
         }
         for it in items.iter().filter(|it| it.flags & flags::ATTACH != 0) {
@@ -1094,7 +1171,7 @@ impl Device {
         d: usize,
         it: &MapItem<'_>,
         structured: bool,
-        info: bool,
+        info: InfoCategories,
         created: &mut HashSet<u64>,
     ) -> Result<bool, RtError> {
         let (key, new) = match self.table.lookup(it.begin, it.size) {
@@ -1139,8 +1216,8 @@ impl Device {
         };
         let e = self.table.get(key).expect("entry just found or inserted");
         let dev_addr = e.translate(it.begin);
-        if info {
-            eprintln!(
+        if info.has(InfoCategories::MAPS) {
+            log::line(&format!(
                 "ompcc-rt: info: {}: map {} '{}' {} -> device {d} {dev_addr:#x} ({}; refs \
                  dynamic={} structured={})",
                 it.loc,
@@ -1150,12 +1227,36 @@ impl Device {
                 if new { "new" } else { "present" },
                 e.dynamic_refs,
                 e.structured_refs
-            );
+            ));
         }
         if it.flags & flags::TO != 0 && (new || it.flags & flags::ALWAYS != 0) {
             self.copy_in(it, dev_addr, info)?;
         }
         Ok(new)
+    }
+
+    /// The `OMPCC_INFO=maps` line of a zero-length section (an unmapped pointer a region uses
+    /// is one, implicitly): the device address it translates to, or that nothing is mapped
+    /// there, so the device gets the host address.
+    fn log_zero_length(&self, d: usize, it: &MapItem<'_>) {
+        let what = match self.table.lookup(it.begin, 0) {
+            Lookup::Inside(k) => format!(
+                "-> device {d} {:#x} (present in '{}')",
+                self.table.get(k).map_or(0, |e| e.translate(it.base)),
+                self.table.get(k).map_or("?", |e| e.name.as_str())
+            ),
+            _ => format!(
+                "not mapped on device {d}: the device gets the host address (map the data it \
+                 points to)"
+            ),
+        };
+        log::line(&format!(
+            "ompcc-rt: info: {}: map {} '{}' zero-length section at {:#x} {what}",
+            it.loc,
+            flags::describe(it.flags),
+            it.name,
+            it.begin
+        ));
     }
 
     /// Pointer attachment for one `ATTACH` item (see [`flags::ATTACH`]).
@@ -1164,7 +1265,7 @@ impl Device {
         d: usize,
         it: &MapItem<'_>,
         created: &HashSet<u64>,
-        info: bool,
+        info: InfoCategories,
     ) -> Result<(), RtError> {
         let ptr_key = match self.table.lookup(it.base, 8) {
             Lookup::Inside(k) => k,
@@ -1208,11 +1309,11 @@ impl Device {
                 dev_value,
             },
         );
-        if info {
-            eprintln!(
+        if info.has(InfoCategories::MAPS) {
+            log::line(&format!(
                 "ompcc-rt: info: {}: attach '{}' at device {dev_addr:#x} = {dev_value:#x}",
                 it.loc, it.name
-            );
+            ));
         }
         Ok(())
     }
@@ -1223,7 +1324,7 @@ impl Device {
         d: usize,
         items: &[MapItem<'_>],
         release: Release,
-        info: bool,
+        info: InfoCategories,
     ) -> Result<(), RtError> {
         let storage =
             |it: &MapItem<'_>| it.flags & (flags::LITERAL | flags::ATTACH) == 0 && it.size > 0;
@@ -1250,8 +1351,8 @@ impl Device {
                 Release::Dynamic if it.flags & flags::DELETE != 0 => e.dynamic_refs.clear(),
                 Release::Dynamic => e.dynamic_refs.decrement(),
             }
-            if info {
-                eprintln!(
+            if info.has(InfoCategories::MAPS) {
+                log::line(&format!(
                     "ompcc-rt: info: {}: unmap {} '{}' {} on device {d} (refs dynamic={} \
                      structured={}{})",
                     it.loc,
@@ -1261,7 +1362,7 @@ impl Device {
                     e.dynamic_refs,
                     e.structured_refs,
                     if e.is_dead() { "; removed" } else { "" }
-                );
+                ));
             }
             if e.is_dead() && !dying.contains(&key) {
                 dying.push(key);
@@ -1302,6 +1403,22 @@ impl Device {
             }
         }
         Ok(())
+    }
+
+    /// The pointer parameters that reach a kernel as host addresses: zero-length sections
+    /// (an implicitly mapped pointer is one) whose address no mapped storage contains.
+    fn unmapped_pointer_params(&self, items: &[MapItem<'_>]) -> Vec<(String, u64)> {
+        items
+            .iter()
+            .filter(|it| {
+                it.flags & flags::TARGET_PARAM != 0
+                    && it.flags & flags::LITERAL == 0
+                    && it.size == 0
+                    && it.base != 0
+                    && self.table.lookup(it.begin, 0) == Lookup::Absent
+            })
+            .map(|it| (it.name.to_string(), it.base))
+            .collect()
     }
 
     /// Kernel parameter bytes from the `TARGET_PARAM` items.

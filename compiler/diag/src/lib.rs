@@ -7,6 +7,7 @@
 //! followed by an ariadne snippet, and counts errors and warnings so callers pick the exit code.
 
 mod diagnostic;
+mod macro_column;
 mod render;
 mod source_map;
 mod span;

@@ -93,7 +93,7 @@ impl Emitter {
         };
         out.push_str(&format!(
             "{}: {}: {}{}\n",
-            sm.describe(diag.primary.span),
+            self.describe(diag.primary.span, sm),
             diag.severity.as_str(),
             diag.message,
             code
@@ -181,8 +181,14 @@ impl Emitter {
         let name = sm.file_name(loc.file).to_owned();
         if let Some(orig) = self.original(loc.file, sm)
             && let Some((start, line)) = nth_line(orig, loc.line)
-            && line == pp_text
         {
+            // On a line with a macro expansion: the user's column (see `macro_column`).
+            let (col0, len) = if line == pp_text {
+                (col0, len)
+            } else {
+                let col = crate::macro_column::original_column(line, pp_text, col0);
+                (col, len.min(line.len().saturating_sub(col)).max(1))
+            };
             let id = name;
             if !snippets.iter().any(|s| s.id == id) {
                 snippets.push(Snippet {
@@ -216,6 +222,22 @@ impl Emitter {
             });
         }
         Some((id, pad + col0..pad + col0 + len))
+    }
+
+    /// `file:line:col` of the start of `span` as gcc prints it: on a line where a macro was
+    /// expanded, the column in the user's line (when the file can be read).
+    fn describe(&mut self, span: crate::Span, sm: &SourceMap) -> String {
+        let loc = sm.lookup(span.lo);
+        let pp_text = sm.pp_line_text(sm.pp_line(span.lo));
+        let col0 = (loc.col - 1) as usize;
+        let col = match self
+            .original(loc.file, sm)
+            .and_then(|o| nth_line(o, loc.line))
+        {
+            Some((_, line)) => crate::macro_column::original_column(line, pp_text, col0),
+            None => col0,
+        };
+        format!("{}:{}:{}", sm.file_name(loc.file), loc.line, col + 1)
     }
 
     fn original<'a>(&'a mut self, file: FileId, sm: &'a SourceMap) -> Option<&'a str> {
@@ -284,11 +306,28 @@ mod tests {
     }
 
     #[test]
-    fn falls_back_to_preprocessed_line() {
-        // The original line differs (a macro was expanded), so the preprocessed line is shown.
+    fn macro_lines_show_the_users_line_and_column() {
+        // The original line differs (a macro was expanded): gcc's column, on the user's line.
         let pp = "# 7 \"u.c\"\nint x = 1 +;\n";
         let mut sm = SourceMap::new(pp, "u.c");
         sm.supply_original(sm.main_file(), "\n\n\n\n\n\nint x = ONE +;\n".into());
+        let at = pp.find(';').unwrap() as u32;
+        let d = Diagnostic::error("E0102", "expected expression", Span::new(at, at + 1));
+        let text = Emitter::new(ColorChoice::Never).render(&d, &sm);
+        assert!(
+            text.starts_with("u.c:7:14: error: expected expression [E0102]\n"),
+            "{text}"
+        );
+        assert!(text.contains(" 7 │ int x = ONE +;"), "{text}");
+        assert!(text.contains("┬"), "the label is drawn: {text}");
+    }
+
+    #[test]
+    fn falls_back_to_preprocessed_line() {
+        // The original line is not there (a file that cannot be read): the preprocessed one.
+        let pp = "# 7 \"u.c\"\nint x = 1 +;\n";
+        let mut sm = SourceMap::new(pp, "u.c");
+        sm.supply_original(sm.main_file(), "\n".into());
         let at = pp.find(';').unwrap() as u32;
         let d = Diagnostic::error("E0102", "expected expression", Span::new(at, at + 1));
         let text = Emitter::new(ColorChoice::Never).render(&d, &sm);

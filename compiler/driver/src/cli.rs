@@ -78,6 +78,9 @@ pub enum Kind {
     Offload,
     /// `-v`: passed to the host compiler in the commands whose output the user sees.
     Verbose,
+    /// `-save-temps[=...]`: in the compile commands (cc keeps its own intermediates), not in
+    /// the preprocessing step, whose output is ompcc's.
+    SaveTemps,
     /// Everything else: preprocessing, code generation and warning options, unknown options.
     Compile,
 }
@@ -108,7 +111,10 @@ pub enum EmitStage {
     Ir,
     IrOpt,
     Ptx,
+    /// The user's file of the rewritten host code, laid out for reading.
     HostC,
+    /// The whole rewritten text, exactly as cc compiles it.
+    HostCFull,
 }
 
 impl EmitStage {
@@ -120,6 +126,7 @@ impl EmitStage {
         ("ir-opt", EmitStage::IrOpt),
         ("ptx", EmitStage::Ptx),
         ("host-c", EmitStage::HostC),
+        ("host-c-full", EmitStage::HostCFull),
     ];
 
     fn parse(name: &str) -> Option<EmitStage> {
@@ -188,6 +195,51 @@ pub struct OmpccOptions {
     /// `-std=` as written, `c90` for `-ansi` (last one wins; also forwarded): an ISO C mode
     /// turns floating-point contraction off by default, as in gcc.
     pub std: Option<String>,
+    /// `-fopenmp-version=N` (last one wins): the value of `_OPENMP` ([`openmp_date`]).
+    pub openmp_version: Option<u32>,
+    /// `--disable-pass=a,b` (several add up): passes dropped from the pipeline that runs.
+    pub disabled_passes: Vec<String>,
+    /// `--print-pipeline`: print the -O level's pipeline as a `--passes=` list, then stop.
+    pub print_pipeline: bool,
+    /// `--list-passes`: print every device pass with a line saying what it does, then stop.
+    pub list_passes: bool,
+    /// `--explain CODE`: print the documentation of a diagnostic code, then stop.
+    pub explain: Option<String>,
+}
+
+/// The OpenMP versions `-fopenmp-version=` accepts (clang's spelling: 52 is OpenMP 5.2) and
+/// the `_OPENMP` date each defines. Without the option it is 5.0's, as in clang: ompcc
+/// implements 5.0 and the parts of 5.1 and 5.2 that its README lists.
+pub const OPENMP_VERSIONS: &[(u32, u32)] =
+    &[(45, 201511), (50, 201811), (51, 202011), (52, 202111)];
+
+/// The `_OPENMP` value for a command.
+pub fn openmp_date(ours: &OmpccOptions) -> u32 {
+    let version = ours.openmp_version.unwrap_or(50);
+    OPENMP_VERSIONS
+        .iter()
+        .find(|(v, _)| *v == version)
+        .map_or(201811, |&(_, date)| date)
+}
+
+/// `__OMPCC_VERSION__`: major * 10000 + minor * 100 + patch (0.1.0 is 100), for `#if`.
+pub fn ompcc_version_number() -> u32 {
+    let part = |s: &str| s.parse::<u32>().unwrap_or(0);
+    part(env!("CARGO_PKG_VERSION_MAJOR")) * 10000
+        + part(env!("CARGO_PKG_VERSION_MINOR")) * 100
+        + part(env!("CARGO_PKG_VERSION_PATCH"))
+}
+
+/// The macros ompcc defines for an OpenMP compile, as host-compiler words: `_OPENMP` as
+/// ompcc implements it (the host compiler's own definition removed first, so neither gcc nor
+/// clang warns about a redefinition), `__OMPCC__` and `__OMPCC_VERSION__`.
+pub fn openmp_macro_words(ours: &OmpccOptions) -> Vec<String> {
+    vec![
+        "-U_OPENMP".to_owned(),
+        format!("-D_OPENMP={}", openmp_date(ours)),
+        "-D__OMPCC__=1".to_owned(),
+        format!("-D__OMPCC_VERSION__={}", ompcc_version_number()),
+    ]
 }
 
 /// Dependency-file options (`-MD`/`-MMD` and friends), as far as the pipeline must know them.
@@ -224,9 +276,16 @@ pub struct Invocation {
     /// `--version`.
     pub version: bool,
     /// An option that the host compiler answers by itself or that changes its file naming
-    /// (`-print-*`, `-dump*`, `-save-temps`, `-fsyntax-only`, ...): the whole command goes to
-    /// the host compiler unchanged.
+    /// (`-print-*`, `-dumpversion`, `-dumpdir`, ...): the whole command goes to the host
+    /// compiler unchanged.
     pub host_only: bool,
+    /// The option among those that made the command host-only although it compiles
+    /// (`-dumpdir`, `-wrapper`, ...): ompcc warns that target regions are not offloaded.
+    pub bypass: Option<String>,
+    /// `-save-temps[=cwd|obj]`: ompcc keeps its intermediates next to cc's.
+    pub save_temps: bool,
+    /// `-fsyntax-only`: check only (cc's checks and ompcc's), write nothing.
+    pub syntax_only: bool,
 }
 
 impl Invocation {
@@ -348,27 +407,35 @@ fn takes_value(short: &str) -> bool {
     SEPARATE.contains(&short)
 }
 
-/// Options after which the host compiler must see the command as the user wrote it.
+/// Options after which the host compiler must see the command as the user wrote it: queries
+/// the host compiler answers by itself (no compile happens, so nothing of ompcc's is lost)
+/// and options that change how cc runs its own passes or names their files. The second kind
+/// hides ompcc's work when the command compiles OpenMP code, so ompcc says so
+/// ([`Invocation::bypass`]).
 fn forces_host_only(opt: &str) -> bool {
     opt.starts_with("-print-")
         || opt.starts_with("--print-")
-        || opt.starts_with("-save-temps")
         || opt.starts_with("--help=")
         || matches!(
             opt,
-            "-dumpversion"
-                | "-dumpfullversion"
-                | "-dumpmachine"
-                | "-dumpspecs"
-                | "-dumpbase"
-                | "-dumpbase-ext"
-                | "-dumpdir"
-                | "-fsyntax-only"
-                | "-wrapper"
-                | "--target-help"
-                | "-no-integrated-cpp"
-                | "-traditional-cpp"
+            "-dumpversion" | "-dumpfullversion" | "-dumpmachine" | "-dumpspecs" | "--target-help"
         )
+        || bypasses_ompcc(opt)
+}
+
+/// The host-only options that would otherwise compile: `-dumpbase`/`-dumpbase-ext`/`-dumpdir`
+/// (cc's names for its auxiliary files, which ompcc's split compile commands cannot keep),
+/// `-wrapper`, `-no-integrated-cpp`, `-traditional-cpp`.
+fn bypasses_ompcc(opt: &str) -> bool {
+    matches!(
+        opt,
+        "-dumpbase"
+            | "-dumpbase-ext"
+            | "-dumpdir"
+            | "-wrapper"
+            | "-no-integrated-cpp"
+            | "-traditional-cpp"
+    )
 }
 
 /// The language of a file from its suffix, as gcc decides it.
@@ -413,6 +480,9 @@ pub fn parse(argv: &[String]) -> Result<Invocation, CliError> {
         help: false,
         version: false,
         host_only: false,
+        bypass: None,
+        save_temps: false,
+        syntax_only: false,
     };
     let (mut saw_e, mut saw_s, mut saw_c) = (false, false, false);
     let mut x_lang: Option<String> = None;
@@ -492,6 +562,9 @@ pub fn parse(argv: &[String]) -> Result<Invocation, CliError> {
 
         if forces_host_only(arg) {
             inv.host_only = true;
+            if bypasses_ompcc(arg) && inv.bypass.is_none() {
+                inv.bypass = Some(arg.clone());
+            }
         }
         let kind = match arg.as_str() {
             "-c" | "-S" | "-E" => {
@@ -505,6 +578,14 @@ pub fn parse(argv: &[String]) -> Result<Invocation, CliError> {
             "-v" => {
                 inv.verbose = true;
                 Kind::Verbose
+            }
+            a if a.starts_with("-save-temps") => {
+                inv.save_temps = true;
+                Kind::SaveTemps
+            }
+            "-fsyntax-only" => {
+                inv.syntax_only = true;
+                Kind::Compile
             }
             // `-fopenmp=libomp` is clang's spelling.
             a if a == "-fopenmp" || a.starts_with("-fopenmp=") => {
@@ -612,6 +693,26 @@ pub fn parse(argv: &[String]) -> Result<Invocation, CliError> {
         inv.args.push(HostArg { words, kind });
     }
 
+    // ompcc's macros follow the `-fopenmp` in force (after any `-fno-openmp`), in every
+    // command that gets the user's compile flags; `-foffload=disable` leaves the command
+    // exactly cc's.
+    if inv.openmp && inv.ours.offload == Offload::Enabled {
+        let at = inv
+            .args
+            .iter()
+            .rposition(|a| {
+                a.kind == Kind::Compile
+                    && a.words[0].starts_with("-fopenmp")
+                    && !a.words[0].starts_with("-fopenmp-")
+            })
+            .map_or(inv.args.len(), |i| i + 1);
+        let macros = openmp_macro_words(&inv.ours).into_iter().map(|w| HostArg {
+            words: vec![w],
+            kind: Kind::Compile,
+        });
+        inv.args.splice(at..at, macros);
+    }
+
     inv.action = if saw_e || (inv.deps.only && !inv.deps.side_effect) {
         Action::Preprocess
     } else if saw_s {
@@ -695,13 +796,20 @@ fn parse_ours(
         return Ok(Some(1));
     }
     if let Some(version) = arg.strip_prefix("-fopenmp-version=") {
-        // ompcc implements OpenMP 5.2 whatever version is asked for, as clang does for the
-        // features it has.
-        if version.parse::<u32>().is_err() {
+        // It sets `_OPENMP`; ompcc compiles the same constructs whatever version is asked
+        // for, as clang does for the features it has.
+        let known = version
+            .parse::<u32>()
+            .ok()
+            .filter(|v| OPENMP_VERSIONS.iter().any(|(k, _)| k == v));
+        let Some(v) = known else {
+            let names: Vec<String> = OPENMP_VERSIONS.iter().map(|(v, _)| v.to_string()).collect();
             return Err(CliError(format!(
-                "invalid value '{version}' in '-fopenmp-version=' (expected e.g. 52)"
+                "invalid value '{version}' in '-fopenmp-version=' (expected one of: {})",
+                names.join(", ")
             )));
-        }
+        };
+        ours.openmp_version = Some(v);
         return Ok(Some(0));
     }
     if arg == "-fopenmp-offload-mandatory" {
@@ -721,7 +829,30 @@ fn parse_ours(
         ours.print_after = Some(value);
         return Ok(Some(used));
     }
+    if let Some((value, used)) = long("--disable-pass") {
+        let value = value.ok_or_else(|| missing("--disable-pass"))?;
+        ours.disabled_passes.extend(
+            value
+                .split(',')
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(str::to_owned),
+        );
+        return Ok(Some(used));
+    }
+    if let Some((value, used)) = long("--explain") {
+        ours.explain = Some(value.ok_or_else(|| missing("--explain"))?);
+        return Ok(Some(used));
+    }
     match arg {
+        "--print-pipeline" => {
+            ours.print_pipeline = true;
+            return Ok(Some(0));
+        }
+        "--list-passes" => {
+            ours.list_passes = true;
+            return Ok(Some(0));
+        }
         "--device-only" => {
             ours.device_only = true;
             return Ok(Some(0));
@@ -882,7 +1013,7 @@ mod tests {
         assert_eq!(inv.output.as_deref(), Some("out"));
         assert!(inv.deps.side_effect);
         assert_eq!(inv.action, Action::Preprocess);
-        assert!(parse_str("--save-temps a.c").host_only);
+        assert!(parse_str("--save-temps a.c").save_temps);
     }
 
     #[test]
@@ -970,9 +1101,39 @@ mod tests {
         );
         assert!(bad("-Xopenmp-target -march=gfx90a").contains("invalid GPU architecture"));
         assert!(bad("-fopenmp-version=x").contains("invalid value"));
+        assert!(bad("-fopenmp-version=53").contains("expected one of: 45, 50, 51, 52"));
         assert!(bad("-fopenmp-offload-mandatory").contains("OMP_TARGET_OFFLOAD=MANDATORY"));
         assert!(
             bad("-foffload=amdgcn-amdhsa").contains("unsupported offload target 'amdgcn-amdhsa'")
+        );
+    }
+
+    #[test]
+    fn openmp_macros_follow_the_version_and_the_last_fopenmp() {
+        let date = |cmd: &str| {
+            let inv = parse_str(cmd);
+            let w = words(&inv);
+            w.iter()
+                .find_map(|w| w.strip_prefix("-D_OPENMP="))
+                .map(str::to_owned)
+        };
+        assert_eq!(date("-fopenmp a.c").as_deref(), Some("201811"));
+        assert_eq!(
+            date("-fopenmp-version=52 -fopenmp a.c").as_deref(),
+            Some("202111")
+        );
+        assert_eq!(
+            date("-fopenmp -fopenmp-version=45 a.c").as_deref(),
+            Some("201511")
+        );
+        assert_eq!(date("-fopenmp -fno-openmp a.c"), None);
+        assert_eq!(date("-fopenmp -foffload=disable a.c"), None);
+        assert_eq!(date("a.c"), None);
+        // After the `-fopenmp` in force, never before a `-fno-openmp` that it follows.
+        let inv = parse_str("-fno-openmp -O2 -fopenmp=libomp -c a.c");
+        assert_eq!(
+            &words(&inv)[..4],
+            ["-fno-openmp", "-O2", "-fopenmp=libomp", "-U_OPENMP"]
         );
     }
 
@@ -983,7 +1144,18 @@ mod tests {
              -march=sm_80 -fopenmp-version=51 a.c",
         );
         assert_eq!(inv.ours.offload_arch.as_deref(), Some("sm_80"));
-        assert_eq!(words(&inv), ["-fopenmp", "a.c"]);
+        let v = format!("-D__OMPCC_VERSION__={}", ompcc_version_number());
+        assert_eq!(
+            words(&inv),
+            [
+                "-fopenmp",
+                "-U_OPENMP",
+                "-D_OPENMP=202011",
+                "-D__OMPCC__=1",
+                &v,
+                "a.c"
+            ]
+        );
         let inv = parse_str("-fopenmp-targets=nvptx64 -Xopenmp-target --offload-arch=sm_90a a.c");
         assert_eq!(inv.ours.offload_arch.as_deref(), Some("sm_90a"));
         assert_eq!(words(&inv), ["a.c"]);
@@ -1001,7 +1173,12 @@ mod tests {
     fn host_only_options_are_flagged() {
         assert!(parse_str("-print-file-name=libgomp.so").host_only);
         assert!(parse_str("-dumpversion").host_only);
-        assert!(parse_str("-save-temps a.c").host_only);
+        assert!(!parse_str("-save-temps a.c").host_only);
+        assert!(!parse_str("-fsyntax-only a.c").host_only);
+        let inv = parse_str("-fopenmp -dumpdir d/ a.c");
+        assert!(inv.host_only);
+        assert_eq!(inv.bypass.as_deref(), Some("-dumpdir"));
+        assert_eq!(parse_str("-dumpmachine").bypass, None);
         assert!(!parse_str("-O2 a.c").host_only);
     }
 

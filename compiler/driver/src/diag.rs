@@ -14,6 +14,7 @@ pub enum Severity {
     Error,
     /// Stops the whole command (gcc adds "compilation terminated.").
     Fatal,
+    Warning,
     Note,
 }
 
@@ -33,6 +34,7 @@ pub fn format(severity: Severity, message: &str, color: bool) -> String {
     let (label, code) = match severity {
         Severity::Error => ("error", "01;31"),
         Severity::Fatal => ("fatal error", "01;31"),
+        Severity::Warning => ("warning", "01;35"),
         Severity::Note => ("note", "01;36"),
     };
     if color {

@@ -123,6 +123,8 @@ pub struct DeviceOptions<'a> {
     pub math_source: &'a dyn Fn() -> Result<String, String>,
     /// Knobs and remarks, checked once for the whole command.
     pub settings: &'a OptSettings,
+    /// `-save-temps`: return the IR and PTX texts with the host text.
+    pub keep_texts: bool,
 }
 
 /// What the command line asks of the optimizer, checked once per command (before any unit
@@ -140,6 +142,8 @@ pub struct OptSettings {
     pub analysis: ompcc_opt::PrintFilter,
     /// `-Rpass=` matches `offload` (the host rewrite's remarks, one per target region).
     pub offload_remarks: bool,
+    /// `--disable-pass=`: names of passes left out of the pipeline (each a known pass).
+    pub disabled: Vec<String>,
 }
 
 impl OptSettings {
@@ -204,6 +208,16 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
             }
         }
     }
+    for name in &ours.disabled_passes {
+        if ompcc_opt::lookup(name).is_none() {
+            let known: Vec<&str> = ompcc_opt::PASSES.iter().map(|p| p.name).collect();
+            return Err(format!(
+                "unknown pass '{name}' in '--disable-pass=' (known: {}; `ompcc --list-passes` \
+                 says what each does)",
+                known.join(", ")
+            ));
+        }
+    }
     let [remarks, missed, analysis] = names.map(|names| {
         if names.is_empty() {
             ompcc_opt::PrintFilter::None
@@ -217,7 +231,45 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         missed,
         analysis,
         offload_remarks,
+        disabled: ours.disabled_passes.clone(),
     })
+}
+
+/// The passes that run for `--passes=` (when given) or the `-O` level, without the
+/// `--disable-pass=` ones.
+pub fn pipeline(
+    passes: Option<&str>,
+    opt_level: &str,
+    disabled: &[String],
+) -> Result<Vec<ompcc_opt::Pass>, String> {
+    let mut list = match passes {
+        Some(list) => ompcc_opt::parse_pipeline(list),
+        None => ompcc_opt::pipeline_for_opt(opt_level),
+    }?;
+    list.retain(|p| !disabled.iter().any(|d| d == p.name));
+    Ok(list)
+}
+
+/// `--print-pipeline`: the passes that would run, as a `--passes=` value (one line).
+pub fn print_pipeline(ours: &crate::cli::OmpccOptions) -> Result<String, String> {
+    let level = ours.opt_level.as_deref().unwrap_or("0");
+    let list = pipeline(ours.passes.as_deref(), level, &ours.disabled_passes)?;
+    let names: Vec<&str> = list.iter().map(|p| p.name).collect();
+    Ok(format!("{}\n", names.join(",")))
+}
+
+/// `--list-passes`: every device pass, one line each (`name  description`).
+pub fn list_passes() -> String {
+    let width = ompcc_opt::PASSES
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for p in ompcc_opt::PASSES {
+        out.push_str(&format!("{:width$}  {}\n", p.name, p.description));
+    }
+    out
 }
 
 /// `--emit=ir|ir-opt|ptx`: lower the device code (with `--device-only`, every function;
@@ -324,11 +376,7 @@ fn link_device_math(
 
 /// Runs `--passes=` or the pipeline of the -O level, verifying after every pass.
 fn optimize(module: &mut ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<(), Option<String>> {
-    let passes = match opts.passes {
-        Some(list) => ompcc_opt::parse_pipeline(list),
-        None => ompcc_opt::pipeline_for_opt(opts.opt_level),
-    }
-    .map_err(Some)?;
+    let passes = pipeline(opts.passes, opts.opt_level, &opts.settings.disabled).map_err(Some)?;
     let mut pm = ompcc_opt::PassManager::new(passes);
     // The -O level's knobs (-O3 inlines and unrolls more), then fp-contract and `-C`.
     pm.set_knobs(opts.opt_level, &opts.settings.codegen)
@@ -341,12 +389,47 @@ fn optimize(module: &mut ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<(
     if let Some(filter) = opts.print_after {
         pm.print_after = ompcc_opt::PrintFilter::parse(filter).map_err(Some)?;
     }
+    // Where each function starts, for the remarks about a whole function (taken before
+    // the passes, which may inline a function away).
+    let starts = function_starts(module);
     let result = pm.run_module(module);
     eprint!("{}{}", pm.printed, pm.timing_table());
-    for remark in pm.remarks.take() {
+    for mut remark in pm.remarks.take() {
+        if remark.loc.is_unknown()
+            && let Some((_, loc)) = starts.iter().find(|(f, _)| *f == remark.function)
+        {
+            remark.loc = *loc;
+        }
         eprintln!("{}", remark.render(&module.files));
     }
     result.map_err(|e| Some(format!("internal compiler error: {e}")))
+}
+
+/// The first source location (lowest line and column in the file of its first located
+/// instruction) of every function that has one: a function-level remark (`promoted 4 stack
+/// slots`) is reported there, as clang reports such remarks at the function.
+fn function_starts(module: &ompcc_ir::Module) -> Vec<(String, ompcc_ir::SourceLoc)> {
+    let mut out = Vec::new();
+    for func in &module.functions {
+        let locs = func
+            .layout
+            .blocks()
+            .flat_map(|b| func.layout.block_insts(b))
+            .map(|i| func.srcloc(i))
+            .filter(|l| !l.is_unknown());
+        let mut first: Option<ompcc_ir::SourceLoc> = None;
+        for loc in locs {
+            first = match first {
+                None => Some(loc),
+                Some(f) if f.file == loc.file && (loc.line, loc.col) < (f.line, f.col) => Some(loc),
+                keep => keep,
+            };
+        }
+        if let Some(loc) = first {
+            out.push((func.name.clone(), loc));
+        }
+    }
+    out
 }
 
 /// PTX for `--offload-arch` (default sm_70), with line info under `-g`.
@@ -363,6 +446,17 @@ pub struct Offloaded {
     /// The preprocessed unit with every device construct rewritten into runtime calls and
     /// the device image appended (bytes: see `ompcc_host::rewrite`).
     pub host_text: Vec<u8>,
+    /// The device code as text (for `-save-temps`).
+    pub device: DeviceTexts,
+}
+
+/// A unit's device code as the intermediates `-save-temps` keeps.
+#[derive(Debug)]
+pub struct DeviceTexts {
+    /// The IR after the pass pipeline, with the device library linked in.
+    pub ir: String,
+    /// The PTX embedded in the object.
+    pub ptx: String,
 }
 
 /// The whole offload pipeline for a unit with device constructs: the offload plan, the
@@ -376,6 +470,12 @@ pub fn offload(
     opts: &DeviceOptions<'_>,
     remarks: bool,
 ) -> Result<Offloaded, Option<String>> {
+    // The embedded image always has line info (`.loc`), so a device fault names the source
+    // line with or without `-g`; `--emit=ir|ptx` keep to `-g` and stay terse.
+    let opts = &DeviceOptions {
+        line_info: true,
+        ..*opts
+    };
     let (plan, diags) =
         ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
     let mut emitter = Emitter::new(checked.color);
@@ -385,8 +485,23 @@ pub fn offload(
     if emitter.error_count() > 0 {
         return Err(None);
     }
+    for d in &ompcc_omp::unmapped_pointer_warnings(&plan) {
+        emitter.emit(d, &checked.source_map);
+    }
     let module = device_module(checked, Some(&plan), opts, &mut emitter)?;
     let ptx = ptx_text(&module, opts)?;
+    let device = DeviceTexts {
+        ir: if opts.keep_texts {
+            module.to_string()
+        } else {
+            String::new()
+        },
+        ptx: if opts.keep_texts {
+            ptx.clone()
+        } else {
+            String::new()
+        },
+    };
     let image = ompcc_host::DeviceImage {
         ptx,
         globals: device_globals(checked, &plan, &module),
@@ -403,7 +518,7 @@ pub fn offload(
         &plan,
         &image,
     ) {
-        Ok(host_text) => Ok(Offloaded { host_text }),
+        Ok(host_text) => Ok(Offloaded { host_text, device }),
         Err(diags) => {
             for d in &diags {
                 emitter.emit(d, &checked.source_map);

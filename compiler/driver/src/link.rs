@@ -41,7 +41,7 @@ pub fn inputs_reference_runtime(args: &[HostArg]) -> bool {
 /// The object and static-archive files a link reads: its linker inputs, and `-lNAME`
 /// resolved to `libNAME.a` in the command's `-L` directories (as the linker would: the first
 /// directory with `libNAME.so` or `libNAME.a` wins; a shared library carries its own runtime).
-fn linked_files(args: &[HostArg]) -> Vec<PathBuf> {
+pub fn linked_files(args: &[HostArg]) -> Vec<PathBuf> {
     let lib_dirs: Vec<&str> = args
         .iter()
         .filter(|a| a.kind == Kind::Link)

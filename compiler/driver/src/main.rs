@@ -5,10 +5,13 @@
 //! 128+N when ompcc or the host compiler was stopped by signal N.
 
 mod cli;
+mod devlink;
 mod diag;
 mod exec;
+mod explain;
 mod frontend;
 mod host;
+mod hostview;
 mod link;
 mod pipeline;
 mod response;
@@ -22,6 +25,8 @@ use host::HostCc;
 use pipeline::DriverError;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The commit ompcc was built from, with its date (`build.rs`; `unknown` without git).
+const COMMIT: &str = env!("OMPCC_COMMIT");
 
 fn main() {
     let code = real_main();
@@ -62,6 +67,32 @@ fn real_main() -> i32 {
         print_help(&host);
         return 0;
     }
+    // Research signposts: answered by ompcc alone, like `--help`.
+    if let Some(code) = &inv.ours.explain {
+        return match explain::explain(code) {
+            Ok(text) => {
+                let _ = std::io::stdout().write_all(text.as_bytes());
+                0
+            }
+            Err(e) => DriverError::Error(e).report(color),
+        };
+    }
+    if inv.ours.list_passes || inv.ours.print_pipeline {
+        let mut text = String::new();
+        if inv.ours.list_passes {
+            text.push_str(&frontend::list_passes());
+        }
+        if inv.ours.print_pipeline {
+            match frontend::print_pipeline(&inv.ours)
+                .and_then(|t| frontend::opt_settings(&inv.ours).map(|_| t))
+            {
+                Ok(t) => text.push_str(&t),
+                Err(e) => return DriverError::Error(e).report(color),
+            }
+        }
+        let _ = std::io::stdout().write_all(text.as_bytes());
+        return 0;
+    }
     let runner = Runner::new(inv.verbose);
     if inv.version {
         // One write of ours and the host compiler's text, so `ompcc --version | head -1`
@@ -71,7 +102,18 @@ fn real_main() -> i32 {
             Err(e) => return DriverError::Run(e).report(color),
         };
         let mut text = format!(
-            "ompcc {VERSION}\nHost C compiler (${}): {}\n",
+            "ompcc {VERSION} (commit {COMMIT})\nOpenMP: _OPENMP {} (-fopenmp-version=51|52: \
+             {}|{}); __OMPCC_VERSION__ {}\nHost C compiler (${}): {}\n",
+            cli::openmp_date(&cli::OmpccOptions::default()),
+            cli::openmp_date(&cli::OmpccOptions {
+                openmp_version: Some(51),
+                ..Default::default()
+            }),
+            cli::openmp_date(&cli::OmpccOptions {
+                openmp_version: Some(52),
+                ..Default::default()
+            }),
+            cli::ompcc_version_number(),
             host::HOST_CC_VAR,
             host.display()
         )
@@ -82,7 +124,7 @@ fn real_main() -> i32 {
     }
     if inv.verbose {
         eprintln!(
-            "ompcc version {VERSION} (host compiler: {})",
+            "ompcc version {VERSION} (commit {COMMIT}; host compiler: {})",
             host.display()
         );
     }
@@ -116,10 +158,13 @@ Common cc options:
   --version                 print ompcc's and the host compiler's versions
 
 ompcc's own options:
-  --emit=<stage>            stop after <stage> and print it: tokens, ast, ir, ir-opt, ptx, host-c
+  --emit=<stage>            stop after <stage> and print it: tokens, ast, ir, ir-opt, ptx,
+                            host-c (the user's file, rewritten), host-c-full (all cc sees)
   --offload-arch=sm_<NN>    the GPU architecture to generate PTX for
   -fopenmp-targets=nvptx64-nvidia-cuda  -Xopenmp-target[=<triple>] -march=sm_<NN>
-  -fopenmp-version=<n>      clang's spellings, accepted for build files written for clang
+  -fopenmp-version=<n>      45, 50 (default), 51 or 52: the OpenMP version _OPENMP names
+                            (201511, 201811, 202011, 202111); ompcc also defines
+                            __OMPCC__ (1) and __OMPCC_VERSION__ (major*10000+minor*100+patch)
   --device-only             produce only the device code
   -Rpass=<regex>            remarks (file:line:col: remark: ...) from the device passes
                             whose name matches <regex> (unroll, inline, ...; `offload` for
@@ -127,6 +172,10 @@ ompcc's own options:
   -Rpass-missed=<regex>     the same passes' missed optimizations, with the reason
   -Rpass-analysis=<regex>   the same passes' analysis remarks
   --passes=<p1,p2,...>      run these device passes instead of the -O pipeline
+  --print-pipeline          print the -O<level> pipeline as a --passes= list, and stop
+  --list-passes             print every device pass with what it does, and stop
+  --disable-pass=<p1,...>   leave these passes out of the pipeline that runs
+  --explain <code>          explain a diagnostic code (E0803, ...), and stop
   --print-after=<p1,...>    print the device IR after these passes
   --time-passes             report the time spent in each pass
   -C <key>=<value>          set a device optimizer knob: inline-threshold=<n>,

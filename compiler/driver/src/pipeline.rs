@@ -90,6 +90,8 @@ pub enum Outcome {
     Offload {
         host_text: Vec<u8>,
         needs_runtime: bool,
+        /// Under `-save-temps`: the optimized device IR and the PTX.
+        device: Option<Box<frontend::DeviceTexts>>,
     },
     /// Device constructs, but ompcc's frontend rejected the unit. The host compiler compiles
     /// `host_text` first: if it fails too, its messages and exit code are the user's (exactly
@@ -140,6 +142,21 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
             exec::print_dry_run(&[pass_through]);
             return Ok(0);
         }
+        if let Some(opt) = &inv.bypass
+            && inv.openmp
+            && inv.ours.offload == crate::cli::Offload::Enabled
+            && inv.inputs().any(Input::is_c_source)
+        {
+            diag::emit(
+                Severity::Warning,
+                &format!(
+                    "'{opt}' hands this command to the host compiler unchanged: its target \
+                     regions are not offloaded by ompcc"
+                ),
+                diag::use_color(inv.ours.color),
+            );
+        }
+        device_link_check(inv, &[])?;
         return Ok(runner.run(&pass_through)?);
     }
 
@@ -244,6 +261,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 verbose: inv.verbose,
                 werror,
                 line_info,
+                keep_temps: inv.save_temps,
             },
             &math_source,
             &settings,
@@ -264,8 +282,25 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         return Ok(0);
     }
 
+    if inv.syntax_only {
+        // The host compiler's checks on the user's own command (it writes nothing), then
+        // ompcc's verdict on each unit it rejected; units it accepted have passed ompcc's
+        // checks (device code included) above.
+        let mut status = runner.run(&pass_through)?;
+        for unit in &units {
+            if let Outcome::Rejected { diagnostics, .. } = &unit.outcome
+                && status == 0
+            {
+                eprint(diagnostics.as_bytes());
+                status = 1;
+            }
+        }
+        return Ok(status);
+    }
+
     // Step 3: compile.
     if units.iter().all(|u| matches!(u.outcome, Outcome::HostOnly)) {
+        device_link_check(inv, &[])?;
         return Ok(runner.run(&pass_through)?);
     }
     compile_split(inv, host, runner, &units, tmp.path())
@@ -314,6 +349,8 @@ struct UnitFlags {
     werror: bool,
     /// `-g` (not `-g0`): line info in the PTX.
     line_info: bool,
+    /// `-save-temps`: keep the device IR and PTX for the unit's intermediates.
+    keep_temps: bool,
 }
 
 /// Stage 2 for one unit: the frontend. Inputs: the unit's input (for messages), its
@@ -338,6 +375,7 @@ fn frontend(
         verbose,
         werror,
         line_info,
+        keep_temps,
     } = flags;
     // Spans index the text, so it must stay byte-for-byte: invalid UTF-8 (Latin-1 in a string
     // or comment) is replaced by as many '?' as there were bytes.
@@ -401,11 +439,15 @@ fn frontend(
         line_info,
         math_source,
         settings,
+        keep_texts: keep_temps,
     };
-    if ours.emit == Some(EmitStage::HostC) {
+    if let Some(stage @ (EmitStage::HostC | EmitStage::HostCFull)) = ours.emit {
         let remarks = settings.offload_remarks;
         return match frontend::offload(&checked, &text_str, text, &opts, remarks) {
-            Ok(done) => Ok(Outcome::Emitted(done.host_text)),
+            Ok(done) if stage == EmitStage::HostCFull => Ok(Outcome::Emitted(done.host_text)),
+            Ok(done) => Ok(Outcome::Emitted(
+                crate::hostview::view(&String::from_utf8_lossy(&done.host_text)).into_bytes(),
+            )),
             Err(Some(msg)) => Err(DriverError::Error(msg)),
             Err(None) => Err(DriverError::Reported),
         };
@@ -426,6 +468,7 @@ fn frontend(
         Ok(done) => Ok(Outcome::Offload {
             host_text: done.host_text,
             needs_runtime: true,
+            device: keep_temps.then(|| Box::new(done.device)),
         }),
         Err(Some(msg)) => Err(DriverError::Error(msg)),
         Err(None) => Err(DriverError::Reported),
@@ -580,6 +623,45 @@ fn strip_suffix(path: &str) -> &str {
     }
 }
 
+/// gcc 12's base name for a unit's `-save-temps` files (`BASE.i`, `BASE.s`, `BASE.o`): with
+/// `-c`/`-S` the output without its suffix (the source's stem in the current directory
+/// without `-o`); when linking `OUT-STEM` next to the output (`a-STEM` without `-o`).
+fn save_temps_base(inv: &Invocation, input: &str) -> String {
+    let name = input.rsplit('/').next().unwrap_or(input);
+    let stem = strip_suffix(name);
+    match (inv.action, inv.output.as_deref()) {
+        (Action::Link, Some(out)) => format!("{out}-{stem}"),
+        (Action::Link, None) => format!("a-{stem}"),
+        (_, Some(out)) => strip_suffix(out).to_owned(),
+        (_, None) => stem.to_owned(),
+    }
+}
+
+/// `-save-temps` for a unit ompcc offloaded: next to cc's own files, the preprocessed text
+/// ompcc analysed (`BASE.i`, what cc would have kept), the device IR after the pass pipeline
+/// (`BASE.ompcc.ir`) and the PTX (`BASE.ompcc.ptx`); the rewritten host C that cc compiles
+/// is `BASE.ompcc-host.i`, written by the caller.
+fn keep_intermediates(
+    base: &str,
+    preprocessed: &Path,
+    device: &frontend::DeviceTexts,
+) -> Result<(), DriverError> {
+    let write = |path: String, bytes: &[u8]| {
+        fs::write(&path, bytes)
+            .map_err(|e| DriverError::Fatal(format!("cannot write '{path}': {e}")))
+    };
+    let text = fs::read(preprocessed).map_err(|e| {
+        DriverError::Fatal(format!("cannot read '{}': {e}", preprocessed.display()))
+    })?;
+    let kept = format!("{base}.i");
+    // A user's `.i` input is its own preprocessed text: never write over it.
+    if Path::new(&kept) != preprocessed {
+        write(kept, &text)?;
+    }
+    write(format!("{base}.ompcc.ir"), device.ir.as_bytes())?;
+    write(format!("{base}.ompcc.ptx"), device.ptx.as_bytes())
+}
+
 /// Step 3 when some unit has device constructs: one host command per unit, then the rest.
 fn compile_split(
     inv: &Invocation,
@@ -597,7 +679,10 @@ fn compile_split(
     let mut objects = Vec::new();
     let mut needs_runtime = false;
     for (n, unit) in units.iter().enumerate() {
+        let base = save_temps_base(inv, &unit.input.path);
         let out = match (inv.action, &inv.output) {
+            // Under -save-temps the unit's object is one of cc's kept intermediates.
+            (Action::Link, _) if inv.save_temps => format!("{base}.o"),
             (Action::Link, _) => tmp.join(format!("{n}.o")).display().to_string(),
             (_, Some(out)) => out.clone(),
             (_, None) => {
@@ -622,7 +707,11 @@ fn compile_split(
                 args.extend(words_where(&inv.args, |k| {
                     matches!(
                         k,
-                        Kind::Compile | Kind::Debug | Kind::Offload | Kind::Verbose
+                        Kind::Compile
+                            | Kind::Debug
+                            | Kind::Offload
+                            | Kind::Verbose
+                            | Kind::SaveTemps
                     )
                 }));
                 args.extend(lang_words(unit.input));
@@ -637,12 +726,26 @@ fn compile_split(
                 {
                     needs_runtime |= *rt;
                 }
-                let path = tmp.join(format!("{n}.host.i"));
+                let path = if inv.save_temps {
+                    if let Outcome::Offload {
+                        device: Some(device),
+                        ..
+                    } = &unit.outcome
+                    {
+                        keep_intermediates(&base, &unit.preprocessed, device)?;
+                    }
+                    PathBuf::from(format!("{base}.ompcc-host.i"))
+                } else {
+                    tmp.join(format!("{n}.host.i"))
+                };
                 fs::write(&path, host_text).map_err(|e| {
                     DriverError::Fatal(format!("cannot write '{}': {e}", path.display()))
                 })?;
                 args.extend(words_where(&inv.args, |k| {
-                    matches!(k, Kind::Compile | Kind::Debug | Kind::Verbose)
+                    matches!(
+                        k,
+                        Kind::Compile | Kind::Debug | Kind::Verbose | Kind::SaveTemps
+                    )
                 }));
                 if is_gcc {
                     args.push("-foffload=disable".into());
@@ -702,6 +805,14 @@ fn compile_split(
                     _ => args.extend(arg.words.iter().cloned()),
                 }
             }
+            let unit_objects: Vec<(PathBuf, String)> = objects
+                .iter()
+                .filter_map(|(i, obj)| {
+                    let name = units.iter().find(|u| u.arg_index == *i)?.input.path.clone();
+                    Some((PathBuf::from(obj), name))
+                })
+                .collect();
+            device_link_check(inv, &unit_objects)?;
             args.extend(link_args(inv, host, runner, true, needs_runtime)?);
             status = runner.run(&host.cmd(args))?;
         }
@@ -720,6 +831,39 @@ fn compile_split(
         }
     }
     Ok(status)
+}
+
+/// The link-time device symbol check ([`crate::devlink`]) of a link command: over the
+/// objects ompcc compiled in this command (`unit_objects`, with their sources' names) and the
+/// objects and archives the command links. Links of objects without device code, and
+/// commands that do not link, have nothing to check.
+fn device_link_check(
+    inv: &Invocation,
+    unit_objects: &[(PathBuf, String)],
+) -> Result<(), DriverError> {
+    if inv.action != Action::Link
+        || inv.host_only
+        || inv.ours.offload != crate::cli::Offload::Enabled
+    {
+        return Ok(());
+    }
+    let mut files = unit_objects.to_vec();
+    files.extend(
+        link::linked_files(&inv.args)
+            .into_iter()
+            .map(|p| (p.clone(), p.display().to_string())),
+    );
+    crate::devlink::check(&files).map_err(|errors| {
+        let color = diag::use_color(inv.ours.color);
+        for e in &errors {
+            diag::emit(Severity::Error, e, color);
+        }
+        DriverError::Error(format!(
+            "device link failed: {} undefined device symbol{}",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
+        ))
+    })
 }
 
 /// Extra arguments for a link. When an offloaded unit (`units_need_runtime`) or an object or
@@ -842,6 +986,7 @@ mod tests {
         let Outcome::Offload {
             host_text,
             needs_runtime: true,
+            ..
         } = frontend(
             &input,
             text,

@@ -88,14 +88,9 @@ fn find_cmake() -> Option<String> {
 
 #[test]
 fn cmake_project_configures_and_builds_with_ompcc() {
-    let Some(cmake) = find_cmake() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "cmake is required in CI (python3 -m pip install cmake)"
-        );
-        eprintln!("note: cmake not found; skipping the CMake build test (CI requires it)");
-        return;
-    };
+    // A missing cmake fails the test (.ci/run installs it), never skips it silently.
+    let cmake = find_cmake()
+        .expect("cmake is required for this test: python3 -m pip install cmake (see .ci/run)");
     let sb = project("cmake");
     let configure = in_dir(
         &sb,
@@ -115,7 +110,11 @@ fn cmake_project_configures_and_builds_with_ompcc() {
         log.contains("The C compiler identification is GNU"),
         "{log}"
     );
-    assert!(log.contains("Found OpenMP_C: -fopenmp"), "{log}");
+    // FindOpenMP reads _OPENMP from a test program: ompcc's 201811 is OpenMP 5.0.
+    assert!(
+        log.contains("Found OpenMP_C: -fopenmp (found version \"5.0\")"),
+        "{log}"
+    );
     ok(&in_dir(&sb, &cmake, &["--build", "build", "--verbose"]));
     let run = sb.run("build/saxpy");
     ok(&run);

@@ -429,6 +429,7 @@ fn dry_run_shows_exact_forwarded_flags() {
 
 #[test]
 fn dry_run_shows_the_openmp_pipeline() {
+    let mq = openmp_macros_quoted();
     let sb = Sandbox::new();
     let out = sb.ompcc(&["-###", "-fopenmp", "-O2", "-g", "-DX", "-c", "-MD", "a.c"]);
     ok(&out);
@@ -444,18 +445,19 @@ fn dry_run_shows_the_openmp_pipeline() {
     assert_eq!(
         lines[0],
         format!(
-            " \"cc\" \"-E\" \"-fopenmp\" \"-O2\" \"-DX\" \"-MD\" \"-MF\" \"{tmp}/0.d\" \"-MQ\" \"a.o\" \"a.c\" \"-o\" \"{tmp}/0.i\""
+            " \"cc\" \"-E\" \"-fopenmp\" {mq} \"-O2\" \"-DX\" \"-MD\" \"-MF\" \"{tmp}/0.d\" \"-MQ\" \"a.o\" \"a.c\" \"-o\" \"{tmp}/0.i\""
         )
     );
     // Then the user's own command (the path taken when no unit has device constructs).
     assert_eq!(
         lines[1],
-        " \"cc\" \"-fopenmp\" \"-O2\" \"-g\" \"-DX\" \"-c\" \"-MD\" \"a.c\""
+        format!(" \"cc\" \"-fopenmp\" {mq} \"-O2\" \"-g\" \"-DX\" \"-c\" \"-MD\" \"a.c\"")
     );
 }
 
 #[test]
 fn verbose_shows_the_commands_run() {
+    let m = openmp_macros();
     let sb = Sandbox::new();
     sb.write("t.c", TARGET_PROGRAM)
         .write("inc/n.h", TARGET_HEADER);
@@ -466,12 +468,14 @@ fn verbose_shows_the_commands_run() {
     let cmds: Vec<&str> = err.lines().filter(|l| l.starts_with(" cc ")).collect();
     assert_eq!(cmds.len(), 2, "{err}");
     assert!(
-        cmds[0].starts_with(" cc -E -fopenmp -O1 t.c -o /"),
+        cmds[0].starts_with(&format!(" cc -E -fopenmp {m} -O1 t.c -o /")),
         "{}",
         cmds[0]
     );
     assert!(
-        cmds[1].starts_with(" cc -v -fopenmp -O1 -foffload=disable -x cpp-output /"),
+        cmds[1].starts_with(&format!(
+            " cc -v -fopenmp {m} -O1 -foffload=disable -x cpp-output /"
+        )),
         "{}",
         cmds[1]
     );
@@ -481,7 +485,10 @@ fn verbose_shows_the_commands_run() {
     ok(&out);
     let err = stderr(&out);
     let link = err.lines().rfind(|l| l.starts_with(" cc ")).unwrap();
-    assert!(link.starts_with(" cc -v -fopenmp /"), "{link}");
+    assert!(
+        link.starts_with(&format!(" cc -v -fopenmp {m} /")),
+        "{link}"
+    );
     let rt = support::runtime_lib().display().to_string();
     assert!(
         link.ends_with(&format!(
@@ -497,7 +504,7 @@ fn verbose_shows_the_commands_run() {
     let err = stderr(&out);
     let cmds: Vec<&str> = err.lines().filter(|l| l.starts_with(" cc ")).collect();
     assert_eq!(cmds.len(), 2, "{err}");
-    assert_eq!(cmds[1], " cc -v -fopenmp -c h.c");
+    assert_eq!(cmds[1], format!(" cc -v -fopenmp {m} -c h.c"));
 
     // -foffload=disable: straight to the host compiler.
     let out = sb.ompcc(&["-v", "-fopenmp", "-foffload=disable", "-c", "t.c"]);
@@ -513,10 +520,28 @@ fn version_help_and_host_queries() {
     let out = sb.ompcc(&["--version"]);
     ok(&out);
     let text = stdout(&out);
+    // The first line names the commit (build.rs), as git names HEAD of this source tree.
+    let first = text.lines().next().unwrap_or_default();
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    let commit = match (option_env!("OMPCC_BUILD_COMMIT"), head) {
+        (Some(c), _) if !c.is_empty() => c.to_owned(),
+        (_, Some(hash)) => hash,
+        (_, None) => "unknown".to_owned(),
+    };
     assert!(
-        text.starts_with(&format!("ompcc {}\n", env!("CARGO_PKG_VERSION"))),
+        first.starts_with(&format!(
+            "ompcc {} (commit {commit}",
+            env!("CARGO_PKG_VERSION")
+        )),
         "{text}"
     );
+    assert!(text.contains("_OPENMP 201811"), "{text}");
     assert!(text.contains(&stdout(&sb.cc(&["--version"]))), "{text}");
 
     let out = sb.ompcc(&["--help"]);
@@ -693,7 +718,10 @@ fn host_compiler_comes_from_the_environment() {
     assert_eq!(lines.len(), 4, "{log}");
     assert!(lines.iter().all(|l| l.starts_with("MARK|MARK|")), "{log}");
     assert!(
-        lines[0].starts_with("MARK|MARK|-E|-fopenmp|t.c|-o|"),
+        lines[0].starts_with(&format!(
+            "MARK|MARK|-E|-fopenmp|{}|t.c|-o|",
+            openmp_macros().replace(' ', "|")
+        )),
         "{log}"
     );
     assert_eq!(lines[1], "MARK|MARK|--version|");
@@ -988,7 +1016,7 @@ fn links_of_objects_that_call_the_runtime_get_it() {
     // For host-only objects the link is cc's own command.
     let out = link(&["-v", "-fopenmp", "rt.o", "-o", "x"]);
     assert!(
-        stderr(&out).contains(" cc -v -fopenmp rt.o -o x\n"),
+        stderr(&out).contains(&format!(" cc -v -fopenmp {} rt.o -o x\n", openmp_macros())),
         "{}",
         stderr(&out)
     );

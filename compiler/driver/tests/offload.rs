@@ -2,7 +2,7 @@
 //! (`OMPCC_DEVICE=emu`) and on the host fallback (`OMPCC_DEVICE=host`), each output compared
 //! with the `gcc -fopenmp` build of the same source; on the emulator the runtime's
 //! `OMPCC_INFO` log must show the kernels really launched there. Also: separate compilation,
-//! `--emit=host-c` keeping user line numbers, `-Rpass=offload`.
+//! `--emit=host-c-full` keeping user line numbers, `-Rpass=offload`.
 //!
 //! Programs: `examples/` (saxpy, jacobi, spmv) and `tests/offload/*.c`.
 
@@ -262,7 +262,8 @@ fn static_functions_and_their_kernels_do_not_clash_across_units() {
 }
 
 /// A declare-target function that no unit's device code defines (here only the host has it)
-/// is a link error at the first device use, naming the function and the unit.
+/// is an error when ompcc links, naming the function and the calling unit (as gcc and clang
+/// fail at link time); a program linked without ompcc still fails at the first device use.
 #[test]
 fn a_declare_target_function_no_unit_defines_is_a_device_link_error() {
     let sb = Sandbox::new();
@@ -270,7 +271,38 @@ fn a_declare_target_function_no_unit_defines_is_a_device_link_error() {
     sb.write("host.c", "double weight(int i) { return i; }\n");
     ok(&sb.ompcc(&["-fopenmp", "-c", &main, "-o", "a.o"]));
     ok(&sb.ompcc(&["-fopenmp", "-c", "host.c", "-o", "h.o"]));
-    ok(&sb.ompcc(&["-fopenmp", "a.o", "h.o", "-o", "prog"]));
+    let link = sb.ompcc(&["-fopenmp", "a.o", "h.o", "-o", "prog"]);
+    assert_eq!(link.status.code(), Some(1));
+    let err = stderr(&link);
+    assert!(
+        err.contains("ompcc: error: undefined device function 'weight' referenced by the device code of 'a.o'"),
+        "{err}"
+    );
+    assert!(!sb.exists("prog"));
+    // Compiling and linking in one command names the source.
+    let link = sb.ompcc(&["-fopenmp", &main, "h.o", "-o", "prog"]);
+    assert_eq!(link.status.code(), Some(1));
+    let err = stderr(&link);
+    assert!(
+        err.contains(&format!(
+            "'weight' referenced by the device code of '{main}'"
+        )),
+        "{err}"
+    );
+    // Linked by cc, past ompcc's check: the runtime's device link reports it.
+    let rt = support::runtime_lib().display().to_string();
+    ok(&sb.cc(&[
+        "-fopenmp",
+        "-foffload=disable",
+        "a.o",
+        "h.o",
+        "-o",
+        "prog",
+        &rt,
+        "-lpthread",
+        "-ldl",
+        "-lm",
+    ]));
     let out = run_on(&sb, "prog", "emu");
     assert!(!out.status.success());
     let err = stderr(&out);
@@ -317,7 +349,7 @@ fn host_c_keeps_the_line_numbers_of_user_code() {
                #pragma omp target update from(a[0:2])\n  \
                int unused_here;\n  printf(\"%d\\n\", a[9]);\n  return 0;\n}\n";
     sb.write("t.c", src);
-    let host_c = sb.ompcc(&["-fopenmp", "--emit=host-c", "t.c"]);
+    let host_c = sb.ompcc(&["-fopenmp", "--emit=host-c-full", "t.c"]);
     ok(&host_c);
     let text = stdout(&host_c);
     assert!(text.contains("ompcc_rt_launch(&"), "{text}");
@@ -344,7 +376,7 @@ fn rpass_offload_describes_each_region() {
     ok(&out);
     let err = stderr(&out);
     assert!(
-        err.contains("saxpy.c:16:1: remark: target region offloaded as kernel '__omp_offload_main_l16': SPMD mode, runtime teams x runtime threads, 4 parameters [-Rpass=offload]"),
+        err.contains("saxpy.c:16:1: remark: target region offloaded as kernel '__omp_offload_main_l16': SPMD mode, teams and threads per team chosen at launch, 4 parameters [-Rpass=offload]"),
         "{err}"
     );
     assert!(

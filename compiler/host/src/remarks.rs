@@ -15,18 +15,20 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
     for r in &plan.regions {
         let at = sm.describe(r.directive.span);
         let src = |e: &ompcc_syntax::ast::Expr| text.get(e.span.range()).unwrap_or("?").to_owned();
+        // A count known at compile time (a constant or the clause's expression), or `None`
+        // when the runtime picks it at launch.
         let bound = |b: Bound<'_>| match b {
-            Bound::One => "1".to_owned(),
+            Bound::One => Some("1".to_owned()),
             Bound::Least(es) => match es.as_slice() {
-                [] => "runtime".to_owned(),
-                [(_, e)] => src(e),
-                es => format!(
+                [] => None,
+                [(_, e)] => Some(src(e)),
+                es => Some(format!(
                     "min({})",
                     es.iter()
                         .map(|(_, e)| src(e))
                         .collect::<Vec<_>>()
                         .join(", ")
-                ),
+                )),
             },
         };
         let mode = match r.mode {
@@ -35,12 +37,12 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
             ExecMode::Serial => "serial",
         };
         let shape = launch_shape(r);
-        let (teams, threads) = (bound(shape.teams), bound(shape.threads));
+        let shape = describe_shape(bound(shape.teams), bound(shape.threads));
+        let params = plural(r.params.len(), "parameter");
         out.push_str(&format!(
-            "{at}: remark: target region offloaded as kernel '{}': {mode} mode, {teams} teams x \
-             {threads} threads, {} parameters [-Rpass=offload]\n",
+            "{at}: remark: target region offloaded as kernel '{}': {mode} mode, {shape}, \
+             {params} [-Rpass=offload]\n",
             r.kernel,
-            r.params.len()
         ));
         for (i, p) in r.params.iter().enumerate() {
             let how = match p.pass {
@@ -58,7 +60,18 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
                         "firstprivate".to_owned()
                     }
                 },
-                |m| describe_map(m),
+                |m| {
+                    if p.pass == Pass::DevicePtr && m.implicit {
+                        // What the runtime maps: OpenMP's zero-length section of a pointer.
+                        format!(
+                            "map(tofrom: {}[:0]) implicit, a zero-length section: the device \
+                             sees data mapped before the region, else the host address",
+                            m.name
+                        )
+                    } else {
+                        describe_map(m)
+                    }
+                },
             );
             out.push_str(&format!(
                 "{at}: remark:   parameter {i} '{}' ({how}, {} bytes): {map}\n",
@@ -70,6 +83,32 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
         }
     }
     out
+}
+
+/// `n thing` or `n things`.
+fn plural(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// The launch shape: counts known at compile time as written, the others chosen at launch.
+fn describe_shape(teams: Option<String>, threads: Option<String>) -> String {
+    let count = |n: &str, thing: &str| {
+        if n == "1" {
+            format!("1 {thing}")
+        } else {
+            format!("{n} {thing}s")
+        }
+    };
+    match (teams, threads) {
+        (Some(t), Some(h)) => format!("{} x {}", count(&t, "team"), count(&h, "thread")),
+        (Some(t), None) => format!("{}, threads per team chosen at launch", count(&t, "team")),
+        (None, Some(h)) => format!("number of teams chosen at launch x {}", count(&h, "thread")),
+        (None, None) => "teams and threads per team chosen at launch".to_owned(),
+    }
 }
 
 fn describe_map(m: &MapItem<'_>) -> String {

@@ -1704,17 +1704,30 @@ impl<'a> FnLower<'_, 'a, '_> {
             if self.cx.is_library_function(&lib) {
                 lib
             } else {
-                let what = if matches!(
+                if matches!(
                     name.as_str(),
                     "setjmp" | "longjmp" | "_setjmp" | "sigsetjmp" | "siglongjmp" | "__sigsetjmp"
                 ) {
-                    format!("'{name}' cannot be used on the device")
+                    self.unsupported(format!("'{name}' cannot be used on the device"), span);
+                } else if crate::host_library::is_host_library_function(&lib) {
+                    self.unsupported_with_help(
+                        format!("function '{name}' has no device definition"),
+                        format!(
+                            "'{lib}' is a host C library function with no device version: call \
+                             it before or after the target region and pass its result in"
+                        ),
+                        span,
+                    );
                 } else {
-                    format!(
-                        "function '{name}' has no device definition (define it in this file or mark it 'declare target')"
-                    )
-                };
-                self.unsupported(what, span);
+                    self.unsupported_with_help(
+                        format!("function '{name}' has no device definition"),
+                        format!(
+                            "define '{name}' in this unit, or declare it 'declare target' where \
+                             it is defined (#pragma omp declare target ... end declare target)"
+                        ),
+                        span,
+                    );
+                }
                 return None;
             }
         };

@@ -298,6 +298,19 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.cx.error("E0803", msg, span);
     }
 
+    /// [`Self::unsupported`] with a `help:` line saying how to fix it.
+    pub fn unsupported_with_help(
+        &mut self,
+        msg: impl Into<String>,
+        help: impl Into<String>,
+        span: Span,
+    ) {
+        self.errors += 1;
+        self.cx
+            .diags
+            .push(ompcc_diag::Diagnostic::error("E0803", msg, span).with_help(help));
+    }
+
     // ----- blocks -----
 
     /// Makes sure instructions can be appended: after a terminator, continue in a fresh

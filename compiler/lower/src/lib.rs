@@ -101,6 +101,7 @@ mod fpclass;
 mod func;
 mod generic;
 mod hints;
+mod host_library;
 mod icv;
 mod init_image;
 mod kernel;

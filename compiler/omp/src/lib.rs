@@ -35,11 +35,14 @@
 //!   elements, unnamed map items, thread-locals, firstprivate of variable-length types,
 //!   implicit maps of unsized arrays, `defaultmap(none)` violations.
 //!
+//! [`unmapped_pointer_warnings`] (W0912) finds pointers a region uses that nothing maps.
+//!
 //! Everything refers back to the AST by reference (`'a` is the translation unit's lifetime) and
 //! to sema's symbols by `SymbolId`; names are the list items as written.
 
 mod analyze;
 mod generic;
+mod mapcheck;
 mod plan;
 pub mod walk;
 
@@ -48,4 +51,5 @@ pub use analyze::{
     nest_unroll, plan, plan_with_source, strip_compound,
 };
 pub use generic::{forkable, generic_region_calls, generic_region_forks, parallel_if, sizes_team};
+pub use mapcheck::unmapped_pointer_warnings;
 pub use plan::*;

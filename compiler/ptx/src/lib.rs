@@ -55,7 +55,7 @@ mod writer;
 use ompcc_ir::{Module, VerifierError};
 use std::fmt;
 
-pub use writer::Writer;
+pub use writer::{RUNTIME_FUNCS, Writer};
 
 /// Emission options.
 #[derive(Clone, Debug, PartialEq, Eq)]

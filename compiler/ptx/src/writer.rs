@@ -95,7 +95,7 @@ fn abi_move(ty: Type) -> &'static str {
 }
 
 /// Device functions the CUDA driver provides to every module.
-const RUNTIME_FUNCS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"];
+pub const RUNTIME_FUNCS: &[&str] = &["vprintf", "malloc", "free", "__assertfail"];
 
 /// Type of a kernel parameter as the host lays it out.
 fn kernel_param(ty: Type) -> &'static str {

@@ -177,3 +177,30 @@ int main(void) {
     return 0;
 }
 ";
+
+/// The macro options ompcc adds after `-fopenmp` by default, as `-v` shows them.
+pub fn openmp_macros() -> String {
+    openmp_macro_words().join(" ")
+}
+
+/// The same, as `-###` quotes them.
+pub fn openmp_macros_quoted() -> String {
+    let quoted: Vec<String> = openmp_macro_words()
+        .iter()
+        .map(|w| format!("\"{w}\""))
+        .collect();
+    quoted.join(" ")
+}
+
+fn openmp_macro_words() -> Vec<String> {
+    let n = |s: &str| s.parse::<u32>().unwrap();
+    let version = n(env!("CARGO_PKG_VERSION_MAJOR")) * 10000
+        + n(env!("CARGO_PKG_VERSION_MINOR")) * 100
+        + n(env!("CARGO_PKG_VERSION_PATCH"));
+    vec![
+        "-U_OPENMP".to_owned(),
+        "-D_OPENMP=201811".to_owned(),
+        "-D__OMPCC__=1".to_owned(),
+        format!("-D__OMPCC_VERSION__={version}"),
+    ]
+}
