@@ -72,8 +72,7 @@ pub fn unmapped_pointer_warnings(plan: &OffloadPlan<'_>) -> Vec<Diagnostic> {
                 .with_help(format!(
                     "add map(tofrom: {name}[0:COUNT]) (COUNT: the elements the region uses; to: \
                      or from: when it only reads or only writes them) to the target directive, \
-                     or map it with 'target data' / 'target enter data' first; \
-                     -fopenmp-plan-data lets ompcc plan the data movement"
+                     or map it with 'target data' / 'target enter data' first"
                 )),
             );
         }
