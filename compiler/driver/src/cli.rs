@@ -118,7 +118,7 @@ pub enum EmitStage {
 }
 
 impl EmitStage {
-    const ALL: [(&'static str, EmitStage); 7] = [
+    const ALL: [(&'static str, EmitStage); 8] = [
         ("tokens", EmitStage::Tokens),
         ("ast", EmitStage::Ast),
         ("accesses", EmitStage::Accesses),
