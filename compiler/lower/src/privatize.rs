@@ -7,6 +7,7 @@
 //! `end_privates`; every reduction copy is combined exactly once; combines into memory other
 //! threads can see are atomic (thread-private originals are updated in place).
 
+use crate::atomic_builtin::Obj;
 use crate::func::{Addr, FnLower, Local};
 use crate::ty::Scalar;
 use ompcc_diag::Span;
@@ -503,17 +504,18 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     ) -> Option<Scalar> {
         let cls = self.class(qt, span)?;
         let ok = match cls {
-            Scalar::Int(Type::I32 | Type::I64, _) => true,
+            Scalar::Bool | Scalar::Int(..) => true,
             Scalar::Float(_) => !matches!(
                 op,
                 ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor
             ),
-            _ => false,
+            Scalar::Ptr => false,
         };
         if !ok {
             self.unsupported(
                 format!(
-                    "reduction on type '{}' is not supported on the device (int, long, float and double are)",
+                    "reduction '{}' on type '{}' is not allowed (OpenMP 5.2 section 5.5.5: arithmetic types only, no bitwise operators on floating types)",
+                    op_name(op),
                     self.cx.typed.types.display(qt)
                 ),
                 span,
@@ -521,6 +523,33 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             return None;
         }
         Some(cls)
+    }
+
+    /// `v` of the narrow class `cls` (`_Bool`, 8- and 16-bit integers) widened to its 32-bit
+    /// working class, by its signedness; other classes unchanged.
+    fn widen(&mut self, v: Value, cls: Scalar) -> (Value, Scalar) {
+        match narrow_work(cls) {
+            Some(w) if cls.is_signed() => (self.b.ins().sext(Type::I32, v), w),
+            Some(w) => (self.b.ins().zext(Type::I32, v), w),
+            None => (v, cls),
+        }
+    }
+
+    /// A working value back in the narrow class `cls`: C's conversion (`_Bool`: nonzero is 1,
+    /// integers: the low bits, which is where modular `+ - * & | ^` and the in-range
+    /// `min`/`max`/`&&`/`||` results agree with the narrow arithmetic).
+    fn unwiden(&mut self, v: Value, cls: Scalar) -> Value {
+        match cls {
+            Scalar::Bool => {
+                let z = self.b.ins().iconst(Type::I32, 0);
+                let c = self.b.ins().icmp(IntCC::Ne, v, z);
+                let one = self.b.ins().iconst(Type::I8, 1);
+                let zero = self.b.ins().iconst(Type::I8, 0);
+                self.b.ins().select(c, one, zero)
+            }
+            _ if narrow_work(cls).is_some() => self.b.ins().trunc(cls.ty(), v),
+            _ => v,
+        }
     }
 
     pub(crate) fn identity(&mut self, op: ReductionOp, cls: Scalar) -> Value {
@@ -535,27 +564,21 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 };
                 self.b.ins().fconst(t, x)
             }
+            // `_Bool` holds 0 or 1: `~0` and its largest value are 1
+            Scalar::Bool => {
+                let x = matches!(op, R::Mul | R::LogAnd | R::BitAnd | R::Min);
+                self.b.ins().iconst(Type::I8, x as i64)
+            }
             _ => {
                 let t = cls.ty();
                 let signed = cls.is_signed();
+                let bits = t.bits();
                 let x: i64 = match op {
                     R::Mul | R::LogAnd => 1,
                     R::BitAnd => -1,
-                    R::Min if signed => {
-                        if t == Type::I32 {
-                            i32::MAX as i64
-                        } else {
-                            i64::MAX
-                        }
-                    }
+                    R::Min if signed => ((1u64 << (bits - 1)) - 1) as i64,
                     R::Min => -1,
-                    R::Max if signed => {
-                        if t == Type::I32 {
-                            i32::MIN as i64
-                        } else {
-                            i64::MIN
-                        }
-                    }
+                    R::Max if signed => -(((1u64 << (bits - 1)) - 1) as i64) - 1,
                     _ => 0,
                 };
                 self.b.ins().iconst(t, x)
@@ -565,6 +588,17 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// `a op b` for a reduction operator.
     pub(crate) fn combine(&mut self, op: ReductionOp, cls: Scalar, a: Value, b: Value) -> Value {
+        if narrow_work(cls).is_some() {
+            let (a, w) = self.widen(a, cls);
+            let (b, _) = self.widen(b, cls);
+            let r = self.combine_work(op, w, a, b);
+            return self.unwiden(r, cls);
+        }
+        self.combine_work(op, cls, a, b)
+    }
+
+    /// `a op b` in a class of 32 or 64 bits.
+    fn combine_work(&mut self, op: ReductionOp, cls: Scalar, a: Value, b: Value) -> Value {
         use ReductionOp as R;
         let float = matches!(cls, Scalar::Float(_));
         let signed = cls.is_signed();
@@ -622,7 +656,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// member mask names the warp's lanes that exist in the block (all of them reach this
     /// point), not `activemask`: lanes that diverged earlier need not have reconverged, and
     /// `.sync` makes them meet here.
-    pub(crate) fn warp_tree(&mut self, op: ReductionOp, cls: Scalar, mut v: Value) -> Value {
+    pub(crate) fn warp_tree(&mut self, op: ReductionOp, cls: Scalar, v: Value) -> Value {
+        // shuffles move 32-bit registers: narrow values travel widened
+        let (mut v, work) = self.widen(v, cls);
         let tid = self.b.ins().sreg(SpecialReg::TidX);
         let ntid = self.b.ins().sreg(SpecialReg::NtidX);
         let m31 = self.b.ins().iconst(Type::I32, !31);
@@ -644,10 +680,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             // exactly when it is below n (n <= 32 also keeps it inside the warp)
             let src = self.b.ins().iadd(lane, o);
             let valid = self.b.ins().icmp(IntCC::Ult, src, n);
-            let c = self.combine(op, cls, v, other);
+            let c = self.combine_work(op, work, v, other);
             v = self.b.ins().select(valid, c, v);
         }
-        v
+        self.unwiden(v, cls)
     }
 
     /// `*orig = *orig op v`, atomically unless `orig` is thread-private.
@@ -658,6 +694,19 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let o = self.load_raw(orig, ty, false);
             let n = self.combine(op, cls, o, v);
             self.store_raw(orig, n, false);
+            return;
+        }
+        if ty.bytes() < 4 {
+            // PTX has no narrower `atom`: a compare-and-swap loop on the containing word
+            let bits = if ty.bytes() == 1 { Type::I8 } else { Type::I16 };
+            let obj = Obj {
+                addr: Addr {
+                    align: orig.align.min(ty.bytes()).max(1),
+                    ..orig
+                },
+                bits,
+            };
+            self.cas_loop(obj, |fl, old| (fl.combine(op, cls, old, v), None));
             return;
         }
         let float = matches!(cls, Scalar::Float(_));
@@ -720,5 +769,32 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let same = self.b.ins().icmp(IntCC::Eq, prev, old);
         self.b.ins().brif(same, done, &[], head, &[prev]);
         self.b.switch_to_block(done);
+    }
+}
+
+/// The 32-bit class narrow reduction values are combined in (`_Bool`, 8- and 16-bit
+/// integers); `None` for classes combined as they are.
+fn narrow_work(cls: Scalar) -> Option<Scalar> {
+    match cls {
+        Scalar::Bool => Some(Scalar::Int(Type::I32, false)),
+        Scalar::Int(t, signed) if t.bits() < 32 => Some(Scalar::Int(Type::I32, signed)),
+        _ => None,
+    }
+}
+
+/// The operator as written in a `reduction` clause.
+fn op_name(op: ReductionOp) -> &'static str {
+    use ReductionOp as R;
+    match op {
+        R::Add => "+",
+        R::Sub => "-",
+        R::Mul => "*",
+        R::BitAnd => "&",
+        R::BitOr => "|",
+        R::BitXor => "^",
+        R::LogAnd => "&&",
+        R::LogOr => "||",
+        R::Min => "min",
+        R::Max => "max",
     }
 }
