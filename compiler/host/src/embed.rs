@@ -36,6 +36,11 @@ pub const DEVICE_DEFAULT: i32 = -100;
 
 /// The variable holding this unit's module id (set by the constructor).
 pub const MODULE_ID: &str = "__ompcc_module";
+/// The expression rewritten constructs read the module id with: a call, not the file-scope
+/// variable, because a `task` with `default(private)` or `default(firstprivate)` around a
+/// construct makes gcc demand a data-sharing attribute for every variable with static
+/// storage duration the task names (functions need none).
+pub const MODULE_ID_READ: &str = "__ompcc_module_id()";
 
 const PRELUDE: &str = "\
 typedef struct __ompcc_kernel_desc { const char *name; unsigned int num_params; \
@@ -66,6 +71,7 @@ const __ompcc_map_entry *, const char *);
 extern void *ompcc_rt_use_device_ptr(int, void *, const char *, const char *);
 extern int ompcc_rt_launch(const __ompcc_launch_args *);
 static int __ompcc_module __attribute__((unused)) = -1;
+static inline __attribute__((unused)) int __ompcc_module_id(void) { return __ompcc_module; }
 ";
 
 /// A line marker: the next line is `line` of `file` (`system` adds gcc's flag 3).

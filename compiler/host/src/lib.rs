@@ -533,7 +533,7 @@ impl Writer<'_> {
         pre.push_str(&format!(
             "__ompcc_launch_args __ompcc_a{id} = {{{}, {kernel}u, {device}, {n}u, {entries_ref}, \
              {teams}, {threads}, 0u, 0u, {}}}; ",
-            embed::MODULE_ID,
+            embed::MODULE_ID_READ,
             self.loc(r.directive.span),
         ));
         let cond = match r.if_cond {
