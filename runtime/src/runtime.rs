@@ -194,6 +194,15 @@ pub struct Runtime {
     default_device: i32,
 }
 
+/// Which construct maps: a `target` launch, `target data` (structured references) or
+/// `target enter data` (dynamic references).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Enter {
+    Launch,
+    Structured,
+    Dynamic,
+}
+
 /// What the exit half of a mapping does to the counts.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Release {
@@ -494,7 +503,12 @@ impl Runtime {
         if let Target::Device(d) = self.resolve(device, loc)? {
             let info = self.options.info;
             let dev = self.device(d, loc)?;
-            dev.enter(d, items, structured, info)?;
+            let how = if structured {
+                Enter::Structured
+            } else {
+                Enter::Dynamic
+            };
+            dev.enter(d, items, how, info)?;
         }
         Ok(())
     }
@@ -625,7 +639,7 @@ impl Runtime {
             )
         })?;
         let dev = self.device(d, l.loc)?;
-        dev.enter(d, l.items, true, info)?;
+        dev.enter(d, l.items, Enter::Launch, info)?;
         let params = dev.kernel_params(l.items);
         let result = (|| {
             let params = params?;
@@ -1034,9 +1048,10 @@ impl Device {
         &mut self,
         d: usize,
         items: &[MapItem<'_>],
-        structured: bool,
+        how: Enter,
         info: bool,
     ) -> Result<(), RtError> {
+        let structured = how != Enter::Dynamic;
         // Per item: whether its storage was created by this construct.
         let mut done: Vec<bool> = Vec::with_capacity(items.len());
         let mut created: HashSet<u64> = HashSet::new();
@@ -1072,7 +1087,7 @@ impl Device {
             done.push(new);
         }
         for it in items.iter().filter(|it| it.flags & flags::ATTACH != 0) {
-            self.attach(d, it, &created, info)?;
+            self.attach(d, it, &created, how == Enter::Launch, info)?;
         }
         Ok(())
     }
@@ -1147,16 +1162,29 @@ impl Device {
     }
 
     /// Pointer attachment for one `ATTACH` item (see [`flags::ATTACH`]).
+    /// On a data construct a pointer that is not mapped is not attached (OpenMP 5.2: only a
+    /// present pointer is); on a launch the kernel would read the host address through it,
+    /// so that is an error naming the item and its construct.
     fn attach(
         &mut self,
         d: usize,
         it: &MapItem<'_>,
         created: &HashSet<u64>,
+        launch: bool,
         info: bool,
     ) -> Result<(), RtError> {
         let ptr_key = match self.table.lookup(it.base, 8) {
             Lookup::Inside(k) => k,
-            // The pointer itself is not mapped: nothing to attach (it is passed by value).
+            _ if launch => {
+                return Err(RtError::new(
+                    it.loc,
+                    format!(
+                        "cannot attach pointer '{}': the pointer at {:#x} is not mapped on \
+                         device {d} (map the struct or array that holds it)",
+                        it.name, it.base
+                    ),
+                ));
+            }
             _ => return Ok(()),
         };
         let pointee_key = match self.table.lookup(it.begin, 0) {
