@@ -105,6 +105,7 @@ mod icv;
 mod kernel;
 mod lock;
 mod privatize;
+mod schedule;
 mod task;
 mod ty;
 mod varargs;
