@@ -53,6 +53,11 @@ pub struct Options {
     pub default_device: i32,
     /// `OMPCC_INFO`: log maps, transfers and launches to stderr.
     pub info: bool,
+    /// `OMP_NUM_TEAMS` (OpenMP 5.1 `nteams-var`): teams of a league without `num_teams`.
+    pub num_teams: Option<u32>,
+    /// `OMP_TEAMS_THREAD_LIMIT` (OpenMP 5.1 `teams-thread-limit-var`): threads per team of a
+    /// region without `thread_limit` or `num_threads`.
+    pub teams_thread_limit: Option<u32>,
     /// `OMPCC_PROFILE`.
     pub profile: ProfileOutput,
     /// `OMPCC_LIBCUDA`, default `libcuda.so.1`.
@@ -73,6 +78,8 @@ impl Default for Options {
             device: DeviceKind::Auto,
             default_device: 0,
             info: false,
+            num_teams: None,
+            teams_thread_limit: None,
             profile: ProfileOutput::Off,
             libcuda: "libcuda.so.1".into(),
             emu_threads: None,
@@ -122,6 +129,19 @@ impl Options {
             }
         }
         o.info = get("OMPCC_INFO").is_some_and(|v| truthy(&v));
+        for (name, slot) in [
+            ("OMP_NUM_TEAMS", &mut o.num_teams),
+            ("OMP_TEAMS_THREAD_LIMIT", &mut o.teams_thread_limit),
+        ] {
+            if let Some(v) = get(name) {
+                match v.trim().parse::<u32>() {
+                    Ok(n) if n > 0 => *slot = Some(n),
+                    _ => o
+                        .warnings
+                        .push(format!("ignoring {name}={v} (expected a positive integer)")),
+                }
+            }
+        }
         if let Some(v) = get("OMPCC_PROFILE") {
             if let Some(path) = v.strip_prefix("json:") {
                 o.profile = ProfileOutput::Json(path.to_string());

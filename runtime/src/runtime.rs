@@ -144,6 +144,9 @@ pub struct Launch<'a> {
     pub thread_limit: u32,
     /// Dynamic shared memory per team, bytes.
     pub dyn_shared_bytes: u32,
+    /// Iterations of the loop nest the league shares (saturated at `u32::MAX`; 0: unknown or
+    /// none): without `num_teams` or `OMP_NUM_TEAMS`, no more teams than they need.
+    pub iterations: u32,
     /// Location of the construct.
     pub loc: &'a str,
 }
@@ -201,6 +204,41 @@ enum Enter {
     Launch,
     Structured,
     Dynamic,
+}
+
+/// The launch shape of `l` (OpenMP 5.2 10.2, 13.3): teams from the `num_teams` clause, else
+/// `OMP_NUM_TEAMS`, else as many as the iterations need (`ceil(iterations / threads)`) up to
+/// four per multiprocessor (enough to fill the device), else four per multiprocessor;
+/// threads from `thread_limit`/`num_threads`, else `OMP_TEAMS_THREAD_LIMIT`, else 128, and
+/// never more than the kernel's registers allow (`max_threads`): the clauses are upper bounds.
+fn launch_dims(
+    l: &Launch<'_>,
+    (env_teams, env_threads): (Option<u32>, Option<u32>),
+    multiprocessors: u32,
+    max_threads: u32,
+) -> LaunchDims {
+    let threads = if l.thread_limit > 0 {
+        l.thread_limit
+    } else {
+        env_threads.unwrap_or(128)
+    }
+    .min(max_threads)
+    .max(1);
+    let fill = 4 * multiprocessors.max(1);
+    let teams = if l.num_teams > 0 {
+        l.num_teams
+    } else if let Some(n) = env_teams {
+        n
+    } else if l.iterations > 0 {
+        l.iterations.div_ceil(threads).clamp(1, fill)
+    } else {
+        fill
+    };
+    LaunchDims {
+        teams,
+        threads,
+        dyn_shared_bytes: l.dyn_shared_bytes,
+    }
 }
 
 /// What the exit half of a mapping does to the counts.
@@ -631,6 +669,7 @@ impl Runtime {
             Target::Device(d) => d,
         };
         let info = self.options.info;
+        let env_shape = (self.options.num_teams, self.options.teams_thread_limit);
         self.load_programs(d, l.loc)?;
         let program = self.program_of(d, l.module as usize).ok_or_else(|| {
             RtError::new(
@@ -676,26 +715,20 @@ impl Runtime {
                         e,
                     )
                 })?;
-            let dims = LaunchDims {
-                teams: if l.num_teams > 0 {
-                    l.num_teams
-                } else {
-                    4 * dev.backend.multiprocessors()
-                },
-                // `thread_limit`/`num_threads` are upper bounds: a kernel whose registers
-                // allow fewer threads per block runs with fewer.
-                threads: if l.thread_limit > 0 {
-                    l.thread_limit
-                } else {
-                    128
-                }
-                .min(max_threads),
-                dyn_shared_bytes: l.dyn_shared_bytes,
-            };
+            let dims = launch_dims(l, env_shape, dev.backend.multiprocessors(), max_threads);
             if info {
+                let why = if l.num_teams > 0 {
+                    String::new()
+                } else if env_shape.0.is_some() {
+                    " (OMP_NUM_TEAMS)".to_owned()
+                } else if l.iterations > 0 {
+                    format!(" (for {} iterations)", l.iterations)
+                } else {
+                    String::new()
+                };
                 eprintln!(
-                    "ompcc-rt: info: {}: launch '{}' on device {d}: {} teams x {} threads, {} \
-                     bytes dynamic shared",
+                    "ompcc-rt: info: {}: launch '{}' on device {d}: {} teams x {} threads{why}, \
+                     {} bytes dynamic shared",
                     l.loc, kernel.name, dims.teams, dims.threads, dims.dyn_shared_bytes
                 );
             }
@@ -1363,5 +1396,47 @@ mod stack_size_tests {
         assert_eq!(device_stack_size(Some("0")), DEFAULT_STACK_SIZE);
         assert_eq!(device_stack_size(Some("8k")), DEFAULT_STACK_SIZE);
         assert_eq!(device_stack_size(Some("")), DEFAULT_STACK_SIZE);
+    }
+}
+
+#[cfg(test)]
+mod launch_shape_tests {
+    use super::{Launch, launch_dims};
+
+    fn launch(num_teams: u32, thread_limit: u32, iterations: u32) -> Launch<'static> {
+        Launch {
+            module: 0,
+            kernel: 0,
+            device: 0,
+            items: &[],
+            num_teams,
+            thread_limit,
+            dyn_shared_bytes: 0,
+            iterations,
+            loc: "t.c:1:1",
+        }
+    }
+
+    #[test]
+    fn teams_follow_clauses_then_environment_then_iterations() {
+        let shape = |l: &Launch<'_>, env| {
+            let d = launch_dims(l, env, 10, 1024);
+            (d.teams, d.threads)
+        };
+        // unknown trip count: four teams per multiprocessor, 128 threads
+        assert_eq!(shape(&launch(0, 0, 0), (None, None)), (40, 128));
+        // no more teams than the iterations need, never more than fill the device
+        assert_eq!(shape(&launch(0, 0, 100), (None, None)), (1, 128));
+        assert_eq!(shape(&launch(0, 0, 1000), (None, None)), (8, 128));
+        assert_eq!(shape(&launch(0, 0, 1 << 30), (None, None)), (40, 128));
+        assert_eq!(shape(&launch(0, 64, 1000), (None, None)), (16, 64));
+        // OMP_NUM_TEAMS / OMP_TEAMS_THREAD_LIMIT, below the clauses
+        assert_eq!(shape(&launch(0, 0, 1000), (Some(3), Some(32))), (3, 32));
+        assert_eq!(shape(&launch(5, 256, 1000), (Some(3), Some(32))), (5, 256));
+        // the kernel's own limit wins over every request
+        assert_eq!(
+            launch_dims(&launch(0, 0, 0), (None, Some(2048)), 1, 256).threads,
+            256
+        );
     }
 }

@@ -522,7 +522,7 @@ fn launch(module: i32, device: i32, e: &[MapEntryC]) -> i32 {
         num_teams: 2,
         thread_limit: 64,
         dyn_shared_bytes: 0,
-        reserved: 0,
+        iterations: 0,
         loc: c("test.c:30:1"),
     };
     // SAFETY: valid arguments.

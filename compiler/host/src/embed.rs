@@ -56,7 +56,7 @@ unsigned long long flags; const char *name; const char *loc; } __ompcc_map_entry
 typedef struct __ompcc_launch_args { int module; unsigned int kernel; \
 int device; unsigned int num_entries; const __ompcc_map_entry *entries; \
 unsigned int num_teams; unsigned int thread_limit; unsigned int dyn_shared_bytes; \
-unsigned int reserved; const char *loc; } __ompcc_launch_args;
+unsigned int iterations; const char *loc; } __ompcc_launch_args;
 extern int ompcc_rt_register_module(const __ompcc_module_desc *);
 extern int ompcc_rt_target_data_begin(int, unsigned int, \
 const __ompcc_map_entry *, const char *);

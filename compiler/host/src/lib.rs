@@ -43,6 +43,7 @@ mod compat;
 mod embed;
 mod members;
 mod remarks;
+mod trip;
 mod unroll;
 
 use ompcc_diag::{Diagnostic, SourceMap, Span};
@@ -458,9 +459,14 @@ impl Writer<'_> {
         };
         let shape = launch_shape(r);
         let (teams, threads) = (bound(shape.teams), bound(shape.threads));
+        let iterations = if r.mode == ExecMode::Spmd && r.league {
+            self.iterations_hint(r)
+        } else {
+            "0u".to_owned()
+        };
         pre.push_str(&format!(
             "__ompcc_launch_args __ompcc_a{id} = {{{}, {kernel}u, {device}, {n}u, {entries_ref}, \
-             {teams}, {threads}, 0u, 0u, {}}}; ",
+             {teams}, {threads}, 0u, {iterations}, {}}}; ",
             embed::MODULE_ID_READ,
             self.loc(r.directive.span),
         ));

@@ -1,5 +1,6 @@
 //! `-Rpass=offload`: per `target` region, a remark at the construct naming the kernel it
-//! became, its execution mode and launch shape, and every parameter and map entry.
+//! became, its execution mode and launch shape (`trip-count teams`: sized at launch by the
+//! loop's iteration count, see `trip`), and every parameter and map entry.
 //!
 //! The lines follow the compiler-message shape (`file:line:col: remark: ...`) so editors
 //! find them; the first line of each region ends with the flag that asked for it.
@@ -10,7 +11,12 @@ use ompcc_omp::{ExecMode, MapItem, OffloadPlan, Pass};
 use ompcc_syntax::ast::{MapModifier, MapType};
 
 /// The remark lines for every region of `plan` (each ends with a newline).
-pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
+pub fn remarks(
+    plan: &OffloadPlan<'_>,
+    plan_typed: &ompcc_sema::TypedUnit,
+    sm: &SourceMap,
+    text: &str,
+) -> String {
     let mut out = String::new();
     for r in &plan.regions {
         let at = sm.describe(r.directive.span);
@@ -32,7 +38,14 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
             ExecMode::Serial => "serial",
         };
         let shape = launch_shape(r);
-        let (teams, threads) = (bound(shape.teams), bound(shape.threads));
+        let (mut teams, threads) = (bound(shape.teams), bound(shape.threads));
+        if teams == "runtime"
+            && r.mode == ExecMode::Spmd
+            && crate::trip::nest_trips(plan_typed, r, &src).is_some()
+        {
+            // sized at launch: OMP_NUM_TEAMS, else no more than the iterations need
+            teams = "trip-count".to_owned();
+        }
         out.push_str(&format!(
             "{at}: remark: target region offloaded as kernel '{}': {mode} mode, {teams} teams x \
              {threads} threads, {} parameters [-Rpass=offload]\n",
