@@ -9,7 +9,7 @@
 
 use crate::atomic_builtin::Obj;
 use crate::func::{Addr, FnLower, Local};
-use crate::ty::Scalar;
+use crate::ty::{self, Scalar};
 use ompcc_diag::Span;
 use ompcc_ir::{
     AddrSpace, AtomicRmwOp, FloatCC, IntCC, Scope, ShuffleMode, SpecialReg, Type, Value,
@@ -31,6 +31,8 @@ pub(crate) struct Private<'a> {
     pub(crate) orig: Option<(Addr, QualType)>,
     pub(crate) kind: PrivKind,
     pub(crate) item: &'a Expr,
+    /// `linear`: the original's value at the construct (as `i64`) and the step.
+    pub(crate) linear: Option<(Value, Value)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -38,6 +40,9 @@ pub(crate) enum PrivKind {
     Private,
     First,
     Last,
+    /// `linear(x: step)`: each logical iteration `k` starts with `x + k * step`; the last one's
+    /// value is copied back, as for `lastprivate`.
+    Linear,
     Reduce(ReductionOp),
 }
 
@@ -118,11 +123,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     );
                     continue;
                 }
-                (_, C::Linear) => {
-                    self.unsupported(
-                        format!("'{}' is not supported in a target region", c.name.as_str()),
-                        c.span,
-                    );
+                (OmpClauseKind::Linear { list, step }, C::Linear) => {
+                    self.privatize_linear(d, list, step.as_deref(), with_last, out);
                     continue;
                 }
                 // One thread runs the `single` and is the whole team: nothing to broadcast.
@@ -214,7 +216,105 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             orig,
             kind,
             item,
+            linear: None,
         });
+    }
+
+    /// `linear(list: step)` on loop construct `d`: an integer list item becomes a private copy
+    /// set per logical iteration (`PrivKind::Linear`); a loop iteration variable listed is
+    /// lastprivate (its value after the loop), as the loop already sets it per iteration.
+    fn privatize_linear(
+        &mut self,
+        d: &'a OmpDirective,
+        list: &'a [Expr],
+        step: Option<&'a Expr>,
+        with_last: bool,
+        out: &mut Vec<Private<'a>>,
+    ) {
+        let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
+        let loop_vars: Vec<SymbolId> = d
+            .body
+            .as_deref()
+            .map(|b| {
+                ompcc_omp::nest_loops(b, collapse)
+                    .into_iter()
+                    .filter_map(|l| ompcc_omp::loop_var(self.cx.typed, l))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let step_v = match step {
+            Some(e) => match self.long_value(e, Scalar::LONG) {
+                Some(v) => v,
+                None => return,
+            },
+            None => self.b.ins().iconst(Type::I64, 1),
+        };
+        let last = if with_last {
+            PrivKind::Last
+        } else {
+            PrivKind::Private
+        };
+        for item in list {
+            let e = crate::expr::strip_parens(item);
+            let sym = self.cx.typed.ident_symbols.get(&e.id).copied();
+            if sym.is_some_and(|s| loop_vars.contains(&s)) {
+                self.privatize_item(item, last, out);
+                continue;
+            }
+            let Some(info) = self.info(e) else { continue };
+            if !matches!(
+                ty::scalar(&self.cx.typed.types, info.ty),
+                Ok(Some(Scalar::Int(..)))
+            ) {
+                self.unsupported(
+                    "'linear' on a variable that is not an integer is not supported in a target region",
+                    item.span,
+                );
+                continue;
+            }
+            let Some(base) = self.long_value(e, Scalar::LONG) else {
+                continue;
+            };
+            let n = out.len();
+            self.privatize_item(
+                item,
+                if with_last {
+                    PrivKind::Linear
+                } else {
+                    PrivKind::Private
+                },
+                out,
+            );
+            if out.len() > n && with_last {
+                out[n].linear = Some((base, step_v));
+            } else if out.len() > n {
+                // no copy back: still each iteration's value
+                out[n].kind = PrivKind::Linear;
+                out[n].orig = None;
+                out[n].linear = Some((base, step_v));
+            }
+        }
+    }
+
+    /// Stores each `linear` copy's value for logical iteration `k` (an `i64`).
+    pub(crate) fn set_linear(&mut self, privs: &[Private<'a>], k: Value) {
+        for p in privs.iter().filter(|p| p.kind == PrivKind::Linear) {
+            let Some((base, step)) = p.linear else {
+                continue;
+            };
+            let Some(Local::Slot(slot, align)) = self.locals.get(&p.sym).copied() else {
+                continue;
+            };
+            let qt = self.cx.typed.symbols[p.sym].ty;
+            let Ok(Some(cls)) = ty::scalar(&self.cx.typed.types, qt) else {
+                continue;
+            };
+            let off = self.b.ins().imul(k, step);
+            let v = self.b.ins().iadd(base, off);
+            let v = self.convert(v, Scalar::LONG, cls);
+            let a = self.slot_addr(slot, align);
+            self.store_raw(a, v, false);
+        }
     }
 
     /// A reduction over a whole array or a contiguous section of it (inner dimensions
@@ -386,6 +486,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             orig: None,
             kind: PrivKind::Reduce(op),
             item,
+            linear: None,
         });
     }
 
@@ -462,7 +563,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         self.combine_into(orig, op, cls, v);
                     }
                 }
-                PrivKind::Last => {
+                PrivKind::Last | PrivKind::Linear => {
                     let src = self.slot_addr(slot, align);
                     match last {
                         Some(flag) => {

@@ -307,19 +307,33 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let mut vars = Vec::new();
         let mut saved = Vec::new();
         let mut body = outer;
-        let lastprivate = privs.iter().any(|p| p.kind == PrivKind::Last);
+        let lastprivate = privs
+            .iter()
+            .any(|p| matches!(p.kind, PrivKind::Last | PrivKind::Linear));
+        // With lastprivate and a non-rectangular nest, one worker runs every iteration in
+        // order (any assignment is allowed without a schedule clause), so its copies end
+        // with the values of the sequentially last iteration.
+        let mut elected = false;
         for (k, l) in loops.iter().enumerate() {
-            if k > 0 && !lastprivate && self.header_uses(l, &vars) {
+            if k > 0 && self.header_uses(l, &vars) {
+                elected = lastprivate;
                 // A non-rectangular nest: this loop's bounds use an outer loop's variable.
                 // The loops before it are distributed; it and the loops inside run whole in
                 // each of their iterations, in order: every logical iteration runs once, on
                 // one thread, and consecutive ones stay together, which the default schedule
                 // allows. Their variables stay private. (With `lastprivate` the last logical
-                // iteration could belong to another thread: `canon_loop` reports the nest.)
+                // iteration could belong to any thread: one worker runs them all, `elected`.)
                 for inner in &loops[k..] {
                     let Some(var) = ompcc_omp::loop_var(self.cx.typed, inner) else {
                         continue;
                     };
+                    // a lastprivate inner variable runs in its lastprivate copy
+                    if privs
+                        .iter()
+                        .any(|p| p.sym == var && p.kind == PrivKind::Last)
+                    {
+                        continue;
+                    }
                     let qt = self.cx.typed.symbols[var].ty;
                     if let Some(slot) = self.new_slot(qt, inner.span) {
                         let align = self.align_of(qt);
@@ -343,7 +357,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             body = b;
         }
         // Loop variables listed in lastprivate end with their value after the last iteration.
-        let last_flag = if privs.iter().any(|p| p.kind == PrivKind::Last) {
+        let last_flag = if privs
+            .iter()
+            .any(|p| matches!(p.kind, PrivKind::Last | PrivKind::Linear))
+        {
             let slot = self.b.create_stack_slot(1, 1);
             let a = self.slot_addr(slot, 1);
             let z = self.b.ins().iconst(Type::I8, 0);
@@ -382,6 +399,14 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         } else {
             self.loop_policies(d)
         };
+        if elected && (thread_policy.is_some() || team_policy.is_some()) {
+            self.unsupported(
+                "'lastprivate' on a non-rectangular collapsed loop nest with a 'schedule' or \
+                 'dist_schedule' clause is not supported in a target region yet",
+                d.span,
+            );
+            return;
+        }
         if thread_policy.is_some() || team_policy.is_some() {
             self.scheduled_iterations(
                 who,
@@ -389,7 +414,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 total,
                 chunk,
                 &canon,
-                last_flag,
+                (last_flag, &privs),
                 body,
             );
         } else {
@@ -401,7 +426,14 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             } else {
                 total
             };
-            let (k0, g) = self.who_range(who);
+            let (mut k0, mut g) = self.who_range(who);
+            if elected {
+                // worker 0 starts at 0 with stride 1, the others past the end
+                let zero = self.b.ins().iconst(Type::I64, 0);
+                let first = self.b.ins().icmp(IntCC::Eq, k0, zero);
+                k0 = self.b.ins().select(first, zero, units);
+                g = self.b.ins().iconst(Type::I64, 1);
+            }
             // A collapsed nest carries each loop's index as a digit of the iteration number in
             // the mixed radix of the trip counts: the digits of the first iteration and of the
             // stride are divided out once, and each step adds the stride's digits with carries,
@@ -477,6 +509,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.store_raw(a, iv, false);
                 }
             }
+            self.set_linear(&privs, k);
             if let Some(flag) = last_flag {
                 let one = self.b.ins().iconst(Type::I64, 1);
                 let lastk = self.b.ins().isub(total, one);
@@ -557,7 +590,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         total: Value,
         unroll: i64,
         canon: &[CanonLoop],
-        last_flag: Option<crate::func::Addr>,
+        (last_flag, privs): (Option<crate::func::Addr>, &[Private<'a>]),
         body: &'a Stmt,
     ) {
         let scale = |fl: &mut Self, p: Policy| match p {
@@ -615,6 +648,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.store_raw(a, iv, false);
             }
         }
+        self.set_linear(privs, k);
         if let Some(flag) = last_flag {
             let one = self.b.ins().iconst(Type::I64, 1);
             let lastk = self.b.ins().isub(total, one);
