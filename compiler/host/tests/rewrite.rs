@@ -130,8 +130,13 @@ void f(int n, int *a) {
 ";
     let text = rewritten(src, &DeviceImage::default());
     cc_accepts(&text);
+    // A league sharing a loop: the iteration count (computed from the bounds) rides along.
     assert!(
-        text.contains("(unsigned int)(n / 4), (unsigned int)(64), 0u, 0u, \"t.c:2:1\"}"),
+        text.contains("(unsigned int)(n / 4), (unsigned int)(64), 0u, ({ unsigned __int128 __t = (unsigned __int128)(({ long long __lo = (long long)(0), __hi = (long long)(n) + 0,"),
+        "{text}"
+    );
+    assert!(
+        text.contains("0xffffffffu : __t); }), \"t.c:2:1\"}"),
         "{text}"
     );
     // No `teams`: one team, whatever the device's size.
