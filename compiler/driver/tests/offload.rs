@@ -516,3 +516,53 @@ int main(void) {
     );
     assert!(env[2].starts_with("5 teams x 64 threads,"), "{env:?}");
 }
+
+/// `target device(omp_get_initial_device())` runs through ompcc's own host path, also under
+/// `OMP_TARGET_OFFLOAD=MANDATORY` (libgomp, which has no devices, must never see ompcc's
+/// device numbers in the fallback copy).
+#[test]
+fn initial_device_runs_on_the_host_under_mandatory() {
+    let sb = Sandbox::new();
+    sb.write(
+        "initdev.c",
+        "#include <omp.h>
+#include <stdio.h>
+int main(void) {
+  int x = 0, on_host = -1, y = 0;
+  int d = omp_get_initial_device();
+#pragma omp target device(d) map(tofrom : x, on_host)
+  {
+    x = 42;
+    on_host = omp_is_initial_device();
+  }
+#pragma omp target data device(omp_get_initial_device()) map(tofrom : y)
+  {
+#pragma omp target device(omp_get_initial_device()) map(tofrom : y)
+    y += 5;
+  }
+#pragma omp target device(0) map(tofrom : y)
+  y += 1;
+  printf(\"%d %d %d\\n\", x, on_host, y);
+  return 0;
+}
+",
+    );
+    ok(&sb.ompcc(&["-fopenmp", "-O2", "initdev.c", "-o", "initdev"]));
+    let out = std::process::Command::new(sb.join("initdev"))
+        .current_dir(sb.path())
+        .env("OMPCC_DEVICE", "emu")
+        .env("OMPCC_INFO", "1")
+        .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+        .output()
+        .expect("running the program");
+    ok(&out);
+    assert_eq!(stdout(&out), "42 1 6\n", "{}", stderr(&out));
+    let log = stderr(&out);
+    assert!(log.contains("initdev.c:6:1: kernel"), "{log}");
+    assert!(log.contains("runs on the host (fallback)"), "{log}");
+    assert_eq!(
+        log.lines().filter(|l| l.contains(": launch '")).count(),
+        1,
+        "{log}"
+    );
+}

@@ -148,6 +148,11 @@ void f(int n, int *a) {
         text.contains("(int)(0), 1u, __ompcc_e3, 1, 1, 0u, 0u, \"t.c:6:1\"}"),
         "{text}"
     );
+    // The host-fallback copy runs on the host whatever device was asked for.
+    assert!(
+        text.contains("#pragma omp target map(tofrom: a[0:1]) device(-1)"),
+        "{text}"
+    );
 }
 
 /// A generic region that forks its team at nested `parallel` constructs (sized ones, and
