@@ -82,7 +82,7 @@ typedef struct ompcc_rt_launch_args {
   uint32_t num_teams;   /* 0: runtime picks */
   uint32_t thread_limit; /* 0: runtime picks */
   uint32_t dyn_shared_bytes;
-  uint32_t reserved;    /* 0 */
+  uint32_t iterations;  /* of the loop nest the league shares, saturated; 0: unknown */
   const char *loc;      /* "file:line:col" of the target construct */
 } ompcc_rt_launch_args;
 

@@ -103,8 +103,8 @@ pub struct LaunchArgsC {
     pub thread_limit: u32,
     /// Dynamic shared memory per team, bytes.
     pub dyn_shared_bytes: u32,
-    /// Zero.
-    pub reserved: u32,
+    /// Iterations of the region's distributed loop nest, saturated (0: unknown or none).
+    pub iterations: u32,
     /// NUL-terminated `file:line:col` of the construct.
     pub loc: *const c_char,
 }
@@ -571,6 +571,7 @@ pub unsafe extern "C" fn ompcc_rt_launch(args: *const LaunchArgsC) -> i32 {
             num_teams: a.num_teams,
             thread_limit: a.thread_limit,
             dyn_shared_bytes: a.dyn_shared_bytes,
+            iterations: a.iterations,
             loc: &loc,
         };
         if a.module < 0 {

@@ -61,6 +61,11 @@ pub struct Options {
     pub local_rank: Option<u32>,
     /// `OMPCC_INFO`: which of maps, copies, launches, devices to log on stderr.
     pub info: InfoCategories,
+    /// `OMP_NUM_TEAMS` (OpenMP 5.1 `nteams-var`): teams of a league without `num_teams`.
+    pub num_teams: Option<u32>,
+    /// `OMP_TEAMS_THREAD_LIMIT` (OpenMP 5.1 `teams-thread-limit-var`): threads per team of a
+    /// region without `thread_limit` or `num_threads`.
+    pub teams_thread_limit: Option<u32>,
     /// `OMPCC_PROFILE`.
     pub profile: ProfileOutput,
     /// `OMPCC_LIBCUDA`, default `libcuda.so.1`.
@@ -83,6 +88,8 @@ impl Default for Options {
             default_device_set: false,
             local_rank: None,
             info: InfoCategories::NONE,
+            num_teams: None,
+            teams_thread_limit: None,
             profile: ProfileOutput::Off,
             libcuda: "libcuda.so.1".into(),
             emu_threads: None,
@@ -144,6 +151,19 @@ impl Options {
                     unknown.join(","),
                     names.join(", ")
                 ));
+            }
+        }
+        for (name, slot) in [
+            ("OMP_NUM_TEAMS", &mut o.num_teams),
+            ("OMP_TEAMS_THREAD_LIMIT", &mut o.teams_thread_limit),
+        ] {
+            if let Some(v) = get(name) {
+                match v.trim().parse::<u32>() {
+                    Ok(n) if n > 0 => *slot = Some(n),
+                    _ => o
+                        .warnings
+                        .push(format!("ignoring {name}={v} (expected a positive integer)")),
+                }
             }
         }
         if let Some(v) = get("OMPCC_PROFILE") {

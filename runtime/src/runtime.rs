@@ -145,6 +145,9 @@ pub struct Launch<'a> {
     pub thread_limit: u32,
     /// Dynamic shared memory per team, bytes.
     pub dyn_shared_bytes: u32,
+    /// Iterations of the loop nest the league shares (saturated at `u32::MAX`; 0: unknown or
+    /// none): without `num_teams` or `OMP_NUM_TEAMS`, no more teams than they need.
+    pub iterations: u32,
     /// Location of the construct.
     pub loc: &'a str,
 }
@@ -196,6 +199,45 @@ pub struct Runtime {
     /// Under MPI without `OMP_DEFAULT_DEVICE`: the local rank whose `mod` the device count
     /// becomes the default device once the devices are open.
     rank_device: Option<u32>,
+}
+
+/// Which construct maps: a `target` launch, `target data` (structured references) or
+/// `target enter data` (dynamic references).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Enter {
+    Launch,
+    Structured,
+    Dynamic,
+}
+
+/// Threads per team of `l` (OpenMP 5.2 10.2, 13.3): `thread_limit`/`num_threads`, else
+/// `OMP_TEAMS_THREAD_LIMIT`, else 128, and never more than the kernel's registers allow
+/// (`max_threads`): the clauses are upper bounds.
+fn launch_threads(l: &Launch<'_>, env_threads: Option<u32>, max_threads: u32) -> u32 {
+    if l.thread_limit > 0 {
+        l.thread_limit
+    } else {
+        env_threads.unwrap_or(128)
+    }
+    .min(max_threads)
+    .max(1)
+}
+
+/// Teams of `l`: the `num_teams` clause (at most a grid's x dimension, CUDA's 2^31 - 1:
+/// OpenMP lets a league have fewer teams than it asks for), else `OMP_NUM_TEAMS`, else as
+/// many as the iterations need (`ceil(iterations / threads)`) up to `fill`, the teams the
+/// device runs at once, else `fill`.
+fn launch_teams(l: &Launch<'_>, env_teams: Option<u32>, threads: u32, fill: u32) -> u32 {
+    let fill = fill.max(1);
+    if l.num_teams > 0 {
+        l.num_teams.min(i32::MAX as u32)
+    } else if let Some(n) = env_teams {
+        n.min(i32::MAX as u32)
+    } else if l.iterations > 0 {
+        l.iterations.div_ceil(threads.max(1)).clamp(1, fill)
+    } else {
+        fill
+    }
 }
 
 /// What the exit half of a mapping does to the counts.
@@ -536,7 +578,12 @@ impl Runtime {
         if let Target::Device(d) = self.resolve(device, loc)? {
             let info = self.options.info;
             let dev = self.device(d, loc)?;
-            dev.enter(d, items, structured, info)?;
+            let how = if structured {
+                Enter::Structured
+            } else {
+                Enter::Dynamic
+            };
+            dev.enter(d, items, how, info)?;
         }
         Ok(())
     }
@@ -661,6 +708,7 @@ impl Runtime {
             Target::Device(d) => d,
         };
         let info = self.options.info;
+        let env_shape = (self.options.num_teams, self.options.teams_thread_limit);
         self.load_programs(d, l.loc)?;
         let program = self.program_of(d, l.module as usize).ok_or_else(|| {
             RtError::new(
@@ -669,7 +717,7 @@ impl Runtime {
             )
         })?;
         let dev = self.device(d, l.loc)?;
-        dev.enter(d, l.items, true, info)?;
+        dev.enter(d, l.items, Enter::Launch, info)?;
         let params = dev.kernel_params(l.items);
         let result = (|| {
             let params = params?;
@@ -706,38 +754,36 @@ impl Runtime {
                         e,
                     )
                 })?;
-            // `thread_limit`/`num_threads` are upper bounds: a kernel whose registers allow
-            // fewer threads per block runs with fewer.
-            let threads = if l.thread_limit > 0 {
-                l.thread_limit
-            } else {
-                128
-            }
-            .min(max_threads);
-            // At most a grid's x dimension (CUDA's 2^31 - 1): OpenMP lets a league have fewer
-            // teams than `num_teams` asks for.
-            let teams = if l.num_teams > 0 {
-                l.num_teams.min(i32::MAX as u32)
-            } else {
-                dev.backend
-                    .default_teams(program, &kernel.name, threads, l.dyn_shared_bytes)
-                    .map_err(|e| {
-                        RtError::backend(
-                            l.loc,
-                            format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
-                            e,
-                        )
-                    })?
-            };
+            let threads = launch_threads(l, env_shape.1, max_threads);
+            let fill = dev
+                .backend
+                .default_teams(program, &kernel.name, threads, l.dyn_shared_bytes)
+                .map_err(|e| {
+                    RtError::backend(
+                        l.loc,
+                        format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
+                        e,
+                    )
+                })?;
             let dims = LaunchDims {
-                teams,
+                teams: launch_teams(l, env_shape.0, threads, fill),
                 threads,
                 dyn_shared_bytes: l.dyn_shared_bytes,
             };
             if info.has(InfoCategories::LAUNCHES) {
+                // What sized the league, after the fields users' scripts already parse.
+                let why = if l.num_teams > 0 {
+                    String::new()
+                } else if env_shape.0.is_some() {
+                    " (OMP_NUM_TEAMS)".to_owned()
+                } else if l.iterations > 0 {
+                    format!(" (for {} iterations)", l.iterations)
+                } else {
+                    String::new()
+                };
                 log::line(&format!(
                     "ompcc-rt: info: {}: launch '{}' on device {d}: {} teams x {} threads, {} \
-                     bytes dynamic shared",
+                     bytes dynamic shared{why}",
                     l.loc, kernel.name, dims.teams, dims.threads, dims.dyn_shared_bytes
                 ));
             }
@@ -1117,9 +1163,10 @@ impl Device {
         &mut self,
         d: usize,
         items: &[MapItem<'_>],
-        structured: bool,
+        how: Enter,
         info: InfoCategories,
     ) -> Result<(), RtError> {
+        let structured = how != Enter::Dynamic;
         // Per item: whether its storage was created by this construct.
         let mut done: Vec<bool> = Vec::with_capacity(items.len());
         let mut created: HashSet<u64> = HashSet::new();
@@ -1161,7 +1208,7 @@ impl Device {
             done.push(new);
         }
         for it in items.iter().filter(|it| it.flags & flags::ATTACH != 0) {
-            self.attach(d, it, &created, info)?;
+            self.attach(d, it, &created, how == Enter::Launch, info)?;
         }
         Ok(())
     }
@@ -1260,16 +1307,29 @@ impl Device {
     }
 
     /// Pointer attachment for one `ATTACH` item (see [`flags::ATTACH`]).
+    /// On a data construct a pointer that is not mapped is not attached (OpenMP 5.2: only a
+    /// present pointer is); on a launch the kernel would read the host address through it,
+    /// so that is an error naming the item and its construct.
     fn attach(
         &mut self,
         d: usize,
         it: &MapItem<'_>,
         created: &HashSet<u64>,
+        launch: bool,
         info: InfoCategories,
     ) -> Result<(), RtError> {
         let ptr_key = match self.table.lookup(it.base, 8) {
             Lookup::Inside(k) => k,
-            // The pointer itself is not mapped: nothing to attach (it is passed by value).
+            _ if launch => {
+                return Err(RtError::new(
+                    it.loc,
+                    format!(
+                        "cannot attach pointer '{}': the pointer at {:#x} is not mapped on \
+                         device {d} (map the struct or array that holds it)",
+                        it.name, it.base
+                    ),
+                ));
+            }
             _ => return Ok(()),
         };
         let pointee_key = match self.table.lookup(it.begin, 0) {
@@ -1464,5 +1524,50 @@ mod stack_size_tests {
         assert_eq!(device_stack_size(Some("0")), DEFAULT_STACK_SIZE);
         assert_eq!(device_stack_size(Some("8k")), DEFAULT_STACK_SIZE);
         assert_eq!(device_stack_size(Some("")), DEFAULT_STACK_SIZE);
+    }
+}
+
+#[cfg(test)]
+mod launch_shape_tests {
+    use super::{Launch, launch_teams, launch_threads};
+
+    fn launch(num_teams: u32, thread_limit: u32, iterations: u32) -> Launch<'static> {
+        Launch {
+            module: 0,
+            kernel: 0,
+            device: 0,
+            items: &[],
+            num_teams,
+            thread_limit,
+            dyn_shared_bytes: 0,
+            iterations,
+            loc: "t.c:1:1",
+        }
+    }
+
+    #[test]
+    fn teams_follow_clauses_then_environment_then_iterations() {
+        // `fill` = 40: the teams the device runs at once.
+        let shape = |l: &Launch<'_>, (teams, threads): (Option<u32>, Option<u32>)| {
+            let t = launch_threads(l, threads, 1024);
+            (launch_teams(l, teams, t, 40), t)
+        };
+        // unknown trip count: as many teams as the device runs at once, 128 threads
+        assert_eq!(shape(&launch(0, 0, 0), (None, None)), (40, 128));
+        // no more teams than the iterations need, never more than fill the device
+        assert_eq!(shape(&launch(0, 0, 100), (None, None)), (1, 128));
+        assert_eq!(shape(&launch(0, 0, 1000), (None, None)), (8, 128));
+        assert_eq!(shape(&launch(0, 0, 1 << 30), (None, None)), (40, 128));
+        assert_eq!(shape(&launch(0, 64, 1000), (None, None)), (16, 64));
+        // OMP_NUM_TEAMS / OMP_TEAMS_THREAD_LIMIT, below the clauses
+        assert_eq!(shape(&launch(0, 0, 1000), (Some(3), Some(32))), (3, 32));
+        assert_eq!(shape(&launch(5, 256, 1000), (Some(3), Some(32))), (5, 256));
+        // a league is at most a grid's x dimension
+        assert_eq!(
+            shape(&launch(u32::MAX, 0, 0), (None, None)).0,
+            i32::MAX as u32
+        );
+        // the kernel's own limit wins over every request
+        assert_eq!(launch_threads(&launch(0, 0, 0), Some(2048), 256), 256);
     }
 }

@@ -522,7 +522,7 @@ fn launch(module: i32, device: i32, e: &[MapEntryC]) -> i32 {
         num_teams: 2,
         thread_limit: 64,
         dyn_shared_bytes: 0,
-        reserved: 0,
+        iterations: 0,
         loc: c("test.c:30:1"),
     };
     // SAFETY: valid arguments.
@@ -550,6 +550,30 @@ fn launch_maps_runs_and_unmaps() {
 }
 
 const DEVICE_DEFAULT_ARG: i32 = ompcc_rt::DEVICE_DEFAULT;
+
+#[test]
+fn launch_whose_pointer_cannot_be_attached_is_an_error() {
+    let _g = setup(SimBackend::new().with_kernel("scale", scale_kernel));
+    let m = register(&[("scale", &[8, 8, 8])]);
+    let mut buf = [1.0f64, 2.0];
+    let s = Vec3 {
+        n: 2,
+        data: buf.as_mut_ptr(),
+    };
+    let (n, f) = (2i64, 2.0f64);
+    // `s.data[0:n]` and its attachment, but not the struct holding the pointer
+    let e = struct_entries(&s, false);
+    let mut items = scale_entries(&buf, &n, &f).to_vec();
+    items.extend([e[1], e[2]]);
+    assert_eq!(launch(m, DEV, &items), -1);
+    let errs = errors();
+    assert!(
+        errs[0].contains("cannot attach pointer 's.data': the pointer at"),
+        "{errs:?}"
+    );
+    // a data construct leaves an unmapped pointer alone (OpenMP 5.2 attaches present ones)
+    assert_eq!(enter(&e[1..]), 0);
+}
 
 #[test]
 fn launch_inside_data_region_leaves_data_on_device() {

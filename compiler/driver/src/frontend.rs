@@ -507,7 +507,10 @@ pub fn offload(
         globals: device_globals(checked, &plan, &module),
     };
     if remarks {
-        eprint!("{}", ompcc_host::remarks(&plan, &checked.source_map, text));
+        eprint!(
+            "{}",
+            ompcc_host::remarks(&plan, &checked.typed, &checked.source_map, text)
+        );
     }
     match ompcc_host::rewrite(
         text,

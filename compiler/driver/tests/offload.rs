@@ -376,7 +376,7 @@ fn rpass_offload_describes_each_region() {
     ok(&out);
     let err = stderr(&out);
     assert!(
-        err.contains("saxpy.c:16:1: remark: target region offloaded as kernel '__omp_offload_main_l16': SPMD mode, teams and threads per team chosen at launch, 4 parameters [-Rpass=offload]"),
+        err.contains("saxpy.c:16:1: remark: target region offloaded as kernel '__omp_offload_main_l16': SPMD mode, teams from the trip count, threads per team chosen at launch, 4 parameters [-Rpass=offload]"),
         "{err}"
     );
     assert!(
@@ -474,4 +474,127 @@ fn a_failed_device_assert_aborts_the_program_as_on_the_host() {
             "{device}: {err}"
         );
     }
+}
+
+/// OpenMP 5.1's `OMP_NUM_TEAMS` / `OMP_TEAMS_THREAD_LIMIT`, and without clauses or variables
+/// no more teams than the loop's iterations need, as `OMPCC_INFO` reports each launch.
+#[test]
+fn launch_shape_follows_trip_count_and_environment() {
+    let sb = Sandbox::new();
+    sb.write(
+        "shape.c",
+        "#include <stdio.h>
+int main(void) {
+  static double a[1000];
+  int n = 100;
+#pragma omp target teams distribute parallel for map(tofrom : a)
+  for (int i = 0; i < 1000; i++) a[i] = i;
+#pragma omp target teams distribute parallel for map(tofrom : a)
+  for (int i = 0; i < n; i++) a[i] += 1;
+#pragma omp target teams distribute parallel for num_teams(5) map(tofrom : a)
+  for (int i = 0; i < 1000; i += 3) a[i] += 1;
+  printf(\"%.1f %.1f\\n\", a[0], a[999]);
+  return 0;
+}
+",
+    );
+    let out = sb.ompcc(&[
+        "-fopenmp",
+        "-O2",
+        "-Rpass=offload",
+        "shape.c",
+        "-o",
+        "shape",
+    ]);
+    ok(&out);
+    assert!(
+        stderr(&out).contains("SPMD mode, trip-count teams x runtime threads"),
+        "{}",
+        stderr(&out)
+    );
+    let run = |env: &[(&str, &str)]| {
+        let mut c = std::process::Command::new(sb.join("shape"));
+        c.current_dir(sb.path())
+            .env("OMPCC_DEVICE", "emu")
+            .env("OMPCC_INFO", "1")
+            .env_remove("OMP_NUM_TEAMS")
+            .env_remove("OMP_TEAMS_THREAD_LIMIT");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().expect("running the program");
+        ok(&out);
+        assert_eq!(stdout(&out), "2.0 1000.0\n");
+        stderr(&out)
+            .lines()
+            .filter(|l| l.contains(": launch '"))
+            .map(|l| l.split(": ").last().unwrap_or("").to_owned())
+            .collect::<Vec<_>>()
+    };
+    let plain = run(&[]);
+    assert!(
+        plain[0].starts_with("8 teams x 128 threads (for 1000 iterations)"),
+        "{plain:?}"
+    );
+    assert!(
+        plain[1].starts_with("1 teams x 128 threads (for 100 iterations)"),
+        "{plain:?}"
+    );
+    assert!(plain[2].starts_with("5 teams x 128 threads,"), "{plain:?}");
+    let env = run(&[("OMP_NUM_TEAMS", "3"), ("OMP_TEAMS_THREAD_LIMIT", "64")]);
+    assert!(
+        env[0].starts_with("3 teams x 64 threads (OMP_NUM_TEAMS)"),
+        "{env:?}"
+    );
+    assert!(env[2].starts_with("5 teams x 64 threads,"), "{env:?}");
+}
+
+/// `target device(omp_get_initial_device())` runs through ompcc's own host path, also under
+/// `OMP_TARGET_OFFLOAD=MANDATORY` (libgomp, which has no devices, must never see ompcc's
+/// device numbers in the fallback copy).
+#[test]
+fn initial_device_runs_on_the_host_under_mandatory() {
+    let sb = Sandbox::new();
+    sb.write(
+        "initdev.c",
+        "#include <omp.h>
+#include <stdio.h>
+int main(void) {
+  int x = 0, on_host = -1, y = 0;
+  int d = omp_get_initial_device();
+#pragma omp target device(d) map(tofrom : x, on_host)
+  {
+    x = 42;
+    on_host = omp_is_initial_device();
+  }
+#pragma omp target data device(omp_get_initial_device()) map(tofrom : y)
+  {
+#pragma omp target device(omp_get_initial_device()) map(tofrom : y)
+    y += 5;
+  }
+#pragma omp target device(0) map(tofrom : y)
+  y += 1;
+  printf(\"%d %d %d\\n\", x, on_host, y);
+  return 0;
+}
+",
+    );
+    ok(&sb.ompcc(&["-fopenmp", "-O2", "initdev.c", "-o", "initdev"]));
+    let out = std::process::Command::new(sb.join("initdev"))
+        .current_dir(sb.path())
+        .env("OMPCC_DEVICE", "emu")
+        .env("OMPCC_INFO", "1")
+        .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+        .output()
+        .expect("running the program");
+    ok(&out);
+    assert_eq!(stdout(&out), "42 1 6\n", "{}", stderr(&out));
+    let log = stderr(&out);
+    assert!(log.contains("initdev.c:6:1: kernel"), "{log}");
+    assert!(log.contains("runs on the host (fallback)"), "{log}");
+    assert_eq!(
+        log.lines().filter(|l| l.contains(": launch '")).count(),
+        1,
+        "{log}"
+    );
 }

@@ -12,6 +12,11 @@
 //!   clauses reach gcc only in the host-fallback copy of a `target` construct (standalone
 //!   data directives are replaced whole); likewise a `*p` list item becomes `p[0:1]`.
 //!
+//! - `device(n)` on a `target` region becomes `device(-1)` (`omp_initial_device`) in its
+//!   host-fallback copy: the runtime evaluated `n` already and chose the host, and libgomp,
+//!   which has no devices, would read ompcc's device numbers (its initial device included)
+//!   as missing devices and abort under `OMP_TARGET_OFFLOAD=MANDATORY`.
+//!
 //! - `uses_allocators` naming only predefined allocators (`omp_*_mem_alloc`, which need no
 //!   declaring) is dropped from fallback copies: gcc 12 does not know the clause.
 //!
@@ -53,6 +58,13 @@ pub(crate) fn host_pragmas(
                 }
                 (OmpClauseName::DeviceType, _) if declare => {
                     subst.insert(lo, (hi, String::new()));
+                }
+                // the fallback copy of a `target` region runs on the host whatever device
+                // the runtime was asked for: libgomp, with no device of its own, would
+                // take ompcc's device numbers (the initial device among them) for missing
+                // devices and abort under OMP_TARGET_OFFLOAD=MANDATORY
+                (OmpClauseName::Device, _) if ompcc_omp::is_target_region(d.kind) => {
+                    subst.insert(lo, (hi, "device(-1)".to_owned()));
                 }
                 (
                     _,

@@ -36,6 +36,11 @@ pub const DEVICE_DEFAULT: i32 = -100;
 
 /// The variable holding this unit's module id (set by the constructor).
 pub const MODULE_ID: &str = "__ompcc_module";
+/// The expression rewritten constructs read the module id with: a call, not the file-scope
+/// variable, because a `task` with `default(private)` or `default(firstprivate)` around a
+/// construct makes gcc demand a data-sharing attribute for every variable with static
+/// storage duration the task names (functions need none).
+pub const MODULE_ID_READ: &str = "__ompcc_module_id()";
 
 const PRELUDE: &str = "\
 typedef struct __ompcc_kernel_desc { const char *name; unsigned int num_params; \
@@ -51,7 +56,7 @@ unsigned long long flags; const char *name; const char *loc; } __ompcc_map_entry
 typedef struct __ompcc_launch_args { int module; unsigned int kernel; \
 int device; unsigned int num_entries; const __ompcc_map_entry *entries; \
 unsigned int num_teams; unsigned int thread_limit; unsigned int dyn_shared_bytes; \
-unsigned int reserved; const char *loc; } __ompcc_launch_args;
+unsigned int iterations; const char *loc; } __ompcc_launch_args;
 extern int ompcc_rt_register_module(const __ompcc_module_desc *);
 extern int ompcc_rt_target_data_begin(int, unsigned int, \
 const __ompcc_map_entry *, const char *);
@@ -69,6 +74,7 @@ extern unsigned int ompcc_rt_clause_count(long long, const char *, const char *)
 static __inline__ __attribute__((unused)) unsigned int __ompcc_least_count(unsigned int a, \
 unsigned int b) { return a == 0 ? b : b == 0 ? a : a < b ? a : b; }
 static int __ompcc_module __attribute__((unused)) = -1;
+static inline __attribute__((unused)) int __ompcc_module_id(void) { return __ompcc_module; }
 ";
 
 /// A line marker: the next line is `line` of `file` (`system` adds gcc's flag 3).

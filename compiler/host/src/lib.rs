@@ -24,8 +24,9 @@
 //!
 //! Map items become `(base, begin, size)` C expressions over their own text (`cexpr`):
 //! variables, array sections of arrays and pointers (several dimensions: the contiguous
-//! hull), struct members (several members of one struct: a parent entry plus `MEMBER_OF`
-//! entries), sections of pointer members (plus an `ATTACH` entry). Kernel parameters that
+//! hull), struct members and sections of pointer members (in a `target` region, one group
+//! per struct whatever the clause order: a parent entry over the storage the region needs,
+//! `MEMBER_OF` entries, the pointees with `ATTACH` entries; see `members`). Kernel parameters that
 //! are no map of the variable: firstprivate aggregates (`Pass::Copy`: a temporary copy of the
 //! bytes, mapped `to`) and `has_device_addr` variables (`Pass::DeviceAddr`: `&x` as a
 //! `LITERAL`).
@@ -40,7 +41,9 @@
 mod cexpr;
 mod compat;
 mod embed;
+mod members;
 mod remarks;
+mod trip;
 mod unroll;
 
 use ompcc_diag::{Diagnostic, SourceMap, Span};
@@ -356,82 +359,8 @@ impl Writer<'_> {
                         loc: self.loc(r.directive.span),
                     });
                 }
-                Pass::Ref | Pass::DevicePtr
-                    if p.map.as_ref().is_some_and(|m| {
-                        self.group_root(m.expr, p.pass) == Some(p.sym)
-                            && r.extra_maps
-                                .iter()
-                                .any(|x| self.group_root(x.expr, p.pass) == Some(p.sym))
-                    }) =>
-                {
-                    // Several members of one struct: a parent entry over the part they
-                    // span, then the members (OMPCC_RT_MAP_MEMBER_OF).
-                    let m = p.map.as_ref().expect("checked above");
-                    let members: Vec<&MapItem<'_>> = std::iter::once(m)
-                        .chain(
-                            r.extra_maps
-                                .iter()
-                                .filter(|x| self.group_root(x.expr, p.pass) == Some(p.sym)),
-                        )
-                        .collect();
-                    let mut items = Vec::new();
-                    for item in &members {
-                        match cexpr::item(&self.tx(), self.typed, item.expr) {
-                            Ok(c) => items.push((c, *item)),
-                            Err(d) => self.errors.push(*d),
-                        }
-                    }
-                    let lo = items
-                        .iter()
-                        .map(|(c, _)| {
-                            format!("if ((char *){b} < __l) __l = (char *){b};", b = c.begin)
-                        })
-                        .collect::<String>();
-                    let hi = items
-                        .iter()
-                        .map(|(c, _)| {
-                            format!(
-                                "if ((char *){b} + {s} > __h) __h = (char *){b} + {s};",
-                                b = c.begin,
-                                s = c.size
-                            )
-                        })
-                        .collect::<String>();
-                    let first = &items
-                        .first()
-                        .map(|(c, _)| c.begin.clone())
-                        .unwrap_or_default();
-                    let parent = entries.len();
-                    // The kernel gets the struct's device address (`&s`), or the pointer to
-                    // it translated (`p` of `p->a`, `p->b`).
-                    let base = match p.pass {
-                        Pass::DevicePtr => format!("((void *)({name}))"),
-                        _ => format!("((void *)&({name}))"),
-                    };
-                    entries.push(Entry {
-                        base,
-                        begin: format!("((void *)({{ char *__l = (char *){first}; {lo} __l; }}))"),
-                        size: format!(
-                            "((unsigned long long)({{ char *__l = (char *){first}, *__h = __l; {lo} {hi} __h - __l; }}))"
-                        ),
-                        flags: embed::flags::TARGET_PARAM,
-                        name: name.clone(),
-                        loc: self.loc(m.span),
-                    });
-                    for (c, item) in items {
-                        let mut flags = map_flags(item) | member_of(parent);
-                        if item.implicit {
-                            flags |= embed::flags::IMPLICIT;
-                        }
-                        entries.push(Entry {
-                            base: c.begin.clone(),
-                            begin: c.begin,
-                            size: c.size,
-                            flags,
-                            name: item.name.clone(),
-                            loc: self.loc(item.span),
-                        });
-                    }
+                Pass::Ref | Pass::DevicePtr if self.struct_group(r, p, &mut entries) => {
+                    // Parts of a struct: a parent entry and its members (`members`).
                     member_params.push((p.sym, p.pass));
                 }
                 Pass::Ref | Pass::DevicePtr => {
@@ -502,10 +431,10 @@ impl Writer<'_> {
             }
         }
         for m in &r.extra_maps {
-            if member_params
-                .iter()
-                .any(|&(sym, pass)| self.group_root(m.expr, pass) == Some(sym))
-            {
+            if member_params.iter().any(|&(sym, pass)| {
+                self.struct_part(m.expr, pass)
+                    .is_some_and(|(root, _, _)| root == sym)
+            }) {
                 continue; // written with its parent above
             }
             self.map_entries(m, map_flags(m), &mut entries);
@@ -534,10 +463,15 @@ impl Writer<'_> {
         };
         let shape = launch_shape(r);
         let (teams, threads) = (bound(shape.teams), bound(shape.threads));
+        let iterations = if r.mode == ExecMode::Spmd && r.league {
+            self.iterations_hint(r)
+        } else {
+            "0u".to_owned()
+        };
         pre.push_str(&format!(
             "__ompcc_launch_args __ompcc_a{id} = {{{}, {kernel}u, {device}, {n}u, {entries_ref}, \
-             {teams}, {threads}, 0u, 0u, {}}}; ",
-            embed::MODULE_ID,
+             {teams}, {threads}, 0u, {iterations}, {}}}; ",
+            embed::MODULE_ID_READ,
             self.loc(r.directive.span),
         ));
         let cond = match r.if_cond {
@@ -571,66 +505,6 @@ impl Writer<'_> {
         let clauses = depends.join(" ").replace("\\\n", " ").replace('\n', " ");
         self.push(&format!("#pragma omp taskwait {clauses}\n"));
         self.marker_at(d.span.lo as usize);
-    }
-
-    /// The variable a struct member list item (`s.a`, `s.in.b`, not through `->`) belongs to.
-    fn member_root(&self, e: &ompcc_syntax::ast::Expr) -> Option<ompcc_sema::SymbolId> {
-        use ompcc_syntax::ast::ExprKind;
-        let mut e = strip_parens(e);
-        let mut through_member = false;
-        loop {
-            match &e.kind {
-                ExprKind::Member {
-                    base, arrow: false, ..
-                } => {
-                    through_member = true;
-                    e = strip_parens(base);
-                }
-                ExprKind::Ident(_) if through_member => {
-                    return self.typed.ident_symbols.get(&e.id).copied();
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    /// The variable whose members a list item maps, for items written as a group with a
-    /// parent entry: `s` of `s.a` (a struct variable, `Pass::Ref`), `p` of `p->a`,
-    /// `p->a[0:n]` or `p->in.b` (a pointer to one struct, `Pass::DevicePtr`).
-    fn group_root(&self, e: &ompcc_syntax::ast::Expr, pass: Pass) -> Option<ompcc_sema::SymbolId> {
-        use ompcc_syntax::ast::ExprKind;
-        if pass != Pass::DevicePtr {
-            return self.member_root(e);
-        }
-        let mut e = strip_parens(e);
-        while let ExprKind::ArraySection { base, .. } = &e.kind {
-            e = strip_parens(base);
-            // A section of a pointer member lies outside the struct: not part of the group.
-            if self
-                .typed
-                .expr(e.id)
-                .is_some_and(|i| self.typed.types.is_pointer(i.ty))
-            {
-                return None;
-            }
-        }
-        loop {
-            match &e.kind {
-                ExprKind::Member {
-                    base, arrow: false, ..
-                } => e = strip_parens(base),
-                ExprKind::Member {
-                    base, arrow: true, ..
-                } => {
-                    let b = strip_parens(base);
-                    return match b.kind {
-                        ExprKind::Ident(_) => self.typed.ident_symbols.get(&b.id).copied(),
-                        _ => None,
-                    };
-                }
-                _ => return None,
-            }
-        }
     }
 
     /// `# line "file"` so that the next line is numbered as the line holding `pos`.

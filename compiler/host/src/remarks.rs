@@ -1,5 +1,6 @@
 //! `-Rpass=offload`: per `target` region, a remark at the construct naming the kernel it
-//! became, its execution mode and launch shape, and every parameter and map entry.
+//! became, its execution mode and launch shape (`trip-count teams`: sized at launch by the
+//! loop's iteration count, see `trip`), and every parameter and map entry.
 //!
 //! The lines follow the compiler-message shape (`file:line:col: remark: ...`) so editors
 //! find them; the first line of each region ends with the flag that asked for it.
@@ -10,7 +11,12 @@ use ompcc_omp::{ExecMode, MapItem, OffloadPlan, Pass};
 use ompcc_syntax::ast::{MapModifier, MapType};
 
 /// The remark lines for every region of `plan` (each ends with a newline).
-pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
+pub fn remarks(
+    plan: &OffloadPlan<'_>,
+    plan_typed: &ompcc_sema::TypedUnit,
+    sm: &SourceMap,
+    text: &str,
+) -> String {
     let mut out = String::new();
     for r in &plan.regions {
         let at = sm.describe(r.directive.span);
@@ -37,7 +43,11 @@ pub fn remarks(plan: &OffloadPlan<'_>, sm: &SourceMap, text: &str) -> String {
             ExecMode::Serial => "serial",
         };
         let shape = launch_shape(r);
-        let shape = describe_shape(bound(shape.teams), bound(shape.threads));
+        // Without num_teams, an SPMD nest whose trip count the host can compute gets no more
+        // teams than its iterations need (OMP_NUM_TEAMS first): sized at launch.
+        let by_trip =
+            r.mode == ExecMode::Spmd && crate::trip::nest_trips(plan_typed, r, &src).is_some();
+        let shape = describe_shape(bound(shape.teams), bound(shape.threads), by_trip);
         let params = plural(r.params.len(), "parameter");
         out.push_str(&format!(
             "{at}: remark: target region offloaded as kernel '{}': {mode} mode, {shape}, \
@@ -95,7 +105,7 @@ fn plural(n: usize, thing: &str) -> String {
 }
 
 /// The launch shape: counts known at compile time as written, the others chosen at launch.
-fn describe_shape(teams: Option<String>, threads: Option<String>) -> String {
+fn describe_shape(teams: Option<String>, threads: Option<String>, by_trip: bool) -> String {
     let count = |n: &str, thing: &str| {
         if n == "1" {
             format!("1 {thing}")
@@ -106,6 +116,12 @@ fn describe_shape(teams: Option<String>, threads: Option<String>) -> String {
     match (teams, threads) {
         (Some(t), Some(h)) => format!("{} x {}", count(&t, "team"), count(&h, "thread")),
         (Some(t), None) => format!("{}, threads per team chosen at launch", count(&t, "team")),
+        (None, Some(h)) if by_trip => {
+            format!("teams from the trip count x {}", count(&h, "thread"))
+        }
+        (None, None) if by_trip => {
+            "teams from the trip count, threads per team chosen at launch".to_owned()
+        }
         (None, Some(h)) => format!("number of teams chosen at launch x {}", count(&h, "thread")),
         (None, None) => "teams and threads per team chosen at launch".to_owned(),
     }

@@ -130,12 +130,18 @@ void f(int n, int *a) {
 ";
     let text = rewritten(src, &DeviceImage::default());
     cc_accepts(&text);
+    // A league sharing a loop: the iteration count (computed from the bounds) rides along.
     assert!(
         text.contains(
             "ompcc_rt_clause_count((long long)(n / 4), \"num_teams\", \"t.c:2:80\"), \
-             ompcc_rt_clause_count((long long)(64), \"thread_limit\", \"t.c:2:100\"), 0u, 0u, \
-             \"t.c:2:1\"}"
+             ompcc_rt_clause_count((long long)(64), \"thread_limit\", \"t.c:2:100\"), 0u, \
+             ({ unsigned __int128 __t = (unsigned __int128)(({ long long __lo = (long long)(0), \
+             __hi = (long long)(n) + 0,"
         ),
+        "{text}"
+    );
+    assert!(
+        text.contains("0xffffffffu : __t); }), \"t.c:2:1\"}"),
         "{text}"
     );
     // No `teams`: one team, whatever the device's size.
@@ -148,6 +154,11 @@ void f(int n, int *a) {
     );
     assert!(
         text.contains("(int)(0), 1u, __ompcc_e3, 1, 1, 0u, 0u, \"t.c:6:1\"}"),
+        "{text}"
+    );
+    // The host-fallback copy runs on the host whatever device was asked for.
+    assert!(
+        text.contains("#pragma omp target map(tofrom: a[0:1]) device(-1)"),
         "{text}"
     );
 }

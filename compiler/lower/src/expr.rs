@@ -8,11 +8,11 @@
 //! materialise 0/1 values when they steer control flow.
 
 use crate::func::{Addr, FnLower};
-use crate::ty::{self, Scalar};
+use crate::ty::{self, Scalar, Unsupported};
 use ompcc_diag::Span;
 use ompcc_ir::{AddrSpace, ArithFlags, Block, FloatCC, IntCC, Opcode, Type, Value};
 use ompcc_sema::consteval::ConstValue;
-use ompcc_sema::types::{QualType, Quals};
+use ompcc_sema::types::{FloatKind, QualType, Quals, TypeKind};
 use ompcc_sema::{ExprInfo, InitKey, Storage, SymbolId, SymbolKind};
 use ompcc_syntax::ast::{BinaryOp, CharPrefix, Expr, ExprKind, StmtKind, UnaryOp};
 
@@ -80,10 +80,16 @@ impl<'a> FnLower<'_, 'a, '_> {
                 None
             }
             Err(u) => {
-                self.unsupported(
-                    format!("type '{}' is not supported on the device", u.name()),
-                    span,
-                );
+                let msg = match u {
+                    Unsupported::LongDouble => {
+                        "a 'long double' value at run time is not supported \
+                        on the device (ompcc folds constant long double expressions converted to \
+                        double or float; compute this one in double)"
+                            .to_string()
+                    }
+                    u => format!("type '{}' is not supported on the device", u.name()),
+                };
+                self.unsupported(msg, span);
                 None
             }
         }
@@ -136,6 +142,9 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// `rvalue` converting to `to` instead of sema's recorded type (neither complex).
     pub fn rvalue_to(&mut self, e: &'a Expr, info: ExprInfo, to: QualType) -> Option<Rv> {
+        if let Some(v) = self.folded_long_double(e, info.ty, to) {
+            return Some(Rv::S(v));
+        }
         let ev = self.eval(e)?;
         let types = &self.cx.typed.types;
         let (rv, from_ptr) = match ev {
@@ -298,6 +307,24 @@ impl<'a> FnLower<'_, 'a, '_> {
             Scalar::Bool => self.b.ins().iconst(Type::I8, (v != 0) as i64),
             Scalar::Int(t, _) => self.b.ins().iconst(t, v as i64),
         }
+    }
+
+    /// A `long double` constant expression `e` (of type `from`) converted to a type the device
+    /// holds (`to`: `double`, `float`, an integer) is folded to that type: no `long double`
+    /// value exists at run time (gcc's `<float.h>` spells `DBL_MAX` as `(double)...L`). `None`
+    /// when `from` is another type or `e` is not constant; the caller then lowers it as usual
+    /// and a run-time `long double` is reported there.
+    fn folded_long_double(&mut self, e: &Expr, from: QualType, to: QualType) -> Option<Value> {
+        let types = &self.cx.typed.types;
+        if !matches!(types.ckind(from), TypeKind::Float(k) if *k != FloatKind::Float && *k != FloatKind::Double)
+        {
+            return None;
+        }
+        let Ok(Some(cls)) = ty::scalar(types, to) else {
+            return None;
+        };
+        let c = ompcc_sema::fold_as(self.cx.typed, e, to)?;
+        Some(self.const_value(cls, c))
     }
 
     fn const_value(&mut self, cls: Scalar, c: ConstValue) -> Value {
@@ -593,6 +620,9 @@ impl<'a> FnLower<'_, 'a, '_> {
                     return None;
                 }
                 self.vla_sizes_of(info.ty, span);
+                if let Some(v) = self.folded_long_double(x, xi.conv, info.ty) {
+                    return r(Rv::S(v));
+                }
                 let to = self.class(info.ty, span)?;
                 let from = self.class_of_conv(x)?;
                 let v = self.scalar(x)?;

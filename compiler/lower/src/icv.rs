@@ -237,9 +237,7 @@ fn not_on_device(name: &str) -> Option<&'static str> {
         | "omp_get_affinity_format"
         | "omp_display_affinity"
         | "omp_capture_affinity" => "device threads have no affinity (no places)",
-        "omp_init_allocator" | "omp_destroy_allocator" | "omp_set_default_allocator" => {
-            "allocators other than the predefined ones are made on the host"
-        }
+        "omp_set_default_allocator" => "def-allocator-var is the predefined default on the device",
         "omp_target_alloc"
         | "omp_target_free"
         | "omp_target_is_present"

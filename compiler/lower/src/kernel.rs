@@ -11,9 +11,9 @@
 //! Execution (the launch contract of `ompcc_omp::ExecMode`):
 //! - Spmd with a loop nest: the collapsed nest is flattened into one 64-bit trip count and
 //!   thread `k` of the grid runs iterations `k, k+G, k+2G...` (`G` = all threads of the
-//!   grid), each iteration variable recovered by div/mod. Static `schedule`/`dist_schedule`
-//!   chunks are treated as this cyclic assignment: for conforming programs the results are
-//!   the same. Without `teams` (`target parallel for`) only team 0 runs, its threads sharing
+//!   grid), each iteration variable recovered by div/mod. A loop with a `schedule` or
+//!   `dist_schedule` clause runs the assignment the clause defines instead (module
+//!   `schedule`). Without `teams` (`target parallel for`) only team 0 runs, its threads sharing
 //!   the iterations, so thread numbers stay those of one parallel region. Reductions: a
 //!   private copy per thread, a warp shuffle-down tree, then lane 0 of each warp combines into
 //!   the original with one atomic (a CAS loop where no atomic instruction fits); see

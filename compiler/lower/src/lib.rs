@@ -20,17 +20,20 @@
 //! for each nested `parallel` (module `generic`); serial regions on one thread. Everywhere: `critical` (a global lock taken one lane
 //! of a warp at a time), `atomic`, `private`/`firstprivate`/`lastprivate` (the thread that ran
 //! the sequentially last iteration writes back; loop variables get their value after the
-//! loop), private arrays (per-thread stack slots), reductions `+ * - min max & | ^ && ||` on
-//! int, long (signed or unsigned), float and double (private copy per thread, then a warp
+//! loop; a non-rectangular collapsed nest then runs on one worker, in order), `linear`
+//! (integers: `x + k * step` per logical iteration `k`), private arrays (per-thread stack
+//! slots), reductions `+ * - min max & | ^ && ||` on every integer type and `_Bool` (narrow
+//! ones combined in 32 bits) and `+ * - min max && ||` on float and double (private copy per thread, then a warp
 //! shuffle tree and one atomic per warp at the top level, an atomic per thread in nested
 //! constructs; `atom.add/min/max/and/or/xor` where they exist, CAS loops otherwise), the
 //! OpenMP device API as special registers (`omp_get_thread_num` = tid.x inside parallel
 //! work, 0 in a team of one; `omp_get_team_num` = ctaid.x; `omp_is_initial_device` = 0).
 //! Not supported in target regions (an `E0803` error at the construct): `task`, `taskloop`,
 //! `ordered`, `scan`, `cancel`, `copyprivate`/`copyin`, `task_reduction`/`in_reduction`,
-//! reductions over sections or members and on other types, collapsed loops whose bounds use
-//! an outer iteration variable and that have `lastprivate` (without it, the loops from the
-//! first such one inward run whole in each distributed iteration); target-level `firstprivate` scalars that a nested `parallel`
+//! reductions over members, `linear` on non-integers, collapsed loops whose bounds use an
+//! outer iteration variable with `lastprivate` and a `schedule` clause (without
+//! `lastprivate`, the loops from the first such one inward run whole in each distributed
+//! iteration); target-level `firstprivate` scalars that a nested `parallel`
 //! shares are private per thread.
 //!
 //! [`lower_functions`] selects the device functions of a checked translation unit (those
@@ -107,6 +110,7 @@ mod init_image;
 mod kernel;
 mod lock;
 mod privatize;
+mod schedule;
 mod task;
 mod ty;
 mod varargs;

@@ -7,8 +7,9 @@
 //! `end_privates`; every reduction copy is combined exactly once; combines into memory other
 //! threads can see are atomic (thread-private originals are updated in place).
 
+use crate::atomic_builtin::Obj;
 use crate::func::{Addr, FnLower, Local};
-use crate::ty::Scalar;
+use crate::ty::{self, Scalar};
 use ompcc_diag::Span;
 use ompcc_ir::{
     AddrSpace, AtomicRmwOp, FloatCC, IntCC, Scope, ShuffleMode, SpecialReg, Type, Value,
@@ -30,6 +31,8 @@ pub(crate) struct Private<'a> {
     pub(crate) orig: Option<(Addr, QualType)>,
     pub(crate) kind: PrivKind,
     pub(crate) item: &'a Expr,
+    /// `linear`: the original's value at the construct (as `i64`) and the step.
+    pub(crate) linear: Option<(Value, Value)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -37,6 +40,9 @@ pub(crate) enum PrivKind {
     Private,
     First,
     Last,
+    /// `linear(x: step)`: each logical iteration `k` starts with `x + k * step`; the last one's
+    /// value is copied back, as for `lastprivate`.
+    Linear,
     Reduce(ReductionOp),
 }
 
@@ -117,11 +123,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     );
                     continue;
                 }
-                (_, C::Linear) => {
-                    self.unsupported(
-                        format!("'{}' is not supported in a target region", c.name.as_str()),
-                        c.span,
-                    );
+                (OmpClauseKind::Linear { list, step }, C::Linear) => {
+                    self.privatize_linear(d, list, step.as_deref(), with_last, out);
                     continue;
                 }
                 // One thread runs the `single` and is the whole team: nothing to broadcast.
@@ -229,7 +232,105 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             orig,
             kind,
             item,
+            linear: None,
         });
+    }
+
+    /// `linear(list: step)` on loop construct `d`: an integer list item becomes a private copy
+    /// set per logical iteration (`PrivKind::Linear`); a loop iteration variable listed is
+    /// lastprivate (its value after the loop), as the loop already sets it per iteration.
+    fn privatize_linear(
+        &mut self,
+        d: &'a OmpDirective,
+        list: &'a [Expr],
+        step: Option<&'a Expr>,
+        with_last: bool,
+        out: &mut Vec<Private<'a>>,
+    ) {
+        let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
+        let loop_vars: Vec<SymbolId> = d
+            .body
+            .as_deref()
+            .map(|b| {
+                ompcc_omp::nest_loops(b, collapse)
+                    .into_iter()
+                    .filter_map(|l| ompcc_omp::loop_var(self.cx.typed, l))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let step_v = match step {
+            Some(e) => match self.long_value(e, Scalar::LONG) {
+                Some(v) => v,
+                None => return,
+            },
+            None => self.b.ins().iconst(Type::I64, 1),
+        };
+        let last = if with_last {
+            PrivKind::Last
+        } else {
+            PrivKind::Private
+        };
+        for item in list {
+            let e = crate::expr::strip_parens(item);
+            let sym = self.cx.typed.ident_symbols.get(&e.id).copied();
+            if sym.is_some_and(|s| loop_vars.contains(&s)) {
+                self.privatize_item(item, last, out);
+                continue;
+            }
+            let Some(info) = self.info(e) else { continue };
+            if !matches!(
+                ty::scalar(&self.cx.typed.types, info.ty),
+                Ok(Some(Scalar::Int(..)))
+            ) {
+                self.unsupported(
+                    "'linear' on a variable that is not an integer is not supported in a target region",
+                    item.span,
+                );
+                continue;
+            }
+            let Some(base) = self.long_value(e, Scalar::LONG) else {
+                continue;
+            };
+            let n = out.len();
+            self.privatize_item(
+                item,
+                if with_last {
+                    PrivKind::Linear
+                } else {
+                    PrivKind::Private
+                },
+                out,
+            );
+            if out.len() > n && with_last {
+                out[n].linear = Some((base, step_v));
+            } else if out.len() > n {
+                // no copy back: still each iteration's value
+                out[n].kind = PrivKind::Linear;
+                out[n].orig = None;
+                out[n].linear = Some((base, step_v));
+            }
+        }
+    }
+
+    /// Stores each `linear` copy's value for logical iteration `k` (an `i64`).
+    pub(crate) fn set_linear(&mut self, privs: &[Private<'a>], k: Value) {
+        for p in privs.iter().filter(|p| p.kind == PrivKind::Linear) {
+            let Some((base, step)) = p.linear else {
+                continue;
+            };
+            let Some(Local::Slot(slot, align)) = self.locals.get(&p.sym).copied() else {
+                continue;
+            };
+            let qt = self.cx.typed.symbols[p.sym].ty;
+            let Ok(Some(cls)) = ty::scalar(&self.cx.typed.types, qt) else {
+                continue;
+            };
+            let off = self.b.ins().imul(k, step);
+            let v = self.b.ins().iadd(base, off);
+            let v = self.convert(v, Scalar::LONG, cls);
+            let a = self.slot_addr(slot, align);
+            self.store_raw(a, v, false);
+        }
     }
 
     /// A reduction over a whole array or a contiguous section of it (inner dimensions
@@ -401,6 +502,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             orig: None,
             kind: PrivKind::Reduce(op),
             item,
+            linear: None,
         });
     }
 
@@ -477,7 +579,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         self.combine_into(orig, op, cls, v);
                     }
                 }
-                PrivKind::Last => {
+                PrivKind::Last | PrivKind::Linear => {
                     let src = self.slot_addr(slot, align);
                     match last {
                         Some(flag) => {
@@ -519,17 +621,18 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     ) -> Option<Scalar> {
         let cls = self.class(qt, span)?;
         let ok = match cls {
-            Scalar::Int(Type::I32 | Type::I64, _) => true,
+            Scalar::Bool | Scalar::Int(..) => true,
             Scalar::Float(_) => !matches!(
                 op,
                 ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor
             ),
-            _ => false,
+            Scalar::Ptr => false,
         };
         if !ok {
             self.unsupported(
                 format!(
-                    "reduction on type '{}' is not supported on the device (int, long, float and double are)",
+                    "reduction '{}' on type '{}' is not allowed (OpenMP 5.2 section 5.5.5: arithmetic types only, no bitwise operators on floating types)",
+                    op_name(op),
                     self.cx.typed.types.display(qt)
                 ),
                 span,
@@ -537,6 +640,33 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             return None;
         }
         Some(cls)
+    }
+
+    /// `v` of the narrow class `cls` (`_Bool`, 8- and 16-bit integers) widened to its 32-bit
+    /// working class, by its signedness; other classes unchanged.
+    fn widen(&mut self, v: Value, cls: Scalar) -> (Value, Scalar) {
+        match narrow_work(cls) {
+            Some(w) if cls.is_signed() => (self.b.ins().sext(Type::I32, v), w),
+            Some(w) => (self.b.ins().zext(Type::I32, v), w),
+            None => (v, cls),
+        }
+    }
+
+    /// A working value back in the narrow class `cls`: C's conversion (`_Bool`: nonzero is 1,
+    /// integers: the low bits, which is where modular `+ - * & | ^` and the in-range
+    /// `min`/`max`/`&&`/`||` results agree with the narrow arithmetic).
+    fn unwiden(&mut self, v: Value, cls: Scalar) -> Value {
+        match cls {
+            Scalar::Bool => {
+                let z = self.b.ins().iconst(Type::I32, 0);
+                let c = self.b.ins().icmp(IntCC::Ne, v, z);
+                let one = self.b.ins().iconst(Type::I8, 1);
+                let zero = self.b.ins().iconst(Type::I8, 0);
+                self.b.ins().select(c, one, zero)
+            }
+            _ if narrow_work(cls).is_some() => self.b.ins().trunc(cls.ty(), v),
+            _ => v,
+        }
     }
 
     pub(crate) fn identity(&mut self, op: ReductionOp, cls: Scalar) -> Value {
@@ -551,27 +681,21 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 };
                 self.b.ins().fconst(t, x)
             }
+            // `_Bool` holds 0 or 1: `~0` and its largest value are 1
+            Scalar::Bool => {
+                let x = matches!(op, R::Mul | R::LogAnd | R::BitAnd | R::Min);
+                self.b.ins().iconst(Type::I8, x as i64)
+            }
             _ => {
                 let t = cls.ty();
                 let signed = cls.is_signed();
+                let bits = t.bits();
                 let x: i64 = match op {
                     R::Mul | R::LogAnd => 1,
                     R::BitAnd => -1,
-                    R::Min if signed => {
-                        if t == Type::I32 {
-                            i32::MAX as i64
-                        } else {
-                            i64::MAX
-                        }
-                    }
+                    R::Min if signed => ((1u64 << (bits - 1)) - 1) as i64,
                     R::Min => -1,
-                    R::Max if signed => {
-                        if t == Type::I32 {
-                            i32::MIN as i64
-                        } else {
-                            i64::MIN
-                        }
-                    }
+                    R::Max if signed => -(((1u64 << (bits - 1)) - 1) as i64) - 1,
                     _ => 0,
                 };
                 self.b.ins().iconst(t, x)
@@ -581,6 +705,17 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// `a op b` for a reduction operator.
     pub(crate) fn combine(&mut self, op: ReductionOp, cls: Scalar, a: Value, b: Value) -> Value {
+        if narrow_work(cls).is_some() {
+            let (a, w) = self.widen(a, cls);
+            let (b, _) = self.widen(b, cls);
+            let r = self.combine_work(op, w, a, b);
+            return self.unwiden(r, cls);
+        }
+        self.combine_work(op, cls, a, b)
+    }
+
+    /// `a op b` in a class of 32 or 64 bits.
+    fn combine_work(&mut self, op: ReductionOp, cls: Scalar, a: Value, b: Value) -> Value {
         use ReductionOp as R;
         let float = matches!(cls, Scalar::Float(_));
         let signed = cls.is_signed();
@@ -638,7 +773,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// member mask names the warp's lanes that exist in the block (all of them reach this
     /// point), not `activemask`: lanes that diverged earlier need not have reconverged, and
     /// `.sync` makes them meet here.
-    pub(crate) fn warp_tree(&mut self, op: ReductionOp, cls: Scalar, mut v: Value) -> Value {
+    pub(crate) fn warp_tree(&mut self, op: ReductionOp, cls: Scalar, v: Value) -> Value {
+        // shuffles move 32-bit registers: narrow values travel widened
+        let (mut v, work) = self.widen(v, cls);
         let tid = self.b.ins().sreg(SpecialReg::TidX);
         let ntid = self.b.ins().sreg(SpecialReg::NtidX);
         let m31 = self.b.ins().iconst(Type::I32, !31);
@@ -660,10 +797,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             // exactly when it is below n (n <= 32 also keeps it inside the warp)
             let src = self.b.ins().iadd(lane, o);
             let valid = self.b.ins().icmp(IntCC::Ult, src, n);
-            let c = self.combine(op, cls, v, other);
+            let c = self.combine_work(op, work, v, other);
             v = self.b.ins().select(valid, c, v);
         }
-        v
+        self.unwiden(v, cls)
     }
 
     /// `*orig = *orig op v`, atomically unless `orig` is thread-private.
@@ -674,6 +811,19 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let o = self.load_raw(orig, ty, false);
             let n = self.combine(op, cls, o, v);
             self.store_raw(orig, n, false);
+            return;
+        }
+        if ty.bytes() < 4 {
+            // PTX has no narrower `atom`: a compare-and-swap loop on the containing word
+            let bits = if ty.bytes() == 1 { Type::I8 } else { Type::I16 };
+            let obj = Obj {
+                addr: Addr {
+                    align: orig.align.min(ty.bytes()).max(1),
+                    ..orig
+                },
+                bits,
+            };
+            self.cas_loop(obj, |fl, old| (fl.combine(op, cls, old, v), None));
             return;
         }
         let float = matches!(cls, Scalar::Float(_));
@@ -736,5 +886,32 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let same = self.b.ins().icmp(IntCC::Eq, prev, old);
         self.b.ins().brif(same, done, &[], head, &[prev]);
         self.b.switch_to_block(done);
+    }
+}
+
+/// The 32-bit class narrow reduction values are combined in (`_Bool`, 8- and 16-bit
+/// integers); `None` for classes combined as they are.
+fn narrow_work(cls: Scalar) -> Option<Scalar> {
+    match cls {
+        Scalar::Bool => Some(Scalar::Int(Type::I32, false)),
+        Scalar::Int(t, signed) if t.bits() < 32 => Some(Scalar::Int(Type::I32, signed)),
+        _ => None,
+    }
+}
+
+/// The operator as written in a `reduction` clause.
+fn op_name(op: ReductionOp) -> &'static str {
+    use ReductionOp as R;
+    match op {
+        R::Add => "+",
+        R::Sub => "-",
+        R::Mul => "*",
+        R::BitAnd => "&",
+        R::BitOr => "|",
+        R::BitXor => "^",
+        R::LogAnd => "&&",
+        R::LogOr => "||",
+        R::Min => "min",
+        R::Max => "max",
     }
 }

@@ -10,6 +10,7 @@
 use crate::func::{FnLower, Local};
 use crate::kernel::{Par, Split, Who};
 use crate::privatize::{PrivKind, Private};
+use crate::schedule::Policy;
 use crate::ty::Scalar;
 use ompcc_ir::{IntCC, SpecialReg, Type, Value};
 use ompcc_sema::SymbolId;
@@ -306,19 +307,33 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let mut vars = Vec::new();
         let mut saved = Vec::new();
         let mut body = outer;
-        let lastprivate = privs.iter().any(|p| p.kind == PrivKind::Last);
+        let lastprivate = privs
+            .iter()
+            .any(|p| matches!(p.kind, PrivKind::Last | PrivKind::Linear));
+        // With lastprivate and a non-rectangular nest, one worker runs every iteration in
+        // order (any assignment is allowed without a schedule clause), so its copies end
+        // with the values of the sequentially last iteration.
+        let mut elected = false;
         for (k, l) in loops.iter().enumerate() {
-            if k > 0 && !lastprivate && self.header_uses(l, &vars) {
+            if k > 0 && self.header_uses(l, &vars) {
+                elected = lastprivate;
                 // A non-rectangular nest: this loop's bounds use an outer loop's variable.
                 // The loops before it are distributed; it and the loops inside run whole in
                 // each of their iterations, in order: every logical iteration runs once, on
                 // one thread, and consecutive ones stay together, which the default schedule
                 // allows. Their variables stay private. (With `lastprivate` the last logical
-                // iteration could belong to another thread: `canon_loop` reports the nest.)
+                // iteration could belong to any thread: one worker runs them all, `elected`.)
                 for inner in &loops[k..] {
                     let Some(var) = ompcc_omp::loop_var(self.cx.typed, inner) else {
                         continue;
                     };
+                    // a lastprivate inner variable runs in its lastprivate copy
+                    if privs
+                        .iter()
+                        .any(|p| p.sym == var && p.kind == PrivKind::Last)
+                    {
+                        continue;
+                    }
                     let qt = self.cx.typed.symbols[var].ty;
                     if let Some(slot) = self.new_slot(qt, inner.span) {
                         let align = self.align_of(qt);
@@ -342,7 +357,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             body = b;
         }
         // Loop variables listed in lastprivate end with their value after the last iteration.
-        let last_flag = if privs.iter().any(|p| p.kind == PrivKind::Last) {
+        let last_flag = if privs
+            .iter()
+            .any(|p| matches!(p.kind, PrivKind::Last | PrivKind::Linear))
+        {
             let slot = self.b.create_stack_slot(1, 1);
             let a = self.slot_addr(slot, 1);
             let z = self.b.ins().iconst(Type::I8, 0);
@@ -376,113 +394,146 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             },
             None => 1,
         };
-        let units = if chunk > 1 {
-            let c1 = self.b.ins().iconst(Type::I64, chunk - 1);
-            let c = self.b.ins().iconst(Type::I64, chunk);
-            let t = self.b.ins().iadd(total, c1);
-            self.b.ins().sdiv(t, c)
+        let (thread_policy, team_policy) = if who == Who::Single {
+            (None, None)
         } else {
-            total
+            self.loop_policies(d)
         };
-        let (k0, g) = self.who_range(who);
-        // A collapsed nest carries each loop's index as a digit of the iteration number in
-        // the mixed radix of the trip counts: the digits of the first iteration and of the
-        // stride are divided out once, and each step adds the stride's digits with carries,
-        // instead of dividing the iteration number by the trip counts every iteration.
-        let (digits0, stride_digits, safe_trips) = if canon.len() > 1 {
-            let one = self.b.ins().iconst(Type::I64, 1);
-            let zero = self.b.ins().iconst(Type::I64, 0);
-            // a zero trip count means no iteration runs: divide by 1 instead
-            let safe: Vec<Value> = canon
-                .iter()
-                .map(|c| {
-                    let empty = self.b.ins().icmp(IntCC::Eq, c.trip, zero);
-                    self.b.ins().select(empty, one, c.trip)
-                })
-                .collect();
-            let d0 = self.mixed_radix_digits(k0, &safe);
-            let dg = self.mixed_radix_digits(g, &safe);
-            (d0, dg, safe)
+        if elected && (thread_policy.is_some() || team_policy.is_some()) {
+            self.unsupported(
+                "'lastprivate' on a non-rectangular collapsed loop nest with a 'schedule' or \
+                 'dist_schedule' clause is not supported in a target region yet",
+                d.span,
+            );
+            return;
+        }
+        if thread_policy.is_some() || team_policy.is_some() {
+            self.scheduled_iterations(
+                who,
+                (thread_policy, team_policy),
+                total,
+                chunk,
+                &canon,
+                (last_flag, &privs),
+                body,
+            );
         } else {
-            (Vec::new(), Vec::new(), Vec::new())
-        };
-        let head = self.b.create_block();
-        let k = self.b.append_block_param(head, Type::I64);
-        let digits: Vec<Value> = digits0
-            .iter()
-            .map(|_| self.b.append_block_param(head, Type::I64))
-            .collect();
-        let k_unit = k;
-        let body_b = self.b.create_block();
-        let step_b = self.b.create_block();
-        let exit = self.b.create_block();
-        let mut args = vec![k0];
-        args.extend(&digits0);
-        self.b.ins().jump(head, &args);
-        self.b.switch_to_block(head);
-        let more = self.b.ins().icmp(IntCC::Slt, k, units);
-        self.b.ins().brif(more, body_b, &[], exit, &[]);
-        self.b.switch_to_block(body_b);
-        // The original iteration number, and where `continue` goes.
-        let (k, cont) = if chunk > 1 {
-            let c = self.b.ins().iconst(Type::I64, chunk);
-            let base = self.b.ins().imul(k, c);
-            let left = self.b.ins().isub(total, base);
-            let short = self.b.ins().icmp(IntCC::Slt, left, c);
-            let m = self.b.ins().select(short, left, c);
-            let ihead = self.b.create_block();
-            let j = self.b.append_block_param(ihead, Type::I64);
-            let ibody = self.b.create_block();
-            let istep = self.b.create_block();
-            let zero = self.b.ins().iconst(Type::I64, 0);
-            self.b.ins().jump(ihead, &[zero]);
-            self.b.switch_to_block(ihead);
-            let more = self.b.ins().icmp(IntCC::Slt, j, m);
-            self.b.ins().brif(more, ibody, &[], step_b, &[]);
-            self.b.func.loop_hints[ihead] =
-                u32::try_from(chunk).ok().map(ompcc_ir::LoopHint::Count);
-            self.b.switch_to_block(istep);
-            let one = self.b.ins().iconst(Type::I64, 1);
-            let jn = self.b.ins().iadd(j, one);
-            self.b.ins().jump(ihead, &[jn]);
-            self.b.switch_to_block(ibody);
-            (self.b.ins().iadd(base, j), istep)
-        } else {
-            (k, step_b)
-        };
-        for (i, c) in canon.iter().enumerate() {
-            let idx = if digits.is_empty() { k } else { digits[i] };
-            let off = self.b.ins().imul(idx, c.step);
-            let iv = self.b.ins().iadd(c.lb, off);
-            let iv = self.convert(iv, Scalar::LONG, c.cls);
-            if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
-                let a = self.slot_addr(slot, align);
-                self.store_raw(a, iv, false);
+            let units = if chunk > 1 {
+                let c1 = self.b.ins().iconst(Type::I64, chunk - 1);
+                let c = self.b.ins().iconst(Type::I64, chunk);
+                let t = self.b.ins().iadd(total, c1);
+                self.b.ins().sdiv(t, c)
+            } else {
+                total
+            };
+            let (mut k0, mut g) = self.who_range(who);
+            if elected {
+                // worker 0 starts at 0 with stride 1, the others past the end
+                let zero = self.b.ins().iconst(Type::I64, 0);
+                let first = self.b.ins().icmp(IntCC::Eq, k0, zero);
+                k0 = self.b.ins().select(first, zero, units);
+                g = self.b.ins().iconst(Type::I64, 1);
             }
+            // A collapsed nest carries each loop's index as a digit of the iteration number in
+            // the mixed radix of the trip counts: the digits of the first iteration and of the
+            // stride are divided out once, and each step adds the stride's digits with carries,
+            // instead of dividing the iteration number by the trip counts every iteration.
+            let (digits0, stride_digits, safe_trips) = if canon.len() > 1 {
+                let one = self.b.ins().iconst(Type::I64, 1);
+                let zero = self.b.ins().iconst(Type::I64, 0);
+                // a zero trip count means no iteration runs: divide by 1 instead
+                let safe: Vec<Value> = canon
+                    .iter()
+                    .map(|c| {
+                        let empty = self.b.ins().icmp(IntCC::Eq, c.trip, zero);
+                        self.b.ins().select(empty, one, c.trip)
+                    })
+                    .collect();
+                let d0 = self.mixed_radix_digits(k0, &safe);
+                let dg = self.mixed_radix_digits(g, &safe);
+                (d0, dg, safe)
+            } else {
+                (Vec::new(), Vec::new(), Vec::new())
+            };
+            let head = self.b.create_block();
+            let k = self.b.append_block_param(head, Type::I64);
+            let digits: Vec<Value> = digits0
+                .iter()
+                .map(|_| self.b.append_block_param(head, Type::I64))
+                .collect();
+            let k_unit = k;
+            let body_b = self.b.create_block();
+            let step_b = self.b.create_block();
+            let exit = self.b.create_block();
+            let mut args = vec![k0];
+            args.extend(&digits0);
+            self.b.ins().jump(head, &args);
+            self.b.switch_to_block(head);
+            let more = self.b.ins().icmp(IntCC::Slt, k, units);
+            self.b.ins().brif(more, body_b, &[], exit, &[]);
+            self.b.switch_to_block(body_b);
+            // The original iteration number, and where `continue` goes.
+            let (k, cont) = if chunk > 1 {
+                let c = self.b.ins().iconst(Type::I64, chunk);
+                let base = self.b.ins().imul(k, c);
+                let left = self.b.ins().isub(total, base);
+                let short = self.b.ins().icmp(IntCC::Slt, left, c);
+                let m = self.b.ins().select(short, left, c);
+                let ihead = self.b.create_block();
+                let j = self.b.append_block_param(ihead, Type::I64);
+                let ibody = self.b.create_block();
+                let istep = self.b.create_block();
+                let zero = self.b.ins().iconst(Type::I64, 0);
+                self.b.ins().jump(ihead, &[zero]);
+                self.b.switch_to_block(ihead);
+                let more = self.b.ins().icmp(IntCC::Slt, j, m);
+                self.b.ins().brif(more, ibody, &[], step_b, &[]);
+                self.b.func.loop_hints[ihead] =
+                    u32::try_from(chunk).ok().map(ompcc_ir::LoopHint::Count);
+                self.b.switch_to_block(istep);
+                let one = self.b.ins().iconst(Type::I64, 1);
+                let jn = self.b.ins().iadd(j, one);
+                self.b.ins().jump(ihead, &[jn]);
+                self.b.switch_to_block(ibody);
+                (self.b.ins().iadd(base, j), istep)
+            } else {
+                (k, step_b)
+            };
+            for (i, c) in canon.iter().enumerate() {
+                let idx = if digits.is_empty() { k } else { digits[i] };
+                let off = self.b.ins().imul(idx, c.step);
+                let iv = self.b.ins().iadd(c.lb, off);
+                let iv = self.convert(iv, Scalar::LONG, c.cls);
+                if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
+                    let a = self.slot_addr(slot, align);
+                    self.store_raw(a, iv, false);
+                }
+            }
+            self.set_linear(&privs, k);
+            if let Some(flag) = last_flag {
+                let one = self.b.ins().iconst(Type::I64, 1);
+                let lastk = self.b.ins().isub(total, one);
+                let is_last = self.b.ins().icmp(IntCC::Eq, k, lastk);
+                let f = self.b.ins().zext(Type::I8, is_last);
+                let old = self.load_raw(flag, Type::I8, false);
+                let f = self.b.ins().or(old, f);
+                self.store_raw(flag, f, false);
+            }
+            self.breaks.push(exit);
+            self.continues.push(cont);
+            self.loop_runs.push(who);
+            self.stmt(body);
+            self.loop_runs.pop();
+            self.breaks.pop();
+            self.continues.pop();
+            self.jump_to(cont);
+            self.b.switch_to_block(step_b);
+            let next = self.b.ins().iadd(k_unit, g);
+            let mut args = vec![next];
+            args.extend(self.add_mixed_radix(&digits, &stride_digits, &safe_trips));
+            self.b.ins().jump(head, &args);
+            self.b.switch_to_block(exit);
         }
-        if let Some(flag) = last_flag {
-            let one = self.b.ins().iconst(Type::I64, 1);
-            let lastk = self.b.ins().isub(total, one);
-            let is_last = self.b.ins().icmp(IntCC::Eq, k, lastk);
-            let f = self.b.ins().zext(Type::I8, is_last);
-            let old = self.load_raw(flag, Type::I8, false);
-            let f = self.b.ins().or(old, f);
-            self.store_raw(flag, f, false);
-        }
-        self.breaks.push(exit);
-        self.continues.push(cont);
-        self.loop_runs.push(who);
-        self.stmt(body);
-        self.loop_runs.pop();
-        self.breaks.pop();
-        self.continues.pop();
-        self.jump_to(cont);
-        self.b.switch_to_block(step_b);
-        let next = self.b.ins().iadd(k_unit, g);
-        let mut args = vec![next];
-        args.extend(self.add_mixed_radix(&digits, &stride_digits, &safe_trips));
-        self.b.ins().jump(head, &args);
-        self.b.switch_to_block(exit);
         // lastprivate loop variables: the value after the sequentially last increment
         if let Some(flag) = last_flag {
             for c in &canon {
@@ -524,6 +575,121 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         self.end_privates(privs, tree, last_flag);
+    }
+
+    /// The iterations of a loop with a `schedule` or `dist_schedule` clause (module
+    /// `schedule`): chunks for the teams (Grid, Teams), then for the threads of each team
+    /// (Grid, Team), then each iteration of the chunk in order, its variables recovered by
+    /// division. `unroll` is an `omp unroll partial` factor: the scheduled iterations are its
+    /// generated loop's, so a chunk of `c` holds `c * unroll` original iterations.
+    #[allow(clippy::too_many_arguments)]
+    fn scheduled_iterations(
+        &mut self,
+        who: Who,
+        (threads, teams): (Option<Policy>, Option<Policy>),
+        total: Value,
+        unroll: i64,
+        canon: &[CanonLoop],
+        (last_flag, privs): (Option<crate::func::Addr>, &[Private<'a>]),
+        body: &'a Stmt,
+    ) {
+        let scale = |fl: &mut Self, p: Policy| match p {
+            Policy::Cyclic(c) if unroll > 1 => {
+                let u = fl.b.ins().iconst(Type::I64, unroll);
+                Policy::Cyclic(fl.b.ins().imul(c, u))
+            }
+            p => p,
+        };
+        let zero = self.b.ins().iconst(Type::I64, 0);
+        let mut open = Vec::new();
+        let (mut lo, mut hi) = (zero, total);
+        if matches!(who, Who::Grid | Who::Teams) {
+            let p = teams.unwrap_or(Policy::Block);
+            let p = scale(self, p);
+            let (me, n) = self.who_range(Who::Teams);
+            let l = self.chunk_loop_open(lo, hi, me, n, p);
+            (lo, hi) = (l.a, l.b);
+            open.push(l);
+        }
+        if matches!(who, Who::Grid | Who::Team) {
+            let one = self.b.ins().iconst(Type::I64, 1);
+            let p = threads.unwrap_or(Policy::Cyclic(one));
+            let p = scale(self, p);
+            let (me, n) = self.who_range(Who::Team);
+            let l = self.chunk_loop_open(lo, hi, me, n, p);
+            (lo, hi) = (l.a, l.b);
+            open.push(l);
+        }
+        // the chunk's iterations, in order
+        let head = self.b.create_block();
+        let k = self.b.append_block_param(head, Type::I64);
+        let body_b = self.b.create_block();
+        let step_b = self.b.create_block();
+        let exit = self.b.create_block();
+        self.b.ins().jump(head, &[lo]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::Slt, k, hi);
+        self.b.ins().brif(more, body_b, &[], exit, &[]);
+        self.b.switch_to_block(body_b);
+        let mut rest = k;
+        let mut idx = vec![k; canon.len()];
+        for i in (1..canon.len()).rev() {
+            let q = self.b.ins().udiv(rest, canon[i].trip);
+            idx[i] = self.b.ins().urem(rest, canon[i].trip);
+            rest = q;
+        }
+        idx[0] = rest;
+        for (c, i) in canon.iter().zip(idx) {
+            let off = self.b.ins().imul(i, c.step);
+            let iv = self.b.ins().iadd(c.lb, off);
+            let iv = self.convert(iv, Scalar::LONG, c.cls);
+            if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
+                let a = self.slot_addr(slot, align);
+                self.store_raw(a, iv, false);
+            }
+        }
+        self.set_linear(privs, k);
+        if let Some(flag) = last_flag {
+            let one = self.b.ins().iconst(Type::I64, 1);
+            let lastk = self.b.ins().isub(total, one);
+            let is_last = self.b.ins().icmp(IntCC::Eq, k, lastk);
+            let f = self.b.ins().zext(Type::I8, is_last);
+            let old = self.load_raw(flag, Type::I8, false);
+            let f = self.b.ins().or(old, f);
+            self.store_raw(flag, f, false);
+        }
+        self.breaks.push(exit);
+        self.continues.push(step_b);
+        self.loop_runs.push(who);
+        self.stmt(body);
+        self.loop_runs.pop();
+        self.breaks.pop();
+        self.continues.pop();
+        self.jump_to(step_b);
+        self.b.switch_to_block(step_b);
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let kn = self.b.ins().iadd(k, one);
+        self.b.ins().jump(head, &[kn]);
+        self.b.switch_to_block(exit);
+        while let Some(l) = open.pop() {
+            self.chunk_loop_close(l);
+        }
+    }
+
+    /// The binding of a `loop` construct's `bind` clause as written (`thread`, `parallel`,
+    /// `teams`).
+    fn loop_bind(&self, d: &OmpDirective) -> Option<&'static str> {
+        d.clauses.iter().find_map(|c| match &c.kind {
+            OmpClauseKind::Keyword(k) if c.name == C::Bind => {
+                match self.cx.tu.symbols.resolve(k.name) {
+                    "thread" => Some("thread"),
+                    "parallel" => Some("parallel"),
+                    "teams" => Some("teams"),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
     }
 
     /// The digits of `v >= 0` in the mixed radix `radix` (outermost first; the outermost
@@ -673,6 +839,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     d.span,
                 ),
             },
+            // `bind(thread)`: every thread runs all iterations; `bind(parallel)` directly in a
+            // teams region binds to each team's initial thread, which runs them all too
+            K::Loop
+                if self.loop_bind(d) == Some("thread")
+                    || (par.split == Split::TeamsLevel
+                        && self.loop_bind(d) == Some("parallel")) =>
+            {
+                self.sequential_loop(d);
+            }
             K::Loop if par.split == Split::TeamsLevel => {
                 // `loop` bound to the teams region: the teams share the iterations.
                 let mut privs = Vec::new();

@@ -71,6 +71,11 @@ fn unsupported_constructs_are_diagnosed() {
         "long double f(long double x) { return x * 2; }",
         "long double",
     );
+    // a long double that would exist at run time is refused plainly
+    one_error(
+        "double f(double x) { return x * 2.0L; }",
+        "a 'long double' value at run time is not supported on the device",
+    );
     one_error("void f(void) { __int128 x = 1; (void)x; }", "__int128");
     one_error(
         "void f(void) { _Complex long double z = 1; (void)z; }",
@@ -234,4 +239,19 @@ double use(int i) { counter += listed(i); tentative++; return weight(i) * table[
          double use(int i) { return weight(i); }\n#pragma omp end declare target\n",
         "function 'weight' has no device definition",
     );
+}
+
+#[test]
+fn long_double_constants_fold_into_double_and_float() {
+    // gcc's <float.h>: `#define DBL_MAX ((double)1.79769313486231570814527423731704357e+308L)`
+    let src = "double dmax(void) { return -((double)1.79769313486231570814527423731704357e+308L); }\n\
+               double half(void) { double h = 1.0L / 2.0L; return h; }\n\
+               float third(void) { return (float)(3.0L / 4.0L) + 2.5L; }\n\
+               long big(void) { return (long)1e15L; }";
+    let (m, d) = lower_with(src, &FunctionSelection::All);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(as_f64(run(&m, "dmax")), -f64::MAX);
+    assert_eq!(as_f64(run(&m, "half")), 0.5);
+    assert_eq!(as_f64(run(&m, "third")), 3.25);
+    assert_eq!(as_i64(run(&m, "big")), 1_000_000_000_000_000);
 }

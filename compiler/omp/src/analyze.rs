@@ -798,7 +798,10 @@ impl<'a, 's> Analyzer<'a, 's> {
                             });
                         }
                     }
-                    OmpClauseKind::Lastprivate { list, .. } => {
+                    // OpenMP 5.2 5.8.8: lastprivate and linear items of a combined target
+                    // construct are also mapped tofrom
+                    OmpClauseKind::Lastprivate { list, .. }
+                    | OmpClauseKind::Linear { list, .. } => {
                         for e in list {
                             if let Some(sym) = self.sym_of(e) {
                                 tofrom_items.entry(sym).or_insert(e);

@@ -32,5 +32,5 @@ pub mod types;
 
 pub use check::{
     ExprInfo, InitEntry, InitKey, Linkage, Storage, SymbolId, SymbolInfo, SymbolKind, TypedUnit,
-    ValueKind, check, fold, print_typed,
+    ValueKind, check, fold, fold_as, print_typed,
 };

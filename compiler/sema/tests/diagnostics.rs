@@ -387,6 +387,20 @@ const CASES: &[Case] = &[
         "x = a[0] * a[1];",
     ),
     err(
+        "atomic_write_reads_x",
+        "void f(int *a, int i) {\n#pragma omp atomic write\na[i] = a[i] + 1;\n}",
+        "E0640",
+        "invalid form of the statement of '#pragma omp atomic write'",
+        "a[i] = a[i] + 1;",
+    ),
+    err(
+        "atomic_update_reads_x_twice",
+        "void f(int *a, int i) {\n#pragma omp atomic update\na[i] = a[i] * (a[i] + 1);\n}",
+        "E0640",
+        "invalid form of the statement of '#pragma omp atomic update'",
+        "a[i] = a[i] * (a[i] + 1);",
+    ),
+    err(
         "atomic_read_from_rvalue",
         "void f(int v, int x) {\n#pragma omp atomic read\nv = x + 1;\n}",
         "E0640",
@@ -561,6 +575,9 @@ fn valid_programs_check_cleanly() {
         "void f(int *a) {\n#pragma omp parallel sections\n{\n#pragma omp section\na[0] = 1;\n#pragma omp section\na[1] = 2;\n}\n#pragma omp parallel\n{\n#pragma omp sections\n{\n#pragma omp section\na[2] = 3;\n}\n#pragma omp for\nfor (int i = 0; i < 4; i++) {\n#pragma omp critical\na[i] += 1;\n}\n}\n}",
         "void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 8; i++) { for (int i = 0; i < 2; i++) a[i] = i; }\n}",
         "void f(int *a, int x, int v) {\n#pragma omp atomic\nx += a[0];\n#pragma omp atomic update\na[1] = a[1] * 2;\n#pragma omp atomic read\nv = x;\n#pragma omp atomic write\nx = v + 1;\n#pragma omp atomic capture\nv = x++;\n#pragma omp atomic capture\n{ v = x; x -= 3; }\n#pragma omp atomic\n--x;\n}",
+        // OpenMP 5.2 15.8.4: the expression must not access x's storage; other elements of
+        // the same array may appear (BFS's `cost[u] = cost[v] + 1`)
+        "void f(int *cost, int u, int v, int *p) {\n#pragma omp atomic write\ncost[u] = cost[v] + 1;\n#pragma omp atomic update\ncost[u] = cost[u] + cost[v];\n#pragma omp atomic\ncost[u] += cost[u + 1];\n#pragma omp atomic capture\n{ v = cost[u]; cost[u] = cost[v] * 2; }\n#pragma omp atomic write\n*p = p[1];\n}",
         "void f(int *a, int n) {\nint i, s = 0;\n#pragma omp parallel for default(none) shared(a) reduction(+: s) firstprivate(n) lastprivate(n)\nfor (i = 0; i < n; i++) { int t = a[i]; s += t + (int)sizeof(a); }\n}",
         "void *p = (void *)0; int z = (int)3.9 + sizeof(struct { char c; });",
         "struct S { int a, b; }; unsigned long off = (unsigned long)&((struct S *)0)->b; static int arr[4]; int *q = &arr[1] + 2; char *str = \"abc\" + 1; int (*fp)(void) = 0;",

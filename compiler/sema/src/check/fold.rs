@@ -24,6 +24,16 @@ pub fn fold(unit: &super::TypedUnit, e: &Expr) -> Option<ConstValue> {
     convert(unit, v, info.conv)
 }
 
+/// The constant value of `e` converted to `to` instead of the type the checker recorded for
+/// its use: lowering folds a `long double` constant expression (gcc's `<float.h>` spells
+/// `DBL_MAX` as `(double)1.79...e+308L`) straight into the `double` or `float` it becomes.
+/// Like every floating constant here, a `long double` one is evaluated in double precision.
+pub fn fold_as(unit: &super::TypedUnit, e: &Expr, to: QualType) -> Option<ConstValue> {
+    let info = unit.expr(e.id)?;
+    let v = fold_raw(unit, e, info)?;
+    convert(unit, v, to)
+}
+
 fn convert(unit: &super::TypedUnit, v: ConstValue, to: QualType) -> Option<ConstValue> {
     let t = &unit.types;
     match t.ckind(to) {

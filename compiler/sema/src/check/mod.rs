@@ -33,7 +33,7 @@ use ompcc_diag::{Diagnostic, Span};
 use ompcc_syntax::ast::{self, DeclId, ExprId, TranslationUnit};
 use rustc_hash::FxHashMap;
 
-pub use fold::fold;
+pub use fold::{fold, fold_as};
 pub use print::print_typed;
 
 /// A declared entity: object, function, typedef name or enumeration constant.

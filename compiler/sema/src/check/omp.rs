@@ -703,9 +703,7 @@ impl Checker<'_> {
                 _ => false,
             },
             ("write", [e]) => match &strip(e).kind {
-                ExprKind::Assign(None, x, ex) => {
-                    self.atomic_var(x) && !same_var(x).is_some_and(|n| mentions(ex, n))
-                }
+                ExprKind::Assign(None, x, ex) => self.atomic_var(x) && !accesses(ex, x),
                 _ => false,
             },
             ("update", [e]) => self.atomic_update(e),
@@ -721,9 +719,7 @@ impl Checker<'_> {
                 };
                 // swap `{v = x; x = e;}`
                 let is_write = |c: &Checker<'_>, e: &Expr| match &strip(e).kind {
-                    ExprKind::Assign(None, x, ex) => {
-                        c.atomic_var(x) && !same_var(x).is_some_and(|n| mentions(ex, n))
-                    }
+                    ExprKind::Assign(None, x, ex) => c.atomic_var(x) && !accesses(ex, x),
                     _ => false,
                 };
                 (is_read(self, a)
@@ -769,17 +765,14 @@ impl Checker<'_> {
                 x,
             ) => self.atomic_var(x),
             ExprKind::Assign(Some(op), x, ex) => {
-                op_ok(op) && self.atomic_var(x) && !same_var(x).is_some_and(|n| mentions(ex, n))
+                op_ok(op) && self.atomic_var(x) && !accesses(ex, x)
             }
             ExprKind::Assign(None, x, rhs) => {
-                let Some(n) = same_var(x) else {
-                    return false;
-                };
                 self.atomic_var(x)
                     && match &strip(rhs).kind {
                         ExprKind::Binary(op, a, b) if op_ok(op) => {
-                            (same_var(a) == Some(n) && !mentions(b, n))
-                                || (same_var(b) == Some(n) && !mentions(a, n))
+                            (same_lvalue(a, x) && !accesses(b, x))
+                                || (same_lvalue(b, x) && !accesses(a, x))
                         }
                         _ => false,
                     }
@@ -1013,6 +1006,70 @@ fn is_var(e: &Expr, var: ast::Symbol) -> bool {
 }
 
 /// Whether `e` mentions `var` anywhere (a step or bound may not depend on the variable).
+/// Whether `e` reads the storage `x` designates, as far as the syntax tells (OpenMP 5.2
+/// 15.8.4: the expression of an atomic write or update "must not access the storage location
+/// designated by x"): a variable `x` anywhere in `e`, or an lvalue written exactly as `x`
+/// (`cost[v] + 1` does not access `cost[u]`; which elements alias at run time is the
+/// program's responsibility, as in gcc).
+fn accesses(e: &Expr, x: &Expr) -> bool {
+    if let ExprKind::Ident(n) = &strip(x).kind {
+        return mentions(e, *n);
+    }
+    if same_lvalue(e, x) {
+        return true;
+    }
+    let any = |a: &Expr| accesses(a, x);
+    match &e.kind {
+        ExprKind::Paren(a)
+        | ExprKind::Unary(_, a)
+        | ExprKind::Cast(_, a)
+        | ExprKind::Member { base: a, .. } => any(a),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index(a, b) => any(a) || any(b),
+        ExprKind::Cond(a, b, c) => any(a) || b.as_deref().is_some_and(any) || any(c),
+        ExprKind::Call(f, args) => any(f) || args.iter().any(any),
+        _ => false,
+    }
+}
+
+/// Whether two expressions are written the same way (names, constants, subscripts, members,
+/// dereferences and operators), so they designate the same storage.
+fn same_lvalue(a: &Expr, b: &Expr) -> bool {
+    match (&strip(a).kind, &strip(b).kind) {
+        (ExprKind::Ident(x), ExprKind::Ident(y)) => x == y,
+        (ExprKind::Int { value: x, .. }, ExprKind::Int { value: y, .. }) => x == y,
+        (ExprKind::Index(a1, a2), ExprKind::Index(b1, b2)) => {
+            same_lvalue(a1, b1) && same_lvalue(a2, b2)
+        }
+        (
+            ExprKind::Member {
+                base: ab,
+                name: an,
+                arrow: aa,
+            },
+            ExprKind::Member {
+                base: bb,
+                name: bn,
+                arrow: ba,
+            },
+        ) => an.name == bn.name && aa == ba && same_lvalue(ab, bb),
+        (ExprKind::Unary(oa, x), ExprKind::Unary(ob, y)) => {
+            oa == ob
+                && !matches!(
+                    oa,
+                    UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec
+                )
+                && same_lvalue(x, y)
+        }
+        (ExprKind::Binary(oa, a1, a2), ExprKind::Binary(ob, b1, b2)) => {
+            oa == ob && same_lvalue(a1, b1) && same_lvalue(a2, b2)
+        }
+        _ => false,
+    }
+}
+
 fn mentions(e: &Expr, var: ast::Symbol) -> bool {
     match &e.kind {
         ExprKind::Ident(v) => *v == var,
@@ -1066,17 +1123,6 @@ fn base_symbol(unit: &super::TypedUnit, e: &Expr) -> Option<super::SymbolId> {
         ExprKind::ArraySection { base, .. } | ExprKind::Index(base, _) => base_symbol(unit, base),
         ExprKind::Member { base, .. } => base_symbol(unit, base),
         ExprKind::Unary(UnaryOp::Deref, x) => base_symbol(unit, x),
-        _ => None,
-    }
-}
-
-/// The variable an atomic operand names, when it is a plain identifier (other lvalues such
-/// as `a[i]` are compared by their base name only when it is an identifier).
-fn same_var(e: &Expr) -> Option<ast::Symbol> {
-    match &strip(e).kind {
-        ExprKind::Ident(n) => Some(*n),
-        ExprKind::Index(b, _) | ExprKind::Member { base: b, .. } => same_var(b),
-        ExprKind::Unary(UnaryOp::Deref, x) => same_var(x),
         _ => None,
     }
 }
