@@ -43,7 +43,7 @@ pub struct Stats {
 
 impl Stats {
     /// Sums the counts; the innermost loop is the largest of the two.
-    pub fn add(self, o: Stats) -> Stats {
+    pub fn combine(self, o: Stats) -> Stats {
         Stats {
             instructions: self.instructions + o.instructions,
             innermost_loop: self.innermost_loop.max(o.innermost_loop),

@@ -196,7 +196,7 @@ fn code_of(ptxas_log: &str, cubin: &Path) -> Result<Code, String> {
         sass: functions
             .iter()
             .map(sass::stats)
-            .fold(sass::Stats::default(), sass::Stats::add),
+            .fold(sass::Stats::default(), sass::Stats::combine),
     })
 }
 
