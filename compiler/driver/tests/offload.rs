@@ -508,7 +508,8 @@ int main(void) {
     ]);
     ok(&out);
     assert!(
-        stderr(&out).contains("SPMD mode, trip-count teams x runtime threads"),
+        stderr(&out)
+            .contains("SPMD mode, teams from the trip count, threads per team chosen at launch"),
         "{}",
         stderr(&out)
     );

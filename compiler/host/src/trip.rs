@@ -19,6 +19,11 @@ impl Writer<'_> {
     pub(crate) fn iterations_hint(&self, r: &TargetRegion<'_>) -> String {
         let src = |e: &Expr| self.src(e);
         match nest_trips(self.typed, r, &src) {
+            // One loop: its count is a nonnegative long long; a nest multiplies in 128 bits.
+            Some(trips) if trips.len() == 1 => format!(
+                "({{ long long __t = {}; (unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }})",
+                trips[0]
+            ),
             Some(trips) => {
                 let product = trips
                     .iter()
@@ -138,10 +143,15 @@ fn trip_of(
         _ => return None,
     };
     // ascending from lo to hi (exclusive, or inclusive with adj) by s
+    let adj = if adj == 0 {
+        String::new()
+    } else {
+        format!(" + {adj}")
+    };
     Some((
         var,
         format!(
-            "({{ long long __lo = (long long)({lo}), __hi = (long long)({hi}) + {adj}, \
+            "({{ long long __lo = (long long)({lo}), __hi = (long long)({hi}){adj}, \
              __s = (long long)({s}); __s > 0 && __hi > __lo ? (__hi - __lo + __s - 1) / __s \
              : 0; }})"
         ),

@@ -135,13 +135,13 @@ void f(int n, int *a) {
         text.contains(
             "ompcc_rt_clause_count((long long)(n / 4), \"num_teams\", \"t.c:2:80\"), \
              ompcc_rt_clause_count((long long)(64), \"thread_limit\", \"t.c:2:100\"), 0u, \
-             ({ unsigned __int128 __t = (unsigned __int128)(({ long long __lo = (long long)(0), \
-             __hi = (long long)(n) + 0,"
+             ({ long long __t = ({ long long __lo = (long long)(0), __hi = (long long)(n), \
+             __s = (long long)(1);"
         ),
         "{text}"
     );
     assert!(
-        text.contains("0xffffffffu : __t); }), \"t.c:2:1\"}"),
+        text.contains("(unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }), \"t.c:2:1\"}"),
         "{text}"
     );
     // No `teams`: one team, whatever the device's size.
