@@ -16,6 +16,7 @@
 pub mod abi;
 pub mod backend;
 pub mod flags;
+mod launch_shape;
 pub mod log;
 pub mod options;
 pub mod profile;

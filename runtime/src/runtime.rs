@@ -19,6 +19,7 @@ use crate::backend::{
     emu::EmuBackend, sim::SimBackend,
 };
 use crate::flags;
+use crate::launch_shape::{launch_teams, launch_threads};
 use crate::log::{self, InfoCategories};
 use crate::options::{DeviceKind, Offload, Options};
 use crate::profile::{self, Direction};
@@ -208,36 +209,6 @@ enum Enter {
     Launch,
     Structured,
     Dynamic,
-}
-
-/// Threads per team of `l` (OpenMP 5.2 10.2, 13.3): `thread_limit`/`num_threads`, else
-/// `OMP_TEAMS_THREAD_LIMIT`, else 128, and never more than the kernel's registers allow
-/// (`max_threads`): the clauses are upper bounds.
-fn launch_threads(l: &Launch<'_>, env_threads: Option<u32>, max_threads: u32) -> u32 {
-    if l.thread_limit > 0 {
-        l.thread_limit
-    } else {
-        env_threads.unwrap_or(128)
-    }
-    .min(max_threads)
-    .max(1)
-}
-
-/// Teams of `l`: the `num_teams` clause (at most a grid's x dimension, CUDA's 2^31 - 1:
-/// OpenMP lets a league have fewer teams than it asks for), else `OMP_NUM_TEAMS`, else as
-/// many as the iterations need (`ceil(iterations / threads)`) up to `fill`, the teams the
-/// device runs at once, else `fill`.
-fn launch_teams(l: &Launch<'_>, env_teams: Option<u32>, threads: u32, fill: u32) -> u32 {
-    let fill = fill.max(1);
-    if l.num_teams > 0 {
-        l.num_teams.min(i32::MAX as u32)
-    } else if let Some(n) = env_teams {
-        n.min(i32::MAX as u32)
-    } else if l.iterations > 0 {
-        l.iterations.div_ceil(threads.max(1)).clamp(1, fill)
-    } else {
-        fill
-    }
 }
 
 /// What the exit half of a mapping does to the counts.
@@ -1524,50 +1495,5 @@ mod stack_size_tests {
         assert_eq!(device_stack_size(Some("0")), DEFAULT_STACK_SIZE);
         assert_eq!(device_stack_size(Some("8k")), DEFAULT_STACK_SIZE);
         assert_eq!(device_stack_size(Some("")), DEFAULT_STACK_SIZE);
-    }
-}
-
-#[cfg(test)]
-mod launch_shape_tests {
-    use super::{Launch, launch_teams, launch_threads};
-
-    fn launch(num_teams: u32, thread_limit: u32, iterations: u32) -> Launch<'static> {
-        Launch {
-            module: 0,
-            kernel: 0,
-            device: 0,
-            items: &[],
-            num_teams,
-            thread_limit,
-            dyn_shared_bytes: 0,
-            iterations,
-            loc: "t.c:1:1",
-        }
-    }
-
-    #[test]
-    fn teams_follow_clauses_then_environment_then_iterations() {
-        // `fill` = 40: the teams the device runs at once.
-        let shape = |l: &Launch<'_>, (teams, threads): (Option<u32>, Option<u32>)| {
-            let t = launch_threads(l, threads, 1024);
-            (launch_teams(l, teams, t, 40), t)
-        };
-        // unknown trip count: as many teams as the device runs at once, 128 threads
-        assert_eq!(shape(&launch(0, 0, 0), (None, None)), (40, 128));
-        // no more teams than the iterations need, never more than fill the device
-        assert_eq!(shape(&launch(0, 0, 100), (None, None)), (1, 128));
-        assert_eq!(shape(&launch(0, 0, 1000), (None, None)), (8, 128));
-        assert_eq!(shape(&launch(0, 0, 1 << 30), (None, None)), (40, 128));
-        assert_eq!(shape(&launch(0, 64, 1000), (None, None)), (16, 64));
-        // OMP_NUM_TEAMS / OMP_TEAMS_THREAD_LIMIT, below the clauses
-        assert_eq!(shape(&launch(0, 0, 1000), (Some(3), Some(32))), (3, 32));
-        assert_eq!(shape(&launch(5, 256, 1000), (Some(3), Some(32))), (5, 256));
-        // a league is at most a grid's x dimension
-        assert_eq!(
-            shape(&launch(u32::MAX, 0, 0), (None, None)).0,
-            i32::MAX as u32
-        );
-        // the kernel's own limit wins over every request
-        assert_eq!(launch_threads(&launch(0, 0, 0), Some(2048), 256), 256);
     }
 }
