@@ -120,3 +120,40 @@ fn kernels_pass_ompccs_frontend() {
         );
     }
 }
+
+/// The BabelStream-style program of the GPU comparison builds with the host compiler, runs
+/// at a small size, prints one rate line per kernel and passes its own check of the arrays.
+#[test]
+fn stream_program_runs_and_checks_its_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let cc = host_cc();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("stream/stream.c");
+    let exe = dir.path().join("stream");
+    let out = Command::new(&cc[0])
+        .args(&cc[1..])
+        .args(["-fopenmp", "-foffload=disable", "-O1", "-Wall", "-Werror"])
+        .args(["-DSTREAM_N=10000", "-DNTIMES=4"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().unwrap();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{text}");
+    for kernel in ["copy", "mul", "add", "triad", "dot"] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("stream {kernel} n=10000 best "))
+                    && l.ends_with(" GB/s")),
+            "{kernel}: {text}"
+        );
+    }
+    assert!(text.lines().any(|l| l == "stream check ok"), "{text}");
+}
