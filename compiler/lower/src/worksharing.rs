@@ -7,7 +7,7 @@
 //! every construct restores `self.par` when it ends; a team-wide barrier is only emitted where
 //! every thread of the team reaches it.
 
-use crate::func::{FnLower, Local};
+use crate::func::{Addr, FnLower, Local};
 use crate::kernel::{Par, Split, Who};
 use crate::privatize::{PrivKind, Private};
 use crate::schedule::Policy;
@@ -29,6 +29,18 @@ pub(crate) struct CanonLoop {
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
+    /// `lastprivate`: sets the byte at `flag` when iteration `k` is the last of `total`
+    /// (or-ed in, so a thread that ran the last iteration keeps the mark).
+    fn mark_if_last(&mut self, flag: Addr, k: Value, total: Value) {
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let lastk = self.b.ins().isub(total, one);
+        let is_last = self.b.ins().icmp(IntCC::Eq, k, lastk);
+        let f = self.b.ins().zext(Type::I8, is_last);
+        let old = self.load_raw(flag, Type::I8, false);
+        let f = self.b.ins().or(old, f);
+        self.store_raw(flag, f, false);
+    }
+
     // ----- loops -----
 
     /// Reads a canonical loop's bounds (evaluated here) as `i64` values.
@@ -511,13 +523,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
             self.set_linear(&privs, k);
             if let Some(flag) = last_flag {
-                let one = self.b.ins().iconst(Type::I64, 1);
-                let lastk = self.b.ins().isub(total, one);
-                let is_last = self.b.ins().icmp(IntCC::Eq, k, lastk);
-                let f = self.b.ins().zext(Type::I8, is_last);
-                let old = self.load_raw(flag, Type::I8, false);
-                let f = self.b.ins().or(old, f);
-                self.store_raw(flag, f, false);
+                self.mark_if_last(flag, k, total);
             }
             self.breaks.push(exit);
             self.continues.push(cont);
@@ -650,13 +656,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         self.set_linear(privs, k);
         if let Some(flag) = last_flag {
-            let one = self.b.ins().iconst(Type::I64, 1);
-            let lastk = self.b.ins().isub(total, one);
-            let is_last = self.b.ins().icmp(IntCC::Eq, k, lastk);
-            let f = self.b.ins().zext(Type::I8, is_last);
-            let old = self.load_raw(flag, Type::I8, false);
-            let f = self.b.ins().or(old, f);
-            self.store_raw(flag, f, false);
+            self.mark_if_last(flag, k, total);
         }
         self.breaks.push(exit);
         self.continues.push(step_b);
