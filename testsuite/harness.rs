@@ -225,6 +225,31 @@ fn tokens_match(expected: &str, actual: &str, rel_tol: f64) -> bool {
     }
 }
 
+/// Runs `check` on every `*.c` file of `testsuite/<folder>` (sorted) and fails with every
+/// failure listed; fewer than `min` files is a failure too, so a moved folder cannot pass.
+pub fn check_c_files(folder: &str, min: usize, check: impl Fn(&Path) -> Result<(), String>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read testsuite/{folder}: {e}"))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= min, "only {} {folder} tests", files.len());
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| check(f).err().map(|e| format!("{}: {e}", f.display())))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} {folder} tests failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 //! `BLESS=1` rewrites the expected files from the actual output. The directory is scanned:
 //! a new case is a new `.c` file.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn preprocess(path: &Path) -> Result<String, String> {
@@ -79,24 +79,5 @@ fn check(path: &Path) -> Result<(), String> {
 
 #[test]
 fn access_files() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("access");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("testsuite/access exists")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 40, "only {} access tests", files.len());
-    let failures: Vec<String> = files
-        .iter()
-        .filter_map(|f| check(f).err().map(|e| format!("{}: {e}", f.display())))
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} access tests failed:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n\n")
-    );
+    ompcc_testsuite::harness::check_c_files("access", 40, check);
 }

@@ -12,7 +12,7 @@
 //! gcc's `file:line:col: error: message [code]`. `BLESS=1` rewrites the expectation lines from
 //! the actual output.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use ompcc_diag::{ColorChoice, Diagnostic, Emitter, Severity, SourceMap};
@@ -125,24 +125,5 @@ fn check(path: &Path) -> Result<(), String> {
 
 #[test]
 fn diag_files() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("diag");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("testsuite/diag exists")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 20, "only {} diag tests", files.len());
-    let failures: Vec<String> = files
-        .iter()
-        .filter_map(|f| check(f).err().map(|e| format!("{}: {e}", f.display())))
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} diag tests failed:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n\n")
-    );
+    ompcc_testsuite::harness::check_c_files("diag", 20, check);
 }
