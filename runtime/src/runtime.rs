@@ -582,7 +582,9 @@ impl Runtime {
     }
 
     /// `target update`: items with `TO` copy host->device, with `FROM` device->host; items
-    /// that are not present are skipped unless they carry `PRESENT`.
+    /// that are not present are skipped unless they carry `PRESENT`. An item that overlaps a
+    /// mapping without lying inside it (OpenMP leaves this unspecified) moves the overlap:
+    /// the device holds nothing else of it (the data planner's updates rely on this).
     pub fn update(&mut self, device: i32, items: &[MapItem<'_>], loc: &str) -> Result<(), RtError> {
         check_items(items, loc)?;
         let Target::Device(d) = self.resolve(device, loc)? else {
@@ -594,8 +596,23 @@ impl Runtime {
             if it.size == 0 {
                 continue;
             }
+            let mut part = *it;
             let key = match dev.table.lookup(it.begin, it.size) {
                 Lookup::Inside(k) => k,
+                Lookup::Partial(k) if it.flags & flags::PRESENT == 0 => {
+                    let Some(e) = dev.table.get(k) else { continue };
+                    part.begin = it.begin.max(e.host_begin);
+                    let end = (it.begin + it.size).min(e.host_begin + e.size());
+                    part.size = end.saturating_sub(part.begin);
+                    if info.has(InfoCategories::MAPS) {
+                        log::line(&format!(
+                            "ompcc-rt: info: {}: update of '{}' moves the {} bytes of it that are \
+                             present on device {d}",
+                            it.loc, it.name, part.size
+                        ));
+                    }
+                    k
+                }
                 Lookup::Partial(k) => return Err(partial_error(it, &dev.table, k, d)),
                 Lookup::Absent if it.flags & flags::PRESENT != 0 => {
                     return Err(absent_error(
@@ -617,13 +634,13 @@ impl Runtime {
             let dev_addr = dev
                 .table
                 .get(key)
-                .map(|e| e.translate(it.begin))
+                .map(|e| e.translate(part.begin))
                 .unwrap_or(0);
-            if it.flags & flags::TO != 0 {
-                dev.copy_in(it, dev_addr, info)?;
+            if part.flags & flags::TO != 0 {
+                dev.copy_in(&part, dev_addr, info)?;
             }
-            if it.flags & flags::FROM != 0 {
-                dev.copy_out(it, dev_addr, info)?;
+            if part.flags & flags::FROM != 0 {
+                dev.copy_out(&part, dev_addr, info)?;
             }
         }
         Ok(())

@@ -329,6 +329,24 @@ fn update_moves_data_both_ways() {
 }
 
 #[test]
+fn update_of_partly_present_item_moves_the_present_part() {
+    let _g = setup(SimBackend::new());
+    let mut a = [1i32, 2, 3, 4];
+    // SAFETY: in bounds.
+    let (second, third) = unsafe { (a.as_ptr().add(1), a.as_ptr().add(2)) };
+    enter(&[map(second, 2, TO, "a[1:2]")]);
+    dev_write(second, &[20, 30]);
+    a[0] = 0;
+    assert_eq!(update(&[map(a.as_ptr(), 4, FROM, "a[0:4]")]), 0);
+    assert_eq!(a, [0, 20, 30, 4], "only the mapped elements come back");
+    a[2] = 33;
+    assert_eq!(update(&[map(third, 2, TO, "a[2:2]")]), 0);
+    assert_eq!(dev_read(second, 2), [20, 33]);
+    assert_eq!(update(&[map(a.as_ptr(), 4, FROM | PRESENT, "a")]), -1);
+    assert!(errors()[0].contains("partially overlaps"));
+}
+
+#[test]
 fn update_of_absent_item_is_skipped_unless_present_modifier() {
     let _g = setup(SimBackend::new());
     let a = [1i32];

@@ -321,6 +321,23 @@ impl<'u> UnitAccesses<'u> {
         self.ctx(f).sections(scope)
     }
 
+    /// [`UnitAccesses::sections`] of only the accesses and calls whose span `keep` accepts
+    /// (the data planner separates accesses under a condition from the others).
+    pub fn sections_of(
+        &self,
+        f: usize,
+        scope: Scope,
+        keep: &dyn Fn(Span) -> bool,
+    ) -> Vec<BaseSections> {
+        self.ctx(f).sections_of(scope, keep)
+    }
+
+    /// The union of two sections of one base, per dimension (min of the starts, max of the
+    /// ends; exact where the two differ by constants, `min`/`max` terms otherwise).
+    pub fn join_sections(a: &Section, b: &Section, span: Span) -> Section {
+        section::join(Some(a.clone()), b.clone(), span)
+    }
+
     /// A section as C text: `a[lo:len][lo:len]` (OpenMP array-section syntax), or the
     /// unknown that prevents it.
     pub fn section_c(&self, f: usize, base: BaseId, s: &Section) -> Fact<String> {
@@ -341,12 +358,28 @@ impl<'u> UnitAccesses<'u> {
     /// callee, or through a base that may alias it); `Err` when a call in the range has an
     /// unknown effect on it.
     pub fn touches(&self, f: usize, base: BaseId, range: Span) -> Fact<Touch> {
+        self.touches_except(f, base, range, &[])
+    }
+
+    /// [`UnitAccesses::touches`], where accesses through the bases in `disjoint` do not count
+    /// even when they may alias `base` (the caller has made sure they do not: the data
+    /// planner checks its pointers' sections at run time).
+    pub fn touches_except(
+        &self,
+        f: usize,
+        base: BaseId,
+        range: Span,
+        disjoint: &[BaseId],
+    ) -> Fact<Touch> {
         let cx = self.ctx(f);
+        let aliases = |other: BaseId| {
+            other == base || (!disjoint.contains(&other) && alias::may_alias(&cx, other, base))
+        };
         let mut t = Touch::default();
         let inside = |s: Span| s.lo >= range.lo && s.lo < range.hi;
         let global = section::reachable_by_unknown(&cx.f.bases[base.0 as usize]);
         for a in &cx.f.accesses {
-            if inside(a.span) && alias::may_alias(&cx, a.base, base) {
+            if inside(a.span) && aliases(a.base) {
                 t.read |= a.kind.reads();
                 t.write |= a.kind.writes();
             }
@@ -361,7 +394,7 @@ impl<'u> UnitAccesses<'u> {
                 return Err(u.clone());
             }
             for e in &c.effects {
-                if alias::may_alias(&cx, e.base, base) {
+                if aliases(e.base) {
                     t.read |= e.kind.reads();
                     t.write |= e.kind.writes();
                 }

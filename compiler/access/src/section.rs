@@ -387,9 +387,14 @@ impl<'x> Ctx<'x> {
 
     /// The sections of every base the scope touches.
     pub fn sections(&self, scope: Scope) -> Vec<BaseSections> {
+        self.sections_of(scope, &|_| true)
+    }
+
+    /// [`Ctx::sections`] of the accesses and calls whose span `keep` accepts.
+    pub fn sections_of(&self, scope: Scope, keep: &dyn Fn(Span) -> bool) -> Vec<BaseSections> {
         let s = self.scope_span(scope);
         let mut out: Vec<BaseSections> = Vec::new();
-        for c in self.contributors(s) {
+        for c in self.contributors(s).into_iter().filter(|c| keep(c.span)) {
             if let Scope::Loop(l) = scope
                 && !c.loops.contains(&l)
             {

@@ -115,10 +115,12 @@ pub enum EmitStage {
     HostC,
     /// The whole rewritten text, exactly as cc compiles it.
     HostCFull,
+    /// The user's file with the data planner's directives written in (`-fopenmp-plan-data`).
+    AnnotatedC,
 }
 
 impl EmitStage {
-    const ALL: [(&'static str, EmitStage); 8] = [
+    const ALL: [(&'static str, EmitStage); 9] = [
         ("tokens", EmitStage::Tokens),
         ("ast", EmitStage::Ast),
         ("accesses", EmitStage::Accesses),
@@ -127,6 +129,7 @@ impl EmitStage {
         ("ptx", EmitStage::Ptx),
         ("host-c", EmitStage::HostC),
         ("host-c-full", EmitStage::HostCFull),
+        ("annotated-c", EmitStage::AnnotatedC),
     ];
 
     fn parse(name: &str) -> Option<EmitStage> {
@@ -169,6 +172,9 @@ pub struct OmpccOptions {
     pub emit: Option<EmitStage>,
     /// `--offload-arch=sm_XX`.
     pub offload_arch: Option<String>,
+    /// `-fopenmp-plan-data` (`-fno-openmp-plan-data` after it turns it off): the compiler
+    /// plans the data movement of target regions (`ompcc-dataplan`).
+    pub plan_data: bool,
     /// `--device-only`: produce the device code (PTX) only.
     pub device_only: bool,
     /// `-Rpass=REGEX`, `-Rpass-missed=REGEX`, `-Rpass-analysis=REGEX`: remarks of that kind
@@ -810,6 +816,10 @@ fn parse_ours(
             )));
         };
         ours.openmp_version = Some(v);
+        return Ok(Some(0));
+    }
+    if arg == "-fopenmp-plan-data" || arg == "-fno-openmp-plan-data" {
+        ours.plan_data = arg == "-fopenmp-plan-data";
         return Ok(Some(0));
     }
     if arg == "-fopenmp-offload-mandatory" {

@@ -100,6 +100,69 @@ pub fn accesses(checked: &Checked) -> String {
     ompcc_access::print::print(&ua, &checked.source_map)
 }
 
+/// The data planner's plan for a unit (`-fopenmp-plan-data`), its remarks printed as the
+/// command asks.
+pub fn plan_data(
+    checked: &Checked,
+    text: &str,
+    original: Option<&str>,
+    settings: &OptSettings,
+) -> ompcc_dataplan::DataPlan {
+    let plan = ompcc_dataplan::plan(
+        &checked.tu,
+        &checked.typed,
+        &checked.source_map,
+        text,
+        original,
+    );
+    for r in &plan.remarks {
+        if (r.missed && settings.plan_missed) || (!r.missed && settings.plan_remarks) {
+            eprintln!("{}", r.render(&checked.source_map));
+        }
+    }
+    plan
+}
+
+/// The unit with the plan's directives in, checked again; `None` (the unit goes on as
+/// written, and `-Rpass-missed=plan-data` says why) when there is nothing to change or the
+/// planned text does not check, which would be a planner bug that must not fail the build.
+pub fn replan(
+    checked: &Checked,
+    raw: &[u8],
+    file_name: &str,
+    plan: &ompcc_dataplan::DataPlan,
+    settings: &OptSettings,
+) -> Option<(Vec<u8>, Checked)> {
+    if plan.edits.is_empty() {
+        return None;
+    }
+    let bytes = ompcc_dataplan::apply_preprocessed(raw, &checked.source_map, &plan.edits);
+    let quiet = DiagOptions {
+        color: Color::Never,
+        quiet: true,
+        warnings: false,
+        warnings_are_errors: false,
+    };
+    let text = crate::pipeline::utf8_same_length(&bytes).into_owned();
+    match check(&text, file_name, &quiet) {
+        Ok(mut re) => {
+            re.color = checked.color;
+            Some((bytes, re))
+        }
+        Err(_) => {
+            if settings.plan_missed {
+                eprintln!(
+                    "{}: remark: internal compiler error in the data planner: the planned \
+                     directives do not check; the unit is compiled with its maps as written \
+                     [-Rpass-missed=plan-data]",
+                    file_name
+                );
+            }
+            None
+        }
+    }
+}
+
 fn has_errors(diags: &[ompcc_diag::Diagnostic]) -> bool {
     diags.iter().any(|d| d.severity == Severity::Error)
 }
@@ -142,6 +205,9 @@ pub struct OptSettings {
     pub analysis: ompcc_opt::PrintFilter,
     /// `-Rpass=` matches `offload` (the host rewrite's remarks, one per target region).
     pub offload_remarks: bool,
+    /// `-Rpass=` / `-Rpass-missed=` match `plan-data` (the data planner's remarks).
+    pub plan_remarks: bool,
+    pub plan_missed: bool,
     /// `--disable-pass=`: names of passes left out of the pipeline (each a known pass).
     pub disabled: Vec<String>,
 }
@@ -191,6 +257,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
     // The pass names each kind selects, in the order of `PASSES`.
     let mut names: [Vec<String>; 3] = Default::default();
     let mut offload_remarks = false;
+    let (mut plan_remarks, mut plan_missed) = (false, false);
     for (kind, re) in &ours.remarks {
         let (flag, slot) = match kind {
             RemarkKind::Passed => ("-Rpass", 0),
@@ -201,6 +268,8 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
             .map_err(|e| format!("invalid regular expression '{re}' in '{flag}=': {e}"))?;
         // The host rewrite reports only what it offloaded.
         offload_remarks |= *kind == RemarkKind::Passed && regex.is_match("offload");
+        plan_remarks |= *kind == RemarkKind::Passed && regex.is_match("plan-data");
+        plan_missed |= *kind == RemarkKind::Missed && regex.is_match("plan-data");
         let names = &mut names[slot];
         for pass in ompcc_opt::PASSES {
             if regex.is_match(pass.name) && !names.iter().any(|n| n == pass.name) {
@@ -231,6 +300,8 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         missed,
         analysis,
         offload_remarks,
+        plan_remarks,
+        plan_missed,
         disabled: ours.disabled_passes.clone(),
     })
 }

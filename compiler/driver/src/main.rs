@@ -158,8 +158,13 @@ Common cc options:
   --version                 print ompcc's and the host compiler's versions
 
 ompcc's own options:
-  --emit=<stage>            stop after <stage> and print it: tokens, ast, ir, ir-opt, ptx,
-                            host-c (the user's file, rewritten), host-c-full (all cc sees)
+  --emit=<stage>            stop after <stage> and print it: tokens, ast, accesses, ir,
+                            ir-opt, ptx, host-c (the user's file, rewritten), host-c-full
+                            (all cc sees), annotated-c (the user's file with the planned
+                            data directives written in)
+  -fopenmp-plan-data        the compiler plans the data movement of target regions (data
+                            kept on the device across kernels, updates where the host uses
+                            it); -Rpass=plan-data / -Rpass-missed=plan-data say what and why
   --offload-arch=sm_<NN>    the GPU architecture to generate PTX for
   -fopenmp-targets=nvptx64-nvidia-cuda  -Xopenmp-target[=<triple>] -march=sm_<NN>
   -fopenmp-version=<n>      45, 50 (default), 51 or 52: the OpenMP version _OPENMP names
@@ -168,7 +173,7 @@ ompcc's own options:
   --device-only             produce only the device code
   -Rpass=<regex>            remarks (file:line:col: remark: ...) from the device passes
                             whose name matches <regex> (unroll, inline, ...; `offload` for
-                            the target regions)
+                            the target regions, `plan-data` for the data planner)
   -Rpass-missed=<regex>     the same passes' missed optimizations, with the reason
   -Rpass-analysis=<regex>   the same passes' analysis remarks
   --passes=<p1,p2,...>      run these device passes instead of the -O pipeline

@@ -429,6 +429,38 @@ fn frontend(
     if ours.emit == Some(EmitStage::Accesses) {
         return Ok(Outcome::Emitted(frontend::accesses(&checked).into_bytes()));
     }
+    // The data planner writes its directives into the unit, which is checked again and
+    // compiled in place of the original (`--emit=annotated-c`: into the user's file).
+    let annotate = ours.emit == Some(EmitStage::AnnotatedC);
+    let planned: Vec<u8>;
+    let (checked, text_str, text) = if (ours.plan_data && !directives.is_empty()) || annotate {
+        let original = checked
+            .source_map
+            .supplied_original(checked.source_map.main_file())
+            .map(str::to_owned)
+            .or_else(|| std::fs::read_to_string(&input.path).ok());
+        let plan = frontend::plan_data(&checked, &text_str, original.as_deref(), settings);
+        if annotate {
+            let original = original.ok_or_else(|| {
+                DriverError::Error(format!(
+                    "--emit=annotated-c: cannot read the source file '{}'",
+                    input.path
+                ))
+            })?;
+            return Ok(Outcome::Emitted(
+                ompcc_dataplan::annotate(&original, &checked.source_map, &plan.edits).into_bytes(),
+            ));
+        }
+        match frontend::replan(&checked, text, &input.path, &plan, settings) {
+            Some((bytes, rechecked)) => {
+                planned = bytes;
+                (rechecked, utf8_same_length(&planned), planned.as_slice())
+            }
+            None => (checked, text_str, text),
+        }
+    } else {
+        (checked, text_str, text)
+    };
     let opts = frontend::DeviceOptions {
         all_functions: ours.device_only,
         passes: ours.passes.as_deref(),
@@ -507,7 +539,7 @@ fn preprocess_math(host: &HostCc, runner: &Runner, tmp: &Path) -> Result<String,
 }
 
 /// `text` as UTF-8 with the same byte length: each byte of an invalid sequence becomes '?'.
-fn utf8_same_length(text: &[u8]) -> std::borrow::Cow<'_, str> {
+pub(crate) fn utf8_same_length(text: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(text) {
         Ok(s) => std::borrow::Cow::Borrowed(s),
         Err(_) => {

@@ -1,0 +1,382 @@
+//! The statement tree the data-flow walks: the statements of one range of a block, as
+//! sequences, loops, branches, `target` regions and host leaves (statements without a
+//! region), each knowing whether a directive line may go before or after it (a direct child
+//! of a compound statement), plus the checks that make a range plannable (no jump leaves it)
+//! and the spans under a condition (their accesses may not happen, so their sections are not
+//! proven to lie inside the object).
+
+use ompcc_diag::Span;
+use ompcc_omp::is_target_region;
+use ompcc_syntax::ast::{BinaryOp, Block, BlockItem, ExprKind, OmpDirectiveKind, Stmt, StmtKind};
+
+/// A node index into [`Tree::nodes`].
+pub(crate) type NodeId = usize;
+
+pub(crate) struct Node {
+    pub span: Span,
+    /// A direct child of a compound statement: a directive line may go before or after it.
+    pub anchor: bool,
+    pub parent: Option<NodeId>,
+    pub kind: Kind,
+}
+
+pub(crate) enum Kind {
+    Seq(Vec<NodeId>),
+    /// `for`/`while`/`do`: `head` covers the controlling expressions, evaluated around every
+    /// iteration of `body`.
+    Loop {
+        head: Span,
+        body: NodeId,
+    },
+    /// `if`: `cond` is evaluated first, then one arm (or none without `else`).
+    Branch {
+        cond: Span,
+        arms: Vec<NodeId>,
+        exhaustive: bool,
+    },
+    /// A `target` region (its whole statement).
+    Target,
+    /// Host code with no `target` region inside.
+    Leaf,
+}
+
+pub(crate) struct Tree {
+    pub nodes: Vec<Node>,
+    pub root: NodeId,
+}
+
+/// Why a range cannot be planned (the message and where).
+pub(crate) struct Refusal {
+    pub span: Span,
+    pub why: String,
+}
+
+impl Tree {
+    /// The tree of `items` (consecutive items of one block); `regions` are the spans of the
+    /// function's `target` regions.
+    pub fn build(items: &[&BlockItem], span: Span, regions: &[Span]) -> Result<Tree, Refusal> {
+        let mut t = Tree {
+            nodes: Vec::new(),
+            root: 0,
+        };
+        let root = t.push(span, false, None, Kind::Seq(Vec::new()));
+        let mut kids = Vec::new();
+        for item in items {
+            kids.push(t.item(item, root, regions)?);
+        }
+        t.nodes[root].kind = Kind::Seq(kids);
+        t.root = root;
+        Ok(t)
+    }
+
+    fn push(&mut self, span: Span, anchor: bool, parent: Option<NodeId>, kind: Kind) -> NodeId {
+        self.nodes.push(Node {
+            span,
+            anchor,
+            parent,
+            kind,
+        });
+        self.nodes.len() - 1
+    }
+
+    fn item(
+        &mut self,
+        item: &BlockItem,
+        parent: NodeId,
+        regions: &[Span],
+    ) -> Result<NodeId, Refusal> {
+        match item {
+            BlockItem::Stmt(s) => self.stmt(s, true, parent, regions),
+            BlockItem::Decl(d) => Ok(self.push(d.span, true, Some(parent), Kind::Leaf)),
+            BlockItem::Pragma(p) => Ok(self.push(p.span, true, Some(parent), Kind::Leaf)),
+            BlockItem::LocalLabels(s, _) => Ok(self.push(*s, true, Some(parent), Kind::Leaf)),
+        }
+    }
+
+    fn stmt(
+        &mut self,
+        s: &Stmt,
+        anchor: bool,
+        parent: NodeId,
+        regions: &[Span],
+    ) -> Result<NodeId, Refusal> {
+        if !regions
+            .iter()
+            .any(|r| r.lo >= s.span.lo && r.lo < s.span.hi)
+        {
+            return Ok(self.push(s.span, anchor, Some(parent), Kind::Leaf));
+        }
+        let refuse = |why: &str| {
+            Err(Refusal {
+                span: s.span,
+                why: why.to_owned(),
+            })
+        };
+        match &s.kind {
+            StmtKind::Compound(b) => {
+                let n = self.push(s.span, anchor, Some(parent), Kind::Seq(Vec::new()));
+                let mut kids = Vec::new();
+                for item in &b.items {
+                    kids.push(self.item(item, n, regions)?);
+                }
+                self.nodes[n].kind = Kind::Seq(kids);
+                Ok(n)
+            }
+            StmtKind::For(_, _, _, body) | StmtKind::While(_, body) => {
+                let head = Span::new(s.span.lo, body.span.lo);
+                self.looped(s, anchor, parent, head, body, regions)
+            }
+            StmtKind::DoWhile(body, _) => {
+                let head = Span::new(body.span.hi, s.span.hi);
+                self.looped(s, anchor, parent, head, body, regions)
+            }
+            StmtKind::If(_, then, els) => {
+                let cond = Span::new(s.span.lo, then.span.lo);
+                let n = self.push(
+                    s.span,
+                    anchor,
+                    Some(parent),
+                    Kind::Branch {
+                        cond,
+                        arms: Vec::new(),
+                        exhaustive: els.is_some(),
+                    },
+                );
+                let mut arms = vec![self.stmt(then, false, n, regions)?];
+                if let Some(e) = els {
+                    arms.push(self.stmt(e, false, n, regions)?);
+                }
+                if let Kind::Branch { arms: a, .. } = &mut self.nodes[n].kind {
+                    *a = arms;
+                }
+                Ok(n)
+            }
+            StmtKind::Omp(d) if is_target_region(d.kind) => {
+                Ok(self.push(s.span, anchor, Some(parent), Kind::Target))
+            }
+            StmtKind::Omp(d) => refuse(&format!(
+                "the target regions are inside a '{}' construct",
+                d.name()
+            )),
+            StmtKind::Switch(..) => refuse("a target region is inside a 'switch'"),
+            _ => refuse("a target region is inside a labeled statement"),
+        }
+    }
+
+    fn looped(
+        &mut self,
+        s: &Stmt,
+        anchor: bool,
+        parent: NodeId,
+        head: Span,
+        body: &Stmt,
+        regions: &[Span],
+    ) -> Result<NodeId, Refusal> {
+        let n = self.push(s.span, anchor, Some(parent), Kind::Leaf);
+        let b = self.stmt(body, false, n, regions)?;
+        self.nodes[n].kind = Kind::Loop { head, body: b };
+        Ok(n)
+    }
+
+    /// The nodes from `n` up to the root, `n` first.
+    pub fn ancestors(&self, n: NodeId) -> Vec<NodeId> {
+        let mut out = vec![n];
+        let mut at = n;
+        while let Some(p) = self.nodes[at].parent {
+            out.push(p);
+            at = p;
+        }
+        out
+    }
+
+    /// The loops that contain node `n`, innermost first.
+    pub fn loops_around(&self, n: NodeId) -> Vec<NodeId> {
+        self.ancestors(n)
+            .into_iter()
+            .skip(1)
+            .filter(|&a| matches!(self.nodes[a].kind, Kind::Loop { .. }))
+            .collect()
+    }
+
+    /// Every node of a kind, in source order.
+    pub fn targets(&self) -> Vec<NodeId> {
+        (0..self.nodes.len())
+            .filter(|&n| matches!(self.nodes[n].kind, Kind::Target))
+            .collect()
+    }
+}
+
+/// A jump that leaves the statements `items` (a `return`, a `goto`, a label that may be
+/// jumped to from outside, a `break`/`continue` of an enclosing loop), which would skip the
+/// planned `exit data`; `target` region bodies are not looked into.
+pub(crate) fn leaving_jump(items: &[&BlockItem]) -> Option<Span> {
+    fn block(b: &Block, depth: u32) -> Option<Span> {
+        b.items.iter().find_map(|i| match i {
+            BlockItem::Stmt(s) => stmt(s, depth),
+            _ => None,
+        })
+    }
+    fn stmt(s: &Stmt, depth: u32) -> Option<Span> {
+        match &s.kind {
+            StmtKind::Return(_)
+            | StmtKind::Goto(_)
+            | StmtKind::GotoIndirect(_)
+            | StmtKind::Labeled(..) => Some(s.span),
+            StmtKind::Break | StmtKind::Continue if depth == 0 => Some(s.span),
+            StmtKind::Compound(b) => block(b, depth),
+            StmtKind::For(_, _, _, b) | StmtKind::While(_, b) | StmtKind::DoWhile(b, _) => {
+                stmt(b, depth + 1)
+            }
+            StmtKind::Switch(_, b) => stmt(b, depth + 1),
+            StmtKind::Case(_, _, b) | StmtKind::Default(b) => stmt(b, depth),
+            StmtKind::If(_, t, e) => {
+                stmt(t, depth).or_else(|| e.as_ref().and_then(|e| stmt(e, depth)))
+            }
+            StmtKind::Omp(d) if is_target_region(d.kind) => None,
+            StmtKind::Omp(d) => d.body.as_ref().and_then(|b| stmt(b, depth)),
+            _ => None,
+        }
+    }
+    items.iter().find_map(|i| match i {
+        BlockItem::Stmt(s) => stmt(s, 0),
+        _ => None,
+    })
+}
+
+/// Whether `items` hold a data construct the user wrote (`target data`, `enter`/`exit data`,
+/// `update`): the planner leaves such functions as written.
+pub(crate) fn user_data_construct(body: &Block) -> Option<(Span, String)> {
+    let mut found = None;
+    ompcc_omp::walk::block(body, &mut |n| {
+        if let ompcc_omp::walk::Node::Directive(d) = n
+            && found.is_none()
+            && matches!(
+                d.kind,
+                OmpDirectiveKind::TargetData
+                    | OmpDirectiveKind::TargetEnterData
+                    | OmpDirectiveKind::TargetExitData
+                    | OmpDirectiveKind::TargetUpdate
+            )
+        {
+            found = Some((d.span, d.name()));
+        }
+    });
+    found
+}
+
+/// The spans inside `items` whose code runs only under a condition: `if` arms, `switch`
+/// and `while` bodies, the bodies of loops that `break`, `continue` or jump out, the arms of
+/// `?:` and the right operands of `&&`/`||`.
+pub(crate) fn guarded_spans(items: &[&BlockItem], span: Span) -> Vec<Span> {
+    let mut out = Vec::new();
+    let block = Block {
+        span,
+        items: items.iter().map(|i| (*i).clone()).collect(),
+    };
+    ompcc_omp::walk::block(&block, &mut |n| {
+        if let ompcc_omp::walk::Node::Expr(x) = n {
+            match &x.kind {
+                ExprKind::Cond(_, t, f) => {
+                    if let Some(t) = t {
+                        out.push(t.span);
+                    }
+                    out.push(f.span);
+                }
+                ExprKind::Binary(BinaryOp::LogAnd | BinaryOp::LogOr, _, r) => out.push(r.span),
+                _ => {}
+            }
+        }
+    });
+    for i in items {
+        if let BlockItem::Stmt(s) = i {
+            stmt_structure(s, &mut out);
+        }
+    }
+    out
+}
+
+/// The statement-level guards (the expression-level ones come from the walk).
+fn stmt_structure(s: &Stmt, out: &mut Vec<Span>) {
+    match &s.kind {
+        StmtKind::If(_, t, e) => {
+            out.push(t.span);
+            if let Some(e) = e {
+                out.push(e.span);
+            }
+        }
+        StmtKind::Switch(_, b) | StmtKind::While(_, b) => out.push(b.span),
+        StmtKind::For(_, _, _, b) => {
+            if jumps_out(b, 0) {
+                out.push(b.span);
+            } else {
+                stmt_structure(b, out);
+            }
+        }
+        StmtKind::DoWhile(b, _) => {
+            if jumps_out(b, 0) {
+                out.push(b.span);
+            } else {
+                stmt_structure(b, out);
+            }
+        }
+        StmtKind::Compound(b) => {
+            for i in &b.items {
+                if let BlockItem::Stmt(s) = i {
+                    stmt_structure(s, out);
+                }
+            }
+        }
+        StmtKind::Labeled(_, b) | StmtKind::Case(_, _, b) | StmtKind::Default(b) => {
+            stmt_structure(b, out)
+        }
+        StmtKind::Omp(d) => {
+            if let Some(b) = &d.body {
+                stmt_structure(b, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A `break`, `continue`, `return` or `goto` that leaves the body of a loop early.
+fn jumps_out(s: &Stmt, depth: u32) -> bool {
+    match &s.kind {
+        StmtKind::Break | StmtKind::Continue => depth == 0,
+        StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::GotoIndirect(_) => true,
+        StmtKind::Compound(b) => b.items.iter().any(|i| match i {
+            BlockItem::Stmt(s) => jumps_out(s, depth),
+            _ => false,
+        }),
+        StmtKind::For(_, _, _, b) | StmtKind::While(_, b) | StmtKind::DoWhile(b, _) => {
+            jumps_out(b, depth + 1)
+        }
+        StmtKind::Switch(_, b) => jumps_out_switch(b, depth),
+        StmtKind::If(_, t, e) => {
+            jumps_out(t, depth) || e.as_ref().is_some_and(|e| jumps_out(e, depth))
+        }
+        StmtKind::Labeled(_, b) | StmtKind::Case(_, _, b) | StmtKind::Default(b) => {
+            jumps_out(b, depth)
+        }
+        StmtKind::Omp(d) => d.body.as_ref().is_some_and(|b| jumps_out(b, depth)),
+        _ => false,
+    }
+}
+
+/// Inside a `switch`, `break` leaves the switch, `continue` the loop.
+fn jumps_out_switch(s: &Stmt, depth: u32) -> bool {
+    match &s.kind {
+        StmtKind::Continue => depth == 0,
+        StmtKind::Break => false,
+        StmtKind::Compound(b) => b.items.iter().any(|i| match i {
+            BlockItem::Stmt(s) => jumps_out_switch(s, depth),
+            _ => false,
+        }),
+        StmtKind::Labeled(_, b) | StmtKind::Case(_, _, b) | StmtKind::Default(b) => {
+            jumps_out_switch(b, depth)
+        }
+        StmtKind::If(_, t, e) => {
+            jumps_out_switch(t, depth) || e.as_ref().is_some_and(|e| jumps_out_switch(e, depth))
+        }
+        _ => jumps_out(s, depth + 1),
+    }
+}
