@@ -227,6 +227,41 @@ fn tokens_match(expected: &str, actual: &str, rel_tol: f64) -> bool {
 
 /// Runs `check` on every `*.c` file of `testsuite/<folder>` (sorted) and fails with every
 /// failure listed; fewer than `min` files is a failure too, so a moved folder cannot pass.
+/// Compares `actual` with the `.expected` file next to `path` (`BLESS=1` writes it instead):
+/// the first differing line and the whole actual text on a mismatch.
+pub fn check_expected(path: &Path, actual: &str) -> Result<(), String> {
+    let expected_path = path.with_extension("expected");
+    if std::env::var_os("BLESS").is_some() {
+        return fs::write(&expected_path, actual).map_err(|e| e.to_string());
+    }
+    let expected = fs::read_to_string(&expected_path)
+        .map_err(|e| format!("{}: {e} (run with BLESS=1)", expected_path.display()))?;
+    if expected == actual {
+        return Ok(());
+    }
+    let diff = expected
+        .lines()
+        .zip(actual.lines())
+        .enumerate()
+        .find(|(_, (e, a))| e != a)
+        .map_or_else(
+            || {
+                format!(
+                    "outputs differ in length ({} vs {} lines)",
+                    expected.lines().count(),
+                    actual.lines().count()
+                )
+            },
+            |(k, (e, a))| {
+                format!(
+                    "first difference at line {}:\n  expected: {e}\n  actual:   {a}",
+                    k + 1
+                )
+            },
+        );
+    Err(format!("{diff}\nactual output:\n{actual}"))
+}
+
 pub fn check_c_files(folder: &str, min: usize, check: impl Fn(&Path) -> Result<(), String>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut files: Vec<PathBuf> = fs::read_dir(&dir)

@@ -47,34 +47,7 @@ fn analyse(path: &Path) -> Result<String, String> {
 }
 
 fn check(path: &Path) -> Result<(), String> {
-    let actual = analyse(path)?;
-    let expected_path = path.with_extension("expected");
-    if std::env::var_os("BLESS").is_some() {
-        return std::fs::write(&expected_path, &actual).map_err(|e| e.to_string());
-    }
-    let expected = std::fs::read_to_string(&expected_path)
-        .map_err(|e| format!("{}: {e} (run with BLESS=1)", expected_path.display()))?;
-    if expected != actual {
-        let mut diff = String::new();
-        for (k, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
-            if e != a {
-                diff = format!(
-                    "first difference at line {}:\n  expected: {e}\n  actual:   {a}",
-                    k + 1
-                );
-                break;
-            }
-        }
-        if diff.is_empty() {
-            diff = format!(
-                "outputs differ in length ({} vs {} lines)",
-                expected.lines().count(),
-                actual.lines().count()
-            );
-        }
-        return Err(format!("{diff}\nactual output:\n{actual}"));
-    }
-    Ok(())
+    ompcc_testsuite::harness::check_expected(path, &analyse(path)?)
 }
 
 #[test]

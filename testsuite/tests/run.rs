@@ -545,6 +545,8 @@ fn check_program(
         }
     }
 
+    check_planned(&mut checks, program, scratch, ompcc, &reference);
+
     // The device code as PTX: one kernel at least (every program has a target region), and
     // ptxas accepts it.
     let mut cmd = Command::new(ompcc);
@@ -566,6 +568,74 @@ fn check_program(
         }
     }
     checks.failures
+}
+
+/// The data planner never changes what a program prints: built with `-fopenmp-plan-data` it
+/// runs on the device like the others, and its annotated source (`--emit=annotated-c`: the
+/// planned directives written into the user's file) built by gcc prints the reference too.
+fn check_planned(
+    checks: &mut Checks<'_>,
+    program: &Path,
+    scratch: &Path,
+    ompcc: &Path,
+    reference: &str,
+) {
+    let exe = scratch.join("planned");
+    let mut cmd = Command::new(ompcc);
+    cmd.args(["-fopenmp", "-fopenmp-plan-data", HOST_LEVEL])
+        .arg(program)
+        .arg("-o")
+        .arg(&exe)
+        .args(LIBS);
+    let device = run_device();
+    let config = format!("ompcc {HOST_LEVEL} -fopenmp-plan-data {device}");
+    match compile(&mut cmd, scratch, "planned") {
+        Err((summary, detail)) => checks.fail(&config, summary, detail),
+        Ok(_) => match run(
+            &exe,
+            scratch,
+            "planned",
+            &[("OMPCC_DEVICE", device), ("OMPCC_INFO", "1")],
+        ) {
+            Ok(out) => {
+                if check_run(checks, &config, &out, reference) {
+                    check_emu_launch(checks, &config, &out.stderr);
+                }
+            }
+            Err(e) => checks.fail(&config, e, ""),
+        },
+    }
+    let annotated = scratch.join("annotated.c");
+    let mut cmd = Command::new(ompcc);
+    cmd.args(["-fopenmp", "--emit=annotated-c"])
+        .arg(program)
+        .arg("-o")
+        .arg(&annotated);
+    let config = "gcc on ompcc --emit=annotated-c";
+    if let Err((summary, detail)) = compile(&mut cmd, scratch, "annotate") {
+        checks.fail(config, summary, detail);
+        return;
+    }
+    // the annotated file keeps the program's own #include "..." lines working
+    let exe = scratch.join("annotated");
+    let mut cmd = Command::new(REF_CC);
+    cmd.args(REF_FLAGS)
+        .arg("-I")
+        .arg(program.parent().unwrap_or(Path::new(".")))
+        .arg(&annotated)
+        .arg("-o")
+        .arg(&exe)
+        .args(LIBS);
+    if let Err((summary, detail)) = compile(&mut cmd, scratch, "gcc-annotated") {
+        checks.fail(config, summary, detail);
+        return;
+    }
+    match run(&exe, scratch, "annotated", &[]) {
+        Ok(out) => {
+            check_run(checks, config, &out, reference);
+        }
+        Err(e) => checks.fail(config, e, ""),
+    }
 }
 
 /// Runs [`check_program`] over the programs with [`workers`] threads; failures come back in

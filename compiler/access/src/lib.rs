@@ -643,6 +643,19 @@ impl<'u> UnitAccesses<'u> {
         alias::distinct(&self.ctx(f), a, b)
     }
 
+    /// Whether variable `v` holds one value throughout `span` of function `f`: declared
+    /// before it, its address never taken, and neither the span nor a call in it writes it
+    /// (the data planner evaluates sections at the start of a range and uses them at its end).
+    pub fn invariant(&self, f: usize, v: SymbolId, span: Span) -> Fact<()> {
+        let info = &self.unit.symbols[v];
+        if info.span.lo >= span.lo {
+            return Err(Unknown::new(Reason::NotInScope(info.name.clone()), span));
+        }
+        self.ctx(f)
+            .var_ok(v, span)
+            .map_err(|r| Unknown::new(r, span))
+    }
+
     /// C text of a symbolic expression.
     pub fn expr_c(&self, e: &SymExpr) -> String {
         e.to_c(&|s| self.unit.symbols[s].name.clone())

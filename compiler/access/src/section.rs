@@ -327,7 +327,7 @@ impl<'x> Ctx<'x> {
         ))
     }
 
-    fn var_ok(&self, v: SymbolId, s: Span) -> Result<(), Reason> {
+    pub(crate) fn var_ok(&self, v: SymbolId, s: Span) -> Result<(), Reason> {
         let info = &self.unit.symbols[v];
         let env = &self.f.env;
         if env.addr_taken.contains(&v) || self.global_addr_taken.contains(&v) {

@@ -132,6 +132,74 @@ pub fn plan(
     out
 }
 
+/// For each pointer a `target` region uses without a map clause whose accesses in the
+/// region all happen unconditionally, the clause they call for: (the region's statement span,
+/// the pointer, `map(tofrom: a[0:n])`). The W0912 help shows it.
+pub fn suggested_maps(
+    tu: &TranslationUnit,
+    typed: &TypedUnit,
+) -> Vec<(Span, ompcc_sema::SymbolId, String)> {
+    let ua = ompcc_access::analyze(tu, typed);
+    let mut out = Vec::new();
+    let funcs = tu.items.iter().filter_map(|i| match i {
+        ExternalDecl::Function(f) => Some(f),
+        _ => None,
+    });
+    for (fi, f) in funcs.enumerate().take(ua.functions.len()) {
+        let fa = &ua.functions[fi];
+        let items: Vec<&BlockItem> = f.body.items.iter().collect();
+        let guarded = tree::guarded_spans(&items, f.body.span);
+        for r in fa
+            .regions
+            .iter()
+            .filter(|r| r.directive.starts_with("target"))
+        {
+            // guards around the region do not make its accesses conditional within it
+            let inside = |s: Span| s.lo >= r.span.lo && s.hi <= r.span.hi;
+            let unsure = |s: Span| {
+                fa.calls.iter().any(|c| c.span == s)
+                    || guarded
+                        .iter()
+                        .any(|g| inside(*g) && s.lo >= g.lo && s.hi <= g.hi)
+            };
+            let all = ua.sections(fi, Scope::Region(r.id));
+            let sure = ua.sections_of(fi, Scope::Region(r.id), &|s| !unsure(s));
+            for bs in &all {
+                let b = &fa.bases[bs.base.0 as usize];
+                let (BaseKind::Pointer(_), Some(root)) = (&b.kind, b.root) else {
+                    continue;
+                };
+                let Some(sure) = sure.iter().find(|x| x.base == bs.base) else {
+                    continue;
+                };
+                let joined = |x: &ompcc_access::BaseSections| -> Option<Vec<DimRange>> {
+                    let parts: Vec<&Section> = [&x.read, &x.write].into_iter().flatten().collect();
+                    let mut acc = (*parts.first()?).clone().ok()?;
+                    for p in &parts[1..] {
+                        acc = UnitAccesses::join_sections(&Ok(acc), p, r.span).ok()?;
+                    }
+                    Some(acc)
+                };
+                let (Some(all_d), Some(sure_d)) = (joined(bs), joined(sure)) else {
+                    continue;
+                };
+                if !contains(&sure_d, &all_d) {
+                    continue;
+                }
+                let mut text = b.name.clone();
+                for d in &sure_d {
+                    let Some(len) = d.length() else { continue };
+                    text.push_str(&format!("[{}:{}]", ua.expr_c(&d.lo), ua.expr_c(&len)));
+                }
+                // `from` would copy back elements a partial write left undefined
+                let kind = if bs.write.is_some() { "tofrom" } else { "to" };
+                out.push((r.span, root, format!("map({kind}: {text})")));
+            }
+        }
+    }
+    out
+}
+
 struct FnPlan<'a, 'u> {
     ua: &'a UnitAccesses<'u>,
     fi: usize,
@@ -150,6 +218,8 @@ struct Planned {
     text: String,
     entry_to: bool,
     exit_from: bool,
+    /// The host may use it after the range.
+    live: bool,
     /// (anchor node, `from` before it / `to` after it).
     updates: Vec<(NodeId, bool)>,
 }
@@ -195,6 +265,29 @@ impl FnPlan<'_, '_> {
                      device data itself ('{name}' at line {}), which stays as written",
                     fa.name,
                     self.line(span)
+                ),
+            );
+            return;
+        }
+        // a region that may run on the host (or another device) would read the host copy
+        if let Some(r) = self
+            .oplan
+            .regions
+            .iter()
+            .find(|r| r.function.span == f.span && (r.if_cond.is_some() || r.device.is_some()))
+        {
+            let clause = if r.if_cond.is_some() {
+                "an 'if'"
+            } else {
+                "a 'device'"
+            };
+            missed(
+                out,
+                r.directive.span,
+                format!(
+                    "data of the target regions in '{}' not planned: this region has \
+                     {clause} clause, so it may run where the planned data is not",
+                    fa.name
                 ),
             );
             return;
@@ -316,7 +409,37 @@ impl FnPlan<'_, '_> {
                 let declare_target = b
                     .root
                     .is_some_and(|r| self.oplan.device_globals.contains(&r));
-                if b.dims == 0 || b.kind == BaseKind::GlobalScalar || declare_target {
+                // `is_device_ptr` / `has_device_addr` / firstprivate pointers already hold
+                // device addresses (or are the user's business)
+                let device_address = b.root.is_some_and(|root| {
+                    self.oplan.regions.iter().any(|r| {
+                        r.params.iter().any(|p| {
+                            p.sym == root
+                                && matches!(
+                                    p.pass,
+                                    ompcc_omp::Pass::Value | ompcc_omp::Pass::DeviceAddr
+                                )
+                        })
+                    })
+                });
+                if device_address {
+                    out.remarks.push(Remark {
+                        span: tree.nodes[t].span,
+                        missed: true,
+                        message: format!(
+                            "'{}' not planned: a region takes it as a device address \
+                             (is_device_ptr, has_device_addr or firstprivate)",
+                            b.name
+                        ),
+                    });
+                    continue;
+                }
+                // `__func__` and its GNU spellings are the compiler's own constant strings
+                let predefined = matches!(
+                    b.name.as_str(),
+                    "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__"
+                );
+                if b.dims == 0 || b.kind == BaseKind::GlobalScalar || declare_target || predefined {
                     continue;
                 }
                 let why = match &b.kind {
@@ -375,7 +498,7 @@ impl FnPlan<'_, '_> {
     ) -> Result<Planned, String> {
         let fa = self.fa();
         let base = &fa.bases[b.0 as usize];
-        let (dims, text) = self.mapped_section(b, tree, guarded)?;
+        let (dims, text) = self.mapped_section(b, tree, guarded, range)?;
         // the host's other uses after the range
         let after = Span::new(range.hi, f.body.span.hi);
         let live = !matches!(
@@ -400,14 +523,19 @@ impl FnPlan<'_, '_> {
         for &n in &needs.from_before {
             updates.push((self.hoist(tree, n, &touching)?, true));
         }
+        // whether node `m` may run after node `n`: later in the text, or in a loop with it
+        let after = |n: NodeId, m: NodeId| {
+            tree.nodes[m].span.lo >= tree.nodes[n].span.hi
+                || tree
+                    .loops_around(m)
+                    .iter()
+                    .any(|l| tree.loops_around(n).contains(l))
+        };
         for &n in &needs.host_writes {
-            let seen_later = touching.iter().any(|&t| {
-                tree.nodes[t].span.lo >= tree.nodes[n].span.hi
-                    || tree
-                        .loops_around(t)
-                        .iter()
-                        .any(|l| tree.loops_around(n).contains(l))
-            });
+            // a kernel sees the write, or a later copy back would overwrite it with the
+            // device's older value
+            let seen_later = touching.iter().any(|&t| after(n, t))
+                || needs.from_before.iter().any(|&m| m != n && after(n, m));
             if seen_later || needs.stale_at_exit {
                 updates.push((self.hoist(tree, n, &touching)?, false));
             }
@@ -420,21 +548,95 @@ impl FnPlan<'_, '_> {
             text,
             entry_to: needs.entry_to,
             exit_from: needs.stale_at_exit,
+            live,
             updates,
         })
     }
 
-    /// The section the range maps: the union of what its regions touch. Accesses under a
-    /// condition may name elements outside the object (the condition guards them), so they
-    /// must lie inside the unconditional ones' section, or the base is a whole array.
+    /// The section the range maps. A fixed-size array is mapped whole. A pointer gets the
+    /// union of the sections the regions' map clauses name (the user vouches for those
+    /// elements) and, when some region uses it without a map clause, of what the analysis
+    /// proves that region touches. Every variable in the bounds must hold one value across
+    /// the range, where the section is evaluated at entry and at exit.
     fn mapped_section(
         &self,
         b: BaseId,
         tree: &Tree,
         guarded: &[Span],
+        range: Span,
     ) -> Result<(Vec<DimRange>, String), String> {
+        // the variable names the same memory from the range's start to its end
+        let base = &self.fa().bases[b.0 as usize];
+        if let Some(root) = base.root {
+            let info = &self.typed.symbols[root];
+            let stable = if matches!(base.kind, BaseKind::Array { .. }) {
+                (info.span.lo < range.lo).then_some(()).ok_or_else(|| {
+                    ompcc_access::Unknown::new(
+                        ompcc_access::Reason::NotInScope(info.name.clone()),
+                        range,
+                    )
+                })
+            } else {
+                self.ua.invariant(self.fi, root, range)
+            };
+            if let Err(u) = stable {
+                return Err(format!(
+                    "'{}' does not name the same memory across lines {}-{} ({})",
+                    info.name,
+                    self.line(range),
+                    self.sm.lookup(range.hi.saturating_sub(1)).line,
+                    u.reason.message()
+                ));
+            }
+        }
+        let (user, implicit) = self.user_sections(b, tree)?;
+        let dims = if let Some(whole) = self.whole_array(b) {
+            whole
+        } else {
+            let mut acc: Option<Vec<DimRange>> = None;
+            let mut add = |d: Vec<DimRange>| -> Result<(), String> {
+                acc = Some(match acc.take() {
+                    None => d,
+                    Some(a) => hull(&a, &d).ok_or("the sections do not have one shape")?,
+                });
+                Ok(())
+            };
+            for (_, d) in user {
+                add(d)?;
+            }
+            if implicit {
+                add(self.touched_section(b, tree, guarded)?)?;
+            }
+            acc.ok_or("no region touches it")?
+        };
+        for d in &dims {
+            for v in d.lo.vars().into_iter().chain(d.hi.vars()) {
+                if let Err(u) = self.ua.invariant(self.fi, v, range) {
+                    return Err(format!(
+                        "its section uses '{}', which does not hold one value across lines \
+                         {}-{} ({})",
+                        self.typed.symbols[v].name,
+                        self.line(range),
+                        self.sm.lookup(range.hi.saturating_sub(1)).line,
+                        u.reason.message()
+                    ));
+                }
+            }
+        }
+        let text = self.section_text(b, &dims, false);
+        Ok((dims, text))
+    }
+
+    /// What the range's regions touch of `b` by the analysis. Accesses under a condition may
+    /// name elements outside the object (the condition guards them), so they must lie inside
+    /// what the unconditional ones touch.
+    fn touched_section(
+        &self,
+        b: BaseId,
+        tree: &Tree,
+        guarded: &[Span],
+    ) -> Result<Vec<DimRange>, String> {
         let fa = self.fa();
-        let base = &fa.bases[b.0 as usize];
         let is_call = |s: Span| fa.calls.iter().any(|c| c.span == s);
         let unsure = |s: Span| is_call(s) || guarded.iter().any(|g| s.lo >= g.lo && s.hi <= g.hi);
         let mut sure: Option<Section> = None;
@@ -468,8 +670,7 @@ impl FnPlan<'_, '_> {
                 }
             }
         }
-        let whole = self.whole_array(b);
-        let proven = match (&sure, &other) {
+        match (&sure, &other) {
             (Some(Ok(d)), None) => Ok(d.clone()),
             (Some(Ok(d)), Some((Ok(g), _))) if contains(d, g) => Ok(d.clone()),
             (Some(Err(u)), _) | (_, Some((Err(u), _))) => Err(u.reason.message()),
@@ -479,27 +680,167 @@ impl FnPlan<'_, '_> {
                 self.line(*s)
             )),
             (None, None) => Err("no kernel touches it".to_owned()),
+        }
+    }
+
+    /// The sections the regions' map clauses name for `b` (with the clause's span), and
+    /// whether some region of the range touches `b` without naming it.
+    #[allow(clippy::type_complexity)]
+    fn user_sections(
+        &self,
+        b: BaseId,
+        tree: &Tree,
+    ) -> Result<(Vec<(Span, Vec<DimRange>)>, bool), String> {
+        let base = &self.fa().bases[b.0 as usize];
+        let Some(root) = base.root else {
+            return Err("it has no variable to name it by".to_owned());
         };
-        let dims = match (proven, whole) {
-            (Ok(d), _) => d,
-            (Err(_), Some(w)) => w,
-            (Err(why), None) => return Err(why),
-        };
-        let text = self.section_text(b, &dims, false);
-        // a region that maps the base itself must map this very section, or the runtime
-        // would find its section partly present
-        for (span, written) in self.user_maps(b, tree) {
-            let same = written == text
-                || (written == base.name && self.whole_array(b).as_ref() == Some(&dims));
-            if !same {
-                return Err(format!(
-                    "the region at line {} maps it as '{written}', not as the section its \
-                     kernels touch ('{text}')",
-                    self.line(span)
-                ));
+        let mut out = Vec::new();
+        let mut implicit = false;
+        for t in tree.targets() {
+            let span = tree.nodes[t].span;
+            let touches = self.region_at(span).is_some_and(|r| {
+                self.ua
+                    .sections(self.fi, Scope::Region(r))
+                    .iter()
+                    .any(|s| s.base == b)
+            });
+            let Some(r) = self
+                .oplan
+                .regions
+                .iter()
+                .find(|r| r.directive.span.lo == span.lo)
+            else {
+                implicit |= touches;
+                continue;
+            };
+            let items = r
+                .params
+                .iter()
+                .filter_map(|p| p.map.as_ref())
+                .chain(r.extra_maps.iter());
+            let mut named = false;
+            for m in items.filter(|m| !m.implicit) {
+                let Some(id) = ompcc_omp::base_ident(m.expr) else {
+                    continue;
+                };
+                if self.typed.ident_symbols.get(&id.id) != Some(&root) {
+                    continue;
+                }
+                named = true;
+                let dims = self.clause_section(b, m.expr).ok_or_else(|| {
+                    format!(
+                        "the planner cannot follow the section '{}' of the map clause at line {}",
+                        self.text.get(m.expr.span.range()).unwrap_or("?"),
+                        self.line(m.span)
+                    )
+                })?;
+                out.push((m.span, dims));
+            }
+            implicit |= touches && !named;
+        }
+        Ok((out, implicit))
+    }
+
+    /// A map clause's list item as dimensions of `b` (`a[lo:len]`, `a[:len]`, a leading
+    /// section of a pointer to rows, the whole array).
+    fn clause_section(&self, b: BaseId, e: &ompcc_syntax::ast::Expr) -> Option<Vec<DimRange>> {
+        use ompcc_syntax::ast::ExprKind;
+        let base = &self.fa().bases[b.0 as usize];
+        let mut dims = Vec::new();
+        let mut at = e;
+        loop {
+            match &at.kind {
+                ExprKind::Paren(x) => at = x,
+                ExprKind::ArraySection {
+                    base: inner,
+                    lower,
+                    length,
+                } => {
+                    let lo = match lower {
+                        Some(l) => self.sym_of(l)?,
+                        None => SymExpr::int(0),
+                    };
+                    let len = self.sym_of(length.as_ref()?)?;
+                    let hi = lo.add(&len)?.add_const(-1)?;
+                    dims.push(DimRange { lo, hi });
+                    at = inner;
+                }
+                ExprKind::Ident(_) => break,
+                _ => return None,
             }
         }
-        Ok((dims, text))
+        dims.reverse();
+        // trailing dimensions not written are whole
+        let whole = self.whole_array(b);
+        while dims.len() < base.dims {
+            let d = dims.len();
+            let full = match &whole {
+                Some(w) => w[d].clone(),
+                None => {
+                    let ext = base.extents.get(d.checked_sub(1)?)?.clone().ok()?;
+                    DimRange {
+                        lo: SymExpr::int(0),
+                        hi: ext.add_const(-1)?,
+                    }
+                }
+            };
+            if dims.is_empty() && whole.is_none() {
+                return None;
+            }
+            dims.push(full);
+        }
+        (dims.len() == base.dims).then_some(dims)
+    }
+
+    /// An integer expression of a clause as a symbolic one: constants, integer variables,
+    /// `+ - *`, division and shifts by constants, integer casts.
+    fn sym_of(&self, e: &ompcc_syntax::ast::Expr) -> Option<SymExpr> {
+        use ompcc_syntax::ast::{BinaryOp, ExprKind, UnaryOp};
+        if let Some(ompcc_sema::consteval::ConstValue::Int(c)) = ompcc_sema::fold(self.typed, e) {
+            return i64::try_from(c.value).ok().map(SymExpr::int);
+        }
+        match &e.kind {
+            ExprKind::Paren(x) | ExprKind::Unary(UnaryOp::Plus, x) | ExprKind::Cast(_, x) => {
+                self.sym_of(x)
+            }
+            ExprKind::Unary(UnaryOp::Minus, x) => self.sym_of(x)?.neg(),
+            ExprKind::Ident(_) => {
+                let v = *self.typed.ident_symbols.get(&e.id)?;
+                let ty = self.typed.symbols[v].ty;
+                self.typed.types.is_integer(ty).then(|| SymExpr::var(v))
+            }
+            ExprKind::Binary(op, l, r) => {
+                let (a, c) = (self.sym_of(l)?, self.sym_of(r)?);
+                match op {
+                    BinaryOp::Add => a.add(&c),
+                    BinaryOp::Sub => a.sub(&c),
+                    BinaryOp::Mul => a.mul(&c),
+                    BinaryOp::Div => a.div(c.as_const()?),
+                    BinaryOp::Shl => a.scale(1i64.checked_shl(u32::try_from(c.as_const()?).ok()?)?),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// An array whose elements are `const`.
+    fn const_object(&self, b: BaseId) -> bool {
+        let base = &self.fa().bases[b.0 as usize];
+        let (BaseKind::Array { .. }, Some(root)) = (&base.kind, base.root) else {
+            return false;
+        };
+        let types = &self.typed.types;
+        let mut ty = self.typed.symbols[root].ty;
+        while let Some(e) = types.array_elem(ty) {
+            ty = e;
+        }
+        types
+            .canon(ty)
+            .quals
+            .contains(ompcc_sema::types::Quals::CONST)
+            || ty.quals.contains(ompcc_sema::types::Quals::CONST)
     }
 
     /// All of a fixed-size array, dimension by dimension.
@@ -547,49 +888,6 @@ impl FnPlan<'_, '_> {
         out
     }
 
-    /// The map items the regions of the range write for `b` (directive span, text without
-    /// blanks, `[:n]` as `[0:n]`).
-    fn user_maps(&self, b: BaseId, tree: &Tree) -> Vec<(Span, String)> {
-        let base = &self.fa().bases[b.0 as usize];
-        let Some(root) = base.root else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for t in tree.targets() {
-            let span = tree.nodes[t].span;
-            let Some(r) = self
-                .oplan
-                .regions
-                .iter()
-                .find(|r| r.directive.span.lo == span.lo)
-            else {
-                continue;
-            };
-            let items = r
-                .params
-                .iter()
-                .filter_map(|p| p.map.as_ref())
-                .chain(r.extra_maps.iter());
-            for m in items.filter(|m| !m.implicit) {
-                let Some(id) = ompcc_omp::base_ident(m.expr) else {
-                    continue;
-                };
-                if self.typed.ident_symbols.get(&id.id) != Some(&root) {
-                    continue;
-                }
-                let written: String = self
-                    .text
-                    .get(m.expr.span.range())
-                    .unwrap_or("?")
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect();
-                out.push((m.span, written.replace("[:", "[0:")));
-            }
-        }
-        out
-    }
-
     /// Per node: what it does to `b` (see [`NodeFacts`]).
     fn facts(
         &self,
@@ -603,6 +901,9 @@ impl FnPlan<'_, '_> {
             Ok(t) => (t.read, t.write),
             Err(_) => (true, true),
         };
+        // a `const` object is never written (an unknown call may only seem to write it),
+        // and copying into it would fault in read-only memory
+        let read_only = self.const_object(b);
         let mut facts = vec![NodeFacts::default(); tree.nodes.len()];
         for (n, node) in tree.nodes.iter().enumerate() {
             let fx = &mut facts[n];
@@ -630,6 +931,10 @@ impl FnPlan<'_, '_> {
                     fx.covers = fx.write && self.writes_all(b, r, mapped, guarded);
                 }
                 Kind::Seq(_) => {}
+            }
+            if read_only {
+                fx.write = false;
+                fx.head_write = false;
             }
         }
         Ok(facts)
@@ -872,8 +1177,10 @@ impl FnPlan<'_, '_> {
             };
             let how_out = if p.exit_from {
                 "copied back after it"
+            } else if p.live {
+                "released after it (the host copy is current there)"
             } else {
-                "released after it (the host does not read it afterwards)"
+                "released after it (the host does not use it afterwards)"
             };
             out.remarks.push(Remark {
                 span: range,
@@ -941,6 +1248,12 @@ impl FnPlan<'_, '_> {
         let Some(host) = self.host_section(p.base, node, from) else {
             return p.text.clone();
         };
+        // an update section must be contiguous (gcc and the OpenMP 4.5 rules): every
+        // dimension after the first spans what is mapped
+        let mut host = host;
+        for (h, m) in host.iter_mut().zip(&p.dims).skip(1) {
+            *h = m.clone();
+        }
         let clipped = clip(&host, &p.dims);
         let simple = |d: &[DimRange]| {
             !d.iter()
@@ -1058,6 +1371,23 @@ fn item_span(i: &BlockItem) -> Span {
         BlockItem::Pragma(p) => p.span,
         BlockItem::LocalLabels(s, _) => *s,
     }
+}
+
+/// The smallest section holding both (per dimension: the lower start, the higher end).
+fn hull(a: &[DimRange], b: &[DimRange]) -> Option<Vec<DimRange>> {
+    (a.len() == b.len())
+        .then(|| {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| {
+                    Some(DimRange {
+                        lo: x.lo.smin(&y.lo)?,
+                        hi: x.hi.smax(&y.hi)?,
+                    })
+                })
+                .collect()
+        })
+        .flatten()
 }
 
 /// `outer` provably contains `inner`, dimension by dimension.

@@ -556,7 +556,24 @@ pub fn offload(
     if emitter.error_count() > 0 {
         return Err(None);
     }
-    for d in &ompcc_omp::unmapped_pointer_warnings(&plan) {
+    // the access analysis' sections for the W0912 help, only when some pointer is unmapped
+    let unmapped = plan.regions.iter().any(|r| {
+        r.params.iter().any(|p| {
+            p.pass == ompcc_omp::Pass::DevicePtr && p.map.as_ref().is_some_and(|m| m.implicit)
+        })
+    });
+    let suggestions = if unmapped {
+        ompcc_dataplan::suggested_maps(&checked.tu, &checked.typed)
+    } else {
+        Vec::new()
+    };
+    let suggest = |at: ompcc_diag::Span, sym: ompcc_sema::SymbolId| {
+        suggestions
+            .iter()
+            .find(|(s, v, _)| s.lo == at.lo && *v == sym)
+            .map(|(_, _, c)| c.clone())
+    };
+    for d in &ompcc_omp::unmapped_pointer_warnings(&plan, &suggest) {
         emitter.emit(d, &checked.source_map);
     }
     let module = device_module(checked, Some(&plan), opts, &mut emitter)?;

@@ -14,12 +14,17 @@
 //! no `target enter data` of the function maps a list item of that variable.
 
 use ompcc_diag::{Diagnostic, Span};
+use ompcc_sema::SymbolId;
 use ompcc_syntax::ast::{Expr, ExprKind, OmpDirectiveKind, Symbol};
 
 use crate::{OffloadPlan, Pass, base_ident};
 
-/// The W0912 warnings of a plan, in region order.
-pub fn unmapped_pointer_warnings(plan: &OffloadPlan<'_>) -> Vec<Diagnostic> {
+/// The W0912 warnings of a plan, in region order. `suggest(region statement, pointer)` gives
+/// the map clause the region's accesses call for, when the access analysis knows it.
+pub fn unmapped_pointer_warnings(
+    plan: &OffloadPlan<'_>,
+    suggest: &dyn Fn(Span, SymbolId) -> Option<String>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for r in &plan.regions {
         let func = r.function.span;
@@ -69,11 +74,20 @@ pub fn unmapped_pointer_warnings(plan: &OffloadPlan<'_>) -> Vec<Diagnostic> {
                     "without a map, the device gets '{name}' pointing into data mapped before \
                      the region, or its host address when there is none (a fault on the device)"
                 ))
-                .with_help(format!(
-                    "add map(tofrom: {name}[0:COUNT]) (COUNT: the elements the region uses; to: \
-                     or from: when it only reads or only writes them) to the target directive, \
-                     or map it with 'target data' / 'target enter data' first"
-                )),
+                .with_help(
+                    match suggest(Span::new(r.directive.span.lo, r.directive.span.lo), p.sym) {
+                        Some(clause) => format!(
+                            "add {clause} to the target directive (the elements the region \
+                             uses), or build with -fopenmp-plan-data and ompcc maps it"
+                        ),
+                        None => format!(
+                            "add map(tofrom: {name}[0:COUNT]) (COUNT: the elements the region \
+                             uses; to: or from: when it only reads or only writes them) to the \
+                             target directive, or map it with 'target data' / 'target enter \
+                             data' first"
+                        ),
+                    },
+                ),
             );
         }
     }
