@@ -100,9 +100,12 @@ impl Tree {
         parent: NodeId,
         regions: &[Span],
     ) -> Result<NodeId, Refusal> {
+        // host-only statements are leaves, except an `if`: an update its arm needs goes
+        // inside the arm rather than before the `if`, where it would run on every path
         if !regions
             .iter()
             .any(|r| r.lo >= s.span.lo && r.lo < s.span.hi)
+            && !matches!(s.kind, StmtKind::If(..) | StmtKind::Compound(_))
         {
             return Ok(self.push(s.span, anchor, Some(parent), Kind::Leaf));
         }
