@@ -34,10 +34,10 @@ mod tree;
 
 use ompcc_access::{BaseId, BaseKind, DimRange, Provenance, Scope, UnitAccesses};
 
-use section::contains;
 use ompcc_diag::{SourceMap, Span};
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::{BlockItem, ExternalDecl, FunctionDef, TranslationUnit};
+use section::contains;
 
 pub use edit::{annotate, apply_preprocessed};
 pub use suggest::suggested_maps;
@@ -138,7 +138,6 @@ pub fn plan(
     out.remarks.sort_by_key(|r| (r.span.lo, r.missed));
     out
 }
-
 
 struct FnPlan<'a, 'u> {
     ua: &'a UnitAccesses<'u>,
@@ -336,7 +335,10 @@ impl FnPlan<'_, '_> {
                         let r = self.unit(&m, &tree, &guarded, range, f, &planned);
                         (m, r)
                     }
-                    Ok(m) => (m, Err("a pointer it is exchanged with is not planned".to_owned())),
+                    Ok(m) => (
+                        m,
+                        Err("a pointer it is exchanged with is not planned".to_owned()),
+                    ),
                     Err(why) => (vec![b], Err(why)),
                 };
                 match result {
@@ -648,8 +650,7 @@ impl FnPlan<'_, '_> {
                             }
                         }
                         // a swap group's objects are valid only together
-                        fx.covers =
-                            !swapped && fx.write && self.writes_all(b, r, mapped, guarded);
+                        fx.covers = !swapped && fx.write && self.writes_all(b, r, mapped, guarded);
                     }
                     Kind::Seq(_) => {}
                 }
@@ -699,7 +700,6 @@ impl FnPlan<'_, '_> {
             )
         })
     }
-
 }
 
 fn item_span(i: &BlockItem) -> Span {
@@ -710,4 +710,3 @@ fn item_span(i: &BlockItem) -> Span {
         BlockItem::LocalLabels(s, _) => *s,
     }
 }
-

@@ -201,7 +201,11 @@ impl FnPlan<'_, '_> {
 
     /// A map clause's list item as dimensions of `b` (`a[lo:len]`, `a[:len]`, a leading
     /// section of a pointer to rows, the whole array).
-    pub(crate) fn clause_section(&self, b: BaseId, e: &ompcc_syntax::ast::Expr) -> Option<Vec<DimRange>> {
+    pub(crate) fn clause_section(
+        &self,
+        b: BaseId,
+        e: &ompcc_syntax::ast::Expr,
+    ) -> Option<Vec<DimRange>> {
         use ompcc_syntax::ast::ExprKind;
         let base = &self.fa().bases[b.0 as usize];
         let mut dims = Vec::new();
@@ -378,7 +382,12 @@ impl FnPlan<'_, '_> {
     }
 
     /// What host code at `span` touches of `b` (reads and writes, or writes only), when known.
-    pub(crate) fn host_section(&self, b: BaseId, span: Span, reads_too: bool) -> Option<Vec<DimRange>> {
+    pub(crate) fn host_section(
+        &self,
+        b: BaseId,
+        span: Span,
+        reads_too: bool,
+    ) -> Option<Vec<DimRange>> {
         let s = self
             .ua
             .sections(self.fi, Scope::Range(span))

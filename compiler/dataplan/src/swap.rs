@@ -49,20 +49,24 @@ pub(crate) fn swap_groups(
     }
     let mut groups: Vec<Vec<SymbolId>> = Vec::new();
     let mut roots: Vec<usize> = Vec::new();
-    for k in 0..vars.len() {
+    for (k, &v) in vars.iter().enumerate() {
         let r = find(&mut parent, k);
         match roots.iter().position(|&x| x == r) {
-            Some(g) => groups[g].push(vars[k]),
+            Some(g) => groups[g].push(v),
             None => {
                 roots.push(r);
-                groups.push(vec![vars[k]]);
+                groups.push(vec![v]);
             }
         }
     }
     groups
         .into_iter()
         .filter(|g| g.iter().all(|v| !w.other.contains(v)))
-        .map(|g| g.into_iter().filter(|&v| declared_before(v)).collect::<Vec<_>>())
+        .map(|g| {
+            g.into_iter()
+                .filter(|&v| declared_before(v))
+                .collect::<Vec<_>>()
+        })
         .filter(|g| g.len() >= 2)
         .collect()
 }
@@ -187,7 +191,10 @@ impl Writes<'_> {
                     found.push((self.var(l), src));
                 }
                 ExprKind::Unary(
-                    UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec
+                    UnaryOp::PreInc
+                    | UnaryOp::PreDec
+                    | UnaryOp::PostInc
+                    | UnaryOp::PostDec
                     | UnaryOp::AddrOf,
                     v,
                 ) => found.push((self.var(v), None)),
