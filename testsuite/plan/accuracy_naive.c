@@ -6,8 +6,9 @@
  *
  * What a new user writes: every launch maps the scores and labels `tofrom` (and the count).
  * A planner should: hoist the maps of `scores` and `labels` out of the k loop, as `to` only
- * (the kernel never writes them, and the host never writes them after initializing), so the
- * big input crosses once; per launch only the count moves (it is a reduction the host prints).
+ * (the kernel never writes them, and the host never writes them after initializing, so the
+ * host's read at line 48 needs no copy back), so the big input crosses
+ * once; per launch only the count moves (a reduction the host prints at line 43).
  */
 // plan-data: time-stepped
 #include <stdio.h>

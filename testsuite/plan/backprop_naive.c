@@ -9,8 +9,9 @@
  * A planner should: hoist `input` (read-only: `to` once), `w` (`to` once, `from` once after
  * the loop: the host checksums it) and `oldw` (`to` once: the host zeroed it; never back)
  * out of the epoch loop; per epoch move only `partial` and the bias row of the weights
- * (`w[0:W]`, read by the host when it finishes the sums) device-to-host after the forward
- * kernel, and `delta` host-to-device before the adjust kernel (the host wrote it).
+ * (`w[0:W]`), which the host reads when it finishes the sums (lines 62
+ * and 64), device-to-host after the forward kernel, and `delta`, which the
+ * host writes at line 71, host-to-device before the adjust kernel.
  */
 // plan-data: time-stepped
 #include <stdio.h>

@@ -6,10 +6,10 @@
  * What a new user writes: both kernels map every array `tofrom` on every level, the flag too.
  * A planner should: hoist the graph (`rowp`, `adj`: read-only, `to` once) and the node arrays
  * out of the level loop into one data region, copy in only what the host initialized before
- * the loop, keep `stop` as the only per-level transfer (the host writes it before the second
- * kernel and reads it in the loop condition: `to` before, `from` after), and copy back only
- * `cost`, the array the host reads after the loop (`mask`, `next`, `visited` are device-only
- * after initialization).
+ * the loop, keep `stop` as the only per-level transfer (the host writes it at line 53,
+ * before the second kernel, and reads it in the loop condition at line 64: `to` before,
+ * `from` after), and copy back only `cost`, the array the host reads after the loop (line
+ * 68); `mask`, `next`, `visited` are device-only after initialization.
  */
 // plan-data: time-stepped
 #include <stdio.h>

@@ -9,8 +9,9 @@
  * A planner should: hoist everything out of the iteration loop into one data region: the
  * matrix (`rowp`, `col`, `val`) `to` only; `r` and `p` `to` (the host initialized them) and
  * never back (the host does not read them after the loop); `q` `alloc` (device-only); `x`
- * `to` and `from` once (the host reads it after the loop). Per iteration only the reduction
- * values move; alpha and beta reach the kernels as firstprivate scalars.
+ * `to` and `from` once (the host reads it after the loop, line 90). Per
+ * iteration only the reduction values move (the host reads them at lines 65 and
+ * 77); alpha and beta reach the kernels as firstprivate scalars.
  */
 // plan-data: time-stepped
 #include <stdio.h>

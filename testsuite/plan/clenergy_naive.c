@@ -10,7 +10,8 @@
  * A planner should: hoist the grid's map out of both loops (`to` once, since the host zeroed
  * it; `from` once after the loops for the host's sums), allocate the atom buffer on the device
  * once and replace its per-kernel map by a `target update to(atominfo[0:4*CHUNK])` after the
- * host writes it (it is never copied back: the kernel only reads it).
+ * host writes it (lines 47-51; it is never copied
+ * back: the kernel only reads it).
  */
 // plan-data: time-stepped
 #include <math.h>

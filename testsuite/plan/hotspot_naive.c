@@ -7,8 +7,9 @@
  * A planner should: hoist the maps out of the step loop (one data region around it), map the
  * power map `to` only (never written), follow the pointer swap (both grids stay mapped, the
  * one written first needs no copy in: `alloc`), put a `target update from` of the probed row
- * only (`t[ROW*N:N]`) before the host loop that reads it, and copy back only the grid the
- * final checksum reads, once, after the loop.
+ * only (`t[ROW*N:N]`) inside the `if` of line 47, before the host
+ * loop that reads it (line 50), and copy back only the grid the final checksum
+ * reads (line 57), once, after the loop.
  */
 // plan-data: time-stepped
 #include <stdio.h>

@@ -12,8 +12,9 @@
  * (enter data after init_mesh fills it, exit data in finish), with `force` device-only
  * (`alloc`: calc_force writes it before advance reads it, the host never reads it), `mass`
  * `to` once; per step a `target update to` of the two boundary elements the host writes
- * (pos[0:1], vel[0:1]), a `target update from(vel[0:NODES])` only on reporting steps, and
- * `from` of `pos` and `vel` once for finish.
+ * (pos[0:1], vel[0:1], lines 68 and 69), a `target update
+ * from(vel[0:NODES])` only on reporting steps (report reads it at line 76),
+ * and `from` of `pos` and `vel` once for finish (line 84).
  */
 // plan-data: time-stepped
 #include <stdio.h>

@@ -8,7 +8,8 @@
  * A planner should: hoist both maps out of the two diagonal loops into one data region
  * (`ref` is read-only: `to`; `score` is read and written by the kernels: `to` once before the
  * first loop, `from` once after the second, because the traceback on the host reads all of
- * it) and move nothing between the kernels, since the host touches neither array there.
+ * it from line 67 on) and move nothing between the kernels, since the host
+ * touches neither array there.
  */
 // plan-data: time-stepped
 #include <stdio.h>

@@ -9,7 +9,7 @@
  * What a new user writes: every batch's kernel maps the whole table `tofrom`.
  * A planner should: hoist the table out of the batch loop as `to` only (it is never written
  * after initialization, on either side), so it crosses once; per batch only the reduction's
- * value moves.
+ * value moves (the host prints it at line 88).
  */
 // plan-data: time-stepped
 #include <stdio.h>
