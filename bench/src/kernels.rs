@@ -22,7 +22,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
-use ompcc_bench::process::{checked, first_lines, run_program};
+use ompcc_bench::process::{
+    build_ompcc, checked, command_text, first_lines, git_version, run_program,
+};
+use ompcc_bench::runner::{WorkDir, exit_code, list, repo_root, text};
 use ompcc_bench::{output, profile, ptx, ptxas, stats};
 
 /// Relative tolerance for checksums: contraction into FMA and reduction order change the
@@ -82,18 +85,6 @@ fn parse_args() -> Result<Args, String> {
         kernels: None,
     };
     let mut p = lexopt::Parser::from_env();
-    let text = |p: &mut lexopt::Parser| -> Result<String, String> {
-        p.value()
-            .map_err(|e| e.to_string())?
-            .into_string()
-            .map_err(|_| "arguments must be UTF-8".to_string())
-    };
-    let list = |s: String| -> Vec<String> {
-        s.split(',')
-            .map(|w| w.trim().to_string())
-            .filter(|w| !w.is_empty())
-            .collect()
-    };
     while let Some(arg) = p.next().map_err(|e| e.to_string())? {
         match arg {
             Long("levels") => {
@@ -208,44 +199,17 @@ struct CompileTime {
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("kernels: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("kernels: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_code("kernels", parse_args().and_then(|args| run(&args)))
 }
 
 /// Runs everything and prints the report; `Ok(false)` when some measurement failed.
 fn run(args: &Args) -> Result<bool, String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .ok_or("the bench crate has no parent folder")?
-        .to_path_buf();
+    let root = repo_root()?;
     let ompcc = match &args.ompcc {
         Some(p) => p.clone(),
         None => build_ompcc(&root)?,
     };
-    let temp;
-    let work = match &args.keep {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            dir.clone()
-        }
-        None => {
-            temp = tempfile::tempdir().map_err(|e| format!("temporary folder: {e}"))?;
-            temp.path().to_path_buf()
-        }
-    };
+    let work_dir = WorkDir::new(args.keep.as_deref())?;
     let env = Env {
         host_cc: std::env::var("OMPCC_HOST_CC").unwrap_or_else(|_| "cc".into()),
         ptxas: ptxas::find(),
@@ -255,7 +219,7 @@ fn run(args: &Args) -> Result<bool, String> {
             .unwrap_or_else(|| root.join("bench").join("kernels")),
         root,
         ompcc,
-        work,
+        work: work_dir.path().to_path_buf(),
         device: args.device,
         large: args.large,
     };
@@ -314,28 +278,6 @@ fn run(args: &Args) -> Result<bool, String> {
         && r.ablation.values().all(|m| m.errors.is_empty())
         && r.compile.values().all(Result::is_ok);
     Ok(all_ok)
-}
-
-/// `cargo build --release` of the compiler and the runtime library next to it.
-fn build_ompcc(root: &Path) -> Result<PathBuf, String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(&cargo)
-        .args(["build", "--release", "-p", "ompcc-driver", "-p", "ompcc-rt"])
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run {cargo}: {e}"))?;
-    if !status.success() {
-        return Err(format!("building ompcc failed ({status})"));
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    let ompcc = target.join("release").join("ompcc");
-    if ompcc.is_file() {
-        Ok(ompcc)
-    } else {
-        Err(format!("{} was not built", ompcc.display()))
-    }
 }
 
 /// The programs of `bench/kernels/` (sorted by name), each with the output of its reference
@@ -961,28 +903,6 @@ fn opt(v: Option<u32>) -> String {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
-}
-
-fn command_text(program: &str, args: &[&str]) -> String {
-    Command::new(program)
-        .args(args)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "?".into())
-}
-
-/// `git describe`-like: the short commit, `+dirty` when the tree has changes.
-fn git_version(root: &Path) -> String {
-    let root = root.to_string_lossy();
-    let commit = command_text("git", &["-C", &root, "rev-parse", "--short", "HEAD"]);
-    let status = command_text(
-        "git",
-        &["-C", &root, "status", "--porcelain", "--untracked-files=no"],
-    );
-    let dirty = !status.is_empty() && status != "?";
-    format!("`{commit}{}`", if dirty { "+dirty" } else { "" })
 }
 
 #[cfg(test)]

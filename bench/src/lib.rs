@@ -9,5 +9,6 @@ pub mod process;
 pub mod profile;
 pub mod ptx;
 pub mod ptxas;
+pub mod runner;
 pub mod sass;
 pub mod stats;

@@ -1,7 +1,9 @@
 //! Running the tools and programs a benchmark needs: a command to completion with its stdout,
 //! or a program under a wall-clock limit with both its streams. Failures come back as one-line
-//! messages that name the step and quote the first lines of the program's stderr.
+//! messages that name the step and quote the first lines of the program's stderr. Also the
+//! release build of ompcc and the version line the reports start with.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -81,4 +83,49 @@ pub fn first_lines(text: &str) -> String {
     } else {
         lines.join(" / ")
     }
+}
+
+/// `cargo build --release` of the compiler and the runtime library next to it.
+pub fn build_ompcc(root: &Path) -> Result<PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(&cargo)
+        .args(["build", "--release", "-p", "ompcc-driver", "-p", "ompcc-rt"])
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run {cargo}: {e}"))?;
+    if !status.success() {
+        return Err(format!("building ompcc failed ({status})"));
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    let ompcc = target.join("release").join("ompcc");
+    if ompcc.is_file() {
+        Ok(ompcc)
+    } else {
+        Err(format!("{} was not built", ompcc.display()))
+    }
+}
+
+/// The trimmed stdout of a command, `?` when it cannot run or fails (for report headers).
+pub fn command_text(program: &str, args: &[&str]) -> String {
+    Command::new(program)
+        .args(args)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "?".into())
+}
+
+/// `git describe`-like: the short commit, `+dirty` when the tree has changes.
+pub fn git_version(root: &Path) -> String {
+    let root = root.to_string_lossy();
+    let commit = command_text("git", &["-C", &root, "rev-parse", "--short", "HEAD"]);
+    let status = command_text(
+        "git",
+        &["-C", &root, "status", "--porcelain", "--untracked-files=no"],
+    );
+    let dirty = !status.is_empty() && status != "?";
+    format!("`{commit}{}`", if dirty { "+dirty" } else { "" })
 }

@@ -1,5 +1,6 @@
 //! The runtime's `OMPCC_PROFILE=json:PATH` file: per-kernel launches, time and, on the
-//! emulator, warp-level instructions and global-memory sectors/requests.
+//! emulator, warp-level instructions and global-memory sectors/requests; per direction, the
+//! count and bytes of the data transfers.
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -29,6 +30,43 @@ pub fn parse(json: &str) -> Result<BTreeMap<String, KernelRow>, String> {
     serde_json::from_str::<File>(json)
         .map(|f| f.kernels)
         .map_err(|e| format!("profile JSON: {e}"))
+}
+
+/// One direction's data transfers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+pub struct TransferRow {
+    /// Transfers (one per copy the runtime made).
+    pub count: u64,
+    /// Bytes moved.
+    pub bytes: u64,
+    /// Wall time of the copies, seconds.
+    pub total_s: f64,
+}
+
+/// The transfers of one program run: a direction without any is all zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Transfers {
+    pub host_to_device: TransferRow,
+    pub device_to_host: TransferRow,
+}
+
+#[derive(Deserialize)]
+struct TransferFile {
+    #[serde(default)]
+    transfers: BTreeMap<String, TransferRow>,
+}
+
+/// The host-to-device and device-to-host transfers of a profile file (the runtime writes a
+/// direction only when something moved in it).
+pub fn transfers(json: &str) -> Result<Transfers, String> {
+    let mut file = serde_json::from_str::<TransferFile>(json)
+        .map_err(|e| format!("profile JSON: {e}"))?
+        .transfers;
+    let mut take = |dir: &str| file.remove(dir).unwrap_or_default();
+    Ok(Transfers {
+        host_to_device: take("host_to_device"),
+        device_to_host: take("device_to_host"),
+    })
 }
 
 /// Totals over all kernels of one program.
@@ -101,6 +139,17 @@ mod tests {
         let t = Totals::of(&rows);
         assert_eq!(t.instructions, None);
         assert_eq!(t.sectors_per_request(), None);
+    }
+
+    #[test]
+    fn reads_transfers_per_direction() {
+        let t = transfers(JSON).unwrap();
+        assert_eq!(t.host_to_device.count, 2);
+        assert_eq!(t.host_to_device.bytes, 100);
+        assert_eq!(t.device_to_host, TransferRow::default());
+        let none = transfers(r#"{"kernels": {}}"#).unwrap();
+        assert_eq!(none, Transfers::default());
+        assert!(transfers(r#"{"transfers": {"host_to_device": 3}}"#).is_err());
     }
 
     #[test]

@@ -9,12 +9,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread;
 use std::time::Duration;
 
 use ompcc_testsuite::harness::{RunOutput, compare_outputs, ompcc_binary, run_with_timeout};
+use ompcc_testsuite::programs::{c_files, filtered, map_programs, program_name};
 
 /// Builds run two at a time: the machines running the suite have few cores.
 const WORKERS: usize = 2;
@@ -44,44 +42,13 @@ fn corpus_dir() -> PathBuf {
 
 /// Every `*.c` file in the corpus folder, sorted by name.
 fn corpus_programs() -> Vec<PathBuf> {
-    let dir = corpus_dir();
-    let entries = fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read the corpus folder {}: {e}", dir.display()));
-    let mut programs: Vec<PathBuf> = entries
-        .map(|e| e.expect("corpus folder entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    programs.sort();
-    programs
+    c_files(&corpus_dir())
 }
 
 /// The programs the build-and-run tests use: all of them, or with `OMPCC_CORPUS_FILTER=text`
-/// only those whose file name contains `text` (for quick iteration on one failure). A filter
-/// that matches nothing fails, so a typo cannot turn the test into a silent pass.
+/// only those whose file name contains `text` (for quick iteration on one failure).
 fn selected_programs() -> Vec<PathBuf> {
-    let all = corpus_programs();
-    let Ok(filter) = std::env::var("OMPCC_CORPUS_FILTER") else {
-        return all;
-    };
-    let chosen: Vec<PathBuf> = all
-        .into_iter()
-        .filter(|p| program_name(p).contains(&filter))
-        .collect();
-    assert!(
-        !chosen.is_empty(),
-        "OMPCC_CORPUS_FILTER={filter:?} matches no corpus program"
-    );
-    eprintln!(
-        "OMPCC_CORPUS_FILTER={filter:?}: running {} program(s)",
-        chosen.len()
-    );
-    chosen
-}
-
-fn program_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    filtered("OMPCC_CORPUS_FILTER", corpus_programs())
 }
 
 /// The exit code a program documents with `// expect-exit: N`, else 0.
@@ -104,28 +71,14 @@ fn for_each_program(
     programs: &[PathBuf],
     job: impl Fn(&Path, &Path) -> Result<(), String> + Sync,
 ) -> Vec<String> {
-    let next = AtomicUsize::new(0);
-    let failures = Mutex::new(Vec::new());
-    thread::scope(|scope| {
-        for _ in 0..WORKERS {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(program) = programs.get(i) else {
-                        break;
-                    };
-                    let scratch = tempfile::tempdir().expect("create a scratch folder");
-                    if let Err(msg) = job(program, scratch.path()) {
-                        let entry = (i, format!("{}: {msg}", program_name(program)));
-                        failures.lock().expect("failure list lock").push(entry);
-                    }
-                }
-            });
-        }
-    });
-    let mut failures = failures.into_inner().expect("failure list lock");
-    failures.sort();
-    failures.into_iter().map(|(_, msg)| msg).collect()
+    map_programs(programs, WORKERS, |program, scratch| {
+        job(program, scratch)
+            .err()
+            .map(|msg| format!("{}: {msg}", program_name(program)))
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 fn report(what: &str, total: usize, failures: &[String]) {

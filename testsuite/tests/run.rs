@@ -15,67 +15,25 @@
 //! `testsuite/run`), `OMPCC_RUN_JOBS` how many programs run at once (default 2), and
 //! `OMPCC_RUN_PTX_ARCHS=sm_80,sm_90` the architectures ptxas assembles for (a CUDA 13 ptxas has
 //! no sm_70; CI keeps the default three).
+//!
+//! Every program is also built with `-fopenmp-plan-data` (device and host fallback) and its
+//! annotated source (`--emit=annotated-c`) with gcc: the data planner never changes what a
+//! program prints.
+//!
+//! The building, running and comparing is `ompcc_testsuite::programs`, shared with `tests/plan.rs`.
 
-use std::collections::BTreeSet;
-use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use ompcc_testsuite::harness::{
-    RunOutput, compare_outputs_within, find_ptxas, ompcc_binary, require_ptxas, run_with_timeout,
+use ompcc_testsuite::harness::{find_ptxas, ompcc_binary, require_ptxas};
+use ompcc_testsuite::programs::{
+    Ptx, Suite, c_files, check_all, filtered, program_name, render_report,
 };
 
-/// Programs run two at a time by default: the machines running the suite have few cores.
-const WORKERS: usize = 2;
-/// Relative tolerance for numbers printed with a fraction or an exponent: reductions combine
-/// float partial sums in a schedule-dependent order, and device math functions may differ from
-/// glibc's by an ulp or two. Integers and words always compare exactly.
-const REL_TOL: f64 = 1e-6;
-/// Every program finishes in well under a second on the emulator; the limit only catches hangs
-/// (with room for a loaded machine).
-const RUN_LIMIT: Duration = Duration::from_secs(30);
-const COMPILE_LIMIT: Duration = Duration::from_secs(120);
-
-const REF_CC: &str = "gcc";
-/// The reference build: no offload compilation, strict warnings. gcc drops variables that only
-/// appear in data-mapping directives before its unused-variable checks, so those two warnings
-/// would flag correct programs.
-const REF_FLAGS: &[&str] = &[
-    "-fopenmp",
-    "-foffload=disable",
-    "-std=gnu11",
-    "-O2",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-Wno-unused-variable",
-    "-Wno-unused-parameter",
-];
-const LIBS: &[&str] = &["-lm"];
 const OPT_LEVELS: &[&str] = &["-O0", "-O1", "-O2", "-O3"];
 /// The level whose build also runs on the host fallback and whose PTX goes through ptxas.
 const HOST_LEVEL: &str = "-O2";
-const PTX_ARCHS: &[&str] = &["sm_70", "sm_80", "sm_90"];
-/// The reference must print the same with these OpenMP thread counts (outputs may not depend on
-/// the schedule).
-const REF_THREADS: &[&str] = &["1", "3"];
-
-/// Environment of every run. Idle OpenMP threads sleep instead of spinning (several programs run
-/// at once on few cores), and the emulator uses one host thread, so the parallelism of the suite
-/// is over programs. A block that issues 50M warp instructions (the largest program needs well
-/// under 5M) is an endless loop: the emulator stops it with an error instead of running into
-/// the time limit.
-const RUN_ENV: &[(&str, &str)] = &[
-    ("OMP_WAIT_POLICY", "passive"),
-    ("OMP_NUM_THREADS", "2"),
-    ("OMPCC_EMU_THREADS", "1"),
-    ("OMPCC_EMU_MAX_BLOCK_INSTS", "50000000"),
-];
 
 const MIN_PROGRAMS: usize = 85;
 const MAX_LINES: usize = 120;
@@ -176,76 +134,9 @@ fn run_dir() -> PathBuf {
     }
 }
 
-/// Programs checked at once: `OMPCC_RUN_JOBS`, else [`WORKERS`].
-fn workers() -> usize {
-    match std::env::var("OMPCC_RUN_JOBS") {
-        Ok(v) => v
-            .parse::<usize>()
-            .ok()
-            .filter(|n| *n > 0)
-            .unwrap_or_else(|| panic!("OMPCC_RUN_JOBS={v:?}: expected a positive number")),
-        Err(_) => WORKERS,
-    }
-}
-
-/// The architectures ptxas assembles for: `OMPCC_RUN_PTX_ARCHS=a,b`, else [`PTX_ARCHS`].
-fn ptx_archs() -> Vec<String> {
-    match std::env::var("OMPCC_RUN_PTX_ARCHS") {
-        Ok(v) => {
-            let archs: Vec<String> = v
-                .split(',')
-                .map(|a| a.trim().to_string())
-                .filter(|a| !a.is_empty())
-                .collect();
-            assert!(
-                archs.iter().all(|a| a.starts_with("sm_")),
-                "OMPCC_RUN_PTX_ARCHS={v:?}: expected a list like sm_80,sm_90"
-            );
-            archs
-        }
-        Err(_) => PTX_ARCHS.iter().map(|a| a.to_string()).collect(),
-    }
-}
-
 /// Every `*.c` file in `testsuite/run`, sorted by name.
 fn all_programs() -> Vec<PathBuf> {
-    let dir = run_dir();
-    let entries = fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read the run-test folder {}: {e}", dir.display()));
-    let mut programs: Vec<PathBuf> = entries
-        .map(|e| e.expect("run-test folder entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    programs.sort();
-    programs
-}
-
-/// All programs, or with `OMPCC_RUN_FILTER=text` those whose name contains `text`; a filter that
-/// matches nothing fails, so a typo cannot turn the test into a silent pass.
-fn selected_programs() -> Vec<PathBuf> {
-    let all = all_programs();
-    let Ok(filter) = std::env::var("OMPCC_RUN_FILTER") else {
-        return all;
-    };
-    let chosen: Vec<PathBuf> = all
-        .into_iter()
-        .filter(|p| program_name(p).contains(&filter))
-        .collect();
-    assert!(
-        !chosen.is_empty(),
-        "OMPCC_RUN_FILTER={filter:?} matches no run-test program"
-    );
-    eprintln!(
-        "OMPCC_RUN_FILTER={filter:?}: running {} program(s)",
-        chosen.len()
-    );
-    chosen
-}
-
-fn program_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    c_files(&run_dir())
 }
 
 /// Collapses white space and drops it around `:` and after `(`, so `reduction(+ : s)` and
@@ -259,439 +150,6 @@ fn normalize(line: &str) -> String {
         out.push_str(word);
     }
     out.replace(" :", ":").replace(": ", ":")
-}
-
-/// One failed check of one program.
-struct Failure {
-    program: String,
-    /// Which build or run: `gcc`, `ompcc -O2 emu`, `ptxas sm_80`, ...
-    config: String,
-    /// One line for the table.
-    summary: String,
-    /// Everything useful for debugging (diagnostics, stderr tail, the differing lines).
-    detail: String,
-}
-
-/// The failures of one program, collected as its checks run.
-struct Checks<'a> {
-    program: &'a str,
-    failures: Vec<Failure>,
-}
-
-impl Checks<'_> {
-    fn fail(&mut self, config: &str, summary: impl Into<String>, detail: impl Into<String>) {
-        self.failures.push(Failure {
-            program: self.program.to_string(),
-            config: config.to_string(),
-            summary: summary.into(),
-            detail: detail.into(),
-        });
-    }
-}
-
-/// The last `max` lines of `text`: enough of a long stderr to see the error.
-fn tail(text: &str, max: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let start = lines.len().saturating_sub(max);
-    lines[start..].join("\n")
-}
-
-/// The first line of `text` that is not empty, for the summary column.
-fn first_line(text: &str) -> String {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("")
-        .to_string()
-}
-
-/// Runs a compiler with a time limit in the scratch folder (leftovers go away with it).
-/// `Ok` holds its stdout; `Err` holds (summary, detail).
-fn compile(cmd: &mut Command, scratch: &Path, tag: &str) -> Result<String, (String, String)> {
-    let out = run_with_timeout(cmd.current_dir(scratch), scratch, tag, COMPILE_LIMIT)
-        .map_err(|e| (format!("cannot start: {e}"), String::new()))?;
-    if out.status.is_none_or(|s| !s.success()) {
-        let first = out
-            .stderr
-            .lines()
-            .find(|l| l.contains("error"))
-            .map(str::trim)
-            .map(str::to_string)
-            .unwrap_or_else(|| first_line(&out.stderr));
-        return Err((
-            format!("build failed ({}): {first}", out.describe_end()),
-            tail(&out.stderr, 30),
-        ));
-    }
-    Ok(out.stdout)
-}
-
-fn run(exe: &Path, scratch: &Path, tag: &str, env: &[(&str, &str)]) -> Result<RunOutput, String> {
-    let mut cmd = Command::new(exe);
-    cmd.current_dir(scratch)
-        .envs(RUN_ENV.iter().copied())
-        .envs(env.iter().copied());
-    run_with_timeout(&mut cmd, scratch, tag, RUN_LIMIT).map_err(|e| format!("cannot run: {e}"))
-}
-
-/// Checks a run of an ompcc build against the reference output: exit status 0 and the same
-/// stdout within [`REL_TOL`]. Returns whether it passed.
-fn check_run(checks: &mut Checks, config: &str, out: &RunOutput, reference: &str) -> bool {
-    if out.status.and_then(|s| s.code()) != Some(0) {
-        let err_line = out
-            .stderr
-            .lines()
-            .find(|l| l.contains("error"))
-            .map(str::trim)
-            .map(str::to_string)
-            .unwrap_or_else(|| first_line(&out.stderr));
-        checks.fail(
-            config,
-            format!("{}: {err_line}", out.describe_end()),
-            format!(
-                "stderr (tail):\n{}\nstdout (tail):\n{}",
-                tail(&out.stderr, 20),
-                tail(&out.stdout, 10)
-            ),
-        );
-        return false;
-    }
-    if let Some(diff) = compare_outputs_within(reference, &out.stdout, REL_TOL) {
-        let summary = diff.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-        checks.fail(config, format!("output differs: {summary}"), diff);
-        return false;
-    }
-    true
-}
-
-/// The device the per-level builds run on: `emu` unless `OMPCC_RUN_DEVICE=cuda`.
-fn run_device() -> &'static str {
-    match std::env::var("OMPCC_RUN_DEVICE").as_deref() {
-        Ok("cuda") => "cuda",
-        Ok("emu") | Err(_) => "emu",
-        Ok(other) => panic!("OMPCC_RUN_DEVICE={other:?}: expected emu or cuda"),
-    }
-}
-
-/// The emulator really ran a kernel: with `OMPCC_INFO=1` the runtime names the device it
-/// opened (`device 0: emu:0 (PTX emulator, ...)`) and logs each launch
-/// (`FILE:L:C: launch 'KERNEL' on device 0: ...`).
-fn check_emu_launch(checks: &mut Checks, config: &str, stderr: &str) {
-    let opened = format!("ompcc-rt: info: device 0: {}", run_device());
-    let emu_opened = stderr.lines().any(|l| l.starts_with(&opened));
-    let launched = stderr.lines().any(|l| {
-        l.starts_with("ompcc-rt: info: ") && l.contains(": launch '") && l.contains("on device 0:")
-    });
-    if !(emu_opened && launched) {
-        let what = if emu_opened {
-            "no kernel launch logged on the emulator (target regions ran on the host)"
-        } else {
-            "the emulator device was never opened (OMPCC_INFO=1 logged no `device 0: emu`)"
-        };
-        checks.fail(
-            config,
-            what,
-            format!("stderr (tail):\n{}", tail(stderr, 20)),
-        );
-    }
-}
-
-/// A program of [`NOT_YET_SUPPORTED`]: the ompcc build must fail with diagnostic `code`.
-fn check_not_yet_supported(
-    checks: &mut Checks,
-    program: &Path,
-    scratch: &Path,
-    ompcc: &Path,
-    code: &str,
-) {
-    let mut cmd = Command::new(ompcc);
-    cmd.args(["-fopenmp", HOST_LEVEL, "-c"])
-        .arg(program)
-        .arg("-o")
-        .arg(scratch.join("unsupported.o"));
-    match compile(&mut cmd, scratch, "unsupported") {
-        Ok(_) => checks.fail(
-            "ompcc (not yet supported)",
-            "it builds now: remove it from NOT_YET_SUPPORTED so its output is checked",
-            "",
-        ),
-        Err((summary, detail)) if !detail.contains(&format!("[{code}]")) => checks.fail(
-            "ompcc (not yet supported)",
-            format!("expected diagnostic {code}, got: {summary}"),
-            detail,
-        ),
-        Err(_) => {}
-    }
-}
-
-/// Assembles `ptx` with ptxas for every architecture of [`ptx_archs`].
-fn check_ptxas(checks: &mut Checks, ptxas: &Path, ptx: &str, scratch: &Path) {
-    let file = scratch.join("prog.ptx");
-    if let Err(e) = fs::write(&file, ptx) {
-        checks.fail("ptxas", format!("cannot write the PTX: {e}"), "");
-        return;
-    }
-    for arch in &ptx_archs() {
-        let mut cmd = Command::new(ptxas);
-        cmd.args(["-arch", arch, "-o"])
-            .arg(scratch.join(format!("prog.{arch}.cubin")))
-            .arg(&file);
-        if let Err((summary, detail)) = compile(&mut cmd, scratch, &format!("ptxas-{arch}")) {
-            checks.fail(&format!("ptxas {arch}"), summary, detail);
-        }
-    }
-}
-
-/// Every check of one program; returns its failures (empty when it passes).
-fn check_program(
-    program: &Path,
-    scratch: &Path,
-    ompcc: &Path,
-    ptxas: Option<&Path>,
-) -> Vec<Failure> {
-    let name = program_name(program);
-    let mut checks = Checks {
-        program: &name,
-        failures: Vec::new(),
-    };
-
-    // The reference: gcc, run with two thread counts that must agree.
-    let ref_exe = scratch.join("ref");
-    let mut cmd = Command::new(REF_CC);
-    cmd.args(REF_FLAGS)
-        .arg(program)
-        .arg("-o")
-        .arg(&ref_exe)
-        .args(LIBS);
-    if let Err((summary, detail)) = compile(&mut cmd, scratch, "gcc") {
-        checks.fail("gcc", summary, detail);
-        return checks.failures;
-    }
-    let mut reference: Option<String> = None;
-    for threads in REF_THREADS {
-        let config = format!("gcc OMP_NUM_THREADS={threads}");
-        let out = match run(&ref_exe, scratch, "ref", &[("OMP_NUM_THREADS", threads)]) {
-            Ok(out) => out,
-            Err(e) => {
-                checks.fail(&config, e, "");
-                return checks.failures;
-            }
-        };
-        if out.status.and_then(|s| s.code()) != Some(0) {
-            checks.fail(&config, out.describe_end(), tail(&out.stderr, 20));
-            return checks.failures;
-        }
-        match &reference {
-            None => reference = Some(out.stdout),
-            Some(first) if *first != out.stdout => {
-                let diff = compare_outputs_within(first, &out.stdout, 0.0).unwrap_or_default();
-                checks.fail(
-                    &config,
-                    "reference output depends on the thread count",
-                    diff,
-                );
-                return checks.failures;
-            }
-            Some(_) => {}
-        }
-    }
-    let reference = reference.unwrap_or_default();
-    if let Some((_, code)) = NOT_YET_SUPPORTED.iter().find(|(n, _)| *n == name) {
-        check_not_yet_supported(&mut checks, program, scratch, ompcc, code);
-        return checks.failures;
-    }
-
-    // ompcc at every level: the emulator, and the host fallback at HOST_LEVEL.
-    for level in OPT_LEVELS {
-        let exe = scratch.join(format!("ompcc{level}"));
-        let mut cmd = Command::new(ompcc);
-        cmd.args(["-fopenmp", level])
-            .arg(program)
-            .arg("-o")
-            .arg(&exe)
-            .args(LIBS);
-        if let Err((summary, detail)) = compile(&mut cmd, scratch, &format!("ompcc{level}")) {
-            checks.fail(&format!("ompcc {level}"), summary, detail);
-            continue;
-        }
-        let device = run_device();
-        let config = format!("ompcc {level} {device}");
-        match run(
-            &exe,
-            scratch,
-            &format!("{device}{level}"),
-            &[("OMPCC_DEVICE", device), ("OMPCC_INFO", "1")],
-        ) {
-            Ok(out) => {
-                if check_run(&mut checks, &config, &out, &reference) {
-                    check_emu_launch(&mut checks, &config, &out.stderr);
-                }
-            }
-            Err(e) => checks.fail(&config, e, ""),
-        }
-        if *level == HOST_LEVEL {
-            let config = format!("ompcc {level} host");
-            match run(
-                &exe,
-                scratch,
-                &format!("host{level}"),
-                &[("OMPCC_DEVICE", "host")],
-            ) {
-                Ok(out) => {
-                    check_run(&mut checks, &config, &out, &reference);
-                }
-                Err(e) => checks.fail(&config, e, ""),
-            }
-        }
-    }
-
-    check_planned(&mut checks, program, scratch, ompcc, &reference);
-
-    // The device code as PTX: one kernel at least (every program has a target region), and
-    // ptxas accepts it.
-    let mut cmd = Command::new(ompcc);
-    cmd.args(["-fopenmp", HOST_LEVEL, "--emit=ptx"])
-        .arg(program);
-    match compile(&mut cmd, scratch, "emit-ptx") {
-        Err((summary, detail)) => checks.fail("ompcc --emit=ptx", summary, detail),
-        Ok(ptx) => {
-            if !ptx.lines().any(|l| l.contains(".entry")) {
-                checks.fail(
-                    "ompcc --emit=ptx",
-                    "the PTX has no .entry (no kernel for the target regions)",
-                    tail(&ptx, 20),
-                );
-            }
-            if let Some(ptxas) = ptxas {
-                check_ptxas(&mut checks, ptxas, &ptx, scratch);
-            }
-        }
-    }
-    checks.failures
-}
-
-/// The data planner never changes what a program prints: built with `-fopenmp-plan-data` it
-/// runs on the device like the others, and its annotated source (`--emit=annotated-c`: the
-/// planned directives written into the user's file) built by gcc prints the reference too.
-fn check_planned(
-    checks: &mut Checks<'_>,
-    program: &Path,
-    scratch: &Path,
-    ompcc: &Path,
-    reference: &str,
-) {
-    let exe = scratch.join("planned");
-    let mut cmd = Command::new(ompcc);
-    cmd.args(["-fopenmp", "-fopenmp-plan-data", HOST_LEVEL])
-        .arg(program)
-        .arg("-o")
-        .arg(&exe)
-        .args(LIBS);
-    let device = run_device();
-    let config = format!("ompcc {HOST_LEVEL} -fopenmp-plan-data {device}");
-    match compile(&mut cmd, scratch, "planned") {
-        Err((summary, detail)) => checks.fail(&config, summary, detail),
-        Ok(_) => match run(
-            &exe,
-            scratch,
-            "planned",
-            &[("OMPCC_DEVICE", device), ("OMPCC_INFO", "1")],
-        ) {
-            Ok(out) => {
-                if check_run(checks, &config, &out, reference) {
-                    check_emu_launch(checks, &config, &out.stderr);
-                }
-            }
-            Err(e) => checks.fail(&config, e, ""),
-        },
-    }
-    let annotated = scratch.join("annotated.c");
-    let mut cmd = Command::new(ompcc);
-    cmd.args(["-fopenmp", "--emit=annotated-c"])
-        .arg(program)
-        .arg("-o")
-        .arg(&annotated);
-    let config = "gcc on ompcc --emit=annotated-c";
-    if let Err((summary, detail)) = compile(&mut cmd, scratch, "annotate") {
-        checks.fail(config, summary, detail);
-        return;
-    }
-    // the annotated file keeps the program's own #include "..." lines working
-    let exe = scratch.join("annotated");
-    let mut cmd = Command::new(REF_CC);
-    cmd.args(REF_FLAGS)
-        .arg("-I")
-        .arg(program.parent().unwrap_or(Path::new(".")))
-        .arg(&annotated)
-        .arg("-o")
-        .arg(&exe)
-        .args(LIBS);
-    if let Err((summary, detail)) = compile(&mut cmd, scratch, "gcc-annotated") {
-        checks.fail(config, summary, detail);
-        return;
-    }
-    match run(&exe, scratch, "annotated", &[]) {
-        Ok(out) => {
-            check_run(checks, config, &out, reference);
-        }
-        Err(e) => checks.fail(config, e, ""),
-    }
-}
-
-/// Runs [`check_program`] over the programs with [`workers`] threads; failures come back in
-/// program order.
-fn check_all(programs: &[PathBuf], ompcc: &Path, ptxas: Option<&Path>) -> Vec<Failure> {
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::new());
-    thread::scope(|scope| {
-        for _ in 0..workers() {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(program) = programs.get(i) else {
-                        break;
-                    };
-                    let scratch = tempfile::tempdir().expect("create a scratch folder");
-                    let failures = check_program(program, scratch.path(), ompcc, ptxas);
-                    results
-                        .lock()
-                        .expect("result list lock")
-                        .push((i, failures));
-                }
-            });
-        }
-    });
-    let mut results = results.into_inner().expect("result list lock");
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().flat_map(|(_, f)| f).collect()
-}
-
-/// The failure report: a table (program, configuration, first line of the reason), then the
-/// details of each failure.
-fn render_report(total: usize, failures: &[Failure]) -> String {
-    let programs: BTreeSet<&str> = failures.iter().map(|f| f.program.as_str()).collect();
-    let mut out = format!(
-        "{} of {total} run-test programs failed ({} failed checks):\n\n",
-        programs.len(),
-        failures.len()
-    );
-    let pw = failures.iter().map(|f| f.program.len()).max().unwrap_or(0);
-    let cw = failures.iter().map(|f| f.config.len()).max().unwrap_or(0);
-    for f in failures {
-        let summary: String = f.summary.chars().take(160).collect();
-        let _ = writeln!(out, "{:pw$}  {:cw$}  {summary}", f.program, f.config);
-    }
-    out.push_str("\nDetails:\n");
-    for f in failures {
-        let _ = writeln!(
-            out,
-            "\n== {} [{}]\n{}",
-            f.program,
-            f.config,
-            f.detail.trim_end()
-        );
-    }
-    out
 }
 
 /// The suite is what issue 5 asks for: enough programs, each short, each listed in the README,
@@ -741,7 +199,7 @@ fn run_programs_cover_what_they_must() {
 /// on the emulator at every optimization level and on the host fallback, and its PTX assembles.
 #[test]
 fn run_programs_match_gcc_on_emulator_and_host() {
-    let programs = selected_programs();
+    let programs = filtered("OMPCC_RUN_FILTER", all_programs());
     let ompcc = ompcc_binary();
     let ptxas = find_ptxas();
     if ptxas.is_none() {
@@ -752,8 +210,16 @@ fn run_programs_match_gcc_on_emulator_and_host() {
         );
         eprintln!("note: ptxas not found; the PTX of the run tests is not assembled");
     }
+    let suite = Suite {
+        levels: OPT_LEVELS,
+        host_level: HOST_LEVEL,
+        extra_flags: &[],
+        ptx: Ptx::Check(ptxas.as_deref()),
+        not_yet_supported: NOT_YET_SUPPORTED,
+        planned: true,
+    };
     let start = Instant::now();
-    let failures = check_all(&programs, &ompcc, ptxas.as_deref());
+    let failures = check_all(&suite, &programs, &ompcc);
     eprintln!(
         "run tests: {} programs checked in {:.1} s",
         programs.len(),
@@ -762,6 +228,6 @@ fn run_programs_match_gcc_on_emulator_and_host() {
     assert!(
         failures.is_empty(),
         "{}",
-        render_report(programs.len(), &failures)
+        render_report("run-test programs", programs.len(), &failures)
     );
 }
