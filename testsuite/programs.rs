@@ -495,7 +495,11 @@ fn check_planned(
         .args(LIBS);
     let device = run_device();
     if let Err((summary, detail)) = compile(&mut cmd, scratch, "planned") {
-        checks.fail(&format!("ompcc {level} -fopenmp-plan-data"), summary, detail);
+        checks.fail(
+            &format!("ompcc {level} -fopenmp-plan-data"),
+            summary,
+            detail,
+        );
     } else {
         for (dev, launched) in [(device, true), ("host", false)] {
             let config = format!("ompcc {level} -fopenmp-plan-data {dev}");

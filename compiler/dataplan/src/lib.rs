@@ -505,6 +505,16 @@ impl FnPlan<'_, '_> {
         out
     }
 
+    /// Whether some function of the unit calls `atexit` / `at_quick_exit` (whose handlers
+    /// run after `main` returns).
+    fn registers_exit_handlers(&self) -> bool {
+        self.ua.functions.iter().any(|f| {
+            f.calls
+                .iter()
+                .any(|c| matches!(c.name.as_str(), "atexit" | "at_quick_exit" | "on_exit"))
+        })
+    }
+
     fn region_at(&self, span: Span) -> Option<ompcc_access::RegionId> {
         self.fa()
             .regions
@@ -537,10 +547,16 @@ impl FnPlan<'_, '_> {
             // the host's other uses after the range
             let base = &fa.bases[b.0 as usize];
             let after = Span::new(range.hi, f.body.span.hi);
-            live |= !matches!(
+            // a local (or, after `main`'s range, any file-scope object: nothing runs after
+            // `main` returns but exit handlers, which the unit does not register) is live
+            // only where the rest of the function may use it
+            let in_main = fa.name == "main" && !self.registers_exit_handlers();
+            let local = matches!(
                 base.kind,
                 BaseKind::Array { global: false } | BaseKind::Pointer(Provenance::Alloc { .. })
-            ) || base.escapes.is_some()
+            ) || (in_main && matches!(base.kind, BaseKind::Array { global: true }));
+            live |= !local
+                || base.escapes.is_some()
                 || self
                     .ua
                     .touches(self.fi, b, after)
