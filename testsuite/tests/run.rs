@@ -16,7 +16,8 @@
 //! `OMPCC_RUN_PTX_ARCHS=sm_80,sm_90` the architectures ptxas assembles for (a CUDA 13 ptxas has
 //! no sm_70; CI keeps the default three).
 //!
-//! The building, running and comparing is `ompcc_testsuite::programs`, shared with `tests/plan.rs`.
+//! The building, running and comparing is `ompcc_testsuite::programs`, shared with
+//! `tests/plan.rs`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
