@@ -29,17 +29,17 @@ const WORKERS: usize = 2;
 /// Relative tolerance for numbers printed with a fraction or an exponent: reductions combine
 /// float partial sums in a schedule-dependent order, and device math functions may differ from
 /// glibc's by an ulp or two. Integers and words always compare exactly.
-pub const REL_TOL: f64 = 1e-6;
+const REL_TOL: f64 = 1e-6;
 /// Every program finishes in a few seconds at most on the emulator; the limit only catches
 /// hangs (with room for a loaded machine).
 const RUN_LIMIT: Duration = Duration::from_secs(30);
 const COMPILE_LIMIT: Duration = Duration::from_secs(120);
 
-pub const REF_CC: &str = "gcc";
+const REF_CC: &str = "gcc";
 /// The reference build: no offload compilation, strict warnings. gcc drops variables that only
 /// appear in data-mapping directives before its unused-variable checks, so those two warnings
 /// would flag correct programs.
-pub const REF_FLAGS: &[&str] = &[
+const REF_FLAGS: &[&str] = &[
     "-fopenmp",
     "-foffload=disable",
     "-std=gnu11",
@@ -50,7 +50,7 @@ pub const REF_FLAGS: &[&str] = &[
     "-Wno-unused-variable",
     "-Wno-unused-parameter",
 ];
-pub const LIBS: &[&str] = &["-lm"];
+const LIBS: &[&str] = &["-lm"];
 const PTX_ARCHS: &[&str] = &["sm_70", "sm_80", "sm_90"];
 /// The reference must print the same with these OpenMP thread counts (outputs may not depend on
 /// the schedule).
@@ -96,13 +96,13 @@ pub enum Ptx<'a> {
 
 /// One failed check of one program.
 pub struct Failure {
-    pub program: String,
+    program: String,
     /// Which build or run: `gcc`, `ompcc -O2 emu`, `ptxas sm_80`, ...
-    pub config: String,
+    config: String,
     /// One line for the table.
-    pub summary: String,
+    summary: String,
     /// Everything useful for debugging (diagnostics, stderr tail, the differing lines).
-    pub detail: String,
+    detail: String,
 }
 
 /// The failures of one program, collected as its checks run.
@@ -123,7 +123,7 @@ impl Checks<'_> {
 }
 
 /// Programs checked at once: `OMPCC_RUN_JOBS`, else [`WORKERS`].
-pub fn workers() -> usize {
+fn workers() -> usize {
     match std::env::var("OMPCC_RUN_JOBS") {
         Ok(v) => v
             .parse::<usize>()
@@ -154,7 +154,7 @@ fn ptx_archs() -> Vec<String> {
 }
 
 /// The device the per-level builds run on: `emu` unless `OMPCC_RUN_DEVICE=cuda`.
-pub fn run_device() -> &'static str {
+fn run_device() -> &'static str {
     match std::env::var("OMPCC_RUN_DEVICE").as_deref() {
         Ok("cuda") => "cuda",
         Ok("emu") | Err(_) => "emu",

@@ -20,7 +20,8 @@
 //! annotated source (`--emit=annotated-c`) with gcc: the data planner never changes what a
 //! program prints.
 //!
-//! The building, running and comparing is `ompcc_testsuite::programs`, shared with `tests/plan.rs`.
+//! The building, running and comparing is `ompcc_testsuite::programs`, shared with
+//! `tests/plan.rs`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
