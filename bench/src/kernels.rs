@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
-use ompcc_bench::process::{checked, first_lines, run_program};
+use ompcc_bench::process::{checked, command_text, first_lines, git_version, run_program};
 use ompcc_bench::{output, profile, ptx, ptxas, stats};
 
 /// Relative tolerance for checksums: contraction into FMA and reduction order change the
@@ -961,28 +961,6 @@ fn opt(v: Option<u32>) -> String {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
-}
-
-fn command_text(program: &str, args: &[&str]) -> String {
-    Command::new(program)
-        .args(args)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "?".into())
-}
-
-/// `git describe`-like: the short commit, `+dirty` when the tree has changes.
-fn git_version(root: &Path) -> String {
-    let root = root.to_string_lossy();
-    let commit = command_text("git", &["-C", &root, "rev-parse", "--short", "HEAD"]);
-    let status = command_text(
-        "git",
-        &["-C", &root, "status", "--porcelain", "--untracked-files=no"],
-    );
-    let dirty = !status.is_empty() && status != "?";
-    format!("`{commit}{}`", if dirty { "+dirty" } else { "" })
 }
 
 #[cfg(test)]

@@ -82,3 +82,26 @@ pub fn first_lines(text: &str) -> String {
         lines.join(" / ")
     }
 }
+
+/// A command's trimmed stdout, or `?` when it cannot run or fails (for report headers).
+pub fn command_text(program: &str, args: &[&str]) -> String {
+    Command::new(program)
+        .args(args)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "?".into())
+}
+
+/// `git describe`-like: the short commit, `+dirty` when the tree has changes.
+pub fn git_version(root: &std::path::Path) -> String {
+    let root = root.to_string_lossy();
+    let commit = command_text("git", &["-C", &root, "rev-parse", "--short", "HEAD"]);
+    let status = command_text(
+        "git",
+        &["-C", &root, "status", "--porcelain", "--untracked-files=no"],
+    );
+    let dirty = !status.is_empty() && status != "?";
+    format!("`{commit}{}`", if dirty { "+dirty" } else { "" })
+}
