@@ -3,7 +3,7 @@
 //! Markdown table of global-memory sectors per request and total sectors (issue 16).
 //!
 //! Per pair, three builds at `-O2`: the natural program with ompcc's coalescing transforms
-//! off (`--off-flag`, default `-Ccoalesce=off`), the hand version, and the natural program as
+//! off (`--off-flag`, default `-Cloop-swap=off`), the hand version, and the natural program as
 //! ompcc compiles it by default. Each runs with `OMPCC_PROFILE=json`, `OMPCC_DEVICE=emu`
 //! and `OMP_TARGET_OFFLOAD=MANDATORY`, and its output must match the host compiler's build
 //! of the same file (offloading disabled) within a relative 1e-4; the two host builds of a
@@ -47,7 +47,7 @@ fn parse_args() -> Result<Args, String> {
         ompcc: None,
         out: None,
         only: None,
-        off_flag: "-Ccoalesce=off".into(),
+        off_flag: "-Cloop-swap=off".into(),
         keep: None,
     };
     let mut p = lexopt::Parser::from_env();

@@ -142,6 +142,8 @@ pub struct OptSettings {
     pub analysis: ompcc_opt::PrintFilter,
     /// `-Rpass=` matches `offload` (the host rewrite's remarks, one per target region).
     pub offload_remarks: bool,
+    /// `-Rpass=` / `-Rpass-missed=` match `coalesce` (the grid mapping's remarks).
+    pub coalesce_remarks: (bool, bool),
     /// `--disable-pass=`: names of passes left out of the pipeline (each a known pass).
     pub disabled: Vec<String>,
 }
@@ -191,6 +193,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
     // The pass names each kind selects, in the order of `PASSES`.
     let mut names: [Vec<String>; 3] = Default::default();
     let mut offload_remarks = false;
+    let mut coalesce_remarks = (false, false);
     for (kind, re) in &ours.remarks {
         let (flag, slot) = match kind {
             RemarkKind::Passed => ("-Rpass", 0),
@@ -201,6 +204,13 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
             .map_err(|e| format!("invalid regular expression '{re}' in '{flag}=': {e}"))?;
         // The host rewrite reports only what it offloaded.
         offload_remarks |= *kind == RemarkKind::Passed && regex.is_match("offload");
+        if regex.is_match("coalesce") {
+            match kind {
+                RemarkKind::Passed => coalesce_remarks.0 = true,
+                RemarkKind::Missed => coalesce_remarks.1 = true,
+                RemarkKind::Analysis => {}
+            }
+        }
         let names = &mut names[slot];
         for pass in ompcc_opt::PASSES {
             if regex.is_match(pass.name) && !names.iter().any(|n| n == pass.name) {
@@ -231,6 +241,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         missed,
         analysis,
         offload_remarks,
+        coalesce_remarks,
         disabled: ours.disabled_passes.clone(),
     })
 }
@@ -285,7 +296,7 @@ pub fn device_stage(
     let plan = if opts.all_functions {
         None
     } else {
-        let (plan, diags) =
+        let (mut plan, diags) =
             ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
         for d in &diags {
             emitter.emit(d, &checked.source_map);
@@ -293,6 +304,7 @@ pub fn device_stage(
         if emitter.error_count() > 0 {
             return Err(None);
         }
+        map_grids(checked, &mut plan, opts)?;
         Some(plan)
     };
     let mut module = lower(checked, plan.as_ref(), opts, &mut emitter)?;
@@ -306,6 +318,45 @@ pub fn device_stage(
         return Ok(module.to_string());
     }
     ptx_text(&module, opts)
+}
+
+/// The plan's grid mapping (`ompcc_omp::map_grids`) under the `loop-swap` knob of the -O
+/// level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
+fn map_grids<'a>(
+    checked: &'a Checked,
+    plan: &mut ompcc_omp::OffloadPlan<'a>,
+    opts: &DeviceOptions<'_>,
+) -> Result<(), Option<String>> {
+    let mut knobs =
+        ompcc_opt::Knobs::for_level(ompcc_opt::level_of_opt(opts.opt_level).map_err(Some)?);
+    for (key, value) in &opts.settings.codegen {
+        knobs.set(key, value).map_err(Some)?;
+    }
+    let remarks = ompcc_omp::map_grids(
+        plan,
+        &checked.tu,
+        &checked.typed,
+        &checked.source_map,
+        ompcc_omp::GridOptions {
+            loop_swap: knobs.loop_swap,
+        },
+    );
+    let (passed, missed) = opts.settings.coalesce_remarks;
+    for r in remarks {
+        let (wanted, flag) = if r.passed {
+            (passed, "-Rpass")
+        } else {
+            (missed, "-Rpass-missed")
+        };
+        if wanted {
+            eprintln!(
+                "{}: remark: {} [{flag}=coalesce]",
+                checked.source_map.describe(r.span),
+                r.message
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Lowers the device code of a unit: with a plan, its kernels and declare-target functions;
@@ -476,7 +527,7 @@ pub fn offload(
         line_info: true,
         ..*opts
     };
-    let (plan, diags) =
+    let (mut plan, diags) =
         ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
     let mut emitter = Emitter::new(checked.color);
     for d in &diags {
@@ -485,6 +536,7 @@ pub fn offload(
     if emitter.error_count() > 0 {
         return Err(None);
     }
+    map_grids(checked, &mut plan, opts)?;
     for d in &ompcc_omp::unmapped_pointer_warnings(&plan) {
         emitter.emit(d, &checked.source_map);
     }

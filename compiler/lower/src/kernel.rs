@@ -288,7 +288,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 } else {
                     (Who::Grid, true)
                 };
-                self.distributed_loop(ln.directive, ln.outer, ln.collapse, who, privs, tree);
+                self.distributed_loop(
+                    ln.directive,
+                    ln.outer,
+                    ln.collapse,
+                    who,
+                    privs,
+                    tree,
+                    region.grid.clone(),
+                );
             }
             (ExecMode::Spmd, None) => {
                 // `target parallel`: the threads of team 0; `target teams` + `parallel`: the

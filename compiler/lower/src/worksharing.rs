@@ -297,6 +297,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// Runs the iterations of a loop nest distributed over `who` (cyclically), with the
     /// directive's private copies; ends the copies (and synchronizes the team) afterwards.
+    /// With a grid mapping (the plan's parallel loop swap), `outer` is the loop the threads
+    /// take and each of its iterations runs the mapping's sequential loops around its body.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn distributed_loop(
         &mut self,
         d: &'a OmpDirective,
@@ -305,6 +308,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         who: Who,
         privs: Vec<Private<'a>>,
         tree: bool,
+        grid: Option<ompcc_omp::GridMapping<'a>>,
     ) {
         let span = d.span;
         let loops = ompcc_omp::nest_loops(outer, collapse);
@@ -368,6 +372,23 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             canon.push(cl);
             body = b;
         }
+        // The grid mapping's sequential loops: bounds read once here (they use no variable of
+        // the nest), variables private like the distributed loop's.
+        let mut sequential = Vec::new();
+        if let Some(g) = &grid {
+            for l in &g.sequential {
+                let Some((cl, _)) = self.canon_loop(l, &[]) else {
+                    return;
+                };
+                let qt = self.cx.typed.symbols[cl.var].ty;
+                if let Some(slot) = self.new_slot(qt, l.span) {
+                    let align = self.align_of(qt);
+                    saved.push((cl.var, self.locals.insert(cl.var, Local::Slot(slot, align))));
+                }
+                sequential.push(cl);
+            }
+            body = g.body;
+        }
         // Loop variables listed in lastprivate end with their value after the last iteration.
         let last_flag = if privs
             .iter()
@@ -415,6 +436,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.unsupported(
                 "'lastprivate' on a non-rectangular collapsed loop nest with a 'schedule' or \
                  'dist_schedule' clause is not supported in a target region yet",
+                d.span,
+            );
+            return;
+        }
+        if (thread_policy.is_some() || team_policy.is_some()) && grid.is_some() {
+            self.unsupported(
+                "internal compiler error: a grid mapping on a loop with a schedule (lower::distributed_loop)",
                 d.span,
             );
             return;
@@ -513,13 +541,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             };
             for (i, c) in canon.iter().enumerate() {
                 let idx = if digits.is_empty() { k } else { digits[i] };
-                let off = self.b.ins().imul(idx, c.step);
-                let iv = self.b.ins().iadd(c.lb, off);
-                let iv = self.convert(iv, Scalar::LONG, c.cls);
-                if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
-                    let a = self.slot_addr(slot, align);
-                    self.store_raw(a, iv, false);
-                }
+                self.set_loop_var(c, idx);
             }
             self.set_linear(&privs, k);
             if let Some(flag) = last_flag {
@@ -528,7 +550,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.breaks.push(exit);
             self.continues.push(cont);
             self.loop_runs.push(who);
-            self.stmt(body);
+            self.sequential_nest(&sequential, body);
             self.loop_runs.pop();
             self.breaks.pop();
             self.continues.pop();
@@ -581,6 +603,53 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         self.end_privates(privs, tree, last_flag);
+    }
+
+    /// Stores the value of loop `c`'s variable in logical iteration `idx` (`lb + idx * step`)
+    /// in the variable's private slot.
+    fn set_loop_var(&mut self, c: &CanonLoop, idx: Value) {
+        let off = self.b.ins().imul(idx, c.step);
+        let iv = self.b.ins().iadd(c.lb, off);
+        let iv = self.convert(iv, Scalar::LONG, c.cls);
+        if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
+            let a = self.slot_addr(slot, align);
+            self.store_raw(a, iv, false);
+        }
+    }
+
+    /// `body` inside the counted loops `seq` (outermost first), each iteration storing its
+    /// variable's value in the variable's slot; a `continue` in `body` goes to the innermost
+    /// loop's next iteration. No loops: `body` alone.
+    fn sequential_nest(&mut self, seq: &[CanonLoop], body: &'a Stmt) {
+        let Some((c, rest)) = seq.split_first() else {
+            self.stmt(body);
+            return;
+        };
+        let head = self.b.create_block();
+        let k = self.b.append_block_param(head, Type::I64);
+        let body_b = self.b.create_block();
+        let step_b = self.b.create_block();
+        let exit = self.b.create_block();
+        let zero = self.b.ins().iconst(Type::I64, 0);
+        self.b.ins().jump(head, &[zero]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::Slt, k, c.trip);
+        self.b.ins().brif(more, body_b, &[], exit, &[]);
+        self.b.switch_to_block(body_b);
+        self.set_loop_var(c, k);
+        if rest.is_empty() {
+            self.continues.push(step_b);
+            self.stmt(body);
+            self.continues.pop();
+        } else {
+            self.sequential_nest(rest, body);
+        }
+        self.jump_to(step_b);
+        self.b.switch_to_block(step_b);
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let next = self.b.ins().iadd(k, one);
+        self.b.ins().jump(head, &[next]);
+        self.b.switch_to_block(exit);
     }
 
     /// The iterations of a loop with a `schedule` or `dist_schedule` clause (module
@@ -646,13 +715,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         idx[0] = rest;
         for (c, i) in canon.iter().zip(idx) {
-            let off = self.b.ins().imul(i, c.step);
-            let iv = self.b.ins().iadd(c.lb, off);
-            let iv = self.convert(iv, Scalar::LONG, c.cls);
-            if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
-                let a = self.slot_addr(slot, align);
-                self.store_raw(a, iv, false);
-            }
+            self.set_loop_var(c, i);
         }
         self.set_linear(privs, k);
         if let Some(flag) = last_flag {
@@ -775,7 +838,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
         // The same iteration variables, lastprivate values and reductions as a distributed
         // loop, over this one thread.
-        self.distributed_loop(d, body, collapse, Who::Single, privs, false);
+        self.distributed_loop(d, body, collapse, Who::Single, privs, false, None);
     }
 
     // ----- constructs -----
@@ -860,7 +923,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     league: par.league,
                     main: par.main,
                 };
-                self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
+                self.distributed_loop(d, b, collapse, Who::Teams, privs, false, None);
                 self.par = par;
             }
             K::For | K::ForSimd | K::Loop | K::Simd => {
@@ -869,7 +932,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.privatize(d, true, false, &mut privs);
                     let Some(b) = body else { return };
                     let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
-                    self.distributed_loop(d, b, collapse, Who::Team, privs, false);
+                    self.distributed_loop(d, b, collapse, Who::Team, privs, false, None);
                     if !d.clauses.iter().any(|c| c.name == C::Nowait) {
                         self.b.ins().barrier();
                     }
@@ -892,7 +955,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         league: par.league,
                         main: par.main,
                     };
-                    self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
+                    self.distributed_loop(d, b, collapse, Who::Teams, privs, false, None);
                     self.par = par;
                 } else {
                     self.sequential_loop(d);

@@ -66,6 +66,21 @@ pub struct TargetRegion<'a> {
     pub device: Option<&'a Expr>,
     /// `nowait` was given (ompcc runs the region synchronously all the same).
     pub nowait: bool,
+    /// The grid mapping when it is not the nest as written (`map_grids`): then
+    /// `loop_nest.outer` is the loop whose iterations the threads take.
+    pub grid: Option<GridMapping<'a>>,
+}
+
+/// A loop nest run with another loop than the directive's on the grid's threads (parallel
+/// loop swap, `map_grids`): the threads share the iterations of `loop_nest.outer`, and each
+/// runs `sequential` (the nest's other loops, outermost first, whose bounds use no loop
+/// variable of the nest) around `body` for each of its iterations.
+#[derive(Debug, Clone)]
+pub struct GridMapping<'a> {
+    /// The loops each thread runs, outermost first.
+    pub sequential: Vec<&'a Stmt>,
+    /// The innermost loop's body.
+    pub body: &'a Stmt,
 }
 
 /// The loop nest a region's threads share.
@@ -75,7 +90,8 @@ pub struct LoopNest<'a> {
     pub directive: &'a OmpDirective,
     /// `collapse(n)`, 1 when absent.
     pub collapse: u32,
-    /// The outermost associated `for` statement.
+    /// The outermost associated `for` statement; with a grid mapping
+    /// ([`TargetRegion::grid`]), the loop whose iterations the threads take.
     pub outer: &'a Stmt,
 }
 
