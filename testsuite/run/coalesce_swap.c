@@ -1,8 +1,9 @@
 /* Parallel loop swap (issue 16): nests whose distributed loop walks rows while a parallel inner
  * loop walks the contiguous dimension, which ompcc -O2 gives to the threads (2-D, a k-loop
  * inside, 3-D, a directive reduction, continue, a decreasing inner loop, rows much shorter
- * than columns), and nests where it must not: a dependence carried by the inner loop,
- * pointers that may alias, a non-affine write, a triangular nest. */
+ * than columns, triangular nests up and down), and nests where it must not: a dependence
+ * carried by the inner loop, pointers that may alias, a non-affine write, a triangular inner
+ * loop with a step of 2. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -75,11 +76,20 @@ int main(void)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++)
             c[perm[i] * m + j] += a[i * m + j];
-    /* not swapped: a triangular nest */
+    /* triangular: the threads take the bounding box of j's ranges (up and down) */
 #pragma omp target teams distribute parallel for map(tofrom : b[0:n * m])
     for (int i = 0; i < n; i++)
         for (int j = 0; j <= i; j++)
             b[i * m + j] = -b[i * m + j];
+#pragma omp target teams distribute parallel for map(tofrom : t[0:n * m])
+    for (int i = 0; i < n; i++)
+        for (int j = m - 1; j > i + 5; j--)
+            t[i * m + j] -= j;
+    /* not swapped: a triangular inner loop with a step of 2 */
+#pragma omp target teams distribute parallel for map(to : a[0:n * m]) map(tofrom : c[0:n * m])
+    for (int i = 0; i < n; i++)
+        for (int j = i; j < m; j += 2)
+            c[i * m + j] += a[i * m];
     double *x = malloc(sizeof(double) * n * m), *y = malloc(sizeof(double) * n * m);
     for (int i = 0; i < n * m; i++)
         x[i] = i * 0.5;

@@ -28,31 +28,40 @@ fn loop_swap_remarks_name_the_loops_and_the_missing_facts() {
     let err = remarks(&sb, &["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"]);
     let has = |s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
     has(
-        "coalesce_swap.c:35:1: remark: parallel loop swap: the grid's threads take loop 'j' (line 37) instead of 'i' (line 36); unit or zero stride bytes per iteration 0 -> 16; strides in 'i': a[m*i + j] m, b[m*i + j] m; in 'j': a[m*i + j] 1, b[m*i + j] 1 [-Rpass=coalesce]",
+        "coalesce_swap.c:36:1: remark: parallel loop swap: the grid's threads take loop 'j' (line 38) instead of 'i' (line 37); unit or zero stride bytes per iteration 0 -> 16; strides in 'i': a[m*i + j] m, b[m*i + j] m; in 'j': a[m*i + j] 1, b[m*i + j] 1 [-Rpass=coalesce]",
     );
     // the k-loop's accesses weigh more; a broadcast counts as good
     has("strides in 'i': a[m*k + j] 0, t[m*i + j] m; in 'j': a[m*k + j] 1, t[m*i + j] 1");
     // 3-D: the innermost loop, with 'j' run by each thread
-    has("the grid's threads take loop 'k' (line 52) instead of 'i' (line 50)");
+    has("the grid's threads take loop 'k' (line 53) instead of 'i' (line 51)");
     // a directive reduction and a downward inner loop
     has(
-        "instead of 'i' (line 57); unit or zero stride bytes per iteration 0 -> 16; strides in 'i': a[m*i + j] m; in 'j': a[m*i + j] -1",
+        "instead of 'i' (line 58); unit or zero stride bytes per iteration 0 -> 16; strides in 'i': a[m*i + j] m; in 'j': a[m*i + j] -1",
     );
-    has("the grid's threads take loop 'j' (line 66) instead of 'i' (line 65)");
+    has("the grid's threads take loop 'j' (line 67) instead of 'i' (line 66)");
     // where it must not fire, the missing fact
     has(
-        "coalesce_swap.c:15:1: remark: loop 'j' (line 17) has unit or zero stride for more bytes than the distributed loop 'i' (16 vs 0 per iteration), but the loops were not swapped: loop 'j': 'src' may alias it [-Rpass-missed=coalesce]",
+        "coalesce_swap.c:16:1: remark: loop 'j' (line 18) has unit or zero stride for more bytes than the distributed loop 'i' (16 vs 0 per iteration), but the loops were not swapped: loop 'j': 'src' may alias it [-Rpass-missed=coalesce]",
     );
     has("not swapped: loop 'j': a dependence on 'a' may be carried by the loop");
     has("not swapped: loop 'j': the expression reads memory or calls a function");
-    has("not swapped: the bounds of loop 'j' use 'i' (a non-rectangular nest)");
-    assert_eq!(err.matches("[-Rpass=coalesce]").count(), 5, "{err}");
+    // triangular nests, up and down: the bounding box of j's ranges
+    has(
+        "the grid's threads take loop 'j' (line 82) (over the bounding box of its ranges in 'i') instead of 'i' (line 81)",
+    );
+    has(
+        "the grid's threads take loop 'j' (line 86) (over the bounding box of its ranges in 'i') instead of 'i' (line 85)",
+    );
+    has(
+        "not swapped: the bounds of loop 'j' use 'i' (a non-rectangular nest; a boxed swap needs a step of 1 or -1 and one outer loop's variable)",
+    );
+    assert_eq!(err.matches("[-Rpass=coalesce]").count(), 7, "{err}");
     assert_eq!(err.matches("[-Rpass-missed=coalesce]").count(), 4, "{err}");
 
     // one kind asked for, one kind printed
     let passed = remarks(&sb, &["-O2", "-Rpass=coalesce"]);
     assert!(!passed.contains("-Rpass-missed"), "{passed}");
-    assert_eq!(passed.matches("[-Rpass=coalesce]").count(), 5, "{passed}");
+    assert_eq!(passed.matches("[-Rpass=coalesce]").count(), 7, "{passed}");
     // not at -O1, not with the knob off
     for extra in [
         &["-O1", "-Rpass=coalesce", "-Rpass-missed=coalesce"][..],
@@ -70,7 +79,7 @@ fn loop_swap_remarks_name_the_loops_and_the_missing_facts() {
     }
     // ... unless the knob turns it on at -O1
     let on = remarks(&sb, &["-O1", "-Cloop-swap=on", "-Rpass=coalesce"]);
-    assert_eq!(on.matches("[-Rpass=coalesce]").count(), 5, "{on}");
+    assert_eq!(on.matches("[-Rpass=coalesce]").count(), 7, "{on}");
     let bad = sb.ompcc(&["-fopenmp", "-O2", "-Cloop-swap=maybe", "-c", SWAP]);
     assert!(!bad.status.success());
     assert!(

@@ -288,9 +288,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 } else {
                     (Who::Grid, true)
                 };
+                // with a grid mapping, the threads take its loop (see `GridMapping`)
+                let outer = region.grid.as_ref().map_or(ln.outer, |g| g.threaded);
                 self.distributed_loop(
                     ln.directive,
-                    ln.outer,
+                    outer,
                     ln.collapse,
                     who,
                     privs,

@@ -330,6 +330,22 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         // order (any assignment is allowed without a schedule clause), so its copies end
         // with the values of the sequentially last iteration.
         let mut elected = false;
+        // The grid mapping's sequential loops: bounds read once here (they use no variable of
+        // the nest), variables private like the distributed loop's.
+        let mut sequential = Vec::new();
+        if let Some(g) = &grid {
+            for l in &g.sequential {
+                let Some((cl, _)) = self.canon_loop(l, &[]) else {
+                    return;
+                };
+                let qt = self.cx.typed.symbols[cl.var].ty;
+                if let Some(slot) = self.new_slot(qt, l.span) {
+                    let align = self.align_of(qt);
+                    saved.push((cl.var, self.locals.insert(cl.var, Local::Slot(slot, align))));
+                }
+                sequential.push(cl);
+            }
+        }
         for (k, l) in loops.iter().enumerate() {
             if k > 0 && self.header_uses(l, &vars) {
                 elected = lastprivate;
@@ -359,7 +375,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 body = l;
                 break;
             }
-            let Some((cl, b)) = self.canon_loop(l, &vars) else {
+            let boxed = grid.as_ref().and_then(|g| g.box_over);
+            let found = match boxed {
+                Some(over) if k == 0 => self.boxed_loop(l, over, &sequential),
+                _ => self.canon_loop(l, &vars),
+            };
+            let Some((cl, b)) = found else {
                 return;
             };
             vars.push(cl.var);
@@ -372,21 +393,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             canon.push(cl);
             body = b;
         }
-        // The grid mapping's sequential loops: bounds read once here (they use no variable of
-        // the nest), variables private like the distributed loop's.
-        let mut sequential = Vec::new();
         if let Some(g) = &grid {
-            for l in &g.sequential {
-                let Some((cl, _)) = self.canon_loop(l, &[]) else {
-                    return;
-                };
-                let qt = self.cx.typed.symbols[cl.var].ty;
-                if let Some(slot) = self.new_slot(qt, l.span) {
-                    let align = self.align_of(qt);
-                    saved.push((cl.var, self.locals.insert(cl.var, Local::Slot(slot, align))));
-                }
-                sequential.push(cl);
-            }
             body = g.body;
         }
         // Loop variables listed in lastprivate end with their value after the last iteration.
@@ -539,9 +546,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             } else {
                 (k, step_b)
             };
+            let mut first_value = k;
             for (i, c) in canon.iter().enumerate() {
                 let idx = if digits.is_empty() { k } else { digits[i] };
-                self.set_loop_var(c, idx);
+                let v = self.set_loop_var(c, idx);
+                if i == 0 {
+                    first_value = v;
+                }
             }
             self.set_linear(&privs, k);
             if let Some(flag) = last_flag {
@@ -550,7 +561,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.breaks.push(exit);
             self.continues.push(cont);
             self.loop_runs.push(who);
-            self.sequential_nest(&sequential, body);
+            // a boxed (triangular) loop checks its value against the current range
+            let guard = grid
+                .as_ref()
+                .filter(|g| g.box_over.is_some())
+                .map(|g| (g.threaded, first_value));
+            // `None`: a loop's bounds could not be lowered (reported)
+            let _ = self.sequential_nest(&sequential, body, guard);
             self.loop_runs.pop();
             self.breaks.pop();
             self.continues.pop();
@@ -606,24 +623,89 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// Stores the value of loop `c`'s variable in logical iteration `idx` (`lb + idx * step`)
-    /// in the variable's private slot.
-    fn set_loop_var(&mut self, c: &CanonLoop, idx: Value) {
+    /// in the variable's private slot; returns it as an `i64`.
+    fn set_loop_var(&mut self, c: &CanonLoop, idx: Value) -> Value {
         let off = self.b.ins().imul(idx, c.step);
-        let iv = self.b.ins().iadd(c.lb, off);
-        let iv = self.convert(iv, Scalar::LONG, c.cls);
+        let wide = self.b.ins().iadd(c.lb, off);
+        let iv = self.convert(wide, Scalar::LONG, c.cls);
         if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
             let a = self.slot_addr(slot, align);
             self.store_raw(a, iv, false);
         }
+        wide
+    }
+
+    /// A triangular loop `l` (step ±1) whose bounds use the variable `over` of one of `seq`:
+    /// the bounding box of its ranges at `over`'s first and last values (affine bounds are
+    /// monotone in `over`, so every range lies inside), empty when `over`'s loop is.
+    fn boxed_loop(
+        &mut self,
+        l: &'a Stmt,
+        over: SymbolId,
+        seq: &[CanonLoop],
+    ) -> Option<(CanonLoop, &'a Stmt)> {
+        let Some(o) = seq.iter().find(|c| c.var == over) else {
+            self.unsupported(
+                "internal compiler error: the loop a grid box is over is not sequential (lower::boxed_loop)",
+                l.span,
+            );
+            return None;
+        };
+        let zero = self.b.ins().iconst(Type::I64, 0);
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let last = self.b.ins().isub(o.trip, one);
+        let any = self.b.ins().icmp(IntCC::Sgt, o.trip, zero);
+        let last = self.b.ins().select(any, last, zero);
+        let mut ends = Vec::new();
+        let mut found = None;
+        for idx in [zero, last] {
+            self.set_loop_var(o, idx);
+            let (c, body) = self.canon_loop(l, &[])?;
+            let span = self.b.ins().imul(c.trip, c.step);
+            let end = self.b.ins().iadd(c.lb, span);
+            ends.push((c.lb, end));
+            found = Some((c, body));
+        }
+        let (c, body) = found?;
+        // ascending: [min lb, max end); descending: [max lb, min end)
+        let up = self.b.ins().icmp(IntCC::Sgt, c.step, zero);
+        let lo_min = self.b.ins().smin(ends[0].0, ends[1].0);
+        let lo_max = self.b.ins().smax(ends[0].0, ends[1].0);
+        let end_min = self.b.ins().smin(ends[0].1, ends[1].1);
+        let end_max = self.b.ins().smax(ends[0].1, ends[1].1);
+        let lb = self.b.ins().select(up, lo_min, lo_max);
+        let end = self.b.ins().select(up, end_max, end_min);
+        let width = self.b.ins().isub(end, lb);
+        let trip = self.b.ins().imul(width, c.step);
+        let pos = self.b.ins().icmp(IntCC::Sgt, trip, zero);
+        let trip = self.b.ins().select(pos, trip, zero);
+        let trip = self.b.ins().select(any, trip, zero);
+        Some((
+            CanonLoop {
+                var: c.var,
+                cls: c.cls,
+                lb,
+                step: c.step,
+                trip,
+            },
+            body,
+        ))
     }
 
     /// `body` inside the counted loops `seq` (outermost first), each iteration storing its
     /// variable's value in the variable's slot; a `continue` in `body` goes to the innermost
-    /// loop's next iteration. No loops: `body` alone.
-    fn sequential_nest(&mut self, seq: &[CanonLoop], body: &'a Stmt) {
+    /// loop's next iteration. No loops: `body` alone. `guard`: a boxed loop and its variable's
+    /// value (`i64`), which must lie in the range the loop's bounds give at the innermost
+    /// point, else the body is skipped there.
+    fn sequential_nest(
+        &mut self,
+        seq: &[CanonLoop],
+        body: &'a Stmt,
+        guard: Option<(&'a Stmt, Value)>,
+    ) -> Option<()> {
         let Some((c, rest)) = seq.split_first() else {
             self.stmt(body);
-            return;
+            return Some(());
         };
         let head = self.b.create_block();
         let k = self.b.append_block_param(head, Type::I64);
@@ -638,11 +720,21 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.switch_to_block(body_b);
         self.set_loop_var(c, k);
         if rest.is_empty() {
+            if let Some((l, v)) = guard {
+                // logical iteration (v - lb) * step of the current range: in it when < trip
+                let (r, _) = self.canon_loop(l, &[])?;
+                let d = self.b.ins().isub(v, r.lb);
+                let it = self.b.ins().imul(d, r.step);
+                let inside = self.b.ins().icmp(IntCC::Ult, it, r.trip);
+                let run = self.b.create_block();
+                self.b.ins().brif(inside, run, &[], step_b, &[]);
+                self.b.switch_to_block(run);
+            }
             self.continues.push(step_b);
             self.stmt(body);
             self.continues.pop();
         } else {
-            self.sequential_nest(rest, body);
+            self.sequential_nest(rest, body, guard)?;
         }
         self.jump_to(step_b);
         self.b.switch_to_block(step_b);
@@ -650,6 +742,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let next = self.b.ins().iadd(k, one);
         self.b.ins().jump(head, &[next]);
         self.b.switch_to_block(exit);
+        Some(())
     }
 
     /// The iterations of a loop with a `schedule` or `dist_schedule` clause (module

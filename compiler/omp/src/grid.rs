@@ -15,7 +15,9 @@
 //! Legal only when the access analysis proves it: every band loop from the distributed one
 //! down to the chosen one carries no dependence (`independent`; the distributed loop itself
 //! is asserted parallel by the directive), the band's loops are canonical and rectangular
-//! (their bounds use no band variable), none exits early, the chosen loop's variable is
+//! (their bounds use no band variable; the chosen loop's may use one outer band variable
+//! when its step is ±1: the threads then take the bounding box of its ranges and each checks
+//! its own, `GridMapping::box_over`), none exits early, the chosen loop's variable is
 //! declared in its `for`, scalar reductions are the directive's, and the directive has no
 //! clause that fixes the assignment of iterations (`schedule`, `dist_schedule`, `ordered`,
 //! `lastprivate`, `linear`, an `unroll` as the loop). Otherwise the nest stays as written
@@ -23,7 +25,7 @@
 
 use ompcc_access::{Access, LoopId, ReductionTarget, UnitAccesses};
 use ompcc_diag::{SourceMap, Span};
-use ompcc_sema::TypedUnit;
+use ompcc_sema::{SymbolId, TypedUnit};
 use ompcc_syntax::ast::{
     ForInit, OmpClauseName as C, OmpDirective, Stmt, StmtKind, TranslationUnit,
 };
@@ -76,13 +78,11 @@ pub fn map_grids<'a>(
                 span,
                 message,
             }),
-            Decision::Swap {
-                mapping,
-                threaded,
-                message,
-            } => {
-                if let Some(ln) = &mut r.loop_nest {
-                    ln.outer = threaded;
+            Decision::Swap { mapping, message } => {
+                if let Some(ln) = &mut r.loop_nest
+                    && mapping.box_over.is_none()
+                {
+                    ln.outer = mapping.threaded;
                 }
                 remarks.push(GridRemark {
                     passed: true,
@@ -111,7 +111,6 @@ enum Decision<'a> {
     Missed(Span, String),
     Swap {
         mapping: GridMapping<'a>,
-        threaded: &'a Stmt,
         message: String,
     },
 }
@@ -209,9 +208,10 @@ impl<'a> Cx<'_, 'a> {
                 "'{to}' is not perfectly nested in '{from}' (statements around it)"
             ));
         }
-        if let Err(why) = self.legal(r, ln.directive, &band, best) {
-            return missed(why);
-        }
+        let box_over = match self.legal(r, ln.directive, &band, best) {
+            Ok(b) => b,
+            Err(why) => return missed(why),
+        };
         let before = self.strides_text(&accesses, first.id);
         let after = self.strides_text(&accesses, target);
         let sequential: Vec<&'a Stmt> = band
@@ -224,11 +224,21 @@ impl<'a> Cx<'_, 'a> {
             StmtKind::For(_, _, _, body) => &**body,
             _ => return Decision::Keep,
         };
+        let triangular = box_over.map_or(String::new(), |v| {
+            format!(
+                " (over the bounding box of its ranges in '{}')",
+                self.ua.unit.symbols[v].name
+            )
+        });
         Decision::Swap {
-            mapping: GridMapping { sequential, body },
-            threaded: band[best].stmt,
+            mapping: GridMapping {
+                threaded: band[best].stmt,
+                sequential,
+                body,
+                box_over,
+            },
             message: format!(
-                "parallel loop swap: the grid's threads take loop '{to}' (line {}) instead of '{from}' (line {}); unit or zero stride bytes per iteration {} -> {best_score}; strides in '{from}': {before}; in '{to}': {after}",
+                "parallel loop swap: the grid's threads take loop '{to}' (line {}){triangular} instead of '{from}' (line {}); unit or zero stride bytes per iteration {} -> {best_score}; strides in '{from}': {before}; in '{to}': {after}",
                 self.line(band[best].stmt.span),
                 self.line(first.stmt.span),
                 scores[0],
@@ -308,7 +318,8 @@ impl<'a> Cx<'_, 'a> {
         s
     }
 
-    /// Whether the threads may take band loop `t` instead of the distributed one; the missing
+    /// Whether the threads may take band loop `t` instead of the distributed one (with the
+    /// variable of the loop whose ranges it is boxed over, for a triangular nest); the missing
     /// fact otherwise.
     fn legal(
         &self,
@@ -316,7 +327,7 @@ impl<'a> Cx<'_, 'a> {
         d: &OmpDirective,
         band: &[BandLoop<'a>],
         t: usize,
-    ) -> Result<(), String> {
+    ) -> Result<Option<SymbolId>, String> {
         for dir in [r.directive, d] {
             for c in &dir.clauses {
                 if matches!(
@@ -338,7 +349,8 @@ impl<'a> Cx<'_, 'a> {
             .iter()
             .filter_map(|b| f.loops[b.id.0 as usize].form.as_ref().ok().map(|c| c.var))
             .collect();
-        for b in band {
+        let mut box_over = None;
+        for (k, b) in band.iter().enumerate() {
             let lp = &f.loops[b.id.0 as usize];
             let name = self.var_name(b.id);
             let canon = lp
@@ -350,18 +362,31 @@ impl<'a> Cx<'_, 'a> {
                     "loop '{name}' may exit early (break, goto or return)"
                 ));
             }
-            if let Some(v) = canon
+            let mut uses: Vec<SymbolId> = canon
                 .lo
                 .vars()
                 .into_iter()
                 .chain(canon.hi.vars())
-                .find(|v| band_vars.contains(v))
-            {
-                return Err(format!(
-                    "the bounds of loop '{name}' use '{}' (a non-rectangular nest)",
-                    self.ua.unit.symbols[v].name
-                ));
+                .filter(|v| band_vars.contains(v))
+                .collect();
+            uses.sort();
+            uses.dedup();
+            let Some(&v) = uses.first() else { continue };
+            // A triangular threaded loop: boxed over one outer loop of the band, its range
+            // checked per iteration (exact for steps of ±1 only).
+            if k == t && uses.len() == 1 && band_vars[..k].contains(&v) && canon.step.abs() == 1 {
+                box_over = Some(v);
+                continue;
             }
+            return Err(format!(
+                "the bounds of loop '{name}' use '{}' (a non-rectangular nest{})",
+                self.ua.unit.symbols[v].name,
+                if k == t {
+                    "; a boxed swap needs a step of 1 or -1 and one outer loop's variable"
+                } else {
+                    ""
+                }
+            ));
         }
         if !matches!(&band[t].stmt.kind, StmtKind::For(ForInit::Decl(_), ..)) {
             return Err(format!(
@@ -389,6 +414,6 @@ impl<'a> Cx<'_, 'a> {
                 }
             }
         }
-        Ok(())
+        Ok(box_over)
     }
 }

@@ -72,15 +72,23 @@ pub struct TargetRegion<'a> {
 }
 
 /// A loop nest run with another loop than the directive's on the grid's threads (parallel
-/// loop swap, `map_grids`): the threads share the iterations of `loop_nest.outer`, and each
-/// runs `sequential` (the nest's other loops, outermost first, whose bounds use no loop
-/// variable of the nest) around `body` for each of its iterations.
+/// loop swap, `map_grids`): the threads share the iterations of `threaded`, and each runs
+/// `sequential` (the nest's other loops, outermost first, whose bounds use no loop variable
+/// of the nest) around `body` for each of its iterations.
 #[derive(Debug, Clone)]
 pub struct GridMapping<'a> {
+    /// The loop whose iterations the threads take (`loop_nest.outer` too, unless `box_over`).
+    pub threaded: &'a Stmt,
     /// The loops each thread runs, outermost first.
     pub sequential: Vec<&'a Stmt>,
     /// The innermost loop's body.
     pub body: &'a Stmt,
+    /// A triangular nest: `threaded`'s bounds (step ±1) use the variable of this loop of
+    /// `sequential`. The threads take the bounding box of its ranges over that loop's first
+    /// and last iterations, and each runs the body only where its value is in the range the
+    /// current iteration of that loop gives. `loop_nest.outer` stays the directive's loop
+    /// (the host cannot evaluate these bounds before the region).
+    pub box_over: Option<SymbolId>,
 }
 
 /// The loop nest a region's threads share.
