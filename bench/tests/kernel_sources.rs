@@ -157,3 +157,59 @@ fn stream_program_runs_and_checks_its_results() {
     }
     assert!(text.lines().any(|l| l == "stream check ok"), "{text}");
 }
+
+/// The coalescing pairs (`coalesce/NAME-natural.c`, `NAME-hand.c`): every pair the issue
+/// names is there, each file builds with the host compiler (offloading disabled, warnings as
+/// errors) and prints one checksum line, and the two files of a pair print the same result
+/// within the runner's tolerance.
+#[test]
+fn coalesce_pairs_print_the_same_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let cc = host_cc();
+    let pairs = Path::new(env!("CARGO_MANIFEST_DIR")).join("coalesce");
+    let run = |file: &str| -> String {
+        let src = pairs.join(file);
+        let exe = dir.path().join(file.trim_end_matches(".c"));
+        let out = Command::new(&cc[0])
+            .args(&cc[1..])
+            .args(["-fopenmp", "-foffload=disable", "-O1", "-Wall", "-Werror"])
+            .arg(&src)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let run = Command::new(&exe).output().unwrap();
+        assert!(run.status.success(), "{file} exited with {}", run.status);
+        let text = String::from_utf8_lossy(&run.stdout).into_owned();
+        assert_eq!(
+            text.lines().count(),
+            1,
+            "{file}: one line of output: {text}"
+        );
+        assert!(text.contains(" checksum "), "{file}: {text}");
+        text
+    };
+    for name in [
+        "jacobi",
+        "gemm",
+        "atax",
+        "bicg",
+        "mvt",
+        "spmv",
+        "transpose",
+        "stencil3d",
+        "ep",
+        "triangular",
+    ] {
+        let natural = run(&format!("{name}-natural.c"));
+        let hand = run(&format!("{name}-hand.c"));
+        assert!(natural.starts_with(name), "{name}: {natural}");
+        ompcc_bench::output::matches(&natural, &hand, 1e-4)
+            .unwrap_or_else(|e| panic!("{name}: the hand version prints another result: {e}"));
+    }
+}

@@ -208,6 +208,8 @@ pub struct OptSettings {
     /// `-Rpass=` / `-Rpass-missed=` match `plan-data` (the data planner's remarks).
     pub plan_remarks: bool,
     pub plan_missed: bool,
+    /// `-Rpass=` / `-Rpass-missed=` match `coalesce` (the grid mapping's remarks).
+    pub coalesce_remarks: (bool, bool),
     /// `--disable-pass=`: names of passes left out of the pipeline (each a known pass).
     pub disabled: Vec<String>,
 }
@@ -258,6 +260,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
     let mut names: [Vec<String>; 3] = Default::default();
     let mut offload_remarks = false;
     let (mut plan_remarks, mut plan_missed) = (false, false);
+    let mut coalesce_remarks = (false, false);
     for (kind, re) in &ours.remarks {
         let (flag, slot) = match kind {
             RemarkKind::Passed => ("-Rpass", 0),
@@ -270,6 +273,13 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         offload_remarks |= *kind == RemarkKind::Passed && regex.is_match("offload");
         plan_remarks |= *kind == RemarkKind::Passed && regex.is_match("plan-data");
         plan_missed |= *kind == RemarkKind::Missed && regex.is_match("plan-data");
+        if regex.is_match("coalesce") {
+            match kind {
+                RemarkKind::Passed => coalesce_remarks.0 = true,
+                RemarkKind::Missed => coalesce_remarks.1 = true,
+                RemarkKind::Analysis => {}
+            }
+        }
         let names = &mut names[slot];
         for pass in ompcc_opt::PASSES {
             if regex.is_match(pass.name) && !names.iter().any(|n| n == pass.name) {
@@ -302,6 +312,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         offload_remarks,
         plan_remarks,
         plan_missed,
+        coalesce_remarks,
         disabled: ours.disabled_passes.clone(),
     })
 }
@@ -356,7 +367,7 @@ pub fn device_stage(
     let plan = if opts.all_functions {
         None
     } else {
-        let (plan, diags) =
+        let (mut plan, diags) =
             ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
         for d in &diags {
             emitter.emit(d, &checked.source_map);
@@ -364,6 +375,7 @@ pub fn device_stage(
         if emitter.error_count() > 0 {
             return Err(None);
         }
+        map_grids(checked, &mut plan, opts)?;
         Some(plan)
     };
     let mut module = lower(checked, plan.as_ref(), opts, &mut emitter)?;
@@ -377,6 +389,45 @@ pub fn device_stage(
         return Ok(module.to_string());
     }
     ptx_text(&module, opts)
+}
+
+/// The plan's grid mapping (`ompcc_omp::map_grids`) under the `loop-swap` knob of the -O
+/// level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
+fn map_grids<'a>(
+    checked: &'a Checked,
+    plan: &mut ompcc_omp::OffloadPlan<'a>,
+    opts: &DeviceOptions<'_>,
+) -> Result<(), Option<String>> {
+    let mut knobs =
+        ompcc_opt::Knobs::for_level(ompcc_opt::level_of_opt(opts.opt_level).map_err(Some)?);
+    for (key, value) in &opts.settings.codegen {
+        knobs.set(key, value).map_err(Some)?;
+    }
+    let remarks = ompcc_omp::map_grids(
+        plan,
+        &checked.tu,
+        &checked.typed,
+        &checked.source_map,
+        ompcc_omp::GridOptions {
+            loop_swap: knobs.loop_swap,
+        },
+    );
+    let (passed, missed) = opts.settings.coalesce_remarks;
+    for r in remarks {
+        let (wanted, flag) = if r.passed {
+            (passed, "-Rpass")
+        } else {
+            (missed, "-Rpass-missed")
+        };
+        if wanted {
+            eprintln!(
+                "{}: remark: {} [{flag}=coalesce]",
+                checked.source_map.describe(r.span),
+                r.message
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Lowers the device code of a unit: with a plan, its kernels and declare-target functions;
@@ -547,7 +598,7 @@ pub fn offload(
         line_info: true,
         ..*opts
     };
-    let (plan, diags) =
+    let (mut plan, diags) =
         ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
     let mut emitter = Emitter::new(checked.color);
     for d in &diags {
@@ -556,6 +607,7 @@ pub fn offload(
     if emitter.error_count() > 0 {
         return Err(None);
     }
+    map_grids(checked, &mut plan, opts)?;
     // the access analysis' sections for the W0912 help, only when some pointer is unmapped
     let unmapped = plan.regions.iter().any(|r| {
         r.params.iter().any(|p| {

@@ -184,7 +184,8 @@ ompcc's own options:
   --print-after=<p1,...>    print the device IR after these passes
   --time-passes             report the time spent in each pass
   -C <key>=<value>          set a device optimizer knob: inline-threshold=<n>,
-                            unroll-count=<n>, unroll-threshold=<n>, fp-contract=off|on|fast
+                            unroll-count=<n>, unroll-threshold=<n>, fp-contract=off|on|fast,
+                            loop-swap=on|off (grid mapping of SPMD nests, on at -O2)
   -ffp-contract=off|on|fast  (cc's option) fusing a*b+c into fma on the device too; default
                             fast, off under an ISO -std=c99/c11/... as in gcc
 

@@ -518,7 +518,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 match d.body.as_deref() {
                     Some(b) => {
                         let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
-                        self.distributed_loop(d, b, collapse, who, privs, false);
+                        self.distributed_loop(d, b, collapse, who, privs, false, None);
                     }
                     None => self.end_privates(privs, false, None),
                 }

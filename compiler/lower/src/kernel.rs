@@ -288,7 +288,17 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 } else {
                     (Who::Grid, true)
                 };
-                self.distributed_loop(ln.directive, ln.outer, ln.collapse, who, privs, tree);
+                // with a grid mapping, the threads take its loop (see `GridMapping`)
+                let outer = region.grid.as_ref().map_or(ln.outer, |g| g.threaded);
+                self.distributed_loop(
+                    ln.directive,
+                    outer,
+                    ln.collapse,
+                    who,
+                    privs,
+                    tree,
+                    region.grid.clone(),
+                );
             }
             (ExecMode::Spmd, None) => {
                 // `target parallel`: the threads of team 0; `target teams` + `parallel`: the

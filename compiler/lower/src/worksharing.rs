@@ -297,6 +297,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// Runs the iterations of a loop nest distributed over `who` (cyclically), with the
     /// directive's private copies; ends the copies (and synchronizes the team) afterwards.
+    /// With a grid mapping (the plan's parallel loop swap), `outer` is the loop the threads
+    /// take and each of its iterations runs the mapping's sequential loops around its body.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn distributed_loop(
         &mut self,
         d: &'a OmpDirective,
@@ -305,6 +308,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         who: Who,
         privs: Vec<Private<'a>>,
         tree: bool,
+        grid: Option<ompcc_omp::GridMapping<'a>>,
     ) {
         let span = d.span;
         let loops = ompcc_omp::nest_loops(outer, collapse);
@@ -326,6 +330,22 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         // order (any assignment is allowed without a schedule clause), so its copies end
         // with the values of the sequentially last iteration.
         let mut elected = false;
+        // The grid mapping's sequential loops: bounds read once here (they use no variable of
+        // the nest), variables private like the distributed loop's.
+        let mut sequential = Vec::new();
+        if let Some(g) = &grid {
+            for l in &g.sequential {
+                let Some((cl, _)) = self.canon_loop(l, &[]) else {
+                    return;
+                };
+                let qt = self.cx.typed.symbols[cl.var].ty;
+                if let Some(slot) = self.new_slot(qt, l.span) {
+                    let align = self.align_of(qt);
+                    saved.push((cl.var, self.locals.insert(cl.var, Local::Slot(slot, align))));
+                }
+                sequential.push(cl);
+            }
+        }
         for (k, l) in loops.iter().enumerate() {
             if k > 0 && self.header_uses(l, &vars) {
                 elected = lastprivate;
@@ -355,7 +375,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 body = l;
                 break;
             }
-            let Some((cl, b)) = self.canon_loop(l, &vars) else {
+            let boxed = grid.as_ref().and_then(|g| g.box_over);
+            let found = match boxed {
+                Some(over) if k == 0 => self.boxed_loop(l, over, &sequential),
+                _ => self.canon_loop(l, &vars),
+            };
+            let Some((cl, b)) = found else {
                 return;
             };
             vars.push(cl.var);
@@ -367,6 +392,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
             canon.push(cl);
             body = b;
+        }
+        if let Some(g) = &grid {
+            body = g.body;
         }
         // Loop variables listed in lastprivate end with their value after the last iteration.
         let last_flag = if privs
@@ -415,6 +443,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.unsupported(
                 "'lastprivate' on a non-rectangular collapsed loop nest with a 'schedule' or \
                  'dist_schedule' clause is not supported in a target region yet",
+                d.span,
+            );
+            return;
+        }
+        if (thread_policy.is_some() || team_policy.is_some()) && grid.is_some() {
+            self.unsupported(
+                "internal compiler error: a grid mapping on a loop with a schedule (lower::distributed_loop)",
                 d.span,
             );
             return;
@@ -511,14 +546,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             } else {
                 (k, step_b)
             };
+            let mut first_value = k;
             for (i, c) in canon.iter().enumerate() {
                 let idx = if digits.is_empty() { k } else { digits[i] };
-                let off = self.b.ins().imul(idx, c.step);
-                let iv = self.b.ins().iadd(c.lb, off);
-                let iv = self.convert(iv, Scalar::LONG, c.cls);
-                if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
-                    let a = self.slot_addr(slot, align);
-                    self.store_raw(a, iv, false);
+                let v = self.set_loop_var(c, idx);
+                if i == 0 {
+                    first_value = v;
                 }
             }
             self.set_linear(&privs, k);
@@ -528,7 +561,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.breaks.push(exit);
             self.continues.push(cont);
             self.loop_runs.push(who);
-            self.stmt(body);
+            // a boxed (triangular) loop checks its value against the current range
+            let guard = grid
+                .as_ref()
+                .filter(|g| g.box_over.is_some())
+                .map(|g| (g.threaded, first_value));
+            // `None`: a loop's bounds could not be lowered (reported)
+            let _ = self.sequential_nest(&sequential, body, guard);
             self.loop_runs.pop();
             self.breaks.pop();
             self.continues.pop();
@@ -581,6 +620,129 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         self.end_privates(privs, tree, last_flag);
+    }
+
+    /// Stores the value of loop `c`'s variable in logical iteration `idx` (`lb + idx * step`)
+    /// in the variable's private slot; returns it as an `i64`.
+    fn set_loop_var(&mut self, c: &CanonLoop, idx: Value) -> Value {
+        let off = self.b.ins().imul(idx, c.step);
+        let wide = self.b.ins().iadd(c.lb, off);
+        let iv = self.convert(wide, Scalar::LONG, c.cls);
+        if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
+            let a = self.slot_addr(slot, align);
+            self.store_raw(a, iv, false);
+        }
+        wide
+    }
+
+    /// A triangular loop `l` (step ±1) whose bounds use the variable `over` of one of `seq`:
+    /// the bounding box of its ranges at `over`'s first and last values (affine bounds are
+    /// monotone in `over`, so every range lies inside), empty when `over`'s loop is.
+    fn boxed_loop(
+        &mut self,
+        l: &'a Stmt,
+        over: SymbolId,
+        seq: &[CanonLoop],
+    ) -> Option<(CanonLoop, &'a Stmt)> {
+        let Some(o) = seq.iter().find(|c| c.var == over) else {
+            self.unsupported(
+                "internal compiler error: the loop a grid box is over is not sequential (lower::boxed_loop)",
+                l.span,
+            );
+            return None;
+        };
+        let zero = self.b.ins().iconst(Type::I64, 0);
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let last = self.b.ins().isub(o.trip, one);
+        let any = self.b.ins().icmp(IntCC::Sgt, o.trip, zero);
+        let last = self.b.ins().select(any, last, zero);
+        let mut ends = Vec::new();
+        let mut found = None;
+        for idx in [zero, last] {
+            self.set_loop_var(o, idx);
+            let (c, body) = self.canon_loop(l, &[])?;
+            let span = self.b.ins().imul(c.trip, c.step);
+            let end = self.b.ins().iadd(c.lb, span);
+            ends.push((c.lb, end));
+            found = Some((c, body));
+        }
+        let (c, body) = found?;
+        // ascending: [min lb, max end); descending: [max lb, min end)
+        let up = self.b.ins().icmp(IntCC::Sgt, c.step, zero);
+        let lo_min = self.b.ins().smin(ends[0].0, ends[1].0);
+        let lo_max = self.b.ins().smax(ends[0].0, ends[1].0);
+        let end_min = self.b.ins().smin(ends[0].1, ends[1].1);
+        let end_max = self.b.ins().smax(ends[0].1, ends[1].1);
+        let lb = self.b.ins().select(up, lo_min, lo_max);
+        let end = self.b.ins().select(up, end_max, end_min);
+        let width = self.b.ins().isub(end, lb);
+        let trip = self.b.ins().imul(width, c.step);
+        let pos = self.b.ins().icmp(IntCC::Sgt, trip, zero);
+        let trip = self.b.ins().select(pos, trip, zero);
+        let trip = self.b.ins().select(any, trip, zero);
+        Some((
+            CanonLoop {
+                var: c.var,
+                cls: c.cls,
+                lb,
+                step: c.step,
+                trip,
+            },
+            body,
+        ))
+    }
+
+    /// `body` inside the counted loops `seq` (outermost first), each iteration storing its
+    /// variable's value in the variable's slot; a `continue` in `body` goes to the innermost
+    /// loop's next iteration. No loops: `body` alone. `guard`: a boxed loop and its variable's
+    /// value (`i64`), which must lie in the range the loop's bounds give at the innermost
+    /// point, else the body is skipped there.
+    fn sequential_nest(
+        &mut self,
+        seq: &[CanonLoop],
+        body: &'a Stmt,
+        guard: Option<(&'a Stmt, Value)>,
+    ) -> Option<()> {
+        let Some((c, rest)) = seq.split_first() else {
+            self.stmt(body);
+            return Some(());
+        };
+        let head = self.b.create_block();
+        let k = self.b.append_block_param(head, Type::I64);
+        let body_b = self.b.create_block();
+        let step_b = self.b.create_block();
+        let exit = self.b.create_block();
+        let zero = self.b.ins().iconst(Type::I64, 0);
+        self.b.ins().jump(head, &[zero]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::Slt, k, c.trip);
+        self.b.ins().brif(more, body_b, &[], exit, &[]);
+        self.b.switch_to_block(body_b);
+        self.set_loop_var(c, k);
+        if rest.is_empty() {
+            if let Some((l, v)) = guard {
+                // logical iteration (v - lb) * step of the current range: in it when < trip
+                let (r, _) = self.canon_loop(l, &[])?;
+                let d = self.b.ins().isub(v, r.lb);
+                let it = self.b.ins().imul(d, r.step);
+                let inside = self.b.ins().icmp(IntCC::Ult, it, r.trip);
+                let run = self.b.create_block();
+                self.b.ins().brif(inside, run, &[], step_b, &[]);
+                self.b.switch_to_block(run);
+            }
+            self.continues.push(step_b);
+            self.stmt(body);
+            self.continues.pop();
+        } else {
+            self.sequential_nest(rest, body, guard)?;
+        }
+        self.jump_to(step_b);
+        self.b.switch_to_block(step_b);
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let next = self.b.ins().iadd(k, one);
+        self.b.ins().jump(head, &[next]);
+        self.b.switch_to_block(exit);
+        Some(())
     }
 
     /// The iterations of a loop with a `schedule` or `dist_schedule` clause (module
@@ -646,13 +808,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         idx[0] = rest;
         for (c, i) in canon.iter().zip(idx) {
-            let off = self.b.ins().imul(i, c.step);
-            let iv = self.b.ins().iadd(c.lb, off);
-            let iv = self.convert(iv, Scalar::LONG, c.cls);
-            if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
-                let a = self.slot_addr(slot, align);
-                self.store_raw(a, iv, false);
-            }
+            self.set_loop_var(c, i);
         }
         self.set_linear(privs, k);
         if let Some(flag) = last_flag {
@@ -775,7 +931,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
         // The same iteration variables, lastprivate values and reductions as a distributed
         // loop, over this one thread.
-        self.distributed_loop(d, body, collapse, Who::Single, privs, false);
+        self.distributed_loop(d, body, collapse, Who::Single, privs, false, None);
     }
 
     // ----- constructs -----
@@ -860,7 +1016,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     league: par.league,
                     main: par.main,
                 };
-                self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
+                self.distributed_loop(d, b, collapse, Who::Teams, privs, false, None);
                 self.par = par;
             }
             K::For | K::ForSimd | K::Loop | K::Simd => {
@@ -869,7 +1025,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     self.privatize(d, true, false, &mut privs);
                     let Some(b) = body else { return };
                     let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
-                    self.distributed_loop(d, b, collapse, Who::Team, privs, false);
+                    self.distributed_loop(d, b, collapse, Who::Team, privs, false, None);
                     if !d.clauses.iter().any(|c| c.name == C::Nowait) {
                         self.b.ins().barrier();
                     }
@@ -892,7 +1048,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         league: par.league,
                         main: par.main,
                     };
-                    self.distributed_loop(d, b, collapse, Who::Teams, privs, false);
+                    self.distributed_loop(d, b, collapse, Who::Teams, privs, false, None);
                     self.par = par;
                 } else {
                     self.sequential_loop(d);

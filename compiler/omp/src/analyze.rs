@@ -1032,6 +1032,7 @@ impl<'a, 's> Analyzer<'a, 's> {
             if_cond: Self::if_cond(d),
             device: clause_expr(d, OmpClauseName::Device),
             nowait: d.clauses.iter().any(|c| c.name == OmpClauseName::Nowait),
+            grid: None,
         });
     }
 

@@ -35,6 +35,9 @@
 //!   elements, unnamed map items, thread-locals, firstprivate of variable-length types,
 //!   implicit maps of unsized arrays, `defaultmap(none)` violations.
 //!
+//! [`map_grids`] decides which loop of each SPMD nest the grid's threads take (parallel loop
+//! swap, from the access analysis; `-Rpass=coalesce` remarks).
+//!
 //! [`unmapped_pointer_warnings`] (W0912) finds pointers a region uses that nothing maps.
 //!
 //! Everything refers back to the AST by reference (`'a` is the translation unit's lifetime) and
@@ -42,6 +45,7 @@
 
 mod analyze;
 mod generic;
+mod grid;
 mod mapcheck;
 mod plan;
 pub mod walk;
@@ -51,5 +55,6 @@ pub use analyze::{
     nest_unroll, plan, plan_with_source, strip_compound,
 };
 pub use generic::{forkable, generic_region_calls, generic_region_forks, parallel_if, sizes_team};
+pub use grid::{GridOptions, GridRemark, map_grids};
 pub use mapcheck::unmapped_pointer_warnings;
 pub use plan::*;

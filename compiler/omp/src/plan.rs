@@ -66,6 +66,29 @@ pub struct TargetRegion<'a> {
     pub device: Option<&'a Expr>,
     /// `nowait` was given (ompcc runs the region synchronously all the same).
     pub nowait: bool,
+    /// The grid mapping when it is not the nest as written (`map_grids`): then
+    /// `loop_nest.outer` is the loop whose iterations the threads take.
+    pub grid: Option<GridMapping<'a>>,
+}
+
+/// A loop nest run with another loop than the directive's on the grid's threads (parallel
+/// loop swap, `map_grids`): the threads share the iterations of `threaded`, and each runs
+/// `sequential` (the nest's other loops, outermost first, whose bounds use no loop variable
+/// of the nest) around `body` for each of its iterations.
+#[derive(Debug, Clone)]
+pub struct GridMapping<'a> {
+    /// The loop whose iterations the threads take (`loop_nest.outer` too, unless `box_over`).
+    pub threaded: &'a Stmt,
+    /// The loops each thread runs, outermost first.
+    pub sequential: Vec<&'a Stmt>,
+    /// The innermost loop's body.
+    pub body: &'a Stmt,
+    /// A triangular nest: `threaded`'s bounds (step ±1) use the variable of this loop of
+    /// `sequential`. The threads take the bounding box of its ranges over that loop's first
+    /// and last iterations, and each runs the body only where its value is in the range the
+    /// current iteration of that loop gives. `loop_nest.outer` stays the directive's loop
+    /// (the host cannot evaluate these bounds before the region).
+    pub box_over: Option<SymbolId>,
 }
 
 /// The loop nest a region's threads share.
@@ -75,7 +98,8 @@ pub struct LoopNest<'a> {
     pub directive: &'a OmpDirective,
     /// `collapse(n)`, 1 when absent.
     pub collapse: u32,
-    /// The outermost associated `for` statement.
+    /// The outermost associated `for` statement; with a grid mapping
+    /// ([`TargetRegion::grid`]), the loop whose iterations the threads take.
     pub outer: &'a Stmt,
 }
 

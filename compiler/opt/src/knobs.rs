@@ -57,6 +57,10 @@ pub struct Knobs {
     pub unroll_threshold: u32,
     /// `fp-contract`: mad/fma contraction (`off`, `on`, `fast`).
     pub fp_contract: FpContract,
+    /// `loop-swap`: the offload plan may give the grid's threads another loop of an SPMD
+    /// nest than the distributed one, for coalesced accesses (`on`/`off`; on at -O2 and
+    /// above). Read by the driver for `ompcc_omp::map_grids`, before lowering.
+    pub loop_swap: bool,
 }
 
 impl Default for Knobs {
@@ -71,6 +75,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "unroll-count",
     "unroll-threshold",
     "fp-contract",
+    "loop-swap",
 ];
 
 impl Knobs {
@@ -82,18 +87,21 @@ impl Knobs {
                 unroll_count: 0,
                 unroll_threshold: 0,
                 fp_contract: FpContract::Fast,
+                loop_swap: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
                 unroll_count: 4,
                 unroll_threshold: 160,
                 fp_contract: FpContract::Fast,
+                loop_swap: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
                 unroll_count: 4,
                 unroll_threshold: 400,
                 fp_contract: FpContract::Fast,
+                loop_swap: true,
             },
         }
     }
@@ -113,6 +121,13 @@ impl Knobs {
                 self.fp_contract = FpContract::parse(value).ok_or_else(|| {
                     format!("-C fp-contract={value}: expected `off`, `on` or `fast`")
                 })?
+            }
+            "loop-swap" => {
+                self.loop_swap = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("-C loop-swap={value}: expected `on` or `off`")),
+                }
             }
             _ => {
                 return Err(format!(
@@ -150,6 +165,10 @@ mod tests {
         assert_eq!(k.fp_contract, FpContract::Off);
         assert!(k.set("inline-threshold", "-1").is_err());
         assert!(k.set("fp-contract", "maybe").is_err());
+        assert!(k.loop_swap && !Knobs::for_level(1).loop_swap);
+        k.set("loop-swap", "off").unwrap();
+        assert!(!k.loop_swap);
+        assert!(k.set("loop-swap", "1").is_err());
         let e = k.set("nope", "1").unwrap_err();
         assert!(e.contains("unroll-count"), "{e}");
         assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);

@@ -1,0 +1,59 @@
+// atax, hand-coalesced: tmp = A x by LANES threads per row (lane l sums elements l, l+LANES,
+// ...: consecutive threads read consecutive elements), the lanes' partial sums added by a
+// second kernel; y = A^T tmp as in the natural version.
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef N
+#define N 256
+#endif
+#define LANES 32
+
+int main(void) {
+    int n = N;
+    float *A = malloc(sizeof(float) * n * n);
+    float *x = malloc(sizeof(float) * n);
+    float *y = malloc(sizeof(float) * n);
+    float *tmp = malloc(sizeof(float) * n);
+    float *part = malloc(sizeof(float) * n * LANES);
+    for (int i = 0; i < n; i++) {
+        x[i] = 1.0f + (float)i / n;
+        for (int j = 0; j < n; j++)
+            A[i * n + j] = (float)((i + j) % n) / (5.0f * n);
+    }
+#pragma omp target data map(to : A[0:n * n], x[0:n]) map(alloc : tmp[0:n], part[0:n * LANES]) map(from : y[0:n])
+    {
+#pragma omp target teams distribute parallel for collapse(2)
+        for (int i = 0; i < n; i++)
+            for (int l = 0; l < LANES; l++) {
+                float t = 0.0f;
+                for (int j = l; j < n; j += LANES)
+                    t += A[i * n + j] * x[j];
+                part[i * LANES + l] = t;
+            }
+#pragma omp target teams distribute parallel for
+        for (int i = 0; i < n; i++) {
+            float t = 0.0f;
+            for (int l = 0; l < LANES; l++)
+                t += part[i * LANES + l];
+            tmp[i] = t;
+        }
+#pragma omp target teams distribute parallel for
+        for (int j = 0; j < n; j++) {
+            float s = 0.0f;
+            for (int i = 0; i < n; i++)
+                s += A[i * n + j] * tmp[i];
+            y[j] = s;
+        }
+    }
+    double sum = 0.0;
+    for (int i = 0; i < n; i++)
+        sum += y[i] * (double)(i % 9 + 1);
+    printf("atax n=%d checksum %.9e\n", n, sum);
+    free(A);
+    free(x);
+    free(y);
+    free(tmp);
+    free(part);
+    return 0;
+}

@@ -1,0 +1,419 @@
+//! Grid mapping (issue 16, DESIGN.md section 11): which loop of an SPMD region's loop nest
+//! the grid's threads take. A warp's 32 loads are fast only when consecutive threads touch
+//! adjacent addresses, so the loop whose variable walks the contiguous dimension should be
+//! the one the threads share.
+//!
+//! For each SPMD region whose loop directive distributes one loop (no `collapse`), the
+//! candidates are the loops of its perfectly nested band (the distributed loop and the
+//! `for` loops that are each the whole body of the one before). Each candidate is scored by
+//! the bytes of the nest's accesses whose stride in its variable is 0 or ±1 (a broadcast or
+//! a coalesced access; an access inside loops deeper than the band weighs 8x per loop, since
+//! it runs once per iteration of each). The best candidate, when it beats the distributed
+//! loop, is swapped in (parallel loop swap, OpenMPC Fig. 4): its iterations go to the
+//! threads and each thread runs the band's other loops in their order around the body.
+//!
+//! Legal only when the access analysis proves it: every band loop from the distributed one
+//! down to the chosen one carries no dependence (`independent`; the distributed loop itself
+//! is asserted parallel by the directive), the band's loops are canonical and rectangular
+//! (their bounds use no band variable; the chosen loop's may use one outer band variable
+//! when its step is ±1: the threads then take the bounding box of its ranges and each checks
+//! its own, `GridMapping::box_over`), none exits early, the chosen loop's variable is
+//! declared in its `for`, scalar reductions are the directive's, and the directive has no
+//! clause that fixes the assignment of iterations (`schedule`, `dist_schedule`, `ordered`,
+//! `lastprivate`, `linear`, an `unroll` as the loop). Otherwise the nest stays as written
+//! and a missed remark names the first missing fact.
+
+use ompcc_access::{Access, LoopId, ReductionTarget, UnitAccesses};
+use ompcc_diag::{SourceMap, Span};
+use ompcc_sema::{SymbolId, TypedUnit};
+use ompcc_syntax::ast::{
+    ForInit, OmpClauseName as C, OmpDirective, Stmt, StmtKind, TranslationUnit,
+};
+
+use crate::plan::{ExecMode, GridMapping, OffloadPlan, TargetRegion};
+use crate::strip_compound;
+
+/// What the grid mapping may do.
+#[derive(Clone, Copy, Debug)]
+pub struct GridOptions {
+    /// Parallel loop swap (`-C loop-swap=on|off`, on at -O2 and above).
+    pub loop_swap: bool,
+}
+
+/// One `-Rpass=coalesce` (`passed`) or `-Rpass-missed=coalesce` remark.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GridRemark {
+    /// A transform was done (`-Rpass`), or a better mapping was not taken (`-Rpass-missed`).
+    pub passed: bool,
+    /// The loop directive it is about.
+    pub span: Span,
+    /// What was done, or which fact was missing.
+    pub message: String,
+}
+
+/// Decides the grid mapping of every SPMD region of `plan` (see the module header): sets
+/// `TargetRegion::grid` and points the region's `loop_nest.outer` at the loop the threads
+/// take, so lowering and the host's launch sizing both follow it.
+pub fn map_grids<'a>(
+    plan: &mut OffloadPlan<'a>,
+    tu: &'a TranslationUnit,
+    typed: &'a TypedUnit,
+    sm: &SourceMap,
+    opts: GridOptions,
+) -> Vec<GridRemark> {
+    let mut remarks = Vec::new();
+    if !opts.loop_swap || !plan.regions.iter().any(candidate) {
+        return remarks;
+    }
+    let ua = ompcc_access::analyze(tu, typed);
+    for r in plan.regions.iter_mut().filter(|r| candidate(r)) {
+        let Some(fi) = ua.functions.iter().position(|f| f.span == r.function.span) else {
+            continue;
+        };
+        let cx = Cx { ua: &ua, fi, sm };
+        match cx.decide(r) {
+            Decision::Keep => {}
+            Decision::Missed(span, message) => remarks.push(GridRemark {
+                passed: false,
+                span,
+                message,
+            }),
+            Decision::Swap { mapping, message } => {
+                if let Some(ln) = &mut r.loop_nest
+                    && mapping.box_over.is_none()
+                {
+                    ln.outer = mapping.threaded;
+                }
+                remarks.push(GridRemark {
+                    passed: true,
+                    span: r.loop_nest.map_or(r.directive.span, |l| l.directive.span),
+                    message,
+                });
+                r.grid = Some(mapping);
+            }
+        }
+    }
+    remarks
+}
+
+/// An SPMD region whose threads share a one-loop nest (no `collapse`).
+fn candidate(r: &TargetRegion<'_>) -> bool {
+    r.mode == ExecMode::Spmd
+        && r.loop_nest.is_some_and(|ln| {
+            let w = ln.directive.kind.words();
+            // a `collapse` nest is kept as written: its loops already share the threads
+            ln.collapse == 1 && (w.contains(&"parallel") || w.contains(&"loop"))
+        })
+}
+
+enum Decision<'a> {
+    Keep,
+    Missed(Span, String),
+    Swap {
+        mapping: GridMapping<'a>,
+        message: String,
+    },
+}
+
+struct Cx<'u, 'a> {
+    ua: &'u UnitAccesses<'a>,
+    fi: usize,
+    sm: &'u SourceMap,
+}
+
+/// A loop of the band: the statement and the analysis's loop.
+#[derive(Clone, Copy)]
+struct BandLoop<'a> {
+    stmt: &'a Stmt,
+    id: LoopId,
+}
+
+impl<'a> Cx<'_, 'a> {
+    fn line(&self, s: Span) -> u32 {
+        self.sm.lookup(s.lo).line
+    }
+
+    fn var_name(&self, l: LoopId) -> String {
+        let f = &self.ua.functions[self.fi];
+        match &f.loops[l.0 as usize].form {
+            Ok(c) => self.ua.unit.symbols[c.var].name.clone(),
+            Err(_) => "?".into(),
+        }
+    }
+
+    fn loop_id(&self, s: &Stmt) -> Option<LoopId> {
+        let f = &self.ua.functions[self.fi];
+        f.loops.iter().find(|l| l.span == s.span).map(|l| l.id)
+    }
+
+    /// The perfectly nested `for` loops from `outer` down.
+    fn band(&self, outer: &'a Stmt) -> Vec<BandLoop<'a>> {
+        let mut out = Vec::new();
+        let mut cur = outer;
+        while let StmtKind::For(_, _, _, body) = &cur.kind {
+            let Some(id) = self.loop_id(cur) else { break };
+            out.push(BandLoop { stmt: cur, id });
+            cur = strip_compound(body);
+        }
+        out
+    }
+
+    fn decide(&self, r: &TargetRegion<'a>) -> Decision<'a> {
+        let Some(ln) = r.loop_nest else {
+            return Decision::Keep;
+        };
+        let band = self.band(ln.outer);
+        let Some(first) = band.first().copied() else {
+            return Decision::Keep;
+        };
+        let accesses = self.nest_accesses(first.id, band.last().map_or(first.id, |b| b.id));
+        // Candidates: the band's loops; with a one-loop band, the first inner loop too (to
+        // say why a better one is not taken).
+        let mut cands: Vec<LoopId> = band.iter().map(|b| b.id).collect();
+        let imperfect_inner = if band.len() == 1 {
+            let f = &self.ua.functions[self.fi];
+            f.loops
+                .iter()
+                .find(|l| l.parent == Some(first.id))
+                .map(|l| l.id)
+        } else {
+            None
+        };
+        cands.extend(imperfect_inner);
+        let scores: Vec<u64> = cands.iter().map(|&l| self.score(&accesses, l)).collect();
+        let (best, best_score) =
+            scores.iter().enumerate().fold(
+                (0, scores[0]),
+                |acc, (k, &s)| if s > acc.1 { (k, s) } else { acc },
+            );
+        if best == 0 || best_score <= scores[0] {
+            return Decision::Keep;
+        }
+        let at = ln.directive.span;
+        let target = cands[best];
+        let from = self.var_name(first.id);
+        let to = self.var_name(target);
+        let missed = |why: String| {
+            Decision::Missed(
+                at,
+                format!(
+                    "loop '{to}' (line {}) has unit or zero stride for more bytes than the distributed loop '{from}' ({best_score} vs {} per iteration), but the loops were not swapped: {why}",
+                    self.line(self.ua.functions[self.fi].loops[target.0 as usize].span),
+                    scores[0]
+                ),
+            )
+        };
+        if Some(target) == imperfect_inner {
+            return missed(format!(
+                "'{to}' is not perfectly nested in '{from}' (statements around it)"
+            ));
+        }
+        let box_over = match self.legal(r, ln.directive, &band, best) {
+            Ok(b) => b,
+            Err(why) => return missed(why),
+        };
+        let before = self.strides_text(&accesses, first.id);
+        let after = self.strides_text(&accesses, target);
+        let sequential: Vec<&'a Stmt> = band
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != best)
+            .map(|(_, b)| b.stmt)
+            .collect();
+        let body = match &band[band.len() - 1].stmt.kind {
+            StmtKind::For(_, _, _, body) => &**body,
+            _ => return Decision::Keep,
+        };
+        let triangular = box_over.map_or(String::new(), |v| {
+            format!(
+                " (over the bounding box of its ranges in '{}')",
+                self.ua.unit.symbols[v].name
+            )
+        });
+        Decision::Swap {
+            mapping: GridMapping {
+                threaded: band[best].stmt,
+                sequential,
+                body,
+                box_over,
+            },
+            message: format!(
+                "parallel loop swap: the grid's threads take loop '{to}' (line {}){triangular} instead of '{from}' (line {}); unit or zero stride bytes per iteration {} -> {best_score}; strides in '{from}': {before}; in '{to}': {after}",
+                self.line(band[best].stmt.span),
+                self.line(first.stmt.span),
+                scores[0],
+            ),
+        }
+    }
+
+    /// The accesses inside loop `outer`, each with its weight: 8 per loop it is in below the
+    /// band's innermost loop `inner`.
+    fn nest_accesses(&self, outer: LoopId, inner: LoopId) -> Vec<(usize, u64)> {
+        let f = &self.ua.functions[self.fi];
+        f.accesses
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.loops.contains(&outer))
+            .map(|(k, a)| {
+                let deeper = a
+                    .loops
+                    .iter()
+                    .position(|l| *l == inner)
+                    .map_or(0, |p| a.loops.len() - p - 1);
+                (k, 8u64.saturating_pow(deeper as u32))
+            })
+            .collect()
+    }
+
+    /// Bytes (times weight) of the accesses whose stride in `l` is 0 or ±1 elements.
+    fn score(&self, accesses: &[(usize, u64)], l: LoopId) -> u64 {
+        let f = &self.ua.functions[self.fi];
+        accesses
+            .iter()
+            .filter(|(k, _)| {
+                self.ua
+                    .stride(self.fi, *k, l)
+                    .ok()
+                    .and_then(|s| s.as_const())
+                    .is_some_and(|c| c.abs() <= 1)
+            })
+            .map(|(k, w)| {
+                let size = f.bases[f.accesses[*k].base.0 as usize]
+                    .elem_size
+                    .unwrap_or(0);
+                size.saturating_mul(*w)
+            })
+            .fold(0u64, u64::saturating_add)
+    }
+
+    /// `A[n*i + k] n, B[n*k + j] 0`: each distinct access with its stride in `l`.
+    fn strides_text(&self, accesses: &[(usize, u64)], l: LoopId) -> String {
+        let mut seen: Vec<String> = Vec::new();
+        let mut out: Vec<String> = Vec::new();
+        for (k, _) in accesses {
+            let a = &self.ua.functions[self.fi].accesses[*k];
+            let name = self.access_text(a);
+            if seen.contains(&name) {
+                continue;
+            }
+            let stride = match self.ua.stride(self.fi, *k, l) {
+                Ok(s) => self.ua.expr_c(&s),
+                Err(_) => "unknown".into(),
+            };
+            out.push(format!("{name} {stride}"));
+            seen.push(name);
+        }
+        out.join(", ")
+    }
+
+    fn access_text(&self, a: &Access) -> String {
+        let f = &self.ua.functions[self.fi];
+        let mut s = f.bases[a.base.0 as usize].name.clone();
+        for sub in &a.subscripts {
+            match sub {
+                Ok(e) => s.push_str(&format!("[{}]", self.ua.expr_c(e))),
+                Err(_) => s.push_str("[?]"),
+            }
+        }
+        s
+    }
+
+    /// Whether the threads may take band loop `t` instead of the distributed one (with the
+    /// variable of the loop whose ranges it is boxed over, for a triangular nest); the missing
+    /// fact otherwise.
+    fn legal(
+        &self,
+        r: &TargetRegion<'a>,
+        d: &OmpDirective,
+        band: &[BandLoop<'a>],
+        t: usize,
+    ) -> Result<Option<SymbolId>, String> {
+        for dir in [r.directive, d] {
+            for c in &dir.clauses {
+                if matches!(
+                    c.name,
+                    C::Schedule | C::DistSchedule | C::Ordered | C::Lastprivate | C::Linear
+                ) {
+                    return Err(format!(
+                        "the directive's '{}' clause fixes which thread runs each iteration",
+                        c.name.as_str()
+                    ));
+                }
+            }
+        }
+        if crate::nest_unroll(band[0].stmt, 1).is_some() {
+            return Err("the distributed loop is an 'unroll' construct".into());
+        }
+        let f = &self.ua.functions[self.fi];
+        let band_vars: Vec<_> = band
+            .iter()
+            .filter_map(|b| f.loops[b.id.0 as usize].form.as_ref().ok().map(|c| c.var))
+            .collect();
+        let mut box_over = None;
+        for (k, b) in band.iter().enumerate() {
+            let lp = &f.loops[b.id.0 as usize];
+            let name = self.var_name(b.id);
+            let canon = lp
+                .form
+                .as_ref()
+                .map_err(|u| format!("loop '{name}': {}", u.reason.message()))?;
+            if lp.early_exit {
+                return Err(format!(
+                    "loop '{name}' may exit early (break, goto or return)"
+                ));
+            }
+            let mut uses: Vec<SymbolId> = canon
+                .lo
+                .vars()
+                .into_iter()
+                .chain(canon.hi.vars())
+                .filter(|v| band_vars.contains(v))
+                .collect();
+            uses.sort();
+            uses.dedup();
+            let Some(&v) = uses.first() else { continue };
+            // A triangular threaded loop: boxed over one outer loop of the band, its range
+            // checked per iteration (exact for steps of ±1 only).
+            if k == t && uses.len() == 1 && band_vars[..k].contains(&v) && canon.step.abs() == 1 {
+                box_over = Some(v);
+                continue;
+            }
+            return Err(format!(
+                "the bounds of loop '{name}' use '{}' (a non-rectangular nest{})",
+                self.ua.unit.symbols[v].name,
+                if k == t {
+                    "; a boxed swap needs a step of 1 or -1 and one outer loop's variable"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if !matches!(&band[t].stmt.kind, StmtKind::For(ForInit::Decl(_), ..)) {
+            return Err(format!(
+                "the variable of loop '{}' is not declared in its 'for'",
+                self.var_name(band[t].id)
+            ));
+        }
+        for b in &band[1..=t] {
+            let name = self.var_name(b.id);
+            self.ua
+                .independent(self.fi, b.id)
+                .map_err(|u| format!("loop '{name}': {}", u.reason.message()))?;
+            for red in self.ua.reductions(self.fi, b.id) {
+                // (an element reduction is a dependence the loop carries: never independent)
+                let ok = match red.target {
+                    ReductionTarget::Scalar(s) => {
+                        band_vars.contains(&s) || r.reductions.iter().any(|x| x.sym == s)
+                    }
+                    ReductionTarget::Element { .. } => false,
+                };
+                if !ok {
+                    return Err(format!(
+                        "loop '{name}' reduces into a variable that is not a reduction of the directive"
+                    ));
+                }
+            }
+        }
+        Ok(box_over)
+    }
+}
