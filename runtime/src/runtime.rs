@@ -1378,8 +1378,13 @@ impl Device {
             };
             let e = self.table.get_mut(key).expect("live key");
             match release {
+                // OpenMP 5.2 (5.8.3): `delete` sets the reference count to zero, the
+                // enclosing constructs' references included, so the mapping ends here.
+                _ if it.flags & flags::DELETE != 0 => {
+                    e.dynamic_refs.clear();
+                    e.structured_refs = 0;
+                }
                 Release::Structured => e.structured_refs = e.structured_refs.saturating_sub(1),
-                Release::Dynamic if it.flags & flags::DELETE != 0 => e.dynamic_refs.clear(),
                 Release::Dynamic => e.dynamic_refs.decrement(),
             }
             if info.has(InfoCategories::MAPS) {
