@@ -634,13 +634,7 @@ impl Runtime {
     pub fn device_address(&mut self, device: i32, host: u64, loc: &str) -> Result<u64, RtError> {
         match self.resolve(device, loc)? {
             Target::Host => Ok(host),
-            Target::Device(d) => {
-                let dev = self.device(d, loc)?;
-                Ok(match dev.table.lookup(host, 0) {
-                    Lookup::Inside(k) => dev.table.get(k).map_or(host, |e| e.translate(host)),
-                    _ => host,
-                })
-            }
+            Target::Device(d) => Ok(self.mapped_address(d, host, 0, loc)?.unwrap_or(host)),
         }
     }
 
@@ -894,6 +888,31 @@ impl Runtime {
     pub fn is_present(&mut self, d: usize, host: u64) -> Result<bool, RtError> {
         let dev = self.device(d, "omp_target_is_present")?;
         Ok(dev.table.lookup(host, 0) != Lookup::Absent)
+    }
+
+    /// The device address corresponding to `host` (`omp_get_mapped_ptr`, `use_device_ptr`),
+    /// `None` when no mapping holds `[host, host+size)` (with `size` 0, one that ends at
+    /// `host` does).
+    pub fn mapped_address(
+        &mut self,
+        d: usize,
+        host: u64,
+        size: u64,
+        loc: &str,
+    ) -> Result<Option<DevPtr>, RtError> {
+        let dev = self.device(d, loc)?;
+        Ok(match dev.table.lookup(host, size) {
+            Lookup::Inside(k) => dev.table.get(k).map(|e| e.translate(host)),
+            _ => None,
+        })
+    }
+
+    /// `omp_target_is_accessible`: kernels on device `d` reach host memory as it is.
+    pub fn reads_host_memory(&mut self, d: usize) -> Result<bool, RtError> {
+        Ok(self
+            .device(d, "omp_target_is_accessible")?
+            .backend
+            .reads_host_memory())
     }
 
     /// `omp_target_associate_ptr`: maps `[host, host+size)` to existing device memory with an
