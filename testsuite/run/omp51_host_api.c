@@ -1,7 +1,5 @@
-/* OpenMP 5.1/5.2 host routines that libgomp 12 lacks (gcc 12 cannot build this program, so
- * omp51_host_api.expected holds the output the specification prescribes):
- * omp_target_memcpy_async and omp_target_memcpy_rect_async ordered by depend objects and
- * task dependences, omp_get_mapped_ptr, omp_target_is_accessible, omp_in_explicit_task. */
+/* OpenMP 5.1/5.2 host routines libgomp 12 lacks (omp51_host_api.expected: the output the
+ * specification prescribes): async copies ordered by depend objects, mapped pointers. */
 #include <omp.h>
 #include <stdio.h>
 
@@ -12,10 +10,7 @@
 static double a[N], b[N];
 static int grid[R][C], sub[3][4];
 
-static const char *verdict(int ok)
-{
-    return ok ? "as specified" : "WRONG";
-}
+static const char *verdict(int ok) { return ok ? "as specified" : "WRONG"; }
 
 int main(void)
 {
@@ -23,7 +18,7 @@ int main(void)
     double *d = omp_target_alloc(sizeof(double) * N, dev);
     int *dg = omp_target_alloc(sizeof(int) * 3 * 4, dev);
     double sum = 0;
-    int rc = 0;
+    int rc = 0, corner = 0;
     omp_depend_t in_a, out_d, in_d, out_b;
 #pragma omp parallel num_threads(2)
 #pragma omp single
@@ -65,7 +60,6 @@ int main(void)
 #pragma omp depobj(out_sub) depend(out : sub)
     rc |= omp_target_memcpy_rect_async(sub, dg, sizeof(int), 2, vol, zero, zero, sdim, sdim, host,
                                        dev, 1, &out_sub);
-    int corner = 0;
 #pragma omp task depend(in : sub) shared(corner)
     corner = sub[2][3];
 #pragma omp taskwait
@@ -73,13 +67,9 @@ int main(void)
            omp_target_memcpy_rect_async(NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, dev, host,
                                         0, NULL) >= 3);
 #pragma omp depobj(in_a) destroy
-#pragma omp depobj(out_d) destroy
-#pragma omp depobj(in_d) destroy
-#pragma omp depobj(out_b) destroy
 #pragma omp depobj(out_sub) destroy
 
-    /* mapped pointers: a mapped array's device address, NULL for one not mapped (the array
-     * itself on the initial device) */
+    /* mapped: the device address; not mapped: NULL (the array itself on the host) */
 #pragma omp target enter data map(to : a) device(dev)
     double *pa = omp_get_mapped_ptr(a, dev);
     double *pb = omp_get_mapped_ptr(b, dev);
@@ -93,20 +83,15 @@ int main(void)
 
     /* accessible host storage is usable as it is */
     int acc = omp_target_is_accessible(b, sizeof b, dev);
-    double first = -1;
-    if (acc) {
-        double *pbh = b;
-#pragma omp target is_device_ptr(pbh) map(from : first) device(dev)
-        first = pbh[1];
-    } else {
-        first = b[1];
-    }
+    double first = b[1], *pbh = b;
+#pragma omp target is_device_ptr(pbh) map(from : first) device(dev) if (acc)
+    first = pbh[1];
     printf("accessible: %s host=%d\n", verdict(first == b[1]),
            omp_target_is_accessible(b, sizeof b, host));
 
     /* explicit tasks */
-    int outside = omp_in_explicit_task(), in_task = -1, in_undeferred = -1, in_par = -1;
-    int in_nested = -1, in_loop = 0, in_implicit = -1;
+    int outside = omp_in_explicit_task(), in_task = -1, in_undeferred = -1, in_par = -1,
+        in_nested = -1, in_loop = 0, in_implicit = -1;
 #pragma omp task shared(in_task)
     in_task = omp_in_explicit_task();
 #pragma omp task if (0) shared(in_undeferred)
