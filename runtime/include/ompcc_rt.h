@@ -135,6 +135,24 @@ int omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_
                              size_t device_offset, int device_num);
 int omp_target_disassociate_ptr(const void *ptr, int device_num);
 
+/* OpenMP 5.1/5.2 routines libgomp 12 lacks. The depend objects are gcc's omp_depend_t (two
+ * words: the address, then the dependence kind). The _async copies are tasks that depend on
+ * them; GOMP_task, GOMP_taskloop and GOMP_taskloop_ull are defined here too (forwarded to
+ * libgomp) so that omp_in_explicit_task knows which tasks are explicit. */
+struct omp_depend_t;
+int omp_target_memcpy_async(void *dst, const void *src, size_t length, size_t dst_offset,
+                            size_t src_offset, int dst_device_num, int src_device_num,
+                            int depobj_count, struct omp_depend_t *depobj_list);
+int omp_target_memcpy_rect_async(void *dst, const void *src, size_t element_size, int num_dims,
+                                 const size_t *volume, const size_t *dst_offsets,
+                                 const size_t *src_offsets, const size_t *dst_dimensions,
+                                 const size_t *src_dimensions, int dst_device_num,
+                                 int src_device_num, int depobj_count,
+                                 struct omp_depend_t *depobj_list);
+void *omp_get_mapped_ptr(const void *ptr, int device_num);
+int omp_target_is_accessible(const void *ptr, size_t size, int device_num);
+int omp_in_explicit_task(void);
+
 #ifdef __cplusplus
 }
 #endif

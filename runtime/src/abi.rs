@@ -217,7 +217,7 @@ fn program_name() -> String {
 }
 
 /// Runs an entry point, turning a panic into a reported internal error.
-fn guard<T>(on_error: T, f: impl FnOnce() -> Result<T, RtError>) -> T {
+pub(crate) fn guard<T>(on_error: T, f: impl FnOnce() -> Result<T, RtError>) -> T {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
@@ -694,6 +694,41 @@ pub extern "C" fn omp_target_is_present(ptr: *const c_void, device: c_int) -> c_
     })
 }
 
+/// `omp_get_mapped_ptr` (OpenMP 5.1): the device address `ptr` is mapped to on `device`,
+/// `ptr` itself for the host, NULL when it is not mapped or the device number is invalid.
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_get_mapped_ptr(ptr: *const c_void, device: c_int) -> *mut c_void {
+    guard(std::ptr::null_mut(), || {
+        with_runtime(|rt| match api_target(rt, device) {
+            Some(Target::Host) => Ok(ptr.cast_mut()),
+            Some(Target::Device(d)) => Ok(rt
+                // The byte at `ptr`: a mapping that ends there does not hold it.
+                .mapped_address(d, ptr as u64, 1, "omp_get_mapped_ptr")?
+                .map_or(std::ptr::null_mut(), |a| a as *mut c_void)),
+            None => Ok(std::ptr::null_mut()),
+        })
+    })
+}
+
+/// `omp_target_is_accessible` (OpenMP 5.1): whether device code can use the host storage
+/// `[ptr, ptr+size)` as it is: always on the host, on a GPU whose driver reports pageable
+/// memory access, never on the emulator (its memory is its own).
+#[unsafe(no_mangle)]
+pub extern "C" fn omp_target_is_accessible(
+    ptr: *const c_void,
+    size: usize,
+    device: c_int,
+) -> c_int {
+    let _ = (ptr, size);
+    guard(0, || {
+        with_runtime(|rt| match api_target(rt, device) {
+            Some(Target::Host) => Ok(1),
+            Some(Target::Device(d)) => rt.reads_host_memory(d).map(c_int::from),
+            None => Ok(0),
+        })
+    })
+}
+
 /// `omp_target_memcpy`: returns 0 on success, nonzero on an invalid device.
 ///
 /// # Safety
@@ -708,21 +743,60 @@ pub unsafe extern "C" fn omp_target_memcpy(
     dst_device: c_int,
     src_device: c_int,
 ) -> c_int {
-    guard(1, || {
-        with_runtime(|rt| {
-            let (Some(dt), Some(st)) = (api_target(rt, dst_device), api_target(rt, src_device))
-            else {
-                return Err(api_error(
-                    "omp_target_memcpy",
-                    format!("invalid device number {dst_device} or {src_device}"),
-                ));
-            };
-            let d = (dst as u64).wrapping_add(dst_offset as u64);
-            let s = (src as u64).wrapping_add(src_offset as u64);
-            // SAFETY: forwarded contract.
-            unsafe { rt.memcpy((d, dt), (s, st), length as u64) }.map(|()| 0)
-        })
+    let d = (dst as u64).wrapping_add(dst_offset as u64);
+    let s = (src as u64).wrapping_add(src_offset as u64);
+    // SAFETY: forwarded contract.
+    guard(1, || unsafe {
+        linear_copy(
+            "omp_target_memcpy",
+            d,
+            s,
+            length as u64,
+            dst_device,
+            src_device,
+        )
+        .map(|()| 0)
     })
+}
+
+/// The copy of `omp_target_memcpy` and its `_async` form.
+///
+/// # Safety
+/// Host-side ranges are valid for `length` bytes.
+pub(crate) unsafe fn linear_copy(
+    what: &str,
+    dst: u64,
+    src: u64,
+    length: u64,
+    dst_device: c_int,
+    src_device: c_int,
+) -> Result<(), RtError> {
+    with_runtime(|rt| {
+        let (dt, st) = copy_targets(rt, what, dst_device, src_device)?;
+        // SAFETY: forwarded contract.
+        unsafe { rt.memcpy((dst, dt), (src, st), length) }
+    })
+}
+
+/// The targets of a copy's two device numbers, or the error naming them.
+fn copy_targets(
+    rt: &mut Runtime,
+    what: &str,
+    dst_device: c_int,
+    src_device: c_int,
+) -> Result<(Target, Target), RtError> {
+    match (api_target(rt, dst_device), api_target(rt, src_device)) {
+        (Some(dt), Some(st)) => Ok((dt, st)),
+        _ => Err(api_error(
+            what,
+            format!("invalid device number {dst_device} or {src_device}"),
+        )),
+    }
+}
+
+/// Whether both device numbers name a device (the `_async` copies check before they defer).
+pub(crate) fn copy_devices_valid(dst_device: c_int, src_device: c_int) -> bool {
+    with_runtime(|rt| api_target(rt, dst_device).is_some() && api_target(rt, src_device).is_some())
 }
 
 /// `omp_target_memcpy_rect`: copies a `num_dims`-dimensional sub-volume. With `dst` and `src`
@@ -747,53 +821,72 @@ pub unsafe extern "C" fn omp_target_memcpy_rect(
     if dst.is_null() && src.is_null() {
         return c_int::MAX;
     }
+    const WHAT: &str = "omp_target_memcpy_rect";
     guard(1, || {
-        let n = usize::try_from(num_dims).unwrap_or(0);
-        if n == 0 || dst.is_null() || src.is_null() {
-            return Err(api_error(
-                "omp_target_memcpy_rect",
-                "invalid arguments".into(),
-            ));
-        }
-        // SAFETY: `num_dims` values each, by contract.
-        let (vol, doff, soff, ddim, sdim) = unsafe {
-            (
-                slice(volume, n),
-                slice(dst_offsets, n),
-                slice(src_offsets, n),
-                slice(dst_dimensions, n),
-                slice(src_dimensions, n),
-            )
+        // SAFETY: forwarded contract.
+        let dims = unsafe {
+            RectDims::read(
+                WHAT,
+                num_dims,
+                [
+                    volume,
+                    dst_offsets,
+                    src_offsets,
+                    dst_dimensions,
+                    src_dimensions,
+                ],
+            )?
         };
-        if [vol, doff, soff, ddim, sdim].iter().any(|s| s.len() != n) {
-            return Err(api_error(
-                "omp_target_memcpy_rect",
-                "NULL dimension array".into(),
-            ));
+        if dst.is_null() || src.is_null() {
+            return Err(api_error(WHAT, "NULL source or destination".into()));
         }
-        with_runtime(|rt| {
-            let (Some(dt), Some(st)) = (api_target(rt, dst_device), api_target(rt, src_device))
-            else {
-                return Err(api_error(
-                    "omp_target_memcpy_rect",
-                    format!("invalid device number {dst_device} or {src_device}"),
-                ));
-            };
-            let rect = Rect {
-                es: element_size as u64,
-                vol,
-                doff,
-                soff,
-                ddim,
-                sdim,
-            };
-            // SAFETY: forwarded contract.
-            unsafe { rect.copy(rt, 0, (dst as u64, dt), (src as u64, st)) }.map(|()| 0)
-        })
+        let rect = dims.rect(element_size);
+        // SAFETY: forwarded contract.
+        unsafe { rect.copy_between(WHAT, dst as u64, src as u64, dst_device, src_device) }
+            .map(|()| 0)
     })
 }
 
-struct Rect<'a> {
+/// Owned copies of a rectangular copy's five dimension arrays (volume, destination and source
+/// offsets, destination and source dimensions), so an `_async` copy outlives its caller's.
+pub(crate) struct RectDims([Vec<usize>; 5]);
+
+impl RectDims {
+    /// Reads `num_dims` values from each array; an array that is NULL, or no dimension, is
+    /// the error of `what`.
+    ///
+    /// # Safety
+    /// Each non-NULL array holds `num_dims` values.
+    pub(crate) unsafe fn read(
+        what: &str,
+        num_dims: c_int,
+        arrays: [*const usize; 5],
+    ) -> Result<RectDims, RtError> {
+        let n = usize::try_from(num_dims).unwrap_or(0);
+        if n == 0 {
+            return Err(api_error(what, format!("invalid num_dims {num_dims}")));
+        }
+        if arrays.iter().any(|a| a.is_null()) {
+            return Err(api_error(what, "NULL dimension array".into()));
+        }
+        // SAFETY: `n` values each, by contract.
+        Ok(RectDims(arrays.map(|a| unsafe { slice(a, n) }.to_vec())))
+    }
+
+    pub(crate) fn rect(&self, element_size: usize) -> Rect<'_> {
+        let [vol, doff, soff, ddim, sdim] = &self.0;
+        Rect {
+            es: element_size as u64,
+            vol,
+            doff,
+            soff,
+            ddim,
+            sdim,
+        }
+    }
+}
+
+pub(crate) struct Rect<'a> {
     es: u64,
     vol: &'a [usize],
     doff: &'a [usize],
@@ -803,6 +896,25 @@ struct Rect<'a> {
 }
 
 impl Rect<'_> {
+    /// The whole copy between two device numbers.
+    ///
+    /// # Safety
+    /// Host-side volumes are valid.
+    pub(crate) unsafe fn copy_between(
+        &self,
+        what: &str,
+        dst: u64,
+        src: u64,
+        dst_device: c_int,
+        src_device: c_int,
+    ) -> Result<(), RtError> {
+        with_runtime(|rt| {
+            let (dt, st) = copy_targets(rt, what, dst_device, src_device)?;
+            // SAFETY: forwarded contract.
+            unsafe { self.copy(rt, 0, (dst, dt), (src, st)) }
+        })
+    }
+
     /// Copies dimension `k` onward; `dst`/`src` address the start of that sub-array.
     ///
     /// # Safety

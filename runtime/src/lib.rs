@@ -3,7 +3,7 @@
 //! Layers, bottom up: [`backend`] (one device: memory, copies, programs, launches; `cuda`,
 //! `emu`, `sim`), [`table`] (the present table), [`runtime`] (OpenMP mapping rules,
 //! device selection, launches), [`abi`] (the C entry points of `include/ompcc_rt.h` and the
-//! host OpenMP device API). [`options`] reads the environment; [`log`] writes
+//! host OpenMP device API), [`host_task`] (the 5.1/5.2 routines that need libgomp's tasks). [`options`] reads the environment; [`log`] writes
 //! stderr lines (`OMPCC_INFO` categories, MPI ranks); [`profile`] keeps the
 //! `OMPCC_PROFILE` counters.
 //!
@@ -16,6 +16,7 @@
 pub mod abi;
 pub mod backend;
 pub mod flags;
+pub mod host_task;
 mod launch_shape;
 pub mod log;
 pub mod options;

@@ -651,13 +651,7 @@ impl Runtime {
     pub fn device_address(&mut self, device: i32, host: u64, loc: &str) -> Result<u64, RtError> {
         match self.resolve(device, loc)? {
             Target::Host => Ok(host),
-            Target::Device(d) => {
-                let dev = self.device(d, loc)?;
-                Ok(match dev.table.lookup(host, 0) {
-                    Lookup::Inside(k) => dev.table.get(k).map_or(host, |e| e.translate(host)),
-                    _ => host,
-                })
-            }
+            Target::Device(d) => Ok(self.mapped_address(d, host, 0, loc)?.unwrap_or(host)),
         }
     }
 
@@ -911,6 +905,31 @@ impl Runtime {
     pub fn is_present(&mut self, d: usize, host: u64) -> Result<bool, RtError> {
         let dev = self.device(d, "omp_target_is_present")?;
         Ok(dev.table.lookup(host, 0) != Lookup::Absent)
+    }
+
+    /// The device address corresponding to `host` (`omp_get_mapped_ptr`, `use_device_ptr`),
+    /// `None` when no mapping holds `[host, host+size)` (with `size` 0, one that ends at
+    /// `host` does).
+    pub fn mapped_address(
+        &mut self,
+        d: usize,
+        host: u64,
+        size: u64,
+        loc: &str,
+    ) -> Result<Option<DevPtr>, RtError> {
+        let dev = self.device(d, loc)?;
+        Ok(match dev.table.lookup(host, size) {
+            Lookup::Inside(k) => dev.table.get(k).map(|e| e.translate(host)),
+            _ => None,
+        })
+    }
+
+    /// `omp_target_is_accessible`: kernels on device `d` reach host memory as it is.
+    pub fn reads_host_memory(&mut self, d: usize) -> Result<bool, RtError> {
+        Ok(self
+            .device(d, "omp_target_is_accessible")?
+            .backend
+            .reads_host_memory())
     }
 
     /// `omp_target_associate_ptr`: maps `[host, host+size)` to existing device memory with an
@@ -1395,8 +1414,13 @@ impl Device {
             };
             let e = self.table.get_mut(key).expect("live key");
             match release {
+                // OpenMP 5.2 (5.8.3): `delete` sets the reference count to zero, the
+                // enclosing constructs' references included, so the mapping ends here.
+                _ if it.flags & flags::DELETE != 0 => {
+                    e.dynamic_refs.clear();
+                    e.structured_refs = 0;
+                }
                 Release::Structured => e.structured_refs = e.structured_refs.saturating_sub(1),
-                Release::Dynamic if it.flags & flags::DELETE != 0 => e.dynamic_refs.clear(),
                 Release::Dynamic => e.dynamic_refs.decrement(),
             }
             if info.has(InfoCategories::MAPS) {

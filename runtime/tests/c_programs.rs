@@ -8,23 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-/// The static library cargo built with this test: `cargo test` leaves it in `deps/` as
-/// `libompcc_rt-HASH.a` (only `cargo build` copies it up a level), so take the newest of those.
-fn staticlib() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let candidates = std::fs::read_dir(deps)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .chain([deps.parent().unwrap().join("libompcc_rt.a")])
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            name.starts_with("libompcc_rt") && name.ends_with(".a") && p.exists()
-        });
-    let newest = candidates.max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok());
-    newest.unwrap_or_else(|| panic!("no libompcc_rt*.a in {}", deps.display()))
-}
+mod common;
+use common::staticlib;
 
 fn src_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c")

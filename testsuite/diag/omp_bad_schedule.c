@@ -6,4 +6,3 @@ void f(int n, double *a) {
 }
 // ERROR 2:26: malformed 'schedule' clause: expected static, dynamic, guided, auto or runtime [E0124]
 // ERROR 4:24: malformed 'dist_schedule' clause: the only kind is 'static' [E0124]
-// ERROR 4:1: 'distribute' region must be strictly nested inside a 'teams' region [E0610]

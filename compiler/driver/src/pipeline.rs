@@ -492,7 +492,10 @@ fn frontend(
             Err(None) => Err(DriverError::Reported),
         };
     }
-    if directives.is_empty() {
+    // A unit without device directives that calls a routine only ompcc's runtime defines is
+    // rewritten all the same (no regions: the prelude declares the routine) and linked with
+    // the runtime.
+    if directives.is_empty() && !scan::names_runtime_only_routine(&text_str) {
         return Ok(Outcome::HostOnly);
     }
     let remarks = settings.offload_remarks;

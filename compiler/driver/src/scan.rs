@@ -85,6 +85,32 @@ fn omp_pragma(line: &str) -> Option<(&str, Vec<&str>)> {
     Some((directive, words))
 }
 
+/// OpenMP 5.1/5.2 routines that ompcc's runtime defines and libgomp 12 does not: a unit that
+/// names one needs the rewrite's prelude (their declarations) and the runtime at link time,
+/// even without device directives.
+const RUNTIME_ONLY_ROUTINES: &[&str] = &[
+    "omp_target_memcpy_async",
+    "omp_target_memcpy_rect_async",
+    "omp_get_mapped_ptr",
+    "omp_target_is_accessible",
+    "omp_in_explicit_task",
+];
+
+/// Whether `text` names one of [`RUNTIME_ONLY_ROUTINES`] as a whole identifier.
+pub fn names_runtime_only_routine(text: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    RUNTIME_ONLY_ROUTINES.iter().any(|name| {
+        text.match_indices(name).any(|(at, _)| {
+            let before = text[..at].chars().next_back().is_none_or(|c| !ident(c));
+            let after = text[at + name.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !ident(c));
+            before && after
+        })
+    })
+}
+
 fn is_device_directive(words: &[&str]) -> bool {
     matches!(
         words,
@@ -95,6 +121,20 @@ fn is_device_directive(words: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_runtime_only_routines_as_identifiers() {
+        assert!(names_runtime_only_routine("p = omp_get_mapped_ptr(a, d);"));
+        assert!(names_runtime_only_routine(
+            "int (*f)(void) = omp_in_explicit_task;"
+        ));
+        assert!(!names_runtime_only_routine(
+            "my_omp_get_mapped_ptr(a); omp_target_memcpy(x);"
+        ));
+        assert!(!names_runtime_only_routine(
+            "omp_in_explicit_task_count = 1;"
+        ));
+    }
 
     #[test]
     fn finds_device_directives_with_source_lines() {

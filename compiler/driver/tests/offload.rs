@@ -114,6 +114,33 @@ fn separately_compiled_units_each_register_their_module() {
     assert_eq!(log.lines().filter(|l| l.contains(": launch '")).count(), 2);
 }
 
+#[test]
+fn a_unit_without_device_code_calls_routines_only_the_runtime_defines() {
+    // No device directive anywhere, and libgomp 12 lacks these routines: the unit is still
+    // rewritten (the prelude declares them, so no implicit `int` pointer) and linked with the
+    // runtime, in one command and separately.
+    let sb = Sandbox::new();
+    sb.write(
+        "u.c",
+        "#include <omp.h>\n#include <stdio.h>\nstatic double a[8];\nint main(void) {\n  \
+         void *p = omp_get_mapped_ptr(a, omp_get_initial_device());\n  int e = -1;\n\
+         #pragma omp parallel num_threads(2)\n#pragma omp single\n\
+         #pragma omp task shared(e)\n  e = omp_in_explicit_task();\n  \
+         printf(\"%d %d %d\\n\", p == (void *)a, e, \
+         omp_target_is_accessible(a, 8, omp_get_initial_device()));\n  return 0;\n}\n",
+    );
+    let built = sb.ompcc(&["-fopenmp", "-Wall", "u.c", "-o", "one"]);
+    ok(&built);
+    assert!(!stderr(&built).contains("implicit"), "{}", stderr(&built));
+    ok(&sb.ompcc(&["-fopenmp", "-c", "u.c"]));
+    ok(&sb.ompcc(&["-fopenmp", "u.o", "-o", "two"]));
+    for exe in ["one", "two"] {
+        let out = run_on(&sb, exe, "host");
+        ok(&out);
+        assert_eq!(stdout(&out), "1 1 1\n", "{exe}");
+    }
+}
+
 /// `ptxas`: on `PATH`, else in the `nvidia-cuda-nvcc-cu12` Python package; `None` when
 /// absent (a failure instead when `OMPCC_REQUIRE_PTXAS=1`, as in CI).
 fn find_ptxas() -> Option<std::path::PathBuf> {

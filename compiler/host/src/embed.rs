@@ -7,7 +7,9 @@
 //! `unsigned int`, `unsigned long long`).
 //!
 //! Invariants: the prelude declares exactly the subset of `runtime/include/ompcc_rt.h` that
-//! generated code uses, with the same layouts (struct tags are ompcc's own, `__ompcc_*`, so a
+//! generated code uses, and the OpenMP 5.1/5.2 routines the runtime defines that libgomp 12's
+//! `<omp.h>` does not declare (with the types a newer `<omp.h>` gives them, `size_t` as
+//! `unsigned long` and gcc's `struct omp_depend_t`), with the same layouts (struct tags are ompcc's own, `__ompcc_*`, so a
 //! unit that also includes the real header does not see two definitions of one tag); it is
 //! preceded by its own line marker and followed by one that returns to the unit's first line,
 //! so the user's code keeps its line numbers. Every name ompcc defines starts with `__ompcc_`.
@@ -75,6 +77,15 @@ static __inline__ __attribute__((unused)) unsigned int __ompcc_least_count(unsig
 unsigned int b) { return a == 0 ? b : b == 0 ? a : a < b ? a : b; }
 static int __ompcc_module __attribute__((unused)) = -1;
 static inline __attribute__((unused)) int __ompcc_module_id(void) { return __ompcc_module; }
+struct omp_depend_t;
+extern int omp_target_memcpy_async(void *, const void *, unsigned long, unsigned long, \
+unsigned long, int, int, int, struct omp_depend_t *);
+extern int omp_target_memcpy_rect_async(void *, const void *, unsigned long, int, \
+const unsigned long *, const unsigned long *, const unsigned long *, const unsigned long *, \
+const unsigned long *, int, int, int, struct omp_depend_t *);
+extern void *omp_get_mapped_ptr(const void *, int);
+extern int omp_target_is_accessible(const void *, unsigned long, int);
+extern int omp_in_explicit_task(void);
 ";
 
 /// A line marker: the next line is `line` of `file` (`system` adds gcc's flag 3).

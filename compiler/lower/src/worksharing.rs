@@ -1164,7 +1164,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// and the number of threads a region gets may be fewer than requested), so its own
     /// worksharing constructs run in order. An orphaned worksharing construct or barrier binds
     /// to the caller's team, which may be one thread or a whole block: it is rejected rather
-    /// than guessed.
+    /// than guessed. An orphaned `distribute` binds to the caller's league, whose teams are
+    /// the grid's blocks, so it divides its iterations by block.
     pub(crate) fn device_function_construct(&mut self, d: &'a OmpDirective) {
         let words = d.kind.words().join(" ");
         match d.kind {
@@ -1184,6 +1185,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             | K::Taskyield
             | K::Taskgroup
             | K::Ordered => self.omp_construct(d),
+            // Orphaned in a function a `teams` region calls: the encountering thread of each
+            // team (its initial thread, as OpenMP requires) runs the team's share.
+            K::Distribute | K::DistributeSimd => {
+                let mut privs = Vec::new();
+                self.privatize(d, true, false, &mut privs);
+                let Some(b) = d.body.as_deref() else { return };
+                let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
+                // no grid-mapping decision outside a region: the loops run as written
+                self.distributed_loop(d, b, collapse, Who::Teams, privs, false, None);
+            }
             _ if d.kind.words().first() == Some(&"target") => self.unsupported(
                 format!(
                     "'#pragma omp {words}' cannot be used in a device function: a target region \

@@ -38,6 +38,7 @@ const FUNC_ATTR_MAX_THREADS_PER_BLOCK: c_int = 0;
 const ATTR_MULTIPROCESSOR_COUNT: c_int = 16;
 const ATTR_CC_MAJOR: c_int = 75;
 const ATTR_CC_MINOR: c_int = 76;
+const ATTR_PAGEABLE_MEMORY_ACCESS: c_int = 88;
 const JIT_INFO_LOG_BUFFER: c_int = 3;
 const JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
 const JIT_ERROR_LOG_BUFFER: c_int = 5;
@@ -259,6 +260,8 @@ pub struct CudaDevice {
     name: String,
     sm: (c_int, c_int),
     multiprocessors: u32,
+    /// `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS` (HMM or ATS: kernels reach malloc'ed memory).
+    pageable_access: bool,
     context: Handle,
     programs: Vec<Program>,
     staging: Option<(*mut c_void, usize)>,
@@ -333,6 +336,7 @@ impl CudaDevice {
         };
         let sm = (attr(ATTR_CC_MAJOR)?, attr(ATTR_CC_MINOR)?);
         let multiprocessors = attr(ATTR_MULTIPROCESSOR_COUNT)?.max(1) as u32;
+        let pageable_access = attr(ATTR_PAGEABLE_MEMORY_ACCESS)? != 0;
         let mut context = std::ptr::null_mut();
         // SAFETY: valid out-pointer and device.
         d.check("cuDevicePrimaryCtxRetain", unsafe {
@@ -349,6 +353,7 @@ impl CudaDevice {
             name,
             sm,
             multiprocessors,
+            pageable_access,
             context,
             programs: Vec::new(),
             staging: None,
@@ -508,6 +513,10 @@ impl Backend for CudaDevice {
 
     fn multiprocessors(&self) -> u32 {
         self.multiprocessors
+    }
+
+    fn reads_host_memory(&self) -> bool {
+        self.pageable_access
     }
 
     fn alloc(&mut self, bytes: u64) -> Result<DevPtr, BackendError> {

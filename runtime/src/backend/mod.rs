@@ -118,6 +118,12 @@ pub trait Backend: Send {
     fn multiprocessors(&self) -> u32 {
         1
     }
+    /// Whether kernels can read and write ordinary (pageable) host memory at its host
+    /// address (`omp_target_is_accessible`). The emulator's and the simulator's address
+    /// spaces are their own.
+    fn reads_host_memory(&self) -> bool {
+        false
+    }
     /// Allocates `bytes` (> 0) of device memory, aligned to at least 256 bytes.
     fn alloc(&mut self, bytes: u64) -> Result<DevPtr, BackendError>;
     /// Frees an allocation returned by [`Backend::alloc`].

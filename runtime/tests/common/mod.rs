@@ -7,6 +7,7 @@ use ompcc_rt::backend::sim::SimBackend;
 use ompcc_rt::options::Options;
 use ompcc_rt::{Backend, Runtime};
 use std::ffi::{CString, c_void};
+use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -71,4 +72,22 @@ pub fn register(kernels: &[(&str, &[u32])]) -> i32 {
 /// Errors recorded since the last call.
 pub fn errors() -> Vec<String> {
     ompcc_rt::take_errors()
+}
+
+/// The static library cargo built with this test: `cargo test` leaves it in `deps/` as
+/// `libompcc_rt-HASH.a` (only `cargo build` copies it up a level), so take the newest of those.
+pub fn staticlib() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    let candidates = std::fs::read_dir(deps)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .chain([deps.parent().unwrap().join("libompcc_rt.a")])
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("libompcc_rt") && name.ends_with(".a") && p.exists()
+        });
+    let newest = candidates.max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok());
+    newest.unwrap_or_else(|| panic!("no libompcc_rt*.a in {}", deps.display()))
 }

@@ -208,7 +208,32 @@ const SIGS: &[(&str, &str)] = &[
     ("__builtin_FUNCTION", "cs"),
 ];
 
+/// OpenMP 5.1/5.2 routines ompcc's runtime defines that libgomp 12's `<omp.h>` does not
+/// declare; the host rewrite's prelude declares them for the host compiler (the depend object
+/// pointer is typed `void *` here).
+const OMP_ROUTINES: &[(&str, &str)] = &[
+    ("omp_target_memcpy_async", "i p cp s s s i i i p"),
+    (
+        "omp_target_memcpy_rect_async",
+        "i p cp s i cp cp cp cp cp i i i p",
+    ),
+    ("omp_get_mapped_ptr", "p cp i"),
+    ("omp_target_is_accessible", "i cp s i"),
+    ("omp_in_explicit_task", "i"),
+];
+
 impl Checker<'_> {
+    /// Declares `name` at file scope when it is one of [`OMP_ROUTINES`] (called for a call
+    /// of an undeclared function); returns whether it was.
+    pub(super) fn declare_omp_routine(&mut self, name: ast::Symbol) -> bool {
+        let Some((_, sig)) = OMP_ROUTINES.iter().find(|(n, _)| *n == self.name(name)) else {
+            return false;
+        };
+        let ty = self.parse_sig(sig);
+        self.declare_builtin_fn(name, ty);
+        true
+    }
+
     pub(super) fn declare_builtins(&mut self) {
         for (name, g) in GENERIC {
             if let Some(s) = self.tu.symbols.get(name) {

@@ -1406,22 +1406,24 @@ impl Checker<'_> {
             if let Some(b) = crate::atomic::AtomicBuiltin::from_name(self.name(name)) {
                 return self.atomic_builtin_call(e, name, b, args);
             }
-            // C89 implicit declaration: `int name()`, as gcc does with a warning
-            let n = self.name(name);
-            self.warn(
-                "W0408",
-                format!("implicit declaration of function '{n}'"),
-                f.span,
-            );
-            let int = self.out.types.int(IntKind::Int);
-            let ft = self.out.types.function(FnType {
-                ret: int,
-                params: vec![],
-                variadic: false,
-                prototyped: false,
-            });
-            let sym = self.declare_builtin_fn(name, ft);
-            self.out.symbols[sym].span = f.span;
+            if !self.declare_omp_routine(name) {
+                // C89 implicit declaration: `int name()`, as gcc does with a warning
+                let n = self.name(name);
+                self.warn(
+                    "W0408",
+                    format!("implicit declaration of function '{n}'"),
+                    f.span,
+                );
+                let int = self.out.types.int(IntKind::Int);
+                let ft = self.out.types.function(FnType {
+                    ret: int,
+                    params: vec![],
+                    variadic: false,
+                    prototyped: false,
+                });
+                let sym = self.declare_builtin_fn(name, ft);
+                self.out.symbols[sym].span = f.span;
+            }
         }
         let ft = self.rvalue(f);
         let arg_tys: Vec<Option<QualType>> = args.iter().map(|a| self.rvalue(a)).collect();

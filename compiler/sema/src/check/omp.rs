@@ -542,9 +542,12 @@ impl Checker<'_> {
         let parent = self.omp.last().copied();
         let span = d.name_span;
         let first = first_word(k);
+        // An orphaned `distribute` (in a function a `teams` region calls) binds to the
+        // caller's teams: only a lexically enclosing construct other than `teams` is wrong.
         if first == "distribute" {
             match parent {
                 Some(p) if last_word(p) == "teams" => {}
+                None => {}
                 _ => self.error(
                     "E0610",
                     format!("'{k}' region must be strictly nested inside a 'teams' region"),
