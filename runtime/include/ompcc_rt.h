@@ -110,6 +110,9 @@ void *ompcc_rt_use_device_ptr(int32_t device, void *host, const char *name, cons
  * value is ignored (returns 0, the runtime picks) with one warning per loc; larger than
  * UINT32_MAX saturates. */
 uint32_t ompcc_rt_clause_count(long long value, const char *clause, const char *loc);
+/* omp_target_free called at loc: ompcc rewrites the calls in the units it compiles to this,
+ * so that freeing what omp_target_alloc did not return (or freeing twice) names the line. */
+void ompcc_rt_target_free_at(void *device_ptr, int device_num, const char *loc);
 /* target: maps, launches, unmaps. Returns 1 if the kernel ran on a device, 0 if the caller
  * must run the host fallback (no device, device(initial), OMP_TARGET_OFFLOAD=DISABLED). */
 int32_t ompcc_rt_launch(const ompcc_rt_launch_args *args);

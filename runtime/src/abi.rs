@@ -663,20 +663,37 @@ pub extern "C" fn omp_target_alloc(size: usize, device: c_int) -> *mut c_void {
 /// `ptr` is NULL or came from `omp_target_alloc(_, device)`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn omp_target_free(ptr: *mut c_void, device: c_int) {
+    // SAFETY: forwarded contract; a NULL location.
+    unsafe { ompcc_rt_target_free_at(ptr, device, std::ptr::null()) }
+}
+
+/// `omp_target_free` called at `loc` (`file:line:col`): ompcc's host rewrite turns the calls
+/// of units it compiles into this, so a bad free names its line, as map errors do.
+///
+/// # Safety
+/// `ptr` is NULL or came from `omp_target_alloc(_, device)`; `loc` is NULL or a C string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_target_free_at(
+    ptr: *mut c_void,
+    device: c_int,
+    loc: *const c_char,
+) {
     if ptr.is_null() {
         return;
     }
     guard((), || {
+        // SAFETY: forwarded contract.
+        let loc = unsafe { cstr(loc, "omp_target_free") }.into_owned();
         with_runtime(|rt| match api_target(rt, device) {
             Some(Target::Host) => {
                 // SAFETY: came from malloc in omp_target_alloc by contract.
                 unsafe { free(ptr) };
                 Ok(())
             }
-            Some(Target::Device(d)) => rt.target_free(d, ptr as u64),
+            Some(Target::Device(d)) => rt.target_free(d, ptr as u64, &loc),
             None => Err(api_error(
-                "omp_target_free",
-                format!("invalid device number {device}"),
+                &loc,
+                format!("omp_target_free: invalid device number {device}"),
             )),
         })
     })

@@ -2,7 +2,8 @@
 //!
 //! `OMP_TARGET_OFFLOAD=MANDATORY|DISABLED|DEFAULT`, `OMP_DEFAULT_DEVICE=n`,
 //! `OMPCC_DEVICE=cuda|emu|sim|host`, `OMPCC_LIBCUDA=path`, `OMPCC_INFO=1|all|maps,copies,launches,devices`,
-//! `OMPCC_PROFILE=1|json:PATH`, `OMPCC_EMU_THREADS=n`, `OMPCC_EMU_MAX_BLOCK_INSTS=n`. Values are case-insensitive; an unknown value is ignored with
+//! `OMPCC_PROFILE=1|json:PATH`, `OMPCC_EMU_THREADS=n`, `OMPCC_EMU_MAX_BLOCK_INSTS=n`,
+//! `OMPCC_EMU_DIV_CHECK=0|1`. Values are case-insensitive; an unknown value is ignored with
 //! a warning (collected in [`Options::warnings`]) rather than guessed at.
 
 use crate::log::InfoCategories;
@@ -75,6 +76,10 @@ pub struct Options {
     /// `OMPCC_EMU_MAX_BLOCK_INSTS`: an emulated block issuing more warp instructions is an
     /// error (a guard against endless loops); unlimited by default.
     pub emu_block_limit: Option<u64>,
+    /// `OMPCC_EMU_DIV_CHECK`: an integer division or remainder by zero on the emulator stops
+    /// the launch with an error naming the kernel and line (default on; `0` turns it off,
+    /// and the quotient is then what a GPU gives: all ones, the remainder the dividend).
+    pub emu_div_check: bool,
     /// Problems found while reading the environment, printed once.
     pub warnings: Vec<String>,
 }
@@ -94,6 +99,7 @@ impl Default for Options {
             libcuda: "libcuda.so.1".into(),
             emu_threads: None,
             emu_block_limit: None,
+            emu_div_check: true,
             warnings: Vec::new(),
         }
     }
@@ -192,6 +198,9 @@ impl Options {
                     "ignoring OMPCC_EMU_MAX_BLOCK_INSTS={v} (expected a positive integer)"
                 )),
             }
+        }
+        if let Some(v) = get("OMPCC_EMU_DIV_CHECK") {
+            o.emu_div_check = truthy(&v);
         }
         o
     }

@@ -296,6 +296,7 @@ impl Runtime {
                     DeviceKind::Emu => Ok(vec![Box::new(EmuBackend::with_settings(
                         self.options.emu_threads,
                         self.options.emu_block_limit,
+                        self.options.emu_div_check,
                     )) as Box<dyn Backend>]),
                     kind @ (DeviceKind::Auto | DeviceKind::Cuda) => {
                         match cuda::open_devices(&self.options.libcuda) {
@@ -810,26 +811,29 @@ impl Runtime {
     /// `omp_target_alloc` on an offload device.
     pub fn target_alloc(&mut self, d: usize, size: u64) -> Result<DevPtr, RtError> {
         let dev = self.device(d, "omp_target_alloc")?;
-        let p = dev
-            .backend
-            .alloc(size.max(1))
-            .map_err(|e| RtError::backend("omp_target_alloc", format!("{size} bytes"), e))?;
+        // OpenMP 5.2 18.8.1: NULL when the device cannot allocate, for the program to handle.
+        let Ok(p) = dev.backend.alloc(size.max(1)) else {
+            return Ok(0);
+        };
         dev.user_allocs.insert(p);
         Ok(p)
     }
 
-    /// `omp_target_free` on an offload device.
-    pub fn target_free(&mut self, d: usize, ptr: DevPtr) -> Result<(), RtError> {
-        let dev = self.device(d, "omp_target_free")?;
+    /// `omp_target_free` on an offload device, called at `loc`.
+    pub fn target_free(&mut self, d: usize, ptr: DevPtr, loc: &str) -> Result<(), RtError> {
+        let dev = self.device(d, loc)?;
         if !dev.user_allocs.remove(&ptr) {
             return Err(RtError::new(
-                "omp_target_free",
-                format!("{ptr:#x} was not returned by omp_target_alloc for device {d}"),
+                loc,
+                format!(
+                    "omp_target_free: {ptr:#x} was not returned by omp_target_alloc for device \
+                     {d}, or was freed already"
+                ),
             ));
         }
         dev.backend
             .free(ptr)
-            .map_err(|e| RtError::backend("omp_target_free", "free", e))
+            .map_err(|e| RtError::backend(loc, "omp_target_free", e))
     }
 
     /// Copies `size` bytes between host memory and devices (`omp_target_memcpy`).

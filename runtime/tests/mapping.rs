@@ -1006,6 +1006,21 @@ fn unmapping_frees_device_memory_exactly_once() {
     assert!(errors()[0].contains("was not returned by omp_target_alloc"));
 }
 
+/// OpenMP 5.2 18.8.1: more than the device can give is NULL for the program to handle, not
+/// a fatal error; smaller allocations still succeed afterwards.
+#[test]
+fn omp_target_alloc_beyond_the_device_is_null() {
+    let _g = setup(SimBackend::new());
+    assert!(omp_target_alloc(1 << 62, DEV).is_null());
+    assert!(errors().is_empty());
+    let d = omp_target_alloc(64, DEV);
+    assert!(!d.is_null());
+    // SAFETY: from omp_target_alloc.
+    unsafe { omp_target_free(d, DEV) };
+    assert!(omp_target_alloc(1 << 62, initial()).is_null());
+    assert!(errors().is_empty());
+}
+
 #[test]
 fn null_and_impossible_ranges_are_errors_not_crashes() {
     let _g = setup(SimBackend::new());

@@ -11,8 +11,10 @@ mod macro_column;
 mod render;
 mod source_map;
 mod span;
+mod ucn;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use render::{ColorChoice, Emitter};
 pub use source_map::{FileId, Location, SourceMap};
 pub use span::Span;
+pub use ucn::ucn_decoded;

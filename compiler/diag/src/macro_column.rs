@@ -15,11 +15,13 @@
 /// The alignment is quadratic in tokens; longer lines keep the preprocessed column.
 const MAX_TOKENS: usize = 512;
 
-/// One token: byte offset in its line and its spelling.
+/// One token: byte offset in its line, its spelling, and the spelling it is compared by
+/// (an identifier's universal character names decoded: `gcc -E` writes `é` as `\U000000e9`).
 #[derive(Debug)]
 struct Tok<'a> {
     start: usize,
     text: &'a str,
+    key: std::borrow::Cow<'a, str>,
 }
 
 /// The 0-based byte column in `orig` (the user's line) of 0-based column `col` of `pp` (the
@@ -73,7 +75,7 @@ fn align(a: &[Tok<'_>], b: &[Tok<'_>]) -> Vec<(usize, usize)> {
     let at = |i: usize, j: usize| i * (m + 1) + j;
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            lcs[at(i, j)] = if a[i].text == b[j].text {
+            lcs[at(i, j)] = if a[i].key == b[j].key {
                 lcs[at(i + 1, j + 1)] + 1
             } else {
                 lcs[at(i + 1, j)].max(lcs[at(i, j + 1)])
@@ -82,7 +84,7 @@ fn align(a: &[Tok<'_>], b: &[Tok<'_>]) -> Vec<(usize, usize)> {
     }
     let (mut i, mut j, mut out) = (0, 0, Vec::new());
     while i < n && j < m {
-        if a[i].text == b[j].text {
+        if a[i].key == b[j].key {
             out.push((i, j));
             i += 1;
             j += 1;
@@ -118,12 +120,18 @@ fn tokens(line: &str) -> Vec<Tok<'_>> {
                 .map_or(bytes.len(), |e| i + 2 + e + 2);
             continue;
         }
-        if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' && i + 1 < bytes.len() {
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'.'))
-            {
-                i += 1;
+        let ident_at = |i: usize| {
+            bytes[i].is_ascii_alphanumeric()
+                || matches!(bytes[i], b'_' | b'.' | b'$')
+                || bytes[i] >= 0x80
+                || bytes[i] == b'\\' && matches!(bytes.get(i + 1), Some(b'u' | b'U'))
+        };
+        if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 || c == b'.' && i + 1 < bytes.len() {
+            while i < bytes.len() && ident_at(i) {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
             }
+            // a UTF-8 sequence is never cut: continuation bytes are >= 0x80 too
+            i = i.min(bytes.len());
         } else if c == b'"' || c == b'\'' {
             i += 1;
             while i < bytes.len() && bytes[i] != c {
@@ -134,9 +142,11 @@ fn tokens(line: &str) -> Vec<Tok<'_>> {
             // One character (UTF-8 sequences whole, so slicing stays on boundaries).
             i += line[i..].chars().next().map_or(1, char::len_utf8);
         }
+        let text = &line[start..i];
         out.push(Tok {
             start,
-            text: &line[start..i],
+            text,
+            key: crate::ucn_decoded(text),
         });
     }
     out
@@ -170,5 +180,15 @@ mod tests {
             orig.find('g').unwrap()
         );
         assert_eq!(original_column("x = N;", "x = 3;", 40), 6);
+    }
+
+    #[test]
+    fn utf8_identifiers_match_their_universal_character_names() {
+        let (orig, pp) = ("r = été + x;", "r = \\U000000e9t\\U000000e9 + x;");
+        assert_eq!(
+            original_column(orig, pp, pp.find('x').unwrap()),
+            orig.find('x').unwrap()
+        );
+        assert_eq!(original_column(orig, pp, 4), 4);
     }
 }

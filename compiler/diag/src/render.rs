@@ -30,6 +30,8 @@ pub struct Emitter {
     color: bool,
     errors: usize,
     warnings: usize,
+    /// `-w`: warnings are neither printed nor counted.
+    hide_warnings: bool,
     files: HashMap<FileId, Option<String>>,
 }
 
@@ -57,8 +59,15 @@ impl Emitter {
             color,
             errors: 0,
             warnings: 0,
+            hide_warnings: false,
             files: HashMap::new(),
         }
+    }
+
+    /// The same emitter, printing no warnings when `hide` (cc's `-w`).
+    pub fn hiding_warnings(mut self, hide: bool) -> Emitter {
+        self.hide_warnings = hide;
+        self
     }
 
     /// Errors rendered so far.
@@ -73,6 +82,9 @@ impl Emitter {
 
     /// Renders `diag` to stderr (and counts it).
     pub fn emit(&mut self, diag: &Diagnostic, sm: &SourceMap) {
+        if self.hide_warnings && diag.severity == Severity::Warning {
+            return;
+        }
         let text = self.render(diag, sm);
         // A closed stderr is not worth failing the compilation over.
         let _ = std::io::stderr().write_all(text.as_bytes());

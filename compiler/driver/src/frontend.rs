@@ -19,6 +19,8 @@ pub struct Checked {
     pub typed: ompcc_sema::TypedUnit,
     pub source_map: SourceMap,
     color: ColorChoice,
+    /// `-w`: the later stages' emitters print no warnings either.
+    hide_warnings: bool,
 }
 
 /// The frontend rejected the unit; `diagnostics` is their rendered text (not yet printed: the
@@ -37,6 +39,8 @@ pub struct DiagOptions {
     pub warnings: bool,
     /// `-Werror`: a shown warning fails the unit.
     pub warnings_are_errors: bool,
+    /// `-w`: no warning is shown, now or by the later stages.
+    pub hide_warnings: bool,
 }
 
 /// `--emit=tokens`: the token stream as the parser sees it.
@@ -57,7 +61,8 @@ pub fn check(text: &str, file_name: &str, opts: &DiagOptions) -> Result<Checked,
     let mut rendered = String::new();
     let mut report = |diags: &[ompcc_diag::Diagnostic], sm: &SourceMap| {
         for d in diags {
-            if !opts.quiet && (d.severity != Severity::Warning || opts.warnings) {
+            let shown = opts.warnings && !opts.hide_warnings;
+            if !opts.quiet && (d.severity != Severity::Warning || shown) {
                 rendered.push_str(&emitter.render(d, sm));
             }
         }
@@ -86,6 +91,7 @@ pub fn check(text: &str, file_name: &str, opts: &DiagOptions) -> Result<Checked,
         typed,
         source_map,
         color,
+        hide_warnings: opts.hide_warnings,
     })
 }
 
@@ -142,6 +148,8 @@ pub fn replan(
         quiet: true,
         warnings: false,
         warnings_are_errors: false,
+        // later stages' warnings (W0912) follow `-w` as for the unit as written
+        hide_warnings: checked.hide_warnings,
     };
     let text = crate::pipeline::utf8_same_length(&bytes).into_owned();
     match check(&text, file_name, &quiet) {
@@ -363,7 +371,7 @@ pub fn device_stage(
     stage: EmitStage,
     opts: &DeviceOptions<'_>,
 ) -> Result<String, Option<String>> {
-    let mut emitter = Emitter::new(checked.color);
+    let mut emitter = Emitter::new(checked.color).hiding_warnings(checked.hide_warnings);
     let plan = if opts.all_functions {
         None
     } else {
@@ -600,7 +608,7 @@ pub fn offload(
     };
     let (mut plan, diags) =
         ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
-    let mut emitter = Emitter::new(checked.color);
+    let mut emitter = Emitter::new(checked.color).hiding_warnings(checked.hide_warnings);
     for d in &diags {
         emitter.emit(d, &checked.source_map);
     }

@@ -31,6 +31,29 @@ pub const RUNTIME_LIB_VAR: &str = "OMPCC_RUNTIME_LIB";
 /// `omp_*` device-API functions must win over libgomp's.
 pub const RUNTIME_SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
 
+/// A GNU ld script that lays out the runtime's writable data (its own and the Rust standard
+/// library's, all in `lib`) ahead of the program's, after the default layout's read-only
+/// parts: `INSERT` adds to the default script instead of replacing it.
+///
+/// Why: the Rust code in the runtime is compiled for the small code model, so its text
+/// reaches its `.data`/`.bss` with 32-bit PC-relative displacements (directly, or through
+/// GOT loads that the linker relaxes to them). By input order the runtime's data would
+/// follow the program's, and a program with more than 2 GiB of static data (which gcc
+/// links: libc's data lives in a shared library) put it out of reach ("failed to convert
+/// GOTPCREL relocation", "relocation truncated to fit"). In front of the program's data it
+/// stays a few kilobytes from the text whatever the program holds.
+pub fn data_first_script(lib: &Path) -> String {
+    let name = lib
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| RUNTIME_LIB.to_owned());
+    format!(
+        "SECTIONS {{ .ompcc_rt.data : {{ *{name}:*(.data .data.*) }} }} INSERT BEFORE .data;\n\
+         SECTIONS {{ .ompcc_rt.bss (NOLOAD) : {{ *{name}:*(.bss .bss.* COMMON) }} }} \
+         INSERT BEFORE .bss;\n"
+    )
+}
+
 /// Whether any object or static archive among the link's inputs calls the runtime.
 pub fn inputs_reference_runtime(args: &[HostArg]) -> bool {
     linked_files(args)

@@ -125,11 +125,14 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
     // ompcc's optimizer options are checked first: a bad `-C` value fails every command,
     // not only those with device code, like any unknown option of cc.
     let settings = frontend::opt_settings(&inv.ours).map_err(DriverError::Error)?;
+    let tmp = exec::in_temp_dir(|dir| tempfile::Builder::new().prefix("ompcc-").tempdir_in(dir))
+        .map_err(|e| DriverError::Fatal(format!("cannot create a temporary directory: {e}")))?;
+    exec::remove_on_signal(tmp.path());
     // The user's command, plus the runtime when it links objects that call it.
     let mut pass_through = host.cmd(all_words(&inv.args));
     pass_through
         .argv
-        .extend(link_args(inv, host, runner, false, false)?);
+        .extend(link_args(inv, host, runner, false, false, tmp.path())?);
     if !uses_pipeline(inv) {
         if inv.ours.emit.is_some() || inv.ours.device_only {
             return Err(DriverError::Error(format!(
@@ -146,6 +149,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
             && inv.openmp
             && inv.ours.offload == crate::cli::Offload::Enabled
             && inv.inputs().any(Input::is_c_source)
+            && !inv.args.iter().any(|a| a.words.iter().any(|w| w == "-w"))
         {
             diag::emit(
                 Severity::Warning,
@@ -156,13 +160,20 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 diag::use_color(inv.ours.color),
             );
         }
+        // Where gcc has offload compilers installed it would build its own nvptx code of
+        // the target regions ompcc does not offload here (and fail where they call libm).
+        if inv.bypass.is_some()
+            && inv.openmp
+            && inv.ours.offload == crate::cli::Offload::Enabled
+            && !pass_through.argv.iter().any(|a| a == "-foffload=disable")
+            && host.is_gcc(runner)?
+        {
+            pass_through.argv.push("-foffload=disable".to_owned());
+        }
         device_link_check(inv, &[])?;
         return Ok(runner.run(&pass_through)?);
     }
 
-    let tmp = exec::in_temp_dir(|dir| tempfile::Builder::new().prefix("ompcc-").tempdir_in(dir))
-        .map_err(|e| DriverError::Fatal(format!("cannot create a temporary directory: {e}")))?;
-    exec::remove_on_signal(tmp.path());
     let color = step1_color(inv.ours.color);
 
     // Step 1: preprocess every C unit.
@@ -236,6 +247,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         .args
         .iter()
         .any(|a| a.words.iter().any(|w| w == "-Werror"));
+    let no_warnings = inv.args.iter().any(|a| a.words.iter().any(|w| w == "-w"));
     let line_info = inv
         .args
         .iter()
@@ -260,6 +272,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
             UnitFlags {
                 verbose: inv.verbose,
                 werror,
+                no_warnings,
                 line_info,
                 keep_temps: inv.save_temps,
             },
@@ -347,6 +360,8 @@ struct UnitFlags {
     verbose: bool,
     /// `-Werror`.
     werror: bool,
+    /// `-w`.
+    no_warnings: bool,
     /// `-g` (not `-g0`): line info in the PTX.
     line_info: bool,
     /// `-save-temps`: keep the device IR and PTX for the unit's intermediates.
@@ -374,6 +389,7 @@ fn frontend(
     let UnitFlags {
         verbose,
         werror,
+        no_warnings,
         line_info,
         keep_temps,
     } = flags;
@@ -393,6 +409,7 @@ fn frontend(
         quiet: host_only,
         warnings: !directives.is_empty(),
         warnings_are_errors: werror,
+        hide_warnings: no_warnings,
     };
     let checked = match frontend::check(&text_str, &input.path, &opts) {
         Ok(checked) => checked,
@@ -848,7 +865,7 @@ fn compile_split(
                 })
                 .collect();
             device_link_check(inv, &unit_objects)?;
-            args.extend(link_args(inv, host, runner, true, needs_runtime)?);
+            args.extend(link_args(inv, host, runner, true, needs_runtime, tmp)?);
             status = runner.run(&host.cmd(args))?;
         }
         _ => {
@@ -915,6 +932,7 @@ fn link_args(
     runner: &Runner,
     offloaded: bool,
     units_need_runtime: bool,
+    scratch: &Path,
 ) -> Result<Vec<String>, DriverError> {
     // Not only `-fopenmp` links: build systems link OpenMP programs with libgomp named
     // directly (CMake's OpenMP::OpenMP_C), and the objects say whether they need us.
@@ -928,6 +946,18 @@ fn link_args(
         let lib = link::runtime_library().map_err(DriverError::Fatal)?;
         args.push(lib.display().to_string());
         args.extend(link::RUNTIME_SYSTEM_LIBS.iter().map(|l| l.to_string()));
+        // GNU ld (the default linker) only: gold cannot read `INSERT` scripts.
+        let gnu_ld = inv.args.iter().flat_map(|a| &a.words).all(|w| {
+            w.strip_prefix("-fuse-ld=")
+                .is_none_or(|l| l == "bfd" || l == "ld.bfd")
+        });
+        if gnu_ld {
+            let script = scratch.join("ompcc_rt_data.ld");
+            fs::write(&script, link::data_first_script(&lib)).map_err(|e| {
+                DriverError::Fatal(format!("cannot write '{}': {e}", script.display()))
+            })?;
+            args.extend(["-T".to_owned(), script.display().to_string()]);
+        }
         // A static link takes libgomp.a's target.o for the host fallback (GOMP_target_ext),
         // and that object also defines the omp_* device API the runtime defines: the
         // runtime's definitions come first and must win, as they do against libgomp.so.

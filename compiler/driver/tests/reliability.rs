@@ -313,3 +313,171 @@ fn a_20000_case_switch_optimizes_in_near_linear_time() {
     ));
     assert!(start.elapsed() < Duration::from_secs(150));
 }
+
+/// Builds `src` (in `name`) with ompcc at -O2 and runs it on `device` (`OMPCC_DEVICE`) with
+/// `env` added, at most a minute.
+fn build_and_run(
+    sb: &Sandbox,
+    name: &str,
+    src: &str,
+    device: &str,
+    env: &[(&str, &str)],
+) -> Output {
+    sb.write(name, src);
+    let exe = name.trim_end_matches(".c");
+    ok(&ompcc_within(
+        sb,
+        &["-fopenmp", "-O2", name, "-o", exe],
+        Duration::from_secs(120),
+    ));
+    let mut cmd = std::process::Command::new(sb.join(exe));
+    cmd.env("OMPCC_DEVICE", device)
+        .env_remove("OMP_TARGET_OFFLOAD")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    wait_within(cmd.spawn().unwrap(), Duration::from_secs(60), "the program").0
+}
+
+/// OpenMP 5.2 18.8.1: `omp_target_alloc` returns NULL when the device cannot allocate (the
+/// runtime ended the program), on every device kind and for the initial device.
+#[test]
+fn omp_target_alloc_beyond_the_device_returns_null() {
+    let src = "#include <omp.h>\n#include <stdio.h>\n\
+               int main(void) {\n\
+               int r = 0;\n\
+               #pragma omp target map(from : r)\n\
+               r = 1;\n\
+               int devs[2] = {omp_get_default_device(), omp_get_initial_device()};\n\
+               for (int k = 0; k < 2; k++) {\n\
+               void *huge = omp_target_alloc((size_t)1 << 62, devs[k]);\n\
+               void *small = omp_target_alloc(64, devs[k]);\n\
+               printf(\"%d %s %s\\n\", r, huge ? \"huge\" : \"null\", small ? \"small\" : \"null\");\n\
+               omp_target_free(small, devs[k]);\n\
+               }\n\
+               return 0;\n\
+               }\n";
+    let sb = Sandbox::new();
+    // (the sim backend runs no compiled kernels: runtime/tests/mapping.rs checks it)
+    for device in ["emu", "host"] {
+        let out = build_and_run(&sb, "alloc.c", src, device, &[]);
+        ok(&out);
+        assert_eq!(stdout(&out), "1 null small\n1 null small\n", "{device}");
+    }
+}
+
+/// Freeing twice names the second call's line (the runtime said only `omp_target_free`).
+#[test]
+fn a_second_omp_target_free_names_its_line() {
+    let src = "#include <omp.h>\n\
+               int main(void) {\n\
+               int d = omp_get_default_device();\n\
+               double *p = omp_target_alloc(8 * sizeof *p, d);\n\
+               #pragma omp target is_device_ptr(p)\n\
+               p[0] = 1;\n\
+               omp_target_free(p, d);\n\
+               omp_target_free(p, d);\n\
+               return 0;\n\
+               }\n";
+    let sb = Sandbox::new();
+    let out = build_and_run(&sb, "twice.c", src, "emu", &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("twice.c:8:1: omp_target_free: 0x")
+            && err.contains(
+                "was not returned by omp_target_alloc for device 0, or was freed already"
+            ),
+        "{err}"
+    );
+}
+
+/// The emulator, the checking device, reports an integer division by zero with the kernel
+/// and the source line; `OMPCC_EMU_DIV_CHECK=0` gives what a GPU computes instead.
+#[test]
+fn integer_division_by_zero_on_the_emulator_is_reported() {
+    let src = "#include <stdio.h>\n\
+               int main(int argc, char **argv) {\n\
+               (void)argv;\n\
+               int z = argc - 1, q = 0, m = 0;\n\
+               #pragma omp target map(tofrom : q, m)\n\
+               {\n\
+               q = 100 / z;\n\
+               m = 100 % (z + 3);\n\
+               }\n\
+               printf(\"%d %d\\n\", q, m);\n\
+               return 0;\n\
+               }\n";
+    let sb = Sandbox::new();
+    let out = build_and_run(&sb, "dz.c", src, "emu", &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("integer division by zero")
+            && err.contains("(dz.c:7)")
+            && err.contains("kernel '__omp_offload_main_l5'"),
+        "{err}"
+    );
+    let out = build_and_run(&sb, "dz.c", src, "emu", &[("OMPCC_EMU_DIV_CHECK", "0")]);
+    ok(&out);
+    assert_eq!(stdout(&out), "-1 1\n");
+}
+
+/// More than 2 GiB of static data links as with gcc: the runtime's own data (Rust code of
+/// the small code model) is laid out before the program's, not 3 GiB away from its text
+/// ("failed to convert GOTPCREL relocation ... relink with --no-relax").
+#[test]
+fn a_program_with_3_gib_of_static_data_links_with_the_runtime() {
+    let src = "#include <stdio.h>\n\
+               static char big[3UL << 30];\n\
+               int main(void) {\n\
+               int r = 0;\n\
+               #pragma omp target map(from : r)\n\
+               r = 7;\n\
+               big[(3UL << 30) - 1] = (char)r;\n\
+               printf(\"%d\\n\", big[(3UL << 30) - 1]);\n\
+               return 0;\n\
+               }\n";
+    let sb = Sandbox::new();
+    sb.write("big.c", src);
+    ok(&sb.cc(&["-fopenmp", "big.c", "-o", "ref"]));
+    assert_eq!(stdout(&sb.run("ref")), "7\n");
+    for device in ["emu", "host"] {
+        let out = build_and_run(&sb, "big.c", src, device, &[]);
+        ok(&out);
+        assert_eq!(stdout(&out), "7\n", "{device}");
+    }
+}
+
+/// A kernel with a 10,000-arm `else if` ladder (10,000 nested `if`s): simplifycfg re-threaded
+/// the ladder's chain of join blocks once per block it bypassed (quadratic: 48 s at -O2 for
+/// this, 0.3 s now). The bound is generous so a busy machine cannot flake it.
+#[test]
+fn a_10000_arm_else_if_ladder_optimizes_in_near_linear_time() {
+    let mut s = String::from(
+        "#include <stdio.h>\nint main(void) {\nint x = 3, r = 0;\n\
+         #pragma omp target map(tofrom : r) map(to : x)\n{\n",
+    );
+    for i in 0..10_000 {
+        s.push_str(&format!("if (x == {i}) r += {};\nelse ", i % 5));
+    }
+    s.push_str("r = -1;\n}\nprintf(\"%d\\n\", r);\nreturn 0;\n}\n");
+    let sb = Sandbox::new();
+    sb.write("ladder.c", &s);
+    let start = Instant::now();
+    ok(&ompcc_within(
+        &sb,
+        &[
+            "-fopenmp",
+            "-O2",
+            "--emit=ptx",
+            "ladder.c",
+            "-o",
+            "ladder.ptx",
+        ],
+        Duration::from_secs(150),
+    ));
+    assert!(start.elapsed() < Duration::from_secs(150));
+}

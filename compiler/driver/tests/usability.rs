@@ -666,3 +666,80 @@ fn every_pass_remark_names_a_source_line() {
         assert!(r.starts_with(&format!("{jacobi}:")), "{r}");
     }
 }
+
+/// Messages that once were vague or wrong: `_Float128` named as itself (it was called
+/// 'long double', followed by an internal error), K&R definitions, valid `static
+/// _Thread_local`, UTF-8 identifiers (gcc -E spells them as universal character names).
+#[test]
+fn precise_messages_for_float128_kr_definitions_and_names() {
+    let sb = Sandbox::new();
+    sb.write(
+        "q.c",
+        "_Float128 q = 1;\nint main(void) {\n  int r = 0;\n#pragma omp target map(from: r)\n  r = (int)q;\n  return r;\n}\n",
+    );
+    let out = sb.ompcc(&["-fopenmp", "-fdiagnostics-color=never", "-c", "q.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("type '_Float128' is not supported on the device")
+            && !err.contains("internal"),
+        "{err}"
+    );
+    sb.write(
+        "kr.c",
+        "int add(a, b) int a; int b; { return a + b; }\nint main(void) {\n  int r = 0;\n#pragma omp target map(from: r)\n  r = 1;\n  return add(r, 1);\n}\n",
+    );
+    let out = sb.ompcc(&["-fopenmp", "-fdiagnostics-color=never", "-c", "kr.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("kr.c:1:9: error: K&R-style function definitions (parameter names without types) are not supported")
+            && err.matches("error:").count() == 1,
+        "{err}"
+    );
+    // Valid C that ompcc refused: a thread-local with internal linkage, UTF-8 names.
+    sb.write(
+        "ok.c",
+        "#include <stdio.h>\nstatic _Thread_local int calls = 40;\nint main(void) {\n  int \u{e9}t\u{e9} = 2, r = 0;\n#pragma omp target map(from: r)\n  r = \u{e9}t\u{e9};\n  printf(\"%d\\n\", r + calls);\n  return 0;\n}\n",
+    );
+    ok(&sb.ompcc(&["-fopenmp", "ok.c", "-o", "ok"]));
+    let run = std::process::Command::new(sb.join("ok"))
+        .env("OMPCC_DEVICE", "emu")
+        .output()
+        .unwrap();
+    ok(&run);
+    assert_eq!(stdout(&run), "42\n");
+    // A device symbol needs an ASCII name: said so, not an internal error.
+    sb.write(
+        "g.c",
+        "int \u{e9}t\u{e9} = 5;\n#pragma omp declare target(\u{e9}t\u{e9})\nint main(void) {\n  int r = 0;\n#pragma omp target map(from: r)\n  r = \u{e9}t\u{e9};\n  return r;\n}\n",
+    );
+    let out = sb.ompcc(&["-fopenmp", "-fdiagnostics-color=never", "-c", "g.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("g.c:1:5: error: object '\u{e9}t\u{e9}' cannot be placed on the device: its name is not ASCII")
+            && !err.contains("internal"),
+        "{err}"
+    );
+}
+
+/// `-w` silences ompcc's own warnings as it does cc's (W0912 here), `-Werror` included.
+#[test]
+fn dash_w_silences_ompcc_warnings() {
+    let sb = Sandbox::new();
+    sb.write(
+        "w.c",
+        "#include <stdlib.h>\nint main(void) {\n  int *p = malloc(8);\n  int r = 0;\n#pragma omp target map(from: r)\n  r = p[0];\n  return r;\n}\n",
+    );
+    let out = sb.ompcc(&["-fopenmp", "-fdiagnostics-color=never", "-c", "w.c"]);
+    ok(&out);
+    assert!(stderr(&out).contains("[W0912]"), "{}", stderr(&out));
+    for args in [&["-w"][..], &["-w", "-Werror"], &["-Werror", "-w"]] {
+        let mut a = vec!["-fopenmp", "-c", "w.c"];
+        a.extend(args);
+        let out = sb.ompcc(&a);
+        ok(&out);
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+}

@@ -73,6 +73,7 @@ const __ompcc_map_entry *, const char *);
 extern void *ompcc_rt_use_device_ptr(int, void *, const char *, const char *);
 extern int ompcc_rt_launch(const __ompcc_launch_args *);
 extern unsigned int ompcc_rt_clause_count(long long, const char *, const char *);
+extern void ompcc_rt_target_free_at(void *, int, const char *);
 static __inline__ __attribute__((unused)) unsigned int __ompcc_least_count(unsigned int a, \
 unsigned int b) { return a == 0 ? b : b == 0 ? a : a < b ? a : b; }
 static int __ompcc_module __attribute__((unused)) = -1;

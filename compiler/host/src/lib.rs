@@ -38,6 +38,7 @@
 //! Names ompcc introduces start with `__ompcc_` and are numbered per construct, so nested
 //! constructs never shadow each other's variables.
 
+mod calls;
 mod cexpr;
 mod compat;
 mod embed;
@@ -115,6 +116,7 @@ pub fn rewrite(
         redirect: HashMap::new(),
     };
     unroll::host_pragmas(tu, typed, &mut w.subst);
+    calls::located_frees(tu, typed, text, sm, &mut w.subst);
     compat::host_pragmas(tu, text, &mut w.pragma_subst);
     // The unit's first line marker stays first; the prelude follows it.
     let first = first_marker_len(text);

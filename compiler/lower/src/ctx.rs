@@ -559,11 +559,31 @@ impl<'a> Ctx<'a> {
 
     /// The module global of a static-storage object, created (with its initializer) on first
     /// use. `func` names the function for block-scope statics.
+    /// Whether a C identifier can name a PTX symbol: PTX names are ASCII, C's (gcc 10 and
+    /// later) may hold any letter. Reports `code` at `span` when not.
+    pub fn ptx_nameable(&mut self, code: &'static str, what: &str, name: &str, span: Span) -> bool {
+        if name.is_ascii() {
+            return true;
+        }
+        self.error(
+            code,
+            format!(
+                "{what} '{name}' cannot be placed on the device: its name is not ASCII, and \
+                 PTX symbol names are (rename it; local variables may keep such names)"
+            ),
+            span,
+        );
+        false
+    }
+
     pub fn object_global(&mut self, sym: SymbolId, func: &str, span: Span) -> Option<GlobalInfo> {
         if let Some(g) = self.globals.get(&sym) {
             return Some(g.clone());
         }
         let info = self.typed.symbols[sym].clone();
+        if !self.ptx_nameable("E0807", "object", &info.name, span) {
+            return None;
+        }
         if info.storage == Storage::Thread {
             self.error(
                 "E0806",

@@ -100,6 +100,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     ) -> Function {
         let fty = cx.typed.symbols[sym].ty;
         let span = def.span;
+        let c_name = cx.typed.symbols[sym].name.clone();
+        if !cx.ptx_nameable("E0801", "function", &c_name, span) {
+            return trap_stub(name);
+        }
         let (sig, sret) = match crate::varargs::call_signature(cx, fty) {
             Ok(s) => s,
             Err(msg) => {
@@ -108,12 +112,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     format!("function '{name}' cannot run on the device: {msg}"),
                     span,
                 );
-                let mut f = Function::new(name, FuncKind::Device, Default::default());
-                let mut b = FunctionBuilder::new(&mut f);
-                let e = b.create_entry_block();
-                b.switch_to_block(e);
-                b.ins().trap();
-                return f;
+                return trap_stub(name);
             }
         };
         let mut func = Function::new(name.clone(), FuncKind::Device, sig.clone());
@@ -1298,4 +1297,15 @@ fn collect_cases<'a>(s: &'a Stmt, out: &mut Vec<CaseLabel<'a>>) {
         }
         _ => {}
     }
+}
+
+/// A device function that only traps: the stand-in for one that was refused (its error is
+/// reported), so the module stays well-formed.
+fn trap_stub(name: String) -> Function {
+    let mut f = Function::new(name, FuncKind::Device, Default::default());
+    let mut b = FunctionBuilder::new(&mut f);
+    let e = b.create_entry_block();
+    b.switch_to_block(e);
+    b.ins().trap();
+    f
 }

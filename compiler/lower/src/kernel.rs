@@ -105,7 +105,13 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
     let name = region.kernel.clone();
     let span = region.directive.span;
     let mut sig = Signature::default();
-    let mut ok = true;
+    // the kernel is named after its function
+    let function = cx
+        .typed
+        .decl_symbol(region.function.declarator.id)
+        .map(|s| cx.typed.symbols[s].name.clone())
+        .unwrap_or_default();
+    let mut ok = cx.ptx_nameable("E0801", "function", &function, span);
     for p in &region.params {
         let ty = match p.pass {
             Pass::Ref | Pass::DevicePtr | Pass::Copy | Pass::DeviceAddr => Type::PTR,
@@ -154,7 +160,10 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
         fl.terminate_all();
     }
     let cx = &mut *cx;
-    if let Err(e) = ompcc_ir::verify_function(&func) {
+    // A region whose parameters were refused has no body to verify: it is replaced below.
+    if let Err(e) = ompcc_ir::verify_function(&func)
+        && ok
+    {
         cx.error(
             "E0899",
             format!(

@@ -49,8 +49,10 @@ impl Scalar {
 /// Why a type has no device representation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unsupported {
-    /// `long double` / `_Float128`.
+    /// `long double`.
     LongDouble,
+    /// `_Float128` (`__float128`).
+    Float128,
     /// `__int128`.
     Int128,
 }
@@ -60,6 +62,7 @@ impl Unsupported {
     pub fn name(self) -> &'static str {
         match self {
             Unsupported::LongDouble => "long double",
+            Unsupported::Float128 => "_Float128",
             Unsupported::Int128 => "__int128",
         }
     }
@@ -84,16 +87,25 @@ pub fn scalar(types: &TypeTable, qt: QualType) -> Result<Option<Scalar>, Unsuppo
         },
         TypeKind::Float(FloatKind::Float) => Scalar::Float(Type::F32),
         TypeKind::Float(FloatKind::Double) => Scalar::Float(Type::F64),
-        TypeKind::Float(_) => return Err(Unsupported::LongDouble),
+        TypeKind::Float(k) => return Err(wide_float(*k)),
         TypeKind::Complex(k) => {
             return match k {
                 FloatKind::Float | FloatKind::Double => Ok(None),
-                _ => Err(Unsupported::LongDouble),
+                k => Err(wide_float(*k)),
             };
         }
         TypeKind::Pointer(_) => Scalar::Ptr,
         _ => return Ok(None),
     }))
+}
+
+/// Why a floating kind wider than `double` has no device representation.
+fn wide_float(k: FloatKind) -> Unsupported {
+    if k == FloatKind::Float128 {
+        Unsupported::Float128
+    } else {
+        Unsupported::LongDouble
+    }
 }
 
 /// Integer promotion of a class (C11 6.3.1.1): narrower than `int` becomes `int`.
@@ -110,7 +122,7 @@ pub fn complex_elem(types: &TypeTable, qt: QualType) -> Result<Option<Type>, Uns
     match types.ckind(qt) {
         TypeKind::Complex(FloatKind::Float) => Ok(Some(Type::F32)),
         TypeKind::Complex(FloatKind::Double) => Ok(Some(Type::F64)),
-        TypeKind::Complex(_) => Err(Unsupported::LongDouble),
+        TypeKind::Complex(k) => Err(wide_float(*k)),
         _ => Ok(None),
     }
 }

@@ -67,20 +67,23 @@ fn lone_jump(func: &Function, b: Block) -> Option<(Inst, Block, Vec<ompcc_ir::Va
     }
 }
 
+/// An argument of a threaded branch: the bypassed block's parameter `i` (the branch's own
+/// argument `i`), or a value that dominates that block.
+#[derive(Clone, Copy)]
+enum Arg {
+    Param(usize),
+    Value(ompcc_ir::Value),
+}
+
+/// Where a branch into a bypassable block ends up after every empty block of the chain: the
+/// destination and its arguments in terms of the bypassed block's parameters.
+type Threaded = (Block, Vec<Arg>);
+
 fn thread_jumps(func: &mut Function) -> bool {
-    let mut changed = false;
     let entry = func.layout.entry_block();
-    // One graph and one def-use table for the whole walk (linear, not per block): the
-    // predecessor lists are updated as branches are redirected. The def-use table may go
-    // stale, but only conservatively: a redirected branch uses the values the bypassed
-    // block's jump or the branch itself already used, and a block whose parameter that jump
-    // used was never bypassable (its parameters had a user outside it).
-    let cfg = ControlFlowGraph::compute(func);
-    let mut preds: SecondaryMap<Block, Vec<(Block, Inst)>> = SecondaryMap::new();
-    for b in func.layout.blocks() {
-        preds[b] = cfg.preds(b).to_vec();
-    }
+    // One step per bypassable block, decided on the unchanged function (one def-use table).
     let mut du: Option<DefUse> = None;
+    let mut step: SecondaryMap<Block, Option<Threaded>> = SecondaryMap::new();
     for e in func.layout.blocks().collect::<Vec<_>>() {
         if Some(e) == entry {
             continue;
@@ -103,27 +106,86 @@ fn thread_jumps(func: &mut Function) -> bool {
                 continue;
             }
         }
-        for (pb, br) in std::mem::take(&mut preds[e]) {
-            let (calls, pool) = func.dfg.branch_destinations_and_pool(br);
-            for call in calls.iter_mut().filter(|c| c.block == e) {
-                let incoming = call.args.as_slice(pool).to_vec();
-                let new_args: Vec<ompcc_ir::Value> = jargs
-                    .iter()
-                    .map(|a| match params.iter().position(|p| p == a) {
-                        Some(i) => incoming[i],
-                        None => *a,
-                    })
-                    .collect();
-                call.block = target;
-                call.args.clear(pool);
-                call.args.extend(new_args, pool);
-                changed = true;
-            }
-            // A repeated pair (the branch already reached `target`) is harmless: bypassing
-            // `target` later finds no call of it left in that branch the second time.
-            if preds[target].last() != Some(&(pb, br)) {
-                preds[target].push((pb, br));
-            }
+        let args = jargs
+            .iter()
+            .map(|a| match params.iter().position(|p| p == a) {
+                Some(i) => Arg::Param(i),
+                None => Arg::Value(*a),
+            })
+            .collect();
+        step[e] = Some((target, args));
+    }
+    // Each chain of empty blocks is resolved once, from its far end back (a chain of n
+    // blocks that a walk block by block would re-thread n times: an `else if` ladder's
+    // joins), so every branch is redirected once, to the end of its chain.
+    let mut done: SecondaryMap<Block, Option<Threaded>> = SecondaryMap::new();
+    let mut state: SecondaryMap<Block, u8> = SecondaryMap::new(); // 1 on the path, 2 done
+    for e in func.layout.blocks().collect::<Vec<_>>() {
+        if step[e].is_none() || state[e] != 0 {
+            continue;
+        }
+        let mut path = vec![e];
+        state[e] = 1;
+        let mut end = step[e].as_ref().map_or(e, |s| s.0);
+        while step[end].is_some() && state[end] == 0 {
+            state[end] = 1;
+            path.push(end);
+            end = step[end].as_ref().map_or(end, |s| s.0);
+        }
+        // `end` is a block that stays, a resolved block, or (a cycle of empty blocks) one on
+        // this path, which then stays where it is.
+        let mut next: Option<Threaded> = if state[end] == 2 {
+            done[end].clone()
+        } else {
+            None
+        };
+        for &b in path.iter().rev() {
+            state[b] = 2;
+            let Some((target, args)) = step[b].clone() else {
+                continue;
+            };
+            // `next` is where `target` leads (None: it stays)
+            let resolved = match next {
+                Some((dest, through)) => {
+                    let args = through
+                        .iter()
+                        .map(|a| match *a {
+                            Arg::Param(i) => args[i],
+                            v => v,
+                        })
+                        .collect();
+                    (dest, args)
+                }
+                None => (target, args),
+            };
+            // a chain that comes back to `b` (a cycle of empty blocks): `b` stays
+            done[b] = (resolved.0 != b).then_some(resolved);
+            next = done[b].clone();
+        }
+    }
+    let mut changed = false;
+    let blocks: Vec<Block> = func.layout.blocks().collect();
+    for b in blocks {
+        let Some(br) = func.layout.last_inst(b) else {
+            continue;
+        };
+        let (calls, pool) = func.dfg.branch_destinations_and_pool(br);
+        for call in calls.iter_mut() {
+            let Some((dest, through)) = &done[call.block] else {
+                continue;
+            };
+            let incoming = call.args.as_slice(pool).to_vec();
+            let new_args: Vec<ompcc_ir::Value> = through
+                .iter()
+                .map(|a| match *a {
+                    Arg::Param(i) => incoming[i],
+                    Arg::Value(v) => v,
+                })
+                .collect();
+            call.block = *dest;
+            call.args.clear(pool);
+            call.args.extend(new_args, pool);
+            changed = true;
         }
     }
     changed

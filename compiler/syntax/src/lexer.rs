@@ -41,6 +41,10 @@ pub(crate) struct Lexer<'a, 's> {
     nesting: u32,
     operators: u32,
     stopped: bool,
+    /// The last token was a (non-typedef) identifier.
+    after_ident: bool,
+    /// The last two tokens were an identifier and `(` at file scope.
+    after_ident_paren: bool,
 }
 
 impl<'a, 's> Lexer<'a, 's> {
@@ -53,6 +57,8 @@ impl<'a, 's> Lexer<'a, 's> {
             nesting: 0,
             operators: 0,
             stopped: false,
+            after_ident: false,
+            after_ident_paren: false,
         }
     }
 
@@ -163,10 +169,16 @@ impl<'a, 's> Lexer<'a, 's> {
         let st = self.st;
         let tok = match tok {
             Tok::Ident(_) => {
-                let sym = st.intern(&self.src[lo..hi]);
+                let sym = st.intern(&ompcc_diag::ucn_decoded(&self.src[lo..hi]));
                 if st.is_typedef(sym) {
                     Tok::TypeName(sym)
                 } else {
+                    if self.after_ident_paren
+                        && self.pragma.is_none()
+                        && identifier_list_at(self.src, lo)
+                    {
+                        self.kr_definition(lo, hi);
+                    }
                     Tok::Ident(sym)
                 }
             }
@@ -216,6 +228,19 @@ impl<'a, 's> Lexer<'a, 's> {
         Some((lo, tok, hi))
     }
 
+    /// A K&R-style definition (`int f(a, b) int a, b; {...}`): one precise error, and none of
+    /// the syntax errors its parameter declarations would cause (the parser may report them
+    /// late or, when its recovery never finds a `;`, only as an error at the end of file).
+    fn kr_definition(&self, lo: usize, hi: usize) {
+        self.st.error(Diagnostic::error(
+            "E0101",
+            "K&R-style function definitions (parameter names without types) are not supported: \
+             declare each parameter's type in the parentheses",
+            span(lo, hi),
+        ));
+        self.st.stopped.set(true);
+    }
+
     fn stray(&self, lo: usize, hi: usize) {
         let text = self.src.get(lo..hi).unwrap_or("?");
         let shown: String = text.chars().take(1).collect();
@@ -224,6 +249,35 @@ impl<'a, 's> Lexer<'a, 's> {
             format!("stray '{}' in program", shown.escape_debug()),
             span(lo, hi.max(lo + 1).min(self.src.len())),
         ));
+    }
+}
+
+/// Whether the identifier at `at` starts the identifier list of a K&R-style definition:
+/// `name(` before it, then `a, b, c)` and a parameter declaration or the body after.
+fn identifier_list_at(src: &str, at: usize) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let before = src[..at].trim_end();
+    let Some(before) = before.strip_suffix('(') else {
+        return false;
+    };
+    if !before.trim_end().ends_with(is_ident) {
+        return false;
+    }
+    let mut rest = &src[at..];
+    loop {
+        let name_len = rest.find(|c: char| !is_ident(c)).unwrap_or(rest.len());
+        if name_len == 0 {
+            return false;
+        }
+        rest = rest[name_len..].trim_start();
+        if let Some(r) = rest.strip_prefix(',') {
+            rest = r.trim_start();
+        } else if let Some(r) = rest.strip_prefix(')') {
+            let next = r.trim_start();
+            return next.starts_with('{') || next.starts_with(is_ident);
+        } else {
+            return false;
+        }
     }
 }
 
@@ -247,6 +301,9 @@ impl Iterator for Lexer<'_, '_> {
         if !self.within_limits(t) {
             return None;
         }
+        // the nesting counts the `(` just handed out: 1 is a parenthesis at file scope
+        self.after_ident_paren = self.after_ident && t.1 == Tok::LParen && self.nesting == 1;
+        self.after_ident = matches!(t.1, Tok::Ident(_));
         Some(Ok(self.record(t)))
     }
 }

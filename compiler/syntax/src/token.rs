@@ -263,8 +263,12 @@ pub enum Tok {
     #[token(",")]
     Comma,
 
-    /// An identifier; the payload is filled in by the lexer wrapper.
-    #[regex(r"[A-Za-z_$\u{80}-\u{10FFFF}][A-Za-z0-9_$\u{80}-\u{10FFFF}]*", |_| Symbol(0))]
+    /// An identifier; the payload is filled in by the lexer wrapper. Universal character
+    /// names are identifier characters (C11 6.4.2.1): `gcc -E` spells UTF-8 ones that way.
+    #[regex(
+        r"([A-Za-z_$\u{80}-\u{10FFFF}]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})([A-Za-z0-9_$\u{80}-\u{10FFFF}]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*",
+        |_| Symbol(0)
+    )]
     Ident(Symbol),
     /// An identifier currently declared as a typedef name.
     TypeName(Symbol),

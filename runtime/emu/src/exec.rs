@@ -138,6 +138,8 @@ pub(crate) struct Launch<'a> {
     pub stack_limit: usize,
     /// Most warp instructions one block may issue.
     pub max_block_insts: u64,
+    /// Integer division or remainder by zero is a fault.
+    pub div_check: bool,
     /// The device heap, when the program calls `malloc`/`free`.
     pub heap: Option<&'a Mutex<DeviceHeap>>,
 }
@@ -1152,6 +1154,18 @@ fn run_warp(env: &mut Env, w: &mut Warp) -> Result<(), EmuError> {
                         IOp::MulLo => lanes!(|x: u64, y: u64| x.wrapping_mul(y) & m),
                         IOp::And => lanes!(|x: u64, y: u64| x & y & m),
                         IOp::Or => lanes!(|x: u64, y: u64| (x | y) & m),
+                        IOp::Div | IOp::Rem if env.l.div_check => {
+                            if let Some(l) = Bits(exec).find(|&l| rd(env, w, l, *b) & m == 0) {
+                                let what = if *op == IOp::Div {
+                                    "division"
+                                } else {
+                                    "remainder"
+                                };
+                                let msg = format!("integer {what} by zero");
+                                return Err(fault(env, w, l, pc, msg));
+                            }
+                            lanes!(|x, y| ibin(*op, *bits, *signed, x, y))
+                        }
                         _ => lanes!(|x, y| ibin(*op, *bits, *signed, x, y)),
                     }
                 }

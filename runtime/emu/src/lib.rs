@@ -194,6 +194,7 @@ pub struct Device {
     workers: u32,
     stack_limit: usize,
     max_block_insts: u64,
+    div_check: bool,
     id: u64,
 }
 
@@ -224,6 +225,7 @@ impl Device {
             workers,
             stack_limit: 2 * decode::MAX_LOCAL as usize,
             max_block_insts: u64::MAX,
+            div_check: true,
             id: NEXT_DEVICE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -237,6 +239,13 @@ impl Device {
     /// instructions (a guard against endless loops); unlimited by default.
     pub fn set_block_instruction_limit(&mut self, limit: Option<u64>) {
         self.max_block_insts = limit.unwrap_or(u64::MAX);
+    }
+
+    /// Whether an integer division or remainder by zero stops the launch with a fault naming
+    /// the kernel, thread and line (default). A GPU does not trap: without the check the
+    /// quotient is all ones and the remainder the dividend, as there.
+    pub fn set_division_check(&mut self, on: bool) {
+        self.div_check = on;
     }
 
     /// Per-thread local memory in bytes: the kernel's frame, the frames of the functions it
@@ -437,6 +446,7 @@ impl Device {
             workers: self.workers,
             stack_limit: self.stack_limit,
             max_block_insts: self.max_block_insts,
+            div_check: self.div_check,
             heap: self.heap.as_ref(),
         };
         let r = exec::run_grid(&launch);

@@ -123,11 +123,7 @@ impl GlobalMem {
         // the object (as nvcc and LLVM emit them), so that word must be addressable.
         let size = bytes.max(1).div_ceil(4) * 4;
         let n = usize::try_from(size.div_ceil(8)).ok()?;
-        let mut words: Vec<AtomicU64> = Vec::new();
-        // a failed reservation is an error for the caller, not an abort of the host
-        words.try_reserve_exact(n).ok()?;
-        words.resize_with(n, || AtomicU64::new(0));
-        let words = words.into_boxed_slice();
+        let words = zeroed_words(n)?;
         self.next = (base + bytes.max(1) + GUARD).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
         self.allocs.push(Alloc { base, size, words });
         Some(base)
@@ -409,4 +405,23 @@ mod heap_tests {
         assert!(h.free(b));
         assert_eq!(h.malloc(200), 0x1010);
     }
+}
+
+/// `n` (> 0) zeroed words, or `None` when the host cannot provide them: the memory comes
+/// zeroed from the allocator (fresh pages for large blocks), so a large allocation the
+/// program never touches costs no host memory and a failed one is an error for the caller,
+/// not an abort of the host process.
+fn zeroed_words(n: usize) -> Option<Box<[AtomicU64]>> {
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout has a nonzero size.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: `p` holds `n` zeroed `AtomicU64`s (all-zero bits are `AtomicU64::new(0)`),
+    // allocated by the global allocator with the layout a boxed slice of `n` of them has.
+    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)) })
 }

@@ -75,17 +75,19 @@ impl Default for EmuBackend {
 impl EmuBackend {
     /// An emulated device running blocks on one host thread per core.
     pub fn new() -> Self {
-        Self::with_settings(None, None)
+        Self::with_settings(None, None, true)
     }
 
     /// An emulated device running blocks on `threads` host threads (default: one per core),
-    /// stopping a launch when one block issues more than `block_limit` warp instructions.
-    pub fn with_settings(threads: Option<u32>, block_limit: Option<u64>) -> Self {
+    /// stopping a launch when one block issues more than `block_limit` warp instructions, and
+    /// (with `div_check`) at an integer division by zero.
+    pub fn with_settings(threads: Option<u32>, block_limit: Option<u64>, div_check: bool) -> Self {
         let workers = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32));
         let mut device = Device::new();
         device.set_workers(workers);
         device.set_block_instruction_limit(block_limit);
+        device.set_division_check(div_check);
         // the per-thread stack (frames and `alloca`) is the CUDA backend's setting when one
         // is given; otherwise the emulator's roomier default keeps deep recursion running
         if let Some(bytes) = std::env::var("OMPCC_STACK_SIZE")

@@ -114,10 +114,15 @@ impl SimBackend {
     fn raw_alloc(&mut self, bytes: u64) -> Result<DevPtr, BackendError> {
         let len = usize::try_from(bytes)
             .map_err(|_| BackendError::new("sim alloc", "size does not fit in memory"))?;
+        let mut block = Vec::new();
+        block.try_reserve_exact(len).map_err(|_| {
+            BackendError::new("sim alloc", format!("out of memory for {bytes} bytes"))
+        })?;
+        block.resize(len, 0);
         let addr = self.next;
         // Leave a gap so that an off-by-one access lands outside every allocation.
         self.next += bytes.div_ceil(256) * 256 + 256;
-        self.memory.blocks.insert(addr, vec![0u8; len]);
+        self.memory.blocks.insert(addr, block);
         Ok(addr)
     }
 }

@@ -60,10 +60,16 @@ impl Sandbox {
         cmd
     }
 
-    /// `cc ARGS` in this directory.
+    /// `cc ARGS` in this directory: the reference build. With `-fopenmp` it gets
+    /// `-foffload=disable` too (unless ARGS pick an `-foffload=`), so that a gcc with its own
+    /// offload compilers installed (Debian's gcc-12-offload-nvptx) builds the host fallback
+    /// as everywhere else instead of trying, and failing, to build nvptx code.
     pub fn cc(&self, args: &[&str]) -> Output {
+        let openmp =
+            args.contains(&"-fopenmp") && !args.iter().any(|a| a.starts_with("-foffload="));
         Command::new("cc")
             .args(args)
+            .args(openmp.then_some("-foffload=disable"))
             .current_dir(self.path())
             .env("LC_ALL", "C")
             .output()

@@ -20,7 +20,10 @@ use ompcc_syntax::ast::{
 /// What a list of declaration specifiers says, besides the type.
 #[derive(Default)]
 pub(super) struct SpecInfo {
+    /// The storage class, `_Thread_local` apart (it combines with `static` and `extern`).
     pub storage: Option<StorageClass>,
+    /// `_Thread_local` / `__thread`.
+    pub thread_local: bool,
     pub inline: bool,
     pub align: Option<u64>,
     pub attrs: AttrInfo,
@@ -140,6 +143,7 @@ impl Checker<'_> {
         };
         for (idx, s) in specs.specs.iter().enumerate() {
             match &s.kind {
+                DeclSpecKind::Storage(StorageClass::ThreadLocal) => info.thread_local = true,
                 DeclSpecKind::Storage(sc) => {
                     if info.storage.is_some_and(|x| x != *sc) {
                         self.error("E0302", "multiple storage classes in declaration", s.span);
@@ -426,9 +430,40 @@ impl Checker<'_> {
         self.out.types.array(rt, ArraySize::Fixed(1))
     }
 
+    /// C11 6.7.1p2-3: `_Thread_local` goes with `static` or `extern` only, and at block scope
+    /// needs one of them (gcc's wording for each case).
+    fn check_thread_local(
+        &mut self,
+        storage: Option<StorageClass>,
+        file_scope: bool,
+        is_fn: bool,
+        sname: &str,
+        span: Span,
+    ) {
+        if is_fn {
+            let msg = format!("'_Thread_local' specified for function '{sname}'");
+            return self.error("E0302", msg, span);
+        }
+        let with = match storage {
+            Some(StorageClass::Typedef) => Some("typedef"),
+            Some(StorageClass::Auto) => Some("auto"),
+            Some(StorageClass::Register) => Some("register"),
+            _ => None,
+        };
+        if let Some(with) = with {
+            self.error("E0302", format!("'_Thread_local' used with '{with}'"), span);
+        } else if storage.is_none() && !file_scope {
+            self.error(
+                "E0302",
+                format!("function-scope '{sname}' implicitly auto and declared '_Thread_local'"),
+                span,
+            );
+        }
+    }
+
     pub(super) fn type_name(&mut self, tn: &ast::TypeName) -> Option<QualType> {
         let (base, info) = self.specs(&tn.specs);
-        if info.storage.is_some() {
+        if info.storage.is_some() || info.thread_local {
             self.error(
                 "E0302",
                 "storage class specified in a type name",
@@ -595,7 +630,7 @@ impl Checker<'_> {
                 .is_none_or(|d| d.name.is_none() && d.derived.is_empty());
         for (i, p) in params.iter().enumerate() {
             let (base, info) = self.specs(&p.specs);
-            if matches!(info.storage, Some(s) if s != StorageClass::Register) {
+            if matches!(info.storage, Some(s) if s != StorageClass::Register) || info.thread_local {
                 self.error(
                     "E0302",
                     "storage class specified for parameter",
@@ -726,6 +761,7 @@ impl Checker<'_> {
         for s in &specs.specs {
             match &s.kind {
                 DeclSpecKind::Qual(q) => quals = quals | quals_of(&[*q]),
+                DeclSpecKind::Storage(StorageClass::ThreadLocal) => info.thread_local = true,
                 DeclSpecKind::Storage(sc) => info.storage = Some(*sc),
                 _ => {}
             }
@@ -770,6 +806,10 @@ impl Checker<'_> {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         };
+        if info.thread_local {
+            let is_fn = self.out.types.is_function(ty);
+            self.check_thread_local(info.storage, file_scope, is_fn, &sname, name.span);
+        }
         if info.storage == Some(StorageClass::Typedef) {
             if id.init.is_some() {
                 self.error(
@@ -851,7 +891,7 @@ impl Checker<'_> {
             Linkage::None
         };
         let storage_dur = match storage {
-            Some(StorageClass::ThreadLocal) => Storage::Thread,
+            _ if info.thread_local && !is_fn => Storage::Thread,
             _ if file_scope || is_fn => Storage::Static,
             Some(StorageClass::Static | StorageClass::Extern) => Storage::Static,
             _ => Storage::Automatic,
