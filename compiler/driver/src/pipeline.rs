@@ -161,8 +161,12 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
             );
         }
         // Where gcc has offload compilers installed it would build its own nvptx code of
-        // the target regions ompcc does not offload here (and fail where they call libm).
-        if inv.bypass.is_some()
+        // the target regions ompcc does not offload here (and fail where they call libm, or
+        // where a newer ptxas on PATH has no sm_35): a bypassing option, or C on stdin.
+        let stdin_source = inv
+            .inputs()
+            .any(|i| i.path == "-" && matches!(i.lang, Lang::C | Lang::CppOutput));
+        if (inv.bypass.is_some() || stdin_source)
             && inv.openmp
             && inv.ours.offload == crate::cli::Offload::Enabled
             && !pass_through.argv.iter().any(|a| a == "-foffload=disable")
