@@ -116,7 +116,8 @@ int main(void)
     zero(NF, t);
     /* point charges of both signs, as in MG's right-hand side */
     for (int c = 0; c < 10; c++) {
-        int i = 1 + (c * 7) % (NF - 2), j = 1 + (c * 11 + 3) % (NF - 2), k = 1 + (c * 5 + 1) % (NF - 2);
+        int i = 1 + (c * 7) % (NF - 2), j = 1 + (c * 11 + 3) % (NF - 2);
+        int k = 1 + (c * 5 + 1) % (NF - 2);
         f[i][j][k] = c % 2 ? -1.0 : 1.0;
     }
     residual(NF, r, u, f);
