@@ -35,11 +35,11 @@ const REL_TOL: f64 = 1e-6;
 const RUN_LIMIT: Duration = Duration::from_secs(30);
 const COMPILE_LIMIT: Duration = Duration::from_secs(120);
 
-const REF_CC: &str = "gcc";
+pub(crate) const REF_CC: &str = "gcc";
 /// The reference build: no offload compilation, strict warnings. gcc drops variables that only
 /// appear in data-mapping directives before its unused-variable checks, so those two warnings
 /// would flag correct programs.
-const REF_FLAGS: &[&str] = &[
+pub(crate) const REF_FLAGS: &[&str] = &[
     "-fopenmp",
     "-foffload=disable",
     "-std=gnu11",
@@ -50,7 +50,7 @@ const REF_FLAGS: &[&str] = &[
     "-Wno-unused-variable",
     "-Wno-unused-parameter",
 ];
-const LIBS: &[&str] = &["-lm"];
+pub(crate) const LIBS: &[&str] = &["-lm"];
 const PTX_ARCHS: &[&str] = &["sm_70", "sm_80", "sm_90"];
 /// The reference must print the same with these OpenMP thread counts (outputs may not depend on
 /// the schedule).
@@ -106,13 +106,18 @@ pub struct Failure {
 }
 
 /// The failures of one program, collected as its checks run.
-struct Checks<'a> {
-    program: &'a str,
-    failures: Vec<Failure>,
+pub(crate) struct Checks<'a> {
+    pub(crate) program: &'a str,
+    pub(crate) failures: Vec<Failure>,
 }
 
 impl Checks<'_> {
-    fn fail(&mut self, config: &str, summary: impl Into<String>, detail: impl Into<String>) {
+    pub(crate) fn fail(
+        &mut self,
+        config: &str,
+        summary: impl Into<String>,
+        detail: impl Into<String>,
+    ) {
         self.failures.push(Failure {
             program: self.program.to_string(),
             config: config.to_string(),
@@ -123,7 +128,7 @@ impl Checks<'_> {
 }
 
 /// Programs checked at once: `OMPCC_RUN_JOBS`, else [`WORKERS`].
-fn workers() -> usize {
+pub(crate) fn workers() -> usize {
     match std::env::var("OMPCC_RUN_JOBS") {
         Ok(v) => v
             .parse::<usize>()
@@ -154,7 +159,7 @@ fn ptx_archs() -> Vec<String> {
 }
 
 /// The device the per-level builds run on: `emu` unless `OMPCC_RUN_DEVICE=cuda`.
-fn run_device() -> &'static str {
+pub(crate) fn run_device() -> &'static str {
     match std::env::var("OMPCC_RUN_DEVICE").as_deref() {
         Ok("cuda") => "cuda",
         Ok("emu") | Err(_) => "emu",
@@ -196,7 +201,7 @@ pub fn program_name(path: &Path) -> String {
 }
 
 /// The last `max` lines of `text`: enough of a long stderr to see the error.
-fn tail(text: &str, max: usize) -> String {
+pub(crate) fn tail(text: &str, max: usize) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let start = lines.len().saturating_sub(max);
     lines[start..].join("\n")
@@ -222,7 +227,11 @@ fn error_line(stderr: &str) -> String {
 
 /// Runs a compiler with a time limit in the scratch folder (leftovers go away with it).
 /// `Ok` holds its stdout; `Err` holds (summary, detail).
-fn compile(cmd: &mut Command, scratch: &Path, tag: &str) -> Result<String, (String, String)> {
+pub(crate) fn compile(
+    cmd: &mut Command,
+    scratch: &Path,
+    tag: &str,
+) -> Result<String, (String, String)> {
     let out = run_with_timeout(cmd.current_dir(scratch), scratch, tag, COMPILE_LIMIT)
         .map_err(|e| (format!("cannot start: {e}"), String::new()))?;
     if out.status.is_none_or(|s| !s.success()) {
@@ -238,7 +247,12 @@ fn compile(cmd: &mut Command, scratch: &Path, tag: &str) -> Result<String, (Stri
     Ok(out.stdout)
 }
 
-fn run(exe: &Path, scratch: &Path, tag: &str, env: &[(&str, &str)]) -> Result<RunOutput, String> {
+pub(crate) fn run(
+    exe: &Path,
+    scratch: &Path,
+    tag: &str,
+    env: &[(&str, &str)],
+) -> Result<RunOutput, String> {
     let mut cmd = Command::new(exe);
     cmd.current_dir(scratch)
         .envs(RUN_ENV.iter().copied())
@@ -248,7 +262,12 @@ fn run(exe: &Path, scratch: &Path, tag: &str, env: &[(&str, &str)]) -> Result<Ru
 
 /// Checks a run of an ompcc build against the reference output: exit status 0 and the same
 /// stdout within [`REL_TOL`]. Returns whether it passed.
-fn check_run(checks: &mut Checks, config: &str, out: &RunOutput, reference: &str) -> bool {
+pub(crate) fn check_run(
+    checks: &mut Checks,
+    config: &str,
+    out: &RunOutput,
+    reference: &str,
+) -> bool {
     if out.status.and_then(|s| s.code()) != Some(0) {
         checks.fail(
             config,
@@ -272,7 +291,7 @@ fn check_run(checks: &mut Checks, config: &str, out: &RunOutput, reference: &str
 /// The emulator really ran a kernel: with `OMPCC_INFO=1` the runtime names the device it
 /// opened (`device 0: emu:0 (PTX emulator, ...)`) and logs each launch
 /// (`FILE:L:C: launch 'KERNEL' on device 0: ...`).
-fn check_emu_launch(checks: &mut Checks, config: &str, stderr: &str) {
+pub(crate) fn check_emu_launch(checks: &mut Checks, config: &str, stderr: &str) {
     let opened = format!("ompcc-rt: info: device 0: {}", run_device());
     let emu_opened = stderr.lines().any(|l| l.starts_with(&opened));
     let launched = stderr.lines().any(|l| {
@@ -344,7 +363,11 @@ fn check_ptxas(checks: &mut Checks, ptxas: &Path, ptx: &str, scratch: &Path) {
 /// agree), or `None` after recording why there is none.
 /// The reference output: gcc's, or the specification's where gcc 12 cannot build the program
 /// (`NAME.expected` next to it; a gcc that builds it must print the same).
-fn reference_output(checks: &mut Checks, program: &Path, scratch: &Path) -> Option<String> {
+pub(crate) fn reference_output(
+    checks: &mut Checks,
+    program: &Path,
+    scratch: &Path,
+) -> Option<String> {
     let expected = program.with_extension("expected");
     if !expected.exists() {
         return gcc_reference(checks, program, scratch, true)?;

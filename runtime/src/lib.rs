@@ -14,6 +14,7 @@
 //! shared library's, without a duplicate-symbol error). See ARCHITECTURE.md.
 
 pub mod abi;
+pub mod auto_offload;
 pub mod backend;
 pub mod flags;
 pub mod host_task;

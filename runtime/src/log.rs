@@ -33,15 +33,18 @@ impl InfoCategories {
     /// `devices`: devices opened (or why none), modules registered and loaded, the host
     /// fallback.
     pub const DEVICES: InfoCategories = InfoCategories(8);
+    /// `auto`: automatic offload's choices (predicted times, choice, measured time).
+    pub const AUTO: InfoCategories = InfoCategories(16);
     /// Every category.
-    pub const ALL: InfoCategories = InfoCategories(15);
+    pub const ALL: InfoCategories = InfoCategories(31);
 
     /// The category names, in the order `--help`-like messages list them.
-    pub const NAMES: [(&'static str, InfoCategories); 4] = [
+    pub const NAMES: [(&'static str, InfoCategories); 5] = [
         ("maps", InfoCategories::MAPS),
         ("copies", InfoCategories::COPIES),
         ("launches", InfoCategories::LAUNCHES),
         ("devices", InfoCategories::DEVICES),
+        ("auto", InfoCategories::AUTO),
     ];
 
     /// Whether every category of `other` is on.

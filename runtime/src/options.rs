@@ -80,8 +80,23 @@ pub struct Options {
     /// the launch with an error naming the kernel and line (default on; `0` turns it off,
     /// and the quotient is then what a GPU gives: all ones, the remainder the dividend).
     pub emu_div_check: bool,
+    /// `OMPCC_AUTO_OFFLOAD`: where automatically offloaded loops run.
+    pub auto_offload: AutoChoice,
     /// Problems found while reading the environment, printed once.
     pub warnings: Vec<String>,
+}
+
+/// `OMPCC_AUTO_OFFLOAD=model|device|host`: how automatically offloaded loops
+/// (`-fopenmp-auto-offload`) pick their version.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AutoChoice {
+    /// Predicted, then measured (the default).
+    #[default]
+    Model,
+    /// Always the device version.
+    Device,
+    /// Always the host version.
+    Host,
 }
 
 impl Default for Options {
@@ -100,6 +115,7 @@ impl Default for Options {
             emu_threads: None,
             emu_block_limit: None,
             emu_div_check: true,
+            auto_offload: AutoChoice::Model,
             warnings: Vec::new(),
         }
     }
@@ -170,6 +186,16 @@ impl Options {
                         .warnings
                         .push(format!("ignoring {name}={v} (expected a positive integer)")),
                 }
+            }
+        }
+        if let Some(v) = get("OMPCC_AUTO_OFFLOAD") {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "model" | "" => o.auto_offload = AutoChoice::Model,
+                "device" => o.auto_offload = AutoChoice::Device,
+                "host" => o.auto_offload = AutoChoice::Host,
+                other => o.warnings.push(format!(
+                    "OMPCC_AUTO_OFFLOAD={other} is not one of model, device, host; using model"
+                )),
             }
         }
         if let Some(v) = get("OMPCC_PROFILE") {

@@ -83,6 +83,23 @@ pub struct Profile {
     /// none did, so reports of device runs keep their shape).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub host_fallback: BTreeMap<String, HostRow>,
+    /// Per loop location: the automatically offloaded loops (`-fopenmp-auto-offload`), absent
+    /// from the JSON when none ran.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub auto: BTreeMap<String, AutoRow>,
+}
+
+/// Runs of one automatically offloaded loop on each side.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct AutoRow {
+    /// Runs of the host version.
+    pub host_runs: u64,
+    /// Their total time, seconds.
+    pub host_s: f64,
+    /// Runs of the device version.
+    pub device_runs: u64,
+    /// Their total time, seconds (transfers and launches included).
+    pub device_s: f64,
 }
 
 fn add(slot: &mut Option<u64>, v: Option<u64>) {
@@ -108,6 +125,18 @@ impl Profile {
         row.runs += 1;
         row.loc = loc.to_string();
         row.reason = reason.to_string();
+    }
+
+    /// Records one run of an automatically offloaded loop.
+    pub fn auto_run(&mut self, loc: &str, device: bool, time: Duration) {
+        let row = self.auto.entry(loc.to_string()).or_default();
+        if device {
+            row.device_runs += 1;
+            row.device_s += time.as_secs_f64();
+        } else {
+            row.host_runs += 1;
+            row.host_s += time.as_secs_f64();
+        }
     }
 
     /// Records one transfer.
@@ -169,6 +198,24 @@ impl Profile {
             let _ = writeln!(s, "{:<32} {:>9}  why", "ran on the host (fallback)", "runs");
             for (name, h) in &self.host_fallback {
                 let _ = writeln!(s, "{:<32} {:>9}  {} ({})", name, h.runs, h.reason, h.loc);
+            }
+        }
+        if !self.auto.is_empty() {
+            let _ = writeln!(
+                s,
+                "{:<32} {:>9} {:>12} {:>12} {:>14}",
+                "auto-offloaded loop", "host runs", "host ms", "device runs", "device ms"
+            );
+            for (loc, a) in &self.auto {
+                let _ = writeln!(
+                    s,
+                    "{:<32} {:>9} {:>12.3} {:>12} {:>14.3}",
+                    loc,
+                    a.host_runs,
+                    a.host_s * 1e3,
+                    a.device_runs,
+                    a.device_s * 1e3
+                );
             }
         }
         s

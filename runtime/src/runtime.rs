@@ -1009,6 +1009,12 @@ impl Runtime {
             Err(_) => Vec::new(),
         }
     }
+
+    /// Device `d`'s description and multiprocessor count (automatic offload's model).
+    pub fn device_shape(&mut self, d: usize) -> Option<(String, u32)> {
+        let dev = self.device(d, "device_shape").ok()?;
+        Some((dev.backend.describe(), dev.backend.multiprocessors()))
+    }
 }
 
 fn check_items(items: &[MapItem<'_>], loc: &str) -> Result<(), RtError> {

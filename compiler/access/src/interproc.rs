@@ -119,6 +119,9 @@ const LIBRARY: &[&str] = &[
     "omp_get_default_device",
     "omp_set_num_threads",
     "omp_get_initial_device",
+    // automatic offload's run-time choice: scalars and a string literal
+    "__ompcc_auto_select",
+    "__ompcc_auto_done",
 ];
 
 /// True for the C library functions the analysis has a built-in summary for.

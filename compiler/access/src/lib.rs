@@ -54,7 +54,7 @@ pub mod print;
 mod scan;
 mod section;
 pub mod sym;
-mod walk;
+pub mod walk;
 
 use ompcc_diag::Span;
 use ompcc_sema::{SymbolId, TypedUnit};

@@ -12,7 +12,7 @@ use crate::{Anchor, Edit};
 
 /// Whether `at` can take a directive line (or clause) in the preprocessed `text` and in the
 /// user's `original` file.
-pub(crate) fn anchorable(text: &str, sm: &SourceMap, original: Option<&str>, at: Anchor) -> bool {
+pub fn anchorable(text: &str, sm: &SourceMap, original: Option<&str>, at: Anchor) -> bool {
     let bytes = text.as_bytes();
     let (pos, ok_pp) = match at {
         Anchor::Before(s) => (s.lo, blank(&bytes[line_start(bytes, s.lo)..s.lo as usize])),

@@ -39,11 +39,38 @@ use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::{BlockItem, ExternalDecl, FunctionDef, TranslationUnit};
 use section::contains;
 
-pub use edit::{annotate, apply_preprocessed};
-pub use suggest::suggested_maps;
+pub use edit::{anchorable, annotate, apply_preprocessed};
+pub use suggest::{RegionSection, region_sections, suggested_maps};
 
 use flow::NodeFacts;
 use tree::{Kind, NodeId, Tree};
+
+/// The names of the functions that have `target` constructs or call one that has.
+fn device_functions(ua: &UnitAccesses) -> Vec<String> {
+    let mut out: Vec<String> = ua
+        .functions
+        .iter()
+        .filter(|f| f.regions.iter().any(|r| r.directive.starts_with("target")))
+        .map(|f| f.name.clone())
+        .collect();
+    loop {
+        let more: Vec<String> = ua
+            .functions
+            .iter()
+            .filter(|f| !out.contains(&f.name))
+            .filter(|f| {
+                f.calls.iter().any(
+                    |c| matches!(&c.callee, ompcc_access::Callee::Defined(n) if out.contains(n)),
+                )
+            })
+            .map(|f| f.name.clone())
+            .collect();
+        if more.is_empty() {
+            return out;
+        }
+        out.extend(more);
+    }
+}
 
 /// The planned directives of a unit and the remarks that explain them.
 #[derive(Debug, Default)]
@@ -90,13 +117,18 @@ pub struct Remark {
 impl Remark {
     /// `file:line:col: remark: message [-Rpass=plan-data]`.
     pub fn render(&self, sm: &SourceMap) -> String {
+        self.render_for(sm, "plan-data")
+    }
+
+    /// The same for the remarks of another pass (`auto-offload`).
+    pub fn render_for(&self, sm: &SourceMap, pass: &str) -> String {
         let flag = if self.missed {
             "-Rpass-missed"
         } else {
             "-Rpass"
         };
         format!(
-            "{}: remark: {} [{flag}=plan-data]",
+            "{}: remark: {} [{flag}={pass}]",
             sm.describe(self.span),
             self.message
         )
@@ -278,6 +310,44 @@ impl FnPlan<'_, '_> {
         let mut planned: Vec<BaseId> = candidates.iter().map(|(b, _)| *b).collect();
         let mut refused: Vec<(Span, String)> = Vec::new();
         let touched = self.touched_by_regions(&tree);
+        // a call from host code to a function with device work of its own may leave the
+        // device copy newer (or read it) where this function's flow cannot see
+        let device_fns = device_functions(self.ua);
+        for c in fa.calls.iter().filter(|c| {
+            c.span.lo >= range.lo
+                && c.span.hi <= range.hi
+                && !spans.iter().any(|r| r.lo <= c.span.lo && c.span.hi <= r.hi)
+        }) {
+            let ompcc_access::Callee::Defined(name) = &c.callee else {
+                continue;
+            };
+            if !device_fns.contains(name) {
+                continue;
+            }
+            let hit: Vec<BaseId> = if c.unknown_globals.is_some() {
+                planned.clone()
+            } else {
+                c.effects
+                    .iter()
+                    .map(|e| e.base)
+                    .filter(|b| planned.contains(b))
+                    .collect()
+            };
+            let mut hit = hit;
+            hit.dedup();
+            for b in hit {
+                planned.retain(|&x| x != b);
+                refused.push((
+                    c.span,
+                    format!(
+                        "'{}' not planned: '{name}', called at line {}, has device work of its \
+                         own that may use it",
+                        self.base_name(b),
+                        self.line(c.span)
+                    ),
+                ));
+            }
+        }
         // pointers the range only exchanges among themselves are planned together
         let groups = swap::swap_groups(range_items, self.typed, &|v| {
             self.typed.symbols[v].span.lo < range.lo

@@ -1,9 +1,12 @@
-//! The W0912 help: the map clause a region's accesses call for.
+//! The map clause a region's accesses call for: the W0912 help, and the maps of the loops
+//! automatic offload versions.
 
-use ompcc_access::{BaseKind, DimRange, Scope, Section, UnitAccesses};
+use ompcc_access::{
+    BaseId, BaseKind, DimRange, FunctionAccesses, Region, Scope, Section, UnitAccesses,
+};
 use ompcc_diag::Span;
 use ompcc_sema::TypedUnit;
-use ompcc_syntax::ast::{BlockItem, ExternalDecl, TranslationUnit};
+use ompcc_syntax::ast::{BlockItem, ExternalDecl, FunctionDef, TranslationUnit};
 
 use crate::section::contains;
 use crate::tree;
@@ -23,55 +26,92 @@ pub fn suggested_maps(
     });
     for (fi, f) in funcs.enumerate().take(ua.functions.len()) {
         let fa = &ua.functions[fi];
-        let items: Vec<&BlockItem> = f.body.items.iter().collect();
-        let guarded = tree::guarded_spans(&items, f.body.span);
         for r in fa
             .regions
             .iter()
             .filter(|r| r.directive.starts_with("target"))
         {
-            // guards around the region do not make its accesses conditional within it
-            let inside = |s: Span| s.lo >= r.span.lo && s.hi <= r.span.hi;
-            let unsure = |s: Span| {
-                fa.calls.iter().any(|c| c.span == s)
-                    || guarded
-                        .iter()
-                        .any(|g| inside(*g) && s.lo >= g.lo && s.hi <= g.hi)
-            };
-            let all = ua.sections(fi, Scope::Region(r.id));
-            let sure = ua.sections_of(fi, Scope::Region(r.id), &|s| !unsure(s));
-            for bs in &all {
-                let b = &fa.bases[bs.base.0 as usize];
-                let (BaseKind::Pointer(_), Some(root)) = (&b.kind, b.root) else {
+            for m in region_sections(&ua, fi, f, r) {
+                let b = &fa.bases[m.base.0 as usize];
+                let (BaseKind::Pointer(_), Some(root), Some(text)) = (&b.kind, b.root, m.text)
+                else {
                     continue;
                 };
-                let Some(sure) = sure.iter().find(|x| x.base == bs.base) else {
-                    continue;
-                };
-                let joined = |x: &ompcc_access::BaseSections| -> Option<Vec<DimRange>> {
-                    let parts: Vec<&Section> = [&x.read, &x.write].into_iter().flatten().collect();
-                    let mut acc = (*parts.first()?).clone().ok()?;
-                    for p in &parts[1..] {
-                        acc = UnitAccesses::join_sections(&Ok(acc), p, r.span).ok()?;
-                    }
-                    Some(acc)
-                };
-                let (Some(all_d), Some(sure_d)) = (joined(bs), joined(sure)) else {
-                    continue;
-                };
-                if !contains(&sure_d, &all_d) {
-                    continue;
-                }
-                let mut text = b.name.clone();
-                for d in &sure_d {
-                    let Some(len) = d.length() else { continue };
-                    text.push_str(&format!("[{}:{}]", ua.expr_c(&d.lo), ua.expr_c(&len)));
-                }
                 // `from` would copy back elements a partial write left undefined
-                let kind = if bs.write.is_some() { "tofrom" } else { "to" };
+                let kind = if m.written { "tofrom" } else { "to" };
                 out.push((r.span, root, format!("map({kind}: {text})")));
             }
         }
     }
     out
+}
+
+/// The section of one base a region touches.
+pub struct RegionSection {
+    /// The base.
+    pub base: BaseId,
+    /// The region writes it.
+    pub written: bool,
+    /// The section as C (`a[0:n][0:m]`), when every element the region may touch is also
+    /// touched unconditionally (so the section exists in memory); `None` otherwise.
+    pub text: Option<String>,
+    /// The element counts of the section's dimensions as C, with `text`.
+    pub lengths: Vec<String>,
+}
+
+/// The sections of every base the region `r` of function `fi` (`f`) touches, calls included.
+pub fn region_sections(
+    ua: &UnitAccesses,
+    fi: usize,
+    f: &FunctionDef,
+    r: &Region,
+) -> Vec<RegionSection> {
+    let fa: &FunctionAccesses = &ua.functions[fi];
+    let items: Vec<&BlockItem> = f.body.items.iter().collect();
+    let guarded = tree::guarded_spans(&items, f.body.span);
+    // guards around the region do not make its accesses conditional within it
+    let inside = |s: Span| s.lo >= r.span.lo && s.hi <= r.span.hi;
+    let unsure = |s: Span| {
+        fa.calls.iter().any(|c| c.span == s)
+            || guarded
+                .iter()
+                .any(|g| inside(*g) && s.lo >= g.lo && s.hi <= g.hi)
+    };
+    let all = ua.sections(fi, Scope::Region(r.id));
+    let sure = ua.sections_of(fi, Scope::Region(r.id), &|s| !unsure(s));
+    let joined = |x: &ompcc_access::BaseSections| -> Option<Vec<DimRange>> {
+        let parts: Vec<&Section> = [&x.read, &x.write].into_iter().flatten().collect();
+        let mut acc = (*parts.first()?).clone().ok()?;
+        for p in &parts[1..] {
+            acc = UnitAccesses::join_sections(&Ok(acc), p, r.span).ok()?;
+        }
+        Some(acc)
+    };
+    all.iter()
+        .map(|bs| {
+            let b = &fa.bases[bs.base.0 as usize];
+            let proven = sure
+                .iter()
+                .find(|x| x.base == bs.base)
+                .and_then(|s| Some((joined(bs)?, joined(s)?)))
+                .filter(|(all_d, sure_d)| contains(sure_d, all_d))
+                .map(|(_, sure_d)| sure_d);
+            let mut lengths = Vec::new();
+            let text = proven.and_then(|dims| {
+                let mut text = b.name.clone();
+                for d in &dims {
+                    let len = ua.expr_c(&d.length()?);
+                    text.push_str(&format!("[{}:{len}]", ua.expr_c(&d.lo)));
+                    lengths.push(len);
+                }
+                Some(text)
+            });
+            RegionSection {
+                base: bs.base,
+                written: bs.write.is_some(),
+                text,
+                lengths,
+            }
+        })
+        .collect()
 }

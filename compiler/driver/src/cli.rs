@@ -175,6 +175,10 @@ pub struct OmpccOptions {
     /// `-fopenmp-plan-data` (`-fno-openmp-plan-data` after it turns it off): the compiler
     /// plans the data movement of target regions (`ompcc-dataplan`).
     pub plan_data: bool,
+    /// `-fopenmp-auto-offload` (`-fno-openmp-auto-offload` turns it off): plain `parallel
+    /// for` loops the analysis proves safe get a device version chosen at run time
+    /// (`ompcc-autooffload`); implies the data planner.
+    pub auto_offload: bool,
     /// `--device-only`: produce the device code (PTX) only.
     pub device_only: bool,
     /// `-Rpass=REGEX`, `-Rpass-missed=REGEX`, `-Rpass-analysis=REGEX`: remarks of that kind
@@ -816,6 +820,10 @@ fn parse_ours(
             )));
         };
         ours.openmp_version = Some(v);
+        return Ok(Some(0));
+    }
+    if arg == "-fopenmp-auto-offload" || arg == "-fno-openmp-auto-offload" {
+        ours.auto_offload = arg == "-fopenmp-auto-offload";
         return Ok(Some(0));
     }
     if arg == "-fopenmp-plan-data" || arg == "-fno-openmp-plan-data" {

@@ -129,6 +129,29 @@ pub fn plan_data(
     plan
 }
 
+/// Automatic offload's plan for a unit (`-fopenmp-auto-offload`), its remarks printed as
+/// the command asks.
+pub fn auto_offload(
+    checked: &Checked,
+    text: &str,
+    original: Option<&str>,
+    settings: &OptSettings,
+) -> ompcc_autooffload::AutoPlan {
+    let plan = ompcc_autooffload::plan(
+        &checked.tu,
+        &checked.typed,
+        &checked.source_map,
+        text,
+        original,
+    );
+    for r in &plan.remarks {
+        if (r.missed && settings.auto_remarks.1) || (!r.missed && settings.auto_remarks.0) {
+            eprintln!("{}", r.render_for(&checked.source_map, "auto-offload"));
+        }
+    }
+    plan
+}
+
 /// The unit with the plan's directives in, checked again; `None` (the unit goes on as
 /// written, and `-Rpass-missed=plan-data` says why) when there is nothing to change or the
 /// planned text does not check, which would be a planner bug that must not fail the build.
@@ -139,10 +162,50 @@ pub fn replan(
     plan: &ompcc_dataplan::DataPlan,
     settings: &OptSettings,
 ) -> Option<(Vec<u8>, Checked)> {
-    if plan.edits.is_empty() {
+    edited(
+        checked,
+        raw,
+        file_name,
+        &plan.edits,
+        settings.plan_missed,
+        "data planner",
+        "plan-data",
+    )
+}
+
+/// The unit with automatic offload's versions in, checked again; `None` as for [`replan`].
+pub fn revise(
+    checked: &Checked,
+    raw: &[u8],
+    file_name: &str,
+    edits: &[ompcc_dataplan::Edit],
+    settings: &OptSettings,
+) -> Option<(Vec<u8>, Checked)> {
+    let missed = settings.auto_remarks.1;
+    edited(
+        checked,
+        raw,
+        file_name,
+        edits,
+        missed,
+        "automatic offload",
+        "auto-offload",
+    )
+}
+
+fn edited(
+    checked: &Checked,
+    raw: &[u8],
+    file_name: &str,
+    edits: &[ompcc_dataplan::Edit],
+    missed: bool,
+    who: &str,
+    pass: &str,
+) -> Option<(Vec<u8>, Checked)> {
+    if edits.is_empty() {
         return None;
     }
-    let bytes = ompcc_dataplan::apply_preprocessed(raw, &checked.source_map, &plan.edits);
+    let bytes = ompcc_dataplan::apply_preprocessed(raw, &checked.source_map, edits);
     let quiet = DiagOptions {
         color: Color::Never,
         quiet: true,
@@ -157,13 +220,15 @@ pub fn replan(
             re.color = checked.color;
             Some((bytes, re))
         }
-        Err(_) => {
-            if settings.plan_missed {
+        Err(e) => {
+            if std::env::var_os("OMPCC_DEBUG_REVISE").is_some() {
+                eprintln!("{}\n{text}", e.diagnostics);
+            }
+            if missed {
                 eprintln!(
-                    "{}: remark: internal compiler error in the data planner: the planned \
-                     directives do not check; the unit is compiled with its maps as written \
-                     [-Rpass-missed=plan-data]",
-                    file_name
+                    "{file_name}: remark: internal compiler error in the {who}: its \
+                     directives do not check; the unit is compiled as written \
+                     [-Rpass-missed={pass}]"
                 );
             }
             None
@@ -216,6 +281,8 @@ pub struct OptSettings {
     /// `-Rpass=` / `-Rpass-missed=` match `plan-data` (the data planner's remarks).
     pub plan_remarks: bool,
     pub plan_missed: bool,
+    /// `-Rpass=` / `-Rpass-missed=` match `auto-offload` (automatic offload's remarks).
+    pub auto_remarks: (bool, bool),
     /// `-Rpass=` / `-Rpass-missed=` match `coalesce` (the grid mapping's remarks).
     pub coalesce_remarks: (bool, bool),
     /// `--disable-pass=`: names of passes left out of the pipeline (each a known pass).
@@ -269,6 +336,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
     let mut offload_remarks = false;
     let (mut plan_remarks, mut plan_missed) = (false, false);
     let mut coalesce_remarks = (false, false);
+    let mut auto_remarks = (false, false);
     for (kind, re) in &ours.remarks {
         let (flag, slot) = match kind {
             RemarkKind::Passed => ("-Rpass", 0),
@@ -281,6 +349,8 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         offload_remarks |= *kind == RemarkKind::Passed && regex.is_match("offload");
         plan_remarks |= *kind == RemarkKind::Passed && regex.is_match("plan-data");
         plan_missed |= *kind == RemarkKind::Missed && regex.is_match("plan-data");
+        auto_remarks.0 |= *kind == RemarkKind::Passed && regex.is_match("auto-offload");
+        auto_remarks.1 |= *kind == RemarkKind::Missed && regex.is_match("auto-offload");
         if regex.is_match("coalesce") {
             match kind {
                 RemarkKind::Passed => coalesce_remarks.0 = true,
@@ -320,6 +390,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         offload_remarks,
         plan_remarks,
         plan_missed,
+        auto_remarks,
         coalesce_remarks,
         disabled: ours.disabled_passes.clone(),
     })

@@ -165,6 +165,9 @@ ompcc's own options:
   -fopenmp-plan-data        the compiler plans the data movement of target regions (data
                             kept on the device across kernels, updates where the host uses
                             it); -Rpass=plan-data / -Rpass-missed=plan-data say what and why
+  -fopenmp-auto-offload     plain `parallel for` loops proven safe also get a GPU version,
+                            chosen at run time (OMPCC_AUTO_OFFLOAD=model|device|host); plans
+                            data too; -Rpass=auto-offload / -Rpass-missed=auto-offload
   --offload-arch=sm_<NN>    the GPU architecture to generate PTX for
   -fopenmp-targets=nvptx64-nvidia-cuda  -Xopenmp-target[=<triple>] -march=sm_<NN>
   -fopenmp-version=<n>      45, 50 (default), 51 or 52: the OpenMP version _OPENMP names

@@ -407,6 +407,9 @@ fn frontend(
         ));
     }
     let stops = ours.emit.is_some() || ours.device_only;
+    // a unit of plain OpenMP loops is analysed for automatic offload, and still left to the
+    // host compiler as written when it has no candidate or does not check
+    let auto = ours.auto_offload && scan::has_parallel_loops(&text_str);
     let host_only = directives.is_empty() && !stops;
     let opts = frontend::DiagOptions {
         color: ours.color,
@@ -450,16 +453,56 @@ fn frontend(
     if ours.emit == Some(EmitStage::Accesses) {
         return Ok(Outcome::Emitted(frontend::accesses(&checked).into_bytes()));
     }
-    // The data planner writes its directives into the unit, which is checked again and
-    // compiled in place of the original (`--emit=annotated-c`: into the user's file).
     let annotate = ours.emit == Some(EmitStage::AnnotatedC);
-    let planned: Vec<u8>;
-    let (checked, text_str, text) = if (ours.plan_data && !directives.is_empty()) || annotate {
-        let original = checked
+    let original_text = |checked: &frontend::Checked| {
+        checked
             .source_map
             .supplied_original(checked.source_map.main_file())
             .map(str::to_owned)
-            .or_else(|| std::fs::read_to_string(&input.path).ok());
+            .or_else(|| std::fs::read_to_string(&input.path).ok())
+    };
+    // Automatic offload writes the two versions of each loop it offloads into the unit,
+    // which is checked again and goes on to the data planner.
+    let versioned: Vec<u8>;
+    let mut directives = directives;
+    let (checked, text_str, text, auto_done) = if auto {
+        let original = original_text(&checked);
+        let plan = frontend::auto_offload(&checked, &text_str, original.as_deref(), settings);
+        if annotate && !plan.annotated.is_empty() {
+            let original = original.ok_or_else(|| {
+                DriverError::Error(format!(
+                    "--emit=annotated-c: cannot read the source file '{}'",
+                    input.path
+                ))
+            })?;
+            let body = ompcc_dataplan::annotate(&original, &checked.source_map, &plan.annotated);
+            return Ok(Outcome::Emitted(
+                format!("{}{body}", ompcc_autooffload::PORTABLE_PRELUDE).into_bytes(),
+            ));
+        }
+        match frontend::revise(&checked, text, &input.path, &plan.preprocessed, settings) {
+            Some((bytes, rechecked)) => {
+                versioned = bytes;
+                let text_str = utf8_same_length(&versioned);
+                directives = scan::device_directives(&text_str);
+                (rechecked, text_str, versioned.as_slice(), true)
+            }
+            None => (checked, text_str, text, false),
+        }
+    } else {
+        (checked, text_str, text, false)
+    };
+    // The data planner writes its directives into the unit, which is checked again and
+    // compiled in place of the original (`--emit=annotated-c`: into the user's file).
+    let planned: Vec<u8>;
+    let plan_data = ours.plan_data || auto_done;
+    let (checked, text_str, text) = if (plan_data && !directives.is_empty()) || annotate {
+        // after automatic offload the unit no longer lines up with the user's file
+        let original = if auto_done {
+            None
+        } else {
+            original_text(&checked)
+        };
         let plan = frontend::plan_data(&checked, &text_str, original.as_deref(), settings);
         if annotate {
             let original = original.ok_or_else(|| {

@@ -21,6 +21,13 @@ pub struct DeviceDirective {
 }
 
 /// The device directives in `text` (the output of `cc -E`), in order.
+/// Whether `text` has a `parallel for` (or `parallel`) directive automatic offload looks at.
+pub fn has_parallel_loops(text: &str) -> bool {
+    text.lines().any(|raw| {
+        omp_pragma(raw.trim_start()).is_some_and(|(_, words)| words.first() == Some(&"parallel"))
+    })
+}
+
 pub fn device_directives(text: &str) -> Vec<DeviceDirective> {
     let mut found = Vec::new();
     let mut file = String::new();

@@ -87,6 +87,8 @@ const unsigned long *, int, int, int, struct omp_depend_t *);
 extern void *omp_get_mapped_ptr(const void *, int);
 extern int omp_target_is_accessible(const void *, unsigned long, int);
 extern int omp_in_explicit_task(void);
+extern int __ompcc_auto_select(const char *, long, long, long, long, long, long, long, long);
+extern void __ompcc_auto_done(const char *);
 ";
 
 /// A line marker: the next line is `line` of `file` (`system` adds gcc's flag 3).

@@ -220,6 +220,9 @@ const OMP_ROUTINES: &[(&str, &str)] = &[
     ("omp_get_mapped_ptr", "p cp i"),
     ("omp_target_is_accessible", "i cp s i"),
     ("omp_in_explicit_task", "i"),
+    // automatic offload's run-time choice (`runtime/src/auto_offload.rs`)
+    ("__ompcc_auto_select", "i cs l l l l l l l l"),
+    ("__ompcc_auto_done", "v cs"),
 ];
 
 impl Checker<'_> {

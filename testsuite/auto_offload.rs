@@ -1,0 +1,140 @@
+//! Checking the plain-OpenMP programs of automatic offload (`testsuite/auto`, issue 15)
+//! against gcc: each is built with `ompcc -fopenmp -fopenmp-auto-offload` and run on the
+//! emulator with `OMPCC_AUTO_OFFLOAD=device` and with `host`, and the user's file with the
+//! versions written in (`--emit=annotated-c`) is built by gcc; every output must equal
+//! gcc's. The programs of `offload/` must launch kernels on the device side (the
+//! `OMPCC_INFO=auto` and launch lines say so); those of `host/` must launch none.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::programs::{
+    Checks, Failure, LIBS, REF_CC, REF_FLAGS, check_run, compile, map_programs, program_name,
+    reference_output, run, tail, workers,
+};
+
+/// The -O levels built.
+const LEVELS: &[&str] = &["-O0", "-O2"];
+
+/// Every check of every program; `offloads`: the programs must run kernels.
+pub fn check_all(programs: &[std::path::PathBuf], ompcc: &Path, offloads: bool) -> Vec<Failure> {
+    map_programs(programs, workers(), |program, scratch| {
+        check_program(program, scratch, ompcc, offloads)
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+fn launches(stderr: &str) -> usize {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("ompcc-rt: info: ") && l.contains(": launch '"))
+        .count()
+}
+
+fn device_versions(stderr: &str) -> usize {
+    stderr
+        .lines()
+        .filter(|l| l.contains("auto-offload runs the device version"))
+        .count()
+}
+
+fn check_program(program: &Path, scratch: &Path, ompcc: &Path, offloads: bool) -> Vec<Failure> {
+    let name = program_name(program);
+    let mut checks = Checks {
+        program: &name,
+        failures: Vec::new(),
+    };
+    let Some(reference) = reference_output(&mut checks, program, scratch) else {
+        return checks.failures;
+    };
+    for level in LEVELS {
+        let exe = scratch.join(format!("auto{level}"));
+        let mut cmd = Command::new(ompcc);
+        cmd.args(["-fopenmp", "-fopenmp-auto-offload", level])
+            .arg("-Rpass-missed=auto-offload")
+            .arg(program)
+            .arg("-o")
+            .arg(&exe)
+            .args(LIBS);
+        if let Err((summary, detail)) = compile(&mut cmd, scratch, &format!("auto{level}")) {
+            checks.fail(
+                &format!("ompcc {level} -fopenmp-auto-offload"),
+                summary,
+                detail,
+            );
+            continue;
+        }
+        for choice in ["device", "host"] {
+            let config = format!("ompcc {level} auto-offload {choice}");
+            let out = match run(
+                &exe,
+                scratch,
+                &format!("{choice}{level}"),
+                &[
+                    ("OMPCC_DEVICE", "emu"),
+                    ("OMPCC_AUTO_OFFLOAD", choice),
+                    ("OMPCC_INFO", "launches,auto"),
+                ],
+            ) {
+                Ok(out) => out,
+                Err(e) => {
+                    checks.fail(&config, e, "");
+                    continue;
+                }
+            };
+            if !check_run(&mut checks, &config, &out, &reference) {
+                continue;
+            }
+            let (versions, kernels) = (device_versions(&out.stderr), launches(&out.stderr));
+            let wrong = match (offloads, choice) {
+                (true, "device") => (versions == 0 || kernels == 0)
+                    .then_some("no loop ran its device version on the emulator"),
+                (true, _) => (kernels > 0).then_some("OMPCC_AUTO_OFFLOAD=host launched a kernel"),
+                (false, _) => (versions > 0 || kernels > 0)
+                    .then_some("a loop that must stay on the host was offloaded"),
+            };
+            if let Some(what) = wrong {
+                checks.fail(
+                    &config,
+                    what,
+                    format!(
+                        "{versions} device versions, {kernels} launches; stderr (tail):\n{}",
+                        tail(&out.stderr, 20)
+                    ),
+                );
+            }
+        }
+    }
+    // the annotated source is portable OpenMP: gcc builds it and it prints the same
+    let annotated = scratch.join("annotated.c");
+    let mut cmd = Command::new(ompcc);
+    cmd.args(["-fopenmp", "-fopenmp-auto-offload", "--emit=annotated-c"])
+        .arg(program)
+        .arg("-o")
+        .arg(&annotated);
+    let config = "gcc on ompcc -fopenmp-auto-offload --emit=annotated-c";
+    if let Err((summary, detail)) = compile(&mut cmd, scratch, "annotate") {
+        checks.fail(config, summary, detail);
+        return checks.failures;
+    }
+    let exe = scratch.join("annotated");
+    let mut cmd = Command::new(REF_CC);
+    cmd.args(REF_FLAGS)
+        .arg(&annotated)
+        .arg("-o")
+        .arg(&exe)
+        .args(LIBS);
+    if let Err((summary, detail)) = compile(&mut cmd, scratch, "gcc-annotated") {
+        checks.fail(config, summary, detail);
+        return checks.failures;
+    }
+    match run(&exe, scratch, "annotated", &[]) {
+        Ok(out) => {
+            check_run(&mut checks, config, &out, &reference);
+        }
+        Err(e) => checks.fail(config, e, ""),
+    }
+    checks.failures
+}
