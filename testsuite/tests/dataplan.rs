@@ -1,4 +1,4 @@
-//! Data-planner file tests: every `testsuite/dataplan/*.c` goes through
+//! Data-planner and automatic-offload file tests: every `testsuite/dataplan/*.c` goes through
 //! `ompcc -fopenmp --emit=annotated-c -Rpass=plan-data -Rpass-missed=plan-data`, and the
 //! annotated source followed by the remarks must equal `*.expected` next to it (`BLESS=1`
 //! rewrites them). Whether planned programs still print what gcc's build prints is the run
@@ -8,16 +8,16 @@ use std::path::Path;
 use std::process::Command;
 
 fn annotate(path: &Path) -> Result<String, String> {
+    emit(path, &["-Rpass=plan-data", "-Rpass-missed=plan-data"])
+}
+
+fn emit(path: &Path, flags: &[&str]) -> Result<String, String> {
     let dir = path.parent().ok_or("no folder")?;
     let name = path.file_name().ok_or("no file name")?;
     let out = Command::new(ompcc_testsuite::harness::ompcc_binary())
         .current_dir(dir)
-        .args([
-            "-fopenmp",
-            "--emit=annotated-c",
-            "-Rpass=plan-data",
-            "-Rpass-missed=plan-data",
-        ])
+        .args(["-fopenmp", "--emit=annotated-c"])
+        .args(flags)
         .arg(name)
         .output()
         .map_err(|e| format!("cannot run ompcc: {e}"))?;
@@ -33,5 +33,19 @@ fn annotate(path: &Path) -> Result<String, String> {
 fn dataplan_files() {
     ompcc_testsuite::harness::check_c_files("dataplan", 10, |p| {
         ompcc_testsuite::harness::check_expected(p, &annotate(p)?)
+    });
+}
+
+/// Automatic-offload file tests: `testsuite/autooffload/*.c` through
+/// `ompcc -fopenmp -fopenmp-auto-offload --emit=annotated-c` with its remarks.
+#[test]
+fn autooffload_files() {
+    ompcc_testsuite::harness::check_c_files("autooffload", 3, |p| {
+        let flags = [
+            "-fopenmp-auto-offload",
+            "-Rpass=auto-offload",
+            "-Rpass-missed=auto-offload",
+        ];
+        ompcc_testsuite::harness::check_expected(p, &emit(p, &flags)?)
     });
 }

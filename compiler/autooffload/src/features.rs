@@ -25,6 +25,24 @@ pub(crate) struct Features {
 }
 
 impl Features {
+    /// The features of two kernels run one after the other (per iteration of the first).
+    pub fn plus(&self, o: &Features) -> Features {
+        let (a, b) = (self.loads + self.stores, o.loads + o.stores);
+        Features {
+            trip: self.trip.clone(),
+            int_ops: self.int_ops + o.int_ops,
+            float_ops: self.float_ops + o.float_ops,
+            special: self.special + o.special,
+            loads: self.loads + o.loads,
+            stores: self.stores + o.stores,
+            coalesced_permille: if a + b == 0 {
+                1000
+            } else {
+                (self.coalesced_permille * a + o.coalesced_permille * b) / (a + b)
+            },
+        }
+    }
+
     /// The feature arguments of `__ompcc_auto_select` after trip count and bytes.
     pub fn list(&self) -> String {
         format!(
@@ -49,7 +67,7 @@ pub(crate) fn features(c: &Candidate) -> Features {
             .filter(|l| !parallel.contains(l))
             .filter(|l| {
                 let s = fa.loops[l.0 as usize].span;
-                s.lo >= c.region.span.lo && s.hi <= c.region.span.hi
+                s.lo >= c.span.lo && s.hi <= c.span.hi
             })
             .map(|l| match &fa.loops[l.0 as usize].form {
                 Ok(f) => {
@@ -64,7 +82,7 @@ pub(crate) fn features(c: &Candidate) -> Features {
     let inner = parallel.last().copied();
     let (mut loads, mut stores, mut coalesced) = (0i64, 0i64, 0i64);
     for (i, a) in fa.accesses.iter().enumerate() {
-        if a.span.lo < c.region.span.lo || a.span.hi > c.region.span.hi {
+        if a.span.lo < c.span.lo || a.span.hi > c.span.hi {
             continue;
         }
         let w = weight(&a.loops);
@@ -165,11 +183,25 @@ fn trip_count(c: &Candidate, parallel: &[LoopId]) -> String {
         if depends {
             return "-1".to_owned();
         }
-        let span = c.ua.expr_c(&span);
         let step = f.step.abs().max(1);
-        parts.push(format!(
-            "((long)({span}) >= 0 ? (long)({span}) / {step} + 1 : 0L)"
-        ));
+        if let Some(k) = span.as_const() {
+            parts.push(if k >= 0 {
+                (k / step + 1).to_string()
+            } else {
+                "0".to_owned()
+            });
+            continue;
+        }
+        match span.div(step).and_then(|q| q.add_const(1)) {
+            // a negative count (an empty loop) reads as unknown at run time
+            Some(n) => parts.push(format!("(long)({})", c.ua.expr_c(&n))),
+            None => {
+                let span = c.ua.expr_c(&span);
+                parts.push(format!(
+                    "((long)({span}) >= 0 ? (long)({span}) / {step} + 1 : 0L)"
+                ));
+            }
+        }
     }
     if parts.is_empty() {
         "-1".to_owned()

@@ -27,7 +27,8 @@ pub(crate) fn device_library(name: &str) -> bool {
 /// The map clauses of the device version and the bytes they name, as a C expression.
 pub(crate) struct Maps {
     pub clauses: Vec<String>,
-    pub bytes: String,
+    /// One C expression per mapped object.
+    pub bytes: Vec<String>,
 }
 
 /// The variables of `threadprivate` directives at file scope.
@@ -81,8 +82,9 @@ impl Candidate<'_, '_> {
                     keep.push(self.src(c.span).to_owned());
                 }
                 // how host threads share the iterations: the device version has its own
-                "schedule" | "num_threads" | "proc_bind" | "default" | "shared" | "order" => {}
-                _ => return Err(format!("it has a '{name}' clause")),
+                "schedule" | "num_threads" | "proc_bind" | "default" | "shared" | "order"
+                | "nowait" => {}
+                _ => return Err(format!("it has the clause '{name}'")),
             }
         }
         Ok(keep)
@@ -90,7 +92,7 @@ impl Candidate<'_, '_> {
 
     /// Every call has a device body that depends on no host state, transitively.
     pub(crate) fn calls_allowed(&self) -> Result<(), String> {
-        let span = self.region.span;
+        let span = self.span;
         let mut seen = vec![self.fi];
         self.calls_in(self.fa, &|s| s.lo >= span.lo && s.hi <= span.hi, &mut seen)
     }
@@ -139,11 +141,8 @@ impl Candidate<'_, '_> {
                     }
                     seen.pop();
                 }
-                Callee::Unknown(u) if name.starts_with('(') || name.starts_with('*') => {
-                    return Err(format!(
-                        "it calls through a function pointer: {}",
-                        u.reason.message()
-                    ));
+                Callee::Unknown(_) if name.starts_with('(') || name.starts_with('*') => {
+                    return Err("it calls through a function pointer".to_owned());
                 }
                 Callee::Unknown(u) => {
                     return Err(format!("it calls '{name}': {}", u.reason.message()));
@@ -171,7 +170,7 @@ impl Candidate<'_, '_> {
 
     /// The loops the directive distributes (its `collapse` nest), outermost first.
     pub(crate) fn parallel_loops(&self) -> Vec<LoopId> {
-        let span = self.region.span;
+        let span = self.span;
         let mut out: Vec<(u32, LoopId)> = self
             .fa
             .loops
@@ -186,7 +185,7 @@ impl Candidate<'_, '_> {
     /// The map clauses: every base the loop touches with its proven section; every scalar it
     /// writes must be private, a reduction or lastprivate (mapped back).
     pub(crate) fn maps(&self, f: &ompcc_syntax::ast::FunctionDef) -> Result<Maps, String> {
-        let span = self.region.span;
+        let span = self.span;
         let fa = self.fa;
         let declared_inside = |s: SymbolId| {
             let at = self.typed.symbols[s].span.lo;
@@ -194,7 +193,7 @@ impl Candidate<'_, '_> {
         };
         let mut clauses = Vec::new();
         let mut bytes = Vec::new();
-        for rs in ompcc_dataplan::region_sections(self.ua, self.fi, f, self.region) {
+        for rs in ompcc_dataplan::scope_sections(self.ua, self.fi, f, self.scope, self.span) {
             let b = &fa.bases[rs.base.0 as usize];
             if b.root.is_some_and(declared_inside) && matches!(b.kind, BaseKind::Array { .. }) {
                 continue;
@@ -268,7 +267,7 @@ impl Candidate<'_, '_> {
         };
         let private = listed(&["private", "firstprivate", "linear"]);
         let back = listed(&["reduction", "lastprivate"]);
-        for &s in &self.region.scalars_written {
+        for &s in self.scalars_written {
             if loop_vars.contains(&s) || private.contains(&s) {
                 continue;
             }
@@ -287,11 +286,6 @@ impl Candidate<'_, '_> {
         if loop_vars.len() < loops.len() {
             return Err("the loop is not in canonical form".to_owned());
         }
-        let bytes = if bytes.is_empty() {
-            "0L".to_owned()
-        } else {
-            bytes.join(" + ")
-        };
         Ok(Maps { clauses, bytes })
     }
 }

@@ -26,7 +26,7 @@
 mod features;
 mod legal;
 
-use ompcc_access::{FunctionAccesses, Region, UnitAccesses};
+use ompcc_access::{FunctionAccesses, Scope, UnitAccesses};
 use ompcc_dataplan::{Anchor, Edit, Remark, anchorable};
 use ompcc_diag::{SourceMap, Span};
 use ompcc_sema::TypedUnit;
@@ -79,7 +79,8 @@ pub fn plan(
     for (fi, f) in funcs.enumerate().take(ua.functions.len()) {
         let fa = &ua.functions[fi];
         for r in fa.regions.iter().filter(|r| r.parent.is_none()) {
-            if !matches!(r.directive.as_str(), "parallel for" | "parallel for simd") {
+            let combined = matches!(r.directive.as_str(), "parallel for" | "parallel for simd");
+            if !combined && r.directive != "parallel" {
                 continue;
             }
             let Some(stmt) = find_stmt(&f.body.items, r.span) else {
@@ -88,18 +89,25 @@ pub fn plan(
             let StmtKind::Omp(d) = &stmt.kind else {
                 continue;
             };
-            let cx = Candidate {
+            let region = Region {
                 ua: &ua,
                 fi,
-                fa,
-                region: r,
-                directive: d,
                 func: f,
                 typed,
                 text,
                 threadprivate: &threadprivate,
             };
-            match cx.version(sm, original) {
+            let parts = if combined {
+                Ok(vec![Part::Kernel(region.kernel(
+                    d,
+                    stmt.span,
+                    Scope::Region(r.id),
+                    &r.scalars_written,
+                ))])
+            } else {
+                region.split(d)
+            };
+            match parts.and_then(|parts| region.version(&parts, stmt, sm, original)) {
                 Ok((pp, ann, remark)) => {
                     out.preprocessed.extend(pp);
                     out.annotated.extend(ann);
@@ -154,138 +162,344 @@ fn find_in(s: &Stmt, span: Span) -> Option<&Stmt> {
     }
 }
 
-/// One `parallel for` being considered.
-struct Candidate<'a, 'u> {
+/// What the kernels of one function share.
+struct Region<'a, 'u> {
     ua: &'a UnitAccesses<'u>,
     fi: usize,
-    fa: &'a FunctionAccesses,
-    region: &'a Region,
-    directive: &'a OmpDirective,
     func: &'a FunctionDef,
     typed: &'a TypedUnit,
     text: &'a str,
     threadprivate: &'a [ompcc_sema::SymbolId],
 }
 
-impl Candidate<'_, '_> {
-    fn src(&self, s: Span) -> &str {
-        &self.text[s.lo as usize..s.hi as usize]
+/// One work-sharing loop becoming a kernel: a `parallel for`, or a `for` of a `parallel`
+/// region.
+struct Candidate<'a, 'u> {
+    ua: &'a UnitAccesses<'u>,
+    fi: usize,
+    fa: &'a FunctionAccesses,
+    directive: &'a OmpDirective,
+    /// The directive's statement (pragma and loop).
+    span: Span,
+    /// Where the access analysis computes its sections.
+    scope: Scope,
+    /// Scalars declared outside that it writes.
+    scalars_written: &'a [ompcc_sema::SymbolId],
+    func: &'a FunctionDef,
+    typed: &'a TypedUnit,
+    text: &'a str,
+    threadprivate: &'a [ompcc_sema::SymbolId],
+}
+
+/// A piece of an offloaded region, in order.
+enum Part<'a, 'u> {
+    /// A loop that becomes a kernel.
+    Kernel(Candidate<'a, 'u>),
+    /// `single` / `master` code that runs once on the host between kernels.
+    Host(&'a Stmt),
+}
+
+/// A piece of the device side's text.
+struct Piece {
+    /// The directive line written before the copied lines (none for host code).
+    pragma: Option<String>,
+    /// The line of the directive in the source.
+    pragma_line: u32,
+    /// The statement whose lines are copied.
+    copy: Span,
+}
+
+impl<'a, 'u> Region<'a, 'u> {
+    fn kernel(
+        &self,
+        directive: &'a OmpDirective,
+        span: Span,
+        scope: Scope,
+        scalars_written: &'a [ompcc_sema::SymbolId],
+    ) -> Candidate<'a, 'u> {
+        Candidate {
+            ua: self.ua,
+            fi: self.fi,
+            fa: &self.ua.functions[self.fi],
+            directive,
+            span,
+            scope,
+            scalars_written,
+            func: self.func,
+            typed: self.typed,
+            text: self.text,
+            threadprivate: self.threadprivate,
+        }
+    }
+
+    /// A `parallel` region as kernels split at its work-sharing loops (OpenMPC's kernel
+    /// regions), with its `single`/`master` code run on the host between them.
+    fn split(&self, d: &'a OmpDirective) -> Result<Vec<Part<'a, 'u>>, String> {
+        for c in &d.clauses {
+            let name = c.name.as_str();
+            if !matches!(name, "shared" | "default" | "num_threads" | "proc_bind") {
+                return Err(format!("the 'parallel' region has the clause '{name}'"));
+            }
+        }
+        let Some(StmtKind::Compound(block)) = d.body.as_deref().map(|b| &b.kind) else {
+            return Err("the 'parallel' region is not a block of work-sharing loops".to_owned());
+        };
+        let fa = &self.ua.functions[self.fi];
+        let mut parts = Vec::new();
+        for item in &block.items {
+            let ompcc_syntax::ast::BlockItem::Stmt(s) = item else {
+                return Err(
+                    "the 'parallel' region declares variables that every thread would own"
+                        .to_owned(),
+                );
+            };
+            let StmtKind::Omp(inner) = &s.kind else {
+                return Err(format!(
+                    "the 'parallel' region runs code outside work-sharing loops on every \
+                     thread (line {})",
+                    self.line_of(s.span)
+                ));
+            };
+            match inner.kind.to_string().as_str() {
+                "for" | "for simd" => {
+                    let Some(l) = fa.loops.iter().find(|l| {
+                        l.omp.as_ref().is_some_and(|(_, lvl)| *lvl == 0)
+                            && l.span.lo >= s.span.lo
+                            && l.span.hi <= s.span.hi
+                    }) else {
+                        return Err("a work-sharing loop is not analysed".to_owned());
+                    };
+                    parts.push(Part::Kernel(self.kernel(
+                        inner,
+                        s.span,
+                        Scope::Loop(l.id),
+                        &l.scalars_written,
+                    )));
+                }
+                "single" | "master" | "masked" if inner.clauses.is_empty() => {
+                    let Some(body) = inner.body.as_deref() else {
+                        continue;
+                    };
+                    parts.push(Part::Host(body));
+                }
+                "barrier" => {}
+                other => {
+                    return Err(format!("the 'parallel' region holds '#pragma omp {other}'"));
+                }
+            }
+        }
+        if !parts.iter().any(|p| matches!(p, Part::Kernel(_))) {
+            return Err("the 'parallel' region has no work-sharing loop".to_owned());
+        }
+        Ok(parts)
+    }
+
+    fn line_of(&self, s: Span) -> usize {
+        self.text[..s.lo as usize].matches('\n').count() + 1
     }
 
     /// The two versions as edits (preprocessed, annotated) and the `-Rpass` text, or why the
     /// loop stays on the host.
     fn version(
         &self,
+        parts: &[Part],
+        stmt: &Stmt,
         sm: &SourceMap,
         original: Option<&str>,
     ) -> Result<(Vec<Edit>, Vec<Edit>, String), String> {
-        let d = self.directive;
-        let Some(body) = d.body.as_deref() else {
-            return Err("the directive has no loop".to_owned());
-        };
-        let clauses = self.device_clauses()?;
-        self.calls_allowed()?;
-        self.directives_allowed(body)?;
-        let maps = self.maps(self.func)?;
-        let feats = features::features(self);
-        let stmt = self.region.span;
-        let bytes = sm.lookup(stmt.lo);
-        let loop_loc = sm.lookup(body.span.lo);
-        if loop_loc.file != sm.main_file() || bytes.file != sm.main_file() {
-            return Err("the loop is not in the main file".to_owned());
-        }
-        for at in [
-            Anchor::Before(stmt),
-            Anchor::After(stmt),
-            Anchor::Before(body.span),
-            Anchor::After(body.span),
-        ] {
-            if !anchorable(self.text, sm, original, at) {
-                return Err("the loop shares its lines with other code, where the two versions cannot be written".to_owned());
+        let main = sm.main_file();
+        let mut pieces = Vec::new();
+        let mut kernels = Vec::new();
+        let mut all_maps: Vec<String> = Vec::new();
+        let mut bytes: Vec<String> = Vec::new();
+        let mut feats: Option<features::Features> = None;
+        for part in parts {
+            match part {
+                Part::Kernel(k) => {
+                    let d = k.directive;
+                    let Some(body) = d.body.as_deref() else {
+                        return Err("the directive has no loop".to_owned());
+                    };
+                    let clauses = k.device_clauses()?;
+                    k.calls_allowed()?;
+                    k.directives_allowed(body)?;
+                    let maps = k.maps(k.func)?;
+                    let f = features::features(k);
+                    feats = Some(match feats {
+                        None => f,
+                        Some(acc) => acc.plus(&f),
+                    });
+                    let simd = if d.kind.to_string().ends_with("simd") {
+                        " simd"
+                    } else {
+                        ""
+                    };
+                    let kernel = format!("target teams distribute parallel for{simd}");
+                    let mut pragma = format!("#pragma omp {kernel}");
+                    for c in clauses.iter().chain(&maps.clauses) {
+                        pragma.push(' ');
+                        pragma.push_str(c);
+                    }
+                    for m in maps.clauses {
+                        merge_map(&mut all_maps, m);
+                    }
+                    for b in maps.bytes {
+                        if !bytes.contains(&b) {
+                            bytes.push(b);
+                        }
+                    }
+                    kernels.push(kernel);
+                    pieces.push(Piece {
+                        pragma: Some(pragma),
+                        pragma_line: sm.lookup(d.span.lo).line,
+                        copy: body.span,
+                    });
+                }
+                Part::Host(s) => pieces.push(Piece {
+                    pragma: None,
+                    pragma_line: 0,
+                    copy: s.span,
+                }),
             }
         }
-        let file = sm.file_name(bytes.file);
-        let loc = format!("{}:{}", file.rsplit('/').next().unwrap_or(file), bytes.line);
-        let simd = if d.kind.to_string().ends_with("simd") {
-            " simd"
-        } else {
-            ""
+        let Some(feats) = feats else {
+            return Err("nothing to offload".to_owned());
         };
-        let mut pragma = format!("#pragma omp target teams distribute parallel for{simd}");
-        for c in &clauses {
-            pragma.push(' ');
-            pragma.push_str(c);
+        let at = sm.lookup(stmt.span.lo);
+        let mut anchors = vec![Anchor::Before(stmt.span), Anchor::After(stmt.span)];
+        for p in &pieces {
+            if sm.lookup(p.copy.lo).file != main {
+                return Err("the loop is not in the main file".to_owned());
+            }
+            anchors.push(Anchor::Before(p.copy));
+            anchors.push(Anchor::After(p.copy));
         }
-        for m in &maps.clauses {
-            pragma.push(' ');
-            pragma.push_str(m);
+        if at.file != main
+            || anchors
+                .iter()
+                .any(|a| !anchorable(self.text, sm, original, *a))
+        {
+            return Err(
+                "the loop shares its lines with other code, where the two versions cannot be \
+                 written"
+                    .to_owned(),
+            );
         }
+        let file = sm.file_name(at.file);
+        let loc = format!("{}:{}", file.rsplit('/').next().unwrap_or(file), at.line);
+        let bytes = if bytes.is_empty() {
+            "0L".to_owned()
+        } else {
+            bytes.join(" + ")
+        };
         let select = format!(
-            "{{ if ({SELECT}({}, {}, {}, {})) {{",
+            "{{ if ({SELECT}({}, {}, {bytes}, {})) {{",
             c_string(&loc),
             feats.trip,
-            maps.bytes,
             feats.list()
         );
         let done = format!("}} {DONE}({}); }}", c_string(&loc));
-        // the loop's own lines, copied
-        let raw = self.text.as_bytes();
-        let from = line_start(raw, body.span.lo as usize);
-        let to = line_end(raw, body.span.hi as usize);
-        let copy_pp = &self.text[from..to];
         let marker = |line: u32| format!("# {line} {}", c_string(file));
-        let pp_before = format!(
-            "{select}\n{}\n{pragma}\n{}\n{copy_pp}\n}} else {{",
-            marker(bytes.line),
-            marker(loop_loc.line)
-        );
-        let mut pp = vec![
+        // the device side in the preprocessed unit: each copy after a line marker, so that it
+        // keeps its lines
+        let raw = self.text.as_bytes();
+        let mut pp_text = select.clone();
+        for p in &pieces {
+            if let Some(pragma) = &p.pragma {
+                pp_text.push_str(&format!("\n{}\n{pragma}", marker(p.pragma_line)));
+            }
+            let from = line_start(raw, p.copy.lo as usize);
+            let to = line_end(raw, p.copy.hi as usize);
+            pp_text.push_str(&format!(
+                "\n{}\n{}",
+                marker(sm.lookup(p.copy.lo).line),
+                &self.text[from..to]
+            ));
+        }
+        pp_text.push_str("\n} else {");
+        let pp = vec![
             Edit {
-                at: Anchor::Before(stmt),
-                text: pp_before,
+                at: Anchor::Before(stmt.span),
+                text: pp_text,
                 order: 1,
             },
             Edit {
-                at: Anchor::After(stmt),
+                at: Anchor::After(stmt.span),
                 text: done.clone(),
                 order: 1,
             },
         ];
-        let mut ann = Vec::new();
-        if let Some(orig) = original {
-            let lines: Vec<&str> = orig.split('\n').collect();
-            let last = sm.lookup(body.span.hi.saturating_sub(1)).line;
-            let Some(copy) = lines.get(loop_loc.line as usize - 1..last as usize) else {
-                return Err("the loop's lines are not in the source file".to_owned());
-            };
-            ann.push(Edit {
-                at: Anchor::Before(stmt),
-                text: format!("{select}\n{pragma}\n{}\n}} else {{", copy.join("\n")),
-                order: 1,
-            });
-            ann.push(Edit {
-                at: Anchor::After(stmt),
-                text: done,
-                order: 1,
-            });
-        } else {
-            ann = pp.clone();
-        }
-        pp.sort_by_key(|e| e.order);
-        let remark = format!(
-            "loop offloaded in two versions chosen at run time: kernel 'target teams distribute parallel for{simd}', trip count {}, data {}",
-            if feats.trip == "-1" {
-                "unknown".to_owned()
-            } else {
-                feats.trip.clone()
-            },
-            if maps.clauses.is_empty() {
-                "none mapped".to_owned()
-            } else {
-                maps.clauses.join(" ")
+        let ann = match original {
+            Some(orig) => {
+                let lines: Vec<&str> = orig.split('\n').collect();
+                let mut text = select;
+                for p in &pieces {
+                    if let Some(pragma) = &p.pragma {
+                        text.push('\n');
+                        text.push_str(pragma);
+                    }
+                    let first = sm.lookup(p.copy.lo).line as usize;
+                    let last = sm.lookup(p.copy.hi.saturating_sub(1)).line as usize;
+                    let Some(copy) = lines.get(first - 1..last) else {
+                        return Err("the loop's lines are not in the source file".to_owned());
+                    };
+                    text.push('\n');
+                    text.push_str(&copy.join("\n"));
+                }
+                text.push_str("\n} else {");
+                vec![
+                    Edit {
+                        at: Anchor::Before(stmt.span),
+                        text,
+                        order: 1,
+                    },
+                    Edit {
+                        at: Anchor::After(stmt.span),
+                        text: done,
+                        order: 1,
+                    },
+                ]
             }
+            None => pp.clone(),
+        };
+        let trip = if feats.trip == "-1" {
+            "unknown".to_owned()
+        } else {
+            feats.trip.clone()
+        };
+        let data = if all_maps.is_empty() {
+            "none mapped".to_owned()
+        } else {
+            all_maps.join(" ")
+        };
+        let what = if kernels.len() == 1 {
+            format!("kernel '{}'", kernels[0])
+        } else {
+            format!("{} kernels split at the region's loops", kernels.len())
+        };
+        let remark = format!(
+            "loop offloaded in two versions chosen at run time: {what}, trip count {trip}, data \
+             {data}"
         );
         Ok((pp, ann, remark))
+    }
+}
+
+impl Candidate<'_, '_> {
+    fn src(&self, s: Span) -> &str {
+        &self.text[s.lo as usize..s.hi as usize]
+    }
+}
+
+/// Adds `map(kind: item)` to the remark's list; an item mapped with two kinds is `tofrom`.
+fn merge_map(list: &mut Vec<String>, m: String) {
+    let item = |m: &str| m.split_once(": ").map(|(_, rest)| rest.to_owned());
+    match list.iter().position(|x| item(x) == item(&m)) {
+        Some(i) if list[i] != m => {
+            list[i] = format!("map(tofrom: {}", item(&m).unwrap_or_default());
+        }
+        Some(_) => {}
+        None => list.push(m),
     }
 }
 

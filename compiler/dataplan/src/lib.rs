@@ -40,7 +40,7 @@ use ompcc_syntax::ast::{BlockItem, ExternalDecl, FunctionDef, TranslationUnit};
 use section::contains;
 
 pub use edit::{anchorable, annotate, apply_preprocessed};
-pub use suggest::{RegionSection, region_sections, suggested_maps};
+pub use suggest::{RegionSection, region_sections, scope_sections, suggested_maps};
 
 use flow::NodeFacts;
 use tree::{Kind, NodeId, Tree};

@@ -66,24 +66,35 @@ pub fn region_sections(
     f: &FunctionDef,
     r: &Region,
 ) -> Vec<RegionSection> {
+    scope_sections(ua, fi, f, Scope::Region(r.id), r.span)
+}
+
+/// The same for any scope of the function (`span`: its statement).
+pub fn scope_sections(
+    ua: &UnitAccesses,
+    fi: usize,
+    f: &FunctionDef,
+    scope: Scope,
+    span: Span,
+) -> Vec<RegionSection> {
     let fa: &FunctionAccesses = &ua.functions[fi];
     let items: Vec<&BlockItem> = f.body.items.iter().collect();
     let guarded = tree::guarded_spans(&items, f.body.span);
-    // guards around the region do not make its accesses conditional within it
-    let inside = |s: Span| s.lo >= r.span.lo && s.hi <= r.span.hi;
+    // guards around the scope do not make its accesses conditional within it
+    let inside = |s: Span| s.lo >= span.lo && s.hi <= span.hi;
     let unsure = |s: Span| {
         fa.calls.iter().any(|c| c.span == s)
             || guarded
                 .iter()
                 .any(|g| inside(*g) && s.lo >= g.lo && s.hi <= g.hi)
     };
-    let all = ua.sections(fi, Scope::Region(r.id));
-    let sure = ua.sections_of(fi, Scope::Region(r.id), &|s| !unsure(s));
+    let all = ua.sections(fi, scope);
+    let sure = ua.sections_of(fi, scope, &|s| !unsure(s));
     let joined = |x: &ompcc_access::BaseSections| -> Option<Vec<DimRange>> {
         let parts: Vec<&Section> = [&x.read, &x.write].into_iter().flatten().collect();
         let mut acc = (*parts.first()?).clone().ok()?;
         for p in &parts[1..] {
-            acc = UnitAccesses::join_sections(&Ok(acc), p, r.span).ok()?;
+            acc = UnitAccesses::join_sections(&Ok(acc), p, span).ok()?;
         }
         Some(acc)
     };
@@ -95,13 +106,22 @@ pub fn region_sections(
                 .find(|x| x.base == bs.base)
                 .and_then(|s| Some((joined(bs)?, joined(s)?)))
                 .filter(|(all_d, sure_d)| contains(sure_d, all_d))
-                .map(|(_, sure_d)| sure_d);
+                .map(|(_, sure_d)| sure_d)
+                .or_else(|| within_allocation(b, joined(bs)?));
             let mut lengths = Vec::new();
             let text = proven.and_then(|dims| {
                 let mut text = b.name.clone();
-                for d in &dims {
-                    let len = ua.expr_c(&d.length()?);
-                    text.push_str(&format!("[{}:{len}]", ua.expr_c(&d.lo)));
+                for (i, d) in dims.iter().enumerate() {
+                    // rows are mapped whole where their length is known, so that the
+                    // section is contiguous (OpenMP requires it)
+                    let whole = i
+                        .checked_sub(1)
+                        .and_then(|e| b.extents.get(e)?.as_ref().ok());
+                    let (lo, len) = match whole {
+                        Some(ext) => ("0".to_owned(), ua.expr_c(ext)),
+                        None => (ua.expr_c(&d.lo), ua.expr_c(&d.length()?)),
+                    };
+                    text.push_str(&format!("[{lo}:{len}]"));
                     lengths.push(len);
                 }
                 Some(text)
@@ -114,4 +134,17 @@ pub fn region_sections(
             }
         })
         .collect()
+}
+
+/// `all`, when the pointer holds an allocation of this function of known size that
+/// contains it: the elements exist even where the accesses are conditional.
+fn within_allocation(b: &ompcc_access::Base, all: Vec<DimRange>) -> Option<Vec<DimRange>> {
+    let BaseKind::Pointer(ompcc_access::Provenance::Alloc { elems: Ok(n), .. }) = &b.kind else {
+        return None;
+    };
+    let whole = DimRange {
+        lo: ompcc_access::SymExpr::int(0),
+        hi: n.add_const(-1)?,
+    };
+    (all.len() == 1 && contains(std::slice::from_ref(&whole), &all)).then_some(all)
 }
