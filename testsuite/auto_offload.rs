@@ -7,23 +7,56 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use crate::programs::{
     Checks, Failure, LIBS, REF_CC, REF_FLAGS, check_run, compile, map_programs, program_name,
     reference_output, run, tail, workers,
 };
 
+const COMPILE_LIMIT: Duration = Duration::from_secs(120);
+
 /// The -O levels built.
 const LEVELS: &[&str] = &["-O0", "-O2"];
 
-/// Every check of every program; `offloads`: the programs must run kernels.
-pub fn check_all(programs: &[std::path::PathBuf], ompcc: &Path, offloads: bool) -> Vec<Failure> {
+/// What a program must do.
+#[derive(Clone, Copy)]
+pub enum Expect<'a> {
+    /// Run kernels on the device side.
+    Offload,
+    /// Keep every loop on the host.
+    Host,
+    /// Keep its loops on the host for now, with this text in its `-Rpass-missed` remark (a
+    /// known gap of the analysis; the test fails once it is closed, to be taken off the list).
+    NotYet(&'a str),
+}
+
+/// Every check of every program; `expect` says what each (by name) must do.
+pub fn check_all(
+    programs: &[std::path::PathBuf],
+    ompcc: &Path,
+    expect: &(dyn Fn(&str) -> Expect<'static> + Sync),
+) -> Vec<Failure> {
     map_programs(programs, workers(), |program, scratch| {
-        check_program(program, scratch, ompcc, offloads)
+        check_program(program, scratch, ompcc, expect(&program_name(program)))
     })
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// Builds with `cmd`; its stderr (the remarks).
+fn compile_remarks(cmd: &mut Command, scratch: &Path) -> Result<String, (String, String)> {
+    let out =
+        crate::harness::run_with_timeout(cmd.current_dir(scratch), scratch, "auto", COMPILE_LIMIT)
+            .map_err(|e| (format!("cannot start: {e}"), String::new()))?;
+    if out.status.is_none_or(|s| !s.success()) {
+        return Err((
+            format!("build failed ({})", out.describe_end()),
+            tail(&out.stderr, 30),
+        ));
+    }
+    Ok(out.stderr)
 }
 
 fn launches(stderr: &str) -> usize {
@@ -40,7 +73,8 @@ fn device_versions(stderr: &str) -> usize {
         .count()
 }
 
-fn check_program(program: &Path, scratch: &Path, ompcc: &Path, offloads: bool) -> Vec<Failure> {
+fn check_program(program: &Path, scratch: &Path, ompcc: &Path, expect: Expect) -> Vec<Failure> {
+    let offloads = matches!(expect, Expect::Offload);
     let name = program_name(program);
     let mut checks = Checks {
         program: &name,
@@ -58,13 +92,22 @@ fn check_program(program: &Path, scratch: &Path, ompcc: &Path, offloads: bool) -
             .arg("-o")
             .arg(&exe)
             .args(LIBS);
-        if let Err((summary, detail)) = compile(&mut cmd, scratch, &format!("auto{level}")) {
+        let config = format!("ompcc {level} -fopenmp-auto-offload");
+        let remarks = match compile_remarks(&mut cmd, scratch) {
+            Ok(r) => r,
+            Err((summary, detail)) => {
+                checks.fail(&config, summary, detail);
+                continue;
+            }
+        };
+        if let Expect::NotYet(why) = expect
+            && !remarks.contains(why)
+        {
             checks.fail(
-                &format!("ompcc {level} -fopenmp-auto-offload"),
-                summary,
-                detail,
+                &config,
+                format!("no remark says '{why}' (a known gap closed? take it off the list)"),
+                remarks,
             );
-            continue;
         }
         for choice in ["device", "host"] {
             let config = format!("ompcc {level} auto-offload {choice}");

@@ -5,9 +5,15 @@
 
 use std::path::Path;
 
-use ompcc_testsuite::auto_offload::check_all;
+use ompcc_testsuite::auto_offload::{Expect, check_all};
 use ompcc_testsuite::harness::ompcc_binary;
 use ompcc_testsuite::programs::{c_files, filtered, render_report};
+
+/// Programs of `offload/` the analysis cannot offload yet, with the fact it misses.
+const NOT_YET: &[(&str, &str)] = &[(
+    "power_iteration.c",
+    "no section of 'x' is proven: subscript is not affine: a conditional expression",
+)];
 
 fn suite(dir: &str, min: usize, offloads: bool) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("auto").join(dir);
@@ -19,7 +25,12 @@ fn suite(dir: &str, min: usize, offloads: bool) {
         all.len()
     );
     let programs = filtered("OMPCC_RUN_FILTER", all);
-    let failures = check_all(&programs, &ompcc_binary(), offloads);
+    let expect = |name: &str| match NOT_YET.iter().find(|(n, _)| *n == name) {
+        Some((_, why)) if offloads => Expect::NotYet(why),
+        _ if offloads => Expect::Offload,
+        _ => Expect::Host,
+    };
+    let failures = check_all(&programs, &ompcc_binary(), &expect);
     assert!(
         failures.is_empty(),
         "{}",

@@ -70,6 +70,8 @@ pub(crate) struct Walker<'a, 'u> {
     /// Single-definition local pointers from an address not followed: the base's name.
     addr_defs: FxHashMap<SymbolId, String>,
     unknown_count: u32,
+    /// Bounds on loop variables from the conditions around the current point.
+    pub guards: Vec<Guard>,
 }
 
 impl<'a, 'u> Walker<'a, 'u> {
@@ -100,6 +102,7 @@ impl<'a, 'u> Walker<'a, 'u> {
             defs: FxHashMap::default(),
             addr_defs: FxHashMap::default(),
             unknown_count: 0,
+            guards: Vec::new(),
         }
     }
 
@@ -294,9 +297,13 @@ impl<'a, 'u> Walker<'a, 'u> {
             }
             StmtKind::If(c, t, e) => {
                 self.expr(c, Use::Read);
+                let n = self.push_guards(c, false);
                 self.stmt(t);
+                self.guards.truncate(self.guards.len() - n);
                 if let Some(e) = e {
+                    let n = self.push_guards(c, true);
                     self.stmt(e);
+                    self.guards.truncate(self.guards.len() - n);
                 }
             }
             StmtKind::Switch(c, b) => {

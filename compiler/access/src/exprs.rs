@@ -122,9 +122,13 @@ impl<'a> Walker<'a, '_> {
             ExprKind::Cond(c, th, el) => {
                 self.expr(c, Use::Read);
                 if let Some(th) = th {
+                    let n = self.push_guards(c, false);
                     self.expr(th, u);
+                    self.guards.truncate(self.guards.len() - n);
                 }
+                let n = self.push_guards(c, true);
                 self.expr(el, u);
+                self.guards.truncate(self.guards.len() - n);
             }
             ExprKind::Comma(a, b) => {
                 self.expr(a, Use::Discard);
@@ -228,6 +232,7 @@ impl<'a> Walker<'a, '_> {
             update: None,
             loops: self.loop_stack.clone(),
             region: self.region_stack.last().copied(),
+            guards: self.guards.clone(),
         });
     }
 

@@ -48,6 +48,7 @@ mod collect;
 mod conv;
 mod depend;
 mod exprs;
+mod guards;
 mod interproc;
 pub mod model;
 pub mod print;

@@ -332,6 +332,21 @@ pub struct Access {
     pub loops: Vec<LoopId>,
     /// The innermost enclosing region.
     pub region: Option<RegionId>,
+    /// Bounds on enclosing loops' variables that hold where it happens (from `if` and `?:`
+    /// conditions around it).
+    pub guards: Vec<Guard>,
+}
+
+/// `var >= lo` and `var <= hi` (either may be absent) where a guarded access happens: the
+/// condition of an enclosing `if` or `?:` compares a loop variable with an invariant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guard {
+    /// The loop variable.
+    pub var: SymbolId,
+    /// Its smallest value there.
+    pub lo: Option<SymExpr>,
+    /// Its largest value there.
+    pub hi: Option<SymExpr>,
 }
 
 /// An inclusive range of subscripts in one dimension.

@@ -39,6 +39,8 @@ pub(crate) struct Contrib<'x> {
     pub dims: Fact<Vec<DimRange>>,
     pub loops: &'x [LoopId],
     pub span: Span,
+    /// Bounds on loop variables where it happens.
+    pub guards: &'x [Guard],
 }
 
 impl<'x> Ctx<'x> {
@@ -81,6 +83,7 @@ impl<'x> Ctx<'x> {
                 dims,
                 loops: &a.loops,
                 span: a.span,
+                guards: &a.guards,
             });
         }
         for c in self.f.calls.iter().filter(|c| inside(c.span)) {
@@ -91,6 +94,7 @@ impl<'x> Ctx<'x> {
                     dims: e.section.clone(),
                     loops: &c.loops,
                     span: c.span,
+                    guards: &[],
                 });
             }
             if let Some(u) = &c.unknown_globals {
@@ -102,6 +106,7 @@ impl<'x> Ctx<'x> {
                             dims: Err(u.clone()),
                             loops: &c.loops,
                             span: c.span,
+                            guards: &[],
                         });
                     }
                 }
@@ -373,7 +378,17 @@ impl<'x> Ctx<'x> {
                     Err(_) => continue,
                 };
                 let v = Atom::Var(canon.var);
-                let r = (&canon.lo, &canon.hi);
+                // the conditions around the access narrow the variable's range
+                let (mut from, mut to) = (canon.lo.clone(), canon.hi.clone());
+                for g in c.guards.iter().filter(|g| g.var == canon.var) {
+                    if let Some(b) = g.lo.as_ref().and_then(|b| from.smax(b)) {
+                        from = b;
+                    }
+                    if let Some(b) = g.hi.as_ref().and_then(|b| to.smin(b)) {
+                        to = b;
+                    }
+                }
+                let r = (&from, &to);
                 lo = self.eliminate(&lo, &v, r, &facts, true, c.span)?;
                 hi = self.eliminate(&hi, &v, r, &facts, false, c.span)?;
             }

@@ -215,10 +215,7 @@ impl Candidate<'_, '_> {
                 }
                 BaseKind::Pointer(_) => {
                     let Some(text) = rs.text else {
-                        return Err(format!(
-                            "no section of '{}' is proven (an access is conditional or its subscript is unknown)",
-                            b.name
-                        ));
+                        return Err(format!("no section of '{}' is proven: {}", b.name, rs.why));
                     };
                     let elem = format!("{}{}", b.name, "[0]".repeat(b.dims.max(1)));
                     let mut n = String::from("(long)");

@@ -57,6 +57,8 @@ pub struct RegionSection {
     pub text: Option<String>,
     /// The element counts of the section's dimensions as C, with `text`.
     pub lengths: Vec<String>,
+    /// Without `text`: the fact that is missing.
+    pub why: String,
 }
 
 /// The sections of every base the region `r` of function `fi` (`f`) touches, calls included.
@@ -126,11 +128,20 @@ pub fn scope_sections(
                 }
                 Some(text)
             });
+            let why = [&bs.read, &bs.write]
+                .into_iter()
+                .flatten()
+                .find_map(|s| s.as_ref().err())
+                .map_or_else(
+                    || "an access may touch elements no unconditional access does".to_owned(),
+                    |u| u.reason.message(),
+                );
             RegionSection {
                 base: bs.base,
                 written: bs.write.is_some(),
                 text,
                 lengths,
+                why,
             }
         })
         .collect()
