@@ -219,7 +219,6 @@ struct Running {
 struct State {
     loops: HashMap<String, Chooser>,
     running: HashMap<String, Running>,
-    machine: Option<Option<Machine>>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -231,9 +230,16 @@ fn host_threads() -> u32 {
     from_env.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32))
 }
 
-/// The forced side, or `None` for the model; and the machine when there is a device.
+/// The forced side, or `None` for the model; the machine when there is a device; whether it
+/// is the emulator. Found once per process.
 fn setup() -> (Option<Side>, Option<Machine>, bool) {
-    crate::with_runtime(|rt| {
+    static SETUP: std::sync::OnceLock<(Option<Side>, Option<Machine>, bool)> =
+        std::sync::OnceLock::new();
+    *SETUP.get_or_init(find_setup)
+}
+
+fn find_setup() -> (Option<Side>, Option<Machine>, bool) {
+    let (forced, machine, emu) = crate::with_runtime(|rt| {
         let forced = match rt.options().auto_offload {
             AutoChoice::Model => None,
             AutoChoice::Device => Some(Side::Device),
@@ -241,15 +247,48 @@ fn setup() -> (Option<Side>, Option<Machine>, bool) {
         };
         let emu = rt.options().device == DeviceKind::Emu;
         let machine = match rt.resolve(DEVICE_DEFAULT, "auto-offload") {
-            Ok(Target::Device(d)) => rt.device_shape(d).map(|(_, sms)| Machine {
-                host_threads: host_threads(),
-                sms,
-                link_bw: 20e9,
+            Ok(Target::Device(d)) => rt.device_shape(d).map(|(_, sms)| {
+                (
+                    d,
+                    Machine {
+                        host_threads: host_threads(),
+                        sms,
+                        link_bw: 20e9,
+                    },
+                )
             }),
             _ => None,
         };
         (forced, machine, emu)
-    })
+    });
+    // the link's bandwidth, measured once (not on the emulator, whose choice is fixed)
+    let machine = machine.map(|(d, m)| {
+        if emu {
+            return m;
+        }
+        link_probe(d as i32).map_or(m, |bw| Machine { link_bw: bw, ..m })
+    });
+    (forced, machine, emu)
+}
+
+/// Host-to-device bandwidth of device `d` from one 4 MiB copy, bytes per second.
+fn link_probe(d: i32) -> Option<f64> {
+    const BYTES: usize = 4 << 20;
+    let host = vec![1u8; BYTES];
+    let dev = crate::abi::omp_target_alloc(BYTES, d);
+    if dev.is_null() {
+        return None;
+    }
+    let initial = crate::abi::omp_get_initial_device();
+    let start = Instant::now();
+    // SAFETY: `host` holds BYTES bytes and `dev` is an allocation of BYTES on device `d`
+    let rc = unsafe {
+        crate::abi::omp_target_memcpy(dev, host.as_ptr().cast(), BYTES, 0, 0, d, initial)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    // SAFETY: `dev` came from omp_target_alloc on `d`
+    unsafe { crate::abi::omp_target_free(dev, d) };
+    (rc == 0 && seconds > 0.0).then(|| BYTES as f64 / seconds)
 }
 
 fn info(text: &str) {
@@ -297,7 +336,6 @@ pub unsafe extern "C" fn __ompcc_auto_select(
     let (forced, machine, emu) = setup();
     let mut guard = STATE.lock().unwrap_or_else(|e| e.into_inner());
     let state = guard.get_or_insert_with(State::default);
-    let machine = *state.machine.get_or_insert(machine);
     let (side, why) = match (forced, machine) {
         (Some(s), _) => (s, "OMPCC_AUTO_OFFLOAD".to_owned()),
         (None, None) => (Side::Host, "no offload device".to_owned()),

@@ -27,7 +27,8 @@ impl<'a> Walker<'a, '_> {
         self.conv_inner(e, false)
     }
 
-    fn loop_vars(&self) -> Vec<ompcc_sema::SymbolId> {
+    /// The variables of the enclosing canonical loops.
+    pub(crate) fn loop_vars(&self) -> Vec<ompcc_sema::SymbolId> {
         self.loop_stack
             .iter()
             .filter_map(|l| {

@@ -59,7 +59,7 @@ impl Walker<'_, '_> {
                 };
                 let Ok(k) = self.conv(k) else { return };
                 // the bound must not move with the loops
-                let loops = self.loop_vars_here();
+                let loops = self.loop_vars();
                 if k.vars().iter().any(|v| loops.contains(v)) {
                     return;
                 }
@@ -85,19 +85,6 @@ impl Walker<'_, '_> {
             return None;
         };
         let s = *self.unit.ident_symbols.get(&strip_parens(e).id)?;
-        self.loop_vars_here().contains(&s).then_some(s)
-    }
-
-    fn loop_vars_here(&self) -> Vec<ompcc_sema::SymbolId> {
-        self.loop_stack
-            .iter()
-            .filter_map(|l| {
-                self.out.loops[l.0 as usize]
-                    .form
-                    .as_ref()
-                    .ok()
-                    .map(|c| c.var)
-            })
-            .collect()
+        self.loop_vars().contains(&s).then_some(s)
     }
 }

@@ -53,7 +53,7 @@ impl Candidate<'_, '_> {
     /// loop to the host.
     pub(crate) fn device_clauses(&self) -> Result<Vec<String>, String> {
         let mut keep = Vec::new();
-        for c in &self.directive.clauses {
+        for c in self.directive.clauses.iter().chain(self.inherited.iter().copied()) {
             let name = c.name.as_str();
             match name {
                 "private" | "firstprivate" | "collapse" | "linear" | "aligned" | "safelen"
@@ -251,6 +251,7 @@ impl Candidate<'_, '_> {
             self.directive
                 .clauses
                 .iter()
+                .chain(self.inherited.iter().copied())
                 .filter(|c| kinds.contains(&c.name.as_str()))
                 .flat_map(|c| match &c.kind {
                     OmpClauseKind::List(l) | OmpClauseKind::Lastprivate { list: l, .. } => {

@@ -185,6 +185,9 @@ struct Candidate<'a, 'u> {
     scope: Scope,
     /// Scalars declared outside that it writes.
     scalars_written: &'a [ompcc_sema::SymbolId],
+    /// The data-sharing clauses of the `parallel` region it was split from, which hold for
+    /// each of its loops.
+    inherited: Vec<&'a ompcc_syntax::ast::OmpClause>,
     func: &'a FunctionDef,
     typed: &'a TypedUnit,
     text: &'a str,
@@ -225,6 +228,7 @@ impl<'a, 'u> Region<'a, 'u> {
             span,
             scope,
             scalars_written,
+            inherited: Vec::new(),
             func: self.func,
             typed: self.typed,
             text: self.text,
@@ -235,10 +239,15 @@ impl<'a, 'u> Region<'a, 'u> {
     /// A `parallel` region as kernels split at its work-sharing loops (OpenMPC's kernel
     /// regions), with its `single`/`master` code run on the host between them.
     fn split(&self, d: &'a OmpDirective) -> Result<Vec<Part<'a, 'u>>, String> {
+        let mut inherited = Vec::new();
         for c in &d.clauses {
             let name = c.name.as_str();
-            if !matches!(name, "shared" | "default" | "num_threads" | "proc_bind") {
-                return Err(format!("the 'parallel' region has the clause '{name}'"));
+            match name {
+                "shared" | "default" | "num_threads" | "proc_bind" => {}
+                // each thread's copy lives through the region; the loops' own clauses keep
+                // that where no code outside the loops sees it (checked below)
+                "private" | "firstprivate" | "reduction" => inherited.push(c),
+                _ => return Err(format!("the 'parallel' region has the clause '{name}'")),
             }
         }
         let Some(StmtKind::Compound(block)) = d.body.as_deref().map(|b| &b.kind) else {
@@ -269,12 +278,9 @@ impl<'a, 'u> Region<'a, 'u> {
                     }) else {
                         return Err("a work-sharing loop is not analysed".to_owned());
                     };
-                    parts.push(Part::Kernel(self.kernel(
-                        inner,
-                        s.span,
-                        Scope::Loop(l.id),
-                        &l.scalars_written,
-                    )));
+                    let mut k = self.kernel(inner, s.span, Scope::Loop(l.id), &l.scalars_written);
+                    k.inherited = inherited.clone();
+                    parts.push(Part::Kernel(k));
                 }
                 "single" | "master" | "masked" if inner.clauses.is_empty() => {
                     let Some(body) = inner.body.as_deref() else {
@@ -287,6 +293,13 @@ impl<'a, 'u> Region<'a, 'u> {
                     return Err(format!("the 'parallel' region holds '#pragma omp {other}'"));
                 }
             }
+        }
+        if !inherited.is_empty() && parts.iter().any(|p| matches!(p, Part::Host(_))) {
+            return Err(
+                "the 'parallel' region's private or reduction copies would be seen by its \
+                 'single'/'master' code"
+                    .to_owned(),
+            );
         }
         if !parts.iter().any(|p| matches!(p, Part::Kernel(_))) {
             return Err("the 'parallel' region has no work-sharing loop".to_owned());

@@ -121,11 +121,8 @@ pub fn plan_data(
         text,
         original,
     );
-    for r in &plan.remarks {
-        if (r.missed && settings.plan_missed) || (!r.missed && settings.plan_remarks) {
-            eprintln!("{}", r.render(&checked.source_map));
-        }
-    }
+    let asked = (settings.plan_remarks, settings.plan_missed);
+    print_remarks(&plan.remarks, checked, "plan-data", asked);
     plan
 }
 
@@ -144,12 +141,22 @@ pub fn auto_offload(
         text,
         original,
     );
-    for r in &plan.remarks {
-        if (r.missed && settings.auto_remarks.1) || (!r.missed && settings.auto_remarks.0) {
-            eprintln!("{}", r.render_for(&checked.source_map, "auto-offload"));
+    print_remarks(&plan.remarks, checked, "auto-offload", settings.auto_remarks);
+    plan
+}
+
+/// Prints the remarks of `pass` the command asks for: (`-Rpass`, `-Rpass-missed`).
+fn print_remarks(
+    remarks: &[ompcc_dataplan::Remark],
+    checked: &Checked,
+    pass: &str,
+    (passed, missed): (bool, bool),
+) {
+    for r in remarks {
+        if (r.missed && missed) || (!r.missed && passed) {
+            eprintln!("{}", r.render_for(&checked.source_map, pass));
         }
     }
-    plan
 }
 
 /// The unit with the plan's directives in, checked again; `None` (the unit goes on as
@@ -220,10 +227,7 @@ fn edited(
             re.color = checked.color;
             Some((bytes, re))
         }
-        Err(e) => {
-            if std::env::var_os("OMPCC_DEBUG_REVISE").is_some() {
-                eprintln!("{}\n{text}", e.diagnostics);
-            }
+        Err(_) => {
             if missed {
                 eprintln!(
                     "{file_name}: remark: internal compiler error in the {who}: its \
