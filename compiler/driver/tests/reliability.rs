@@ -432,6 +432,31 @@ fn a_second_omp_target_free_in_a_unit_without_device_constructs_names_its_line()
     assert!(err.contains("free.c:4:1: omp_target_free: 0x"), "{err}");
 }
 
+/// An array-section reduction whose constant length overflows the private copy's size is
+/// an error on its line (it made lowering panic on the multiplication; found by the clause
+/// mutation test).
+#[test]
+fn a_reduction_section_of_huge_constant_length_is_an_error() {
+    let sb = Sandbox::new();
+    sb.write(
+        "r.c",
+        "int main(void) {\n  int a[8] = {0};\n\
+         #pragma omp target teams distribute parallel for reduction(+: a[1:0x7fffffffffffffff])\n\
+         for (int i = 0; i < 8; i++) a[1] += i;\n  return a[1];\n}\n",
+    );
+    let out = ompcc_within(
+        &sb,
+        &["-fopenmp", "--emit=host-c", "r.c", "-o", "r.txt"],
+        Duration::from_secs(60),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("r.c:3:") && err.contains("array reduction") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
 /// The emulator, the checking device, reports an integer division by zero with the kernel
 /// and the source line; `OMPCC_EMU_DIV_CHECK=0` gives what a GPU computes instead.
 #[test]
