@@ -73,7 +73,12 @@ impl RtError {
 
 impl fmt::Display for RtError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.loc, self.message)?;
+        // an API routine called without a location has its own name as `loc`, which its
+        // message already begins with
+        match self.message.strip_prefix(&self.loc) {
+            Some(rest) if rest.starts_with(": ") => write!(f, "{}", self.message)?,
+            _ => write!(f, "{}: {}", self.loc, self.message)?,
+        }
         if !self.log.is_empty() {
             write!(f, "\n{}", self.log)?;
         }
