@@ -164,7 +164,10 @@ pub fn call_order(tu: &TranslationUnit, unit: &TypedUnit) -> (Vec<usize>, FxHash
             out
         })
         .collect();
-    let sccs = tarjan(&edges);
+    let sccs = ompcc_graph::sccs(&edges).into_iter().map(|mut c| {
+        c.sort_unstable();
+        c
+    });
     let mut recursive = FxHashSet::default();
     let mut order = Vec::new();
     for scc in sccs {
@@ -177,75 +180,6 @@ pub fn call_order(tu: &TranslationUnit, unit: &TypedUnit) -> (Vec<usize>, FxHash
         }
     }
     (order, recursive)
-}
-
-/// Strongly connected components, each emitted after every component it reaches.
-fn tarjan(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    struct St {
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        on: Vec<bool>,
-        stack: Vec<usize>,
-        next: usize,
-        out: Vec<Vec<usize>>,
-    }
-    let n = edges.len();
-    let mut st = St {
-        index: vec![None; n],
-        low: vec![0; n],
-        on: vec![false; n],
-        stack: Vec::new(),
-        next: 0,
-        out: Vec::new(),
-    };
-    // iterative depth-first search: (node, next edge)
-    for root in 0..n {
-        if st.index[root].is_some() {
-            continue;
-        }
-        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
-        st.index[root] = Some(st.next);
-        st.low[root] = st.next;
-        st.next += 1;
-        st.stack.push(root);
-        st.on[root] = true;
-        while let Some(&mut (v, ref mut k)) = work.last_mut() {
-            if *k < edges[v].len() {
-                let w = edges[v][*k];
-                *k += 1;
-                match st.index[w] {
-                    None => {
-                        st.index[w] = Some(st.next);
-                        st.low[w] = st.next;
-                        st.next += 1;
-                        st.stack.push(w);
-                        st.on[w] = true;
-                        work.push((w, 0));
-                    }
-                    Some(iw) if st.on[w] => st.low[v] = st.low[v].min(iw),
-                    Some(_) => {}
-                }
-            } else {
-                work.pop();
-                if let Some(&(u, _)) = work.last() {
-                    st.low[u] = st.low[u].min(st.low[v]);
-                }
-                if Some(st.low[v]) == st.index[v] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = st.stack.pop() {
-                        st.on[w] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    comp.sort_unstable();
-                    st.out.push(comp);
-                }
-            }
-        }
-    }
-    st.out
 }
 
 /// `e` without parentheses and casts.

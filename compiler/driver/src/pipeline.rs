@@ -93,6 +93,10 @@ pub enum Outcome {
         /// Under `-save-temps`: the optimized device IR and the PTX.
         device: Option<Box<frontend::DeviceTexts>>,
     },
+    /// No device constructs, but calls of `omp_target_free`: compiled from the source as cc
+    /// would when no unit of the command offloads; when another one does (so the runtime is
+    /// linked), from `host_text`, whose calls pass their source line to the runtime.
+    Located { host_text: Vec<u8> },
     /// Device constructs, but ompcc's frontend rejected the unit. The host compiler compiles
     /// `host_text` first: if it fails too, its messages and exit code are the user's (exactly
     /// as with cc); if it succeeds, ompcc prints `diagnostics` and the unit fails.
@@ -316,7 +320,10 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
     }
 
     // Step 3: compile.
-    if units.iter().all(|u| matches!(u.outcome, Outcome::HostOnly)) {
+    if units
+        .iter()
+        .all(|u| matches!(u.outcome, Outcome::HostOnly | Outcome::Located { .. }))
+    {
         device_link_check(inv, &[])?;
         return Ok(runner.run(&pass_through)?);
     }
@@ -560,6 +567,13 @@ fn frontend(
     // rewritten all the same (no regions: the prelude declares the routine) and linked with
     // the runtime.
     if directives.is_empty() && !scan::names_runtime_only_routine(&text_str) {
+        if scan::names_identifier(&text_str, "omp_target_free")
+            && let Ok(done) = frontend::offload(&checked, &text_str, text, &opts, false)
+        {
+            return Ok(Outcome::Located {
+                host_text: done.host_text,
+            });
+        }
         return Ok(Outcome::HostOnly);
     }
     let remarks = settings.offload_remarks;
@@ -816,7 +830,9 @@ fn compile_split(
                 args.extend(lang_words(unit.input));
                 args.push(unit.input.path.clone());
             }
-            Outcome::Offload { host_text, .. } | Outcome::Rejected { host_text, .. } => {
+            Outcome::Offload { host_text, .. }
+            | Outcome::Located { host_text }
+            | Outcome::Rejected { host_text, .. } => {
                 // Preprocessing warnings are not repeated by a cpp-output compile: show them.
                 eprint(&unit.pp_stderr);
                 if let Outcome::Offload {

@@ -105,16 +105,21 @@ const RUNTIME_ONLY_ROUTINES: &[&str] = &[
 
 /// Whether `text` names one of [`RUNTIME_ONLY_ROUTINES`] as a whole identifier.
 pub fn names_runtime_only_routine(text: &str) -> bool {
+    RUNTIME_ONLY_ROUTINES
+        .iter()
+        .any(|name| names_identifier(text, name))
+}
+
+/// Whether `text` holds `name` as a whole identifier.
+pub fn names_identifier(text: &str, name: &str) -> bool {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    RUNTIME_ONLY_ROUTINES.iter().any(|name| {
-        text.match_indices(name).any(|(at, _)| {
-            let before = text[..at].chars().next_back().is_none_or(|c| !ident(c));
-            let after = text[at + name.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| !ident(c));
-            before && after
-        })
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back().is_none_or(|c| !ident(c));
+        let after = text[at + name.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !ident(c));
+        before && after
     })
 }
 

@@ -394,6 +394,69 @@ fn a_second_omp_target_free_names_its_line() {
     );
 }
 
+/// The same in a unit without device constructs, linked with one that has them: its calls
+/// of `omp_target_free` are rewritten too, so the runtime names the line. (A unit compiled
+/// alone with `-c` cannot know that the runtime will be linked: it stays cc's own.)
+#[test]
+fn a_second_omp_target_free_in_a_unit_without_device_constructs_names_its_line() {
+    let main = "#include <omp.h>\n\
+                void release(double *p, int d);\n\
+                int main(void) {\n\
+                int d = omp_get_default_device();\n\
+                double *p = omp_target_alloc(8 * sizeof *p, d);\n\
+                #pragma omp target is_device_ptr(p)\n\
+                p[0] = 1;\n\
+                release(p, d);\n\
+                return 0;\n\
+                }\n";
+    let free = "#include <omp.h>\n\
+                void release(double *p, int d) {\n\
+                omp_target_free(p, d);\n\
+                omp_target_free(p, d);\n\
+                }\n";
+    let sb = Sandbox::new();
+    sb.write("main.c", main).write("free.c", free);
+    ok(&ompcc_within(
+        &sb,
+        &["-fopenmp", "-O2", "main.c", "free.c", "-o", "prog"],
+        Duration::from_secs(120),
+    ));
+    let mut cmd = std::process::Command::new(sb.join("prog"));
+    cmd.env("OMPCC_DEVICE", "emu")
+        .env_remove("OMP_TARGET_OFFLOAD")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let out = wait_within(cmd.spawn().unwrap(), Duration::from_secs(60), "the program").0;
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("free.c:4:1: omp_target_free: 0x"), "{err}");
+}
+
+/// An array-section reduction whose constant length overflows the private copy's size is
+/// an error on its line (it made lowering panic on the multiplication; found by the clause
+/// mutation test).
+#[test]
+fn a_reduction_section_of_huge_constant_length_is_an_error() {
+    let sb = Sandbox::new();
+    sb.write(
+        "r.c",
+        "int main(void) {\n  int a[8] = {0};\n\
+         #pragma omp target teams distribute parallel for reduction(+: a[1:0x7fffffffffffffff])\n\
+         for (int i = 0; i < 8; i++) a[1] += i;\n  return a[1];\n}\n",
+    );
+    let out = ompcc_within(
+        &sb,
+        &["-fopenmp", "--emit=host-c", "r.c", "-o", "r.txt"],
+        Duration::from_secs(60),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("r.c:3:") && err.contains("array reduction") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
 /// The emulator, the checking device, reports an integer division by zero with the kernel
 /// and the source line; `OMPCC_EMU_DIV_CHECK=0` gives what a GPU computes instead.
 #[test]

@@ -400,10 +400,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let Some(cls) = self.reduction_class(et, op, span) else {
             return;
         };
+        // sizes are checked products: a constant section length may be anything
+        let too_big = "the private copy must hold 1 to 65536 bytes";
         let mut inner: i64 = 1;
         for x in &extents[1..] {
-            match x {
-                Some(n) => inner *= n,
+            match x.and_then(|n| inner.checked_mul(n)) {
+                Some(n) => inner = n,
+                None if x.is_some() => return bad(self, too_big),
                 None => return bad(self, "inner dimensions need a constant size"),
             }
         }
@@ -420,7 +423,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         };
         let (first, count) = if secs.is_empty() {
             match extents[0] {
-                Some(n) => (0, n * inner),
+                Some(n) => match n.checked_mul(inner) {
+                    Some(count) => (0, count),
+                    None => return bad(self, too_big),
+                },
                 None => return bad(self, "a pointer needs an array section"),
             }
         } else {
@@ -430,7 +436,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let lo = lo.unwrap_or(0);
             let len = match (len, extents[0]) {
                 (Some(l), _) => l,
-                (None, Some(n)) => n - lo,
+                (None, Some(n)) => n.saturating_sub(lo),
                 (None, None) => return bad(self, "the section needs a length"),
             };
             for (k, (l, n)) in secs.iter().enumerate().skip(1) {
@@ -443,12 +449,19 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     return bad(self, "inner dimensions must be complete");
                 }
             }
-            (lo * inner, len * inner)
+            match (lo.checked_mul(inner), len.checked_mul(inner)) {
+                (Some(first), Some(count)) => (first, count),
+                _ => return bad(self, too_big),
+            }
         };
-        let bytes = count * esize as i64;
+        let bytes = count.checked_mul(esize as i64).unwrap_or(i64::MAX);
         if count <= 0 || bytes > 1 << 16 {
-            return bad(self, "the private copy must hold 1 to 65536 bytes");
+            return bad(self, too_big);
         }
+        // the buffer's address minus the section's start, in bytes
+        let Some(start_bytes) = first.checked_mul(esize as i64).and_then(i64::checked_neg) else {
+            return bad(self, "the section's start is out of range");
+        };
         // where the original's element 0 is
         let orig = if is_ptr {
             let Some(v) = self.scalar(cur) else { return };
@@ -475,7 +488,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             fl.store_raw(Addr { ptr: p, ..buf }, id, false);
         });
         let g = self.b.ins().addrspacecast(Type::PTR, buf.ptr);
-        let shift = self.b.ins().iconst(Type::I64, -first * esize as i64);
+        let shift = self.b.ins().iconst(Type::I64, start_bytes);
         let shifted = self.b.ins().ptr_offset(g, shift);
         let binding = if is_ptr {
             let Some(ps) = self.new_slot(qt, span) else {

@@ -56,78 +56,6 @@ fn callees(module: &Module, f: &Function) -> Vec<usize> {
     out
 }
 
-/// Tarjan's strongly connected components, returned callees-first (reverse topological order
-/// of the condensed call graph).
-fn sccs(graph: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    struct St<'g> {
-        graph: &'g [Vec<usize>],
-        index: Vec<Option<u32>>,
-        low: Vec<u32>,
-        on_stack: Vec<bool>,
-        stack: Vec<usize>,
-        next: u32,
-        out: Vec<Vec<usize>>,
-    }
-    // Iterative to survive deep call chains: frames are (node, next edge index).
-    fn visit(st: &mut St<'_>, root: usize) {
-        let mut frames = vec![(root, 0usize)];
-        st.index[root] = Some(st.next);
-        st.low[root] = st.next;
-        st.next += 1;
-        st.stack.push(root);
-        st.on_stack[root] = true;
-        while let Some(&mut (v, ref mut e)) = frames.last_mut() {
-            if let Some(&w) = st.graph[v].get(*e) {
-                *e += 1;
-                match st.index[w] {
-                    None => {
-                        st.index[w] = Some(st.next);
-                        st.low[w] = st.next;
-                        st.next += 1;
-                        st.stack.push(w);
-                        st.on_stack[w] = true;
-                        frames.push((w, 0));
-                    }
-                    Some(iw) if st.on_stack[w] => st.low[v] = st.low[v].min(iw),
-                    Some(_) => {}
-                }
-                continue;
-            }
-            frames.pop();
-            if let Some(&(p, _)) = frames.last() {
-                st.low[p] = st.low[p].min(st.low[v]);
-            }
-            if Some(st.low[v]) == st.index[v] {
-                let mut comp = Vec::new();
-                while let Some(w) = st.stack.pop() {
-                    st.on_stack[w] = false;
-                    comp.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                st.out.push(comp);
-            }
-        }
-    }
-    let n = graph.len();
-    let mut st = St {
-        graph,
-        index: vec![None; n],
-        low: vec![0; n],
-        on_stack: vec![false; n],
-        stack: Vec::new(),
-        next: 0,
-        out: Vec::new(),
-    };
-    for v in 0..n {
-        if st.index[v].is_none() {
-            visit(&mut st, v);
-        }
-    }
-    st.out
-}
-
 /// Runs the inliner with the default knobs; returns whether anything changed.
 pub fn inline(module: &mut Module) -> bool {
     inline_with_remarks(module, &Knobs::default(), &mut Remarks::default())
@@ -140,7 +68,7 @@ pub fn inline_with_remarks(module: &mut Module, knobs: &Knobs, remarks: &mut Rem
         .iter()
         .map(|f| callees(module, f))
         .collect();
-    let comps = sccs(&graph);
+    let comps = ompcc_graph::sccs(&graph);
     let mut recursive = vec![false; graph.len()];
     for c in &comps {
         for &f in c {
@@ -507,21 +435,5 @@ fn remove_dead_internal(
             Default::default(),
             format!("removed @{}: every call was inlined", f.name),
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sccs;
-
-    #[test]
-    fn components_come_callees_first() {
-        // 0 -> 1 -> 2 -> 1, 0 -> 3
-        let g = vec![vec![1, 3], vec![2], vec![1], vec![]];
-        let c = sccs(&g);
-        let pos = |n: usize| c.iter().position(|comp| comp.contains(&n)).unwrap();
-        assert_eq!(c.len(), 3);
-        assert_eq!(pos(1), pos(2));
-        assert!(pos(1) < pos(0) && pos(3) < pos(0));
     }
 }

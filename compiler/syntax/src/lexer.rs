@@ -145,6 +145,20 @@ impl<'a, 's> Lexer<'a, 's> {
             Association::Standalone => Tok::OmpStandalone(kind),
             Association::Declarative => Tok::OmpDecl(kind),
         };
+        // Outside every bracket is file scope, where C has no statements: one error on the
+        // directive's line, which is skipped, so that the parser's recovery does not swallow
+        // the definitions that follow and report them lines later.
+        if self.nesting == 0 && matches!(tok, Tok::OmpStmt(_) | Tok::OmpStandalone(_)) {
+            self.st.error(Diagnostic::error(
+                "E0127",
+                format!(
+                    "'#pragma omp {}' may only be used inside a function body",
+                    names[..n].join(" ")
+                ),
+                span(lo, name_end),
+            ));
+            return None;
+        }
         self.pragma = Some(PragmaLine {
             lex: Tok::lexer(tail),
             base: name_end,
