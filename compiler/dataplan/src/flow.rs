@@ -80,7 +80,7 @@ pub(crate) fn run(tree: &Tree, facts: &[NodeFacts], live: bool) -> Needs {
 }
 
 struct Flow<'t> {
-    tree: &'t Tree,
+    tree: &'t Tree<'t>,
     facts: &'t [NodeFacts],
     needs: Needs,
 }

@@ -28,6 +28,7 @@ mod edit;
 mod emit;
 mod flow;
 mod section;
+mod splice;
 mod suggest;
 mod swap;
 mod tree;
@@ -116,14 +117,34 @@ pub fn plan(
     let ua = ompcc_access::analyze(tu, typed);
     let (oplan, _) = ompcc_omp::plan_with_source(tu, typed, sm);
     let mut out = DataPlan::default();
-    let funcs = tu.items.iter().filter_map(|i| match i {
-        ExternalDecl::Function(f) => Some(f),
-        _ => None,
-    });
-    for (fi, f) in funcs.enumerate() {
-        if fi >= ua.functions.len() {
-            break;
-        }
+    let funcs: Vec<&FunctionDef> = tu
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ExternalDecl::Function(f) => Some(f),
+            _ => None,
+        })
+        .take(ua.functions.len())
+        .collect();
+    let calls = splice::calls(&ua, typed, &oplan, &funcs, sm);
+    for (caller, span, callee, why) in &calls.refused {
+        out.remarks.push(Remark {
+            span: *span,
+            missed: true,
+            message: format!(
+                "'{callee}' not planned with its caller '{}': {why}; its data is planned in \
+                 '{callee}' alone",
+                ua.functions[*caller].name
+            ),
+        });
+    }
+    // a function spliced into its caller is planned there, unless the caller's range could
+    // not be planned at all
+    let mut todo: Vec<usize> = (0..funcs.len())
+        .filter(|&fi| calls.into_caller(fi).is_none())
+        .collect();
+    todo.reverse();
+    while let Some(fi) = todo.pop() {
         let cx = FnPlan {
             ua: &ua,
             fi,
@@ -132,13 +153,24 @@ pub fn plan(
             text,
             original,
             oplan: &oplan,
+            calls: &calls,
+            funcs: &funcs,
         };
-        cx.function(f, &mut out);
+        if !cx.function(funcs[fi], &mut out) {
+            todo.extend(
+                calls
+                    .splices
+                    .iter()
+                    .filter(|s| s.caller == fi)
+                    .map(|s| s.callee),
+            );
+        }
     }
     out.remarks.sort_by_key(|r| (r.span.lo, r.missed));
     out
 }
 
+#[derive(Clone, Copy)]
 struct FnPlan<'a, 'u> {
     ua: &'a UnitAccesses<'u>,
     fi: usize,
@@ -147,6 +179,8 @@ struct FnPlan<'a, 'u> {
     text: &'a str,
     original: Option<&'a str>,
     oplan: &'a ompcc_omp::OffloadPlan<'a>,
+    calls: &'a splice::Calls,
+    funcs: &'a [&'a FunctionDef],
 }
 
 /// What the plan does with one base.
@@ -159,13 +193,32 @@ struct Planned {
     exit_from: bool,
     /// The host may use it after the range.
     live: bool,
-    /// (anchor node, `from` before it / `to` after it).
-    updates: Vec<(NodeId, bool)>,
+    /// (anchor node, `from` before it / `to` after it, the section it moves, named as the
+    /// anchor's function names it).
+    updates: Vec<(NodeId, bool, String)>,
 }
 
-impl FnPlan<'_, '_> {
-    fn fa(&self) -> &ompcc_access::FunctionAccesses {
+impl<'a, 'u> FnPlan<'a, 'u> {
+    fn fa(&self) -> &'a ompcc_access::FunctionAccesses {
         &self.ua.functions[self.fi]
+    }
+
+    /// This planner seen from another function of the unit (a spliced callee).
+    fn at(&self, fi: usize) -> FnPlan<'a, 'u> {
+        FnPlan { fi, ..*self }
+    }
+
+    /// The function of node `n` and the base there that is `b` of the planned function.
+    fn frame(&self, tree: &Tree, n: NodeId, b: BaseId) -> (FnPlan<'a, 'u>, Option<BaseId>) {
+        let k = tree.nodes[n].frame;
+        let m = &tree.frames[k];
+        (self.at(m.fi), m.here(b, k))
+    }
+
+    /// The planned function's base that base `h` of node `n`'s function is.
+    fn planned_base(&self, tree: &Tree, n: NodeId, h: BaseId) -> Option<BaseId> {
+        let k = tree.nodes[n].frame;
+        tree.frames[k].planned(h, k)
     }
 
     fn line(&self, s: Span) -> u32 {
@@ -176,18 +229,28 @@ impl FnPlan<'_, '_> {
         &self.fa().bases[b.0 as usize].name
     }
 
-    fn function(&self, f: &FunctionDef, out: &mut DataPlan) {
+    /// Plans function `f` with the callees spliced into it; false when its range could not
+    /// be planned at all (its callees are then planned on their own).
+    fn function(&self, f: &FunctionDef, out: &mut DataPlan) -> bool {
         let fa = self.fa();
-        let regions: Vec<(ompcc_access::RegionId, Span)> = fa
+        // its own regions, and the call statements that splice a callee in
+        let mut spans: Vec<Span> = fa
             .regions
             .iter()
             .filter(|r| r.directive.starts_with("target") && r.parent.is_none())
-            .map(|r| (r.id, r.span))
+            .map(|r| r.span)
+            .chain(
+                self.calls
+                    .splices
+                    .iter()
+                    .filter(|s| s.caller == self.fi)
+                    .map(|s| s.stmt),
+            )
             .collect();
-        if regions.is_empty() {
-            return;
-        }
-        let first_region = regions[0].1;
+        spans.sort_by_key(|s| s.lo);
+        let Some(&first_region) = spans.first() else {
+            return false;
+        };
         let missed = |out: &mut DataPlan, span: Span, message: String| {
             out.remarks.push(Remark {
                 span,
@@ -206,7 +269,7 @@ impl FnPlan<'_, '_> {
                     self.line(span)
                 ),
             );
-            return;
+            return false;
         }
         // a region that may run on the host (or another device) would read the host copy
         if let Some(r) = self
@@ -229,9 +292,8 @@ impl FnPlan<'_, '_> {
                     fa.name
                 ),
             );
-            return;
+            return false;
         }
-        let spans: Vec<Span> = regions.iter().map(|r| r.1).collect();
         let items: Vec<&BlockItem> = f.body.items.iter().collect();
         let holds = |i: &BlockItem| {
             let s = item_span(i);
@@ -241,7 +303,7 @@ impl FnPlan<'_, '_> {
             items.iter().position(|i| holds(i)),
             items.iter().rposition(|i| holds(i)),
         ) else {
-            return;
+            return false;
         };
         let range_items = &items[first..=last];
         let range = Span::new(item_span(items[first]).lo, item_span(items[last]).hi);
@@ -257,9 +319,24 @@ impl FnPlan<'_, '_> {
                     self.sm.lookup(range.hi.saturating_sub(1)).line
                 ),
             );
-            return;
+            return false;
         }
-        let tree = match Tree::build(range_items, range, &spans) {
+        let mut guarded = tree::guarded_spans(range_items, range);
+        let (sites, maps) = match self.frames(f, &mut guarded) {
+            Ok(x) => x,
+            Err((span, why)) => {
+                missed(
+                    out,
+                    span,
+                    format!(
+                        "data of the target regions in '{}' not planned: {why}",
+                        fa.name
+                    ),
+                );
+                return false;
+            }
+        };
+        let tree = match Tree::build(range_items, range, &sites, maps, self.typed) {
             Ok(t) => t,
             Err(r) => {
                 missed(
@@ -270,10 +347,9 @@ impl FnPlan<'_, '_> {
                         fa.name, r.why
                     ),
                 );
-                return;
+                return false;
             }
         };
-        let guarded = tree::guarded_spans(range_items, range);
         let candidates = self.candidates(&tree, out);
         let mut planned: Vec<BaseId> = candidates.iter().map(|(b, _)| *b).collect();
         let mut refused: Vec<(Span, String)> = Vec::new();
@@ -362,27 +438,26 @@ impl FnPlan<'_, '_> {
         for (span, message) in refused {
             missed(out, span, message);
         }
-        if plans.is_empty() {
-            return;
-        }
-        self.emit(&tree, range, &plans, out);
+        !plans.is_empty() && self.emit(&tree, range, &plans, out)
     }
 
     /// The bases the range's regions touch that the planner may move: arrays and pointers,
     /// not scalars, not `declare target` variables; each with the first region using it.
     fn candidates(&self, tree: &Tree, out: &mut DataPlan) -> Vec<(BaseId, Span)> {
-        let fa = self.fa();
         let mut found: Vec<(BaseId, Span)> = Vec::new();
         for t in tree.targets() {
             let span = tree.nodes[t].span;
-            let Some(r) = self.region_at(span) else {
+            // the region's function (a spliced callee's bases stand for this function's)
+            let (fp, _) = self.frame(tree, t, BaseId(0));
+            let fa = fp.fa();
+            let Some(r) = fp.region_at(span) else {
                 continue;
             };
             // what the region touches, and what its map clauses name (accesses through a
             // pointer derived inside the region count for that pointer, not for the base)
             let mut bases: Vec<BaseId> = self
                 .ua
-                .sections(self.fi, Scope::Region(r))
+                .sections(fp.fi, Scope::Region(r))
                 .iter()
                 .map(|s| s.base)
                 .collect();
@@ -395,13 +470,14 @@ impl FnPlan<'_, '_> {
                     bases.push(b.id);
                 }
             }
-            for base in bases {
-                if found.iter().any(|(b, _)| *b == base) {
+            for here in bases {
+                let b = &fa.bases[here.0 as usize];
+                // a pointer declared in the region lives on the device; a callee's own
+                // objects are its business
+                let Some(base) = self.planned_base(tree, t, here) else {
                     continue;
-                }
-                let b = &fa.bases[base.0 as usize];
-                // a pointer declared in the region lives on the device
-                if self.region_local(base, span) {
+                };
+                if found.iter().any(|(b, _)| *b == base) || fp.region_local(here, span) {
                     continue;
                 }
                 let declare_target = b
@@ -494,10 +570,16 @@ impl FnPlan<'_, '_> {
     fn touched_by_regions(&self, tree: &Tree) -> Vec<BaseId> {
         let mut out = Vec::new();
         for t in tree.targets() {
-            if let Some(r) = self.region_at(tree.nodes[t].span) {
-                for s in self.ua.sections(self.fi, Scope::Region(r)) {
-                    if !out.contains(&s.base) && !self.region_local(s.base, tree.nodes[t].span) {
-                        out.push(s.base);
+            let (fp, _) = self.frame(tree, t, BaseId(0));
+            if let Some(r) = fp.region_at(tree.nodes[t].span) {
+                for s in self.ua.sections(fp.fi, Scope::Region(r)) {
+                    if fp.region_local(s.base, tree.nodes[t].span) {
+                        continue;
+                    }
+                    if let Some(b) = self.planned_base(tree, t, s.base)
+                        && !out.contains(&b)
+                    {
+                        out.push(b);
                     }
                 }
             }
@@ -554,12 +636,27 @@ impl FnPlan<'_, '_> {
             let local = matches!(
                 base.kind,
                 BaseKind::Array { global: false } | BaseKind::Pointer(Provenance::Alloc { .. })
-            ) || (in_main && matches!(base.kind, BaseKind::Array { global: true }));
+            ) || (in_main
+                && matches!(
+                    base.kind,
+                    BaseKind::Array { global: true } | BaseKind::Pointer(Provenance::Global)
+                ));
+            // the other planned pointers still point where the run-time check saw them
+            let disjoint: Vec<BaseId> = planned
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    c != b
+                        && fa.bases[c.0 as usize]
+                            .root
+                            .is_some_and(|r| self.ua.invariant(self.fi, r, after).is_ok())
+                })
+                .collect();
             live |= !local
                 || base.escapes.is_some()
                 || self
                     .ua
-                    .touches(self.fi, b, after)
+                    .touches_except(self.fi, b, after, &disjoint)
                     .map_or(true, |t| t.read || t.write);
         }
         let dims = dims.ok_or("nothing to plan")?;
@@ -568,6 +665,7 @@ impl FnPlan<'_, '_> {
         if let Some((n, why)) = needs.refused {
             return Err(format!("{why} (line {})", self.line(tree.nodes[n].span)));
         }
+        self.opaque_calls(members, tree, planned)?;
         let touching: Vec<NodeId> = tree
             .targets()
             .into_iter()
@@ -575,50 +673,133 @@ impl FnPlan<'_, '_> {
             .collect();
         let mut updates = Vec::new();
         for &n in &needs.from_before {
-            updates.push((self.hoist(tree, n, &touching)?, true));
+            let at = self.hoist(tree, n, &touching)?;
+            updates.push((at, true, self.arm_condition(tree, at, n)));
         }
-        // whether node `m` may run after node `n`: later in the text, or in a loop with it
-        let after = |n: NodeId, m: NodeId| {
-            tree.nodes[m].span.lo >= tree.nodes[n].span.hi
-                || tree
-                    .loops_around(m)
-                    .iter()
-                    .any(|l| tree.loops_around(n).contains(l))
-        };
+        let after = |n: NodeId, m: NodeId| tree.may_follow(n, m);
         for &n in &needs.host_writes {
             // a kernel sees the write, or a later copy back would overwrite it with the
             // device's older value
             let seen_later = touching.iter().any(|&t| after(n, t))
                 || needs.from_before.iter().any(|&m| m != n && after(n, m));
             if seen_later || needs.stale_at_exit {
-                updates.push((self.hoist(tree, n, &touching)?, false));
+                updates.push((self.hoist(tree, n, &touching)?, false, String::new()));
             }
         }
         updates.sort_unstable();
         updates.dedup();
-        Ok(members
-            .iter()
-            .map(|&b| Planned {
+        let mut out = Vec::new();
+        for &b in members {
+            let mut ups = Vec::new();
+            for (n, from, cond) in &updates {
+                let (n, from) = (*n, *from);
+                let (fp, here) = self.frame(tree, n, b);
+                let Some(here) = here else {
+                    // the function there cannot name it (so it does not touch it)
+                    continue;
+                };
+                // in a swap group, an update names the pointers the host code uses there
+                if swapped
+                    && !fp
+                        .ua
+                        .touches_except(fp.fi, here, tree.nodes[n].span, &self.here_all(tree, n, planned))
+                        .map_or(true, |t| t.read || t.write)
+                {
+                    continue;
+                }
+                let text = fp
+                    .update_text(here, &dims, tree.nodes[n].span, from, tree.nodes[n].frame == 0)
+                    .ok_or_else(|| {
+                        format!(
+                            "the update at line {} cannot name its section in '{}'",
+                            self.line(tree.nodes[n].span),
+                            fp.fa().name
+                        )
+                    })?;
+                ups.push((n, from, format!("{text}){cond}")));
+            }
+            out.push(Planned {
                 base: b,
                 text: self.section_text(b, &dims, false),
                 dims: dims.clone(),
                 entry_to: needs.entry_to,
                 exit_from: needs.stale_at_exit,
                 live,
-                // in a swap group, an update names the pointers the host code uses there
-                updates: updates
+                updates: ups,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The bases of node `n`'s function whose accesses do not count for a planned base even
+    /// where the analysis cannot tell them apart: the ones standing for the other `planned`
+    /// bases (checked disjoint at run time), and `const` arrays (a planned base whose data
+    /// a kernel writes cannot point into one, which would be undefined; and reading one
+    /// while the base is read-only needs no transfer).
+    fn here_all(&self, tree: &Tree, n: NodeId, planned: &[BaseId]) -> Vec<BaseId> {
+        let fp = self.at(tree.frames[tree.nodes[n].frame].fi);
+        planned
+            .iter()
+            .filter_map(|&b| self.frame(tree, n, b).1)
+            .chain(
+                fp.fa()
+                    .bases
                     .iter()
-                    .copied()
-                    .filter(|&(n, _)| {
-                        !swapped
-                            || self
-                                .ua
-                                .touches_except(self.fi, b, tree.nodes[n].span, planned)
-                                .map_or(true, |t| t.read || t.write)
-                    })
-                    .collect(),
-            })
-            .collect())
+                    .filter(|x| fp.const_object(x.id))
+                    .map(|x| x.id),
+            )
+            .collect()
+    }
+
+    /// A call in the range of a function that runs device constructs and is not spliced in
+    /// (its own plan's exit `from` would copy nothing under this range's mapping, and the
+    /// flow here sees it as host code): the members cannot be planned where it touches them.
+    fn opaque_calls(&self, members: &[BaseId], tree: &Tree, planned: &[BaseId]) -> Result<(), String> {
+        for (n, node) in tree.nodes.iter().enumerate() {
+            let span = match &node.kind {
+                Kind::Leaf => node.span,
+                Kind::Loop { head, .. } => *head,
+                Kind::Branch { cond, .. } => *cond,
+                _ => continue,
+            };
+            let fp = self.at(tree.frames[node.frame].fi);
+            for c in &fp.fa().calls {
+                if c.span.lo < span.lo || c.span.hi > span.hi {
+                    continue;
+                }
+                let ompcc_access::Callee::Defined(name) = &c.callee else {
+                    continue;
+                };
+                let Some(g) = self.ua.function(name) else {
+                    continue;
+                };
+                if !self.calls.kernels.get(g).copied().unwrap_or(false) {
+                    continue;
+                }
+                for &b in members {
+                    let Some(here) = self.frame(tree, n, b).1 else {
+                        continue;
+                    };
+                    let touched = fp
+                        .ua
+                        .touches_except(fp.fi, here, c.span, &self.here_all(tree, n, planned))
+                        .map_or(true, |t| t.read || t.write);
+                    if touched {
+                        let why = self
+                            .calls
+                            .refusal(c.span)
+                            .unwrap_or("it is not called from a statement the plan can take");
+                        return Err(format!(
+                            "the call of '{name}' at line {} runs device constructs on it and is \
+                             not planned with '{}' ({why})",
+                            self.line(c.span),
+                            self.fa().name
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Per node: what it does to `b` (see [`NodeFacts`]).
@@ -633,40 +814,46 @@ impl FnPlan<'_, '_> {
         let swapped = members.len() > 1;
         let mut facts = vec![NodeFacts::default(); tree.nodes.len()];
         for &b in members {
-            let touch = |s: Span| match self.ua.touches_except(self.fi, b, s, planned) {
-                Ok(t) => (t.read, t.write),
-                Err(_) => (true, true),
-            };
             // a `const` object is never written (an unknown call may only seem to write
             // it), and copying into it would fault in read-only memory
             let read_only = self.const_object(b);
             for (n, node) in tree.nodes.iter().enumerate() {
+                let (fp, here) = self.frame(tree, n, b);
+                // a function that cannot name it does not touch it (every memory a spliced
+                // callee reaches is named by this function or is the callee's own)
+                let Some(here) = here else { continue };
+                let others = self.here_all(tree, n, planned);
+                let touch = |s: Span| match fp.ua.touches_except(fp.fi, here, s, &others) {
+                    Ok(t) => (t.read, t.write),
+                    Err(_) => (true, true),
+                };
                 let mut fx = NodeFacts::default();
                 match &node.kind {
                     Kind::Leaf => {
                         (fx.read, fx.write) = touch(node.span);
                         if (fx.read || fx.write) && !swapped {
-                            fx.covers = self
-                                .host_section(b, node.span, true)
+                            fx.covers = fp
+                                .host_section(here, node.span, true)
                                 .is_some_and(|d| contains(&d, mapped));
                         }
                     }
                     Kind::Loop { head, .. } => (fx.head_read, fx.head_write) = touch(*head),
                     Kind::Branch { cond, .. } => (fx.head_read, fx.head_write) = touch(*cond),
                     Kind::Target => {
-                        let r = self
+                        let r = fp
                             .region_at(node.span)
                             .ok_or("a target region the analysis does not know")?;
-                        for s in self.ua.sections(self.fi, Scope::Region(r)) {
-                            let through_local = self.region_local(s.base, node.span)
-                                && self.ua.distinct(self.fi, s.base, b).is_none();
-                            if s.base == b || through_local {
+                        for s in self.ua.sections(fp.fi, Scope::Region(r)) {
+                            let through_local = fp.region_local(s.base, node.span)
+                                && self.ua.distinct(fp.fi, s.base, here).is_none();
+                            if s.base == here || through_local {
                                 fx.read |= s.read.is_some();
                                 fx.write |= s.write.is_some();
                             }
                         }
                         // a swap group's objects are valid only together
-                        fx.covers = !swapped && fx.write && self.writes_all(b, r, mapped, guarded);
+                        fx.covers =
+                            !swapped && fx.write && fp.writes_all(here, r, mapped, guarded);
                     }
                     Kind::Seq(_) => {}
                 }
@@ -685,15 +872,39 @@ impl FnPlan<'_, '_> {
         Ok(facts)
     }
 
+    /// ` if(c)` for an update hoisted from node `n` to the `if` statement `at` around it
+    /// (the arm holding `n` has no line of its own): the update runs where the arm runs,
+    /// when evaluating the condition once more gives the same value; else nothing.
+    fn arm_condition(&self, tree: &Tree, at: NodeId, n: NodeId) -> String {
+        let Kind::Branch {
+            arms,
+            pure: Some(c),
+            ..
+        } = &tree.nodes[at].kind
+        else {
+            return String::new();
+        };
+        let Some(arm) = arms.iter().position(|&a| tree.within(n, a)) else {
+            return String::new();
+        };
+        let Some(text) = self.text.get(c.range()) else {
+            return String::new();
+        };
+        if text.contains("//") || text.contains("/*") || text.contains('#') {
+            return String::new();
+        }
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if arm == 0 {
+            format!(" if({text})")
+        } else {
+            format!(" if(!({text}))")
+        }
+    }
+
     /// The outermost statement around node `n` where a directive line may go and that holds
     /// no region touching the base.
     fn hoist(&self, tree: &Tree, n: NodeId, touching: &[NodeId]) -> Result<NodeId, String> {
-        let holds_kernel = |m: NodeId| {
-            let s = tree.nodes[m].span;
-            touching
-                .iter()
-                .any(|&t| tree.nodes[t].span.lo >= s.lo && tree.nodes[t].span.lo < s.hi)
-        };
+        let holds_kernel = |m: NodeId| touching.iter().any(|&t| tree.within(t, m));
         // out of loops (fewer transfers) but not out of an `if` (a transfer on every path)
         // unless the code under it has no line of its own
         let mut best = None;
