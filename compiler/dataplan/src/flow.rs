@@ -24,6 +24,9 @@ pub(crate) struct NodeFacts {
     /// For loops and branches: their controlling expressions read / write the base.
     pub head_read: bool,
     pub head_write: bool,
+    /// A host leaf that writes every element it touches and reads none: it needs no
+    /// `update from` before it (the `update to` after it moves exactly what it wrote).
+    pub overwrites: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -90,6 +93,10 @@ impl Flow<'_> {
         let fx = self.facts[n];
         match &self.tree.nodes[n].kind {
             Kind::Seq(kids) => kids.clone().into_iter().fold(st, |s, k| self.walk(k, s)),
+            Kind::Leaf if fx.overwrites => {
+                self.needs.host_writes.push(n);
+                st
+            }
             Kind::Leaf => self.host(n, st, fx.read, fx.write, fx.covers),
             Kind::Target => {
                 let mut st = st;

@@ -243,7 +243,7 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                 self.calls
                     .splices
                     .iter()
-                    .filter(|s| s.caller == self.fi)
+                    .filter(|s| s.caller == self.fi && s.kernels)
                     .map(|s| s.stmt),
             )
             .collect();
@@ -660,7 +660,29 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                     .map_or(true, |t| t.read || t.write);
         }
         let dims = dims.ok_or("nothing to plan")?;
-        let facts = self.facts(members, tree, &dims, guarded, planned)?;
+        let mut facts = self.facts(members, tree, &dims, guarded, planned)?;
+        // a host statement that only overwrites one element-exact section needs no copy
+        // from the device first, when the copy to the device after it (where it is hoisted
+        // to) moves just that section
+        let touching: Vec<NodeId> = tree
+            .targets()
+            .into_iter()
+            .filter(|&t| facts[t].read || facts[t].write)
+            .collect();
+        for n in 0..tree.nodes.len() {
+            if !facts[n].overwrites {
+                continue;
+            }
+            let keep = members.len() == 1
+                && self.hoist(tree, n, &touching).is_ok_and(|h| {
+                    let (fp, here) = self.frame(tree, n, members[0]);
+                    let (hp, hhere) = self.frame(tree, h, members[0]);
+                    let own = here.and_then(|x| fp.host_section(x, tree.nodes[n].span, false));
+                    let at = hhere.and_then(|x| hp.host_section(x, tree.nodes[h].span, false));
+                    own.is_some() && own == at
+                });
+            facts[n].overwrites = keep;
+        }
         let needs = flow::run(tree, &facts, live);
         if let Some((n, why)) = needs.refused {
             return Err(format!("{why} (line {})", self.line(tree.nodes[n].span)));
@@ -836,6 +858,9 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                                 .host_section(here, node.span, true)
                                 .is_some_and(|d| contains(&d, mapped));
                         }
+                        fx.overwrites = fx.write
+                            && !fx.read
+                            && fp.overwrites(here, node.span, guarded, &others);
                     }
                     Kind::Loop { head, .. } => (fx.head_read, fx.head_write) = touch(*head),
                     Kind::Branch { cond, .. } => (fx.head_read, fx.head_write) = touch(*cond),
@@ -867,6 +892,7 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                 acc.covers |= fx.covers;
                 acc.head_read |= fx.head_read;
                 acc.head_write |= fx.head_write;
+                acc.overwrites |= fx.overwrites;
             }
         }
         Ok(facts)
@@ -899,6 +925,51 @@ impl<'a, 'u> FnPlan<'a, 'u> {
         } else {
             format!(" if(!({text}))")
         }
+    }
+
+    /// Host statement `span` writes `b` only by element accesses of one subscript list, each
+    /// of which happens whenever the statement runs (not under a condition, not in a loop of
+    /// the statement), and no call or other base there may write it: after it, those
+    /// elements hold what it wrote.
+    fn overwrites(&self, b: BaseId, span: Span, guarded: &[Span], others: &[BaseId]) -> bool {
+        let fa = self.fa();
+        let inside = |s: Span| s.lo >= span.lo && s.hi <= span.hi;
+        if fa
+            .calls
+            .iter()
+            .any(|c| inside(c.span) && (c.unknown_globals.is_some() || !c.effects.is_empty()))
+        {
+            return false;
+        }
+        let mut subs = None;
+        for a in fa.accesses.iter().filter(|a| inside(a.span)) {
+            if a.base != b {
+                if a.kind.writes()
+                    && !others.contains(&a.base)
+                    && self.ua.distinct(self.fi, a.base, b).is_none()
+                {
+                    return false;
+                }
+                continue;
+            }
+            let enclosing = a
+                .loops
+                .iter()
+                .all(|l| !inside(fa.loops[l.0 as usize].span));
+            if a.kind != ompcc_access::AccessKind::Write
+                || !enclosing
+                || guarded.iter().any(|g| a.span.lo >= g.lo && a.span.hi <= g.hi)
+                || a.subscripts.iter().any(|s| s.is_err())
+            {
+                return false;
+            }
+            match &subs {
+                None => subs = Some(a.subscripts.clone()),
+                Some(x) if *x == a.subscripts => {}
+                Some(_) => return false,
+            }
+        }
+        subs.is_some()
     }
 
     /// The outermost statement around node `n` where a directive line may go and that holds

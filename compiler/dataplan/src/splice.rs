@@ -56,6 +56,9 @@ pub(crate) struct Splice {
     pub stmt: Span,
     /// The call's arguments: the variable each names, when it is a plain identifier.
     pub args: Vec<Option<ompcc_sema::SymbolId>>,
+    /// The callee runs device constructs (else it is spliced for its host code only, which
+    /// the caller's flow then sees statement by statement instead of as one call).
+    pub kernels: bool,
 }
 
 /// The unit's call structure as the splicing sees it.
@@ -153,9 +156,6 @@ pub(crate) fn calls(
         }
         for c in &fa.calls {
             let Some(g) = callee_of(c) else { continue };
-            if !out.kernels[g] {
-                continue;
-            }
             let why = (|| -> Result<Splice, String> {
                 if c.region.is_some() {
                     return Err("the call is inside a target region".to_owned());
@@ -178,6 +178,13 @@ pub(crate) fn calls(
                 if let Some(BlockItem::Stmt(s)) = items.last()
                     && matches!(s.kind, StmtKind::Return(_))
                 {
+                    // nothing can go after it: it must not touch memory
+                    let inside = |x: Span| x.lo >= s.span.lo && x.hi <= s.span.hi;
+                    if callee.accesses.iter().any(|a| inside(a.span))
+                        || callee.calls.iter().any(|c| inside(c.span))
+                    {
+                        return Err("its return statement touches memory".to_owned());
+                    }
                     items.pop();
                 }
                 if let Some(j) = tree::leaving_jump(&items) {
@@ -265,10 +272,12 @@ pub(crate) fn calls(
                     callee: g,
                     stmt,
                     args,
+                    kernels: out.kernels[g],
                 })
             })();
             match why {
                 Ok(s) => out.splices.push(s),
+                Err(_) if !out.kernels[g] => {}
                 Err(why) => {
                     out.refused
                         .push((ci, c.span, ua.functions[g].name.clone(), why))
@@ -396,7 +405,12 @@ impl<'a> FnPlan<'a, '_> {
                 }
                 let map = self.frame_map(&maps[k], k, sp);
                 let callee = &self.ua.functions[sp.callee];
-                if let Some((b, _)) = map.unnamed.iter().find(|(_, private)| !private) {
+                let unnamed = map.unnamed.iter().find(|(_, private)| !private);
+                // a callee without device constructs stays one host statement instead
+                if !sp.kernels && (unnamed.is_some() || !distinct_roots(&map)) {
+                    continue;
+                }
+                if let Some((b, _)) = unnamed {
                     return Err((
                         sp.stmt,
                         format!(
@@ -509,4 +523,12 @@ impl<'a> FnPlan<'a, '_> {
         }
         out
     }
+}
+
+/// No two bases of a frame stand for one base of the planned function.
+fn distinct_roots(map: &FrameMap) -> bool {
+    map.bases
+        .iter()
+        .enumerate()
+        .all(|(i, (r, _))| map.bases[..i].iter().all(|(x, _)| x != r))
 }
