@@ -620,6 +620,7 @@ impl<'a, 'u> FnPlan<'a, 'u> {
         let swapped = members.len() > 1;
         let mut dims: Option<Vec<DimRange>> = None;
         let mut live = false;
+        let mut member_live = Vec::new();
         for &b in members {
             let (d, _) = self.mapped_section(b, tree, guarded, range, swapped)?;
             dims = Some(match dims {
@@ -629,18 +630,14 @@ impl<'a, 'u> FnPlan<'a, 'u> {
             // the host's other uses after the range
             let base = &fa.bases[b.0 as usize];
             let after = Span::new(range.hi, f.body.span.hi);
-            // a local (or, after `main`'s range, any file-scope object: nothing runs after
-            // `main` returns but exit handlers, which the unit does not register) is live
-            // only where the rest of the function may use it
+            // a local (or, after `main`'s range, any object: nothing runs after `main`
+            // returns but exit handlers, which the unit does not register) is live only
+            // where the rest of the function may use it
             let in_main = fa.name == "main" && !self.registers_exit_handlers();
             let local = matches!(
                 base.kind,
                 BaseKind::Array { global: false } | BaseKind::Pointer(Provenance::Alloc { .. })
-            ) || (in_main
-                && matches!(
-                    base.kind,
-                    BaseKind::Array { global: true } | BaseKind::Pointer(Provenance::Global)
-                ));
+            ) || in_main;
             // the other planned pointers still point where the run-time check saw them
             let disjoint: Vec<BaseId> = planned
                 .iter()
@@ -652,12 +649,19 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                             .is_some_and(|r| self.ua.invariant(self.fi, r, after).is_ok())
                 })
                 .collect();
-            live |= !local
-                || base.escapes.is_some()
+            // a swap group's pointers are copied among themselves in the range: that is
+            // not an escape
+            let escapes = base.escapes.as_ref().is_some_and(|u| {
+                !(swapped && u.span.lo >= range.lo && u.span.hi <= range.hi)
+            });
+            let this = !local
+                || escapes
                 || self
                     .ua
                     .touches_except(self.fi, b, after, &disjoint)
                     .map_or(true, |t| t.read || t.write);
+            member_live.push(this);
+            live |= this;
         }
         let dims = dims.ok_or("nothing to plan")?;
         let mut facts = self.facts(members, tree, &dims, guarded, planned)?;
@@ -710,8 +714,13 @@ impl<'a, 'u> FnPlan<'a, 'u> {
         }
         updates.sort_unstable();
         updates.dedup();
+        let alloc = if swapped {
+            self.swap_allocs(members, tree, &facts, &dims, guarded, &member_live)
+        } else {
+            vec![false]
+        };
         let mut out = Vec::new();
-        for &b in members {
+        for (i, &b) in members.iter().enumerate() {
             let mut ups = Vec::new();
             for (n, from, cond) in &updates {
                 let (n, from) = (*n, *from);
@@ -744,13 +753,73 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                 base: b,
                 text: self.section_text(b, &dims, false),
                 dims: dims.clone(),
-                entry_to: needs.entry_to,
-                exit_from: needs.stale_at_exit,
-                live,
+                entry_to: needs.entry_to && !alloc[i],
+                // in a swap group, the pointers the host reads afterwards bring back the
+                // object they point to then; the others' objects are not looked at again
+                exit_from: needs.stale_at_exit && member_live[i],
+                live: member_live[i],
                 updates: ups,
             });
         }
         Ok(out)
+    }
+
+    /// Per member of a swap group: its object may be allocated rather than copied in. The
+    /// first node touching the group (in execution order) is a kernel outside any `if` that
+    /// writes all of the member's object and does not read it, every other node touching the
+    /// group runs inside the loops around that kernel (so if they do not run, nothing does),
+    /// and the host does not read the member after the range (if the loops never run, its
+    /// object is released unread). Every later read of that object, whichever name it goes
+    /// by then, comes after the kernel wrote it.
+    fn swap_allocs(
+        &self,
+        members: &[BaseId],
+        tree: &Tree,
+        facts: &[NodeFacts],
+        mapped: &[ompcc_access::DimRange],
+        guarded: &[Span],
+        member_live: &[bool],
+    ) -> Vec<bool> {
+        let none = vec![false; members.len()];
+        let touching = |n: NodeId| {
+            let f = &facts[n];
+            f.read || f.write || f.head_read || f.head_write
+        };
+        // (nodes are numbered in execution order; a loop's head before its body)
+        let Some(k) = (0..tree.nodes.len()).find(|&n| touching(n)) else {
+            return none;
+        };
+        if !matches!(tree.nodes[k].kind, Kind::Target)
+            || tree
+                .ancestors(k)
+                .iter()
+                .any(|&a| matches!(tree.nodes[a].kind, Kind::Branch { .. }))
+        {
+            return none;
+        }
+        let outer = tree.loops_around(k).last().copied();
+        let inside = |n: NodeId| outer.is_none_or(|l| tree.within(n, l));
+        if (0..tree.nodes.len()).any(|n| touching(n) && !inside(n) && !tree.within(k, n)) {
+            return none;
+        }
+        members
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| {
+                let (fp, Some(here)) = self.frame(tree, k, b) else {
+                    return false;
+                };
+                let Some(r) = fp.region_at(tree.nodes[k].span) else {
+                    return false;
+                };
+                let reads = self
+                    .ua
+                    .sections(fp.fi, Scope::Region(r))
+                    .iter()
+                    .any(|s| s.base == here && s.read.is_some());
+                !member_live[i] && !reads && fp.writes_all(here, r, mapped, guarded)
+            })
+            .collect()
     }
 
     /// The bases of node `n`'s function whose accesses do not count for a planned base even

@@ -511,7 +511,40 @@ impl FnPlan<'_, '_> {
                         }
                         used.push(*v);
                     }
-                    _ => return false,
+                    vs => {
+                        // a linearized box (`a[i * n + j]`): with the coefficients sorted,
+                        // each is the product of the trip counts of the loops below it
+                        let mut terms = Vec::new();
+                        for v in vs {
+                            let coef = s
+                                .split_linear(&ompcc_access::Atom::Var(*v))
+                                .and_then(|(c, _)| c.as_const());
+                            let form = forms.iter().find(|c| c.var == *v);
+                            let trips = form.and_then(|c| {
+                                let len = c.hi.sub(&c.lo)?.add_const(1)?.as_const()?;
+                                (len > 0).then_some(len)
+                            });
+                            let (Some(coef), Some(trips)) = (coef, trips) else {
+                                return false;
+                            };
+                            if used.contains(v) {
+                                return false;
+                            }
+                            used.push(*v);
+                            terms.push((coef.abs(), trips));
+                        }
+                        terms.sort_unstable();
+                        let mut expect = 1i64;
+                        for (coef, trips) in terms {
+                            if coef != expect {
+                                return false;
+                            }
+                            let Some(e) = expect.checked_mul(trips) else {
+                                return false;
+                            };
+                            expect = e;
+                        }
+                    }
                 }
             }
             let one = self
