@@ -245,9 +245,7 @@ impl FnPlan<'_, '_> {
                     }
                     fp.section_text(here, &pl.dims, false)
                 };
-                let writes = sections
-                    .iter()
-                    .any(|s| s.base == here && s.write.is_some());
+                let writes = sections.iter().any(|s| s.base == here && s.write.is_some());
                 let kind = if writes { "tofrom" } else { "to" };
                 let at = Anchor::Clause(r.directive.span);
                 if !edit::anchorable(self.text, self.sm, self.original, at) {

@@ -141,7 +141,7 @@ pub fn plan(
     // a function spliced into its caller is planned there, unless the caller's range could
     // not be planned at all
     let mut todo: Vec<usize> = (0..funcs.len())
-        .filter(|&fi| calls.into_caller(fi).is_none())
+        .filter(|&fi| calls.spliced_into(fi).is_none())
         .collect();
     todo.reverse();
     while let Some(fi) = todo.pop() {
@@ -651,9 +651,10 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                 .collect();
             // a swap group's pointers are copied among themselves in the range: that is
             // not an escape
-            let escapes = base.escapes.as_ref().is_some_and(|u| {
-                !(swapped && u.span.lo >= range.lo && u.span.hi <= range.hi)
-            });
+            let escapes = base
+                .escapes
+                .as_ref()
+                .is_some_and(|u| !(swapped && u.span.lo >= range.lo && u.span.hi <= range.hi));
             let this = !local
                 || escapes
                 || self
@@ -673,10 +674,10 @@ impl<'a, 'u> FnPlan<'a, 'u> {
             .into_iter()
             .filter(|&t| facts[t].read || facts[t].write)
             .collect();
-        for n in 0..tree.nodes.len() {
-            if !facts[n].overwrites {
-                continue;
-            }
+        let overwriting: Vec<NodeId> = (0..tree.nodes.len())
+            .filter(|&n| facts[n].overwrites)
+            .collect();
+        for n in overwriting {
             let keep = members.len() == 1
                 && self.hoist(tree, n, &touching).is_ok_and(|h| {
                     let (fp, here) = self.frame(tree, n, members[0]);
@@ -692,11 +693,6 @@ impl<'a, 'u> FnPlan<'a, 'u> {
             return Err(format!("{why} (line {})", self.line(tree.nodes[n].span)));
         }
         self.opaque_calls(members, tree, planned)?;
-        let touching: Vec<NodeId> = tree
-            .targets()
-            .into_iter()
-            .filter(|&t| facts[t].read || facts[t].write)
-            .collect();
         let mut updates = Vec::new();
         for &n in &needs.from_before {
             let at = self.hoist(tree, n, &touching)?;
@@ -733,13 +729,24 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                 if swapped
                     && !fp
                         .ua
-                        .touches_except(fp.fi, here, tree.nodes[n].span, &self.here_all(tree, n, planned))
+                        .touches_except(
+                            fp.fi,
+                            here,
+                            tree.nodes[n].span,
+                            &self.here_all(tree, n, planned),
+                        )
                         .map_or(true, |t| t.read || t.write)
                 {
                     continue;
                 }
                 let text = fp
-                    .update_text(here, &dims, tree.nodes[n].span, from, tree.nodes[n].frame == 0)
+                    .update_text(
+                        here,
+                        &dims,
+                        tree.nodes[n].span,
+                        from,
+                        tree.nodes[n].frame == 0,
+                    )
                     .ok_or_else(|| {
                         format!(
                             "the update at line {} cannot name its section in '{}'",
@@ -845,7 +852,12 @@ impl<'a, 'u> FnPlan<'a, 'u> {
     /// A call in the range of a function that runs device constructs and is not spliced in
     /// (its own plan's exit `from` would copy nothing under this range's mapping, and the
     /// flow here sees it as host code): the members cannot be planned where it touches them.
-    fn opaque_calls(&self, members: &[BaseId], tree: &Tree, planned: &[BaseId]) -> Result<(), String> {
+    fn opaque_calls(
+        &self,
+        members: &[BaseId],
+        tree: &Tree,
+        planned: &[BaseId],
+    ) -> Result<(), String> {
         for (n, node) in tree.nodes.iter().enumerate() {
             let span = match &node.kind {
                 Kind::Leaf => node.span,
@@ -946,8 +958,7 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                             }
                         }
                         // a swap group's objects are valid only together
-                        fx.covers =
-                            !swapped && fx.write && fp.writes_all(here, r, mapped, guarded);
+                        fx.covers = !swapped && fx.write && fp.writes_all(here, r, mapped, guarded);
                     }
                     Kind::Seq(_) => {}
                 }
@@ -1021,13 +1032,12 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                 }
                 continue;
             }
-            let enclosing = a
-                .loops
-                .iter()
-                .all(|l| !inside(fa.loops[l.0 as usize].span));
+            let enclosing = a.loops.iter().all(|l| !inside(fa.loops[l.0 as usize].span));
             if a.kind != ompcc_access::AccessKind::Write
                 || !enclosing
-                || guarded.iter().any(|g| a.span.lo >= g.lo && a.span.hi <= g.hi)
+                || guarded
+                    .iter()
+                    .any(|g| a.span.lo >= g.lo && a.span.hi <= g.hi)
                 || a.subscripts.iter().any(|s| s.is_err())
             {
                 return false;

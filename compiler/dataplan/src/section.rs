@@ -4,8 +4,8 @@
 use ompcc_access::{BaseId, BaseKind, DimRange, Scope, Section, SymExpr, UnitAccesses};
 use ompcc_diag::Span;
 
-use crate::tree::Tree;
 use crate::FnPlan;
+use crate::tree::Tree;
 
 impl FnPlan<'_, '_> {
     /// The section the range maps. A fixed-size array is mapped whole. A pointer gets the

@@ -73,7 +73,7 @@ pub(crate) struct Calls {
 
 impl Calls {
     /// The splice that takes function `fi` into its caller.
-    pub fn into_caller(&self, fi: usize) -> Option<&Splice> {
+    pub fn spliced_into(&self, fi: usize) -> Option<&Splice> {
         self.splices.iter().find(|s| s.callee == fi)
     }
 
@@ -222,7 +222,10 @@ pub(crate) fn calls(
                 let in_region = |b: &ompcc_access::Base| {
                     b.root.is_some_and(|r| {
                         let at = typed.symbols[r].span.lo;
-                        callee.regions.iter().any(|x| at >= x.span.lo && at < x.span.hi)
+                        callee
+                            .regions
+                            .iter()
+                            .any(|x| at >= x.span.lo && at < x.span.hi)
                     })
                 };
                 for b in callee.bases.iter().filter(|b| !in_region(b)) {
@@ -278,10 +281,9 @@ pub(crate) fn calls(
             match why {
                 Ok(s) => out.splices.push(s),
                 Err(_) if !out.kernels[g] => {}
-                Err(why) => {
-                    out.refused
-                        .push((ci, c.span, ua.functions[g].name.clone(), why))
-                }
+                Err(why) => out
+                    .refused
+                    .push((ci, c.span, ua.functions[g].name.clone(), why)),
             }
         }
     }
@@ -436,7 +438,10 @@ impl<'a> FnPlan<'a, '_> {
                     seen.push(*r);
                 }
                 let body = &self.funcs[sp.callee].body;
-                if guarded.iter().any(|g| sp.stmt.lo >= g.lo && sp.stmt.hi <= g.hi) {
+                if guarded
+                    .iter()
+                    .any(|g| sp.stmt.lo >= g.lo && sp.stmt.hi <= g.hi)
+                {
                     guarded.push(body.span);
                 }
                 let items: Vec<&BlockItem> = body.items.iter().collect();
@@ -485,9 +490,9 @@ impl<'a> FnPlan<'a, '_> {
             if b.dims == 0 || b.kind == BaseKind::GlobalScalar || in_region {
                 continue;
             }
-            let static_root = b.root.is_some_and(|r| {
-                self.typed.symbols[r].storage == ompcc_sema::Storage::Static
-            });
+            let static_root = b
+                .root
+                .is_some_and(|r| self.typed.symbols[r].storage == ompcc_sema::Storage::Static);
             let own = matches!(b.kind, BaseKind::Array { .. } if !static_root)
                 || matches!(b.kind, BaseKind::Pointer(Provenance::Alloc { .. }) if !static_root);
             let cb = match &b.kind {
@@ -497,21 +502,16 @@ impl<'a> FnPlan<'a, '_> {
                     .copied()
                     .flatten()
                     .and_then(|v| in_caller(v, false)),
-                BaseKind::Pointer(Provenance::Global) | BaseKind::Array { .. } if static_root => {
-                    b.root.and_then(|r| {
-                        in_caller(r, matches!(b.kind, BaseKind::Array { .. }))
-                    })
-                }
+                BaseKind::Pointer(Provenance::Global) | BaseKind::Array { .. } if static_root => b
+                    .root
+                    .and_then(|r| in_caller(r, matches!(b.kind, BaseKind::Array { .. }))),
                 _ => None,
             };
             match cb {
                 Some(cb) => match parent.planned(cb.id, k) {
                     Some(r) => out.bases.push((r, b.id)),
                     None => {
-                        let private = parent
-                            .unnamed
-                            .iter()
-                            .any(|(x, p)| *x == cb.id && *p);
+                        let private = parent.unnamed.iter().any(|(x, p)| *x == cb.id && *p);
                         out.unnamed.push((b.id, private));
                     }
                 },

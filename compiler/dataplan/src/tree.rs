@@ -485,9 +485,9 @@ fn pure(e: &ompcc_syntax::ast::Expr, typed: &ompcc_sema::TypedUnit) -> bool {
     let mut ok = true;
     ompcc_omp::walk::expr(e, &mut |n| {
         if let ompcc_omp::walk::Node::Expr(x) = n {
-            ok &= typed.expr(x.id).is_some_and(|i| {
-                !i.ty.quals.contains(ompcc_sema::types::Quals::VOLATILE)
-            });
+            ok &= typed
+                .expr(x.id)
+                .is_some_and(|i| !i.ty.quals.contains(ompcc_sema::types::Quals::VOLATILE));
             match &x.kind {
                 ExprKind::Ident(_)
                 | ExprKind::Int { .. }
