@@ -16,6 +16,10 @@
 //!   run time that their sections are disjoint; when they overlap nothing is mapped there and
 //!   every region maps its data as written (updates of data not present do nothing).
 //!
+//! A function called from one plain call statement is planned inside its caller, its body
+//! spliced into the caller's statement tree (`splice.rs`); calls of functions with device
+//! constructs that are not spliced make the caller leave the data they touch as written.
+//!
 //! The regions' own maps then find their data present and move nothing. The plan is text
 //! edits ([`Edit`]) anchored at statements: the driver applies them to the preprocessed unit
 //! and compiles the result, and `--emit=annotated-c` applies them to the user's file, which
