@@ -943,6 +943,11 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                                 .host_section(here, node.span, true)
                                 .is_some_and(|d| contains(&d, mapped));
                         }
+                        fx.write_covers = fx.write
+                            && !swapped
+                            && fp
+                                .host_section(here, node.span, false)
+                                .is_some_and(|d| contains(&d, mapped));
                         fx.overwrites = fx.write
                             && !fx.read
                             && fp.overwrites(here, node.span, guarded, &others);
@@ -977,6 +982,7 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                 acc.head_read |= fx.head_read;
                 acc.head_write |= fx.head_write;
                 acc.overwrites |= fx.overwrites;
+                acc.write_covers |= fx.write_covers;
             }
         }
         Ok(facts)
