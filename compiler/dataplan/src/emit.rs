@@ -8,12 +8,18 @@ use crate::tree::Tree;
 use crate::{Anchor, DataPlan, Edit, FnPlan, Planned, Remark, edit};
 
 impl FnPlan<'_, '_> {
-    /// The edits and remarks of a planned range.
-    pub(crate) fn emit(&self, tree: &Tree, range: Span, plans: &[Planned], out: &mut DataPlan) {
+    /// The edits and remarks of a planned range; false when nothing could be written.
+    pub(crate) fn emit(
+        &self,
+        tree: &Tree,
+        range: Span,
+        plans: &[Planned],
+        out: &mut DataPlan,
+    ) -> bool {
         let last_line = self.sm.lookup(range.hi.saturating_sub(1)).line;
         let mut ok: Vec<&Planned> = Vec::new();
         for p in plans {
-            let anchors_ok = p.updates.iter().all(|&(n, from)| {
+            let anchors_ok = p.updates.iter().all(|&(n, from, _)| {
                 let s = tree.nodes[n].span;
                 let at = if from {
                     Anchor::Before(s)
@@ -50,7 +56,7 @@ impl FnPlan<'_, '_> {
                         .to_owned(),
                 });
             }
-            return;
+            return false;
         }
         // a length that may be negative (the loops behind it not running) maps nothing
         let mut conds: Vec<String> = Vec::new();
@@ -139,9 +145,9 @@ impl FnPlan<'_, '_> {
                     p.text
                 ),
             });
-            for &(n, from) in &p.updates {
+            for (n, from, sec) in &p.updates {
+                let (n, from) = (*n, *from);
                 let node = tree.nodes[n].span;
-                let sec = self.update_text(p, node, from);
                 let (dir, at, why) = if from {
                     (
                         "from",
@@ -157,14 +163,14 @@ impl FnPlan<'_, '_> {
                 };
                 out.edits.push(Edit {
                     at,
-                    text: format!("#pragma omp target update {dir}({sec})"),
+                    text: format!("#pragma omp target update {dir}({sec}"),
                     order: 1,
                 });
                 out.remarks.push(Remark {
                     span: node,
                     missed: false,
                     message: format!(
-                        "'target update {dir}({sec})' {} line {}: {why}",
+                        "'target update {dir}({sec}' {} line {}: {why}",
                         if from { "before" } else { "after" },
                         if from {
                             self.line(node)
@@ -187,6 +193,7 @@ impl FnPlan<'_, '_> {
                 ),
             });
         }
+        true
     }
 
     /// Regions that use a planned pointer without a map clause get one with the planned
@@ -203,28 +210,42 @@ impl FnPlan<'_, '_> {
             else {
                 continue;
             };
-            let Some(ar) = self.region_at(span) else {
+            let (fp, _) = self.frame(tree, t, ompcc_access::BaseId(0));
+            let Some(ar) = fp.region_at(span) else {
                 continue;
             };
-            let sections = self.ua.sections(self.fi, Scope::Region(ar));
+            let sections = self.ua.sections(fp.fi, Scope::Region(ar));
             for p in &r.params {
                 let implicit = p.pass == ompcc_omp::Pass::DevicePtr
                     && p.map.as_ref().is_some_and(|m| m.implicit);
-                let Some(pl) = ok.iter().find(|pl| {
-                    self.fa().bases[pl.base.0 as usize].root == Some(p.sym)
-                        && matches!(
-                            self.fa().bases[pl.base.0 as usize].kind,
-                            BaseKind::Pointer(_)
-                        )
+                let Some((pl, here)) = ok.iter().find_map(|pl| {
+                    let here = self.frame(tree, t, pl.base).1?;
+                    let b = &fp.fa().bases[here.0 as usize];
+                    (b.root == Some(p.sym) && matches!(b.kind, BaseKind::Pointer(_)))
+                        .then_some((*pl, here))
                 }) else {
                     continue;
                 };
                 if !implicit {
                     continue;
                 }
-                let writes = sections
-                    .iter()
-                    .any(|s| s.base == pl.base && s.write.is_some());
+                // in a spliced callee, the clause names the section by the callee's names
+                // (the present data is found without it otherwise)
+                let text = if tree.nodes[t].frame == 0 {
+                    pl.text.clone()
+                } else {
+                    let statics = pl.dims.iter().all(|d| {
+                        d.lo.vars()
+                            .into_iter()
+                            .chain(d.hi.vars())
+                            .all(|v| self.typed.symbols[v].storage == ompcc_sema::Storage::Static)
+                    });
+                    if !statics {
+                        continue;
+                    }
+                    fp.section_text(here, &pl.dims, false)
+                };
+                let writes = sections.iter().any(|s| s.base == here && s.write.is_some());
                 let kind = if writes { "tofrom" } else { "to" };
                 let at = Anchor::Clause(r.directive.span);
                 if !edit::anchorable(self.text, self.sm, self.original, at) {
@@ -232,16 +253,16 @@ impl FnPlan<'_, '_> {
                 }
                 out.edits.push(Edit {
                     at,
-                    text: format!(" map({kind}: {})", pl.text),
+                    text: format!(" map({kind}: {text})"),
                     order: 1,
                 });
                 out.remarks.push(Remark {
                     span: r.directive.span,
                     missed: false,
                     message: format!(
-                        "'map({kind}: {})' added to the target region: '{}' had no map clause \
-                         (a zero-length section)",
-                        pl.text, p.name
+                        "'map({kind}: {text})' added to the target region: '{}' had no map \
+                         clause (a zero-length section)",
+                        p.name
                     ),
                 });
             }

@@ -24,6 +24,12 @@ pub(crate) struct NodeFacts {
     /// For loops and branches: their controlling expressions read / write the base.
     pub head_read: bool,
     pub head_write: bool,
+    /// A host leaf that writes every element it touches and reads none: it needs no
+    /// `update from` before it (the `update to` after it moves exactly what it wrote).
+    pub overwrites: bool,
+    /// A host leaf whose writes span the mapped section: the `update to` after it leaves
+    /// every element on the device defined, when the host copy was current.
+    pub write_covers: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -80,7 +86,7 @@ pub(crate) fn run(tree: &Tree, facts: &[NodeFacts], live: bool) -> Needs {
 }
 
 struct Flow<'t> {
-    tree: &'t Tree,
+    tree: &'t Tree<'t>,
     facts: &'t [NodeFacts],
     needs: Needs,
 }
@@ -90,7 +96,13 @@ impl Flow<'_> {
         let fx = self.facts[n];
         match &self.tree.nodes[n].kind {
             Kind::Seq(kids) => kids.clone().into_iter().fold(st, |s, k| self.walk(k, s)),
-            Kind::Leaf => self.host(n, st, fx.read, fx.write, fx.covers),
+            Kind::Leaf if fx.overwrites => {
+                self.needs.host_writes.push(n);
+                let mut st = st;
+                st.dev_valid |= fx.write_covers;
+                st
+            }
+            Kind::Leaf => self.host(n, st, fx.read, fx.write, fx.covers, fx.write_covers),
             Kind::Target => {
                 let mut st = st;
                 if (fx.read || (fx.write && !fx.covers)) && !st.dev_valid {
@@ -120,7 +132,7 @@ impl Flow<'_> {
                 arms, exhaustive, ..
             } => {
                 let (arms, exhaustive) = (arms.clone(), *exhaustive);
-                let st = self.host(n, st, fx.head_read, fx.head_write, false);
+                let st = self.host(n, st, fx.head_read, fx.head_write, false, false);
                 let mut out: Option<State> = (!exhaustive).then_some(st);
                 for a in arms {
                     let s = self.walk(a, st);
@@ -149,7 +161,16 @@ impl Flow<'_> {
     }
 
     /// Host code that may read or write the base (a leaf, or an `if` condition).
-    fn host(&mut self, n: NodeId, st: State, read: bool, write: bool, covers: bool) -> State {
+    #[allow(clippy::too_many_arguments)]
+    fn host(
+        &mut self,
+        n: NodeId,
+        st: State,
+        read: bool,
+        write: bool,
+        covers: bool,
+        covers_write: bool,
+    ) -> State {
         let mut st = st;
         if (read || write) && st.host_stale {
             self.needs.from_before.push(n);
@@ -159,6 +180,10 @@ impl Flow<'_> {
             }
         }
         if write {
+            // the `update to` after it (before any kernel) moves the current host copy
+            if covers_write && !st.host_stale {
+                st.dev_valid = true;
+            }
             if matches!(self.tree.nodes[n].kind, Kind::Branch { .. }) {
                 self.needs
                     .refused

@@ -16,6 +16,10 @@
 //!   run time that their sections are disjoint; when they overlap nothing is mapped there and
 //!   every region maps its data as written (updates of data not present do nothing).
 //!
+//! A function called from one plain call statement is planned inside its caller, its body
+//! spliced into the caller's statement tree (`splice.rs`); calls of functions with device
+//! constructs that are not spliced make the caller leave the data they touch as written.
+//!
 //! The regions' own maps then find their data present and move nothing. The plan is text
 //! edits ([`Edit`]) anchored at statements: the driver applies them to the preprocessed unit
 //! and compiles the result, and `--emit=annotated-c` applies them to the user's file, which
@@ -28,6 +32,7 @@ mod edit;
 mod emit;
 mod flow;
 mod section;
+mod splice;
 mod suggest;
 mod swap;
 mod tree;
@@ -44,33 +49,6 @@ pub use suggest::{RegionSection, region_sections, scope_sections, suggested_maps
 
 use flow::NodeFacts;
 use tree::{Kind, NodeId, Tree};
-
-/// The names of the functions that have `target` constructs or call one that has.
-fn device_functions(ua: &UnitAccesses) -> Vec<String> {
-    let mut out: Vec<String> = ua
-        .functions
-        .iter()
-        .filter(|f| f.regions.iter().any(|r| r.directive.starts_with("target")))
-        .map(|f| f.name.clone())
-        .collect();
-    loop {
-        let more: Vec<String> = ua
-            .functions
-            .iter()
-            .filter(|f| !out.contains(&f.name))
-            .filter(|f| {
-                f.calls.iter().any(
-                    |c| matches!(&c.callee, ompcc_access::Callee::Defined(n) if out.contains(n)),
-                )
-            })
-            .map(|f| f.name.clone())
-            .collect();
-        if more.is_empty() {
-            return out;
-        }
-        out.extend(more);
-    }
-}
 
 /// The planned directives of a unit and the remarks that explain them.
 #[derive(Debug, Default)]
@@ -148,14 +126,34 @@ pub fn plan(
     let ua = ompcc_access::analyze(tu, typed);
     let (oplan, _) = ompcc_omp::plan_with_source(tu, typed, sm);
     let mut out = DataPlan::default();
-    let funcs = tu.items.iter().filter_map(|i| match i {
-        ExternalDecl::Function(f) => Some(f),
-        _ => None,
-    });
-    for (fi, f) in funcs.enumerate() {
-        if fi >= ua.functions.len() {
-            break;
-        }
+    let funcs: Vec<&FunctionDef> = tu
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ExternalDecl::Function(f) => Some(f),
+            _ => None,
+        })
+        .take(ua.functions.len())
+        .collect();
+    let calls = splice::calls(&ua, typed, &oplan, &funcs, sm);
+    for (caller, span, callee, why) in &calls.refused {
+        out.remarks.push(Remark {
+            span: *span,
+            missed: true,
+            message: format!(
+                "'{callee}' not planned with its caller '{}': {why}; its data is planned in \
+                 '{callee}' alone",
+                ua.functions[*caller].name
+            ),
+        });
+    }
+    // a function spliced into its caller is planned there, unless the caller's range could
+    // not be planned at all
+    let mut todo: Vec<usize> = (0..funcs.len())
+        .filter(|&fi| calls.spliced_into(fi).is_none())
+        .collect();
+    todo.reverse();
+    while let Some(fi) = todo.pop() {
         let cx = FnPlan {
             ua: &ua,
             fi,
@@ -164,13 +162,24 @@ pub fn plan(
             text,
             original,
             oplan: &oplan,
+            calls: &calls,
+            funcs: &funcs,
         };
-        cx.function(f, &mut out);
+        if !cx.function(funcs[fi], &mut out) {
+            todo.extend(
+                calls
+                    .splices
+                    .iter()
+                    .filter(|s| s.caller == fi)
+                    .map(|s| s.callee),
+            );
+        }
     }
     out.remarks.sort_by_key(|r| (r.span.lo, r.missed));
     out
 }
 
+#[derive(Clone, Copy)]
 struct FnPlan<'a, 'u> {
     ua: &'a UnitAccesses<'u>,
     fi: usize,
@@ -179,6 +188,8 @@ struct FnPlan<'a, 'u> {
     text: &'a str,
     original: Option<&'a str>,
     oplan: &'a ompcc_omp::OffloadPlan<'a>,
+    calls: &'a splice::Calls,
+    funcs: &'a [&'a FunctionDef],
 }
 
 /// What the plan does with one base.
@@ -191,13 +202,32 @@ struct Planned {
     exit_from: bool,
     /// The host may use it after the range.
     live: bool,
-    /// (anchor node, `from` before it / `to` after it).
-    updates: Vec<(NodeId, bool)>,
+    /// (anchor node, `from` before it / `to` after it, the section it moves, named as the
+    /// anchor's function names it).
+    updates: Vec<(NodeId, bool, String)>,
 }
 
-impl FnPlan<'_, '_> {
-    fn fa(&self) -> &ompcc_access::FunctionAccesses {
+impl<'a, 'u> FnPlan<'a, 'u> {
+    fn fa(&self) -> &'a ompcc_access::FunctionAccesses {
         &self.ua.functions[self.fi]
+    }
+
+    /// This planner seen from another function of the unit (a spliced callee).
+    fn at(&self, fi: usize) -> FnPlan<'a, 'u> {
+        FnPlan { fi, ..*self }
+    }
+
+    /// The function of node `n` and the base there that is `b` of the planned function.
+    fn frame(&self, tree: &Tree, n: NodeId, b: BaseId) -> (FnPlan<'a, 'u>, Option<BaseId>) {
+        let k = tree.nodes[n].frame;
+        let m = &tree.frames[k];
+        (self.at(m.fi), m.here(b, k))
+    }
+
+    /// The planned function's base that base `h` of node `n`'s function is.
+    fn planned_base(&self, tree: &Tree, n: NodeId, h: BaseId) -> Option<BaseId> {
+        let k = tree.nodes[n].frame;
+        tree.frames[k].planned(h, k)
     }
 
     fn line(&self, s: Span) -> u32 {
@@ -208,18 +238,28 @@ impl FnPlan<'_, '_> {
         &self.fa().bases[b.0 as usize].name
     }
 
-    fn function(&self, f: &FunctionDef, out: &mut DataPlan) {
+    /// Plans function `f` with the callees spliced into it; false when its range could not
+    /// be planned at all (its callees are then planned on their own).
+    fn function(&self, f: &FunctionDef, out: &mut DataPlan) -> bool {
         let fa = self.fa();
-        let regions: Vec<(ompcc_access::RegionId, Span)> = fa
+        // its own regions, and the call statements that splice a callee in
+        let mut spans: Vec<Span> = fa
             .regions
             .iter()
             .filter(|r| r.directive.starts_with("target") && r.parent.is_none())
-            .map(|r| (r.id, r.span))
+            .map(|r| r.span)
+            .chain(
+                self.calls
+                    .splices
+                    .iter()
+                    .filter(|s| s.caller == self.fi && s.kernels)
+                    .map(|s| s.stmt),
+            )
             .collect();
-        if regions.is_empty() {
-            return;
-        }
-        let first_region = regions[0].1;
+        spans.sort_by_key(|s| s.lo);
+        let Some(&first_region) = spans.first() else {
+            return false;
+        };
         let missed = |out: &mut DataPlan, span: Span, message: String| {
             out.remarks.push(Remark {
                 span,
@@ -238,7 +278,7 @@ impl FnPlan<'_, '_> {
                     self.line(span)
                 ),
             );
-            return;
+            return false;
         }
         // a region that may run on the host (or another device) would read the host copy
         if let Some(r) = self
@@ -261,9 +301,8 @@ impl FnPlan<'_, '_> {
                     fa.name
                 ),
             );
-            return;
+            return false;
         }
-        let spans: Vec<Span> = regions.iter().map(|r| r.1).collect();
         let items: Vec<&BlockItem> = f.body.items.iter().collect();
         let holds = |i: &BlockItem| {
             let s = item_span(i);
@@ -273,7 +312,7 @@ impl FnPlan<'_, '_> {
             items.iter().position(|i| holds(i)),
             items.iter().rposition(|i| holds(i)),
         ) else {
-            return;
+            return false;
         };
         let range_items = &items[first..=last];
         let range = Span::new(item_span(items[first]).lo, item_span(items[last]).hi);
@@ -289,9 +328,24 @@ impl FnPlan<'_, '_> {
                     self.sm.lookup(range.hi.saturating_sub(1)).line
                 ),
             );
-            return;
+            return false;
         }
-        let tree = match Tree::build(range_items, range, &spans) {
+        let mut guarded = tree::guarded_spans(range_items, range);
+        let (sites, maps) = match self.frames(f, &mut guarded) {
+            Ok(x) => x,
+            Err((span, why)) => {
+                missed(
+                    out,
+                    span,
+                    format!(
+                        "data of the target regions in '{}' not planned: {why}",
+                        fa.name
+                    ),
+                );
+                return false;
+            }
+        };
+        let tree = match Tree::build(range_items, range, &sites, maps, self.typed) {
             Ok(t) => t,
             Err(r) => {
                 missed(
@@ -302,52 +356,13 @@ impl FnPlan<'_, '_> {
                         fa.name, r.why
                     ),
                 );
-                return;
+                return false;
             }
         };
-        let guarded = tree::guarded_spans(range_items, range);
         let candidates = self.candidates(&tree, out);
         let mut planned: Vec<BaseId> = candidates.iter().map(|(b, _)| *b).collect();
         let mut refused: Vec<(Span, String)> = Vec::new();
         let touched = self.touched_by_regions(&tree);
-        // a call from host code to a function with device work of its own may leave the
-        // device copy newer (or read it) where this function's flow cannot see
-        let device_fns = device_functions(self.ua);
-        for c in fa.calls.iter().filter(|c| {
-            c.span.lo >= range.lo
-                && c.span.hi <= range.hi
-                && !spans.iter().any(|r| r.lo <= c.span.lo && c.span.hi <= r.hi)
-        }) {
-            let ompcc_access::Callee::Defined(name) = &c.callee else {
-                continue;
-            };
-            if !device_fns.contains(name) {
-                continue;
-            }
-            let hit: Vec<BaseId> = if c.unknown_globals.is_some() {
-                planned.clone()
-            } else {
-                c.effects
-                    .iter()
-                    .map(|e| e.base)
-                    .filter(|b| planned.contains(b))
-                    .collect()
-            };
-            let mut hit = hit;
-            hit.dedup();
-            for b in hit {
-                planned.retain(|&x| x != b);
-                refused.push((
-                    c.span,
-                    format!(
-                        "'{}' not planned: '{name}', called at line {}, has device work of its \
-                         own that may use it",
-                        self.base_name(b),
-                        self.line(c.span)
-                    ),
-                ));
-            }
-        }
         // pointers the range only exchanges among themselves are planned together
         let groups = swap::swap_groups(range_items, self.typed, &|v| {
             self.typed.symbols[v].span.lo < range.lo
@@ -432,27 +447,26 @@ impl FnPlan<'_, '_> {
         for (span, message) in refused {
             missed(out, span, message);
         }
-        if plans.is_empty() {
-            return;
-        }
-        self.emit(&tree, range, &plans, out);
+        !plans.is_empty() && self.emit(&tree, range, &plans, out)
     }
 
     /// The bases the range's regions touch that the planner may move: arrays and pointers,
     /// not scalars, not `declare target` variables; each with the first region using it.
     fn candidates(&self, tree: &Tree, out: &mut DataPlan) -> Vec<(BaseId, Span)> {
-        let fa = self.fa();
         let mut found: Vec<(BaseId, Span)> = Vec::new();
         for t in tree.targets() {
             let span = tree.nodes[t].span;
-            let Some(r) = self.region_at(span) else {
+            // the region's function (a spliced callee's bases stand for this function's)
+            let (fp, _) = self.frame(tree, t, BaseId(0));
+            let fa = fp.fa();
+            let Some(r) = fp.region_at(span) else {
                 continue;
             };
             // what the region touches, and what its map clauses name (accesses through a
             // pointer derived inside the region count for that pointer, not for the base)
             let mut bases: Vec<BaseId> = self
                 .ua
-                .sections(self.fi, Scope::Region(r))
+                .sections(fp.fi, Scope::Region(r))
                 .iter()
                 .map(|s| s.base)
                 .collect();
@@ -465,13 +479,14 @@ impl FnPlan<'_, '_> {
                     bases.push(b.id);
                 }
             }
-            for base in bases {
-                if found.iter().any(|(b, _)| *b == base) {
+            for here in bases {
+                let b = &fa.bases[here.0 as usize];
+                // a pointer declared in the region lives on the device; a callee's own
+                // objects are its business
+                let Some(base) = self.planned_base(tree, t, here) else {
                     continue;
-                }
-                let b = &fa.bases[base.0 as usize];
-                // a pointer declared in the region lives on the device
-                if self.region_local(base, span) {
+                };
+                if found.iter().any(|(b, _)| *b == base) || fp.region_local(here, span) {
                     continue;
                 }
                 let declare_target = b
@@ -564,10 +579,16 @@ impl FnPlan<'_, '_> {
     fn touched_by_regions(&self, tree: &Tree) -> Vec<BaseId> {
         let mut out = Vec::new();
         for t in tree.targets() {
-            if let Some(r) = self.region_at(tree.nodes[t].span) {
-                for s in self.ua.sections(self.fi, Scope::Region(r)) {
-                    if !out.contains(&s.base) && !self.region_local(s.base, tree.nodes[t].span) {
-                        out.push(s.base);
+            let (fp, _) = self.frame(tree, t, BaseId(0));
+            if let Some(r) = fp.region_at(tree.nodes[t].span) {
+                for s in self.ua.sections(fp.fi, Scope::Region(r)) {
+                    if fp.region_local(s.base, tree.nodes[t].span) {
+                        continue;
+                    }
+                    if let Some(b) = self.planned_base(tree, t, s.base)
+                        && !out.contains(&b)
+                    {
+                        out.push(b);
                     }
                 }
             }
@@ -608,6 +629,7 @@ impl FnPlan<'_, '_> {
         let swapped = members.len() > 1;
         let mut dims: Option<Vec<DimRange>> = None;
         let mut live = false;
+        let mut member_live = Vec::new();
         for &b in members {
             let (d, _) = self.mapped_section(b, tree, guarded, range, swapped)?;
             dims = Some(match dims {
@@ -617,78 +639,279 @@ impl FnPlan<'_, '_> {
             // the host's other uses after the range
             let base = &fa.bases[b.0 as usize];
             let after = Span::new(range.hi, f.body.span.hi);
-            // a local (or, after `main`'s range, any file-scope object: nothing runs after
-            // `main` returns but exit handlers, which the unit does not register) is live
-            // only where the rest of the function may use it
+            // a local (or, after `main`'s range, any object: nothing runs after `main`
+            // returns but exit handlers, which the unit does not register) is live only
+            // where the rest of the function may use it
             let in_main = fa.name == "main" && !self.registers_exit_handlers();
             let local = matches!(
                 base.kind,
                 BaseKind::Array { global: false } | BaseKind::Pointer(Provenance::Alloc { .. })
-            ) || (in_main && matches!(base.kind, BaseKind::Array { global: true }));
-            live |= !local
-                || base.escapes.is_some()
+            ) || in_main;
+            // the other planned pointers still point where the run-time check saw them
+            let disjoint: Vec<BaseId> = planned
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    c != b
+                        && fa.bases[c.0 as usize]
+                            .root
+                            .is_some_and(|r| self.ua.invariant(self.fi, r, after).is_ok())
+                })
+                .collect();
+            // a swap group's pointers are copied among themselves in the range: that is
+            // not an escape
+            let escapes = base
+                .escapes
+                .as_ref()
+                .is_some_and(|u| !(swapped && u.span.lo >= range.lo && u.span.hi <= range.hi));
+            let this = !local
+                || escapes
                 || self
                     .ua
-                    .touches(self.fi, b, after)
+                    .touches_except(self.fi, b, after, &disjoint)
                     .map_or(true, |t| t.read || t.write);
+            member_live.push(this);
+            live |= this;
         }
         let dims = dims.ok_or("nothing to plan")?;
-        let facts = self.facts(members, tree, &dims, guarded, planned)?;
-        let needs = flow::run(tree, &facts, live);
-        if let Some((n, why)) = needs.refused {
-            return Err(format!("{why} (line {})", self.line(tree.nodes[n].span)));
-        }
+        let mut facts = self.facts(members, tree, &dims, guarded, planned)?;
+        // a host statement that only overwrites one element-exact section needs no copy
+        // from the device first, when the copy to the device after it (where it is hoisted
+        // to) moves just that section
         let touching: Vec<NodeId> = tree
             .targets()
             .into_iter()
             .filter(|&t| facts[t].read || facts[t].write)
             .collect();
+        let overwriting: Vec<NodeId> = (0..tree.nodes.len())
+            .filter(|&n| facts[n].overwrites)
+            .collect();
+        for n in overwriting {
+            let keep = members.len() == 1
+                && self.hoist(tree, n, &touching).is_ok_and(|h| {
+                    let (fp, here) = self.frame(tree, n, members[0]);
+                    let (hp, hhere) = self.frame(tree, h, members[0]);
+                    let own = here.and_then(|x| fp.host_section(x, tree.nodes[n].span, false));
+                    let at = hhere.and_then(|x| hp.host_section(x, tree.nodes[h].span, false));
+                    own.is_some() && own == at
+                });
+            facts[n].overwrites = keep;
+        }
+        let needs = flow::run(tree, &facts, live);
+        if let Some((n, why)) = needs.refused {
+            return Err(format!("{why} (line {})", self.line(tree.nodes[n].span)));
+        }
+        self.opaque_calls(members, tree, planned)?;
         let mut updates = Vec::new();
         for &n in &needs.from_before {
-            updates.push((self.hoist(tree, n, &touching)?, true));
+            let at = self.hoist(tree, n, &touching)?;
+            updates.push((at, true, self.arm_condition(tree, at, n)));
         }
-        // whether node `m` may run after node `n`: later in the text, or in a loop with it
-        let after = |n: NodeId, m: NodeId| {
-            tree.nodes[m].span.lo >= tree.nodes[n].span.hi
-                || tree
-                    .loops_around(m)
-                    .iter()
-                    .any(|l| tree.loops_around(n).contains(l))
-        };
+        let after = |n: NodeId, m: NodeId| tree.may_follow(n, m);
         for &n in &needs.host_writes {
             // a kernel sees the write, or a later copy back would overwrite it with the
             // device's older value
             let seen_later = touching.iter().any(|&t| after(n, t))
                 || needs.from_before.iter().any(|&m| m != n && after(n, m));
             if seen_later || needs.stale_at_exit {
-                updates.push((self.hoist(tree, n, &touching)?, false));
+                updates.push((self.hoist(tree, n, &touching)?, false, String::new()));
             }
         }
         updates.sort_unstable();
         updates.dedup();
-        Ok(members
-            .iter()
-            .map(|&b| Planned {
+        let alloc = if swapped {
+            self.swap_allocs(members, tree, &facts, &dims, guarded, &member_live)
+        } else {
+            vec![false]
+        };
+        let mut out = Vec::new();
+        for (i, &b) in members.iter().enumerate() {
+            let mut ups = Vec::new();
+            for (n, from, cond) in &updates {
+                let (n, from) = (*n, *from);
+                let (fp, here) = self.frame(tree, n, b);
+                let Some(here) = here else {
+                    // the function there cannot name it (so it does not touch it)
+                    continue;
+                };
+                // in a swap group, an update names the pointers the host code uses there
+                if swapped
+                    && !fp
+                        .ua
+                        .touches_except(
+                            fp.fi,
+                            here,
+                            tree.nodes[n].span,
+                            &self.here_all(tree, n, planned),
+                        )
+                        .map_or(true, |t| t.read || t.write)
+                {
+                    continue;
+                }
+                let text = fp
+                    .update_text(
+                        here,
+                        &dims,
+                        tree.nodes[n].span,
+                        from,
+                        tree.nodes[n].frame == 0,
+                    )
+                    .ok_or_else(|| {
+                        format!(
+                            "the update at line {} cannot name its section in '{}'",
+                            self.line(tree.nodes[n].span),
+                            fp.fa().name
+                        )
+                    })?;
+                ups.push((n, from, format!("{text}){cond}")));
+            }
+            out.push(Planned {
                 base: b,
                 text: self.section_text(b, &dims, false),
                 dims: dims.clone(),
-                entry_to: needs.entry_to,
-                exit_from: needs.stale_at_exit,
-                live,
-                // in a swap group, an update names the pointers the host code uses there
-                updates: updates
+                entry_to: needs.entry_to && !alloc[i],
+                // in a swap group, the pointers the host reads afterwards bring back the
+                // object they point to then; the others' objects are not looked at again
+                exit_from: needs.stale_at_exit && member_live[i],
+                live: member_live[i],
+                updates: ups,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Per member of a swap group: its object may be allocated rather than copied in. The
+    /// first node touching the group (in execution order) is a kernel outside any `if` that
+    /// writes all of the member's object and does not read it, every other node touching the
+    /// group runs inside the loops around that kernel (so if they do not run, nothing does),
+    /// and the host does not read the member after the range (if the loops never run, its
+    /// object is released unread). Every later read of that object, whichever name it goes
+    /// by then, comes after the kernel wrote it.
+    fn swap_allocs(
+        &self,
+        members: &[BaseId],
+        tree: &Tree,
+        facts: &[NodeFacts],
+        mapped: &[ompcc_access::DimRange],
+        guarded: &[Span],
+        member_live: &[bool],
+    ) -> Vec<bool> {
+        let none = vec![false; members.len()];
+        let touching = |n: NodeId| {
+            let f = &facts[n];
+            f.read || f.write || f.head_read || f.head_write
+        };
+        // (nodes are numbered in execution order; a loop's head before its body)
+        let Some(k) = (0..tree.nodes.len()).find(|&n| touching(n)) else {
+            return none;
+        };
+        if !matches!(tree.nodes[k].kind, Kind::Target)
+            || tree
+                .ancestors(k)
+                .iter()
+                .any(|&a| matches!(tree.nodes[a].kind, Kind::Branch { .. }))
+        {
+            return none;
+        }
+        let outer = tree.loops_around(k).last().copied();
+        let inside = |n: NodeId| outer.is_none_or(|l| tree.within(n, l));
+        if (0..tree.nodes.len()).any(|n| touching(n) && !inside(n) && !tree.within(k, n)) {
+            return none;
+        }
+        members
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| {
+                let (fp, Some(here)) = self.frame(tree, k, b) else {
+                    return false;
+                };
+                let Some(r) = fp.region_at(tree.nodes[k].span) else {
+                    return false;
+                };
+                let reads = self
+                    .ua
+                    .sections(fp.fi, Scope::Region(r))
                     .iter()
-                    .copied()
-                    .filter(|&(n, _)| {
-                        !swapped
-                            || self
-                                .ua
-                                .touches_except(self.fi, b, tree.nodes[n].span, planned)
-                                .map_or(true, |t| t.read || t.write)
-                    })
-                    .collect(),
+                    .any(|s| s.base == here && s.read.is_some());
+                !member_live[i] && !reads && fp.writes_all(here, r, mapped, guarded)
             })
-            .collect())
+            .collect()
+    }
+
+    /// The bases of node `n`'s function whose accesses do not count for a planned base even
+    /// where the analysis cannot tell them apart: the ones standing for the other `planned`
+    /// bases (checked disjoint at run time), and `const` arrays (a planned base whose data
+    /// a kernel writes cannot point into one, which would be undefined; and reading one
+    /// while the base is read-only needs no transfer).
+    fn here_all(&self, tree: &Tree, n: NodeId, planned: &[BaseId]) -> Vec<BaseId> {
+        let fp = self.at(tree.frames[tree.nodes[n].frame].fi);
+        planned
+            .iter()
+            .filter_map(|&b| self.frame(tree, n, b).1)
+            .chain(
+                fp.fa()
+                    .bases
+                    .iter()
+                    .filter(|x| fp.const_object(x.id))
+                    .map(|x| x.id),
+            )
+            .collect()
+    }
+
+    /// A call in the range of a function that runs device constructs and is not spliced in
+    /// (its own plan's exit `from` would copy nothing under this range's mapping, and the
+    /// flow here sees it as host code): the members cannot be planned where it touches them.
+    fn opaque_calls(
+        &self,
+        members: &[BaseId],
+        tree: &Tree,
+        planned: &[BaseId],
+    ) -> Result<(), String> {
+        for (n, node) in tree.nodes.iter().enumerate() {
+            let span = match &node.kind {
+                Kind::Leaf => node.span,
+                Kind::Loop { head, .. } => *head,
+                Kind::Branch { cond, .. } => *cond,
+                _ => continue,
+            };
+            let fp = self.at(tree.frames[node.frame].fi);
+            for c in &fp.fa().calls {
+                if c.span.lo < span.lo || c.span.hi > span.hi {
+                    continue;
+                }
+                let ompcc_access::Callee::Defined(name) = &c.callee else {
+                    continue;
+                };
+                let Some(g) = self.ua.function(name) else {
+                    continue;
+                };
+                if !self.calls.kernels.get(g).copied().unwrap_or(false) {
+                    continue;
+                }
+                for &b in members {
+                    let Some(here) = self.frame(tree, n, b).1 else {
+                        continue;
+                    };
+                    let touched = fp
+                        .ua
+                        .touches_except(fp.fi, here, c.span, &self.here_all(tree, n, planned))
+                        .map_or(true, |t| t.read || t.write);
+                    if touched {
+                        let why = self
+                            .calls
+                            .refusal(c.span)
+                            .unwrap_or("it is not called from a statement the plan can take");
+                        return Err(format!(
+                            "the call of '{name}' at line {} runs device constructs on it and is \
+                             not planned with '{}' ({why})",
+                            self.line(c.span),
+                            self.fa().name
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Per node: what it does to `b` (see [`NodeFacts`]).
@@ -703,40 +926,53 @@ impl FnPlan<'_, '_> {
         let swapped = members.len() > 1;
         let mut facts = vec![NodeFacts::default(); tree.nodes.len()];
         for &b in members {
-            let touch = |s: Span| match self.ua.touches_except(self.fi, b, s, planned) {
-                Ok(t) => (t.read, t.write),
-                Err(_) => (true, true),
-            };
             // a `const` object is never written (an unknown call may only seem to write
             // it), and copying into it would fault in read-only memory
             let read_only = self.const_object(b);
             for (n, node) in tree.nodes.iter().enumerate() {
+                let (fp, here) = self.frame(tree, n, b);
+                // a function that cannot name it does not touch it (every memory a spliced
+                // callee reaches is named by this function or is the callee's own)
+                let Some(here) = here else { continue };
+                let others = self.here_all(tree, n, planned);
+                let touch = |s: Span| match fp.ua.touches_except(fp.fi, here, s, &others) {
+                    Ok(t) => (t.read, t.write),
+                    Err(_) => (true, true),
+                };
                 let mut fx = NodeFacts::default();
                 match &node.kind {
                     Kind::Leaf => {
                         (fx.read, fx.write) = touch(node.span);
                         if (fx.read || fx.write) && !swapped {
-                            fx.covers = self
-                                .host_section(b, node.span, true)
+                            fx.covers = fp
+                                .host_section(here, node.span, true)
                                 .is_some_and(|d| contains(&d, mapped));
                         }
+                        fx.write_covers = fx.write
+                            && !swapped
+                            && fp
+                                .host_section(here, node.span, false)
+                                .is_some_and(|d| contains(&d, mapped));
+                        fx.overwrites = fx.write
+                            && !fx.read
+                            && fp.overwrites(here, node.span, guarded, &others);
                     }
                     Kind::Loop { head, .. } => (fx.head_read, fx.head_write) = touch(*head),
                     Kind::Branch { cond, .. } => (fx.head_read, fx.head_write) = touch(*cond),
                     Kind::Target => {
-                        let r = self
+                        let r = fp
                             .region_at(node.span)
                             .ok_or("a target region the analysis does not know")?;
-                        for s in self.ua.sections(self.fi, Scope::Region(r)) {
-                            let through_local = self.region_local(s.base, node.span)
-                                && self.ua.distinct(self.fi, s.base, b).is_none();
-                            if s.base == b || through_local {
+                        for s in self.ua.sections(fp.fi, Scope::Region(r)) {
+                            let through_local = fp.region_local(s.base, node.span)
+                                && self.ua.distinct(fp.fi, s.base, here).is_none();
+                            if s.base == here || through_local {
                                 fx.read |= s.read.is_some();
                                 fx.write |= s.write.is_some();
                             }
                         }
                         // a swap group's objects are valid only together
-                        fx.covers = !swapped && fx.write && self.writes_all(b, r, mapped, guarded);
+                        fx.covers = !swapped && fx.write && fp.writes_all(here, r, mapped, guarded);
                     }
                     Kind::Seq(_) => {}
                 }
@@ -750,20 +986,90 @@ impl FnPlan<'_, '_> {
                 acc.covers |= fx.covers;
                 acc.head_read |= fx.head_read;
                 acc.head_write |= fx.head_write;
+                acc.overwrites |= fx.overwrites;
+                acc.write_covers |= fx.write_covers;
             }
         }
         Ok(facts)
     }
 
+    /// ` if(c)` for an update hoisted from node `n` to the `if` statement `at` around it
+    /// (the arm holding `n` has no line of its own): the update runs where the arm runs,
+    /// when evaluating the condition once more gives the same value; else nothing.
+    fn arm_condition(&self, tree: &Tree, at: NodeId, n: NodeId) -> String {
+        let Kind::Branch {
+            arms,
+            pure: Some(c),
+            ..
+        } = &tree.nodes[at].kind
+        else {
+            return String::new();
+        };
+        let Some(arm) = arms.iter().position(|&a| tree.within(n, a)) else {
+            return String::new();
+        };
+        let Some(text) = self.text.get(c.range()) else {
+            return String::new();
+        };
+        if text.contains("//") || text.contains("/*") || text.contains('#') {
+            return String::new();
+        }
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if arm == 0 {
+            format!(" if({text})")
+        } else {
+            format!(" if(!({text}))")
+        }
+    }
+
+    /// Host statement `span` writes `b` only by element accesses of one subscript list, each
+    /// of which happens whenever the statement runs (not under a condition, not in a loop of
+    /// the statement), and no call or other base there may write it: after it, those
+    /// elements hold what it wrote.
+    fn overwrites(&self, b: BaseId, span: Span, guarded: &[Span], others: &[BaseId]) -> bool {
+        let fa = self.fa();
+        let inside = |s: Span| s.lo >= span.lo && s.hi <= span.hi;
+        if fa
+            .calls
+            .iter()
+            .any(|c| inside(c.span) && (c.unknown_globals.is_some() || !c.effects.is_empty()))
+        {
+            return false;
+        }
+        let mut subs = None;
+        for a in fa.accesses.iter().filter(|a| inside(a.span)) {
+            if a.base != b {
+                if a.kind.writes()
+                    && !others.contains(&a.base)
+                    && self.ua.distinct(self.fi, a.base, b).is_none()
+                {
+                    return false;
+                }
+                continue;
+            }
+            let enclosing = a.loops.iter().all(|l| !inside(fa.loops[l.0 as usize].span));
+            if a.kind != ompcc_access::AccessKind::Write
+                || !enclosing
+                || guarded
+                    .iter()
+                    .any(|g| a.span.lo >= g.lo && a.span.hi <= g.hi)
+                || a.subscripts.iter().any(|s| s.is_err())
+            {
+                return false;
+            }
+            match &subs {
+                None => subs = Some(a.subscripts.clone()),
+                Some(x) if *x == a.subscripts => {}
+                Some(_) => return false,
+            }
+        }
+        subs.is_some()
+    }
+
     /// The outermost statement around node `n` where a directive line may go and that holds
     /// no region touching the base.
     fn hoist(&self, tree: &Tree, n: NodeId, touching: &[NodeId]) -> Result<NodeId, String> {
-        let holds_kernel = |m: NodeId| {
-            let s = tree.nodes[m].span;
-            touching
-                .iter()
-                .any(|&t| tree.nodes[t].span.lo >= s.lo && tree.nodes[t].span.lo < s.hi)
-        };
+        let holds_kernel = |m: NodeId| touching.iter().any(|&t| tree.within(t, m));
         // out of loops (fewer transfers) but not out of an `if` (a transfer on every path)
         // unless the code under it has no line of its own
         let mut best = None;

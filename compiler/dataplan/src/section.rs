@@ -4,8 +4,8 @@
 use ompcc_access::{BaseId, BaseKind, DimRange, Scope, Section, SymExpr, UnitAccesses};
 use ompcc_diag::Span;
 
+use crate::FnPlan;
 use crate::tree::Tree;
-use crate::{FnPlan, Planned};
 
 impl FnPlan<'_, '_> {
     /// The section the range maps. A fixed-size array is mapped whole. A pointer gets the
@@ -66,8 +66,20 @@ impl FnPlan<'_, '_> {
             }
             acc.ok_or("no region touches it")?
         };
+        let fspan = self.fa().span;
         for d in &dims {
             for v in d.lo.vars().into_iter().chain(d.hi.vars()) {
+                let info = &self.typed.symbols[v];
+                // a spliced callee's section may name its own variables
+                if info.storage != ompcc_sema::Storage::Static
+                    && (info.span.lo < fspan.lo || info.span.lo >= fspan.hi)
+                {
+                    return Err(format!(
+                        "its section uses '{}', which '{}' cannot name",
+                        info.name,
+                        self.fa().name
+                    ));
+                }
                 if let Err(u) = self.ua.invariant(self.fi, v, range) {
                     return Err(format!(
                         "its section uses '{}', which does not hold one value across lines \
@@ -93,13 +105,17 @@ impl FnPlan<'_, '_> {
         tree: &Tree,
         guarded: &[Span],
     ) -> Result<Vec<DimRange>, String> {
-        let fa = self.fa();
-        let is_call = |s: Span| fa.calls.iter().any(|c| c.span == s);
-        let unsure = |s: Span| is_call(s) || guarded.iter().any(|g| s.lo >= g.lo && s.hi <= g.hi);
         let mut sure: Option<Section> = None;
         let mut other: Option<(Section, Span)> = None;
         for t in tree.targets() {
-            let Some(r) = self.region_at(tree.nodes[t].span) else {
+            let (fp, Some(b)) = self.frame(tree, t, b) else {
+                continue;
+            };
+            let fa = fp.fa();
+            let is_call = |s: Span| fa.calls.iter().any(|c| c.span == s);
+            let unsure =
+                |s: Span| is_call(s) || guarded.iter().any(|g| s.lo >= g.lo && s.hi <= g.hi);
+            let Some(r) = fp.region_at(tree.nodes[t].span) else {
                 continue;
             };
             let span = tree.nodes[t].span;
@@ -113,13 +129,13 @@ impl FnPlan<'_, '_> {
             };
             for s in self
                 .ua
-                .sections_of(self.fi, Scope::Region(r), &|s| !unsure(s))
+                .sections_of(fp.fi, Scope::Region(r), &|s| !unsure(s))
             {
                 if s.base == b {
                     add(&mut sure, &s);
                 }
             }
-            for s in self.ua.sections_of(self.fi, Scope::Region(r), &unsure) {
+            for s in self.ua.sections_of(fp.fi, Scope::Region(r), &unsure) {
                 if s.base == b {
                     let mut o = other.take().map(|(s, _)| s);
                     add(&mut o, &s);
@@ -148,17 +164,20 @@ impl FnPlan<'_, '_> {
         b: BaseId,
         tree: &Tree,
     ) -> Result<(Vec<(Span, Vec<DimRange>)>, bool), String> {
-        let base = &self.fa().bases[b.0 as usize];
-        let Some(root) = base.root else {
-            return Err("it has no variable to name it by".to_owned());
-        };
         let mut out = Vec::new();
         let mut implicit = false;
         for t in tree.targets() {
+            let (fp, Some(b)) = self.frame(tree, t, b) else {
+                continue;
+            };
+            let base = &fp.fa().bases[b.0 as usize];
+            let Some(root) = base.root else {
+                return Err("it has no variable to name it by".to_owned());
+            };
             let span = tree.nodes[t].span;
-            let touches = self.region_at(span).is_some_and(|r| {
+            let touches = fp.region_at(span).is_some_and(|r| {
                 self.ua
-                    .sections(self.fi, Scope::Region(r))
+                    .sections(fp.fi, Scope::Region(r))
                     .iter()
                     .any(|s| s.base == b)
             });
@@ -185,7 +204,7 @@ impl FnPlan<'_, '_> {
                     continue;
                 }
                 named = true;
-                let dims = self.clause_section(b, m.expr).ok_or_else(|| {
+                let dims = fp.clause_section(b, m.expr).ok_or_else(|| {
                     format!(
                         "the planner cannot follow the section '{}' of the map clause at line {}",
                         self.text.get(m.expr.span.range()).unwrap_or("?"),
@@ -352,17 +371,41 @@ impl FnPlan<'_, '_> {
     /// The section an update at host statement `node` moves: what the statement touches
     /// (writes only, for `to`), cut to the mapped section when that reads simply (the
     /// runtime moves only the present part of a section anyway), else the mapped section.
-    pub(crate) fn update_text(&self, p: &Planned, node: Span, from: bool) -> String {
-        let Some(host) = self.host_section(p.base, node, from) else {
-            return p.text.clone();
+    /// `b` is the planned base as this function names it, `mapped` the planned section; at
+    /// a spliced callee's statement (`!own`) only what the callee can name is written.
+    /// `None`: no section the function can name.
+    pub(crate) fn update_text(
+        &self,
+        b: BaseId,
+        mapped: &[DimRange],
+        node: Span,
+        from: bool,
+        own: bool,
+    ) -> Option<String> {
+        let nameable = |d: &[DimRange]| {
+            own || d.iter().all(|r| {
+                r.lo.vars()
+                    .into_iter()
+                    .chain(r.hi.vars())
+                    .all(|v| self.typed.symbols[v].storage == ompcc_sema::Storage::Static)
+            })
+        };
+        let whole = || nameable(mapped).then(|| self.section_text(b, mapped, false));
+        let Some(host) = self.host_section(b, node, from) else {
+            return whole();
         };
         // an update section must be contiguous (gcc and the OpenMP 4.5 rules): every
         // dimension after the first spans what is mapped
         let mut host = host;
-        for (h, m) in host.iter_mut().zip(&p.dims).skip(1) {
+        if !nameable(mapped) {
+            // the callee's own view of what it touches (every dimension after the first
+            // must be whole for an update: leave such sections to the caller)
+            return (host.len() == 1).then(|| self.section_text(b, &host, true));
+        }
+        for (h, m) in host.iter_mut().zip(mapped).skip(1) {
             *h = m.clone();
         }
-        let clipped = clip(&host, &p.dims);
+        let clipped = clip(&host, mapped);
         let simple = |d: &[DimRange]| {
             !d.iter()
                 .any(|r| self.ua.expr_c(&r.lo).contains('?') || self.ua.expr_c(&r.hi).contains('?'))
@@ -374,11 +417,11 @@ impl FnPlan<'_, '_> {
         } else {
             clipped
         };
-        if dims == p.dims {
-            p.text.clone()
+        Some(if dims == mapped {
+            self.section_text(b, mapped, false)
         } else {
-            self.section_text(p.base, &dims, true)
-        }
+            self.section_text(b, &dims, true)
+        })
     }
 
     /// What host code at `span` touches of `b` (reads and writes, or writes only), when known.
@@ -468,7 +511,40 @@ impl FnPlan<'_, '_> {
                         }
                         used.push(*v);
                     }
-                    _ => return false,
+                    vs => {
+                        // a linearized box (`a[i * n + j]`): with the coefficients sorted,
+                        // each is the product of the trip counts of the loops below it
+                        let mut terms = Vec::new();
+                        for v in vs {
+                            let coef = s
+                                .split_linear(&ompcc_access::Atom::Var(*v))
+                                .and_then(|(c, _)| c.as_const());
+                            let form = forms.iter().find(|c| c.var == *v);
+                            let trips = form.and_then(|c| {
+                                let len = c.hi.sub(&c.lo)?.add_const(1)?.as_const()?;
+                                (len > 0).then_some(len)
+                            });
+                            let (Some(coef), Some(trips)) = (coef, trips) else {
+                                return false;
+                            };
+                            if used.contains(v) {
+                                return false;
+                            }
+                            used.push(*v);
+                            terms.push((coef.abs(), trips));
+                        }
+                        terms.sort_unstable();
+                        let mut expect = 1i64;
+                        for (coef, trips) in terms {
+                            if coef != expect {
+                                return false;
+                            }
+                            let Some(e) = expect.checked_mul(trips) else {
+                                return false;
+                            };
+                            expect = e;
+                        }
+                    }
                 }
             }
             let one = self

@@ -18,6 +18,9 @@ pub(crate) struct Node {
     pub anchor: bool,
     pub parent: Option<NodeId>,
     pub kind: Kind,
+    /// The function whose text the node is (an index into [`Tree::frames`]; 0 is the
+    /// planned function, others are callees spliced in at their call statement).
+    pub frame: usize,
 }
 
 pub(crate) enum Kind {
@@ -33,6 +36,9 @@ pub(crate) enum Kind {
         cond: Span,
         arms: Vec<NodeId>,
         exhaustive: bool,
+        /// The condition expression, when evaluating it once more right before the `if`
+        /// gives the same value (no assignment, increment, call or volatile access).
+        pure: Option<Span>,
     },
     /// A `target` region (its whole statement).
     Target,
@@ -40,9 +46,26 @@ pub(crate) enum Kind {
     Leaf,
 }
 
-pub(crate) struct Tree {
+pub(crate) struct Tree<'t> {
     pub nodes: Vec<Node>,
     pub root: NodeId,
+    /// Per frame: the function index and which of its bases is which base of frame 0.
+    pub frames: Vec<crate::splice::FrameMap>,
+    /// Per node: the last node of its subtree (nodes are numbered in execution order).
+    last: Vec<NodeId>,
+    /// The frame the build is in.
+    cur: usize,
+    typed: &'t ompcc_sema::TypedUnit,
+}
+
+/// Where a callee's body goes into the tree: the frame of the caller, the call statement
+/// there, and the callee's body with the spans that make a statement of it not a leaf (its
+/// `target` regions and its own spliced call statements).
+pub(crate) struct Site<'b> {
+    pub parent: usize,
+    pub stmt: Span,
+    pub body: &'b Block,
+    pub spans: Vec<Span>,
 }
 
 /// Why a range cannot be planned (the message and where).
@@ -51,21 +74,38 @@ pub(crate) struct Refusal {
     pub why: String,
 }
 
-impl Tree {
-    /// The tree of `items` (consecutive items of one block); `regions` are the spans of the
-    /// function's `target` regions.
-    pub fn build(items: &[&BlockItem], span: Span, regions: &[Span]) -> Result<Tree, Refusal> {
+impl<'t> Tree<'t> {
+    /// The tree of `items` (consecutive items of one block of frame 0's function); `sites[k]`
+    /// says where frame `k`'s body goes (`sites[0]`: the spans of the function's `target`
+    /// regions and spliced call statements), `frames[k]` its bases.
+    pub fn build(
+        items: &[&BlockItem],
+        span: Span,
+        sites: &[Site<'_>],
+        frames: Vec<crate::splice::FrameMap>,
+        typed: &'t ompcc_sema::TypedUnit,
+    ) -> Result<Tree<'t>, Refusal> {
         let mut t = Tree {
+            typed,
             nodes: Vec::new(),
             root: 0,
+            frames,
+            last: Vec::new(),
+            cur: 0,
         };
         let root = t.push(span, false, None, Kind::Seq(Vec::new()));
         let mut kids = Vec::new();
         for item in items {
-            kids.push(t.item(item, root, regions)?);
+            kids.push(t.item(item, root, sites)?);
         }
         t.nodes[root].kind = Kind::Seq(kids);
         t.root = root;
+        t.last = (0..t.nodes.len()).collect();
+        for n in (0..t.nodes.len()).rev() {
+            if let Some(p) = t.nodes[n].parent {
+                t.last[p] = t.last[p].max(t.last[n]);
+            }
+        }
         Ok(t)
     }
 
@@ -75,19 +115,52 @@ impl Tree {
             anchor,
             parent,
             kind,
+            frame: self.cur,
         });
         self.nodes.len() - 1
+    }
+
+    /// A call statement whose callee is spliced in: a sequence holding the callee's body.
+    fn splice(
+        &mut self,
+        span: Span,
+        anchor: bool,
+        parent: NodeId,
+        sites: &[Site<'_>],
+    ) -> Result<Option<NodeId>, Refusal> {
+        let Some(k) = sites
+            .iter()
+            .position(|s| s.parent == self.cur && s.stmt == span)
+        else {
+            return Ok(None);
+        };
+        let n = self.push(span, anchor, Some(parent), Kind::Seq(Vec::new()));
+        let caller = self.cur;
+        self.cur = k;
+        let body = sites[k].body;
+        let b = self.push(body.span, false, Some(n), Kind::Seq(Vec::new()));
+        let mut kids = Vec::new();
+        for item in &body.items {
+            kids.push(self.item(item, b, sites)?);
+        }
+        self.nodes[b].kind = Kind::Seq(kids);
+        self.cur = caller;
+        self.nodes[n].kind = Kind::Seq(vec![b]);
+        Ok(Some(n))
     }
 
     fn item(
         &mut self,
         item: &BlockItem,
         parent: NodeId,
-        regions: &[Span],
+        sites: &[Site<'_>],
     ) -> Result<NodeId, Refusal> {
         match item {
-            BlockItem::Stmt(s) => self.stmt(s, true, parent, regions),
-            BlockItem::Decl(d) => Ok(self.push(d.span, true, Some(parent), Kind::Leaf)),
+            BlockItem::Stmt(s) => self.stmt(s, true, parent, sites),
+            BlockItem::Decl(d) => match self.splice(d.span, true, parent, sites)? {
+                Some(n) => Ok(n),
+                None => Ok(self.push(d.span, true, Some(parent), Kind::Leaf)),
+            },
             BlockItem::Pragma(p) => Ok(self.push(p.span, true, Some(parent), Kind::Leaf)),
             BlockItem::LocalLabels(s, _) => Ok(self.push(*s, true, Some(parent), Kind::Leaf)),
         }
@@ -98,8 +171,12 @@ impl Tree {
         s: &Stmt,
         anchor: bool,
         parent: NodeId,
-        regions: &[Span],
+        sites: &[Site<'_>],
     ) -> Result<NodeId, Refusal> {
+        if let Some(n) = self.splice(s.span, anchor, parent, sites)? {
+            return Ok(n);
+        }
+        let regions = &sites[self.cur].spans;
         // host-only statements are leaves, except an `if`: an update its arm needs goes
         // inside the arm rather than before the `if`, where it would run on every path
         if !regions
@@ -120,21 +197,22 @@ impl Tree {
                 let n = self.push(s.span, anchor, Some(parent), Kind::Seq(Vec::new()));
                 let mut kids = Vec::new();
                 for item in &b.items {
-                    kids.push(self.item(item, n, regions)?);
+                    kids.push(self.item(item, n, sites)?);
                 }
                 self.nodes[n].kind = Kind::Seq(kids);
                 Ok(n)
             }
             StmtKind::For(_, _, _, body) | StmtKind::While(_, body) => {
                 let head = Span::new(s.span.lo, body.span.lo);
-                self.looped(s, anchor, parent, head, body, regions)
+                self.looped(s, anchor, parent, head, body, sites)
             }
             StmtKind::DoWhile(body, _) => {
                 let head = Span::new(body.span.hi, s.span.hi);
-                self.looped(s, anchor, parent, head, body, regions)
+                self.looped(s, anchor, parent, head, body, sites)
             }
-            StmtKind::If(_, then, els) => {
+            StmtKind::If(c, then, els) => {
                 let cond = Span::new(s.span.lo, then.span.lo);
+                let pure = pure(c, self.typed).then_some(c.span);
                 let n = self.push(
                     s.span,
                     anchor,
@@ -143,11 +221,12 @@ impl Tree {
                         cond,
                         arms: Vec::new(),
                         exhaustive: els.is_some(),
+                        pure,
                     },
                 );
-                let mut arms = vec![self.stmt(then, false, n, regions)?];
+                let mut arms = vec![self.stmt(then, false, n, sites)?];
                 if let Some(e) = els {
-                    arms.push(self.stmt(e, false, n, regions)?);
+                    arms.push(self.stmt(e, false, n, sites)?);
                 }
                 if let Kind::Branch { arms: a, .. } = &mut self.nodes[n].kind {
                     *a = arms;
@@ -173,10 +252,10 @@ impl Tree {
         parent: NodeId,
         head: Span,
         body: &Stmt,
-        regions: &[Span],
+        sites: &[Site<'_>],
     ) -> Result<NodeId, Refusal> {
         let n = self.push(s.span, anchor, Some(parent), Kind::Leaf);
-        let b = self.stmt(body, false, n, regions)?;
+        let b = self.stmt(body, false, n, sites)?;
         self.nodes[n].kind = Kind::Loop { head, body: b };
         Ok(n)
     }
@@ -201,7 +280,22 @@ impl Tree {
             .collect()
     }
 
-    /// Every node of a kind, in source order.
+    /// Node `m` is `n` or inside it.
+    pub fn within(&self, m: NodeId, n: NodeId) -> bool {
+        m >= n && m <= self.last[n]
+    }
+
+    /// Whether node `m` may run after node `n`: later in execution order, or in a loop with
+    /// it (across spliced callees, text order says nothing).
+    pub fn may_follow(&self, n: NodeId, m: NodeId) -> bool {
+        m > self.last[n]
+            || self
+                .loops_around(m)
+                .iter()
+                .any(|l| self.loops_around(n).contains(l))
+    }
+
+    /// Every `target` node, in execution order.
     pub fn targets(&self) -> Vec<NodeId> {
         (0..self.nodes.len())
             .filter(|&n| matches!(self.nodes[n].kind, Kind::Target))
@@ -382,4 +476,35 @@ fn jumps_out_switch(s: &Stmt, depth: u32) -> bool {
         }
         _ => jumps_out(s, depth + 1),
     }
+}
+
+/// An expression whose evaluation has no effect and gives the same value again: no
+/// assignment, increment, call, comma, statement expression or `volatile` access.
+fn pure(e: &ompcc_syntax::ast::Expr, typed: &ompcc_sema::TypedUnit) -> bool {
+    use ompcc_syntax::ast::UnaryOp;
+    let mut ok = true;
+    ompcc_omp::walk::expr(e, &mut |n| {
+        if let ompcc_omp::walk::Node::Expr(x) = n {
+            ok &= typed
+                .expr(x.id)
+                .is_some_and(|i| !i.ty.quals.contains(ompcc_sema::types::Quals::VOLATILE));
+            match &x.kind {
+                ExprKind::Ident(_)
+                | ExprKind::Int { .. }
+                | ExprKind::Paren(_)
+                | ExprKind::Binary(..)
+                | ExprKind::Index(..)
+                | ExprKind::Cast(..)
+                | ExprKind::Cond(..) => {}
+                ExprKind::Unary(op, _) => {
+                    ok &= !matches!(
+                        op,
+                        UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec
+                    )
+                }
+                _ => ok = false,
+            }
+        }
+    });
+    ok
 }
