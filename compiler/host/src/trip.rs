@@ -5,7 +5,8 @@
 //! Only canonical loops (OpenMP 5.2 4.4.1) whose bounds and step are free of side effects
 //! (no calls, assignments, increments, comma or statement expressions) and, in a collapsed
 //! nest, do not use an outer loop's variable, get a count; any other nest gets none (`0`:
-//! unknown), so evaluating the count can never change what the program does.
+//! unknown), so evaluating the count can never change what the program does. A region whose
+//! grid mapping shares an inner loop among a group of lanes counts `lanes` per iteration.
 
 use crate::{Writer, strip_parens};
 use ompcc_omp::TargetRegion;
@@ -18,7 +19,13 @@ impl Writer<'_> {
     /// or `0u` when it has none or it cannot be computed safely.
     pub(crate) fn iterations_hint(&self, r: &TargetRegion<'_>) -> String {
         let src = |e: &Expr| self.src(e);
-        match nest_trips(self.typed, r, &src) {
+        // a warp-cooperative inner loop takes a group of lanes per iteration
+        let lanes = r.grid.as_ref().and_then(|g| g.cooperative).map(|c| c.lanes);
+        let trips = nest_trips(self.typed, r, &src).map(|mut t| {
+            t.extend(lanes.map(|l| l.to_string()));
+            t
+        });
+        match trips {
             // One loop: its count is a nonnegative long long; a nest multiplies in 128 bits.
             Some(trips) if trips.len() == 1 => format!(
                 "({{ long long __t = {}; (unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }})",

@@ -44,6 +44,7 @@
 //! to sema's symbols by `SymbolId`; names are the list items as written.
 
 mod analyze;
+mod coop;
 mod generic;
 mod grid;
 mod mapcheck;

@@ -89,6 +89,27 @@ pub struct GridMapping<'a> {
     /// current iteration of that loop gives. `loop_nest.outer` stays the directive's loop
     /// (the host cannot evaluate these bounds before the region).
     pub box_over: Option<SymbolId>,
+    /// A warp-cooperative inner loop: each iteration of `threaded` goes to a group of lanes
+    /// that share this reduction loop of its body.
+    pub cooperative: Option<Cooperative<'a>>,
+}
+
+/// A reduction loop in the body of the threaded loop that a group of `lanes` lanes shares
+/// (`map_grids`, issue 16 item 4): the statements before it run on every lane (they only
+/// declare locals), lane `l` runs the loop's iterations `l, l + lanes, ...` into its own
+/// partial value of `var` (started at `op`'s identity), the partials are combined by warp
+/// shuffles into the value `var` had before the loop, and lane 0 alone runs the statements
+/// after it. The host launches `lanes` threads per iteration of `threaded`.
+#[derive(Debug, Clone, Copy)]
+pub struct Cooperative<'a> {
+    /// The `for` statement the lanes share: an item of the body's compound statement.
+    pub inner: &'a Stmt,
+    /// Lanes per group: a power of two from 4 to 32 (a group never spans warps).
+    pub lanes: u32,
+    /// The reduction variable: a local declared before `inner` in the body.
+    pub var: SymbolId,
+    /// Its operator.
+    pub op: ReductionOp,
 }
 
 /// The loop nest a region's threads share.

@@ -1,0 +1,332 @@
+//! Warp-cooperative inner loops (issue 16 item 4, DESIGN.md section 11): when each iteration
+//! of the threaded loop runs a reduction loop whose accesses are coalesced in its own
+//! variable but not in the threaded one (a row's dot product with a thread per row), a group
+//! of lanes takes each iteration: the lanes stride the inner loop (consecutive lanes on
+//! consecutive elements), their partial values are combined by shuffles, and lane 0 runs the
+//! rest of the iteration ([`crate::Cooperative`]).
+//!
+//! Legal only when proven: the threaded loop's body is `{ declarations; for (...) ...;
+//! statements }` whose declarations have no side effects (every lane runs them) and declare
+//! the reduction variable; the inner loop is canonical, does not exit early, writes no
+//! memory, calls nothing, contains no OpenMP directive, and writes no scalar declared outside
+//! it but the reduction variable, whose every occurrence in it is an update with one
+//! operator (`+ - * & | ^`). Reordering the updates must not change the result: an integer
+//! computation (wrapping, so associative), or a floating-point one under
+//! `-C warp-coop=reassoc`, which accepts other rounding. The lanes per group come from the
+//! inner trip count when it is a constant (the next power of two, 4 to 32), else 32.
+
+use ompcc_access::{LoopId, ReductionTarget};
+use ompcc_sema::SymbolId;
+use ompcc_syntax::ast::{
+    BlockItem, DeclarationKind, ExprKind, ForInit, Initializer, ReductionOp, Stmt, StmtKind,
+    UnaryOp,
+};
+
+use crate::grid::{Cx, Decision};
+use crate::plan::{Cooperative, GridMapping, TargetRegion};
+use crate::walk::{self, Node};
+
+impl<'a> Cx<'_, 'a> {
+    /// The cooperative mapping of `r`'s one-loop nest, a missed remark naming the fact that
+    /// is missing when the inner loop would be coalesced but cannot be shared, or `Keep`.
+    pub(crate) fn decide_cooperative(&self, r: &TargetRegion<'a>, reassoc: bool) -> Decision<'a> {
+        let Some(ln) = r.loop_nest else {
+            return Decision::Keep;
+        };
+        let outer = ln.outer;
+        let Some(oid) = self.loop_id(outer) else {
+            return Decision::Keep;
+        };
+        let StmtKind::For(_, _, _, body) = &outer.kind else {
+            return Decision::Keep;
+        };
+        let StmtKind::Compound(block) = &body.kind else {
+            return Decision::Keep;
+        };
+        // the inner loop: the first `for` item of the body (a perfect nest is the swap's)
+        let Some(at) = block
+            .items
+            .iter()
+            .position(|it| matches!(it, BlockItem::Stmt(s) if matches!(s.kind, StmtKind::For(..))))
+        else {
+            return Decision::Keep;
+        };
+        let BlockItem::Stmt(inner) = &block.items[at] else {
+            return Decision::Keep;
+        };
+        let Some(iid) = self.loop_id(inner) else {
+            return Decision::Keep;
+        };
+        let f = &self.ua.functions[self.fi];
+        let accesses: Vec<(usize, u64)> = f
+            .accesses
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.loops.contains(&iid))
+            .map(|(k, a)| {
+                let deeper = a
+                    .loops
+                    .iter()
+                    .position(|l| *l == iid)
+                    .map_or(0, |p| a.loops.len() - p - 1);
+                (k, 8u64.saturating_pow(deeper as u32))
+            })
+            .collect();
+        let (s_outer, s_inner) = (self.score(&accesses, oid), self.score(&accesses, iid));
+        if s_inner <= s_outer {
+            return Decision::Keep;
+        }
+        let from = self.var_name(oid);
+        let to = self.var_name(iid);
+        let missed = |why: String| {
+            Decision::Missed(
+                ln.directive.span,
+                format!(
+                    "loop '{to}' (line {}) has unit or zero stride for more bytes than the distributed loop '{from}' ({s_inner} vs {s_outer} per iteration), but its iterations were not shared by a group of lanes: {why}",
+                    self.line(inner.span)
+                ),
+            )
+        };
+        if let Err(why) = self.directive_allows(r, ln.directive, outer) {
+            return missed(why);
+        }
+        let (var, op, lanes) = match self.cooperative_legal(block.items.as_slice(), at, inner, iid, reassoc) {
+            Ok(x) => x,
+            Err(why) => return missed(why),
+        };
+        let before = self.strides_text(&accesses, oid);
+        let after = self.strides_text(&accesses, iid);
+        Decision::Swap {
+            mapping: GridMapping {
+                threaded: outer,
+                sequential: Vec::new(),
+                body,
+                box_over: None,
+                cooperative: Some(Cooperative {
+                    inner,
+                    lanes,
+                    var,
+                    op,
+                }),
+            },
+            message: format!(
+                "warp-cooperative inner loop: {lanes} lanes share each iteration of '{from}' (line {}) in loop '{to}' (line {}), their partial '{}' values ('{}' reduction) combined by shuffles and lane 0 running the rest of the iteration; unit or zero stride bytes per iteration {s_outer} -> {s_inner}; strides in '{from}': {before}; in '{to}' (across lanes): {after}",
+                self.line(outer.span),
+                self.line(inner.span),
+                self.ua.unit.symbols[var].name,
+                op_text(op),
+            ),
+        }
+    }
+
+    /// The reduction variable, its operator and the lanes per group, or the missing fact.
+    fn cooperative_legal(
+        &self,
+        items: &'a [BlockItem],
+        at: usize,
+        inner: &'a Stmt,
+        iid: LoopId,
+        reassoc: bool,
+    ) -> Result<(SymbolId, ReductionOp, u32), String> {
+        let typed = self.ua.unit;
+        let f = &self.ua.functions[self.fi];
+        let lp = &f.loops[iid.0 as usize];
+        let name = self.var_name(iid);
+        let canon = lp
+            .form
+            .as_ref()
+            .map_err(|u| format!("loop '{name}': {}", u.reason.message()))?;
+        if lp.early_exit {
+            return Err(format!("loop '{name}' may exit early (break, goto or return)"));
+        }
+        if !matches!(&inner.kind, StmtKind::For(ForInit::Decl(_), ..)) {
+            return Err(format!(
+                "the variable of loop '{name}' is not declared in its 'for'"
+            ));
+        }
+        // what every lane runs before the loop: declarations without side effects
+        let mut declared = Vec::new();
+        for it in &items[..at] {
+            let BlockItem::Decl(d) = it else {
+                return Err(format!(
+                    "a statement before loop '{name}' in the distributed loop's body (only declarations run on every lane)"
+                ));
+            };
+            let DeclarationKind::Vars { declarators, .. } = &d.kind else {
+                continue;
+            };
+            for id in declarators {
+                let Some(s) = typed.decl_symbols.get(id.declarator.id.0 as usize).copied().flatten() else {
+                    continue;
+                };
+                // (an array could be a VLA, whose stack only lane 0 would free)
+                if !typed.types.is_scalar(typed.symbols[s].ty) {
+                    return Err(format!(
+                        "'{}', declared before loop '{name}', is not a scalar",
+                        typed.symbols[s].name
+                    ));
+                }
+                declared.push(s);
+                let pure = match &id.init {
+                    None => true,
+                    Some(Initializer::Expr(e)) => {
+                        let mut pure = true;
+                        walk::expr(e, &mut |n| {
+                            if let Node::Expr(x) = n
+                                && matches!(
+                                    x.kind,
+                                    ExprKind::Assign(..)
+                                        | ExprKind::Call(..)
+                                        | ExprKind::Unary(
+                                            UnaryOp::PreInc
+                                                | UnaryOp::PostInc
+                                                | UnaryOp::PreDec
+                                                | UnaryOp::PostDec,
+                                            _
+                                        )
+                                        | ExprKind::StmtExpr(..)
+                                )
+                            {
+                                pure = false;
+                            }
+                        });
+                        pure
+                    }
+                    Some(_) => false,
+                };
+                if !pure {
+                    return Err(format!(
+                        "a declaration before loop '{name}' has side effects or an initializer list (every lane runs it)"
+                    ));
+                }
+            }
+        }
+        if let Some(a) = f
+            .accesses
+            .iter()
+            .find(|a| a.loops.contains(&iid) && a.kind.writes())
+        {
+            return Err(format!(
+                "loop '{name}' writes memory ('{}', line {})",
+                self.access_text(a),
+                self.line(a.span)
+            ));
+        }
+        if let Some(c) = f.calls.iter().find(|c| c.loops.contains(&iid)) {
+            return Err(format!(
+                "loop '{name}' calls '{}' (line {})",
+                c.name,
+                self.line(c.span)
+            ));
+        }
+        let mut directive = None;
+        walk::stmt(inner, &mut |n| {
+            if let Node::Directive(d) = n {
+                directive.get_or_insert(d.span);
+            }
+        });
+        if let Some(s) = directive {
+            return Err(format!(
+                "loop '{name}' contains an OpenMP directive (line {})",
+                self.line(s)
+            ));
+        }
+        let reds = self.ua.reductions(self.fi, iid);
+        let mut var = None;
+        for &v in &lp.scalars_written {
+            let red = reds.iter().find(|r| r.target == ReductionTarget::Scalar(v));
+            match red {
+                Some(r) if declared.contains(&v) && var.is_none() => var = Some((v, r.op)),
+                Some(_) if var.is_some() => {
+                    return Err(format!(
+                        "loop '{name}' reduces into more than one variable"
+                    ));
+                }
+                _ => {
+                    return Err(format!(
+                        "loop '{name}' writes '{}', which is not a reduction variable declared in the distributed loop's body",
+                        typed.symbols[v].name
+                    ));
+                }
+            }
+        }
+        let Some((var, op)) = var else {
+            return Err(format!("loop '{name}' reduces into no variable"));
+        };
+        let op = match op {
+            "+" => ReductionOp::Add,
+            "*" => ReductionOp::Mul,
+            "&" => ReductionOp::BitAnd,
+            "|" => ReductionOp::BitOr,
+            "^" => ReductionOp::BitXor,
+            other => return Err(format!("loop '{name}' reduces by '{other}'")),
+        };
+        let vname = &typed.symbols[var].name;
+        let vty = typed.symbols[var].ty;
+        if typed.types.is_floating(vty) {
+            if !reassoc {
+                return Err(format!(
+                    "'{vname}' is a floating-point '{}' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc)",
+                    op_text(op)
+                ));
+            }
+        } else if !typed.types.is_integer(vty) || !self.integer_updates(inner, var) {
+            return Err(format!(
+                "an update of '{vname}' is not computed in an integer type"
+            ));
+        }
+        let lanes = match (canon.lo.as_const(), canon.hi.as_const()) {
+            (Some(lo), Some(hi)) => {
+                let trips = (hi - lo) / canon.step.abs() + 1;
+                if trips < 4 {
+                    return Err(format!(
+                        "loop '{name}' runs {} iterations, too few to share",
+                        trips.max(0)
+                    ));
+                }
+                (trips as u64).next_power_of_two().min(32) as u32
+            }
+            _ => 32,
+        };
+        Ok((var, op, lanes))
+    }
+
+    /// Every update of `var` in `inner` is computed in an integer type (so the lanes' order
+    /// of the updates gives the same wrapped result).
+    fn integer_updates(&self, inner: &Stmt, var: SymbolId) -> bool {
+        let typed = self.ua.unit;
+        let is_var = |e: &ompcc_syntax::ast::Expr| {
+            typed.ident_symbols.get(&crate::analyze::strip_parens(e).id) == Some(&var)
+        };
+        let mut ok = true;
+        walk::stmt(inner, &mut |n| {
+            let Node::Expr(e) = n else { return };
+            let ty = match &e.kind {
+                ExprKind::Assign(Some(_), l, _) if is_var(l) => typed.compound_types.get(&e.id).copied(),
+                ExprKind::Assign(None, l, r) if is_var(l) => {
+                    typed.exprs.get(r.id.0 as usize).and_then(|i| i.as_ref()).map(|i| i.ty)
+                }
+                _ => return,
+            };
+            if !ty.is_some_and(|t| typed.types.is_integer(t)) {
+                ok = false;
+            }
+        });
+        ok
+    }
+}
+
+/// The operator as C text.
+fn op_text(op: ReductionOp) -> &'static str {
+    match op {
+        ReductionOp::Add | ReductionOp::Sub => "+",
+        ReductionOp::Mul => "*",
+        ReductionOp::BitAnd => "&",
+        ReductionOp::BitOr => "|",
+        ReductionOp::BitXor => "^",
+        ReductionOp::LogAnd => "&&",
+        ReductionOp::LogOr => "||",
+        ReductionOp::Min => "min",
+        ReductionOp::Max => "max",
+    }
+}
