@@ -18,7 +18,7 @@
 use ompcc_access::{LoopId, ReductionTarget};
 use ompcc_sema::SymbolId;
 use ompcc_syntax::ast::{
-    BlockItem, DeclarationKind, ExprKind, ForInit, Initializer, ReductionOp, Stmt, StmtKind,
+    BinaryOp, BlockItem, DeclarationKind, ExprKind, ForInit, Initializer, ReductionOp, Stmt, StmtKind,
     UnaryOp,
 };
 
@@ -72,12 +72,33 @@ impl<'a> Cx<'_, 'a> {
                 (k, 8u64.saturating_pow(deeper as u32))
             })
             .collect();
-        let (s_outer, s_inner) = (self.score(&accesses, oid), self.score(&accesses, iid));
+        // a loop whose bounds read memory (a CSR row) has no affine form: its variable's
+        // unit-stride subscripts are found in the source
+        let plain = if f.loops[iid.0 as usize].form.is_err() {
+            self.unit_subscripts(inner)
+        } else {
+            Vec::new()
+        };
+        let plain_bytes: u64 = plain
+            .iter()
+            .map(|&k| {
+                f.bases[f.accesses[k].base.0 as usize]
+                    .elem_size
+                    .unwrap_or(0)
+            })
+            .sum();
+        let (s_outer, s_inner) = (
+            self.score(&accesses, oid),
+            self.score(&accesses, iid) + plain_bytes,
+        );
         if s_inner <= s_outer {
             return Decision::Keep;
         }
         let from = self.var_name(oid);
-        let to = self.var_name(iid);
+        let to = match crate::loop_var(self.ua.unit, inner) {
+            Some(v) => self.ua.unit.symbols[v].name.clone(),
+            None => self.var_name(iid),
+        };
         let missed = |why: String| {
             Decision::Missed(
                 ln.directive.span,
@@ -95,7 +116,18 @@ impl<'a> Cx<'_, 'a> {
             Err(why) => return missed(why),
         };
         let before = self.strides_text(&accesses, oid);
-        let after = self.strides_text(&accesses, iid);
+        let after = if plain.is_empty() {
+            self.strides_text(&accesses, iid)
+        } else {
+            let mut seen: Vec<String> = Vec::new();
+            for &k in &plain {
+                let t = format!("{}[{to}] 1", f.bases[f.accesses[k].base.0 as usize].name);
+                if !seen.contains(&t) {
+                    seen.push(t);
+                }
+            }
+            seen.join(", ")
+        };
         Decision::Swap {
             mapping: GridMapping {
                 threaded: outer,
@@ -131,11 +163,10 @@ impl<'a> Cx<'_, 'a> {
         let typed = self.ua.unit;
         let f = &self.ua.functions[self.fi];
         let lp = &f.loops[iid.0 as usize];
-        let name = self.var_name(iid);
-        let canon = lp
-            .form
-            .as_ref()
-            .map_err(|u| format!("loop '{name}': {}", u.reason.message()))?;
+        let name = match crate::loop_var(typed, inner) {
+            Some(v) => typed.symbols[v].name.clone(),
+            None => self.var_name(iid),
+        };
         if lp.early_exit {
             return Err(format!("loop '{name}' may exit early (break, goto or return)"));
         }
@@ -275,9 +306,19 @@ impl<'a> Cx<'_, 'a> {
                 "an update of '{vname}' is not computed in an integer type"
             ));
         }
-        let lanes = match (canon.lo.as_const(), canon.hi.as_const()) {
-            (Some(lo), Some(hi)) => {
-                let trips = (hi - lo) / canon.step.abs() + 1;
+        let canon = match &lp.form {
+            Ok(c) => Some(c),
+            Err(u) => {
+                // evaluated once by the lanes instead of before each iteration: the same
+                // values when the loop changes nothing its bounds read
+                self.plain_bounds(inner, var)
+                    .map_err(|why| format!("loop '{name}': {} ({why})", u.reason.message()))?;
+                None
+            }
+        };
+        let lanes = match canon.map(|c| (c.lo.as_const(), c.hi.as_const(), c.step)) {
+            Some((Some(lo), Some(hi), step)) => {
+                let trips = (hi - lo) / step.abs() + 1;
                 if trips < 4 {
                     return Err(format!(
                         "loop '{name}' runs {} iterations, too few to share",
@@ -289,6 +330,124 @@ impl<'a> Cx<'_, 'a> {
             _ => 32,
         };
         Ok((var, op, lanes))
+    }
+
+    /// The accesses of `inner`'s body whose subscript is its variable (plus or minus a
+    /// constant), by index into the function's accesses.
+    fn unit_subscripts(&self, inner: &'a Stmt) -> Vec<usize> {
+        let typed = self.ua.unit;
+        let f = &self.ua.functions[self.fi];
+        let Some(k) = crate::loop_var(typed, inner) else {
+            return Vec::new();
+        };
+        let StmtKind::For(_, _, _, body) = &inner.kind else {
+            return Vec::new();
+        };
+        let is_k = |e: &ompcc_syntax::ast::Expr| {
+            let e = crate::analyze::strip_parens(e);
+            matches!(e.kind, ExprKind::Ident(_)) && typed.ident_symbols.get(&e.id) == Some(&k)
+        };
+        let mut spans = Vec::new();
+        walk::stmt(body, &mut |n| {
+            if let Node::Expr(e) = n
+                && let ExprKind::Index(_, sub) = &e.kind
+            {
+                let sub = crate::analyze::strip_parens(sub);
+                let unit = is_k(sub)
+                    || matches!(&sub.kind, ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, b)
+                        if is_k(a) && matches!(crate::analyze::strip_parens(b).kind, ExprKind::Int { .. }));
+                if unit {
+                    spans.push(e.span);
+                }
+            }
+        });
+        f.accesses
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| spans.contains(&a.span) && a.subscripts.iter().any(|s| s.is_err()))
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// `inner` is `for (int k = lo; k < hi; k++)` (or `<=`, `>`, `>=`, `--`) with `lo` and
+    /// `hi` free of side effects and of variables the loop writes (`k`, `red`), and the body
+    /// does not write `k`. (The caller has checked that the loop writes no memory.)
+    fn plain_bounds(&self, inner: &'a Stmt, red: SymbolId) -> Result<(), String> {
+        let typed = self.ua.unit;
+        let StmtKind::For(ForInit::Decl(d), Some(cond), Some(step), body) = &inner.kind else {
+            return Err("not 'for (int k = lo; k < hi; k++)'".into());
+        };
+        let Some(k) = crate::loop_var(typed, inner) else {
+            return Err("no loop variable".into());
+        };
+        if !typed.types.is_integer(typed.symbols[k].ty) {
+            return Err("a non-integer loop variable".into());
+        }
+        let is_k = |e: &ompcc_syntax::ast::Expr| {
+            let e = crate::analyze::strip_parens(e);
+            matches!(e.kind, ExprKind::Ident(_)) && typed.ident_symbols.get(&e.id) == Some(&k)
+        };
+        let DeclarationKind::Vars { declarators, .. } = &d.kind else {
+            return Err("no initial value".into());
+        };
+        let Some(Initializer::Expr(lo)) = declarators.first().and_then(|i| i.init.as_ref())
+        else {
+            return Err("no initial value".into());
+        };
+        let hi = match &crate::analyze::strip_parens(cond).kind {
+            ExprKind::Binary(
+                BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge,
+                a,
+                b,
+            ) if is_k(a) => &**b,
+            _ => return Err("the condition is not 'k < bound'".into()),
+        };
+        if !matches!(&crate::analyze::strip_parens(step).kind,
+            ExprKind::Unary(UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec, x) if is_k(x))
+        {
+            return Err("the increment is not 'k++' or 'k--'".into());
+        }
+        for e in [&**lo, hi] {
+            let mut ok = true;
+            walk::expr(e, &mut |n| {
+                if let Node::Expr(x) = n {
+                    let side = matches!(
+                        x.kind,
+                        ExprKind::Assign(..)
+                            | ExprKind::Call(..)
+                            | ExprKind::StmtExpr(..)
+                            | ExprKind::Unary(
+                                UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
+                                _
+                            )
+                    );
+                    let var = typed.ident_symbols.get(&x.id);
+                    if side || var == Some(&k) || var == Some(&red) {
+                        ok = false;
+                    }
+                }
+            });
+            if !ok {
+                return Err("a bound has side effects or uses a variable the loop writes".into());
+            }
+        }
+        let mut writes_k = false;
+        walk::stmt(body, &mut |n| {
+            if let Node::Expr(x) = n {
+                match &x.kind {
+                    ExprKind::Assign(_, l, _) if is_k(l) => writes_k = true,
+                    ExprKind::Unary(
+                        UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec | UnaryOp::AddrOf,
+                        v,
+                    ) if is_k(v) => writes_k = true,
+                    _ => {}
+                }
+            }
+        });
+        if writes_k {
+            return Err("the body writes the loop variable".into());
+        }
+        Ok(())
     }
 
     /// Every update of `var` in `inner` is computed in an integer type (so the lanes' order
