@@ -40,8 +40,7 @@ struct Args {
     keep: Option<PathBuf>,
 }
 
-const USAGE: &str =
-    "usage: coalesce [--ompcc PATH] [--out FILE] [--only a,b] [--off-flag FLAGS] [--ompcc-flags FLAGS] [--keep DIR]";
+const USAGE: &str = "usage: coalesce [--ompcc PATH] [--out FILE] [--only a,b] [--off-flag FLAGS] [--ompcc-flags FLAGS] [--keep DIR]";
 
 fn parse_args() -> Result<Args, String> {
     use lexopt::prelude::*;

@@ -2,7 +2,8 @@
  * the row, which ompcc -O2 gives to a group of lanes: integer dot products of rows, a value
  * before the loop, '-=', '^', '*', a short constant row picking 8 lanes, continue in the inner
  * loop and in the rest of the body, a directive reduction around it, a 'parallel for' region
- * with a thread_limit narrower than a warp, more rows than threads. coalesce_coop_no.c has the
+ * with a thread_limit narrower than a warp, more rows than threads, 'teams distribute' with a
+ * nested 'parallel for reduction', a 'simd reduction' inner loop. coalesce_coop_no.c has the
  * rows where it must not fire. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@ int main(void)
     long *y = malloc(sizeof(long) * n);
     int *z = malloc(sizeof(int) * n);
     unsigned *u = malloc(sizeof(unsigned) * n);
+    float *f = malloc(sizeof(float) * n);
+    double *g = malloc(sizeof(double) * n);
     for (int i = 0; i < n * m; i++)
         a[i] = (i * 7) % 31 - 11;
     for (int j = 0; j < m; j++)
@@ -81,11 +84,32 @@ int main(void)
         }
         printf("few: y[0]=%ld y[67]=%ld\n", y[0], y[67]);
 
+        /* 'teams distribute' with a nested 'parallel for reduction' (float sums of small
+         * integers: exact in any order), and a 'simd reduction' inside 'parallel for' */
+#pragma omp target teams distribute map(from : f[0:n])
+        for (int i = 0; i < n; i++) {
+            float s = 0.5f;
+#pragma omp parallel for reduction(+ : s)
+            for (int j = 0; j < m; j++)
+                s += (float)a[i * m + j] * x[j];
+            f[i] = s;
+        }
+#pragma omp target teams distribute parallel for map(from : g[0:n])
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+#pragma omp simd reduction(+ : s)
+            for (int j = 0; j < m; j++)
+                s += a[i * m + j] - 0.25;
+            g[i] = s;
+        }
+        printf("nested: f[0]=%.2f f[69]=%.2f g[1]=%.2f g[50]=%.2f\n", f[0], f[69], g[1], g[50]);
     }
     free(a);
     free(x);
     free(y);
     free(z);
     free(u);
+    free(f);
+    free(g);
     return 0;
 }

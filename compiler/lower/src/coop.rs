@@ -82,7 +82,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// The threaded loop's `body` (a compound statement) with its inner loop shared by the
     /// lanes of `grp` (module header).
-    pub(crate) fn cooperative_body(&mut self, body: &'a Stmt, coop: Cooperative<'a>, grp: LaneGroup) {
+    pub(crate) fn cooperative_body(
+        &mut self,
+        body: &'a Stmt,
+        coop: Cooperative<'a>,
+        grp: LaneGroup,
+    ) {
         let StmtKind::Compound(blk) = &body.kind else {
             self.unsupported(
                 "internal compiler error: a cooperative loop's body is not a block (lower::cooperative_body)",
@@ -93,7 +98,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let Some(at) = blk
             .items
             .iter()
-            .position(|it| matches!(it, BlockItem::Stmt(s) if std::ptr::eq(s, coop.inner)))
+            .position(|it| matches!(it, BlockItem::Stmt(s) if std::ptr::eq(s, coop.item)))
         else {
             self.unsupported(
                 "internal compiler error: a cooperative loop is not in its body (lower::cooperative_body)",

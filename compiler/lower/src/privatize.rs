@@ -715,7 +715,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// `a op b` in a class of 32 or 64 bits.
-    pub(crate) fn combine_work(&mut self, op: ReductionOp, cls: Scalar, a: Value, b: Value) -> Value {
+    pub(crate) fn combine_work(
+        &mut self,
+        op: ReductionOp,
+        cls: Scalar,
+        a: Value,
+        b: Value,
+    ) -> Value {
         use ReductionOp as R;
         let float = matches!(cls, Scalar::Float(_));
         let signed = cls.is_signed();

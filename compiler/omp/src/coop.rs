@@ -18,8 +18,8 @@
 use ompcc_access::{LoopId, ReductionTarget};
 use ompcc_sema::SymbolId;
 use ompcc_syntax::ast::{
-    BinaryOp, BlockItem, DeclarationKind, ExprKind, ForInit, Initializer, ReductionOp, Stmt, StmtKind,
-    UnaryOp,
+    BinaryOp, BlockItem, DeclarationKind, ExprKind, ForInit, Initializer, OmpClauseKind,
+    OmpClauseName, OmpDirective, ReductionOp, Stmt, StmtKind, UnaryOp,
 };
 
 use crate::grid::{Cx, Decision};
@@ -43,15 +43,18 @@ impl<'a> Cx<'_, 'a> {
         let StmtKind::Compound(block) = &body.kind else {
             return Decision::Keep;
         };
-        // the inner loop: the first `for` item of the body (a perfect nest is the swap's)
-        let Some(at) = block
-            .items
-            .iter()
-            .position(|it| matches!(it, BlockItem::Stmt(s) if matches!(s.kind, StmtKind::For(..))))
+        // the inner loop: the first `for` item of the body (a perfect nest is the swap's), or
+        // a loop directive's `for`
+        let Some((at, item, inner, clause)) =
+            block.items.iter().enumerate().find_map(|(k, it)| match it {
+                BlockItem::Stmt(s) => match &s.kind {
+                    StmtKind::For(..) => Some((k, s, s, None)),
+                    StmtKind::Omp(d) => inner_directive_loop(d).map(|(f, c)| (k, s, f, Some(c))),
+                    _ => None,
+                },
+                _ => None,
+            })
         else {
-            return Decision::Keep;
-        };
-        let BlockItem::Stmt(inner) = &block.items[at] else {
             return Decision::Keep;
         };
         let Some(iid) = self.loop_id(inner) else {
@@ -111,10 +114,12 @@ impl<'a> Cx<'_, 'a> {
         if let Err(why) = self.directive_allows(r, ln.directive, outer) {
             return missed(why);
         }
-        let (var, op, lanes) = match self.cooperative_legal(block.items.as_slice(), at, inner, iid, reassoc) {
-            Ok(x) => x,
-            Err(why) => return missed(why),
-        };
+        let (var, op, lanes) =
+            match self.cooperative_legal(block.items.as_slice(), at, inner, iid, (reassoc, clause))
+            {
+                Ok(x) => x,
+                Err(why) => return missed(why),
+            };
         let before = self.strides_text(&accesses, oid);
         let after = if plain.is_empty() {
             self.strides_text(&accesses, iid)
@@ -135,6 +140,7 @@ impl<'a> Cx<'_, 'a> {
                 body,
                 box_over: None,
                 cooperative: Some(Cooperative {
+                    item,
                     inner,
                     lanes,
                     var,
@@ -158,7 +164,7 @@ impl<'a> Cx<'_, 'a> {
         at: usize,
         inner: &'a Stmt,
         iid: LoopId,
-        reassoc: bool,
+        (reassoc, clause): (bool, Option<Clause<'_>>),
     ) -> Result<(SymbolId, ReductionOp, u32), String> {
         let typed = self.ua.unit;
         let f = &self.ua.functions[self.fi];
@@ -168,7 +174,9 @@ impl<'a> Cx<'_, 'a> {
             None => self.var_name(iid),
         };
         if lp.early_exit {
-            return Err(format!("loop '{name}' may exit early (break, goto or return)"));
+            return Err(format!(
+                "loop '{name}' may exit early (break, goto or return)"
+            ));
         }
         if !matches!(&inner.kind, StmtKind::For(ForInit::Decl(_), ..)) {
             return Err(format!(
@@ -187,7 +195,12 @@ impl<'a> Cx<'_, 'a> {
                 continue;
             };
             for id in declarators {
-                let Some(s) = typed.decl_symbols.get(id.declarator.id.0 as usize).copied().flatten() else {
+                let Some(s) = typed
+                    .decl_symbols
+                    .get(id.declarator.id.0 as usize)
+                    .copied()
+                    .flatten()
+                else {
                     continue;
                 };
                 // (an array could be a VLA, whose stack only lane 0 would free)
@@ -232,6 +245,61 @@ impl<'a> Cx<'_, 'a> {
                 }
             }
         }
+        // lane 0 alone runs the rest: what it writes there must not be read by the other
+        // lanes in later iterations (in the declarations or the loop)
+        let mut rest_writes = Vec::new();
+        for it in &items[at + 1..] {
+            if let BlockItem::Stmt(st) = it {
+                walk::stmt(st, &mut |n| {
+                    if let Node::Expr(x) = n {
+                        let target = match &x.kind {
+                            ExprKind::Assign(_, l, _) => Some(&**l),
+                            ExprKind::Unary(
+                                UnaryOp::PreInc
+                                | UnaryOp::PostInc
+                                | UnaryOp::PreDec
+                                | UnaryOp::PostDec,
+                                v,
+                            ) => Some(&**v),
+                            _ => None,
+                        };
+                        if let Some(v) = target.and_then(|t| {
+                            typed.ident_symbols.get(&crate::analyze::strip_parens(t).id)
+                        }) {
+                            rest_writes.push(*v);
+                        }
+                    }
+                });
+            }
+        }
+        let mut stale = None;
+        let mut reads = |n: Node<'_>| {
+            if let Node::Expr(x) = n
+                && let Some(v) = typed.ident_symbols.get(&x.id)
+                && rest_writes.contains(v)
+                && !declared.contains(v)
+            {
+                stale.get_or_insert(*v);
+            }
+        };
+        for it in &items[..at] {
+            if let BlockItem::Decl(d) = it
+                && let DeclarationKind::Vars { declarators, .. } = &d.kind
+            {
+                for id in declarators {
+                    if let Some(Initializer::Expr(e)) = &id.init {
+                        walk::expr(e, &mut reads);
+                    }
+                }
+            }
+        }
+        walk::stmt(inner, &mut reads);
+        if let Some(v) = stale {
+            return Err(format!(
+                "'{}' is written after loop '{name}' (by lane 0 alone) and read before it or in it",
+                typed.symbols[v].name
+            ));
+        }
         if let Some(a) = f
             .accesses
             .iter()
@@ -269,9 +337,7 @@ impl<'a> Cx<'_, 'a> {
             match red {
                 Some(r) if declared.contains(&v) && var.is_none() => var = Some((v, r.op)),
                 Some(_) if var.is_some() => {
-                    return Err(format!(
-                        "loop '{name}' reduces into more than one variable"
-                    ));
+                    return Err(format!("loop '{name}' reduces into more than one variable"));
                 }
                 _ => {
                     return Err(format!(
@@ -294,7 +360,29 @@ impl<'a> Cx<'_, 'a> {
         };
         let vname = &typed.symbols[var].name;
         let vty = typed.symbols[var].ty;
-        if typed.types.is_floating(vty) {
+        // a directive's reduction clause allows any order of the updates
+        let declared_op = match clause {
+            Some(Clause::Reduction(cop, item)) => {
+                let named = typed
+                    .ident_symbols
+                    .get(&crate::analyze::strip_parens(item).id);
+                if named != Some(&var) || !same_op(cop, op) {
+                    return Err(format!(
+                        "the directive's reduction is not the loop's update of '{vname}'"
+                    ));
+                }
+                true
+            }
+            Some(Clause::Other(what)) => {
+                return Err(format!(
+                    "the directive of loop '{name}' has {what} (only one 'reduction' item is shared by lanes)"
+                ));
+            }
+            None => false,
+        };
+        if declared_op {
+            // the directive allows any order
+        } else if typed.types.is_floating(vty) {
             if !reassoc {
                 return Err(format!(
                     "'{vname}' is a floating-point '{}' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc)",
@@ -390,16 +478,15 @@ impl<'a> Cx<'_, 'a> {
         let DeclarationKind::Vars { declarators, .. } = &d.kind else {
             return Err("no initial value".into());
         };
-        let Some(Initializer::Expr(lo)) = declarators.first().and_then(|i| i.init.as_ref())
-        else {
+        let Some(Initializer::Expr(lo)) = declarators.first().and_then(|i| i.init.as_ref()) else {
             return Err("no initial value".into());
         };
         let hi = match &crate::analyze::strip_parens(cond).kind {
-            ExprKind::Binary(
-                BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge,
-                a,
-                b,
-            ) if is_k(a) => &**b,
+            ExprKind::Binary(BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge, a, b)
+                if is_k(a) =>
+            {
+                &**b
+            }
             _ => return Err("the condition is not 'k < bound'".into()),
         };
         if !matches!(&crate::analyze::strip_parens(step).kind,
@@ -417,7 +504,10 @@ impl<'a> Cx<'_, 'a> {
                             | ExprKind::Call(..)
                             | ExprKind::StmtExpr(..)
                             | ExprKind::Unary(
-                                UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
+                                UnaryOp::PreInc
+                                    | UnaryOp::PostInc
+                                    | UnaryOp::PreDec
+                                    | UnaryOp::PostDec,
                                 _
                             )
                     );
@@ -437,7 +527,11 @@ impl<'a> Cx<'_, 'a> {
                 match &x.kind {
                     ExprKind::Assign(_, l, _) if is_k(l) => writes_k = true,
                     ExprKind::Unary(
-                        UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec | UnaryOp::AddrOf,
+                        UnaryOp::PreInc
+                        | UnaryOp::PostInc
+                        | UnaryOp::PreDec
+                        | UnaryOp::PostDec
+                        | UnaryOp::AddrOf,
                         v,
                     ) if is_k(v) => writes_k = true,
                     _ => {}
@@ -461,10 +555,14 @@ impl<'a> Cx<'_, 'a> {
         walk::stmt(inner, &mut |n| {
             let Node::Expr(e) = n else { return };
             let ty = match &e.kind {
-                ExprKind::Assign(Some(_), l, _) if is_var(l) => typed.compound_types.get(&e.id).copied(),
-                ExprKind::Assign(None, l, r) if is_var(l) => {
-                    typed.exprs.get(r.id.0 as usize).and_then(|i| i.as_ref()).map(|i| i.ty)
+                ExprKind::Assign(Some(_), l, _) if is_var(l) => {
+                    typed.compound_types.get(&e.id).copied()
                 }
+                ExprKind::Assign(None, l, r) if is_var(l) => typed
+                    .exprs
+                    .get(r.id.0 as usize)
+                    .and_then(|i| i.as_ref())
+                    .map(|i| i.ty),
                 _ => return,
             };
             if !ty.is_some_and(|t| typed.types.is_integer(t)) {
@@ -473,6 +571,58 @@ impl<'a> Cx<'_, 'a> {
         });
         ok
     }
+}
+
+/// What a loop directive in the body says beyond its loop.
+#[derive(Clone, Copy)]
+enum Clause<'a> {
+    /// Its one clause, `reduction(op: item)` with one item.
+    Reduction(ReductionOp, &'a ompcc_syntax::ast::Expr),
+    /// Anything else (no reduction, another clause, more items), described.
+    Other(&'static str),
+}
+
+/// The `for` of a `parallel for`, `for`, `simd`, `loop` (or their `simd` forms) directive in
+/// the body, and its clauses.
+fn inner_directive_loop(d: &OmpDirective) -> Option<(&Stmt, Clause<'_>)> {
+    let words = d.kind.words();
+    if words.is_empty()
+        || !words
+            .iter()
+            .all(|w| matches!(*w, "parallel" | "for" | "simd" | "loop"))
+        || !words.iter().any(|w| matches!(*w, "for" | "simd" | "loop"))
+    {
+        return None;
+    }
+    let body = crate::strip_compound(d.body.as_deref()?);
+    if !matches!(body.kind, StmtKind::For(..)) {
+        return None;
+    }
+    let clause = match d.clauses.as_slice() {
+        [c] => match &c.kind {
+            OmpClauseKind::Reduction {
+                modifier: None,
+                op,
+                list,
+                ..
+            } if c.name == OmpClauseName::Reduction && list.len() == 1 => {
+                Clause::Reduction(*op, &list[0])
+            }
+            _ => Clause::Other("another clause than one 'reduction'"),
+        },
+        [] => Clause::Other("no 'reduction' clause"),
+        _ => Clause::Other("more clauses than one 'reduction'"),
+    };
+    Some((body, clause))
+}
+
+/// The directive's operator is the analysis's (`-` accumulates like `+`).
+fn same_op(declared: ReductionOp, found: ReductionOp) -> bool {
+    let norm = |o| match o {
+        ReductionOp::Sub => ReductionOp::Add,
+        o => o,
+    };
+    norm(declared) == norm(found)
 }
 
 /// The operator as C text.

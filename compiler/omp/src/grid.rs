@@ -22,6 +22,9 @@
 //! clause that fixes the assignment of iterations (`schedule`, `dist_schedule`, `ordered`,
 //! `lastprivate`, `linear`, an `unroll` as the loop). Otherwise the nest stays as written
 //! and a missed remark names the first missing fact.
+//!
+//! A nest kept as written may instead share its inner reduction loop among a group of lanes
+//! (module `coop`, `GridMapping::cooperative`).
 
 use ompcc_access::{Access, LoopId, ReductionTarget, UnitAccesses};
 use ompcc_diag::{SourceMap, Span};
@@ -67,16 +70,20 @@ pub fn map_grids<'a>(
     opts: GridOptions,
 ) -> Vec<GridRemark> {
     let mut remarks = Vec::new();
-    if !(opts.loop_swap || opts.warp_coop) || !plan.regions.iter().any(candidate) {
+    let wanted = |r: &TargetRegion<'_>| {
+        (opts.loop_swap && candidate(r))
+            || (opts.warp_coop && (candidate(r) || teams_distribute(r)))
+    };
+    if !plan.regions.iter().any(wanted) {
         return remarks;
     }
     let ua = ompcc_access::analyze(tu, typed);
-    for r in plan.regions.iter_mut().filter(|r| candidate(r)) {
+    for r in plan.regions.iter_mut().filter(|r| wanted(r)) {
         let Some(fi) = ua.functions.iter().position(|f| f.span == r.function.span) else {
             continue;
         };
         let cx = Cx { ua: &ua, fi, sm };
-        let swap = if opts.loop_swap {
+        let swap = if opts.loop_swap && candidate(r) {
             cx.decide(r)
         } else {
             Decision::Keep
@@ -131,6 +138,17 @@ fn candidate(r: &TargetRegion<'_>) -> bool {
             let w = ln.directive.kind.words();
             // a `collapse` nest is kept as written: its loops already share the threads
             ln.collapse == 1 && (w.contains(&"parallel") || w.contains(&"loop"))
+        })
+}
+
+/// An SPMD `teams distribute` region without `parallel` (its loop's iterations go to the
+/// grid's threads, each a team's initial thread): a nested loop directive with a reduction
+/// may be shared by lanes, which gives the team's threads the inner loop.
+fn teams_distribute(r: &TargetRegion<'_>) -> bool {
+    r.mode == ExecMode::Spmd
+        && r.loop_nest.is_some_and(|ln| {
+            let w = ln.directive.kind.words();
+            ln.collapse == 1 && w.contains(&"teams") && w.contains(&"distribute")
         })
 }
 

@@ -74,7 +74,8 @@ pub struct TargetRegion<'a> {
 /// A loop nest run with another loop than the directive's on the grid's threads (parallel
 /// loop swap, `map_grids`): the threads share the iterations of `threaded`, and each runs
 /// `sequential` (the nest's other loops, outermost first, whose bounds use no loop variable
-/// of the nest) around `body` for each of its iterations.
+/// of the nest) around `body` for each of its iterations. Or the directive's loop as written,
+/// with an inner loop of its body shared by a group of lanes (`cooperative`).
 #[derive(Debug, Clone)]
 pub struct GridMapping<'a> {
     /// The loop whose iterations the threads take (`loop_nest.outer` too, unless `box_over`).
@@ -102,7 +103,10 @@ pub struct GridMapping<'a> {
 /// after it. The host launches `lanes` threads per iteration of `threaded`.
 #[derive(Debug, Clone, Copy)]
 pub struct Cooperative<'a> {
-    /// The `for` statement the lanes share: an item of the body's compound statement.
+    /// The body's item holding it: `inner` itself, or a `parallel for` / `for` / `simd` /
+    /// `loop` directive with a `reduction` of `var` as its only clause around it.
+    pub item: &'a Stmt,
+    /// The `for` statement the lanes share.
     pub inner: &'a Stmt,
     /// Lanes per group: a power of two from 4 to 32 (a group never spans warps).
     pub lanes: u32,

@@ -21,7 +21,17 @@ fn grids(
     assert!(sd.iter().all(|d| !d.is_error()), "{sd:?}");
     let (mut plan, diags) = plan_with_source(&tu, &typed, &sm);
     assert!(diags.is_empty(), "{diags:?}");
-    let remarks = map_grids(&mut plan, &tu, &typed, &sm, GridOptions { loop_swap: on, warp_coop: false, reassociate: false });
+    let remarks = map_grids(
+        &mut plan,
+        &tu,
+        &typed,
+        &sm,
+        GridOptions {
+            loop_swap: on,
+            warp_coop: false,
+            reassociate: false,
+        },
+    );
     let line = |s: &Stmt| sm.lookup(s.span.lo).line;
     let out = plan
         .regions
