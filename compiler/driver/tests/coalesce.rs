@@ -261,7 +261,7 @@ fn warp_coop_remarks_name_the_lanes_strides_and_missing_facts() {
     let nested = remarks_of(&sb, "nested.c", &all);
     has(
         &nested,
-        "nested.c:20:1: remark: loop 'j' (line 23) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but its iterations were not shared by a group of lanes: 'b' is written after loop 'j' (by lane 0 alone) and read before it or in it [-Rpass-missed=coalesce]",
+        "nested.c:19:1: remark: loop 'j' (line 22) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but its iterations were not shared by a group of lanes: 'b' is written after loop 'j' (by lane 0 alone) and read before it or in it [-Rpass-missed=coalesce]",
     );
     has(
         &nested,
