@@ -10,7 +10,7 @@
 
 use crate::{Writer, strip_parens};
 use ompcc_omp::TargetRegion;
-use ompcc_omp::walk::{self, Node};
+use ompcc_omp::walk;
 use ompcc_sema::{SymbolId, TypedUnit};
 use ompcc_syntax::ast::{BinaryOp, Expr, ExprKind, ForInit, Initializer, Stmt, StmtKind, UnaryOp};
 
@@ -129,7 +129,7 @@ fn trip_of(
         _ => return None,
     };
     for e in [Some(lb), Some(ub), inc].into_iter().flatten() {
-        if !pure_bound(typed, e, outer) {
+        if !walk::pure_expr(typed, e, outer) {
             return None;
         }
     }
@@ -163,33 +163,4 @@ fn trip_of(
              : 0; }})"
         ),
     ))
-}
-
-/// A loop bound the host may evaluate once more before the region: no side effects, no
-/// outer loop variable.
-fn pure_bound(typed: &TypedUnit, e: &Expr, outer: &[SymbolId]) -> bool {
-    let mut ok = true;
-    walk::expr(e, &mut |n| {
-        let Node::Expr(x) = n else { return };
-        match &x.kind {
-            ExprKind::Call(..)
-            | ExprKind::Assign(..)
-            | ExprKind::Comma(..)
-            | ExprKind::StmtExpr(..)
-            | ExprKind::Unary(
-                UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
-                _,
-            ) => ok = false,
-            ExprKind::Ident(_)
-                if typed
-                    .ident_symbols
-                    .get(&x.id)
-                    .is_some_and(|s| outer.contains(s)) =>
-            {
-                ok = false
-            }
-            _ => {}
-        }
-    });
-    ok
 }

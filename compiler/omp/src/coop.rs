@@ -213,29 +213,7 @@ impl<'a> Cx<'_, 'a> {
                 declared.push(s);
                 let pure = match &id.init {
                     None => true,
-                    Some(Initializer::Expr(e)) => {
-                        let mut pure = true;
-                        walk::expr(e, &mut |n| {
-                            if let Node::Expr(x) = n
-                                && matches!(
-                                    x.kind,
-                                    ExprKind::Assign(..)
-                                        | ExprKind::Call(..)
-                                        | ExprKind::Unary(
-                                            UnaryOp::PreInc
-                                                | UnaryOp::PostInc
-                                                | UnaryOp::PreDec
-                                                | UnaryOp::PostDec,
-                                            _
-                                        )
-                                        | ExprKind::StmtExpr(..)
-                                )
-                            {
-                                pure = false;
-                            }
-                        });
-                        pure
-                    }
+                    Some(Initializer::Expr(e)) => walk::pure_expr(typed, e, &[]),
                     Some(_) => false,
                 };
                 if !pure {
@@ -494,32 +472,11 @@ impl<'a> Cx<'_, 'a> {
         {
             return Err("the increment is not 'k++' or 'k--'".into());
         }
-        for e in [&**lo, hi] {
-            let mut ok = true;
-            walk::expr(e, &mut |n| {
-                if let Node::Expr(x) = n {
-                    let side = matches!(
-                        x.kind,
-                        ExprKind::Assign(..)
-                            | ExprKind::Call(..)
-                            | ExprKind::StmtExpr(..)
-                            | ExprKind::Unary(
-                                UnaryOp::PreInc
-                                    | UnaryOp::PostInc
-                                    | UnaryOp::PreDec
-                                    | UnaryOp::PostDec,
-                                _
-                            )
-                    );
-                    let var = typed.ident_symbols.get(&x.id);
-                    if side || var == Some(&k) || var == Some(&red) {
-                        ok = false;
-                    }
-                }
-            });
-            if !ok {
-                return Err("a bound has side effects or uses a variable the loop writes".into());
-            }
+        if ![&**lo, hi]
+            .iter()
+            .all(|e| walk::pure_expr(typed, e, &[k, red]))
+        {
+            return Err("a bound has side effects or uses a variable the loop writes".into());
         }
         let mut writes_k = false;
         walk::stmt(body, &mut |n| {
