@@ -539,16 +539,15 @@ enum Clause<'a> {
     Other(&'static str),
 }
 
-/// The `for` of a `parallel for`, `for`, `simd`, `loop` (or their `simd` forms) directive in
-/// the body, and its clauses.
+/// The `for` of a `parallel for [simd]`, `parallel loop` or `simd` directive in the body (a
+/// new team's loop, or one thread's: never a worksharing construct that binds to the
+/// distributed loop's team), and its clauses.
 fn inner_directive_loop(d: &OmpDirective) -> Option<(&Stmt, Clause<'_>)> {
     let words = d.kind.words();
-    if words.is_empty()
-        || !words
-            .iter()
-            .all(|w| matches!(*w, "parallel" | "for" | "simd" | "loop"))
-        || !words.iter().any(|w| matches!(*w, "for" | "simd" | "loop"))
-    {
+    if !matches!(
+        words,
+        ["parallel", "for"] | ["parallel", "for", "simd"] | ["parallel", "loop"] | ["simd"]
+    ) {
         return None;
     }
     let body = crate::strip_compound(d.body.as_deref()?);
