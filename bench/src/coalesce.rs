@@ -3,16 +3,17 @@
 //! Markdown table of global-memory sectors per request and total sectors (issue 16).
 //!
 //! Per pair, three builds at `-O2`: the natural program with ompcc's coalescing transforms
-//! off (`--off-flag`, default `-Cloop-swap=off`), the hand version, and the natural program as
-//! ompcc compiles it by default. Each runs with `OMPCC_PROFILE=json`, `OMPCC_DEVICE=emu`
+//! off (`--off-flag`, default `-Cloop-swap=off -Cwarp-coop=off`), the hand version, and the
+//! natural program as ompcc compiles it by default (or with `--ompcc-flags`, e.g.
+//! `-Cwarp-coop=reassoc`, which lets lanes share floating-point sums as the hand versions do). Each runs with `OMPCC_PROFILE=json`, `OMPCC_DEVICE=emu`
 //! and `OMP_TARGET_OFFLOAD=MANDATORY`, and its output must match the host compiler's build
 //! of the same file (offloading disabled) within a relative 1e-4; the two host builds of a
 //! pair must print the same result too. A failed step shows `fail` and is listed under
 //! Problems; the exit status is then non-zero.
 //!
 //! Usage: `cargo run --release -p ompcc-bench --bin coalesce -- [--ompcc PATH] [--out FILE]
-//! [--only a,b] [--off-flag FLAG] [--keep DIR]` (`--off-flag ''`: no flag, for a compiler
-//! that has no such knob).
+//! [--only a,b] [--off-flag FLAGS] [--ompcc-flags FLAGS] [--keep DIR]` (FLAGS: separated by
+//! spaces; `--off-flag ''`: no flag, for a compiler that has no such knob).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -35,11 +36,11 @@ struct Args {
     out: Option<PathBuf>,
     only: Option<Vec<String>>,
     off_flag: String,
+    ompcc_flags: String,
     keep: Option<PathBuf>,
 }
 
-const USAGE: &str =
-    "usage: coalesce [--ompcc PATH] [--out FILE] [--only a,b] [--off-flag FLAG] [--keep DIR]";
+const USAGE: &str = "usage: coalesce [--ompcc PATH] [--out FILE] [--only a,b] [--off-flag FLAGS] [--ompcc-flags FLAGS] [--keep DIR]";
 
 fn parse_args() -> Result<Args, String> {
     use lexopt::prelude::*;
@@ -47,7 +48,8 @@ fn parse_args() -> Result<Args, String> {
         ompcc: None,
         out: None,
         only: None,
-        off_flag: "-Cloop-swap=off".into(),
+        off_flag: "-Cloop-swap=off -Cwarp-coop=off".into(),
+        ompcc_flags: String::new(),
         keep: None,
     };
     let mut p = lexopt::Parser::from_env();
@@ -63,6 +65,7 @@ fn parse_args() -> Result<Args, String> {
             Long("out") => args.out = Some(text(&mut p)?.into()),
             Long("keep") => args.keep = Some(text(&mut p)?.into()),
             Long("off-flag") => args.off_flag = text(&mut p)?,
+            Long("ompcc-flags") => args.ompcc_flags = text(&mut p)?,
             Long("only") => {
                 args.only = Some(
                     text(&mut p)?
@@ -154,14 +157,12 @@ fn run(args: &Args) -> Result<bool, String> {
                 .map_err(|e| format!("the hand version prints another result: {e}")),
             (Err(e), _) | (_, Err(e)) => Err(e.clone()),
         };
-        let off: Vec<&str> = [args.off_flag.as_str()]
-            .into_iter()
-            .filter(|f| !f.is_empty())
-            .collect();
+        let off: Vec<&str> = args.off_flag.split_whitespace().collect();
+        let on: Vec<&str> = args.ompcc_flags.split_whitespace().collect();
         pairs.push(Pair {
             natural: measure(&ompcc, &natural_src, &off, &natural_ref, &work, "natural"),
             hand: measure(&ompcc, &hand_src, &[], &hand_ref, &work, "hand"),
-            ompcc: measure(&ompcc, &natural_src, &[], &natural_ref, &work, "ompcc"),
+            ompcc: measure(&ompcc, &natural_src, &on, &natural_ref, &work, "ompcc"),
             same_result,
             name,
         });
@@ -307,10 +308,15 @@ fn render(args: &Args, root: &Path, pairs: &[Pair]) -> String {
     } else {
         format!("`{}`", args.off_flag)
     };
+    let on = if args.ompcc_flags.trim().is_empty() {
+        "as ompcc compiles it by default".to_string()
+    } else {
+        format!("with `{}`", args.ompcc_flags.trim())
+    };
     let _ = writeln!(
         s,
         "All builds `ompcc -fopenmp -O2`. natural: `NAME-natural.c` with {off}; hand: \
-         `NAME-hand.c`; ompcc: `NAME-natural.c` as ompcc compiles it by default. S/R: \
+         `NAME-hand.c`; ompcc: `NAME-natural.c` {on}. S/R: \
          global-memory sectors per warp-level request (4.00: coalesced 4-byte accesses, 32: \
          one sector per lane); sectors: total over the program's kernels. Every run's output \
          matched the host compiler's build within a relative {REL_TOL:e}, and each pair's two \

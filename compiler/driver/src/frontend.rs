@@ -474,7 +474,7 @@ pub fn device_stage(
     ptx_text(&module, opts)
 }
 
-/// The plan's grid mapping (`ompcc_omp::map_grids`) under the `loop-swap` knob of the -O
+/// The plan's grid mapping (`ompcc_omp::map_grids`) under the `loop-swap` and `warp-coop` knobs of the -O
 /// level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
 fn map_grids<'a>(
     checked: &'a Checked,
@@ -493,6 +493,8 @@ fn map_grids<'a>(
         &checked.source_map,
         ompcc_omp::GridOptions {
             loop_swap: knobs.loop_swap,
+            warp_coop: knobs.warp_coop != ompcc_opt::WarpCoop::Off,
+            reassociate: knobs.warp_coop == ompcc_opt::WarpCoop::Reassoc,
         },
     );
     let (passed, missed) = opts.settings.coalesce_remarks;

@@ -188,7 +188,9 @@ ompcc's own options:
   --time-passes             report the time spent in each pass
   -C <key>=<value>          set a device optimizer knob: inline-threshold=<n>,
                             unroll-count=<n>, unroll-threshold=<n>, fp-contract=off|on|fast,
-                            loop-swap=on|off (grid mapping of SPMD nests, on at -O2)
+                            loop-swap=on|off (grid mapping of SPMD nests, on at -O2),
+                            warp-coop=on|off|reassoc (lanes share inner reduction loops,
+                            on at -O2; reassoc: floating-point ones too)
   -ffp-contract=off|on|fast  (cc's option) fusing a*b+c into fma on the device too; default
                             fast, off under an ISO -std=c99/c11/... as in gcc
 

@@ -143,3 +143,192 @@ int main(void) {
     assert!(spr[0] <= 4.5, "{spr:?}");
     assert!(spr[1] >= 24.0, "{spr:?}");
 }
+
+const COOP: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testsuite/run/coalesce_coop.c"
+);
+const COOP_NO: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testsuite/run/coalesce_coop_no.c"
+);
+
+fn remarks_of(sb: &Sandbox, file: &str, extra: &[&str]) -> String {
+    let mut args = vec!["-fopenmp", "-c", file, "-o", "s.o"];
+    args.extend(extra);
+    let out = sb.ompcc(&args);
+    ok(&out);
+    stderr(&out)
+}
+
+#[test]
+fn warp_coop_remarks_name_the_lanes_strides_and_missing_facts() {
+    let sb = Sandbox::new();
+    let all = ["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"];
+    let err = remarks_of(&sb, COOP, &all);
+    let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
+    has(
+        &err,
+        "coalesce_coop.c:31:1: remark: warp-cooperative inner loop: 32 lanes share each iteration of 'i' (line 32) in loop 'j' (line 34), their partial 's' values ('+' reduction) combined by shuffles and lane 0 running the rest of the iteration; unit or zero stride bytes per iteration 4 -> 8; strides in 'i': a[m*i + j] m, x[j] 0; in 'j' (across lanes): a[m*i + j] 1, x[j] 1 [-Rpass=coalesce]",
+    );
+    // a 6-iteration row: 8 lanes; '^' and '*'
+    has(
+        &err,
+        "8 lanes share each iteration of 'i' (line 59) in loop 'j' (line 61), their partial 'h' values ('^' reduction)",
+    );
+    has(&err, "their partial 'p' values ('*' reduction)");
+    // a nested 'parallel for reduction' in 'teams distribute', a 'simd reduction': the
+    // directive allows any order of the floating-point updates
+    has(
+        &err,
+        "coalesce_coop.c:89:1: remark: warp-cooperative inner loop: 32 lanes share each iteration of 'i' (line 90) in loop 'j' (line 93)",
+    );
+    has(
+        &err,
+        "coalesce_coop.c:97:1: remark: warp-cooperative inner loop: 32 lanes share each iteration of 'i' (line 98) in loop 'j' (line 101)",
+    );
+    assert_eq!(err.matches("[-Rpass=coalesce]").count(), 7, "{err}");
+    assert_eq!(err.matches("[-Rpass-missed=coalesce]").count(), 0, "{err}");
+
+    let no = remarks_of(&sb, COOP_NO, &all);
+    assert_eq!(no.matches("[-Rpass=coalesce]").count(), 0, "{no}");
+    for why in [
+        "but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc) [-Rpass-missed=coalesce]",
+        "not shared by a group of lanes: loop 'j' writes memory ('w[m*i + j]', line",
+        "not shared by a group of lanes: loop 'j' calls 'twice' (line",
+        "not shared by a group of lanes: loop 'j' writes 'last', which is not a reduction variable declared in the distributed loop's body",
+        "not shared by a group of lanes: a statement before loop 'j' in the distributed loop's body (only declarations run on every lane)",
+        "not shared by a group of lanes: loop 'j' runs 3 iterations, too few to share",
+        "not shared by a group of lanes: the directive's 'schedule' clause fixes which thread runs each iteration",
+    ] {
+        has(&no, why);
+    }
+    // reassoc: the floating-point sum too
+    let re = remarks_of(
+        &sb,
+        COOP_NO,
+        &["-O2", "-Cwarp-coop=reassoc", "-Rpass=coalesce"],
+    );
+    has(&re, "their partial 's' values ('+' reduction)");
+    assert_eq!(re.matches("[-Rpass=coalesce]").count(), 1, "{re}");
+    // not at -O1, not with the knob off
+    for extra in [
+        &["-O1", "-Rpass=coalesce", "-Rpass-missed=coalesce"][..],
+        &[
+            "-O2",
+            "-Cwarp-coop=off",
+            "-Rpass=coalesce",
+            "-Rpass-missed=coalesce",
+        ][..],
+    ] {
+        let quiet = remarks_of(&sb, COOP, extra);
+        assert!(!quiet.contains("lanes"), "{extra:?}: {quiet}");
+    }
+    let on = remarks_of(&sb, COOP, &["-O1", "-Cwarp-coop=on", "-Rpass=coalesce"]);
+    assert_eq!(on.matches("[-Rpass=coalesce]").count(), 7, "{on}");
+    // a nested directive with more than the reduction, or another variable's
+    sb.write(
+        "nested.c",
+        r#"void f(int n, int m, const float *a, float *y) {
+#pragma omp target teams distribute map(to : a[0:n * m]) map(from : y[0:n])
+    for (int i = 0; i < n; i++) {
+        float s = 0, t = 0;
+#pragma omp parallel for reduction(+ : s) num_threads(4)
+        for (int j = 0; j < m; j++)
+            s += a[i * m + j];
+        y[i] = s;
+    }
+#pragma omp target teams distribute map(to : a[0:n * m]) map(from : y[0:n])
+    for (int i = 0; i < n; i++) {
+        float s = 0;
+#pragma omp parallel for
+        for (int j = 0; j < m; j++)
+            s += a[i * m + j];
+        y[i] = s;
+    }
+    int b = 1;
+#pragma omp target teams distribute parallel for firstprivate(b) map(to : a[0:n * m]) map(from : y[0:n])
+    for (int i = 0; i < n; i++) {
+        int s = b;
+        for (int j = 0; j < m; j++)
+            s += (int)a[i * m + j];
+        b = s;
+        y[i] = s;
+    }
+}
+"#,
+    );
+    let nested = remarks_of(&sb, "nested.c", &all);
+    has(
+        &nested,
+        "nested.c:19:1: remark: loop 'j' (line 22) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but its iterations were not shared by a group of lanes: 'b' is written after loop 'j' (by lane 0 alone) and read before it or in it [-Rpass-missed=coalesce]",
+    );
+    has(
+        &nested,
+        "nested.c:2:1: remark: loop 'j' (line 6) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but its iterations were not shared by a group of lanes: the directive of loop 'j' has more clauses than one 'reduction' (only one 'reduction' item is shared by lanes) [-Rpass-missed=coalesce]",
+    );
+    has(
+        &nested,
+        "nested.c:10:1: remark: loop 'j' (line 14) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but its iterations were not shared by a group of lanes: the directive of loop 'j' has no 'reduction' clause",
+    );
+    assert_eq!(nested.matches("[-Rpass=coalesce]").count(), 0, "{nested}");
+    let bad = sb.ompcc(&["-fopenmp", "-O2", "-Cwarp-coop=maybe", "-c", COOP]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("-C warp-coop=maybe: expected `on`, `off` or `reassoc`"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn warp_coop_coalesces_a_thread_per_row_dot_product_on_the_emulator() {
+    let sb = Sandbox::new();
+    sb.write(
+        "dot.c",
+        r#"#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    int n = 64, m = 96;
+    int *a = malloc(sizeof(int) * n * m), *x = malloc(sizeof(int) * m);
+    long *y = malloc(sizeof(long) * n);
+    for (int i = 0; i < n * m; i++)
+        a[i] = i % 17 - 8;
+    for (int j = 0; j < m; j++)
+        x[j] = j % 5;
+#pragma omp target teams distribute parallel for map(to : a[0:n * m], x[0:m]) map(from : y[0:n])
+    for (int i = 0; i < n; i++) {
+        long s = 0;
+        for (int j = 0; j < m; j++)
+            s += a[i * m + j] * x[j];
+        y[i] = s;
+    }
+    long t = 0;
+    for (int i = 0; i < n; i++)
+        t += y[i] * (i % 7 + 1);
+    printf("%ld\n", t);
+    return 0;
+}
+"#,
+    );
+    let mut spr = Vec::new();
+    for (exe, knob) in [("on", "warp-coop=on"), ("off", "warp-coop=off")] {
+        ok(&sb.ompcc(&["-fopenmp", "-O2", "-C", knob, "dot.c", "-o", exe]));
+        let out = std::process::Command::new(sb.join(exe))
+            .current_dir(sb.path())
+            .env("OMPCC_DEVICE", "emu")
+            .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+            .env("OMPCC_PROFILE", format!("json:{exe}.json"))
+            .output()
+            .unwrap();
+        ok(&out);
+        spr.push((
+            stdout(&out),
+            sectors_per_request(&sb.read(&format!("{exe}.json"))),
+        ));
+    }
+    assert_eq!(spr[0].0, spr[1].0);
+    // shared: a group's lanes read consecutive ints; a thread per row: a row apart
+    assert!(spr[0].1 <= 6.0, "{spr:?}");
+    assert!(spr[1].1 >= 12.0, "{spr:?}");
+}

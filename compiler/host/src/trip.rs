@@ -5,11 +5,12 @@
 //! Only canonical loops (OpenMP 5.2 4.4.1) whose bounds and step are free of side effects
 //! (no calls, assignments, increments, comma or statement expressions) and, in a collapsed
 //! nest, do not use an outer loop's variable, get a count; any other nest gets none (`0`:
-//! unknown), so evaluating the count can never change what the program does.
+//! unknown), so evaluating the count can never change what the program does. A region whose
+//! grid mapping shares an inner loop among a group of lanes counts `lanes` per iteration.
 
 use crate::{Writer, strip_parens};
 use ompcc_omp::TargetRegion;
-use ompcc_omp::walk::{self, Node};
+use ompcc_omp::walk;
 use ompcc_sema::{SymbolId, TypedUnit};
 use ompcc_syntax::ast::{BinaryOp, Expr, ExprKind, ForInit, Initializer, Stmt, StmtKind, UnaryOp};
 
@@ -18,7 +19,13 @@ impl Writer<'_> {
     /// or `0u` when it has none or it cannot be computed safely.
     pub(crate) fn iterations_hint(&self, r: &TargetRegion<'_>) -> String {
         let src = |e: &Expr| self.src(e);
-        match nest_trips(self.typed, r, &src) {
+        // a warp-cooperative inner loop takes a group of lanes per iteration
+        let lanes = r.grid.as_ref().and_then(|g| g.cooperative).map(|c| c.lanes);
+        let trips = nest_trips(self.typed, r, &src).map(|mut t| {
+            t.extend(lanes.map(|l| l.to_string()));
+            t
+        });
+        match trips {
             // One loop: its count is a nonnegative long long; a nest multiplies in 128 bits.
             Some(trips) if trips.len() == 1 => format!(
                 "({{ long long __t = {}; (unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }})",
@@ -122,7 +129,7 @@ fn trip_of(
         _ => return None,
     };
     for e in [Some(lb), Some(ub), inc].into_iter().flatten() {
-        if !pure_bound(typed, e, outer) {
+        if !walk::pure_expr(typed, e, outer) {
             return None;
         }
     }
@@ -156,33 +163,4 @@ fn trip_of(
              : 0; }})"
         ),
     ))
-}
-
-/// A loop bound the host may evaluate once more before the region: no side effects, no
-/// outer loop variable.
-fn pure_bound(typed: &TypedUnit, e: &Expr, outer: &[SymbolId]) -> bool {
-    let mut ok = true;
-    walk::expr(e, &mut |n| {
-        let Node::Expr(x) = n else { return };
-        match &x.kind {
-            ExprKind::Call(..)
-            | ExprKind::Assign(..)
-            | ExprKind::Comma(..)
-            | ExprKind::StmtExpr(..)
-            | ExprKind::Unary(
-                UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
-                _,
-            ) => ok = false,
-            ExprKind::Ident(_)
-                if typed
-                    .ident_symbols
-                    .get(&x.id)
-                    .is_some_and(|s| outer.contains(s)) =>
-            {
-                ok = false
-            }
-            _ => {}
-        }
-    });
-    ok
 }

@@ -332,9 +332,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     pub fn block(&mut self, blk: &'a ast::Block) {
         self.depth += 1;
+        self.block_items(&blk.items);
+        self.free_block_vlas();
+        self.depth -= 1;
+    }
+
+    /// The items of a block (between `depth` going up and `free_block_vlas`).
+    pub(crate) fn block_items(&mut self, items: &'a [BlockItem]) {
         // A loop pragma applies to the statement after it (other pragma lines may come between).
         let mut pending: Option<(&ast::Pragma, LoopHint)> = None;
-        for item in &blk.items {
+        for item in items {
             match item {
                 BlockItem::Decl(d) => {
                     if let Some((p, _)) = pending.take() {
@@ -364,7 +371,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         if let Some((p, _)) = pending {
             self.pragma_not_before_loop(p);
         }
-        // Leaving the block frees its VLAs.
+    }
+
+    /// Leaving the block at `depth` frees its VLAs.
+    pub(crate) fn free_block_vlas(&mut self) {
         if let Some(scope) = self.vla_scopes.last()
             && scope.depth == self.depth
         {
@@ -374,7 +384,6 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.b.ins().stack_restore(saved);
             }
         }
-        self.depth -= 1;
     }
 
     /// Before `break` (or `continue`): frees the VLAs of the blocks it leaves, those opened

@@ -98,6 +98,7 @@ mod allocator;
 mod atomic;
 mod atomic_builtin;
 mod complex;
+mod coop;
 mod ctx;
 mod expr;
 mod fpclass;

@@ -657,7 +657,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// `v` of the narrow class `cls` (`_Bool`, 8- and 16-bit integers) widened to its 32-bit
     /// working class, by its signedness; other classes unchanged.
-    fn widen(&mut self, v: Value, cls: Scalar) -> (Value, Scalar) {
+    pub(crate) fn widen(&mut self, v: Value, cls: Scalar) -> (Value, Scalar) {
         match narrow_work(cls) {
             Some(w) if cls.is_signed() => (self.b.ins().sext(Type::I32, v), w),
             Some(w) => (self.b.ins().zext(Type::I32, v), w),
@@ -668,7 +668,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// A working value back in the narrow class `cls`: C's conversion (`_Bool`: nonzero is 1,
     /// integers: the low bits, which is where modular `+ - * & | ^` and the in-range
     /// `min`/`max`/`&&`/`||` results agree with the narrow arithmetic).
-    fn unwiden(&mut self, v: Value, cls: Scalar) -> Value {
+    pub(crate) fn unwiden(&mut self, v: Value, cls: Scalar) -> Value {
         match cls {
             Scalar::Bool => {
                 let z = self.b.ins().iconst(Type::I32, 0);
@@ -728,7 +728,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// `a op b` in a class of 32 or 64 bits.
-    fn combine_work(&mut self, op: ReductionOp, cls: Scalar, a: Value, b: Value) -> Value {
+    pub(crate) fn combine_work(
+        &mut self,
+        op: ReductionOp,
+        cls: Scalar,
+        a: Value,
+        b: Value,
+    ) -> Value {
         use ReductionOp as R;
         let float = matches!(cls, Scalar::Float(_));
         let signed = cls.is_signed();

@@ -473,7 +473,25 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             } else {
                 total
             };
-            let (mut k0, mut g) = self.who_range(who);
+            let coop = grid.as_ref().and_then(|g| g.cooperative);
+            let lane_groups = match coop {
+                Some(c) => {
+                    let found = self.lane_groups(who, c.lanes, units);
+                    if found.is_none() {
+                        self.unsupported(
+                            "internal compiler error: a cooperative loop outside a grid or team loop (lower::distributed_loop)",
+                            d.span,
+                        );
+                        return;
+                    }
+                    found
+                }
+                None => None,
+            };
+            let (mut k0, mut g) = match lane_groups {
+                Some((k0, g, _)) => (k0, g),
+                None => self.who_range(who),
+            };
             if elected {
                 // worker 0 starts at 0 with stride 1, the others past the end
                 let zero = self.b.ins().iconst(Type::I64, 0);
@@ -566,8 +584,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 .as_ref()
                 .filter(|g| g.box_over.is_some())
                 .map(|g| (g.threaded, first_value));
-            // `None`: a loop's bounds could not be lowered (reported)
-            let _ = self.sequential_nest(&sequential, body, guard);
+            if let (Some(c), Some((_, _, grp))) = (coop, lane_groups) {
+                self.cooperative_body(body, c, grp);
+            } else {
+                // `None`: a loop's bounds could not be lowered (reported)
+                let _ = self.sequential_nest(&sequential, body, guard);
+            }
             self.loop_runs.pop();
             self.breaks.pop();
             self.continues.pop();
@@ -624,7 +646,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// Stores the value of loop `c`'s variable in logical iteration `idx` (`lb + idx * step`)
     /// in the variable's private slot; returns it as an `i64`.
-    fn set_loop_var(&mut self, c: &CanonLoop, idx: Value) -> Value {
+    pub(crate) fn set_loop_var(&mut self, c: &CanonLoop, idx: Value) -> Value {
         let off = self.b.ins().imul(idx, c.step);
         let wide = self.b.ins().iadd(c.lb, off);
         let iv = self.convert(wide, Scalar::LONG, c.cls);

@@ -95,7 +95,7 @@ pub fn is_section_chain(e: &Expr) -> bool {
     }
 }
 
-fn strip_parens(mut e: &Expr) -> &Expr {
+pub(crate) fn strip_parens(mut e: &Expr) -> &Expr {
     while let ExprKind::Paren(inner) = &e.kind {
         e = inner;
     }

@@ -22,6 +22,9 @@
 //! clause that fixes the assignment of iterations (`schedule`, `dist_schedule`, `ordered`,
 //! `lastprivate`, `linear`, an `unroll` as the loop). Otherwise the nest stays as written
 //! and a missed remark names the first missing fact.
+//!
+//! A nest kept as written may instead share its inner reduction loop among a group of lanes
+//! (module `coop`, `GridMapping::cooperative`).
 
 use ompcc_access::{Access, LoopId, ReductionTarget, UnitAccesses};
 use ompcc_diag::{SourceMap, Span};
@@ -38,6 +41,11 @@ use crate::strip_compound;
 pub struct GridOptions {
     /// Parallel loop swap (`-C loop-swap=on|off`, on at -O2 and above).
     pub loop_swap: bool,
+    /// Warp-cooperative inner loops (`-C warp-coop=on|off|reassoc`, on at -O2 and above).
+    pub warp_coop: bool,
+    /// ... for floating-point reductions too, whose result then rounds differently
+    /// (`-C warp-coop=reassoc`).
+    pub reassociate: bool,
 }
 
 /// One `-Rpass=coalesce` (`passed`) or `-Rpass-missed=coalesce` remark.
@@ -62,16 +70,43 @@ pub fn map_grids<'a>(
     opts: GridOptions,
 ) -> Vec<GridRemark> {
     let mut remarks = Vec::new();
-    if !opts.loop_swap || !plan.regions.iter().any(candidate) {
+    let wanted = |r: &TargetRegion<'_>| {
+        (opts.loop_swap && candidate(r))
+            || (opts.warp_coop && (candidate(r) || teams_distribute(r)))
+    };
+    if !plan.regions.iter().any(wanted) {
         return remarks;
     }
     let ua = ompcc_access::analyze(tu, typed);
-    for r in plan.regions.iter_mut().filter(|r| candidate(r)) {
+    for r in plan.regions.iter_mut().filter(|r| wanted(r)) {
         let Some(fi) = ua.functions.iter().position(|f| f.span == r.function.span) else {
             continue;
         };
         let cx = Cx { ua: &ua, fi, sm };
-        match cx.decide(r) {
+        let swap = if opts.loop_swap && candidate(r) {
+            cx.decide(r)
+        } else {
+            Decision::Keep
+        };
+        // a nest kept as written may still share its inner reduction loop among lanes
+        let decision = match swap {
+            Decision::Swap { .. } => swap,
+            _ if !opts.warp_coop => swap,
+            _ => match (cx.decide_cooperative(r, opts.reassociate), swap) {
+                (c @ Decision::Swap { .. }, _) => c,
+                (Decision::Missed(s, m), Decision::Missed(s2, m2)) => {
+                    remarks.push(GridRemark {
+                        passed: false,
+                        span: s2,
+                        message: m2,
+                    });
+                    Decision::Missed(s, m)
+                }
+                (Decision::Keep, other) => other,
+                (missed, _) => missed,
+            },
+        };
+        match decision {
             Decision::Keep => {}
             Decision::Missed(span, message) => remarks.push(GridRemark {
                 passed: false,
@@ -106,7 +141,18 @@ fn candidate(r: &TargetRegion<'_>) -> bool {
         })
 }
 
-enum Decision<'a> {
+/// An SPMD `teams distribute` region without `parallel` (its loop's iterations go to the
+/// grid's threads, each a team's initial thread): a nested loop directive with a reduction
+/// may be shared by lanes, which gives the team's threads the inner loop.
+fn teams_distribute(r: &TargetRegion<'_>) -> bool {
+    r.mode == ExecMode::Spmd
+        && r.loop_nest.is_some_and(|ln| {
+            let w = ln.directive.kind.words();
+            ln.collapse == 1 && w.contains(&"teams") && w.contains(&"distribute")
+        })
+}
+
+pub(crate) enum Decision<'a> {
     Keep,
     Missed(Span, String),
     Swap {
@@ -115,10 +161,10 @@ enum Decision<'a> {
     },
 }
 
-struct Cx<'u, 'a> {
-    ua: &'u UnitAccesses<'a>,
-    fi: usize,
-    sm: &'u SourceMap,
+pub(crate) struct Cx<'u, 'a> {
+    pub(crate) ua: &'u UnitAccesses<'a>,
+    pub(crate) fi: usize,
+    pub(crate) sm: &'u SourceMap,
 }
 
 /// A loop of the band: the statement and the analysis's loop.
@@ -129,11 +175,11 @@ struct BandLoop<'a> {
 }
 
 impl<'a> Cx<'_, 'a> {
-    fn line(&self, s: Span) -> u32 {
+    pub(crate) fn line(&self, s: Span) -> u32 {
         self.sm.lookup(s.lo).line
     }
 
-    fn var_name(&self, l: LoopId) -> String {
+    pub(crate) fn var_name(&self, l: LoopId) -> String {
         let f = &self.ua.functions[self.fi];
         match &f.loops[l.0 as usize].form {
             Ok(c) => self.ua.unit.symbols[c.var].name.clone(),
@@ -141,7 +187,7 @@ impl<'a> Cx<'_, 'a> {
         }
     }
 
-    fn loop_id(&self, s: &Stmt) -> Option<LoopId> {
+    pub(crate) fn loop_id(&self, s: &Stmt) -> Option<LoopId> {
         let f = &self.ua.functions[self.fi];
         f.loops.iter().find(|l| l.span == s.span).map(|l| l.id)
     }
@@ -236,6 +282,7 @@ impl<'a> Cx<'_, 'a> {
                 sequential,
                 body,
                 box_over,
+                cooperative: None,
             },
             message: format!(
                 "parallel loop swap: the grid's threads take loop '{to}' (line {}){triangular} instead of '{from}' (line {}); unit or zero stride bytes per iteration {} -> {best_score}; strides in '{from}': {before}; in '{to}': {after}",
@@ -266,7 +313,7 @@ impl<'a> Cx<'_, 'a> {
     }
 
     /// Bytes (times weight) of the accesses whose stride in `l` is 0 or ±1 elements.
-    fn score(&self, accesses: &[(usize, u64)], l: LoopId) -> u64 {
+    pub(crate) fn score(&self, accesses: &[(usize, u64)], l: LoopId) -> u64 {
         let f = &self.ua.functions[self.fi];
         accesses
             .iter()
@@ -287,7 +334,7 @@ impl<'a> Cx<'_, 'a> {
     }
 
     /// `A[n*i + k] n, B[n*k + j] 0`: each distinct access with its stride in `l`.
-    fn strides_text(&self, accesses: &[(usize, u64)], l: LoopId) -> String {
+    pub(crate) fn strides_text(&self, accesses: &[(usize, u64)], l: LoopId) -> String {
         let mut seen: Vec<String> = Vec::new();
         let mut out: Vec<String> = Vec::new();
         for (k, _) in accesses {
@@ -306,7 +353,7 @@ impl<'a> Cx<'_, 'a> {
         out.join(", ")
     }
 
-    fn access_text(&self, a: &Access) -> String {
+    pub(crate) fn access_text(&self, a: &Access) -> String {
         let f = &self.ua.functions[self.fi];
         let mut s = f.bases[a.base.0 as usize].name.clone();
         for sub in &a.subscripts {
@@ -318,16 +365,15 @@ impl<'a> Cx<'_, 'a> {
         s
     }
 
-    /// Whether the threads may take band loop `t` instead of the distributed one (with the
-    /// variable of the loop whose ranges it is boxed over, for a triangular nest); the missing
-    /// fact otherwise.
-    fn legal(
+    /// The directive leaves the assignment of iterations to threads to the implementation
+    /// (no `schedule`, `dist_schedule`, `ordered`, `lastprivate`, `linear`, or `unroll` as
+    /// the loop).
+    pub(crate) fn directive_allows(
         &self,
         r: &TargetRegion<'a>,
         d: &OmpDirective,
-        band: &[BandLoop<'a>],
-        t: usize,
-    ) -> Result<Option<SymbolId>, String> {
+        outer: &Stmt,
+    ) -> Result<(), String> {
         for dir in [r.directive, d] {
             for c in &dir.clauses {
                 if matches!(
@@ -341,9 +387,23 @@ impl<'a> Cx<'_, 'a> {
                 }
             }
         }
-        if crate::nest_unroll(band[0].stmt, 1).is_some() {
+        if crate::nest_unroll(outer, 1).is_some() {
             return Err("the distributed loop is an 'unroll' construct".into());
         }
+        Ok(())
+    }
+
+    /// Whether the threads may take band loop `t` instead of the distributed one (with the
+    /// variable of the loop whose ranges it is boxed over, for a triangular nest); the missing
+    /// fact otherwise.
+    fn legal(
+        &self,
+        r: &TargetRegion<'a>,
+        d: &OmpDirective,
+        band: &[BandLoop<'a>],
+        t: usize,
+    ) -> Result<Option<SymbolId>, String> {
+        self.directive_allows(r, d, band[0].stmt)?;
         let f = &self.ua.functions[self.fi];
         let band_vars: Vec<_> = band
             .iter()

@@ -36,7 +36,8 @@
 //!   implicit maps of unsized arrays, `defaultmap(none)` violations.
 //!
 //! [`map_grids`] decides which loop of each SPMD nest the grid's threads take (parallel loop
-//! swap, from the access analysis; `-Rpass=coalesce` remarks).
+//! swap, from the access analysis; `-Rpass=coalesce` remarks), and which inner reduction loop
+//! a group of lanes shares (warp-cooperative inner loops).
 //!
 //! [`unmapped_pointer_warnings`] (W0912) finds pointers a region uses that nothing maps.
 //!
@@ -44,6 +45,7 @@
 //! to sema's symbols by `SymbolId`; names are the list items as written.
 
 mod analyze;
+mod coop;
 mod generic;
 mod grid;
 mod mapcheck;

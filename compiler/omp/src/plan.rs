@@ -74,7 +74,8 @@ pub struct TargetRegion<'a> {
 /// A loop nest run with another loop than the directive's on the grid's threads (parallel
 /// loop swap, `map_grids`): the threads share the iterations of `threaded`, and each runs
 /// `sequential` (the nest's other loops, outermost first, whose bounds use no loop variable
-/// of the nest) around `body` for each of its iterations.
+/// of the nest) around `body` for each of its iterations. Or the directive's loop as written,
+/// with an inner loop of its body shared by a group of lanes (`cooperative`).
 #[derive(Debug, Clone)]
 pub struct GridMapping<'a> {
     /// The loop whose iterations the threads take (`loop_nest.outer` too, unless `box_over`).
@@ -89,6 +90,30 @@ pub struct GridMapping<'a> {
     /// current iteration of that loop gives. `loop_nest.outer` stays the directive's loop
     /// (the host cannot evaluate these bounds before the region).
     pub box_over: Option<SymbolId>,
+    /// A warp-cooperative inner loop: each iteration of `threaded` goes to a group of lanes
+    /// that share this reduction loop of its body.
+    pub cooperative: Option<Cooperative<'a>>,
+}
+
+/// A reduction loop in the body of the threaded loop that a group of `lanes` lanes shares
+/// (`map_grids`, issue 16 item 4): the statements before it run on every lane (they only
+/// declare locals), lane `l` runs the loop's iterations `l, l + lanes, ...` into its own
+/// partial value of `var` (started at `op`'s identity), the partials are combined by warp
+/// shuffles into the value `var` had before the loop, and lane 0 alone runs the statements
+/// after it. The host launches `lanes` threads per iteration of `threaded`.
+#[derive(Debug, Clone, Copy)]
+pub struct Cooperative<'a> {
+    /// The body's item holding it: `inner` itself, or a `parallel for` / `for` / `simd` /
+    /// `loop` directive with a `reduction` of `var` as its only clause around it.
+    pub item: &'a Stmt,
+    /// The `for` statement the lanes share.
+    pub inner: &'a Stmt,
+    /// Lanes per group: a power of two from 4 to 32 (a group never spans warps).
+    pub lanes: u32,
+    /// The reduction variable: a local declared before `inner` in the body.
+    pub var: SymbolId,
+    /// Its operator.
+    pub op: ReductionOp,
 }
 
 /// The loop nest a region's threads share.

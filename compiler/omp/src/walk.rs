@@ -21,6 +21,36 @@ pub fn stmt<'a>(s: &'a Stmt, f: &mut dyn FnMut(Node<'a>)) {
     Walker { f }.stmt(s);
 }
 
+/// `e` has no side effects (no call, assignment, increment, comma or statement expression)
+/// and names none of `avoid`: evaluating it once more, or once instead of repeatedly while
+/// nothing it reads changes, gives the same value.
+pub fn pure_expr(typed: &ompcc_sema::TypedUnit, e: &Expr, avoid: &[ompcc_sema::SymbolId]) -> bool {
+    let mut ok = true;
+    expr(e, &mut |n| {
+        let Node::Expr(x) = n else { return };
+        match &x.kind {
+            ExprKind::Call(..)
+            | ExprKind::Assign(..)
+            | ExprKind::Comma(..)
+            | ExprKind::StmtExpr(..)
+            | ExprKind::Unary(
+                UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec,
+                _,
+            ) => ok = false,
+            ExprKind::Ident(_)
+                if typed
+                    .ident_symbols
+                    .get(&x.id)
+                    .is_some_and(|s| avoid.contains(s)) =>
+            {
+                ok = false
+            }
+            _ => {}
+        }
+    });
+    ok
+}
+
 /// Calls `f` on every node of the expression `e`.
 pub fn expr<'a>(e: &'a Expr, f: &mut dyn FnMut(Node<'a>)) {
     Walker { f }.expr(e);

@@ -21,7 +21,17 @@ fn grids(
     assert!(sd.iter().all(|d| !d.is_error()), "{sd:?}");
     let (mut plan, diags) = plan_with_source(&tu, &typed, &sm);
     assert!(diags.is_empty(), "{diags:?}");
-    let remarks = map_grids(&mut plan, &tu, &typed, &sm, GridOptions { loop_swap: on });
+    let remarks = map_grids(
+        &mut plan,
+        &tu,
+        &typed,
+        &sm,
+        GridOptions {
+            loop_swap: on,
+            warp_coop: false,
+            reassociate: false,
+        },
+    );
     let line = |s: &Stmt| sm.lookup(s.span.lo).line;
     let out = plan
         .regions
@@ -104,4 +114,81 @@ fn the_knob_off_keeps_every_nest_as_written() {
     let (g, remarks) = grids(NESTS, false);
     assert!(g.iter().all(Option::is_none));
     assert!(remarks.is_empty());
+}
+
+/// Per region: the cooperative loop's line, lanes and reduction variable, for `src` planned
+/// with warp-cooperative inner loops on (floating-point ones too when `reassoc`).
+fn cooperative(src: &str, reassoc: bool) -> Vec<Option<(u32, u32, String)>> {
+    let (tu, sm, pd) = ompcc_syntax::parse_translation_unit(src, "t.c");
+    assert!(pd.iter().all(|d| !d.is_error()), "{pd:?}");
+    let tu = tu.expect("parse");
+    let (typed, sd) = ompcc_sema::check(&tu);
+    assert!(sd.iter().all(|d| !d.is_error()), "{sd:?}");
+    let (mut plan, diags) = plan_with_source(&tu, &typed, &sm);
+    assert!(diags.is_empty(), "{diags:?}");
+    let opts = GridOptions {
+        loop_swap: true,
+        warp_coop: true,
+        reassociate: reassoc,
+    };
+    map_grids(&mut plan, &tu, &typed, &sm, opts);
+    plan.regions
+        .iter()
+        .map(|r| {
+            let c = r.grid.as_ref()?.cooperative?;
+            Some((
+                sm.lookup(c.inner.span.lo).line,
+                c.lanes,
+                typed.symbols[c.var].name.clone(),
+            ))
+        })
+        .collect()
+}
+
+const ROWS: &str = "void f(int n, int m, const int *a, const float *b, long *y, float *z) {
+#pragma omp target teams distribute parallel for map(to: a[0:n*m]) map(from: y[0:n])
+  for (int i = 0; i < n; i++) {
+    long s = 0;
+    for (int j = 0; j < m; j++)
+      s += a[i*m + j];
+    y[i] = s;
+  }
+#pragma omp target teams distribute parallel for map(to: a[0:n*m]) map(from: y[0:n])
+  for (int i = 0; i < n; i++) {
+    int s = 1;
+    for (int j = 2; j < 14; j++)
+      s *= a[i*m + j];
+    y[i] = s;
+  }
+#pragma omp target teams distribute parallel for map(to: b[0:n*m]) map(from: z[0:n])
+  for (int i = 0; i < n; i++) {
+    float s = 0;
+    for (int j = 0; j < m; j++)
+      s += b[i*m + j];
+    z[i] = s;
+  }
+#pragma omp target teams distribute parallel for map(to: a[0:n*m]) map(from: y[0:n])
+  for (int j = 0; j < m; j++) {
+    long s = 0;
+    for (int i = 0; i < n; i++)
+      s += a[i*m + j];
+    y[j] = s;
+  }
+}
+";
+
+#[test]
+fn lanes_share_row_reductions_that_any_order_sums_alike() {
+    // integer rows: 32 lanes, or 16 for 12 iterations; a float sum only under reassoc; a
+    // column per thread is coalesced already
+    assert_eq!(
+        cooperative(ROWS, false),
+        vec![
+            Some((5, 32, "s".into())),
+            Some((12, 16, "s".into())),
+            None,
+            None
+        ]
+    );
+    assert_eq!(cooperative(ROWS, true)[2], Some((19, 32, "s".into())));
 }

@@ -61,6 +61,22 @@ pub struct Knobs {
     /// nest than the distributed one, for coalesced accesses (`on`/`off`; on at -O2 and
     /// above). Read by the driver for `ompcc_omp::map_grids`, before lowering.
     pub loop_swap: bool,
+    /// `warp-coop`: a group of lanes may share a thread's inner reduction loop, for
+    /// coalesced accesses (`on`: integer reductions, whose result any order gives; `reassoc`:
+    /// floating-point ones too, rounding differently; `off`; on at -O2 and above). Read by
+    /// the driver for `ompcc_omp::map_grids`.
+    pub warp_coop: WarpCoop,
+}
+
+/// The `warp-coop` knob's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpCoop {
+    /// Never.
+    Off,
+    /// For reductions whose result does not depend on the order (integer arithmetic).
+    On,
+    /// For floating-point `+` and `*` reductions too (`-C warp-coop=reassoc`).
+    Reassoc,
 }
 
 impl Default for Knobs {
@@ -76,6 +92,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "unroll-threshold",
     "fp-contract",
     "loop-swap",
+    "warp-coop",
 ];
 
 impl Knobs {
@@ -88,6 +105,7 @@ impl Knobs {
                 unroll_threshold: 0,
                 fp_contract: FpContract::Fast,
                 loop_swap: false,
+                warp_coop: WarpCoop::Off,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -95,6 +113,7 @@ impl Knobs {
                 unroll_threshold: 160,
                 fp_contract: FpContract::Fast,
                 loop_swap: true,
+                warp_coop: WarpCoop::On,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -102,6 +121,7 @@ impl Knobs {
                 unroll_threshold: 400,
                 fp_contract: FpContract::Fast,
                 loop_swap: true,
+                warp_coop: WarpCoop::On,
             },
         }
     }
@@ -127,6 +147,18 @@ impl Knobs {
                     "on" => true,
                     "off" => false,
                     _ => return Err(format!("-C loop-swap={value}: expected `on` or `off`")),
+                }
+            }
+            "warp-coop" => {
+                self.warp_coop = match value {
+                    "on" => WarpCoop::On,
+                    "off" => WarpCoop::Off,
+                    "reassoc" => WarpCoop::Reassoc,
+                    _ => {
+                        return Err(format!(
+                            "-C warp-coop={value}: expected `on`, `off` or `reassoc`"
+                        ));
+                    }
                 }
             }
             _ => {
@@ -169,6 +201,11 @@ mod tests {
         k.set("loop-swap", "off").unwrap();
         assert!(!k.loop_swap);
         assert!(k.set("loop-swap", "1").is_err());
+        assert_eq!(k.warp_coop, WarpCoop::On);
+        assert_eq!(Knobs::for_level(1).warp_coop, WarpCoop::Off);
+        k.set("warp-coop", "reassoc").unwrap();
+        assert_eq!(k.warp_coop, WarpCoop::Reassoc);
+        assert!(k.set("warp-coop", "yes").is_err());
         let e = k.set("nope", "1").unwrap_err();
         assert!(e.contains("unroll-count"), "{e}");
         assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);

@@ -1,0 +1,212 @@
+//! Warp-cooperative inner loops (the plan's `Cooperative`, issue 16 item 4): each iteration
+//! of the threaded loop goes to a group of lanes of one warp instead of one thread. The group
+//! runs the body's leading declarations on every lane, shares the inner reduction loop
+//! (lane `l` takes its iterations `l, l + width, ...`, into a private partial value started at
+//! the operator's identity), combines the partials by butterfly shuffles among the group's
+//! lanes and into the variable's value before the loop, and lane 0 runs the rest of the body.
+//!
+//! Groups are `lanes` wide, a power of two dividing 32, so a group never spans warps; a team
+//! narrower than that runs groups of one lane (each thread its own iteration, as without the
+//! mapping). Threads past the last whole group of a team take no iteration.
+
+use crate::func::{FnLower, Local};
+use crate::kernel::Who;
+use ompcc_ir::{IntCC, ShuffleMode, SpecialReg, Type, Value};
+use ompcc_omp::Cooperative;
+use ompcc_syntax::ast::{BlockItem, ReductionOp, Stmt, StmtKind};
+
+use crate::ty::Scalar;
+
+/// One thread's place in its lane group (all `i32`).
+#[derive(Clone, Copy)]
+pub(crate) struct LaneGroup {
+    /// The lane in the group, from 0.
+    lane: Value,
+    /// The group's width at run time: `lanes`, or 1 in a team narrower than that.
+    width: Value,
+    /// The warp's lanes of the group, for the shuffles' member mask.
+    mask: Value,
+}
+
+impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
+    /// The first group index and the stride of groups for `who` (the grid or the team), and
+    /// this thread's place in its group; `units` for a thread past the team's last whole group.
+    pub(crate) fn lane_groups(
+        &mut self,
+        who: Who,
+        lanes: u32,
+        units: Value,
+    ) -> Option<(Value, Value, LaneGroup)> {
+        if !matches!(who, Who::Grid | Who::Team) {
+            return None;
+        }
+        let tid = self.b.ins().sreg(SpecialReg::TidX);
+        let ntid = self.b.ins().sreg(SpecialReg::NtidX);
+        let l = self.b.ins().iconst(Type::I32, i64::from(lanes));
+        let one = self.b.ins().iconst(Type::I32, 1);
+        let wide = self.b.ins().icmp(IntCC::Uge, ntid, l);
+        let width = self.b.ins().select(wide, l, one);
+        let per_team = self.b.ins().udiv(ntid, width);
+        let gi = self.b.ins().udiv(tid, width);
+        let lane = self.b.ins().urem(tid, width);
+        // the group's lanes of the warp: `width` bits from its first lane
+        let laneid = self.b.ins().sreg(SpecialReg::Laneid);
+        let off = self.b.ins().urem(laneid, width);
+        let first = self.b.ins().isub(laneid, off);
+        let one64 = self.b.ins().iconst(Type::I64, 1);
+        let w64 = self.b.ins().zext(Type::I64, width);
+        let bits = self.b.ins().shl(one64, w64);
+        let ones = self.b.ins().isub(bits, one64);
+        let f64_ = self.b.ins().zext(Type::I64, first);
+        let m = self.b.ins().shl(ones, f64_);
+        let mask = self.b.ins().trunc(Type::I32, m);
+        let per_team = self.b.ins().zext(Type::I64, per_team);
+        let gi64 = self.b.ins().zext(Type::I64, gi);
+        let (k0, g) = if who == Who::Grid {
+            let c = self.b.ins().sreg(SpecialReg::CtaidX);
+            let c = self.b.ins().zext(Type::I64, c);
+            let nc = self.b.ins().sreg(SpecialReg::NctaidX);
+            let nc = self.b.ins().zext(Type::I64, nc);
+            let base = self.b.ins().imul(c, per_team);
+            (
+                self.b.ins().iadd(base, gi64),
+                self.b.ins().imul(nc, per_team),
+            )
+        } else {
+            (gi64, per_team)
+        };
+        let idle = self.b.ins().icmp(IntCC::Uge, gi64, per_team);
+        let k0 = self.b.ins().select(idle, units, k0);
+        Some((k0, g, LaneGroup { lane, width, mask }))
+    }
+
+    /// The threaded loop's `body` (a compound statement) with its inner loop shared by the
+    /// lanes of `grp` (module header).
+    pub(crate) fn cooperative_body(
+        &mut self,
+        body: &'a Stmt,
+        coop: Cooperative<'a>,
+        grp: LaneGroup,
+    ) {
+        let StmtKind::Compound(blk) = &body.kind else {
+            self.unsupported(
+                "internal compiler error: a cooperative loop's body is not a block (lower::cooperative_body)",
+                body.span,
+            );
+            return;
+        };
+        let Some(at) = blk
+            .items
+            .iter()
+            .position(|it| matches!(it, BlockItem::Stmt(s) if std::ptr::eq(s, coop.item)))
+        else {
+            self.unsupported(
+                "internal compiler error: a cooperative loop is not in its body (lower::cooperative_body)",
+                body.span,
+            );
+            return;
+        };
+        self.depth += 1;
+        self.block_items(&blk.items[..at]);
+        self.cooperative_loop(coop, grp);
+        // lane 0 alone runs the rest of the iteration
+        let zero = self.b.ins().iconst(Type::I32, 0);
+        let first = self.b.ins().icmp(IntCC::Eq, grp.lane, zero);
+        let run = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(first, run, &[], join, &[]);
+        self.b.switch_to_block(run);
+        self.block_items(&blk.items[at + 1..]);
+        self.free_block_vlas();
+        self.jump_to(join);
+        self.b.switch_to_block(join);
+        self.depth -= 1;
+    }
+
+    /// The shared reduction loop: each lane's iterations into its partial value, then the
+    /// group's partials combined into the variable's value before the loop, on every lane.
+    fn cooperative_loop(&mut self, coop: Cooperative<'a>, grp: LaneGroup) {
+        let span = coop.inner.span;
+        let Some((c, ibody)) = self.canon_loop(coop.inner, &[]) else {
+            return;
+        };
+        let Some(Local::Slot(slot, align)) = self.locals.get(&coop.var).copied() else {
+            self.unsupported(
+                "internal compiler error: a cooperative reduction variable is not a local (lower::cooperative_loop)",
+                span,
+            );
+            return;
+        };
+        let qt = self.cx.typed.symbols[coop.var].ty;
+        let Some(cls) = self.reduction_class(qt, coop.op, span) else {
+            return;
+        };
+        let t = self.slot_addr(slot, align);
+        let before = self.load_raw(t, cls.ty(), false);
+        let id = self.identity(coop.op, cls);
+        self.store_raw(t, id, false);
+        // the loop variable is private to the loop
+        let vqt = self.cx.typed.symbols[c.var].ty;
+        let saved = self.new_slot(vqt, span).map(|s| {
+            let a = self.align_of(vqt);
+            self.locals.insert(c.var, Local::Slot(s, a))
+        });
+        let head = self.b.create_block();
+        let k = self.b.append_block_param(head, Type::I64);
+        let body_b = self.b.create_block();
+        let step_b = self.b.create_block();
+        let exit = self.b.create_block();
+        let k0 = self.b.ins().zext(Type::I64, grp.lane);
+        self.b.ins().jump(head, &[k0]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::Slt, k, c.trip);
+        self.b.ins().brif(more, body_b, &[], exit, &[]);
+        self.b.switch_to_block(body_b);
+        self.set_loop_var(&c, k);
+        self.breaks.push(exit);
+        self.continues.push(step_b);
+        self.stmt(ibody);
+        self.continues.pop();
+        self.breaks.pop();
+        self.jump_to(step_b);
+        self.b.switch_to_block(step_b);
+        let w = self.b.ins().zext(Type::I64, grp.width);
+        let next = self.b.ins().iadd(k, w);
+        self.b.ins().jump(head, &[next]);
+        self.b.switch_to_block(exit);
+        match saved {
+            Some(Some(l)) => {
+                self.locals.insert(c.var, l);
+            }
+            Some(None) => {
+                self.locals.remove(&c.var);
+            }
+            None => {}
+        }
+        let part = self.load_raw(t, cls.ty(), false);
+        let all = self.group_tree(coop.op, cls, part, grp);
+        let v = self.combine(coop.op, cls, before, all);
+        self.store_raw(t, v, false);
+    }
+
+    /// Combines `v` over the lanes of `grp` (butterfly shuffles: every lane gets the result).
+    fn group_tree(&mut self, op: ReductionOp, cls: Scalar, v: Value, grp: LaneGroup) -> Value {
+        let (mut v, work) = self.widen(v, cls);
+        for off in [16, 8, 4, 2, 1] {
+            // the width is uniform in the group: all of its lanes shuffle or none
+            let o = self.b.ins().iconst(Type::I32, off);
+            let inside = self.b.ins().icmp(IntCC::Ult, o, grp.width);
+            let then_b = self.b.create_block();
+            let join = self.b.create_block();
+            let r = self.b.append_block_param(join, work.ty());
+            self.b.ins().brif(inside, then_b, &[], join, &[v]);
+            self.b.switch_to_block(then_b);
+            let other = self.b.ins().shuffle(ShuffleMode::Xor, v, o, grp.mask);
+            let c = self.combine_work(op, work, v, other);
+            self.b.ins().jump(join, &[c]);
+            self.b.switch_to_block(join);
+            v = r;
+        }
+        self.unwiden(v, cls)
+    }
+}

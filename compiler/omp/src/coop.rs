@@ -1,0 +1,597 @@
+//! Warp-cooperative inner loops (issue 16 item 4, DESIGN.md section 11): when each iteration
+//! of the threaded loop runs a reduction loop whose accesses are coalesced in its own
+//! variable but not in the threaded one (a row's dot product with a thread per row), a group
+//! of lanes takes each iteration: the lanes stride the inner loop (consecutive lanes on
+//! consecutive elements), their partial values are combined by shuffles, and lane 0 runs the
+//! rest of the iteration ([`crate::Cooperative`]).
+//!
+//! Legal only when proven: the threaded loop's body is `{ declarations; for (...) ...;
+//! statements }` whose declarations have no side effects (every lane runs them) and declare
+//! the reduction variable; the inner loop is canonical, does not exit early, writes no
+//! memory, calls nothing, contains no OpenMP directive, and writes no scalar declared outside
+//! it but the reduction variable, whose every occurrence in it is an update with one
+//! operator (`+ - * & | ^`). Reordering the updates must not change the result: an integer
+//! computation (wrapping, so associative), or a floating-point one under
+//! `-C warp-coop=reassoc`, which accepts other rounding. The lanes per group come from the
+//! inner trip count when it is a constant (the next power of two, 4 to 32), else 32.
+
+use ompcc_access::{LoopId, ReductionTarget};
+use ompcc_sema::SymbolId;
+use ompcc_syntax::ast::{
+    BinaryOp, BlockItem, DeclarationKind, ExprKind, ForInit, Initializer, OmpClauseKind,
+    OmpClauseName, OmpDirective, ReductionOp, Stmt, StmtKind, UnaryOp,
+};
+
+use crate::grid::{Cx, Decision};
+use crate::plan::{Cooperative, GridMapping, TargetRegion};
+use crate::walk::{self, Node};
+
+impl<'a> Cx<'_, 'a> {
+    /// The cooperative mapping of `r`'s one-loop nest, a missed remark naming the fact that
+    /// is missing when the inner loop would be coalesced but cannot be shared, or `Keep`.
+    pub(crate) fn decide_cooperative(&self, r: &TargetRegion<'a>, reassoc: bool) -> Decision<'a> {
+        let Some(ln) = r.loop_nest else {
+            return Decision::Keep;
+        };
+        let outer = ln.outer;
+        let Some(oid) = self.loop_id(outer) else {
+            return Decision::Keep;
+        };
+        let StmtKind::For(_, _, _, body) = &outer.kind else {
+            return Decision::Keep;
+        };
+        let StmtKind::Compound(block) = &body.kind else {
+            return Decision::Keep;
+        };
+        // the inner loop: the first `for` item of the body (a perfect nest is the swap's), or
+        // a loop directive's `for`
+        let Some((at, item, inner, clause)) =
+            block.items.iter().enumerate().find_map(|(k, it)| match it {
+                BlockItem::Stmt(s) => match &s.kind {
+                    StmtKind::For(..) => Some((k, s, s, None)),
+                    StmtKind::Omp(d) => inner_directive_loop(d).map(|(f, c)| (k, s, f, Some(c))),
+                    _ => None,
+                },
+                _ => None,
+            })
+        else {
+            return Decision::Keep;
+        };
+        let Some(iid) = self.loop_id(inner) else {
+            return Decision::Keep;
+        };
+        let f = &self.ua.functions[self.fi];
+        let accesses: Vec<(usize, u64)> = f
+            .accesses
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.loops.contains(&iid))
+            .map(|(k, a)| {
+                let deeper = a
+                    .loops
+                    .iter()
+                    .position(|l| *l == iid)
+                    .map_or(0, |p| a.loops.len() - p - 1);
+                (k, 8u64.saturating_pow(deeper as u32))
+            })
+            .collect();
+        // a loop whose bounds read memory (a CSR row) has no affine form: its variable's
+        // unit-stride subscripts are found in the source
+        let plain = if f.loops[iid.0 as usize].form.is_err() {
+            self.unit_subscripts(inner)
+        } else {
+            Vec::new()
+        };
+        let plain_bytes: u64 = plain
+            .iter()
+            .map(|&k| {
+                f.bases[f.accesses[k].base.0 as usize]
+                    .elem_size
+                    .unwrap_or(0)
+            })
+            .sum();
+        let (s_outer, s_inner) = (
+            self.score(&accesses, oid),
+            self.score(&accesses, iid) + plain_bytes,
+        );
+        if s_inner <= s_outer {
+            return Decision::Keep;
+        }
+        let from = self.var_name(oid);
+        let to = match crate::loop_var(self.ua.unit, inner) {
+            Some(v) => self.ua.unit.symbols[v].name.clone(),
+            None => self.var_name(iid),
+        };
+        let missed = |why: String| {
+            Decision::Missed(
+                ln.directive.span,
+                format!(
+                    "loop '{to}' (line {}) has unit or zero stride for more bytes than the distributed loop '{from}' ({s_inner} vs {s_outer} per iteration), but its iterations were not shared by a group of lanes: {why}",
+                    self.line(inner.span)
+                ),
+            )
+        };
+        if let Err(why) = self.directive_allows(r, ln.directive, outer) {
+            return missed(why);
+        }
+        let (var, op, lanes) =
+            match self.cooperative_legal(block.items.as_slice(), at, inner, iid, (reassoc, clause))
+            {
+                Ok(x) => x,
+                Err(why) => return missed(why),
+            };
+        let before = self.strides_text(&accesses, oid);
+        let after = if plain.is_empty() {
+            self.strides_text(&accesses, iid)
+        } else {
+            let mut seen: Vec<String> = Vec::new();
+            for &k in &plain {
+                let t = format!("{}[{to}] 1", f.bases[f.accesses[k].base.0 as usize].name);
+                if !seen.contains(&t) {
+                    seen.push(t);
+                }
+            }
+            seen.join(", ")
+        };
+        Decision::Swap {
+            mapping: GridMapping {
+                threaded: outer,
+                sequential: Vec::new(),
+                body,
+                box_over: None,
+                cooperative: Some(Cooperative {
+                    item,
+                    inner,
+                    lanes,
+                    var,
+                    op,
+                }),
+            },
+            message: format!(
+                "warp-cooperative inner loop: {lanes} lanes share each iteration of '{from}' (line {}) in loop '{to}' (line {}), their partial '{}' values ('{}' reduction) combined by shuffles and lane 0 running the rest of the iteration; unit or zero stride bytes per iteration {s_outer} -> {s_inner}; strides in '{from}': {before}; in '{to}' (across lanes): {after}",
+                self.line(outer.span),
+                self.line(inner.span),
+                self.ua.unit.symbols[var].name,
+                op_text(op),
+            ),
+        }
+    }
+
+    /// The reduction variable, its operator and the lanes per group, or the missing fact.
+    fn cooperative_legal(
+        &self,
+        items: &'a [BlockItem],
+        at: usize,
+        inner: &'a Stmt,
+        iid: LoopId,
+        (reassoc, clause): (bool, Option<Clause<'_>>),
+    ) -> Result<(SymbolId, ReductionOp, u32), String> {
+        let typed = self.ua.unit;
+        let f = &self.ua.functions[self.fi];
+        let lp = &f.loops[iid.0 as usize];
+        let name = match crate::loop_var(typed, inner) {
+            Some(v) => typed.symbols[v].name.clone(),
+            None => self.var_name(iid),
+        };
+        if lp.early_exit {
+            return Err(format!(
+                "loop '{name}' may exit early (break, goto or return)"
+            ));
+        }
+        if !matches!(&inner.kind, StmtKind::For(ForInit::Decl(_), ..)) {
+            return Err(format!(
+                "the variable of loop '{name}' is not declared in its 'for'"
+            ));
+        }
+        // what every lane runs before the loop: declarations without side effects
+        let mut declared = Vec::new();
+        for it in &items[..at] {
+            let BlockItem::Decl(d) = it else {
+                return Err(format!(
+                    "a statement before loop '{name}' in the distributed loop's body (only declarations run on every lane)"
+                ));
+            };
+            let DeclarationKind::Vars { declarators, .. } = &d.kind else {
+                continue;
+            };
+            for id in declarators {
+                let Some(s) = typed
+                    .decl_symbols
+                    .get(id.declarator.id.0 as usize)
+                    .copied()
+                    .flatten()
+                else {
+                    continue;
+                };
+                // (an array could be a VLA, whose stack only lane 0 would free)
+                if !typed.types.is_scalar(typed.symbols[s].ty) {
+                    return Err(format!(
+                        "'{}', declared before loop '{name}', is not a scalar",
+                        typed.symbols[s].name
+                    ));
+                }
+                declared.push(s);
+                let pure = match &id.init {
+                    None => true,
+                    Some(Initializer::Expr(e)) => walk::pure_expr(typed, e, &[]),
+                    Some(_) => false,
+                };
+                if !pure {
+                    return Err(format!(
+                        "a declaration before loop '{name}' has side effects or an initializer list (every lane runs it)"
+                    ));
+                }
+            }
+        }
+        // lane 0 alone runs the rest: what it writes there must not be read by the other
+        // lanes in later iterations (in the declarations or the loop)
+        let mut rest_writes = Vec::new();
+        for it in &items[at + 1..] {
+            if let BlockItem::Stmt(st) = it {
+                walk::stmt(st, &mut |n| {
+                    if let Node::Expr(x) = n {
+                        let target = match &x.kind {
+                            ExprKind::Assign(_, l, _) => Some(&**l),
+                            ExprKind::Unary(
+                                UnaryOp::PreInc
+                                | UnaryOp::PostInc
+                                | UnaryOp::PreDec
+                                | UnaryOp::PostDec,
+                                v,
+                            ) => Some(&**v),
+                            _ => None,
+                        };
+                        if let Some(v) = target.and_then(|t| {
+                            typed.ident_symbols.get(&crate::analyze::strip_parens(t).id)
+                        }) {
+                            rest_writes.push(*v);
+                        }
+                    }
+                });
+            }
+        }
+        let mut stale = None;
+        let mut reads = |n: Node<'_>| {
+            if let Node::Expr(x) = n
+                && let Some(v) = typed.ident_symbols.get(&x.id)
+                && rest_writes.contains(v)
+                && !declared.contains(v)
+            {
+                stale.get_or_insert(*v);
+            }
+        };
+        for it in &items[..at] {
+            if let BlockItem::Decl(d) = it
+                && let DeclarationKind::Vars { declarators, .. } = &d.kind
+            {
+                for id in declarators {
+                    if let Some(Initializer::Expr(e)) = &id.init {
+                        walk::expr(e, &mut reads);
+                    }
+                }
+            }
+        }
+        walk::stmt(inner, &mut reads);
+        if let Some(v) = stale {
+            return Err(format!(
+                "'{}' is written after loop '{name}' (by lane 0 alone) and read before it or in it",
+                typed.symbols[v].name
+            ));
+        }
+        if let Some(a) = f
+            .accesses
+            .iter()
+            .find(|a| a.loops.contains(&iid) && a.kind.writes())
+        {
+            return Err(format!(
+                "loop '{name}' writes memory ('{}', line {})",
+                self.access_text(a),
+                self.line(a.span)
+            ));
+        }
+        if let Some(c) = f.calls.iter().find(|c| c.loops.contains(&iid)) {
+            return Err(format!(
+                "loop '{name}' calls '{}' (line {})",
+                c.name,
+                self.line(c.span)
+            ));
+        }
+        let mut directive = None;
+        walk::stmt(inner, &mut |n| {
+            if let Node::Directive(d) = n {
+                directive.get_or_insert(d.span);
+            }
+        });
+        if let Some(s) = directive {
+            return Err(format!(
+                "loop '{name}' contains an OpenMP directive (line {})",
+                self.line(s)
+            ));
+        }
+        let reds = self.ua.reductions(self.fi, iid);
+        let mut var = None;
+        for &v in &lp.scalars_written {
+            let red = reds.iter().find(|r| r.target == ReductionTarget::Scalar(v));
+            match red {
+                Some(r) if declared.contains(&v) && var.is_none() => var = Some((v, r.op)),
+                Some(_) if var.is_some() => {
+                    return Err(format!("loop '{name}' reduces into more than one variable"));
+                }
+                _ => {
+                    return Err(format!(
+                        "loop '{name}' writes '{}', which is not a reduction variable declared in the distributed loop's body",
+                        typed.symbols[v].name
+                    ));
+                }
+            }
+        }
+        let Some((var, op)) = var else {
+            return Err(format!("loop '{name}' reduces into no variable"));
+        };
+        let op = match op {
+            "+" => ReductionOp::Add,
+            "*" => ReductionOp::Mul,
+            "&" => ReductionOp::BitAnd,
+            "|" => ReductionOp::BitOr,
+            "^" => ReductionOp::BitXor,
+            other => return Err(format!("loop '{name}' reduces by '{other}'")),
+        };
+        let vname = &typed.symbols[var].name;
+        let vty = typed.symbols[var].ty;
+        // a directive's reduction clause allows any order of the updates
+        let declared_op = match clause {
+            Some(Clause::Reduction(cop, item)) => {
+                let named = typed
+                    .ident_symbols
+                    .get(&crate::analyze::strip_parens(item).id);
+                if named != Some(&var) || !same_op(cop, op) {
+                    return Err(format!(
+                        "the directive's reduction is not the loop's update of '{vname}'"
+                    ));
+                }
+                true
+            }
+            Some(Clause::Other(what)) => {
+                return Err(format!(
+                    "the directive of loop '{name}' has {what} (only one 'reduction' item is shared by lanes)"
+                ));
+            }
+            None => false,
+        };
+        if declared_op {
+            // the directive allows any order
+        } else if typed.types.is_floating(vty) {
+            if !reassoc {
+                return Err(format!(
+                    "'{vname}' is a floating-point '{}' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc)",
+                    op_text(op)
+                ));
+            }
+        } else if !typed.types.is_integer(vty) || !self.integer_updates(inner, var) {
+            return Err(format!(
+                "an update of '{vname}' is not computed in an integer type"
+            ));
+        }
+        let canon = match &lp.form {
+            Ok(c) => Some(c),
+            Err(u) => {
+                // evaluated once by the lanes instead of before each iteration: the same
+                // values when the loop changes nothing its bounds read
+                self.plain_bounds(inner, var)
+                    .map_err(|why| format!("loop '{name}': {} ({why})", u.reason.message()))?;
+                None
+            }
+        };
+        let lanes = match canon.map(|c| (c.lo.as_const(), c.hi.as_const(), c.step)) {
+            Some((Some(lo), Some(hi), step)) => {
+                let trips = (hi - lo) / step.abs() + 1;
+                if trips < 4 {
+                    return Err(format!(
+                        "loop '{name}' runs {} iterations, too few to share",
+                        trips.max(0)
+                    ));
+                }
+                (trips as u64).next_power_of_two().min(32) as u32
+            }
+            _ => 32,
+        };
+        Ok((var, op, lanes))
+    }
+
+    /// The accesses of `inner`'s body whose subscript is its variable (plus or minus a
+    /// constant), by index into the function's accesses.
+    fn unit_subscripts(&self, inner: &'a Stmt) -> Vec<usize> {
+        let typed = self.ua.unit;
+        let f = &self.ua.functions[self.fi];
+        let Some(k) = crate::loop_var(typed, inner) else {
+            return Vec::new();
+        };
+        let StmtKind::For(_, _, _, body) = &inner.kind else {
+            return Vec::new();
+        };
+        let is_k = |e: &ompcc_syntax::ast::Expr| {
+            let e = crate::analyze::strip_parens(e);
+            matches!(e.kind, ExprKind::Ident(_)) && typed.ident_symbols.get(&e.id) == Some(&k)
+        };
+        let mut spans = Vec::new();
+        walk::stmt(body, &mut |n| {
+            if let Node::Expr(e) = n
+                && let ExprKind::Index(_, sub) = &e.kind
+            {
+                let sub = crate::analyze::strip_parens(sub);
+                let unit = is_k(sub)
+                    || matches!(&sub.kind, ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, b)
+                        if is_k(a) && matches!(crate::analyze::strip_parens(b).kind, ExprKind::Int { .. }));
+                if unit {
+                    spans.push(e.span);
+                }
+            }
+        });
+        f.accesses
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| spans.contains(&a.span) && a.subscripts.iter().any(|s| s.is_err()))
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// `inner` is `for (int k = lo; k < hi; k++)` (or `<=`, `>`, `>=`, `--`) with `lo` and
+    /// `hi` free of side effects and of variables the loop writes (`k`, `red`), and the body
+    /// does not write `k`. (The caller has checked that the loop writes no memory.)
+    fn plain_bounds(&self, inner: &'a Stmt, red: SymbolId) -> Result<(), String> {
+        let typed = self.ua.unit;
+        let StmtKind::For(ForInit::Decl(d), Some(cond), Some(step), body) = &inner.kind else {
+            return Err("not 'for (int k = lo; k < hi; k++)'".into());
+        };
+        let Some(k) = crate::loop_var(typed, inner) else {
+            return Err("no loop variable".into());
+        };
+        if !typed.types.is_integer(typed.symbols[k].ty) {
+            return Err("a non-integer loop variable".into());
+        }
+        let is_k = |e: &ompcc_syntax::ast::Expr| {
+            let e = crate::analyze::strip_parens(e);
+            matches!(e.kind, ExprKind::Ident(_)) && typed.ident_symbols.get(&e.id) == Some(&k)
+        };
+        let DeclarationKind::Vars { declarators, .. } = &d.kind else {
+            return Err("no initial value".into());
+        };
+        let Some(Initializer::Expr(lo)) = declarators.first().and_then(|i| i.init.as_ref()) else {
+            return Err("no initial value".into());
+        };
+        let hi = match &crate::analyze::strip_parens(cond).kind {
+            ExprKind::Binary(BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge, a, b)
+                if is_k(a) =>
+            {
+                &**b
+            }
+            _ => return Err("the condition is not 'k < bound'".into()),
+        };
+        if !matches!(&crate::analyze::strip_parens(step).kind,
+            ExprKind::Unary(UnaryOp::PreInc | UnaryOp::PostInc | UnaryOp::PreDec | UnaryOp::PostDec, x) if is_k(x))
+        {
+            return Err("the increment is not 'k++' or 'k--'".into());
+        }
+        if ![&**lo, hi]
+            .iter()
+            .all(|e| walk::pure_expr(typed, e, &[k, red]))
+        {
+            return Err("a bound has side effects or uses a variable the loop writes".into());
+        }
+        let mut writes_k = false;
+        walk::stmt(body, &mut |n| {
+            if let Node::Expr(x) = n {
+                match &x.kind {
+                    ExprKind::Assign(_, l, _) if is_k(l) => writes_k = true,
+                    ExprKind::Unary(
+                        UnaryOp::PreInc
+                        | UnaryOp::PostInc
+                        | UnaryOp::PreDec
+                        | UnaryOp::PostDec
+                        | UnaryOp::AddrOf,
+                        v,
+                    ) if is_k(v) => writes_k = true,
+                    _ => {}
+                }
+            }
+        });
+        if writes_k {
+            return Err("the body writes the loop variable".into());
+        }
+        Ok(())
+    }
+
+    /// Every update of `var` in `inner` is computed in an integer type (so the lanes' order
+    /// of the updates gives the same wrapped result).
+    fn integer_updates(&self, inner: &Stmt, var: SymbolId) -> bool {
+        let typed = self.ua.unit;
+        let is_var = |e: &ompcc_syntax::ast::Expr| {
+            typed.ident_symbols.get(&crate::analyze::strip_parens(e).id) == Some(&var)
+        };
+        let mut ok = true;
+        walk::stmt(inner, &mut |n| {
+            let Node::Expr(e) = n else { return };
+            let ty = match &e.kind {
+                ExprKind::Assign(Some(_), l, _) if is_var(l) => {
+                    typed.compound_types.get(&e.id).copied()
+                }
+                ExprKind::Assign(None, l, r) if is_var(l) => typed
+                    .exprs
+                    .get(r.id.0 as usize)
+                    .and_then(|i| i.as_ref())
+                    .map(|i| i.ty),
+                _ => return,
+            };
+            if !ty.is_some_and(|t| typed.types.is_integer(t)) {
+                ok = false;
+            }
+        });
+        ok
+    }
+}
+
+/// What a loop directive in the body says beyond its loop.
+#[derive(Clone, Copy)]
+enum Clause<'a> {
+    /// Its one clause, `reduction(op: item)` with one item.
+    Reduction(ReductionOp, &'a ompcc_syntax::ast::Expr),
+    /// Anything else (no reduction, another clause, more items), described.
+    Other(&'static str),
+}
+
+/// The `for` of a `parallel for [simd]`, `parallel loop` or `simd` directive in the body (a
+/// new team's loop, or one thread's: never a worksharing construct that binds to the
+/// distributed loop's team), and its clauses.
+fn inner_directive_loop(d: &OmpDirective) -> Option<(&Stmt, Clause<'_>)> {
+    let words = d.kind.words();
+    if !matches!(
+        words,
+        ["parallel", "for"] | ["parallel", "for", "simd"] | ["parallel", "loop"] | ["simd"]
+    ) {
+        return None;
+    }
+    let body = crate::strip_compound(d.body.as_deref()?);
+    if !matches!(body.kind, StmtKind::For(..)) {
+        return None;
+    }
+    let clause = match d.clauses.as_slice() {
+        [c] => match &c.kind {
+            OmpClauseKind::Reduction {
+                modifier: None,
+                op,
+                list,
+                ..
+            } if c.name == OmpClauseName::Reduction && list.len() == 1 => {
+                Clause::Reduction(*op, &list[0])
+            }
+            _ => Clause::Other("another clause than one 'reduction'"),
+        },
+        [] => Clause::Other("no 'reduction' clause"),
+        _ => Clause::Other("more clauses than one 'reduction'"),
+    };
+    Some((body, clause))
+}
+
+/// The directive's operator is the analysis's (`-` accumulates like `+`).
+fn same_op(declared: ReductionOp, found: ReductionOp) -> bool {
+    let norm = |o| match o {
+        ReductionOp::Sub => ReductionOp::Add,
+        o => o,
+    };
+    norm(declared) == norm(found)
+}
+
+/// The operator as C text.
+fn op_text(op: ReductionOp) -> &'static str {
+    match op {
+        ReductionOp::Add | ReductionOp::Sub => "+",
+        ReductionOp::Mul => "*",
+        ReductionOp::BitAnd => "&",
+        ReductionOp::BitOr => "|",
+        ReductionOp::BitXor => "^",
+        ReductionOp::LogAnd => "&&",
+        ReductionOp::LogOr => "||",
+        ReductionOp::Min => "min",
+        ReductionOp::Max => "max",
+    }
+}
