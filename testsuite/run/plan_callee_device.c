@@ -1,6 +1,7 @@
-// A function called from host code between the regions has target regions of its own: its
-// kernel writes 'a' where this function's flow cannot see, so 'a' is not planned here (an
-// update 'to' after the call would overwrite the kernel's result).
+// A function called from host code between the regions has target regions of its own on
+// 'a'. The caller may plan 'a' only with the callee taken into its flow; here the callee's
+// section uses its parameter 'n', which main cannot name, so 'a' is not planned (an update
+// 'to' after the call would have overwritten the kernel's result).
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -53,7 +53,37 @@ impl Candidate<'_, '_> {
     /// loop to the host.
     pub(crate) fn device_clauses(&self) -> Result<Vec<String>, String> {
         let mut keep = Vec::new();
-        for c in self.directive.clauses.iter().chain(self.inherited.iter().copied()) {
+        // the region's clauses, for the variables this loop uses (a clause naming a variable
+        // a kernel never touches has nothing to do there)
+        let used = self.used_symbols();
+        for c in &self.inherited {
+            let items: Vec<&ompcc_syntax::ast::Expr> = match &c.kind {
+                OmpClauseKind::List(l) => l.iter().collect(),
+                OmpClauseKind::Reduction { list, .. } => list.iter().collect(),
+                _ => Vec::new(),
+            };
+            let names: Vec<&str> = items
+                .iter()
+                .filter(|e| {
+                    self.typed
+                        .ident_symbols
+                        .get(&e.id)
+                        .is_some_and(|s| used.contains(s))
+                })
+                .map(|e| self.src(e.span))
+                .collect();
+            if names.is_empty() {
+                continue;
+            }
+            let head = match &c.kind {
+                OmpClauseKind::Reduction { op_span, .. } => {
+                    format!("reduction({}: ", self.src(*op_span))
+                }
+                _ => format!("{}(", c.name.as_str()),
+            };
+            keep.push(format!("{head}{})", names.join(", ")));
+        }
+        for c in &self.directive.clauses {
             let name = c.name.as_str();
             match name {
                 "private" | "firstprivate" | "collapse" | "linear" | "aligned" | "safelen"
@@ -88,6 +118,22 @@ impl Candidate<'_, '_> {
             }
         }
         Ok(keep)
+    }
+
+    /// The variables the loop names.
+    fn used_symbols(&self) -> Vec<SymbolId> {
+        let mut out = Vec::new();
+        if let Some(body) = self.directive.body.as_deref() {
+            ompcc_access::walk::stmt(body, &mut |n| {
+                if let ompcc_access::walk::Node::Expr(e) = n
+                    && let Some(s) = self.typed.ident_symbols.get(&e.id)
+                    && !out.contains(s)
+                {
+                    out.push(*s);
+                }
+            });
+        }
+        out
     }
 
     /// Every call has a device body that depends on no host state, transitively.

@@ -141,7 +141,12 @@ pub fn auto_offload(
         text,
         original,
     );
-    print_remarks(&plan.remarks, checked, "auto-offload", settings.auto_remarks);
+    print_remarks(
+        &plan.remarks,
+        checked,
+        "auto-offload",
+        settings.auto_remarks,
+    );
     plan
 }
 
