@@ -204,6 +204,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             match p.pass {
                 Pass::Ref | Pass::DeviceAddr => {
                     self.locals.insert(p.sym, Local::Ptr(v, align));
+                    self.set_link_ref(p.sym, v, span);
                 }
                 Pass::Copy => self.private_copy_param(p.sym, v, span),
                 Pass::DevicePtr | Pass::Value => {

@@ -108,6 +108,7 @@ mod host_library;
 mod icv;
 mod init_image;
 mod kernel;
+mod link;
 mod lock;
 mod privatize;
 mod schedule;
@@ -219,6 +220,7 @@ pub fn lower_device_unit(
         let span = typed.symbols[g].span;
         let _ = cx.object_global(g, "", span);
     }
+    cx.define_link_refs();
     for r in &plan.regions {
         let mut f = kernel::lower_kernel(&mut cx, r);
         f.attrs.noalias = hints::kernel_noalias(&cx, r);

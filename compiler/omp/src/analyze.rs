@@ -470,44 +470,12 @@ impl<'a, 's> Analyzer<'a, 's> {
     }
 
     /// File-scope directives that would change device code in ways ompcc does not implement:
-    /// errors rather than device code that silently behaves otherwise (`E0908`: `link`, whose
-    /// variable would be an ordinary device global, and `indirect`, whose host function
-    /// addresses the device cannot call; `E0909`: `declare mapper`, which gcc 12 rejects too),
-    /// and a warning for `declare variant`, whose variants device code never calls.
+    /// errors rather than device code that silently behaves otherwise (`E0909`: `declare
+    /// mapper`, which gcc 12 rejects too), and a warning for `declare variant`, whose
+    /// variants device code never calls.
     fn declarative_directives(&mut self) {
         for item in &self.tu.items {
             let ExternalDecl::Omp(d) = item else { continue };
-            if matches!(d.kind, K::DeclareTarget | K::BeginDeclareTarget) {
-                for c in &d.clauses {
-                    let why = match c.name {
-                        OmpClauseName::Link => {
-                            "its variables would be ordinary device globals, which a map \
-                             does not copy"
-                        }
-                        OmpClauseName::Indirect => {
-                            "device code cannot call through host function addresses"
-                        }
-                        _ => continue,
-                    };
-                    self.diags.push(
-                        Diagnostic::error(
-                            "E0908",
-                            format!(
-                                "the '{}' clause of '#pragma omp {}' is not supported by \
-                                 ompcc: {why}",
-                                c.name, d.kind
-                            ),
-                            c.span,
-                        )
-                        .with_help(match c.name {
-                            OmpClauseName::Link => {
-                                "use 'enter' (or 'to') and move the data with 'target update'"
-                            }
-                            _ => "call the functions directly, or through pointers taken in device code",
-                        }),
-                    );
-                }
-            }
             if d.kind != K::Unsupported {
                 continue;
             }
@@ -741,6 +709,7 @@ impl<'a, 's> Analyzer<'a, 's> {
                 }
                 _ => {}
             });
+            refs.extend(crate::link::callee_link_refs(self.tu, typed, body));
         }
         if let Some(ln) = &loop_nest
             && ln.directive.kind == d.kind
@@ -925,6 +894,9 @@ impl<'a, 's> Analyzer<'a, 's> {
                 } else {
                     continue;
                 }
+            } else if typed.declare_target_link.contains(&sym) {
+                // OpenMP 5.2 5.8.1: as if it appeared in a `map(tofrom:)` clause.
+                (Pass::Ref, Some(implicit(MapType::ToFrom)))
             } else if let Some(item) = tofrom_items.get(&sym) {
                 let mut m = implicit(MapType::ToFrom);
                 m.expr = item;

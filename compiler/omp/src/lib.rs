@@ -46,6 +46,7 @@
 mod analyze;
 mod generic;
 mod grid;
+mod link;
 mod mapcheck;
 mod plan;
 pub mod walk;
