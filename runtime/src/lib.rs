@@ -17,6 +17,7 @@ pub mod abi;
 pub mod backend;
 pub mod flags;
 pub mod host_task;
+mod indirect;
 mod launch_shape;
 pub mod log;
 pub mod options;

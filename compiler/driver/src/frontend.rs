@@ -452,6 +452,7 @@ fn lower(
         // line), so `--emit=ir` stays terse.
         source_map: (opts.line_info || opts.settings.sink().wants_any())
             .then_some(&checked.source_map),
+        unit_id: ompcc_omp::unit_id(&checked.source_map),
         ..LowerOptions::default()
     };
     let (module, diags) = match plan {
@@ -650,9 +651,13 @@ pub fn offload(
             String::new()
         },
     };
+    let (indirect_globals, host_decls) = crate::indirect::image_parts(checked, &module);
+    let mut globals = device_globals(checked, &plan, &module);
+    globals.extend(indirect_globals);
     let image = ompcc_host::DeviceImage {
         ptx,
-        globals: device_globals(checked, &plan, &module),
+        globals,
+        host_decls,
     };
     if remarks {
         eprint!(

@@ -116,6 +116,9 @@ pub struct Ctx<'a> {
     pub(crate) icv: crate::icv::IcvState,
     /// The pointer global of each `declare target link` variable (`link`).
     pub(crate) link_refs: FxHashMap<SymbolId, String>,
+    /// The unit's id in the names of its program-wide symbols, when it is lowered for an
+    /// offload image (`indirect`: only there does a runtime fill the tables).
+    pub(crate) unit_id: Option<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -149,6 +152,7 @@ impl<'a> Ctx<'a> {
             library_addresses: FxHashMap::default(),
             icv: Default::default(),
             link_refs: FxHashMap::default(),
+            unit_id: None,
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {

@@ -1588,6 +1588,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         } else {
             self.b.ins().addrspacecast(Type::PTR, target)
         };
+        let target = self.indirect_target(target);
         let (vals, result_slot) = self.call_args(args, info, fty, sret, span)?;
         if vals.len() != sig.params.len()
             || vals

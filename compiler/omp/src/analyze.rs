@@ -39,7 +39,7 @@ pub fn plan_with_source<'a>(
 /// Eight hex digits naming a translation unit: FNV-1a of its main file's name and its
 /// preprocessed text, so units compiled from different files, or from one file with different
 /// macros, get different ids, and the same input always gets the same one.
-fn unit_id(sm: &SourceMap) -> String {
+pub fn unit_id(sm: &SourceMap) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let name = sm.file_name(sm.main_file());
     for &b in name
@@ -856,7 +856,10 @@ impl<'a, 's> Analyzer<'a, 's> {
             let info = &typed.symbols[sym];
             let ty = info.ty;
             let types = &typed.types;
-            let is_ptr = types.is_pointer(ty);
+            // OpenMP 5.2 5.8.1: pointers to functions are scalars (firstprivate), not the
+            // base of a zero-length section.
+            let is_ptr =
+                types.is_pointer(ty) && !types.pointee(ty).is_some_and(|p| types.is_function(p));
             let value_size = types.size_of(ty).unwrap_or(8) as u32;
             let name = info.name.clone();
             let implicit = |map_type: MapType| MapItem {

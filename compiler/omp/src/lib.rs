@@ -53,7 +53,7 @@ pub mod walk;
 
 pub use analyze::{
     base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
-    nest_unroll, plan, plan_with_source, strip_compound,
+    nest_unroll, plan, plan_with_source, strip_compound, unit_id,
 };
 pub use generic::{forkable, generic_region_calls, generic_region_forks, parallel_if, sizes_team};
 pub use grid::{GridOptions, GridRemark, map_grids};

@@ -32,22 +32,20 @@ pub(crate) fn callee_link_refs<'a>(
     let mut found: FxHashSet<SymbolId> = FxHashSet::default();
     let mut seen: FxHashSet<SymbolId> = FxHashSet::default();
     let mut todo: Vec<SymbolId> = Vec::new();
-    let mut visit = |e: &'a Expr,
-                     in_callee: bool,
-                     todo: &mut Vec<SymbolId>,
-                     out: &mut Vec<&'a Expr>| {
-        let ExprKind::Ident(_) = e.kind else { return };
-        let Some(&s) = typed.ident_symbols.get(&e.id) else {
-            return;
-        };
-        if typed.symbols[s].kind == SymbolKind::Function {
-            if defs.contains_key(&s) && seen.insert(s) {
-                todo.push(s);
+    let mut visit =
+        |e: &'a Expr, in_callee: bool, todo: &mut Vec<SymbolId>, out: &mut Vec<&'a Expr>| {
+            let ExprKind::Ident(_) = e.kind else { return };
+            let Some(&s) = typed.ident_symbols.get(&e.id) else {
+                return;
+            };
+            if typed.symbols[s].kind == SymbolKind::Function {
+                if defs.contains_key(&s) && seen.insert(s) {
+                    todo.push(s);
+                }
+            } else if in_callee && typed.declare_target_link.contains(&s) && found.insert(s) {
+                out.push(e);
             }
-        } else if in_callee && typed.declare_target_link.contains(&s) && found.insert(s) {
-            out.push(e);
-        }
-    };
+        };
     walk::stmt(body, &mut |n| {
         if let Node::Expr(e) = n {
             visit(e, false, &mut todo, &mut out);
