@@ -171,6 +171,55 @@ pub fn replan(
     }
 }
 
+/// Resolves the unit's metadirectives (`ompcc_omp::resolve_metadirectives`): the device
+/// version of each in a text that is checked again and compiled for the device, the host
+/// version in the bytes the host rewrite copies (both the same length as `raw`, so spans
+/// index either). `Ok(None)`: the unit has none. `Err(())`: errors, printed.
+pub fn resolve_metadirectives(
+    checked: &Checked,
+    text: &str,
+    raw: &[u8],
+    file_name: &str,
+) -> Result<Option<(Checked, String, Vec<u8>)>, ()> {
+    let (edits, diags) = ompcc_omp::resolve_metadirectives(&checked.tu, &checked.typed, text);
+    if !diags.is_empty() {
+        let mut emitter = Emitter::new(checked.color);
+        for d in &diags {
+            emitter.emit(d, &checked.source_map);
+        }
+        return Err(());
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    let mut device = text.as_bytes().to_vec();
+    let mut host = raw.to_vec();
+    for e in &edits {
+        device[e.lo..e.hi].copy_from_slice(e.device.as_bytes());
+        if host.len() == device.len() {
+            host[e.lo..e.hi].copy_from_slice(e.host.as_bytes());
+        }
+    }
+    let device = String::from_utf8(device).map_err(|_| ())?;
+    let quiet = DiagOptions {
+        color: Color::Never,
+        quiet: false,
+        warnings: false,
+        warnings_are_errors: false,
+        hide_warnings: checked.hide_warnings,
+    };
+    match check(&device, file_name, &quiet) {
+        Ok(mut re) => {
+            re.color = checked.color;
+            Ok(Some((re, device, host)))
+        }
+        Err(Rejected { diagnostics }) => {
+            eprint!("{diagnostics}");
+            Err(())
+        }
+    }
+}
+
 fn has_errors(diags: &[ompcc_diag::Diagnostic]) -> bool {
     diags.iter().any(|d| d.severity == Severity::Error)
 }

@@ -482,6 +482,24 @@ fn frontend(
     } else {
         (checked, text_str, text)
     };
+    // Metadirectives: the device code is compiled from their device versions, the host
+    // text gets their host versions.
+    let resolved: Vec<u8>;
+    let device_text: String;
+    let (checked, text_str, text) =
+        match frontend::resolve_metadirectives(&checked, &text_str, text, &input.path) {
+            Ok(Some((rechecked, device, host))) => {
+                resolved = host;
+                device_text = device;
+                (
+                    rechecked,
+                    std::borrow::Cow::Borrowed(device_text.as_str()),
+                    resolved.as_slice(),
+                )
+            }
+            Ok(None) => (checked, text_str, text),
+            Err(()) => return Err(DriverError::Reported),
+        };
     let opts = frontend::DeviceOptions {
         all_functions: ours.device_only,
         passes: ours.passes.as_deref(),

@@ -48,7 +48,9 @@ mod generic;
 mod grid;
 mod link;
 mod mapcheck;
+mod metadirective;
 mod plan;
+pub mod selector;
 pub mod walk;
 
 pub use analyze::{
@@ -58,4 +60,5 @@ pub use analyze::{
 pub use generic::{forkable, generic_region_calls, generic_region_forks, parallel_if, sizes_team};
 pub use grid::{GridOptions, GridRemark, map_grids};
 pub use mapcheck::unmapped_pointer_warnings;
+pub use metadirective::{MetaEdit, resolve_metadirectives};
 pub use plan::*;
