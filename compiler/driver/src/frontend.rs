@@ -496,12 +496,18 @@ fn lower(
     emitter: &mut Emitter,
 ) -> Result<ompcc_ir::Module, Option<String>> {
     use ompcc_lower::{FunctionSelection, LowerOptions, lower_device_unit, lower_functions};
+    let (variant_calls, variant_diags) =
+        ompcc_omp::device_variant_calls(&checked.tu, &checked.typed, checked.source_map.text());
+    for d in &variant_diags {
+        emitter.emit(d, &checked.source_map);
+    }
     let lower_opts = LowerOptions {
         // Source locations only when they are asked for (`-g`, or remarks that name their
         // line), so `--emit=ir` stays terse.
         source_map: (opts.line_info || opts.settings.sink().wants_any())
             .then_some(&checked.source_map),
         unit_id: ompcc_omp::unit_id(&checked.source_map),
+        variant_calls: Some(&variant_calls),
         ..LowerOptions::default()
     };
     let (module, diags) = match plan {

@@ -119,6 +119,8 @@ pub struct Ctx<'a> {
     /// The unit's id in the names of its program-wide symbols, when it is lowered for an
     /// offload image (`indirect`: only there does a runtime fill the tables).
     pub(crate) unit_id: Option<String>,
+    /// Callee expressions of device calls that call a `declare variant` (by its symbol).
+    pub(crate) variant_calls: FxHashMap<ast::ExprId, SymbolId>,
 }
 
 impl<'a> Ctx<'a> {
@@ -153,6 +155,7 @@ impl<'a> Ctx<'a> {
             icv: Default::default(),
             link_refs: FxHashMap::default(),
             unit_id: None,
+            variant_calls: FxHashMap::default(),
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {

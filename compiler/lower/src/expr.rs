@@ -1686,6 +1686,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         let Some(sym) = self.callee_symbol(f) else {
             return self.call_indirect(e, f, args, info);
         };
+        let sym = self.cx.variant_of(f, sym);
         let name = self.cx.typed.symbols[sym].name.clone();
         let fty = self.cx.fn_type_of(sym)?;
         if name == "printf" {

@@ -116,6 +116,7 @@ mod schedule;
 mod task;
 mod ty;
 mod varargs;
+mod variant;
 mod walk;
 mod worksharing;
 
@@ -150,6 +151,10 @@ pub struct LowerOptions<'a> {
     /// The unit's id (`ompcc_omp::unit_id`): unique names of the unit's program-wide device
     /// symbols (the `declare target indirect` tables).
     pub unit_id: String,
+    /// Direct calls in device code that call a `declare variant` instead of the base
+    /// function: the callee expression and the variant (`ompcc_omp::device_variant_calls`).
+    pub variant_calls:
+        Option<&'a rustc_hash::FxHashMap<ompcc_syntax::ast::ExprId, ompcc_sema::SymbolId>>,
 }
 
 impl Default for LowerOptions<'_> {
@@ -158,6 +163,7 @@ impl Default for LowerOptions<'_> {
             include_callees: true,
             source_map: None,
             unit_id: "0".to_owned(),
+            variant_calls: None,
         }
     }
 }
@@ -228,6 +234,9 @@ pub fn lower_device_unit(
     }
     cx.define_link_refs();
     cx.unit_id = Some(opts.unit_id.clone());
+    if let Some(v) = opts.variant_calls {
+        cx.variant_calls = v.clone();
+    }
     cx.define_indirect_functions(&opts.unit_id);
     for r in &plan.regions {
         let mut f = kernel::lower_kernel(&mut cx, r);

@@ -471,8 +471,8 @@ impl<'a, 's> Analyzer<'a, 's> {
 
     /// File-scope directives that would change device code in ways ompcc does not implement:
     /// errors rather than device code that silently behaves otherwise (`E0909`: `declare
-    /// mapper`, which gcc 12 rejects too), and a warning for `declare variant`, whose
-    /// variants device code never calls.
+    /// mapper`, which gcc 12 rejects too), and a warning for `begin declare variant`, whose
+    /// alternative definitions device code never calls (`declare variant(f)` is `variant`'s).
     fn declarative_directives(&mut self) {
         for item in &self.tu.items {
             let ExternalDecl::Omp(d) = item else { continue };
@@ -491,17 +491,15 @@ impl<'a, 's> Analyzer<'a, 's> {
                          'map(tofrom: s, s.p[0:s.n])'",
                     ),
                 ),
-                ["declare", "variant"] | ["begin", "declare", "variant"] => {
-                    self.diags.push(Diagnostic::warning(
-                        "W0910",
-                        format!(
-                            "'#pragma omp {}' is ignored in device code: calls there run the \
+                ["begin", "declare", "variant"] => self.diags.push(Diagnostic::warning(
+                    "W0910",
+                    format!(
+                        "'#pragma omp {}' is ignored in device code: calls there run the \
                              base function",
-                            d.name()
-                        ),
-                        d.span,
-                    ))
-                }
+                        d.name()
+                    ),
+                    d.span,
+                )),
                 _ => {}
             }
         }

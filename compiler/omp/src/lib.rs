@@ -51,6 +51,7 @@ mod mapcheck;
 mod metadirective;
 mod plan;
 pub mod selector;
+mod variant;
 pub mod walk;
 
 pub use analyze::{
@@ -62,3 +63,4 @@ pub use grid::{GridOptions, GridRemark, map_grids};
 pub use mapcheck::unmapped_pointer_warnings;
 pub use metadirective::{MetaEdit, resolve_metadirectives};
 pub use plan::*;
+pub use variant::device_variant_calls;

@@ -41,44 +41,11 @@ fn parse_meta(line: &str) -> Result<Meta, String> {
     let Some(at) = line.find("metadirective") else {
         return Err("expected 'metadirective'".into());
     };
-    let mut rest = &line[at + "metadirective".len()..];
     let mut meta = Meta {
         whens: Vec::new(),
         otherwise: String::new(),
     };
-    loop {
-        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
-        if rest.is_empty() {
-            break;
-        }
-        let name_end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        let name = &rest[..name_end];
-        let after = rest[name_end..].trim_start();
-        if !after.starts_with('(') {
-            return Err(format!("expected '(' after '{name}'"));
-        }
-        let mut depth = 0;
-        let mut close = None;
-        for (i, c) in after.char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(i);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let Some(close) = close else {
-            return Err(format!("unbalanced parentheses in '{name}'"));
-        };
-        let inner = &after[1..close];
-        rest = &after[close + 1..];
+    for (name, inner) in selector::clauses(&line[at + "metadirective".len()..])? {
         match name {
             "when" => {
                 let parts = split_top(inner, ':');

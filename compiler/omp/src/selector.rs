@@ -72,6 +72,46 @@ pub(crate) fn call_form(s: &str) -> Result<(&str, Option<&str>), String> {
     }
 }
 
+/// The clauses of a directive's text after its name: `name(inner)` pairs in order (an
+/// argument without a name, `declare variant(f)`, has an empty name).
+pub(crate) fn clauses(mut rest: &str) -> Result<Vec<(&str, &str)>, String> {
+    let mut out = Vec::new();
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        if rest.is_empty() {
+            return Ok(out);
+        }
+        let name_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let name = &rest[..name_end];
+        let after = rest[name_end..].trim_start();
+        if !after.starts_with('(') {
+            return Err(format!("expected '(' after '{name}'"));
+        }
+        let mut depth = 0;
+        let mut close = None;
+        for (i, c) in after.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            return Err(format!("unbalanced parentheses after '{name}'"));
+        };
+        out.push((name, &after[1..close]));
+        rest = &after[close + 1..];
+    }
+}
+
 fn is_word(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }

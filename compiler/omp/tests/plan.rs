@@ -457,8 +457,9 @@ double big[100];
 int inc(int x) { return x + 1; }
 #pragma omp end declare target
 int dev_twice(int x) { return 2 * x; }
-#pragma omp declare variant(dev_twice) match(device = {kind(gpu)})
+#pragma omp begin declare variant match(device = {kind(gpu)})
 int twice(int x) { return x + x; }
+#pragma omp end declare variant
 void f(void) {
 #pragma omp target map(tofrom: big)
   big[0] = twice(inc(1));
@@ -468,7 +469,7 @@ void f(void) {
         let got: Vec<(&str, bool)> = d.iter().map(|d| (d.code, d.is_error())).collect();
         assert_eq!(got, [("E0909", true), ("W0910", false)], "{d:?}");
         assert!(
-            d[1].message.contains("'#pragma omp declare variant'"),
+            d[1].message.contains("'#pragma omp begin declare variant'"),
             "{d:?}"
         );
     });
