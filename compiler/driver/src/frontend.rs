@@ -171,6 +171,59 @@ pub fn replan(
     }
 }
 
+/// Expands the unit's `declare mapper`s (`ompcc_omp::expand_mappers`) in `raw`: the new
+/// bytes (same lines) and the unit checked again. `Ok(None)`: the unit has none. `Err(())`:
+/// errors, printed.
+pub fn expand_mappers(
+    checked: &Checked,
+    text: &str,
+    raw: &[u8],
+    file_name: &str,
+) -> Result<Option<(Checked, Vec<u8>)>, ()> {
+    let (edits, diags) = ompcc_omp::expand_mappers(&checked.tu, &checked.typed, text);
+    if !diags.is_empty() {
+        let mut emitter = Emitter::new(checked.color);
+        for d in &diags {
+            emitter.emit(d, &checked.source_map);
+        }
+        return Err(());
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    let raw = if raw.len() == text.len() {
+        raw
+    } else {
+        text.as_bytes()
+    };
+    let mut out = Vec::with_capacity(raw.len());
+    let mut at = 0;
+    for e in &edits {
+        out.extend_from_slice(&raw[at..e.lo]);
+        out.extend_from_slice(e.with.as_bytes());
+        at = e.hi;
+    }
+    out.extend_from_slice(&raw[at..]);
+    let quiet = DiagOptions {
+        color: Color::Never,
+        quiet: false,
+        warnings: false,
+        warnings_are_errors: false,
+        hide_warnings: checked.hide_warnings,
+    };
+    let expanded = crate::pipeline::utf8_same_length(&out).into_owned();
+    match check(&expanded, file_name, &quiet) {
+        Ok(mut re) => {
+            re.color = checked.color;
+            Ok(Some((re, out)))
+        }
+        Err(Rejected { diagnostics }) => {
+            eprint!("{diagnostics}");
+            Err(())
+        }
+    }
+}
+
 /// Resolves the unit's metadirectives (`ompcc_omp::resolve_metadirectives`): the device
 /// version of each in a text that is checked again and compiled for the device, the host
 /// version in the bytes the host rewrite copies (both the same length as `raw`, so spans

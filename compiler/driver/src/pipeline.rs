@@ -450,6 +450,23 @@ fn frontend(
     if ours.emit == Some(EmitStage::Accesses) {
         return Ok(Outcome::Emitted(frontend::accesses(&checked).into_bytes()));
     }
+    // `declare mapper`: its uses expanded into plain map clauses, for every later stage.
+    let expanded: Vec<u8>;
+    let expanded_str: String;
+    let (checked, text_str, text) =
+        match frontend::expand_mappers(&checked, &text_str, text, &input.path) {
+            Ok(Some((rechecked, bytes))) => {
+                expanded = bytes;
+                expanded_str = utf8_same_length(&expanded).into_owned();
+                (
+                    rechecked,
+                    std::borrow::Cow::Borrowed(expanded_str.as_str()),
+                    expanded.as_slice(),
+                )
+            }
+            Ok(None) => (checked, text_str, text),
+            Err(()) => return Err(DriverError::Reported),
+        };
     // The data planner writes its directives into the unit, which is checked again and
     // compiled in place of the original (`--emit=annotated-c`: into the user's file).
     let annotate = ours.emit == Some(EmitStage::AnnotatedC);

@@ -470,9 +470,9 @@ impl<'a, 's> Analyzer<'a, 's> {
     }
 
     /// File-scope directives that would change device code in ways ompcc does not implement:
-    /// errors rather than device code that silently behaves otherwise (`E0909`: `declare
-    /// mapper`, which gcc 12 rejects too), and a warning for `begin declare variant`, whose
-    /// alternative definitions device code never calls (`declare variant(f)` is `variant`'s).
+    /// a warning for `begin declare variant`, whose alternative definitions device code never
+    /// calls (`declare variant(f)` is `variant`'s; `declare mapper` is expanded before
+    /// planning, `mapper`'s).
     fn declarative_directives(&mut self) {
         for item in &self.tu.items {
             let ExternalDecl::Omp(d) = item else { continue };
@@ -480,17 +480,6 @@ impl<'a, 's> Analyzer<'a, 's> {
                 continue;
             }
             match d.unsupported_name {
-                ["declare", "mapper"] => self.diags.push(
-                    Diagnostic::error(
-                        "E0909",
-                        "'#pragma omp declare mapper' is not supported by ompcc",
-                        d.span,
-                    )
-                    .with_help(
-                        "map the structure and its pointer members explicitly, e.g. \
-                         'map(tofrom: s, s.p[0:s.n])'",
-                    ),
-                ),
                 ["begin", "declare", "variant"] => self.diags.push(Diagnostic::warning(
                     "W0910",
                     format!(
