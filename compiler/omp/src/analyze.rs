@@ -730,6 +730,14 @@ impl<'a, 's> Analyzer<'a, 's> {
         }
         let mut tofrom_items: FxHashMap<SymbolId, &'a Expr> = FxHashMap::default();
         let mut reductions = Vec::new();
+        // `in_reduction` on the target task (OpenMP 5.2 5.5.10): mapped `tofrom`; the runtime
+        // runs the region at once on the encountering thread, whose updates of the item are
+        // then part of the enclosing reduction.
+        for e in clause_items(d, OmpClauseName::InReduction) {
+            if let Some(sym) = self.sym_of(e) {
+                tofrom_items.entry(sym).or_insert(e);
+            }
+        }
         if d.kind != K::Target {
             for c in &d.clauses {
                 match &c.kind {
