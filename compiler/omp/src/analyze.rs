@@ -479,17 +479,16 @@ impl<'a, 's> Analyzer<'a, 's> {
             if d.kind != K::Unsupported {
                 continue;
             }
-            match d.unsupported_name {
-                ["begin", "declare", "variant"] => self.diags.push(Diagnostic::warning(
+            if d.unsupported_name == ["begin", "declare", "variant"] {
+                self.diags.push(Diagnostic::warning(
                     "W0910",
                     format!(
                         "'#pragma omp {}' is ignored in device code: calls there run the \
-                             base function",
+                         base function",
                         d.name()
                     ),
                     d.span,
-                )),
-                _ => {}
+                ));
             }
         }
     }

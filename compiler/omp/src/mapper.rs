@@ -90,8 +90,7 @@ fn parse_mapper(line: &str, typed: &TypedUnit) -> Result<Mapper, String> {
         [name] => typed
             .symbols
             .iter()
-            .filter(|(_, s)| s.kind == SymbolKind::Typedef && s.name == *name)
-            .last()
+            .rfind(|(_, s)| s.kind == SymbolKind::Typedef && s.name == *name)
             .and_then(|(_, s)| match typed.types.ckind(s.ty) {
                 TypeKind::Record(r) => Some(*r),
                 _ => None,
@@ -325,16 +324,16 @@ pub fn expand_mappers(
             let mut out = Vec::new();
             let clause_for = |t: Option<MapType>, items: &[String]| {
                 let mut mods = head.clone();
-                if let Some(t) = t {
-                    if !motion {
-                        mods.retain(|m| {
-                            !matches!(
-                                m.as_str(),
-                                "to" | "from" | "tofrom" | "alloc" | "release" | "delete"
-                            )
-                        });
-                        mods.push(map_type_word(t).to_owned());
-                    }
+                if let Some(t) = t
+                    && !motion
+                {
+                    mods.retain(|m| {
+                        !matches!(
+                            m.as_str(),
+                            "to" | "from" | "tofrom" | "alloc" | "release" | "delete"
+                        )
+                    });
+                    mods.push(map_type_word(t).to_owned());
                 }
                 if mods.is_empty() {
                     format!("{name}({})", items.join(", "))
