@@ -18,6 +18,7 @@ pub mod auto_offload;
 pub mod backend;
 pub mod flags;
 pub mod host_task;
+mod indirect;
 mod launch_shape;
 pub mod log;
 pub mod options;

@@ -524,6 +524,8 @@ impl Runtime {
                 }
             }
         }
+        crate::indirect::fill_tables(dev.backend.as_mut(), program, new)
+            .map_err(|e| RtError::new(loc, format!("declare target indirect table: {e}")))?;
         self.info(InfoCategories::DEVICES, || {
             format!(
                 "device {target}: loaded device code of {}",

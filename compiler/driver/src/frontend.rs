@@ -245,6 +245,108 @@ fn edited(
     }
 }
 
+/// Expands the unit's `declare mapper`s (`ompcc_omp::expand_mappers`) in `raw`: the new
+/// bytes (same lines) and the unit checked again. `Ok(None)`: the unit has none. `Err(())`:
+/// errors, printed.
+pub fn expand_mappers(
+    checked: &Checked,
+    text: &str,
+    raw: &[u8],
+    file_name: &str,
+) -> Result<Option<(Checked, Vec<u8>)>, ()> {
+    let (edits, diags) = ompcc_omp::expand_mappers(&checked.tu, &checked.typed, text);
+    if !diags.is_empty() {
+        let mut emitter = Emitter::new(checked.color);
+        for d in &diags {
+            emitter.emit(d, &checked.source_map);
+        }
+        return Err(());
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    let raw = if raw.len() == text.len() {
+        raw
+    } else {
+        text.as_bytes()
+    };
+    let mut out = Vec::with_capacity(raw.len());
+    let mut at = 0;
+    for e in &edits {
+        out.extend_from_slice(&raw[at..e.lo]);
+        out.extend_from_slice(e.with.as_bytes());
+        at = e.hi;
+    }
+    out.extend_from_slice(&raw[at..]);
+    let quiet = DiagOptions {
+        color: Color::Never,
+        quiet: false,
+        warnings: false,
+        warnings_are_errors: false,
+        hide_warnings: checked.hide_warnings,
+    };
+    let expanded = crate::pipeline::utf8_same_length(&out).into_owned();
+    match check(&expanded, file_name, &quiet) {
+        Ok(mut re) => {
+            re.color = checked.color;
+            Ok(Some((re, out)))
+        }
+        Err(Rejected { diagnostics }) => {
+            eprint!("{diagnostics}");
+            Err(())
+        }
+    }
+}
+
+/// Resolves the unit's metadirectives (`ompcc_omp::resolve_metadirectives`): the device
+/// version of each in a text that is checked again and compiled for the device, the host
+/// version in the bytes the host rewrite copies (both the same length as `raw`, so spans
+/// index either). `Ok(None)`: the unit has none. `Err(())`: errors, printed.
+pub fn resolve_metadirectives(
+    checked: &Checked,
+    text: &str,
+    raw: &[u8],
+    file_name: &str,
+) -> Result<Option<(Checked, String, Vec<u8>)>, ()> {
+    let (edits, diags) = ompcc_omp::resolve_metadirectives(&checked.tu, &checked.typed, text);
+    if !diags.is_empty() {
+        let mut emitter = Emitter::new(checked.color);
+        for d in &diags {
+            emitter.emit(d, &checked.source_map);
+        }
+        return Err(());
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    let mut device = text.as_bytes().to_vec();
+    let mut host = raw.to_vec();
+    for e in &edits {
+        device[e.lo..e.hi].copy_from_slice(e.device.as_bytes());
+        if host.len() == device.len() {
+            host[e.lo..e.hi].copy_from_slice(e.host.as_bytes());
+        }
+    }
+    let device = String::from_utf8(device).map_err(|_| ())?;
+    let quiet = DiagOptions {
+        color: Color::Never,
+        quiet: false,
+        warnings: false,
+        warnings_are_errors: false,
+        hide_warnings: checked.hide_warnings,
+    };
+    match check(&device, file_name, &quiet) {
+        Ok(mut re) => {
+            re.color = checked.color;
+            Ok(Some((re, device, host)))
+        }
+        Err(Rejected { diagnostics }) => {
+            eprint!("{diagnostics}");
+            Err(())
+        }
+    }
+}
+
 fn has_errors(diags: &[ompcc_diag::Diagnostic]) -> bool {
     diags.iter().any(|d| d.severity == Severity::Error)
 }
@@ -529,11 +631,18 @@ fn lower(
     emitter: &mut Emitter,
 ) -> Result<ompcc_ir::Module, Option<String>> {
     use ompcc_lower::{FunctionSelection, LowerOptions, lower_device_unit, lower_functions};
+    let (variant_calls, variant_diags) =
+        ompcc_omp::device_variant_calls(&checked.tu, &checked.typed, checked.source_map.text());
+    for d in &variant_diags {
+        emitter.emit(d, &checked.source_map);
+    }
     let lower_opts = LowerOptions {
         // Source locations only when they are asked for (`-g`, or remarks that name their
         // line), so `--emit=ir` stays terse.
         source_map: (opts.line_info || opts.settings.sink().wants_any())
             .then_some(&checked.source_map),
+        unit_id: ompcc_omp::unit_id(&checked.source_map),
+        variant_calls: Some(&variant_calls),
         ..LowerOptions::default()
     };
     let (module, diags) = match plan {
@@ -732,9 +841,13 @@ pub fn offload(
             String::new()
         },
     };
+    let (indirect_globals, host_decls) = crate::indirect::image_parts(checked, &module);
+    let mut globals = device_globals(checked, &plan, &module);
+    globals.extend(indirect_globals);
     let image = ompcc_host::DeviceImage {
         ptx,
-        globals: device_globals(checked, &plan, &module),
+        globals,
+        host_decls,
     };
     if remarks {
         eprint!(

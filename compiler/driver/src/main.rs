@@ -12,6 +12,7 @@ mod explain;
 mod frontend;
 mod host;
 mod hostview;
+mod indirect;
 mod link;
 mod pipeline;
 mod response;

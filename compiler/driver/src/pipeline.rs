@@ -460,6 +460,23 @@ fn frontend(
     if ours.emit == Some(EmitStage::Accesses) {
         return Ok(Outcome::Emitted(frontend::accesses(&checked).into_bytes()));
     }
+    // `declare mapper`: its uses expanded into plain map clauses, for every later stage.
+    let expanded: Vec<u8>;
+    let expanded_str: String;
+    let (checked, text_str, text) =
+        match frontend::expand_mappers(&checked, &text_str, text, &input.path) {
+            Ok(Some((rechecked, bytes))) => {
+                expanded = bytes;
+                expanded_str = utf8_same_length(&expanded).into_owned();
+                (
+                    rechecked,
+                    std::borrow::Cow::Borrowed(expanded_str.as_str()),
+                    expanded.as_slice(),
+                )
+            }
+            Ok(None) => (checked, text_str, text),
+            Err(()) => return Err(DriverError::Reported),
+        };
     let annotate = ours.emit == Some(EmitStage::AnnotatedC);
     let original_text = |checked: &frontend::Checked| {
         checked
@@ -532,6 +549,24 @@ fn frontend(
     } else {
         (checked, text_str, text)
     };
+    // Metadirectives: the device code is compiled from their device versions, the host
+    // text gets their host versions.
+    let resolved: Vec<u8>;
+    let device_text: String;
+    let (checked, text_str, text) =
+        match frontend::resolve_metadirectives(&checked, &text_str, text, &input.path) {
+            Ok(Some((rechecked, device, host))) => {
+                resolved = host;
+                device_text = device;
+                (
+                    rechecked,
+                    std::borrow::Cow::Borrowed(device_text.as_str()),
+                    resolved.as_slice(),
+                )
+            }
+            Ok(None) => (checked, text_str, text),
+            Err(()) => return Err(DriverError::Reported),
+        };
     let opts = frontend::DeviceOptions {
         all_functions: ours.device_only,
         passes: ours.passes.as_deref(),

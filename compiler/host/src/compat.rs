@@ -5,8 +5,8 @@
 //! - `begin declare target` becomes `declare target` (the delimited form gcc 12 knows), and
 //!   `device_type(...)` is dropped from every `declare target`: it chooses devices, and gcc 12
 //!   ignores a delimited `declare target` whose only clause is `device_type` (its
-//!   `end declare target` is then an error). (`indirect`, which gcc 12 does not know either,
-//!   is an ompcc error.)
+//!   `end declare target` is then an error); so is `indirect[(...)]`, which gcc 12 does not
+//!   know (host code calls host functions through host pointers anyway).
 //! - `map(present, ...)` loses its `present` modifier and `defaultmap(present[: category])`
 //!   becomes `defaultmap(tofrom[: category])`: presence is always true on the host, and these
 //!   clauses reach gcc only in the host-fallback copy of a `target` construct (standalone
@@ -56,7 +56,7 @@ pub(crate) fn host_pragmas(
                 (OmpClauseName::Enter, _) if declare => {
                     subst.insert(lo, (lo + "enter".len(), "to".to_owned()));
                 }
-                (OmpClauseName::DeviceType, _) if declare => {
+                (OmpClauseName::DeviceType | OmpClauseName::Indirect, _) if declare => {
                     subst.insert(lo, (hi, String::new()));
                 }
                 // the fallback copy of a `target` region runs on the host whatever device

@@ -135,9 +135,16 @@ pub struct GlobalC<'a> {
 }
 
 /// The device image and its registration, appended after the unit's text.
-pub fn image(file: &str, ptx: &str, kernels: &[KernelC<'_>], globals: &[GlobalC<'_>]) -> String {
+pub fn image(
+    file: &str,
+    ptx: &str,
+    kernels: &[KernelC<'_>],
+    globals: &[GlobalC<'_>],
+    host_decls: &str,
+) -> String {
     let mut out = String::from("\n");
     out.push_str(&line_marker(1, "<ompcc-image>", false));
+    out.push_str(host_decls);
     out.push_str("static const char __ompcc_ptx[] =\n");
     if ptx.is_empty() {
         out.push_str("\"\"");

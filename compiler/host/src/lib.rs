@@ -64,6 +64,9 @@ pub struct DeviceImage {
     pub ptx: String,
     /// Declare-target globals the PTX defines, registered with their host copies.
     pub globals: Vec<DeviceGlobal>,
+    /// C definitions of host copies that only the image needs (the `declare target
+    /// indirect` tables), written before the image's tables.
+    pub host_decls: String,
 }
 
 /// A declare-target global of the device image.
@@ -139,7 +142,13 @@ pub fn rewrite(
             host_name: &g.host_name,
         })
         .collect();
-    w.push(&embed::image(&file, &image.ptx, &kernels, &globals));
+    w.push(&embed::image(
+        &file,
+        &image.ptx,
+        &kernels,
+        &globals,
+        &image.host_decls,
+    ));
     if w.errors.is_empty() {
         Ok(w.out)
     } else {

@@ -74,6 +74,7 @@ fn rewritten_unit_compiles_and_keeps_user_lines() {
             ptx_name: "g".to_owned(),
             host_name: "g".to_owned(),
         }],
+        host_decls: String::new(),
     };
     let text = rewritten(PROGRAM, &image);
     let msgs = cc_accepts(&text);

@@ -114,6 +114,13 @@ pub struct Ctx<'a> {
     library_addresses: FxHashMap<SymbolId, String>,
     /// Where the device's internal control variables live (`icv`).
     pub(crate) icv: crate::icv::IcvState,
+    /// The pointer global of each `declare target link` variable (`link`).
+    pub(crate) link_refs: FxHashMap<SymbolId, String>,
+    /// The unit's id in the names of its program-wide symbols, when it is lowered for an
+    /// offload image (`indirect`: only there does a runtime fill the tables).
+    pub(crate) unit_id: Option<String>,
+    /// Callee expressions of device calls that call a `declare variant` (by its symbol).
+    pub(crate) variant_calls: FxHashMap<ast::ExprId, SymbolId>,
 }
 
 impl<'a> Ctx<'a> {
@@ -146,6 +153,9 @@ impl<'a> Ctx<'a> {
             other_units: FxHashSet::default(),
             library_addresses: FxHashMap::default(),
             icv: Default::default(),
+            link_refs: FxHashMap::default(),
+            unit_id: None,
+            variant_calls: FxHashMap::default(),
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {
@@ -886,6 +896,10 @@ impl<'a> Ctx<'a> {
                 self.declare_external(&target, &sig)?;
                 Ok((target, 0))
             }
+            SymbolKind::Object if self.is_link(sym) => Err(format!(
+                "the address of 'declare target link' variable '{}' is not known before it is mapped",
+                info.name
+            )),
             SymbolKind::Object if info.storage != Storage::Automatic => self
                 .object_global(sym, func, span)
                 .map(|g| (g.name, 0))

@@ -769,6 +769,9 @@ impl<'a> FnLower<'_, 'a, '_> {
                     self.unsupported(format!("local '{}' is not available here", s.name), e.span);
                     return None;
                 }
+                if self.cx.is_link(sym) {
+                    return self.link_lvalue(sym, s.ty, e.span).map(Ev::L);
+                }
                 let fname = self.name.clone();
                 let g = self.cx.object_global(sym, &fname, e.span)?;
                 let gr = self.b.import_global(&g.name, g.space);

@@ -204,6 +204,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             match p.pass {
                 Pass::Ref | Pass::DeviceAddr => {
                     self.locals.insert(p.sym, Local::Ptr(v, align));
+                    self.set_link_ref(p.sym, v, span);
                 }
                 Pass::Copy => self.private_copy_param(p.sym, v, span),
                 Pass::DevicePtr | Pass::Value => {
@@ -318,6 +319,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     .any(|d| d.kind.words().contains(&"teams"));
                 self.guard_first_thread(!league, false);
                 self.team_shared(region, &shape);
+                // the team's variables now live in their `.shared` homes: what tasks in the
+                // region share is those bindings
+                if team_level && let Some(top) = self.shared_scopes.last_mut() {
+                    *top = self.locals.clone();
+                }
                 self.par = Par {
                     split: Split::Team,
                     threads: true,

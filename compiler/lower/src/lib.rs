@@ -107,14 +107,17 @@ mod generic;
 mod hints;
 mod host_library;
 mod icv;
+mod indirect;
 mod init_image;
 mod kernel;
+mod link;
 mod lock;
 mod privatize;
 mod schedule;
 mod task;
 mod ty;
 mod varargs;
+mod variant;
 mod walk;
 mod worksharing;
 
@@ -124,6 +127,7 @@ use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::TranslationUnit;
 
 pub use ctx::{DEVICE_API, is_device_api, is_device_library_function};
+pub use indirect::{functions_global, indirect_functions, table_global};
 
 /// Which function definitions of the unit become device functions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,6 +149,13 @@ pub struct LowerOptions<'a> {
     /// The unit's source map: when given, every instruction carries the file, line and column
     /// of the statement or expression it implements (`!loc`, PTX `.loc` under `-g`).
     pub source_map: Option<&'a ompcc_diag::SourceMap>,
+    /// The unit's id (`ompcc_omp::unit_id`): unique names of the unit's program-wide device
+    /// symbols (the `declare target indirect` tables).
+    pub unit_id: String,
+    /// Direct calls in device code that call a `declare variant` instead of the base
+    /// function: the callee expression and the variant (`ompcc_omp::device_variant_calls`).
+    pub variant_calls:
+        Option<&'a rustc_hash::FxHashMap<ompcc_syntax::ast::ExprId, ompcc_sema::SymbolId>>,
 }
 
 impl Default for LowerOptions<'_> {
@@ -152,6 +163,8 @@ impl Default for LowerOptions<'_> {
         LowerOptions {
             include_callees: true,
             source_map: None,
+            unit_id: "0".to_owned(),
+            variant_calls: None,
         }
     }
 }
@@ -220,6 +233,12 @@ pub fn lower_device_unit(
         let span = typed.symbols[g].span;
         let _ = cx.object_global(g, "", span);
     }
+    cx.define_link_refs();
+    cx.unit_id = Some(opts.unit_id.clone());
+    if let Some(v) = opts.variant_calls {
+        cx.variant_calls = v.clone();
+    }
+    cx.define_indirect_functions(&opts.unit_id);
     for r in &plan.regions {
         let mut f = kernel::lower_kernel(&mut cx, r);
         f.attrs.noalias = hints::kernel_noalias(&cx, r);

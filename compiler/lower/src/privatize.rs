@@ -116,6 +116,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 (OmpClauseKind::Reduction { op, list, .. }, C::Reduction) => {
                     (PrivKind::Reduce(*op), list)
                 }
+                // An included task runs on the thread that owns the reduction's copy (the
+                // taskgroup's or the enclosing construct's): it updates that copy directly.
+                (OmpClauseKind::Reduction { .. }, C::InReduction) => continue,
                 (OmpClauseKind::Reduction { .. }, _) => {
                     self.unsupported(
                         format!("'{}' is not supported in a target region", c.name.as_str()),

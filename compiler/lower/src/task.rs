@@ -39,11 +39,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// a taskloop's own loop privatizes; `None` after a diagnostic for a clause an included
     /// task cannot honour.
     pub(crate) fn task_data(&mut self, d: &'a OmpDirective) -> Option<Vec<Private<'a>>> {
-        if let Some(c) = d
-            .clauses
-            .iter()
-            .find(|c| matches!(c.name, C::Detach | C::InReduction))
-        {
+        if let Some(c) = d.clauses.iter().find(|c| c.name == C::Detach) {
             self.unsupported(
                 format!(
                     "'{}' on '#pragma omp {}' is not supported in device code yet",
@@ -70,6 +66,25 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         self.implicit_privates(d, body, default, &mut privs);
         Some(privs)
+    }
+
+    /// `#pragma omp taskgroup [task_reduction(op: list)]`: its tasks run at once on this
+    /// thread, so those with `in_reduction` update the list items themselves and the
+    /// reduction is complete at the end. A taskgroup every thread of a team runs would have
+    /// them race on a shared item: refused.
+    pub(crate) fn taskgroup(&mut self, d: &'a OmpDirective, par: crate::kernel::Par) {
+        if par.split == crate::kernel::Split::Team
+            && let Some(c) = d.clauses.iter().find(|c| c.name == C::TaskReduction)
+        {
+            self.unsupported(
+                "'task_reduction' on a 'taskgroup' that every thread of a team runs is not                  supported in a target region (put it in 'single' or 'masked')",
+                c.span,
+            );
+            return;
+        }
+        if let Some(b) = d.body.as_deref() {
+            self.stmt(b);
+        }
     }
 
     /// Privatizes the variables `body` uses that `d`'s clauses do not name and that have a

@@ -1163,11 +1163,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 }
             }
             K::Taskwait | K::Taskyield => {}
-            K::Taskgroup => {
-                if let Some(b) = body {
-                    self.stmt(b);
-                }
-            }
+            K::Taskgroup => self.taskgroup(d, par),
             K::Critical => self.critical(d),
             _ => self.unsupported(
                 format!(

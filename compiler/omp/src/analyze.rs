@@ -39,7 +39,7 @@ pub fn plan_with_source<'a>(
 /// Eight hex digits naming a translation unit: FNV-1a of its main file's name and its
 /// preprocessed text, so units compiled from different files, or from one file with different
 /// macros, get different ids, and the same input always gets the same one.
-fn unit_id(sm: &SourceMap) -> String {
+pub fn unit_id(sm: &SourceMap) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let name = sm.file_name(sm.main_file());
     for &b in name
@@ -470,71 +470,25 @@ impl<'a, 's> Analyzer<'a, 's> {
     }
 
     /// File-scope directives that would change device code in ways ompcc does not implement:
-    /// errors rather than device code that silently behaves otherwise (`E0908`: `link`, whose
-    /// variable would be an ordinary device global, and `indirect`, whose host function
-    /// addresses the device cannot call; `E0909`: `declare mapper`, which gcc 12 rejects too),
-    /// and a warning for `declare variant`, whose variants device code never calls.
+    /// a warning for `begin declare variant`, whose alternative definitions device code never
+    /// calls (`declare variant(f)` is `variant`'s; `declare mapper` is expanded before
+    /// planning, `mapper`'s).
     fn declarative_directives(&mut self) {
         for item in &self.tu.items {
             let ExternalDecl::Omp(d) = item else { continue };
-            if matches!(d.kind, K::DeclareTarget | K::BeginDeclareTarget) {
-                for c in &d.clauses {
-                    let why = match c.name {
-                        OmpClauseName::Link => {
-                            "its variables would be ordinary device globals, which a map \
-                             does not copy"
-                        }
-                        OmpClauseName::Indirect => {
-                            "device code cannot call through host function addresses"
-                        }
-                        _ => continue,
-                    };
-                    self.diags.push(
-                        Diagnostic::error(
-                            "E0908",
-                            format!(
-                                "the '{}' clause of '#pragma omp {}' is not supported by \
-                                 ompcc: {why}",
-                                c.name, d.kind
-                            ),
-                            c.span,
-                        )
-                        .with_help(match c.name {
-                            OmpClauseName::Link => {
-                                "use 'enter' (or 'to') and move the data with 'target update'"
-                            }
-                            _ => "call the functions directly, or through pointers taken in device code",
-                        }),
-                    );
-                }
-            }
             if d.kind != K::Unsupported {
                 continue;
             }
-            match d.unsupported_name {
-                ["declare", "mapper"] => self.diags.push(
-                    Diagnostic::error(
-                        "E0909",
-                        "'#pragma omp declare mapper' is not supported by ompcc",
-                        d.span,
-                    )
-                    .with_help(
-                        "map the structure and its pointer members explicitly, e.g. \
-                         'map(tofrom: s, s.p[0:s.n])'",
+            if d.unsupported_name == ["begin", "declare", "variant"] {
+                self.diags.push(Diagnostic::warning(
+                    "W0910",
+                    format!(
+                        "'#pragma omp {}' is ignored in device code: calls there run the \
+                         base function",
+                        d.name()
                     ),
-                ),
-                ["declare", "variant"] | ["begin", "declare", "variant"] => {
-                    self.diags.push(Diagnostic::warning(
-                        "W0910",
-                        format!(
-                            "'#pragma omp {}' is ignored in device code: calls there run the \
-                             base function",
-                            d.name()
-                        ),
-                        d.span,
-                    ))
-                }
-                _ => {}
+                    d.span,
+                ));
             }
         }
     }
@@ -741,6 +695,7 @@ impl<'a, 's> Analyzer<'a, 's> {
                 }
                 _ => {}
             });
+            refs.extend(crate::link::callee_link_refs(self.tu, typed, body));
         }
         if let Some(ln) = &loop_nest
             && ln.directive.kind == d.kind
@@ -774,6 +729,14 @@ impl<'a, 's> Analyzer<'a, 's> {
         }
         let mut tofrom_items: FxHashMap<SymbolId, &'a Expr> = FxHashMap::default();
         let mut reductions = Vec::new();
+        // `in_reduction` on the target task (OpenMP 5.2 5.5.10): mapped `tofrom`; the runtime
+        // runs the region at once on the encountering thread, whose updates of the item are
+        // then part of the enclosing reduction.
+        for e in clause_items(d, OmpClauseName::InReduction) {
+            if let Some(sym) = self.sym_of(e) {
+                tofrom_items.entry(sym).or_insert(e);
+            }
+        }
         if d.kind != K::Target {
             for c in &d.clauses {
                 match &c.kind {
@@ -887,7 +850,10 @@ impl<'a, 's> Analyzer<'a, 's> {
             let info = &typed.symbols[sym];
             let ty = info.ty;
             let types = &typed.types;
-            let is_ptr = types.is_pointer(ty);
+            // OpenMP 5.2 5.8.1: pointers to functions are scalars (firstprivate), not the
+            // base of a zero-length section.
+            let is_ptr =
+                types.is_pointer(ty) && !types.pointee(ty).is_some_and(|p| types.is_function(p));
             let value_size = types.size_of(ty).unwrap_or(8) as u32;
             let name = info.name.clone();
             let implicit = |map_type: MapType| MapItem {
@@ -925,6 +891,9 @@ impl<'a, 's> Analyzer<'a, 's> {
                 } else {
                     continue;
                 }
+            } else if typed.declare_target_link.contains(&sym) {
+                // OpenMP 5.2 5.8.1: as if it appeared in a `map(tofrom:)` clause.
+                (Pass::Ref, Some(implicit(MapType::ToFrom)))
             } else if let Some(item) = tofrom_items.get(&sym) {
                 let mut m = implicit(MapType::ToFrom);
                 m.expr = item;

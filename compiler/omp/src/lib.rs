@@ -48,15 +48,23 @@ mod analyze;
 mod coop;
 mod generic;
 mod grid;
+mod link;
 mod mapcheck;
+mod mapper;
+mod metadirective;
 mod plan;
+pub mod selector;
+mod variant;
 pub mod walk;
 
 pub use analyze::{
     base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
-    nest_unroll, plan, plan_with_source, strip_compound,
+    nest_unroll, plan, plan_with_source, strip_compound, unit_id,
 };
 pub use generic::{forkable, generic_region_calls, generic_region_forks, parallel_if, sizes_team};
 pub use grid::{GridOptions, GridRemark, map_grids};
 pub use mapcheck::unmapped_pointer_warnings;
+pub use mapper::{TextEdit, expand_mappers};
+pub use metadirective::{MetaEdit, resolve_metadirectives};
 pub use plan::*;
+pub use variant::device_variant_calls;

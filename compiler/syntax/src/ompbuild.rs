@@ -222,6 +222,14 @@ fn check_list_item(cx: &Ctx, e: &Expr, sections: bool, clause: &str) -> bool {
     }
 }
 
+/// `mapper(id)` among a map or motion clause's modifiers: the driver's mapper expansion
+/// (ompcc-omp's `mapper` module) reads it from the clause's text and removes it.
+fn is_mapper_modifier(cx: &Ctx, item: &RawItem) -> bool {
+    matches!(item, RawItem::Expr(Expr { kind: ExprKind::Call(f, args), .. })
+        if args.len() == 1
+            && matches!(&f.kind, ExprKind::Ident(s) if cx.st.interner.borrow().resolve(*s) == "mapper"))
+}
+
 fn reduction_op(cx: &Ctx, item: &RawItem) -> Option<ReductionOp> {
     if let RawItem::Op(o, _) = item {
         return Some(match *o {
@@ -576,6 +584,9 @@ fn clause(
             if let Some(head) = groups.pop() {
                 let last = head.len().saturating_sub(1);
                 for (i, it) in head.iter().enumerate() {
+                    if is_mapper_modifier(cx, it) {
+                        continue;
+                    }
                     let Some((w, s)) = cx.word(it) else {
                         cx.err("E0124", "expected a map type or modifier".into(), it.span());
                         continue;
@@ -611,10 +622,17 @@ fn clause(
         C::To | C::From => {
             let present = match n {
                 1 => false,
-                2 => match cx.word(&groups[0][0]) {
-                    Some((w, _)) if w == "present" => true,
-                    _ => return bad("expected 'present:'"),
-                },
+                2 => {
+                    let head: Vec<&RawItem> = groups[0]
+                        .iter()
+                        .filter(|it| !is_mapper_modifier(cx, it))
+                        .collect();
+                    match head.as_slice() {
+                        [] => false,
+                        [it] if cx.word(it).is_some_and(|(w, _)| w == "present") => true,
+                        _ => return bad("expected 'present:'"),
+                    }
+                }
                 _ => return bad("too many ':'"),
             };
             OmpClauseKind::Motion {

@@ -109,6 +109,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         } else {
             self.b.ins().addrspacecast(Type::PTR, target)
         };
+        let target = self.indirect_target(target);
         let (vals, result_slot) = self.call_args(args, info, fty, sret, span)?;
         if vals.len() != sig.params.len()
             || vals
@@ -212,6 +213,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         let Some(sym) = self.callee_symbol(f) else {
             return self.call_indirect(e, f, args, info);
         };
+        let sym = self.cx.variant_of(f, sym);
         let name = self.cx.typed.symbols[sym].name.clone();
         let fty = self.cx.fn_type_of(sym)?;
         if name == "printf" {

@@ -1036,6 +1036,7 @@ impl Checker<'_> {
         self.set_decl(d.id, Some(sym), ty);
         if self.declare_target_depth > 0 && file_scope {
             self.out.declare_target.insert(sym);
+            self.mark_indirect_in_region(sym);
         }
         if let Some(init) = &id.init {
             if storage == Some(StorageClass::Extern) && !file_scope {

@@ -18,6 +18,7 @@
 mod atomic;
 mod builtins;
 mod decl;
+mod declare_target;
 mod expr;
 mod fold;
 mod init;
@@ -165,6 +166,12 @@ pub struct TypedUnit {
     /// Functions and variables marked by `declare target` (inside a `begin declare target`
     /// region, or named in a `declare target` list or `to`/`enter`/`link` clause).
     pub declare_target: rustc_hash::FxHashSet<SymbolId>,
+    /// Variables named in a `declare target link` clause: not in `declare_target` (the device
+    /// has no copy of its own; mapping one gives it one, OpenMP 5.2 section 7.8.1).
+    pub declare_target_link: rustc_hash::FxHashSet<SymbolId>,
+    /// Functions marked `declare target ... indirect`: the device can call them through
+    /// their host addresses.
+    pub declare_target_indirect: rustc_hash::FxHashSet<SymbolId>,
     /// For `l op= r`: the type the operation is computed in (the type of `l op r`); the
     /// result converts back to the type of `l`.
     pub compound_types: FxHashMap<ExprId, QualType>,
@@ -279,6 +286,8 @@ struct Checker<'a> {
     generic_builtins: FxHashMap<ast::Symbol, builtins::Generic>,
     /// Open `begin declare target` regions.
     declare_target_depth: u32,
+    /// Per open `begin declare target` region, whether it is `indirect` (its functions are).
+    indirect_regions: Vec<bool>,
     /// True while checking the list items of an OpenMP clause, the one place array sections
     /// are valid (elsewhere the parser has reported them and they stay untyped).
     in_omp_list: bool,
@@ -311,6 +320,8 @@ impl<'a> Checker<'a> {
                 selected: FxHashMap::default(),
                 compound_types: FxHashMap::default(),
                 declare_target: Default::default(),
+                declare_target_link: Default::default(),
+                declare_target_indirect: Default::default(),
                 tags: Vec::new(),
                 enum_tags: Vec::new(),
             },
@@ -325,6 +336,7 @@ impl<'a> Checker<'a> {
             unevaluated: 0,
             generic_builtins: FxHashMap::default(),
             declare_target_depth: 0,
+            indirect_regions: Vec::new(),
             in_omp_list: false,
             pack: None,
             pack_stack: Vec::new(),

@@ -50,30 +50,7 @@ impl Checker<'_> {
             self.expr(a);
         }
         // begin/end pairing is checked by the parser; here the marked entities are recorded
-        match d.kind {
-            K::BeginDeclareTarget => self.declare_target_depth += 1,
-            K::DeclareTarget if d.clauses.is_empty() && d.args.is_empty() => {
-                self.declare_target_depth += 1
-            }
-            K::EndDeclareTarget => {
-                self.declare_target_depth = self.declare_target_depth.saturating_sub(1)
-            }
-            K::DeclareTarget => {
-                let mut items: Vec<&Expr> = d.args.iter().collect();
-                for c in &d.clauses {
-                    if let OmpClauseKind::List(l) | OmpClauseKind::Motion { list: l, .. } = &c.kind
-                    {
-                        items.extend(l);
-                    }
-                }
-                for e in items {
-                    if let Some(sym) = base_symbol(&self.out, e) {
-                        self.out.declare_target.insert(sym);
-                    }
-                }
-            }
-            _ => {}
-        }
+        self.declare_target_marks(d);
     }
 
     fn omp_clauses(&mut self, d: &OmpDirective) {
@@ -1120,7 +1097,7 @@ pub(super) fn unwrap_single(s: &Stmt) -> &Stmt {
 }
 
 /// The variable an OpenMP list item names (`a`, `a[1:n]`, `s.m`, `p->m[0]`).
-fn base_symbol(unit: &super::TypedUnit, e: &Expr) -> Option<super::SymbolId> {
+pub(super) fn base_symbol(unit: &super::TypedUnit, e: &Expr) -> Option<super::SymbolId> {
     match &strip(e).kind {
         ExprKind::Ident(_) => unit.ident_symbols.get(&strip(e).id).copied(),
         ExprKind::ArraySection { base, .. } | ExprKind::Index(base, _) => base_symbol(unit, base),

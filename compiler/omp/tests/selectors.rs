@@ -1,0 +1,103 @@
+//! Compile-time resolution of context selectors: metadirective lines rewritten for the
+//! device and the host version, declare-variant calls in device code, declare-mapper
+//! expansion, and the E0909/E0912 refusals.
+
+fn with_unit(
+    src: &str,
+    f: impl FnOnce(&ompcc_syntax::ast::TranslationUnit, &ompcc_sema::TypedUnit),
+) {
+    let (tu, _, pd) = ompcc_syntax::parse_translation_unit(src, "t.c");
+    assert!(pd.iter().all(|d| !d.is_error()), "{pd:?}");
+    let tu = tu.expect("parses");
+    let (typed, sd) = ompcc_sema::check(&tu);
+    assert!(sd.iter().all(|d| !d.is_error()), "{sd:?}");
+    f(&tu, &typed);
+}
+
+#[test]
+fn metadirective_lines_become_each_version_s_variant() {
+    let src = "void f(int *a) {
+#pragma omp target map(a[0:4])
+  {
+#pragma omp metadirective when(device={kind(gpu)}: parallel) default(single)
+    a[0] = 1;
+  }
+#pragma omp metadirective when(user={condition(0)}: parallel) otherwise(nothing)
+  a[1] = 2;
+}
+";
+    with_unit(src, |tu, typed| {
+        let (edits, diags) = ompcc_omp::resolve_metadirectives(tu, typed, src);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(edits.len(), 2);
+        let first = &edits[0];
+        assert_eq!(first.device.trim_end(), "#pragma omp parallel");
+        assert_eq!(first.host.trim_end(), "#pragma omp single");
+        assert_eq!(first.device.len(), first.hi - first.lo);
+        assert_eq!(edits[1].device.trim(), "");
+        assert_eq!(edits[1].host.trim(), "");
+    });
+    let dynamic = "void g(int n) {
+#pragma omp metadirective when(user={condition(n > 4)}: parallel) default(nothing)
+  n++;
+}
+";
+    with_unit(dynamic, |tu, typed| {
+        let (_, diags) = ompcc_omp::resolve_metadirectives(tu, typed, dynamic);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, "E0912");
+        assert!(diags[0].message.contains("condition(n > 4)"), "{diags:?}");
+    });
+}
+
+#[test]
+fn device_calls_take_the_best_matching_variant() {
+    let src = "int v_gpu(int x) { return x; }
+int v_arch(int x) { return x; }
+#pragma omp declare variant(v_gpu) match(device={kind(gpu)})
+#pragma omp declare variant(v_arch) match(device={arch(nvptx64)})
+int base(int x) { return x; }
+int main(void) {
+  int r = 0;
+#pragma omp target map(from: r)
+  r = base(1);
+  return base(r);
+}
+";
+    with_unit(src, |tu, typed| {
+        let (calls, diags) = ompcc_omp::device_variant_calls(tu, typed, src);
+        assert!(diags.is_empty(), "{diags:?}");
+        // one call in device code; the host's call is gcc's
+        assert_eq!(calls.len(), 1);
+        let v = *calls.values().next().unwrap();
+        assert_eq!(typed.symbols[v].name, "v_arch");
+    });
+}
+
+#[test]
+fn mapper_uses_expand_into_map_clauses() {
+    let src = "struct V { int n; double *p; };
+#pragma omp declare mapper(struct V v) map(v, v.p[0:v.n])
+void f(struct V s, struct V *arr) {
+#pragma omp target map(to: s)
+  s.p[0] = 1;
+#pragma omp target map(tofrom: arr[0:2])
+  arr[0].n = 1;
+}
+";
+    with_unit(src, |tu, typed| {
+        let (edits, diags) = ompcc_omp::expand_mappers(tu, typed, src);
+        assert!(
+            edits.iter().any(|e| e.with == "map(to: s, s.p[0:s.n])"),
+            "{edits:?}"
+        );
+        assert!(
+            edits
+                .iter()
+                .any(|e| e.with.trim().is_empty() && e.hi > e.lo)
+        );
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].code, "E0909");
+        assert!(diags[0].message.contains("array sections"), "{diags:?}");
+    });
+}
