@@ -375,7 +375,7 @@ fn run() -> Result<bool, String> {
             if args
                 .only
                 .as_ref()
-                .is_some_and(|o| !o.iter().any(|x| *x == stem))
+                .is_some_and(|o| !o.contains(&stem))
             {
                 continue;
             }
