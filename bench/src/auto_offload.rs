@@ -372,11 +372,7 @@ fn run() -> Result<bool, String> {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if args
-                .only
-                .as_ref()
-                .is_some_and(|o| !o.contains(&stem))
-            {
+            if args.only.as_ref().is_some_and(|o| !o.contains(&stem)) {
                 continue;
             }
             eprintln!("auto-offload: {dir}/{stem}");

@@ -801,6 +801,9 @@ impl<'a, 's> Analyzer<'a, 's> {
             }
         }
 
+        // A reduction item the body never names is still the region's (its value goes back
+        // combined with nothing), so it is a candidate like the names the body uses.
+        refs.extend(reductions.iter().map(|r: &Reduction| r.expr));
         // Candidates: objects declared outside the region that live in the host's frames,
         // or file-scope objects the device has no copy of; VLA sizes of their types too.
         let mut order: Vec<(SymbolId, &'a Expr)> = Vec::new();
