@@ -164,6 +164,32 @@ fn print_remarks(
     }
 }
 
+/// Whether the device code of a versioned unit lowers without an error, tried quietly: a
+/// device version that cannot be compiled (a called function uses what the device lacks)
+/// must not fail a build that the unit as written passes. The first error if not.
+pub fn versions_lower(checked: &Checked) -> Result<(), String> {
+    use ompcc_diag::Severity;
+    let (plan, diags) =
+        ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
+    let first_error = |diags: &[ompcc_diag::Diagnostic]| {
+        diags
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .map(|d| d.message.clone())
+    };
+    if let Some(e) = first_error(&diags) {
+        return Err(e);
+    }
+    let (_, diags) = ompcc_lower::lower_device_unit(
+        &checked.tu,
+        &checked.typed,
+        &plan,
+        &ompcc_lower::FunctionSelection::DeclareTarget,
+        &ompcc_lower::LowerOptions::default(),
+    );
+    first_error(&diags).map_or(Ok(()), Err)
+}
+
 /// The unit with the plan's directives in, checked again; `None` (the unit goes on as
 /// written, and `-Rpass-missed=plan-data` says why) when there is nothing to change or the
 /// planned text does not check, which would be a planner bug that must not fail the build.

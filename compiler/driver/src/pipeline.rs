@@ -504,7 +504,21 @@ fn frontend(
                 format!("{}{body}", ompcc_autooffload::PORTABLE_PRELUDE).into_bytes(),
             ));
         }
-        match frontend::revise(&checked, text, &input.path, &plan.preprocessed, settings) {
+        let revised = frontend::revise(&checked, text, &input.path, &plan.preprocessed, settings)
+            .filter(|(_, rechecked)| match frontend::versions_lower(rechecked) {
+                Ok(()) => true,
+                Err(why) => {
+                    if settings.auto_remarks.1 {
+                        eprintln!(
+                            "{}: remark: loops kept on the host: their device versions do not \
+                             compile ({why}) [-Rpass-missed=auto-offload]",
+                            input.path
+                        );
+                    }
+                    false
+                }
+            });
+        match revised {
             Some((bytes, rechecked)) => {
                 versioned = bytes;
                 let text_str = utf8_same_length(&versioned);

@@ -119,3 +119,39 @@ fn the_run_time_choice_follows_the_device_and_the_environment() {
     assert_eq!(v["auto"]["s.c:11"]["device_runs"], 3, "{text}");
     assert_eq!(v["auto"]["s.c:11"]["host_runs"], 0, "{text}");
 }
+
+/// A device version that cannot be compiled (a called function computes in long double)
+/// leaves the unit as written: the build never fails where the unit as written builds.
+#[test]
+fn device_versions_that_do_not_compile_leave_the_unit_as_written() {
+    let sb = Sandbox::new();
+    sb.write(
+        "ld.c",
+        "#include <stdio.h>\nstatic double widen(double x) { long double w = x; w = w * 3; \
+         return (double)w; }\nint main(void) {\n  double a[100];\n#pragma omp parallel for\n  \
+         for (int i = 0; i < 100; i++)\n    a[i] = widen(i);\n  printf(\"%.1f\\n\", a[99]);\n  \
+         return 0;\n}\n",
+    );
+    let out = sb.ompcc(&[
+        "-fopenmp",
+        "-fopenmp-auto-offload",
+        "-Rpass-missed=auto-offload",
+        "ld.c",
+        "-o",
+        "ld",
+    ]);
+    ok(&out);
+    assert!(
+        stderr(&out).contains("ld.c: remark: loops kept on the host: their device versions do not compile (a 'long double' value"),
+        "{}",
+        stderr(&out)
+    );
+    let run = std::process::Command::new(sb.join("ld"))
+        .env("OMPCC_DEVICE", "emu")
+        .env("OMPCC_INFO", "auto,launches")
+        .output()
+        .unwrap();
+    ok(&run);
+    assert_eq!(stdout(&run), "297.0\n");
+    assert!(!stderr(&run).contains("auto-offload"), "{}", stderr(&run));
+}
