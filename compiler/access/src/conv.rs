@@ -193,6 +193,18 @@ impl<'a> Walker<'a, '_> {
                         if let Some(def) = self.defs.get(&s) {
                             return Ok(def.clone());
                         }
+                        // written in an enclosing loop's own header: that loop's variable
+                        // (a CSR row's `k`)
+                        for m in &self.loop_stack {
+                            let lp = &self.out.loops[m.0 as usize];
+                            if let Err(u) = &lp.form
+                                && self.env().written_in(s, lp.span.lo, lp.body.lo)
+                            {
+                                let why = u.reason.message();
+                                let reason = Reason::NonCanonicalLoopVar(name, why);
+                                return Err(Unknown::new(reason, e.span));
+                            }
+                        }
                         return Err(Unknown::new(Reason::ScalarWrittenInLoop(name), e.span));
                     }
                 }

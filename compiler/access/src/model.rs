@@ -45,6 +45,8 @@ pub enum Reason {
     NonAffine(&'static str),
     /// A scalar the subscript uses is written in an enclosing loop.
     ScalarWrittenInLoop(String),
+    /// The variable of an enclosing loop that is not in canonical form, and why it is not.
+    NonCanonicalLoopVar(String, String),
     /// The variable's address is taken, so any store may change it.
     AddressTaken(String),
     /// A cast the analysis does not see through.
@@ -110,6 +112,9 @@ impl Reason {
             Reason::NonAffine(what) => format!("subscript is not affine: {what}"),
             Reason::ScalarWrittenInLoop(v) => {
                 format!("'{v}' is written in an enclosing loop (not an induction variable)")
+            }
+            Reason::NonCanonicalLoopVar(v, why) => {
+                format!("'{v}' is the variable of a loop that is not canonical ({why})")
             }
             Reason::AddressTaken(v) => format!("the address of '{v}' is taken"),
             Reason::Cast => "a cast the analysis does not see through".into(),
