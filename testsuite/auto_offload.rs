@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::programs::{
-    Checks, Failure, LIBS, REF_CC, REF_FLAGS, check_run, compile, map_programs, program_name,
+    Checks, Failure, LIBS, check_annotated, check_run, map_programs, program_name,
     reference_output, run, tail, workers,
 };
 
@@ -151,33 +151,7 @@ fn check_program(program: &Path, scratch: &Path, ompcc: &Path, expect: Expect) -
         }
     }
     // the annotated source is portable OpenMP: gcc builds it and it prints the same
-    let annotated = scratch.join("annotated.c");
-    let mut cmd = Command::new(ompcc);
-    cmd.args(["-fopenmp", "-fopenmp-auto-offload", "--emit=annotated-c"])
-        .arg(program)
-        .arg("-o")
-        .arg(&annotated);
-    let config = "gcc on ompcc -fopenmp-auto-offload --emit=annotated-c";
-    if let Err((summary, detail)) = compile(&mut cmd, scratch, "annotate") {
-        checks.fail(config, summary, detail);
-        return checks.failures;
-    }
-    let exe = scratch.join("annotated");
-    let mut cmd = Command::new(REF_CC);
-    cmd.args(REF_FLAGS)
-        .arg(&annotated)
-        .arg("-o")
-        .arg(&exe)
-        .args(LIBS);
-    if let Err((summary, detail)) = compile(&mut cmd, scratch, "gcc-annotated") {
-        checks.fail(config, summary, detail);
-        return checks.failures;
-    }
-    match run(&exe, scratch, "annotated", &[]) {
-        Ok(out) => {
-            check_run(&mut checks, config, &out, &reference);
-        }
-        Err(e) => checks.fail(config, e, ""),
-    }
+    let flags = ["-fopenmp-auto-offload"];
+    check_annotated(&mut checks, ompcc, &flags, program, scratch, &reference);
     checks.failures
 }

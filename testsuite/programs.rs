@@ -582,13 +582,32 @@ fn check_planned(
             }
         }
     }
+    check_annotated(checks, ompcc, &[], program, scratch, reference);
+}
+
+/// `ompcc -fopenmp FLAGS --emit=annotated-c` of `program` is portable OpenMP: gcc builds it
+/// and it prints the reference.
+pub(crate) fn check_annotated(
+    checks: &mut Checks<'_>,
+    ompcc: &Path,
+    flags: &[&str],
+    program: &Path,
+    scratch: &Path,
+    reference: &str,
+) {
     let annotated = scratch.join("annotated.c");
     let mut cmd = Command::new(ompcc);
-    cmd.args(["-fopenmp", "--emit=annotated-c"])
+    cmd.arg("-fopenmp")
+        .args(flags)
+        .arg("--emit=annotated-c")
         .arg(program)
         .arg("-o")
         .arg(&annotated);
-    let config = "gcc on ompcc --emit=annotated-c";
+    let config = format!(
+        "gcc on ompcc {}--emit=annotated-c",
+        flags.iter().map(|f| format!("{f} ")).collect::<String>()
+    );
+    let config = config.as_str();
     if let Err((summary, detail)) = compile(&mut cmd, scratch, "annotate") {
         checks.fail(config, summary, detail);
         return;
