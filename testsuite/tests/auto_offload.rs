@@ -10,10 +10,7 @@ use ompcc_testsuite::harness::ompcc_binary;
 use ompcc_testsuite::programs::{c_files, filtered, render_report};
 
 /// Programs of `offload/` the analysis cannot offload yet, with the fact it misses.
-const NOT_YET: &[(&str, &str)] = &[(
-    "power_iteration.c",
-    "no section of 'x' is proven: subscript is not affine: a conditional expression",
-)];
+const NOT_YET: &[(&str, &str)] = &[];
 
 fn suite(dir: &str, min: usize, offloads: bool) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("auto").join(dir);

@@ -72,6 +72,9 @@ pub(crate) struct Walker<'a, 'u> {
     unknown_count: u32,
     /// Bounds on loop variables from the conditions around the current point.
     pub guards: Vec<Guard>,
+    /// The arm each conditional subscript takes in the access being recorded (its span,
+    /// then-arm): see [`Walker::record`].
+    pub cond_arms: Vec<(Span, bool)>,
 }
 
 impl<'a, 'u> Walker<'a, 'u> {
@@ -103,6 +106,7 @@ impl<'a, 'u> Walker<'a, 'u> {
             addr_defs: FxHashMap::default(),
             unknown_count: 0,
             guards: Vec::new(),
+            cond_arms: Vec::new(),
         }
     }
 

@@ -118,6 +118,13 @@ impl<'a> Walker<'a, '_> {
                 _,
             )
             | ExprKind::Comma(..) => na("a side effect"),
+            ExprKind::Cond(_, Some(then), other) => {
+                match self.cond_arms.iter().find(|(at, _)| *at == e.span) {
+                    Some(&(_, true)) => self.conv_inner(then, check),
+                    Some(&(_, false)) => self.conv_inner(other, check),
+                    None => na("a conditional expression"),
+                }
+            }
             ExprKind::Cond(..) => na("a conditional expression"),
             ExprKind::SizeofExpr(x) => match self.own_ty(x) {
                 Some(ty) => self.sizeof(ty, e),

@@ -12,6 +12,9 @@ use ompcc_syntax::ast::*;
 use crate::collect::{BaseKey, Use, Walker};
 use crate::model::*;
 
+/// At most this many conditional subscripts in one lvalue are followed (2^n versions).
+const MAX_COND_SUBSCRIPTS: usize = 2;
+
 impl<'a> Walker<'a, '_> {
     pub fn expr(&mut self, e: &'a Expr, u: Use) {
         let t = &self.unit.types;
@@ -163,14 +166,14 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// Marks the access recorded at index `at` for the lvalue `l` as an update by `op`.
+    /// Marks the accesses recorded from index `at` for the lvalue `l` (one per arm of its
+    /// conditional subscripts) as an update by `op`.
     fn mark_update(&mut self, at: usize, l: &Expr, op: &'static str) {
         let l = crate::walk::strip_parens(l);
-        if let Some(a) = self.out.accesses.get_mut(at)
-            && a.span == l.span
-            && a.kind == AccessKind::ReadWrite
-        {
-            a.update = Some(op);
+        for a in self.out.accesses.iter_mut().skip(at) {
+            if a.span == l.span && a.kind == AccessKind::ReadWrite {
+                a.update = Some(op);
+            }
         }
     }
 
@@ -194,7 +197,61 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// Records the access of an lvalue (locals accessed as a whole are not memory accesses).
+    ///
+    /// An lvalue with conditional subscripts (`x[i > 0 ? i - 1 : n - 1]`, at most
+    /// [`MAX_COND_SUBSCRIPTS`] of them) is recorded once per choice of arms, each under the
+    /// guards of its conditions: the access touches what one of them touches.
     pub fn record(&mut self, e: &'a Expr, kind: AccessKind) {
+        let mut conds = Vec::new();
+        self.subscript_conds(e, &mut conds);
+        if conds.is_empty() || conds.len() > MAX_COND_SUBSCRIPTS {
+            return self.record_one(e, kind);
+        }
+        for choice in 0..1u32 << conds.len() {
+            let mut pushed = 0;
+            for (k, c) in conds.iter().enumerate() {
+                let then = choice & (1 << k) == 0;
+                let ExprKind::Cond(cond, _, _) = &c.kind else {
+                    continue;
+                };
+                pushed += self.push_guards(cond, !then);
+                self.cond_arms.push((c.span, then));
+            }
+            self.record_one(e, kind);
+            self.guards.truncate(self.guards.len() - pushed);
+            self.cond_arms.truncate(self.cond_arms.len() - conds.len());
+        }
+    }
+
+    /// The conditional expressions (with both arms) that the subscripts of lvalue `e` are
+    /// built from by arithmetic: `?:` nested in an arm, or in a load's own subscript, is not
+    /// one (the first stays non-affine, the second belongs to another access).
+    fn subscript_conds(&self, e: &'a Expr, out: &mut Vec<&'a Expr>) {
+        fn arith<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+            let e = crate::walk::strip_parens(e);
+            match &e.kind {
+                ExprKind::Cond(_, Some(_), _) => out.push(e),
+                ExprKind::Binary(_, l, r) => {
+                    arith(l, out);
+                    arith(r, out);
+                }
+                ExprKind::Unary(UnaryOp::Minus | UnaryOp::Plus, x) | ExprKind::Cast(_, x) => {
+                    arith(x, out)
+                }
+                _ => {}
+            }
+        }
+        let e = crate::walk::strip_parens(e);
+        if let ExprKind::Index(l, r) = &e.kind {
+            let (p, k) = if self.is_ptr(l) { (l, r) } else { (r, l) };
+            arith(k, out);
+            if self.own_ty(p).is_some_and(|t| self.unit.types.is_array(t)) {
+                self.subscript_conds(p, out);
+            }
+        }
+    }
+
+    fn record_one(&mut self, e: &'a Expr, kind: AccessKind) {
         let base_ty_of = |w: &Self, key: &BaseKey| match key {
             BaseKey::Var(s) => Some(w.unit.symbols[*s].ty),
             _ => None,

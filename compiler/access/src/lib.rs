@@ -333,6 +333,38 @@ impl<'u> UnitAccesses<'u> {
         self.ctx(f).sections_of(scope, keep)
     }
 
+    /// Whether `inner` lies within `outer` in every dimension whenever the accesses (or the
+    /// call) at `span` run: the ranges of their enclosing canonical loops hold then, and a
+    /// loop that runs has `lo <= hi` (`for (i = 0; i < n; i++) .. a[n - 1]` proves
+    /// `n - 1 >= 0`). `min`/`max` bounds are compared argument by argument.
+    pub fn contains_when_run(
+        &self,
+        f: usize,
+        span: Span,
+        outer: &[DimRange],
+        inner: &[DimRange],
+    ) -> bool {
+        let fa = &self.functions[f];
+        let loops = fa
+            .accesses
+            .iter()
+            .find(|a| a.span == span)
+            .map(|a| a.loops.as_slice())
+            .or_else(|| {
+                fa.calls
+                    .iter()
+                    .find(|c| c.span == span)
+                    .map(|c| c.loops.as_slice())
+            })
+            .unwrap_or_default();
+        let cx = self.ctx(f);
+        let facts = cx.facts(loops);
+        outer.len() == inner.len()
+            && outer.iter().zip(inner).all(|(o, i)| {
+                cx.at_least(&i.lo, &o.lo, &facts, 0) && cx.at_least(&o.hi, &i.hi, &facts, 0)
+            })
+    }
+
     /// The union of two sections of one base, per dimension (min of the starts, max of the
     /// ends; exact where the two differ by constants, `min`/`max` terms otherwise).
     pub fn join_sections(a: &Section, b: &Section, span: Span) -> Section {

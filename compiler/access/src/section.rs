@@ -205,6 +205,28 @@ impl<'x> Ctx<'x> {
         }
     }
 
+    /// Whether `x >= y` follows from the facts, looking into `min`/`max` on either side.
+    pub fn at_least(&self, x: &SymExpr, y: &SymExpr, facts: &Facts, depth: u32) -> bool {
+        if x.sub(y).is_some_and(|d| self.sign(&d, facts) > 0) {
+            return true;
+        }
+        if depth > 4 {
+            return false;
+        }
+        let lone = |e: &SymExpr| match e.terms() {
+            [t] if t.coef == 1 && t.atoms.len() == 1 => Some(t.atoms[0].clone()),
+            _ => None,
+        };
+        let next = depth + 1;
+        match (lone(x), lone(y)) {
+            (_, Some(Atom::Max(args))) => args.iter().all(|a| self.at_least(x, a, facts, next)),
+            (Some(Atom::Min(args)), _) => args.iter().all(|a| self.at_least(a, y, facts, next)),
+            (_, Some(Atom::Min(args))) => args.iter().any(|a| self.at_least(x, a, facts, next)),
+            (Some(Atom::Max(args)), _) => args.iter().any(|a| self.at_least(a, y, facts, next)),
+            _ => false,
+        }
+    }
+
     /// +1 when `e` is provably non-negative, -1 when non-positive, else 0.
     pub fn sign(&self, e: &SymExpr, facts: &Facts) -> i8 {
         if self.lowbound(e, facts, 0).is_some_and(|l| l >= 0) {

@@ -106,7 +106,8 @@ impl FnPlan<'_, '_> {
         guarded: &[Span],
     ) -> Result<Vec<DimRange>, String> {
         let mut sure: Option<Section> = None;
-        let mut other: Option<(Section, Span)> = None;
+        // the conditional accesses' sections, each with its access (or call) and region
+        let mut other: Vec<(Section, Span, usize, Span)> = Vec::new();
         for t in tree.targets() {
             let (fp, Some(b)) = self.frame(tree, t, b) else {
                 continue;
@@ -135,24 +136,46 @@ impl FnPlan<'_, '_> {
                     add(&mut sure, &s);
                 }
             }
-            for s in self.ua.sections_of(fp.fi, Scope::Region(r), &unsure) {
-                if s.base == b {
-                    let mut o = other.take().map(|(s, _)| s);
-                    add(&mut o, &s);
-                    other = o.map(|o| (o, span));
+            let spans: Vec<Span> = fa
+                .accesses
+                .iter()
+                .map(|a| a.span)
+                .chain(fa.calls.iter().map(|c| c.span))
+                .filter(|&s| s.lo >= span.lo && s.lo < span.hi && unsure(s))
+                .collect();
+            for at in spans {
+                let only = |s: Span| s == at;
+                for s in self.ua.sections_of(fp.fi, Scope::Region(r), &only) {
+                    if s.base == b {
+                        let mut o = None;
+                        add(&mut o, &s);
+                        other.extend(o.map(|o| (o, at, fp.fi, span)));
+                    }
                 }
             }
         }
-        match (&sure, &other) {
-            (Some(Ok(d)), None) => Ok(d.clone()),
-            (Some(Ok(d)), Some((Ok(g), _))) if contains(d, g) => Ok(d.clone()),
-            (Some(Err(u)), _) | (_, Some((Err(u), _))) => Err(u.reason.message()),
-            (_, Some((_, s))) => Err(format!(
+        if let Some((Err(u), ..)) = other.iter().find(|o| o.0.is_err()) {
+            return Err(u.reason.message());
+        }
+        match &sure {
+            Some(Ok(d)) => match other.iter().find(|(g, at, fi, _)| {
+                !g.as_ref()
+                    .is_ok_and(|g| contains(d, g) || self.ua.contains_when_run(*fi, *at, d, g))
+            }) {
+                None => Ok(d.clone()),
+                Some((.., s)) => Err(format!(
+                    "the kernel at line {} touches it under a condition or in a call, and \
+                     those elements are not proven to lie in the section it touches otherwise",
+                    self.line(*s)
+                )),
+            },
+            Some(Err(u)) => Err(u.reason.message()),
+            None if other.is_empty() => Err("no kernel touches it".to_owned()),
+            None => Err(format!(
                 "the kernel at line {} touches it under a condition or in a call, and those \
                  elements are not proven to lie in the section it touches otherwise",
-                self.line(*s)
+                self.line(other[0].3)
             )),
-            (None, None) => Err("no kernel touches it".to_owned()),
         }
     }
 

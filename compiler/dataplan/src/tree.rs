@@ -7,7 +7,9 @@
 
 use ompcc_diag::Span;
 use ompcc_omp::is_target_region;
-use ompcc_syntax::ast::{BinaryOp, Block, BlockItem, ExprKind, OmpDirectiveKind, Stmt, StmtKind};
+use ompcc_syntax::ast::{
+    BinaryOp, Block, BlockItem, Expr, ExprKind, OmpDirectiveKind, Stmt, StmtKind, UnaryOp,
+};
 
 /// A node index into [`Tree::nodes`].
 pub(crate) type NodeId = usize;
@@ -363,7 +365,8 @@ pub(crate) fn user_data_construct(body: &Block) -> Option<(Span, String)> {
 
 /// The spans inside `items` whose code runs only under a condition: `if` arms, `switch`
 /// and `while` bodies, the bodies of loops that `break`, `continue` or jump out, the arms of
-/// `?:` and the right operands of `&&`/`||`.
+/// `?:`, the right operands of `&&`/`||`, and array accesses with a `?:` subscript (the
+/// access analysis records one access per arm, each under its condition).
 pub(crate) fn guarded_spans(items: &[&BlockItem], span: Span) -> Vec<Span> {
     let mut out = Vec::new();
     let block = Block {
@@ -380,6 +383,7 @@ pub(crate) fn guarded_spans(items: &[&BlockItem], span: Span) -> Vec<Span> {
                     out.push(f.span);
                 }
                 ExprKind::Binary(BinaryOp::LogAnd | BinaryOp::LogOr, _, r) => out.push(r.span),
+                ExprKind::Index(..) if has_cond_subscript(x) => out.push(x.span),
                 _ => {}
             }
         }
@@ -390,6 +394,27 @@ pub(crate) fn guarded_spans(items: &[&BlockItem], span: Span) -> Vec<Span> {
         }
     }
     out
+}
+
+/// Whether an operand of the array access `e`, or of the accesses it indexes, is built by
+/// arithmetic from a `?:`.
+fn has_cond_subscript(e: &Expr) -> bool {
+    fn arith(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Cond(..) => true,
+            ExprKind::Paren(x) | ExprKind::Cast(_, x) => arith(x),
+            ExprKind::Unary(UnaryOp::Minus | UnaryOp::Plus, x) => arith(x),
+            ExprKind::Binary(_, l, r) => arith(l) || arith(r),
+            _ => false,
+        }
+    }
+    match &e.kind {
+        ExprKind::Paren(x) => has_cond_subscript(x),
+        ExprKind::Index(l, r) => {
+            arith(l) || arith(r) || has_cond_subscript(l) || has_cond_subscript(r)
+        }
+        _ => false,
+    }
 }
 
 /// The statement-level guards (the expression-level ones come from the walk).

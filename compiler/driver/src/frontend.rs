@@ -808,14 +808,16 @@ pub struct DeviceTexts {
 
 /// The whole offload pipeline for a unit with device constructs: the offload plan, the
 /// device module (kernels and declare-target functions), the optimization pipeline of the
-/// -O level, PTX, and the host rewrite. Diagnostics are printed; `Err` means the unit failed
-/// (with a message for `ompcc: error:` when there is one).
+/// -O level, PTX, and the host rewrite (`calls_only`: of a unit without device constructs,
+/// for its API calls). Diagnostics are printed; `Err` means the unit failed (with a message
+/// for `ompcc: error:` when there is one).
 pub fn offload(
     checked: &Checked,
     text: &str,
     raw: &[u8],
     opts: &DeviceOptions<'_>,
     remarks: bool,
+    calls_only: bool,
 ) -> Result<Offloaded, Option<String>> {
     // The embedded image always has line info (`.loc`), so a device fault names the source
     // line with or without `-g`; `--emit=ir|ptx` keep to `-g` and stay terse.
@@ -874,6 +876,7 @@ pub fn offload(
         ptx,
         globals,
         host_decls,
+        calls_only,
     };
     if remarks {
         eprint!(

@@ -93,9 +93,9 @@ pub enum Outcome {
         /// Under `-save-temps`: the optimized device IR and the PTX.
         device: Option<Box<frontend::DeviceTexts>>,
     },
-    /// No device constructs, but calls of `omp_target_free`: compiled from the source as cc
-    /// would when no unit of the command offloads; when another one does (so the runtime is
-    /// linked), from `host_text`, whose calls pass their source line to the runtime.
+    /// No device constructs, but calls of `omp_target_free`: compiled from `host_text`, whose
+    /// calls pass their source line to the runtime (with a weak fallback to the API's own
+    /// where the runtime is not linked, as in a host-only program).
     Located { host_text: Vec<u8> },
     /// Device constructs, but ompcc's frontend rejected the unit. The host compiler compiles
     /// `host_text` first: if it fails too, its messages and exit code are the user's (exactly
@@ -320,10 +320,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
     }
 
     // Step 3: compile.
-    if units
-        .iter()
-        .all(|u| matches!(u.outcome, Outcome::HostOnly | Outcome::Located { .. }))
-    {
+    if units.iter().all(|u| matches!(u.outcome, Outcome::HostOnly)) {
         device_link_check(inv, &[])?;
         return Ok(runner.run(&pass_through)?);
     }
@@ -595,7 +592,7 @@ fn frontend(
     };
     if let Some(stage @ (EmitStage::HostC | EmitStage::HostCFull)) = ours.emit {
         let remarks = settings.offload_remarks;
-        return match frontend::offload(&checked, &text_str, text, &opts, remarks) {
+        return match frontend::offload(&checked, &text_str, text, &opts, remarks, false) {
             Ok(done) if stage == EmitStage::HostCFull => Ok(Outcome::Emitted(done.host_text)),
             Ok(done) => Ok(Outcome::Emitted(
                 crate::hostview::view(&String::from_utf8_lossy(&done.host_text)).into_bytes(),
@@ -617,7 +614,7 @@ fn frontend(
     // the runtime.
     if directives.is_empty() && !scan::names_runtime_only_routine(&text_str) {
         if scan::names_identifier(&text_str, "omp_target_free")
-            && let Ok(done) = frontend::offload(&checked, &text_str, text, &opts, false)
+            && let Ok(done) = frontend::offload(&checked, &text_str, text, &opts, false, true)
         {
             return Ok(Outcome::Located {
                 host_text: done.host_text,
@@ -626,7 +623,7 @@ fn frontend(
         return Ok(Outcome::HostOnly);
     }
     let remarks = settings.offload_remarks;
-    match frontend::offload(&checked, &text_str, text, &opts, remarks) {
+    match frontend::offload(&checked, &text_str, text, &opts, remarks, false) {
         Ok(done) => Ok(Outcome::Offload {
             host_text: done.host_text,
             needs_runtime: true,
@@ -1056,6 +1053,10 @@ fn link_args(
     let mut args = Vec::new();
     if needs_runtime {
         let lib = link::runtime_library().map_err(DriverError::Fatal)?;
+        // Units without device constructs carry a weak fallback of the located free
+        // (`ompcc_host::FREE_AT_SYMBOL`); a weak definition pulls nothing out of an archive,
+        // so the runtime's own is asked for by name.
+        args.push(format!("-Wl,--undefined={}", ompcc_host::FREE_AT_SYMBOL));
         args.push(lib.display().to_string());
         args.extend(link::RUNTIME_SYSTEM_LIBS.iter().map(|l| l.to_string()));
         // GNU ld (the default linker) only: gold cannot read `INSERT` scripts.

@@ -493,7 +493,9 @@ fn verbose_shows_the_commands_run() {
     // (the script puts the runtime's data before the program's: see link::data_first_script)
     let (link, script) = link.rsplit_once(" -T ").unwrap();
     assert!(
-        link.ends_with(&format!("/0.o -o t {rt} -lpthread -ldl -lm")),
+        link.ends_with(&format!(
+            "/0.o -o t -Wl,--undefined=ompcc_rt_target_free_at {rt} -lpthread -ldl -lm"
+        )),
         "{link}"
     );
     assert!(
@@ -1012,7 +1014,9 @@ fn links_of_objects_that_call_the_runtime_get_it() {
                 .unwrap()
                 .to_owned();
             assert!(
-                cmd.contains(&format!(" -o u3 {rt} -lpthread -ldl -lm -T /"))
+                cmd.contains(&format!(
+                    " -o u3 -Wl,--undefined=ompcc_rt_target_free_at {rt} -lpthread -ldl -lm -T /"
+                ))
                     && cmd.ends_with("/ompcc_rt_data.ld -foffload=disable"),
                 "{cmd}"
             );
@@ -1029,7 +1033,9 @@ fn links_of_objects_that_call_the_runtime_get_it() {
     // programs naming libgomp instead (CMake's OpenMP::OpenMP_C).
     let out = link(&["-v", "user.o", "rt.o", "-o", "y"]);
     assert!(
-        stderr(&out).contains(&format!(" cc -v user.o rt.o -o y {rt} -lpthread -ldl -lm")),
+        stderr(&out).contains(&format!(
+            " cc -v user.o rt.o -o y -Wl,--undefined=ompcc_rt_target_free_at {rt} -lpthread"
+        )),
         "{}",
         stderr(&out)
     );

@@ -395,8 +395,9 @@ fn a_second_omp_target_free_names_its_line() {
 }
 
 /// The same in a unit without device constructs, linked with one that has them: its calls
-/// of `omp_target_free` are rewritten too, so the runtime names the line. (A unit compiled
-/// alone with `-c` cannot know that the runtime will be linked: it stays cc's own.)
+/// of `omp_target_free` are rewritten too, so the runtime names the line, whether the units
+/// are built by one command or each alone with `-c`. The `-c` object of such a unit still
+/// links with cc alone, where the runtime is absent: its call then is libgomp's own.
 #[test]
 fn a_second_omp_target_free_in_a_unit_without_device_constructs_names_its_line() {
     let main = "#include <omp.h>\n\
@@ -414,22 +415,57 @@ fn a_second_omp_target_free_in_a_unit_without_device_constructs_names_its_line()
                 omp_target_free(p, d);\n\
                 omp_target_free(p, d);\n\
                 }\n";
+    let host_main = "#include <omp.h>\n\
+                     #include <stdio.h>\n\
+                     void release(double *p, int d);\n\
+                     int main(void) {\n\
+                     int d = omp_get_initial_device();\n\
+                     double *p = omp_target_alloc(8, d);\n\
+                     p[0] = 2;\n\
+                     printf(\"%g\\n\", p[0]);\n\
+                     release(p, d);\n\
+                     return 0;\n\
+                     }\n";
     let sb = Sandbox::new();
-    sb.write("main.c", main).write("free.c", free);
+    sb.write("main.c", main)
+        .write("free.c", free)
+        .write("host_main.c", host_main);
+    let limit = Duration::from_secs(120);
     ok(&ompcc_within(
         &sb,
         &["-fopenmp", "-O2", "main.c", "free.c", "-o", "prog"],
-        Duration::from_secs(120),
+        limit,
     ));
-    let mut cmd = std::process::Command::new(sb.join("prog"));
-    cmd.env("OMPCC_DEVICE", "emu")
-        .env_remove("OMP_TARGET_OFFLOAD")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let out = wait_within(cmd.spawn().unwrap(), Duration::from_secs(60), "the program").0;
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let err = stderr(&out);
-    assert!(err.contains("free.c:4:1: omp_target_free: 0x"), "{err}");
+    ok(&ompcc_within(&sb, &["-fopenmp", "-O2", "-c", "main.c"], limit));
+    ok(&ompcc_within(&sb, &["-fopenmp", "-O2", "-c", "free.c"], limit));
+    ok(&ompcc_within(
+        &sb,
+        &["-fopenmp", "main.o", "free.o", "-o", "prog_c"],
+        limit,
+    ));
+    for exe in ["prog", "prog_c"] {
+        let mut cmd = std::process::Command::new(sb.join(exe));
+        cmd.env("OMPCC_DEVICE", "emu")
+            .env_remove("OMP_TARGET_OFFLOAD")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let out = wait_within(cmd.spawn().unwrap(), Duration::from_secs(60), "the program").0;
+        assert_eq!(out.status.code(), Some(1), "{exe}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("free.c:4:1: omp_target_free: 0x"), "{exe}: {err}");
+    }
+    // cc links the `-c` object without the runtime (a host-only program; `release` is
+    // called once, on the initial device).
+    let host = "#include <omp.h>\n\
+                void release(double *p, int d) {\n\
+                omp_target_free(p, d);\n\
+                }\n";
+    sb.write("host_free.c", host);
+    ok(&ompcc_within(&sb, &["-fopenmp", "-c", "host_free.c"], limit));
+    ok(&sb.cc(&["-fopenmp", "host_main.c", "host_free.o", "-o", "host_prog"]));
+    let out = sb.run("host_prog");
+    ok(&out);
+    assert_eq!(stdout(&out), "2\n");
 }
 
 /// An array-section reduction whose constant length overflows the private copy's size is

@@ -5,6 +5,11 @@
 //!
 //! Invariant: only the callee's name changes and one argument is appended before the `)`:
 //! the arguments' text, the evaluation and the line numbers stay the user's.
+//!
+//! A unit with such calls also gets [`FREE_FALLBACK`], a weak definition that frees through
+//! the API: an object compiled alone with `-c` may be linked by cc without the runtime (a
+//! host-only program), and links then all the same; where the runtime is linked, its own
+//! definition wins (the driver forces it out of the archive: `FREE_AT_SYMBOL`).
 
 use ompcc_diag::SourceMap;
 use ompcc_omp::walk::{self, Node};
@@ -12,15 +17,27 @@ use ompcc_sema::{SymbolKind, TypedUnit};
 use ompcc_syntax::ast::{ExprKind, TranslationUnit};
 use std::collections::BTreeMap;
 
+/// The runtime's located free.
+pub const FREE_AT_SYMBOL: &str = "ompcc_rt_target_free_at";
+
+/// Appended to a unit whose calls [`located_frees`] rewrote.
+pub(crate) const FREE_FALLBACK: &str = "\
+extern void omp_target_free(void *, int);
+__attribute__((weak)) void ompcc_rt_target_free_at(void *p, int d, const char *loc) \
+{ (void)loc; omp_target_free(p, d); }
+";
+
 /// Adds to `subst` (start -> (end, text)) the rewrite of each direct call of the API's own
-/// `omp_target_free` (a function of that name, not a variable that shadows it).
+/// `omp_target_free` (a function of that name, not a variable that shadows it); returns
+/// whether there was one.
 pub(crate) fn located_frees(
     tu: &TranslationUnit,
     typed: &TypedUnit,
     text: &str,
     sm: &SourceMap,
     subst: &mut BTreeMap<usize, (usize, String)>,
-) {
+) -> bool {
+    let mut any = false;
     walk::unit(tu, &mut |n| {
         let Node::Expr(e) = n else { return };
         let ExprKind::Call(callee, _) = &e.kind else {
@@ -43,7 +60,9 @@ pub(crate) fn located_frees(
             return;
         }
         let loc = crate::cexpr::c_string(&sm.describe(e.span));
-        subst.insert(lo, (hi, "ompcc_rt_target_free_at".to_owned()));
+        subst.insert(lo, (hi, FREE_AT_SYMBOL.to_owned()));
         subst.insert(close, (close, format!(", {loc}")));
+        any = true;
     });
+    any
 }

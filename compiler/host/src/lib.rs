@@ -56,6 +56,7 @@ use ompcc_syntax::ast::{
 use std::collections::{BTreeMap, HashMap};
 
 pub use remarks::remarks;
+pub use calls::FREE_AT_SYMBOL;
 
 /// The device code of one unit, as the host side embeds it.
 #[derive(Debug, Clone, Default)]
@@ -67,6 +68,9 @@ pub struct DeviceImage {
     /// C definitions of host copies that only the image needs (the `declare target
     /// indirect` tables), written before the image's tables.
     pub host_decls: String,
+    /// The unit has no device constructs and is rewritten only for its calls (located
+    /// frees): no image, so that its object needs the runtime no more than cc's would.
+    pub calls_only: bool,
 }
 
 /// A declare-target global of the device image.
@@ -119,7 +123,7 @@ pub fn rewrite(
         redirect: HashMap::new(),
     };
     unroll::host_pragmas(tu, typed, &mut w.subst);
-    calls::located_frees(tu, typed, text, sm, &mut w.subst);
+    let located_frees = calls::located_frees(tu, typed, text, sm, &mut w.subst);
     compat::host_pragmas(tu, text, &mut w.pragma_subst);
     // The unit's first line marker stays first; the prelude follows it.
     let first = first_marker_len(text);
@@ -142,13 +146,19 @@ pub fn rewrite(
             host_name: &g.host_name,
         })
         .collect();
-    w.push(&embed::image(
-        &file,
-        &image.ptx,
-        &kernels,
-        &globals,
-        &image.host_decls,
-    ));
+    if !image.calls_only {
+        w.push(&embed::image(
+            &file,
+            &image.ptx,
+            &kernels,
+            &globals,
+            &image.host_decls,
+        ));
+    }
+    if located_frees {
+        w.push(&embed::line_marker(1, "<ompcc-prelude>", false));
+        w.push(calls::FREE_FALLBACK);
+    }
     if w.errors.is_empty() {
         Ok(w.out)
     } else {

@@ -75,6 +75,7 @@ fn rewritten_unit_compiles_and_keeps_user_lines() {
             host_name: "g".to_owned(),
         }],
         host_decls: String::new(),
+        calls_only: false,
     };
     let text = rewritten(PROGRAM, &image);
     let msgs = cc_accepts(&text);
