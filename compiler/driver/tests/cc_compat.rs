@@ -1016,8 +1016,7 @@ fn links_of_objects_that_call_the_runtime_get_it() {
             assert!(
                 cmd.contains(&format!(
                     " -o u3 -Wl,--undefined=ompcc_rt_target_free_at {rt} -lpthread -ldl -lm -T /"
-                ))
-                    && cmd.ends_with("/ompcc_rt_data.ld -foffload=disable"),
+                )) && cmd.ends_with("/ompcc_rt_data.ld -foffload=disable"),
                 "{cmd}"
             );
         }

@@ -436,8 +436,16 @@ fn a_second_omp_target_free_in_a_unit_without_device_constructs_names_its_line()
         &["-fopenmp", "-O2", "main.c", "free.c", "-o", "prog"],
         limit,
     ));
-    ok(&ompcc_within(&sb, &["-fopenmp", "-O2", "-c", "main.c"], limit));
-    ok(&ompcc_within(&sb, &["-fopenmp", "-O2", "-c", "free.c"], limit));
+    ok(&ompcc_within(
+        &sb,
+        &["-fopenmp", "-O2", "-c", "main.c"],
+        limit,
+    ));
+    ok(&ompcc_within(
+        &sb,
+        &["-fopenmp", "-O2", "-c", "free.c"],
+        limit,
+    ));
     ok(&ompcc_within(
         &sb,
         &["-fopenmp", "main.o", "free.o", "-o", "prog_c"],
@@ -452,7 +460,10 @@ fn a_second_omp_target_free_in_a_unit_without_device_constructs_names_its_line()
         let out = wait_within(cmd.spawn().unwrap(), Duration::from_secs(60), "the program").0;
         assert_eq!(out.status.code(), Some(1), "{exe}: {}", stderr(&out));
         let err = stderr(&out);
-        assert!(err.contains("free.c:4:1: omp_target_free: 0x"), "{exe}: {err}");
+        assert!(
+            err.contains("free.c:4:1: omp_target_free: 0x"),
+            "{exe}: {err}"
+        );
     }
     // cc links the `-c` object without the runtime (a host-only program; `release` is
     // called once, on the initial device).
@@ -461,7 +472,11 @@ fn a_second_omp_target_free_in_a_unit_without_device_constructs_names_its_line()
                 omp_target_free(p, d);\n\
                 }\n";
     sb.write("host_free.c", host);
-    ok(&ompcc_within(&sb, &["-fopenmp", "-c", "host_free.c"], limit));
+    ok(&ompcc_within(
+        &sb,
+        &["-fopenmp", "-c", "host_free.c"],
+        limit,
+    ));
     ok(&sb.cc(&["-fopenmp", "host_main.c", "host_free.o", "-o", "host_prog"]));
     let out = sb.run("host_prog");
     ok(&out);

@@ -55,8 +55,8 @@ use ompcc_syntax::ast::{
 };
 use std::collections::{BTreeMap, HashMap};
 
-pub use remarks::remarks;
 pub use calls::FREE_AT_SYMBOL;
+pub use remarks::remarks;
 
 /// The device code of one unit, as the host side embeds it.
 #[derive(Debug, Clone, Default)]
