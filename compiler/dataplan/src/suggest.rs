@@ -100,6 +100,27 @@ pub fn scope_sections(
         }
         Some(acc)
     };
+    // the conditional accesses and calls, each checked on its own against the unconditional
+    // section with the facts of its enclosing loops (a `?:` arm or an `if` branch)
+    let unsure_spans: Vec<Span> = fa
+        .accesses
+        .iter()
+        .map(|a| a.span)
+        .chain(fa.calls.iter().map(|c| c.span))
+        .filter(|&s| inside(s) && unsure(s))
+        .collect();
+    let unsure_within = |base: BaseId, sure_d: &[DimRange]| {
+        unsure_spans.iter().all(|&at| {
+            ua.sections_of(fi, scope, &|s| s == at)
+                .iter()
+                .filter(|s| s.base == base)
+                .all(|s| {
+                    joined(s).is_some_and(|g| {
+                        contains(sure_d, &g) || ua.contains_when_run(fi, at, sure_d, &g)
+                    })
+                })
+        })
+    };
     all.iter()
         .map(|bs| {
             let b = &fa.bases[bs.base.0 as usize];
@@ -107,7 +128,7 @@ pub fn scope_sections(
                 .iter()
                 .find(|x| x.base == bs.base)
                 .and_then(|s| Some((joined(bs)?, joined(s)?)))
-                .filter(|(all_d, sure_d)| contains(sure_d, all_d))
+                .filter(|(all_d, sure_d)| contains(sure_d, all_d) || unsure_within(bs.base, sure_d))
                 .map(|(_, sure_d)| sure_d)
                 .or_else(|| within_allocation(b, joined(bs)?));
             let mut lengths = Vec::new();
