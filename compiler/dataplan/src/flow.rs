@@ -68,6 +68,7 @@ pub(crate) fn run(tree: &Tree, facts: &[NodeFacts], live: bool) -> Needs {
         tree,
         facts,
         needs: Needs::default(),
+        jumped: Vec::new(),
     };
     let start = State {
         host_stale: false,
@@ -89,10 +90,23 @@ struct Flow<'t> {
     tree: &'t Tree<'t>,
     facts: &'t [NodeFacts],
     needs: Needs,
+    /// Per loop being walked (innermost last): the join of the states at its `break` and
+    /// `continue` leaves.
+    jumped: Vec<Option<State>>,
 }
 
 impl Flow<'_> {
     fn walk(&mut self, n: NodeId, st: State) -> State {
+        let after = self.step(n, st);
+        if self.tree.nodes[n].jumps
+            && let Some(j) = self.jumped.last_mut()
+        {
+            *j = Some(j.map_or(after, |j| join(j, after)));
+        }
+        after
+    }
+
+    fn step(&mut self, n: NodeId, st: State) -> State {
         let fx = self.facts[n];
         match &self.tree.nodes[n].kind {
             Kind::Seq(kids) => kids.clone().into_iter().fold(st, |s, k| self.walk(k, s)),
@@ -117,16 +131,26 @@ impl Flow<'_> {
             Kind::Loop { body, .. } => {
                 let body = *body;
                 let mut at_head = st;
+                self.jumped.push(None);
                 loop {
                     let h = self.head(n, at_head);
                     let after = self.walk(body, h);
-                    let next = join(st, after);
+                    // a `continue` starts the next iteration from where it jumped
+                    let mut next = join(st, after);
+                    if let Some(Some(j)) = self.jumped.last() {
+                        next = join(next, *j);
+                    }
                     if next == at_head {
                         break;
                     }
                     at_head = next;
                 }
-                self.head(n, at_head)
+                let exit = self.head(n, at_head);
+                // a `break` leaves with the state where it jumped
+                match self.jumped.pop().flatten() {
+                    Some(j) => join(exit, j),
+                    None => exit,
+                }
             }
             Kind::Branch {
                 arms, exhaustive, ..

@@ -1050,9 +1050,7 @@ impl<'a, 'u> FnPlan<'a, 'u> {
             let enclosing = a.loops.iter().all(|l| !inside(fa.loops[l.0 as usize].span));
             if a.kind != ompcc_access::AccessKind::Write
                 || !enclosing
-                || guarded
-                    .iter()
-                    .any(|g| a.span.lo >= g.lo && a.span.hi <= g.hi)
+                || tree::conditional_within(guarded, span, a.span)
                 || a.subscripts.iter().any(|s| s.is_err())
             {
                 return false;

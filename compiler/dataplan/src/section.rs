@@ -491,9 +491,7 @@ impl FnPlan<'_, '_> {
                 || a.kind != ompcc_access::AccessKind::Write
                 || a.span.lo < rspan.lo
                 || a.span.hi > rspan.hi
-                || guarded
-                    .iter()
-                    .any(|g| a.span.lo >= g.lo && a.span.hi <= g.hi)
+                || crate::tree::conditional_within(guarded, rspan, a.span)
             {
                 return false;
             }

@@ -23,6 +23,9 @@ pub(crate) struct Node {
     /// The function whose text the node is (an index into [`Tree::frames`]; 0 is the
     /// planned function, others are callees spliced in at their call statement).
     pub frame: usize,
+    /// A host leaf that may `break` or `continue` the innermost loop around it: the state
+    /// there also reaches that loop's exit and its next iteration.
+    pub jumps: bool,
 }
 
 pub(crate) enum Kind {
@@ -118,6 +121,7 @@ impl<'t> Tree<'t> {
             parent,
             kind,
             frame: self.cur,
+            jumps: false,
         });
         self.nodes.len() - 1
     }
@@ -186,7 +190,9 @@ impl<'t> Tree<'t> {
             .any(|r| r.lo >= s.span.lo && r.lo < s.span.hi)
             && !matches!(s.kind, StmtKind::If(..) | StmtKind::Compound(_))
         {
-            return Ok(self.push(s.span, anchor, Some(parent), Kind::Leaf));
+            let n = self.push(s.span, anchor, Some(parent), Kind::Leaf);
+            self.nodes[n].jumps = jumps_out(s, 0);
+            return Ok(n);
         }
         let refuse = |why: &str| {
             Err(Refusal {
@@ -396,6 +402,14 @@ pub(crate) fn guarded_spans(items: &[&BlockItem], span: Span) -> Vec<Span> {
     out
 }
 
+/// Whether the access at `at` runs under a condition inside `node` (a guard around the
+/// whole node does not count: the statement tree models those branches and loops).
+pub(crate) fn conditional_within(guarded: &[Span], node: Span, at: Span) -> bool {
+    guarded
+        .iter()
+        .any(|g| at.lo >= g.lo && at.hi <= g.hi && !(g.lo <= node.lo && node.hi <= g.hi))
+}
+
 /// Whether an operand of the array access `e`, or of the accesses it indexes, is built by
 /// arithmetic from a `?:`.
 fn has_cond_subscript(e: &Expr) -> bool {
@@ -461,7 +475,7 @@ fn stmt_structure(s: &Stmt, out: &mut Vec<Span>) {
 }
 
 /// A `break`, `continue`, `return` or `goto` that leaves the body of a loop early.
-fn jumps_out(s: &Stmt, depth: u32) -> bool {
+pub(crate) fn jumps_out(s: &Stmt, depth: u32) -> bool {
     match &s.kind {
         StmtKind::Break | StmtKind::Continue => depth == 0,
         StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::GotoIndirect(_) => true,
