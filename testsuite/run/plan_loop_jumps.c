@@ -11,6 +11,7 @@
 int main(void) {
   double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
   long *q = malloc(N * sizeof *q);
+  double *u = malloc(N * sizeof *u), *v = malloc(N * sizeof *v);
   for (int i = 0; i < N; i++) {
     x[i] = i;
     y[i] = 1.0;
@@ -62,6 +63,26 @@ int main(void) {
       break;
   }
   printf("alloc: %d %ld\n", it, pq);
+
+  // kernels read 'u' and 'v' only at 1..N-2, written there first (by a kernel, by the host):
+  // allocated; 'q' is read at 0..N-1: copied in
+  for (int i = 0; i < N; i++)
+    q[i] = i % 17;
+  long r = 0;
+  for (it = 0; it < 6; it++) {
+    for (int i = 1; i < N; i++)
+      v[i] = it + i % 3;
+#pragma omp target teams distribute parallel for map(to : q[0:N]) map(tofrom : u[0:N])
+    for (int i = 1; i < N - 1; i++)
+      u[i] = q[i - 1] - 2 * q[i] + q[i + 1] + 0.25;
+    r = 0;
+#pragma omp target teams distribute parallel for reduction(+ : r) map(to : u[0:N], v[0:N])
+    for (int i = 1; i < N - 1; i++)
+      r += (long)(u[i] * v[i] + q[i - 1] + q[i + 1]);
+  }
+  printf("partial: %ld\n", r);
+  free(u);
+  free(v);
   free(x);
   free(y);
   free(q);

@@ -126,6 +126,9 @@ impl FnPlan<'_, '_> {
         for p in &ok {
             let how_in = if p.entry_to {
                 "copied in before it"
+            } else if p.written_before_read {
+                "allocated before it (every element a kernel reads is written on the device or \
+                 copied there first, and nothing is copied back)"
             } else {
                 "allocated before it (its first kernel writes all of it)"
             };

@@ -199,6 +199,9 @@ struct Planned {
     dims: Vec<DimRange>,
     text: String,
     entry_to: bool,
+    /// Allocated although no kernel writes all of it: the elements kernels read are
+    /// written on the device first, and nothing goes back to the host.
+    written_before_read: bool,
     exit_from: bool,
     /// The host may use it after the range.
     live: bool,
@@ -698,6 +701,19 @@ impl<'a, 'u> FnPlan<'a, 'u> {
             facts[n].overwrites = keep;
         }
         let needs = flow::run(tree, &facts, live);
+        // nothing goes back to the host: the device copy needs to hold only what kernels
+        // read, so a kernel that writes all of that (not all of the section) also suffices
+        let relaxed = (needs.entry_to
+            && !swapped
+            && !live
+            && needs.from_before.is_empty()
+            && needs.refused.is_none())
+        .then(|| self.device_read_facts(members[0], tree, &facts, guarded, range))
+        .flatten()
+        .map(|alt| flow::run(tree, &alt, live))
+        .filter(|n| !n.entry_to && n.from_before.is_empty() && n.refused.is_none());
+        let written_before_read = relaxed.is_some();
+        let needs = relaxed.unwrap_or(needs);
         if let Some((n, why)) = needs.refused {
             return Err(format!("{why} (line {})", self.line(tree.nodes[n].span)));
         }
@@ -770,6 +786,7 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                 text: self.section_text(b, &dims, false),
                 dims: dims.clone(),
                 entry_to: needs.entry_to && !alloc[i],
+                written_before_read,
                 // in a swap group, the pointers the host reads afterwards bring back the
                 // object they point to then; the others' objects are not looked at again
                 exit_from: needs.stale_at_exit && member_live[i],
@@ -778,6 +795,71 @@ impl<'a, 'u> FnPlan<'a, 'u> {
             });
         }
         Ok(out)
+    }
+
+    /// `facts` with a kernel's `covers` judged against the hull of the sections the range's
+    /// kernels read of `b` rather than against its mapped section. None where a read section
+    /// is unknown or uses a variable that may change in the range (`range`), or, in a
+    /// spliced callee, any variable (the callee's names mean nothing to the caller).
+    fn device_read_facts(
+        &self,
+        b: BaseId,
+        tree: &Tree,
+        facts: &[NodeFacts],
+        guarded: &[Span],
+        range: Span,
+    ) -> Option<Vec<NodeFacts>> {
+        let mut read: Option<Vec<DimRange>> = None;
+        let mut regions = Vec::new();
+        for t in tree.targets() {
+            if !(facts[t].read || facts[t].write) {
+                continue;
+            }
+            let (fp, here) = self.frame(tree, t, b);
+            let here = here?;
+            let r = fp.region_at(tree.nodes[t].span)?;
+            for s in fp.ua.sections(fp.fi, Scope::Region(r)) {
+                let Some(sec) = s.read.as_ref().filter(|_| s.base == here) else {
+                    continue;
+                };
+                let d = sec.as_ref().ok()?;
+                let fixed = d.iter().flat_map(|x| [&x.lo, &x.hi]).all(|e| {
+                    e.vars().iter().all(|&v| {
+                        tree.nodes[t].frame == 0 && self.ua.invariant(self.fi, v, range).is_ok()
+                    })
+                });
+                if !fixed {
+                    return None;
+                }
+                read = Some(match read {
+                    None => d.clone(),
+                    Some(a) => section::hull(&a, d)?,
+                });
+            }
+            regions.push((t, fp, here, r));
+        }
+        let mut alt = facts.to_vec();
+        for (t, fp, here, r) in regions {
+            if alt[t].write {
+                alt[t].covers = read
+                    .as_ref()
+                    .is_none_or(|d| fp.writes_all(here, r, d, guarded));
+            }
+        }
+        // host code that writes all of it: the `update to` after it makes the device copy
+        // hold what kernels read
+        for (n, node) in tree.nodes.iter().enumerate() {
+            if matches!(node.kind, Kind::Leaf) && alt[n].write {
+                let (fp, Some(here)) = self.frame(tree, n, b) else {
+                    continue;
+                };
+                alt[n].write_covers = read.as_ref().is_none_or(|d| {
+                    fp.host_section(here, node.span, false)
+                        .is_some_and(|w| contains(&w, d))
+                });
+            }
+        }
+        Some(alt)
     }
 
     /// Per member of a swap group: its object may be allocated rather than copied in. The
