@@ -76,7 +76,7 @@ int main(void) {
     for (int i = 1; i < N - 1; i++)
       u[i] = q[i - 1] - 2 * q[i] + q[i + 1] + 0.25;
     r = 0;
-#pragma omp target teams distribute parallel for reduction(+ : r) map(to : u[0:N], v[0:N])
+#pragma omp target teams distribute parallel for reduction(+ : r) map(to : u[0:N], v[0:N], q[0:N])
     for (int i = 1; i < N - 1; i++)
       r += (long)(u[i] * v[i] + q[i - 1] + q[i + 1]);
   }
