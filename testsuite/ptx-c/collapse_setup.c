@@ -1,7 +1,7 @@
 /* Setup of a collapse(2) target loop over `int` bounds: the trip counts are smax(.., 0) of
    64-bit spans, the global thread number and the grid stride are 32-bit products (a league
-   has at most 2^21 - 1 teams), and both are split into loop indices by 32-bit divisions:
-   no 64-bit division, no run-time test for one. */
+   has at most 2^21 - 1 teams), and both are split into loop indices by 32-bit divisions and
+   remainders: no 64-bit division, no run-time test for one. */
 // run: -fopenmp --emit=ptx -O2
 void sweep(int n, int m, float *a) {
 #pragma omp target teams distribute parallel for collapse(2) map(tofrom : a[0:n * m])
@@ -19,8 +19,15 @@ int main(void) { return 0; }
 // nextln: mul.lo.s32 $(bt=%r\d+), $b, $t;
 // nextln: add.s32 $(k=%r\d+), $bt, $x;
 // check: mul.lo.s32 $(s=%r\d+), $g, $t;
-// check: div.u32 $(=%r\d+), $k, $(d=%r\d+);
-// check: div.u32 $(=%r\d+), $s, $d;
+// The remainders (a - q * d) are 32-bit too.
+// check: div.u32 $(q=%r\d+), $k, $(d=%r\d+);
+// nextln: cvt.u64.u32 $(=%rd\d+), $q;
+// nextln: mul.lo.s32 $(p=%r\d+), $q, $d;
+// nextln: sub.s32 $(=%r\d+), $k, $p;
+// check: div.u32 $(q2=%r\d+), $s, $d;
+// nextln: cvt.u64.u32 $(=%rd\d+), $q2;
+// nextln: mul.lo.s32 $(p2=%r\d+), $q2, $d;
+// nextln: sub.s32 $(=%r\d+), $s, $p2;
 // not: div.u64
 // not: div.s64
 // not: shr.u64
