@@ -17,26 +17,32 @@ pub(crate) fn launch_threads(l: &Launch<'_>, env_threads: Option<u32>, max_threa
     .max(1)
 }
 
-/// Teams of `l`: the `num_teams` clause (at most a grid's x dimension, CUDA's 2^31 - 1:
-/// OpenMP lets a league have fewer teams than it asks for), else `OMP_NUM_TEAMS`, else as
-/// many as the iterations need (`ceil(iterations / threads)`) up to `fill`, the teams the
-/// device runs at once, else `fill`.
+/// The most teams a league ever gets: the compiler's range analysis takes `%nctaid.x` to be at
+/// most this (`ompcc_ir::analysis::MAX_TEAMS`, which must stay equal), so with at most 1024
+/// threads a team the global thread number and stride of a distributed loop fit 32 bits.
+pub(crate) const MAX_TEAMS: u32 = (1 << 21) - 1;
+
+/// Teams of `l`: the `num_teams` clause, else `OMP_NUM_TEAMS`, else as many as the iterations
+/// need (`ceil(iterations / threads)`) up to `fill`, the teams the device runs at once, else
+/// `fill`; never more than [`MAX_TEAMS`] (OpenMP lets a league have fewer teams than it asks
+/// for).
 pub(crate) fn launch_teams(l: &Launch<'_>, env_teams: Option<u32>, threads: u32, fill: u32) -> u32 {
     let fill = fill.max(1);
     if l.num_teams > 0 {
-        l.num_teams.min(i32::MAX as u32)
+        l.num_teams
     } else if let Some(n) = env_teams {
-        n.min(i32::MAX as u32)
+        n
     } else if l.iterations > 0 {
         l.iterations.div_ceil(threads.max(1)).clamp(1, fill)
     } else {
         fill
     }
+    .min(MAX_TEAMS)
 }
 
 #[cfg(test)]
 mod launch_shape_tests {
-    use super::{launch_teams, launch_threads};
+    use super::{MAX_TEAMS, launch_teams, launch_threads};
     use crate::runtime::Launch;
 
     fn launch(num_teams: u32, thread_limit: u32, iterations: u32) -> Launch<'static> {
@@ -70,10 +76,12 @@ mod launch_shape_tests {
         // OMP_NUM_TEAMS / OMP_TEAMS_THREAD_LIMIT, below the clauses
         assert_eq!(shape(&launch(0, 0, 1000), (Some(3), Some(32))), (3, 32));
         assert_eq!(shape(&launch(5, 256, 1000), (Some(3), Some(32))), (5, 256));
-        // a league is at most a grid's x dimension
+        // a league is at most MAX_TEAMS, whatever asks for more
+        assert_eq!(shape(&launch(u32::MAX, 0, 0), (None, None)).0, MAX_TEAMS);
+        assert_eq!(shape(&launch(0, 0, 0), (Some(u32::MAX), None)).0, MAX_TEAMS);
         assert_eq!(
-            shape(&launch(u32::MAX, 0, 0), (None, None)).0,
-            i32::MAX as u32
+            launch_teams(&launch(0, 0, u32::MAX), None, 1, u32::MAX),
+            MAX_TEAMS
         );
         // the kernel's own limit wins over every request
         assert_eq!(launch_threads(&launch(0, 0, 0), Some(2048), 256), 256);

@@ -190,9 +190,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let long = Scalar::LONG;
         let lb = self.long_value(lb_e, cls)?;
         let ub = self.long_value(ub_e, cls)?;
+        // Bounds and step of at most 32 bits: `ub' - lb + step - 1` cannot wrap in 64 bits.
+        let mut small = cls.ty().bits() <= 32;
         let mut stepv = match step_e {
             Some(e) => {
                 let ec = self.class_of_conv(e)?;
+                small &= ec.ty().bits() <= 32;
                 let v = self.scalar(e)?;
                 self.convert(v, ec, long)
             }
@@ -227,8 +230,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let sm1 = self.b.ins().isub(stepv, one);
             let t = self.b.ins().iadd(span_v, sm1);
             let t = self.b.ins().sdiv(t, stepv);
-            let c = self.b.ins().icmp(IntCC::Sgt, ubp, lb);
-            self.b.ins().select(c, t, zero)
+            if small {
+                // Nothing wraps: `t >= 1` exactly when `ub' > lb`, and `smax` keeps the trip
+                // count's range `[0, ..]` in view of range analysis (a `select` on the test
+                // would join `t`'s negative values in).
+                self.b.ins().smax(t, zero)
+            } else {
+                let c = self.b.ins().icmp(IntCC::Sgt, ubp, lb);
+                self.b.ins().select(c, t, zero)
+            }
         } else {
             let ubp = if adj == 1 {
                 self.b.ins().isub(ub, one)
@@ -240,8 +250,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let mm1 = self.b.ins().isub(m, one);
             let t = self.b.ins().iadd(span_v, mm1);
             let t = self.b.ins().sdiv(t, m);
-            let c = self.b.ins().icmp(IntCC::Sgt, lb, ubp);
-            self.b.ins().select(c, t, zero)
+            if small {
+                self.b.ins().smax(t, zero)
+            } else {
+                let c = self.b.ins().icmp(IntCC::Sgt, lb, ubp);
+                self.b.ins().select(c, t, zero)
+            }
         };
         let _ = ub;
         Some((

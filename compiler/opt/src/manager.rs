@@ -261,8 +261,10 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "contract",
             // One division per quotient/remainder pair, before narrowing and bypassing it.
             "divrem",
-            // Before divbypass: divisions proven small need no run-time test.
+            // Before divbypass: divisions proven small need no run-time test, once DCE has
+            // removed the 64-bit ones they replaced.
             "narrow",
+            "dce",
             "divbypass",
             // Last: earlier passes removed the stores they could, and later ones add none.
             "readonly",

@@ -12,7 +12,9 @@
 //!   fit `i32`, to the `i32` operation and one `sext`, when every operand is cheap in 32 bits
 //!   (a constant, an `sext`/`zext` of an `i32`, or an operation narrowed before): chains of
 //!   index arithmetic then stay 32-bit and widen once, at the address. Adding a constant stays
-//!   64-bit (`reassoc` made those the `+imm` of `[reg+imm]` addresses).
+//!   64-bit (`reassoc` made those the `+imm` of `[reg+imm]` addresses);
+//! - `a - q * d` where `q` is a quotient `a / d` narrowed before (the remainder `divrem`
+//!   writes) to the 32-bit `a - q * d` and a `zext`: it lies in `[0, d)`.
 //!
 //! C's signed overflow is undefined, but the IR's integer operations wrap and carry no
 //! no-overflow flag, so nothing is assumed from the source language: only ranges decide.
@@ -173,6 +175,9 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
                 Opcode::Iadd | Opcode::Isub | Opcode::Imul | Opcode::Shl
             ) =>
         {
+            if opcode == Opcode::Isub && remainder(func, st, inst, res, args) {
+                return true;
+            }
             let c1 = iconst_value(func, args[1]);
             if opcode == Opcode::Shl && !c1.is_some_and(|c| (0..32).contains(&c)) {
                 return false;
@@ -205,6 +210,66 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
         }
         _ => false,
     }
+}
+
+/// `a - q * d` (either factor order) where `q` is `a / d` narrowed above: the remainder, in
+/// `[0, d)` with `a` and `d` in `[0, 2^31)`, so the 32-bit `a - q * d` (exact modulo 2^32)
+/// equals it. `divrem` writes remainders this way.
+fn remainder(
+    func: &mut Function,
+    st: &mut Narrow<'_>,
+    inst: Inst,
+    res: Value,
+    args: [Value; 2],
+) -> bool {
+    let ValueDef::Result(m, 0) = func.dfg.value_def(args[1]) else {
+        return false;
+    };
+    let InstData::Binary {
+        opcode: Opcode::Imul,
+        args: f,
+        ..
+    } = *func.dfg.inst(m)
+    else {
+        return false;
+    };
+    let Some(Cheap::Value(a32)) = st.cheap32(func, args[0]) else {
+        return false;
+    };
+    for (q, d) in [(f[0], f[1]), (f[1], f[0])] {
+        let Some(&q32) = st.small.get(&q) else {
+            continue;
+        };
+        let ValueDef::Result(div, 0) = func.dfg.value_def(q32) else {
+            continue;
+        };
+        let InstData::Binary {
+            opcode: Opcode::Udiv,
+            args: qa,
+            ..
+        } = *func.dfg.inst(div)
+        else {
+            continue;
+        };
+        if qa[0] != a32
+            || st
+                .cheap32(func, d)
+                .is_none_or(|c| !matches!(c, Cheap::Value(d32) if d32 == qa[1]))
+        {
+            continue;
+        }
+        let mut cur = FuncCursor::new(func);
+        cur.goto_inst(inst);
+        let p = cur.ins().imul(q32, qa[1]);
+        let r = cur.ins().isub(a32, p);
+        let w = cur.ins().zext(Type::I64, r);
+        st.made.insert(w, Range { lo: 0, hi: I32_MAX });
+        st.small.insert(w, r);
+        st.small.insert(res, r);
+        func.replace_all_uses(res, w);
+        return true;
+    }
+    false
 }
 
 fn binary(cur: &mut FuncCursor<'_>, op: Opcode, a: Value, b: Value) -> Value {

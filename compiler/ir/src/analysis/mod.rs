@@ -16,6 +16,6 @@ pub use alias::{Access, AliasAnalysis, AliasResult};
 pub use cfg::ControlFlowGraph;
 pub use domtree::DominatorTree;
 pub use loops::{Loop, LoopAnalysis};
-pub use range::{Range, Ranges};
+pub use range::{MAX_TEAMS, Range, Ranges};
 pub use scev::{ExitTest, Induction, LoopScev};
 pub use uses::DefUse;

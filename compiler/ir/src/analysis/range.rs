@@ -4,8 +4,9 @@
 //! Intervals are of the value read as a signed integer of its type (`i128` bounds). Each
 //! instruction's interval follows from its operands' (constants, `sext`/`zext`/`trunc`,
 //! `iadd`/`isub`/`imul`, shifts and `and` by constants, divisions of non-negative values,
-//! `select`, `smin`/`smax`, the launch-geometry special registers); an operation whose exact
-//! result may leave its type's range wraps, so it gets the full range. Block parameters join
+//! `select`, `smin`/`smax`, the launch-geometry special registers with `%nctaid.x` at most
+//! [`MAX_TEAMS`]); an operation whose exact result may leave its type's range wraps, so it
+//! gets the full range. Block parameters join
 //! their incoming values; one that keeps growing is widened to the full range, so the
 //! fixpoint ends.
 //!
@@ -26,6 +27,13 @@ use crate::entities::{Block, Value};
 use crate::function::Function;
 use crate::instructions::{InstData, IntCC, Opcode, SpecialReg};
 use rustc_hash::FxHashMap;
+
+/// The most teams (`%nctaid.x`) a kernel is ever launched with: the runtime clamps every
+/// league to it (`ompcc-rt`'s `launch_shape::MAX_TEAMS`, which must stay equal; OpenMP lets a
+/// league have fewer teams than `num_teams` asks for). With at most 1024 threads a team,
+/// `%ctaid.x * %ntid.x + %tid.x` and `%nctaid.x * %ntid.x` then fit `i32`, so the global
+/// thread number and stride of a distributed loop are 32-bit values.
+pub const MAX_TEAMS: u32 = (1 << 21) - 1;
 
 /// A signed interval, both ends included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -413,20 +421,21 @@ impl Ranges {
                 args,
             } => get(args[1])?.union(get(args[2])?),
             InstData::Special { reg } if bits == 32 => {
-                let hi = match reg {
-                    SpecialReg::TidX | SpecialReg::TidY | SpecialReg::Laneid => 1023,
-                    SpecialReg::TidZ => 63,
-                    SpecialReg::NtidX | SpecialReg::NtidY => 1024,
-                    SpecialReg::NtidZ => 64,
-                    SpecialReg::CtaidX | SpecialReg::NctaidX => (1 << 31) - 1,
-                    SpecialReg::CtaidY
-                    | SpecialReg::CtaidZ
-                    | SpecialReg::NctaidY
-                    | SpecialReg::NctaidZ => 65535,
-                    SpecialReg::Warpsize => 32,
+                let max_teams = i128::from(MAX_TEAMS);
+                let (lo, hi) = match reg {
+                    SpecialReg::TidX | SpecialReg::TidY | SpecialReg::Laneid => (0, 1023),
+                    SpecialReg::TidZ => (0, 63),
+                    // A launch has at least one thread and one team in each dimension.
+                    SpecialReg::NtidX | SpecialReg::NtidY => (1, 1024),
+                    SpecialReg::NtidZ => (1, 64),
+                    SpecialReg::CtaidX => (0, max_teams - 1),
+                    SpecialReg::NctaidX => (1, max_teams),
+                    SpecialReg::CtaidY | SpecialReg::CtaidZ => (0, 65534),
+                    SpecialReg::NctaidY | SpecialReg::NctaidZ => (1, 65535),
+                    SpecialReg::Warpsize => (1, 32),
                     _ => return Some(full),
                 };
-                Range { lo: 0, hi }
+                Range { lo, hi }
             }
             _ => full,
         })
