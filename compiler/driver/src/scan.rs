@@ -7,8 +7,9 @@
 //! exists, as its fast path.
 //!
 //! Invariant: a directive is reported only when its first words name a device construct
-//! (`target ...`, `declare target`, `begin declare target`); `end declare target` closes one
-//! and is not reported again.
+//! (`target ...`, `declare target`, `begin declare target`) or a `requires` (whose clauses
+//! ompcc decides, and gcc 12 may refuse); `end declare target` closes one and is not reported
+//! again.
 
 /// One device directive found in preprocessed text.
 #[derive(Debug, PartialEq, Eq)]
@@ -126,7 +127,10 @@ pub fn names_identifier(text: &str, name: &str) -> bool {
 fn is_device_directive(words: &[&str]) -> bool {
     matches!(
         words,
-        ["target", ..] | ["declare", "target", ..] | ["begin", "declare", "target", ..]
+        ["target", ..]
+            | ["declare", "target", ..]
+            | ["begin", "declare", "target", ..]
+            | ["requires", ..]
     )
 }
 
