@@ -167,6 +167,7 @@ for (;;) {}
   #  pragma   omp target(
 #pragma GCC target(\"avx\")
 #pragma omp targets
+#pragma omp requires unified_address
 ";
         let found = device_directives(text);
         let got: Vec<_> = found
@@ -183,6 +184,7 @@ for (;;) {}
                     "target teams distribute parallel for map(tofrom: x)"
                 ),
                 ("t.c", 8, "target("),
+                ("t.c", 11, "requires unified_address"),
             ]
         );
     }
