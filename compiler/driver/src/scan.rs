@@ -7,9 +7,10 @@
 //! exists, as its fast path.
 //!
 //! Invariant: a directive is reported only when its first words name a device construct
-//! (`target ...`, `declare target`, `begin declare target`) or a `requires` (whose clauses
-//! ompcc decides, and gcc 12 may refuse); `end declare target` closes one and is not reported
-//! again.
+//! (`target ...`, `declare target`, `begin declare target`) or a `requires` with a clause
+//! about devices that gcc 12 refuses and ompcc decides (`unified_address`,
+//! `unified_shared_memory`, `reverse_offload`); `end declare target` closes one and is not
+//! reported again.
 
 /// One device directive found in preprocessed text.
 #[derive(Debug, PartialEq, Eq)]
@@ -127,11 +128,11 @@ pub fn names_identifier(text: &str, name: &str) -> bool {
 fn is_device_directive(words: &[&str]) -> bool {
     matches!(
         words,
-        ["target", ..]
-            | ["declare", "target", ..]
-            | ["begin", "declare", "target", ..]
-            | ["requires", ..]
-    )
+        ["target", ..] | ["declare", "target", ..] | ["begin", "declare", "target", ..]
+    ) || matches!(words, ["requires", clauses @ ..] if clauses.iter().any(|w| {
+        // gcc 12 says "sorry, unimplemented" to these; ompcc accepts or refuses each itself
+        matches!(*w, "unified_address" | "unified_shared_memory" | "reverse_offload")
+    }))
 }
 
 #[cfg(test)]
@@ -168,6 +169,8 @@ for (;;) {}
 #pragma GCC target(\"avx\")
 #pragma omp targets
 #pragma omp requires unified_address
+#pragma omp requires atomic_default_mem_order(seq_cst), dynamic_allocators
+#pragma omp requires dynamic_allocators,reverse_offload
 ";
         let found = device_directives(text);
         let got: Vec<_> = found
@@ -185,6 +188,7 @@ for (;;) {}
                 ),
                 ("t.c", 8, "target("),
                 ("t.c", 11, "requires unified_address"),
+                ("t.c", 13, "requires dynamic_allocators,reverse_offload"),
             ]
         );
     }
