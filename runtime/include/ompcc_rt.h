@@ -104,6 +104,12 @@ int32_t ompcc_rt_target_exit_data(int32_t device, uint32_t n, const ompcc_rt_map
  * skipped unless PRESENT. Returns 0. */
 int32_t ompcc_rt_target_update(int32_t device, uint32_t n, const ompcc_rt_map_entry *e,
                                const char *loc);
+/* target update of a discontiguous section: e describes its first row (begin, bytes), counts
+ * and strides (bytes) the dims dimensions above the rows, outermost first; each row moves
+ * like one entry of ompcc_rt_target_update, nothing between rows moves. Returns 0. */
+int32_t ompcc_rt_target_update_strided(int32_t device, const ompcc_rt_map_entry *e,
+                                       uint32_t dims, const uint64_t *counts,
+                                       const uint64_t *strides, const char *loc);
 /* use_device_ptr / use_device_addr: device address of host, or host if not mapped. */
 void *ompcc_rt_use_device_ptr(int32_t device, void *host, const char *name, const char *loc);
 /* num_teams / thread_limit / num_threads value for ompcc_rt_launch_args: a non-positive

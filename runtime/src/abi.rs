@@ -486,6 +486,44 @@ pub unsafe extern "C" fn ompcc_rt_target_update(
     }
 }
 
+/// `target update` of a discontiguous section: `row` describes its first row, `counts` and
+/// `strides` (bytes) the `dims` dimensions above the rows, outermost first. Returns 0.
+///
+/// # Safety
+/// `row` points at a valid entry; `counts` and `strides` hold `dims` values each.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ompcc_rt_target_update_strided(
+    device: i32,
+    row: *const MapEntryC,
+    dims: u32,
+    counts: *const u64,
+    strides: *const u64,
+    loc: *const c_char,
+) -> i32 {
+    guard(-1, || {
+        // SAFETY: forwarded contract.
+        let loc = unsafe { cstr(loc, UNKNOWN_LOC) }.into_owned();
+        // SAFETY: forwarded contract.
+        let entries = unsafe { Entries::read(row, 1, &loc) };
+        let items = entries.items();
+        let Some(row) = items.first() else {
+            return Err(RtError::new(&loc, "target update: NULL section"));
+        };
+        // SAFETY: forwarded contract.
+        let (counts, strides) =
+            unsafe { (slice(counts, dims as usize), slice(strides, dims as usize)) };
+        if counts.len() != dims as usize || strides.len() != dims as usize {
+            return Err(RtError::new(&loc, "target update: NULL section dimensions"));
+        }
+        let dims: Vec<(u64, u64)> = counts
+            .iter()
+            .copied()
+            .zip(strides.iter().copied())
+            .collect();
+        with_runtime(|rt| rt.update_strided(device, row, &dims, &loc)).map(|()| 0)
+    })
+}
+
 /// `use_device_ptr` / `use_device_addr`: the device address corresponding to `host`, or
 /// `host` itself when it is not mapped (or the construct runs on the host).
 ///

@@ -138,6 +138,16 @@ pub struct MapItem<'a> {
     pub loc: &'a str,
 }
 
+fn too_large(row: &MapItem<'_>) -> RtError {
+    RtError::new(
+        row.loc,
+        format!(
+            "target update of '{}': the section does not fit in the address space",
+            row.name
+        ),
+    )
+}
+
 /// Launch request.
 #[derive(Clone, Copy, Debug)]
 pub struct Launch<'a> {
@@ -656,6 +666,72 @@ impl Runtime {
             }
         }
         Ok(())
+    }
+
+    /// `target update` of a discontiguous section: `row` is its first row (`begin`, `size`
+    /// bytes), `dims` the `(count, byte stride)` of every dimension above the rows, outermost
+    /// first; each row moves as one item of [`Runtime::update`], and nothing between rows
+    /// moves. Dimensions whose rows abut (stride equal to the bytes below) merge first, so a
+    /// section whose inner dimensions are whole moves as one range.
+    pub fn update_strided(
+        &mut self,
+        device: i32,
+        row: &MapItem<'_>,
+        dims: &[(u64, u64)],
+        loc: &str,
+    ) -> Result<(), RtError> {
+        let mut size = row.size;
+        let mut dims = dims.to_vec();
+        while let Some(&(count, stride)) = dims.last() {
+            if stride != size {
+                break;
+            }
+            size = count.checked_mul(size).ok_or_else(|| too_large(row))?;
+            dims.pop();
+        }
+        if size == 0 || dims.iter().any(|&(count, _)| count == 0) {
+            return Ok(());
+        }
+        // The last row's end must be an address: then no offset below overflows.
+        let span = dims.iter().try_fold(size, |acc, &(count, stride)| {
+            (count - 1).checked_mul(stride)?.checked_add(acc)
+        });
+        if span.and_then(|s| row.begin.checked_add(s)).is_none() {
+            return Err(too_large(row));
+        }
+        const BATCH: usize = 4096;
+        let mut index = vec![0u64; dims.len()];
+        let mut batch = Vec::with_capacity(BATCH);
+        loop {
+            let offset: u64 = index.iter().zip(&dims).map(|(i, (_, s))| i * s).sum();
+            batch.push(MapItem {
+                begin: row.begin + offset,
+                base: row.begin + offset,
+                size,
+                ..*row
+            });
+            if batch.len() == BATCH {
+                self.update(device, &batch, loc)?;
+                batch.clear();
+            }
+            // The next index, the innermost dimension fastest.
+            let mut k = dims.len();
+            loop {
+                if k == 0 {
+                    return if batch.is_empty() {
+                        Ok(())
+                    } else {
+                        self.update(device, &batch, loc)
+                    };
+                }
+                k -= 1;
+                index[k] += 1;
+                if index[k] < dims[k].0 {
+                    break;
+                }
+                index[k] = 0;
+            }
+        }
     }
 
     /// `use_device_ptr` / `use_device_addr`: the device address of host address `host`, or

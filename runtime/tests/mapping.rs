@@ -355,6 +355,67 @@ fn update_of_absent_item_is_skipped_unless_present_modifier() {
     assert!(errors()[0].contains("target update with the `present` modifier"));
 }
 
+fn update_strided(row: &MapEntryC, counts: &[u64], strides: &[u64]) -> i32 {
+    // SAFETY: `row` describes live test storage; both arrays hold `counts.len()` values.
+    unsafe {
+        ompcc_rt_target_update_strided(
+            DEV,
+            row,
+            counts.len() as u32,
+            counts.as_ptr(),
+            strides.as_ptr(),
+            c(LOC),
+        )
+    }
+}
+
+#[test]
+fn strided_update_moves_only_the_section_rows() {
+    let _g = setup(SimBackend::new());
+    // int a[2][2][5], all mapped; the device holds 100 + i.
+    let mut a: Vec<i32> = (0..20).collect();
+    enter(&[map(a.as_ptr(), 20, TO, "a")]);
+    dev_write(a.as_ptr(), &(100..120).collect::<Vec<i32>>());
+    // from a[0:2][1:1][1:3]: rows of 3 at 6 and 16.
+    // SAFETY: in bounds.
+    let row = map(unsafe { a.as_ptr().add(6) }, 3, FROM, "a[0:2][1:1][1:3]");
+    assert_eq!(update_strided(&row, &[2, 1], &[40, 20]), 0);
+    let want: Vec<i32> = (0..20)
+        .map(|i| {
+            if matches!(i, 6..=8 | 16..=18) {
+                100 + i
+            } else {
+                i
+            }
+        })
+        .collect();
+    assert_eq!(a, want);
+    // to a[0:2][0:2][2:2]: rows of 2 at 2, 7, 12, 17.
+    a.iter_mut().for_each(|x| *x = -*x);
+    // SAFETY: in bounds.
+    let row = map(unsafe { a.as_ptr().add(2) }, 2, TO, "a[0:2][0:2][2:2]");
+    assert_eq!(update_strided(&row, &[2, 2], &[40, 20]), 0);
+    let want: Vec<i32> = (0..20)
+        .map(|i| {
+            if i % 5 == 2 || i % 5 == 3 {
+                -want[i as usize]
+            } else {
+                100 + i
+            }
+        })
+        .collect();
+    assert_eq!(dev_read(a.as_ptr(), 20), want);
+    // Whole inner rows merge into one range; an empty dimension moves nothing.
+    let row = map(a.as_ptr(), 5, TO, "a[0:2][0:2][0:5]");
+    assert_eq!(update_strided(&row, &[2, 2], &[40, 20]), 0);
+    assert_eq!(dev_read(a.as_ptr(), 20), a);
+    let row = map(a.as_ptr(), 1, FROM, "a[0:0][0:2][0:1]");
+    assert_eq!(update_strided(&row, &[0, 2], &[40, 20]), 0);
+    // A section past the end of the address space is an error, not a wrap.
+    assert_eq!(update_strided(&row, &[u64::MAX / 8, 2], &[40, 20]), -1);
+    assert!(errors()[0].contains("does not fit in the address space"));
+}
+
 #[test]
 fn use_device_ptr_translates_mapped_and_keeps_unmapped() {
     let _g = setup(SimBackend::new());

@@ -836,11 +836,14 @@ pub fn offload(
     }
     map_grids(checked, &mut plan, opts)?;
     // the access analysis' sections for the W0912 help, only when some pointer is unmapped
-    let unmapped = plan.regions.iter().any(|r| {
-        r.params.iter().any(|p| {
-            p.pass == ompcc_omp::Pass::DevicePtr && p.map.as_ref().is_some_and(|m| m.implicit)
-        })
-    });
+    // (under `requires unified_address` such a pointer is a device address: no W0912)
+    let warn_unmapped = !ompcc_omp::requires_unified_address(&checked.tu);
+    let unmapped = warn_unmapped
+        && plan.regions.iter().any(|r| {
+            r.params.iter().any(|p| {
+                p.pass == ompcc_omp::Pass::DevicePtr && p.map.as_ref().is_some_and(|m| m.implicit)
+            })
+        });
     let suggestions = if unmapped {
         ompcc_dataplan::suggested_maps(&checked.tu, &checked.typed)
     } else {
@@ -852,8 +855,10 @@ pub fn offload(
             .find(|(s, v, _)| s.lo == at.lo && *v == sym)
             .map(|(_, _, c)| c.clone())
     };
-    for d in &ompcc_omp::unmapped_pointer_warnings(&plan, &suggest) {
-        emitter.emit(d, &checked.source_map);
+    if warn_unmapped {
+        for d in &ompcc_omp::unmapped_pointer_warnings(&plan, &suggest) {
+            emitter.emit(d, &checked.source_map);
+        }
     }
     let module = device_module(checked, Some(&plan), opts, &mut emitter)?;
     let ptx = ptx_text(&module, opts)?;

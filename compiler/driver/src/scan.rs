@@ -7,8 +7,10 @@
 //! exists, as its fast path.
 //!
 //! Invariant: a directive is reported only when its first words name a device construct
-//! (`target ...`, `declare target`, `begin declare target`); `end declare target` closes one
-//! and is not reported again.
+//! (`target ...`, `declare target`, `begin declare target`) or a `requires` with a clause
+//! about devices that gcc 12 refuses and ompcc decides (`unified_address`,
+//! `unified_shared_memory`, `reverse_offload`); `end declare target` closes one and is not
+//! reported again.
 
 /// One device directive found in preprocessed text.
 #[derive(Debug, PartialEq, Eq)]
@@ -127,7 +129,10 @@ fn is_device_directive(words: &[&str]) -> bool {
     matches!(
         words,
         ["target", ..] | ["declare", "target", ..] | ["begin", "declare", "target", ..]
-    )
+    ) || matches!(words, ["requires", clauses @ ..] if clauses.iter().any(|w| {
+        // gcc 12 says "sorry, unimplemented" to these; ompcc accepts or refuses each itself
+        matches!(*w, "unified_address" | "unified_shared_memory" | "reverse_offload")
+    }))
 }
 
 #[cfg(test)]
@@ -163,6 +168,9 @@ for (;;) {}
   #  pragma   omp target(
 #pragma GCC target(\"avx\")
 #pragma omp targets
+#pragma omp requires unified_address
+#pragma omp requires atomic_default_mem_order(seq_cst), dynamic_allocators
+#pragma omp requires dynamic_allocators,reverse_offload
 ";
         let found = device_directives(text);
         let got: Vec<_> = found
@@ -179,6 +187,8 @@ for (;;) {}
                     "target teams distribute parallel for map(tofrom: x)"
                 ),
                 ("t.c", 8, "target("),
+                ("t.c", 11, "requires unified_address"),
+                ("t.c", 13, "requires dynamic_allocators,reverse_offload"),
             ]
         );
     }

@@ -57,6 +57,20 @@ pub struct ItemC {
     /// For a section of a pointer that is itself a struct member (`s.p[0:n]`, `q->p[1:m]`):
     /// the address of that pointer, for an `ATTACH` entry.
     pub attach_ptr: Option<String>,
+    /// For a section of an array of arrays (`a[l1:n1][l2:n2]`): the section itself, which
+    /// `begin`/`size` only cover with its contiguous hull. Motion clauses must move this.
+    pub strided: Option<Strided>,
+}
+
+/// The elements of a multi-dimensional section as rows: `rows[k]` is the count and the byte
+/// stride of dimension `k` (outermost first, every dimension but the innermost), and each row
+/// is `row_size` bytes from `begin` plus `sum(i_k * stride_k)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Strided {
+    /// `unsigned long long` bytes of one row (the innermost dimension's part).
+    pub row_size: String,
+    /// `(count, stride)` as `unsigned long long` expressions, outermost first.
+    pub rows: Vec<(String, String)>,
 }
 
 fn strip_parens(mut e: &Expr) -> &Expr {
@@ -82,6 +96,7 @@ pub fn item(text: &Text<'_>, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<D
             begin: format!("((void *)&({t}))"),
             size: format!("((unsigned long long)sizeof({t}))"),
             attach_ptr: None,
+            strided: None,
         });
     }
     // Sections nest outward: `a[l1:n1][l2:n2]` is Section(Section(a, l1, n1), l2, n2).
@@ -104,6 +119,7 @@ pub fn item(text: &Text<'_>, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<D
     let stride = |k: usize| format!("((unsigned long long)sizeof(({x}){}))", zeros(k));
     let mut index = String::new();
     let mut size_terms = Vec::new();
+    let mut counts = Vec::new();
     for (k, (lower, length)) in dims.iter().enumerate() {
         let k = k + 1;
         let lo = lower.map_or("0".to_owned(), |l| text.of(l).into_owned());
@@ -123,6 +139,7 @@ pub fn item(text: &Text<'_>, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<D
                 stride(k)
             ),
         };
+        counts.push(n.clone());
         if k == dims.len() {
             size_terms.push(format!("{n} * {}", stride(k)));
         } else {
@@ -133,11 +150,41 @@ pub fn item(text: &Text<'_>, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<D
     let begin = format!("((void *)&({x}){index})");
     let attach_ptr = (root_is_pointer && matches!(root.kind, ExprKind::Member { .. }))
         .then(|| format!("((void *)&({x}))"));
+    let strided =
+        (dims.len() > 1 && outer_levels_are_arrays(typed, root_ty, dims.len())).then(|| Strided {
+            row_size: format!("({})", size_terms.last().cloned().unwrap_or_default()),
+            rows: (1..dims.len())
+                .map(|k| (counts[k - 1].clone(), stride(k)))
+                .collect(),
+        });
     Ok(ItemC {
         begin,
         size: format!("({})", size_terms.join(" + ")),
         attach_ptr,
+        strided,
     })
+}
+
+/// Whether subscripting `root` (of type `root_ty`) `k` times, `1 <= k < dims`, gives an array
+/// each time: then the section's rows lie at fixed strides in one object. (Through a
+/// pointer to pointers, `pp[0:n][0:m]`, they do not; such an item keeps its hull.)
+fn outer_levels_are_arrays(
+    typed: &TypedUnit,
+    root_ty: Option<ompcc_sema::types::QualType>,
+    dims: usize,
+) -> bool {
+    let types = &typed.types;
+    let Some(root_ty) = root_ty else {
+        return false;
+    };
+    let mut ty = types.pointee(root_ty).or_else(|| types.array_elem(root_ty));
+    for _ in 1..dims {
+        match ty {
+            Some(t) if types.is_array(t) => ty = types.array_elem(t),
+            _ => return false,
+        }
+    }
+    true
 }
 
 fn unsupported(span: Span, item: &str, why: &str) -> Box<Diagnostic> {

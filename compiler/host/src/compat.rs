@@ -17,6 +17,10 @@
 //!   which has no devices, would read ompcc's device numbers (its initial device included)
 //!   as missing devices and abort under `OMP_TARGET_OFFLOAD=MANDATORY`.
 //!
+//! - `requires unified_address` is dropped (gcc 12 answers "sorry, unimplemented"; ompcc
+//!   meets it, and the host fallback's only device is the host), with the whole directive when
+//!   no other clause remains; the clauses ompcc refuses (E0913) never reach here.
+//!
 //! - `uses_allocators` naming only predefined allocators (`omp_*_mem_alloc`, which need no
 //!   declaring) is dropped from fallback copies: gcc 12 does not know the clause.
 //!
@@ -46,6 +50,10 @@ pub(crate) fn host_pragmas(
             d.kind,
             OmpDirectiveKind::DeclareTarget | OmpDirectiveKind::BeginDeclareTarget
         );
+        if d.kind == OmpDirectiveKind::Requires {
+            requires(d, text, subst);
+            return;
+        }
         if d.kind == OmpDirectiveKind::BeginDeclareTarget {
             let (lo, hi) = (d.name_span.lo as usize, d.name_span.hi as usize);
             subst.insert(lo, (hi, "#pragma omp declare target".to_owned()));
@@ -109,6 +117,35 @@ pub(crate) fn host_pragmas(
             }
         }
     });
+}
+
+/// Writes a `requires` directive without its `unified_address` clauses, or only the
+/// directive's newlines when nothing else is left.
+fn requires(
+    d: &ompcc_syntax::ast::OmpDirective,
+    text: &str,
+    subst: &mut BTreeMap<usize, (usize, String)>,
+) {
+    if d.clauses
+        .iter()
+        .all(|c| c.name != OmpClauseName::UnifiedAddress)
+    {
+        return;
+    }
+    let (lo, hi) = (d.span.lo as usize, d.span.hi as usize);
+    let newlines: String = text.get(lo..hi).unwrap_or("").matches('\n').collect();
+    let kept: Vec<&str> = d
+        .clauses
+        .iter()
+        .filter(|c| c.name != OmpClauseName::UnifiedAddress)
+        .filter_map(|c| text.get(c.span.lo as usize..c.span.hi as usize))
+        .collect();
+    let with = if kept.is_empty() {
+        newlines
+    } else {
+        format!("#pragma omp requires {}{newlines}", kept.join(", "))
+    };
+    subst.insert(lo, (hi, with));
 }
 
 /// A `*p` list item (`*s.p`, `*q->p`) becomes `p[0:1]`, the same storage: gcc 12 takes only

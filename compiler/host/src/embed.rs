@@ -70,6 +70,8 @@ extern int ompcc_rt_target_exit_data(int, unsigned int, \
 const __ompcc_map_entry *, const char *);
 extern int ompcc_rt_target_update(int, unsigned int, \
 const __ompcc_map_entry *, const char *);
+extern int ompcc_rt_target_update_strided(int, const __ompcc_map_entry *, unsigned int, \
+const unsigned long long *, const unsigned long long *, const char *);
 extern void *ompcc_rt_use_device_ptr(int, void *, const char *, const char *);
 extern int ompcc_rt_launch(const __ompcc_launch_args *);
 extern unsigned int ompcc_rt_clause_count(long long, const char *, const char *);

@@ -597,11 +597,22 @@ impl Writer<'_> {
         let dir = d.directive;
         let update = dir.kind == OmpDirectiveKind::TargetUpdate;
         let mut entries = Vec::new();
+        // Motion clauses over a discontiguous section: one strided call each.
+        let mut strided = Vec::new();
         for m in &d.maps {
             let mut flags = map_flags(m);
             if update {
                 // Motion clauses: `to` / `from` only.
                 flags &= embed::flags::TO | embed::flags::FROM | embed::flags::PRESENT;
+                if let Ok(cexpr::ItemC {
+                    begin,
+                    strided: Some(s),
+                    ..
+                }) = cexpr::item(&self.tx(), self.typed, m.expr)
+                {
+                    strided.push((begin, s, flags, m.name.clone(), self.loc(m.span)));
+                    continue;
+                }
             }
             self.map_entries(m, flags, &mut entries);
         }
@@ -693,7 +704,25 @@ impl Writer<'_> {
                     OmpDirectiveKind::TargetUpdate => "ompcc_rt_target_update",
                     _ => "ompcc_rt_target_enter_data",
                 };
-                pre.push_str(&call(f));
+                if n > 0 || strided.is_empty() {
+                    pre.push_str(&call(f));
+                }
+                for (i, (begin, s, flags, name, item_loc)) in strided.iter().enumerate() {
+                    let (counts, strides): (Vec<_>, Vec<_>) = s.rows.iter().cloned().unzip();
+                    pre.push_str(&format!(
+                        "{guard}{{ __ompcc_map_entry __ompcc_r{id}_{i} = {{{begin}, {begin}, {}, \
+                         {flags:#x}ull, {}, {item_loc}}}; \
+                         unsigned long long __ompcc_rc{id}_{i}[] = {{{}}}; \
+                         unsigned long long __ompcc_rs{id}_{i}[] = {{{}}}; \
+                         ompcc_rt_target_update_strided({device}, &__ompcc_r{id}_{i}, {}u, \
+                         __ompcc_rc{id}_{i}, __ompcc_rs{id}_{i}, {loc}); }}",
+                        s.row_size,
+                        cexpr::c_string(name),
+                        counts.join(", "),
+                        strides.join(", "),
+                        s.rows.len()
+                    ));
+                }
                 pre.push_str(" }");
                 self.wait_for_dependences(dir);
                 self.push(&pre);

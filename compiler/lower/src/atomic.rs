@@ -17,7 +17,9 @@
 //!   add), a compare-and-swap loop over the object's bits otherwise;
 //! - memory-order clauses become fences (`seq_cst`: before and after, `release`/`acq_rel`:
 //!   before, `acquire`/`acq_rel`: after). `weak` and `fail(...)` need nothing more: a strong
-//!   compare-and-swap ordered on both outcomes implements them.
+//!   compare-and-swap ordered on both outcomes implements them. Without a memory-order
+//!   clause the unit's `requires atomic_default_mem_order(...)` decides ([`default_fences`]),
+//!   else the order is `relaxed`.
 
 use crate::expr::{Lv, strip_parens};
 use crate::func::{Addr, FnLower};
@@ -204,7 +206,43 @@ fn same_expr(typed: &ompcc_sema::TypedUnit, a: &Expr, b: &Expr) -> bool {
     }
 }
 
+/// The fences (before, after) of an `atomic` without a memory-order clause in a unit whose
+/// `requires atomic_default_mem_order(order)` names `order` (OpenMP 5.2 section 15.8.4):
+/// `seq_cst` both; `acq_rel` as `acquire` for a read, `release` for a write or an update
+/// without capture, `acq_rel` for a capture; `acquire` and `release` as themselves where the
+/// construct reads or writes `x` (a `write` reads nothing, a `read` writes nothing);
+/// `relaxed`, or no default, none.
+fn default_fences(order: Option<&str>, read: bool, write: bool, capture: bool) -> (bool, bool) {
+    match order {
+        Some("seq_cst") => (true, true),
+        Some("acq_rel") if read => (false, true),
+        Some("acq_rel") if capture => (true, true),
+        Some("acq_rel") => (true, false),
+        Some("acquire") => (false, !write),
+        Some("release") => (!read, false),
+        _ => (false, false),
+    }
+}
+
 impl<'a> FnLower<'_, 'a, '_> {
+    /// The argument of the unit's `requires atomic_default_mem_order(...)`, if any.
+    fn default_mem_order(&self) -> Option<&'a str> {
+        let tu = self.cx.tu;
+        tu.items.iter().find_map(|item| {
+            let ompcc_syntax::ast::ExternalDecl::Omp(d) = item else {
+                return None;
+            };
+            d.clauses.iter().find_map(|c| match &c.kind {
+                ompcc_syntax::ast::OmpClauseKind::Keyword(k)
+                    if c.name == C::AtomicDefaultMemOrder =>
+                {
+                    Some(tu.symbols.resolve(k.name))
+                }
+                _ => None,
+            })
+        })
+    }
+
     /// `#pragma omp atomic ...` with its statement.
     pub fn omp_atomic(&mut self, d: &'a OmpDirective) {
         let has = |n: C| d.clauses.iter().any(|c| c.name == n);
@@ -212,8 +250,22 @@ impl<'a> FnLower<'_, 'a, '_> {
             self.unsupported("'#pragma omp atomic' needs a statement", d.span);
             return;
         };
-        let before = has(C::SeqCst) || has(C::AcqRel) || has(C::Release);
-        let after = has(C::SeqCst) || has(C::AcqRel) || has(C::Acquire);
+        let explicit = [C::SeqCst, C::AcqRel, C::Release, C::Acquire, C::Relaxed]
+            .into_iter()
+            .any(has);
+        let (before, after) = if explicit {
+            (
+                has(C::SeqCst) || has(C::AcqRel) || has(C::Release),
+                has(C::SeqCst) || has(C::AcqRel) || has(C::Acquire),
+            )
+        } else {
+            default_fences(
+                self.default_mem_order(),
+                has(C::Read),
+                has(C::Write),
+                has(C::Capture),
+            )
+        };
         if before {
             self.b.ins().fence(Scope::Gpu);
         }
@@ -816,5 +868,29 @@ impl<'a> FnLower<'_, 'a, '_> {
         self.b.ins().brif(same, done, &[], head, &[prev]);
         self.b.switch_to_block(done);
         Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_fences;
+
+    #[test]
+    fn default_memory_orders_give_their_fences() {
+        // (read, write, capture) -> (before, after)
+        let forms = [
+            (true, false, false),
+            (false, true, false),
+            (false, false, false),
+            (false, false, true),
+        ];
+        let want = |order| forms.map(|(r, w, c)| default_fences(order, r, w, c));
+        let (n, b, a, ba) = ((false, false), (true, false), (false, true), (true, true));
+        assert_eq!(want(None), [n, n, n, n]);
+        assert_eq!(want(Some("relaxed")), [n, n, n, n]);
+        assert_eq!(want(Some("seq_cst")), [ba, ba, ba, ba]);
+        assert_eq!(want(Some("acq_rel")), [a, b, b, ba]);
+        assert_eq!(want(Some("acquire")), [a, n, a, a]);
+        assert_eq!(want(Some("release")), [n, b, b, b]);
     }
 }

@@ -476,6 +476,10 @@ impl<'a, 's> Analyzer<'a, 's> {
     fn declarative_directives(&mut self) {
         for item in &self.tu.items {
             let ExternalDecl::Omp(d) = item else { continue };
+            if d.kind == K::Requires {
+                self.requires(d);
+                continue;
+            }
             if d.kind != K::Unsupported {
                 continue;
             }
@@ -490,6 +494,41 @@ impl<'a, 's> Analyzer<'a, 's> {
                     d.span,
                 ));
             }
+        }
+    }
+
+    /// `requires`: ompcc meets `unified_address` (device addresses are unique in the process
+    /// and usable as values; a pointer no map translates keeps its value), `dynamic_allocators`
+    /// (the device allocator routines, `omp_init_allocator` included) and
+    /// `atomic_default_mem_order`; it refuses what it cannot guarantee (E0913):
+    /// `unified_shared_memory` (maps copy, and the emulator's checked memory holds only device
+    /// allocations) and `reverse_offload` (no `target device(ancestor: 1)` path back to the
+    /// host).
+    fn requires(&mut self, d: &OmpDirective) {
+        for c in &d.clauses {
+            let why = match c.name {
+                OmpClauseName::UnifiedSharedMemory => {
+                    "host memory is not shared with the device: map clauses copy data, and \
+                     device code cannot dereference host pointers"
+                }
+                OmpClauseName::ReverseOffload => {
+                    "target regions cannot run code back on the host \
+                     ('device(ancestor: 1)' is not supported)"
+                }
+                _ => continue,
+            };
+            let name = match c.name {
+                OmpClauseName::UnifiedSharedMemory => "unified_shared_memory",
+                _ => "reverse_offload",
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    "E0913",
+                    format!("'#pragma omp requires {name}' is not supported by ompcc: {why}"),
+                    c.span,
+                )
+                .with_primary_label("this requirement"),
+            );
         }
     }
 

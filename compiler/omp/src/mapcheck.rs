@@ -12,12 +12,28 @@
 //! implicit map ([`crate::Pass::DevicePtr`] with no map clause and no `is_device_ptr`) and no
 //! `target data` construct of the same function that maps anything encloses the region, and
 //! no `target enter data` of the function maps a list item of that variable.
+//!
+//! A unit with `#pragma omp requires unified_address` gets no W0912: there an unmapped
+//! pointer is a device address the program passes as a value (from `omp_target_alloc`,
+//! `omp_get_mapped_ptr`, `use_device_ptr`), which is what that requirement promises to keep
+//! working without `is_device_ptr`.
 
 use ompcc_diag::{Diagnostic, Span};
 use ompcc_sema::SymbolId;
-use ompcc_syntax::ast::{Expr, ExprKind, OmpDirectiveKind, Symbol};
+use ompcc_syntax::ast::{
+    Expr, ExprKind, ExternalDecl, OmpClauseName, OmpDirectiveKind, Symbol, TranslationUnit,
+};
 
 use crate::{OffloadPlan, Pass, base_ident};
+
+/// Whether `tu` has `#pragma omp requires unified_address` (checked at file scope, where
+/// `requires` may appear).
+pub fn requires_unified_address(tu: &TranslationUnit) -> bool {
+    tu.items.iter().any(|item| {
+        matches!(item, ExternalDecl::Omp(d) if d.kind == OmpDirectiveKind::Requires
+            && d.clauses.iter().any(|c| c.name == OmpClauseName::UnifiedAddress))
+    })
+}
 
 /// The W0912 warnings of a plan, in region order. `suggest(region statement, pointer)` gives
 /// the map clause the region's accesses call for, when the access analysis knows it.

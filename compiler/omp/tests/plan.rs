@@ -253,6 +253,38 @@ fn errors_name_the_construct() {
 }
 
 #[test]
+fn requires_refuses_what_ompcc_cannot_guarantee() {
+    let src = "#pragma omp requires unified_address, dynamic_allocators
+#pragma omp requires unified_shared_memory
+#pragma omp requires reverse_offload atomic_default_mem_order(seq_cst)
+void f(int *a) {
+#pragma omp target map(a[0:1])
+  a[0] = 1;
+}
+";
+    with_plan(src, |_, d| {
+        let got: Vec<(&str, &str)> = d
+            .iter()
+            .map(|d| (d.code, d.message.split(':').next().unwrap_or("")))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "E0913",
+                    "'#pragma omp requires unified_shared_memory' is not supported by ompcc"
+                ),
+                (
+                    "E0913",
+                    "'#pragma omp requires reverse_offload' is not supported by ompcc"
+                ),
+            ],
+            "{d:?}"
+        );
+    });
+}
+
+#[test]
 fn firstprivate_aggregates_are_copied() {
     let src = "struct P { double a, b; int k; };
 void f(int *out) {
