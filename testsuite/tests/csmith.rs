@@ -70,8 +70,12 @@ fn offload_program(text: &str) -> Option<String> {
 fn check_seed(seed: u64, dir: &Path) -> Result<bool, String> {
     let src = dir.join(format!("s{seed}.c"));
     let raw = dir.join(format!("s{seed}.raw.c"));
+    // csmith writes platform.info where it runs and reads it back: two runs in one folder
+    // race on it ("please specify integer size in platform.info"), so each seed has its own
+    let gen_dir = dir.join(format!("gen{seed}"));
+    std::fs::create_dir_all(&gen_dir).map_err(|e| e.to_string())?;
     let gen_out = Command::new("csmith")
-        .current_dir(dir) // it writes platform.info where it runs
+        .current_dir(&gen_dir)
         .args(["--seed", &seed.to_string()])
         .args(CSMITH_OPTIONS)
         .arg("-o")
@@ -80,7 +84,9 @@ fn check_seed(seed: u64, dir: &Path) -> Result<bool, String> {
         .map_err(|e| format!("csmith is required (apt-get install csmith libcsmith-dev): {e}"))?;
     if !gen_out.status.success() {
         return Err(format!(
-            "csmith failed: {}",
+            "csmith failed ({}): {}{}",
+            gen_out.status,
+            String::from_utf8_lossy(&gen_out.stdout),
             String::from_utf8_lossy(&gen_out.stderr)
         ));
     }
