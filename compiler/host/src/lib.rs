@@ -466,21 +466,29 @@ impl Writer<'_> {
             format!("(int)({})", self.src(d))
         });
         // A clause's value as the launch takes it: the runtime warns about and ignores a
-        // non-positive one (0: it picks), and the least of several ignores those.
-        let clause = |(name, e): &(&str, &ompcc_syntax::ast::Expr)| {
-            format!(
-                "ompcc_rt_clause_count((long long)({}), \"{name}\", {})",
-                self.src(e),
-                self.loc(e.span)
-            )
-        };
-        let bound = |b: Bound<'_>| match b {
+        // non-positive one (0: it picks), and the least of several ignores those. Each is
+        // evaluated once, into a variable the host fallback's clause reads too: the fallback
+        // then runs the shape the device would (gcc's own fallback takes -5 teams as
+        // 4294967291 of them), and a clause with side effects runs them once.
+        let mut counts = Vec::new();
+        let mut bound = |b: Bound<'_>| {
+            match b {
             Bound::One => "1".to_owned(),
             Bound::Least(es) => es
                 .iter()
-                .map(clause)
+                .map(|&(name, e)| {
+                    let var = format!("__ompcc_n{id}_{}", counts.len());
+                    pre.push_str(&format!(
+                        "unsigned int {var} = ompcc_rt_clause_count((long long)({}), \"{name}\", {}); ",
+                        self.src(e),
+                        self.loc(e.span)
+                    ));
+                    counts.push((e.span, var.clone()));
+                    var
+                })
                 .reduce(|a, b| format!("__ompcc_least_count({a}, {b})"))
                 .unwrap_or_else(|| "0".to_owned()),
+        }
         };
         let shape = launch_shape(r);
         let (teams, threads) = (bound(shape.teams), bound(shape.threads));
@@ -503,8 +511,51 @@ impl Writer<'_> {
         self.wait_for_dependences(r.directive);
         self.push(&pre);
         self.marker_at(r.directive.span.lo as usize);
-        self.copy(start, end);
+        self.copy_with_counts(start, end, &counts);
         self.push(" }}");
+    }
+
+    /// [`Self::copy`] of a region's fallback with its clause expressions replaced by the
+    /// variables holding their launch values (at most `INT_MAX`, as the clauses take an int).
+    fn copy_with_counts(&mut self, start: usize, end: usize, counts: &[(Span, String)]) {
+        let mut saved = Vec::new();
+        let mut placed = Vec::new();
+        for (span, var) in counts {
+            let (lo, hi) = (span.lo as usize, span.hi as usize);
+            let covered = |m: &BTreeMap<usize, (usize, String)>| {
+                m.range(..lo).next_back().is_some_and(|(_, &(e, _))| e > lo)
+            };
+            if covered(&self.subst) || covered(&self.pragma_subst) {
+                continue; // inside a rewritten piece: that text stands
+            }
+            // substitutions inside the expression give way to the variable
+            for (which, map) in [&mut self.subst, &mut self.pragma_subst]
+                .into_iter()
+                .enumerate()
+            {
+                let inner: Vec<usize> = map.range(lo..hi).map(|(&k, _)| k).collect();
+                for k in inner {
+                    if let Some(v) = map.remove(&k) {
+                        saved.push((which, k, v));
+                    }
+                }
+            }
+            self.pragma_subst.insert(
+                lo,
+                (
+                    hi,
+                    format!("({var} > 2147483647u ? 2147483647 : (int){var})"),
+                ),
+            );
+            placed.push(lo);
+        }
+        self.copy(start, end);
+        for lo in placed {
+            self.pragma_subst.remove(&lo);
+        }
+        for (which, k, v) in saved {
+            [&mut self.subst, &mut self.pragma_subst][which].insert(k, v);
+        }
     }
 
     /// The runtime runs a construct at once, even under `nowait`; so its `depend` clauses

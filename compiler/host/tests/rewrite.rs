@@ -135,9 +135,15 @@ void f(int n, int *a) {
     // A league sharing a loop: the iteration count (computed from the bounds) rides along.
     assert!(
         text.contains(
-            "ompcc_rt_clause_count((long long)(n / 4), \"num_teams\", \"t.c:2:80\"), \
-             ompcc_rt_clause_count((long long)(64), \"thread_limit\", \"t.c:2:100\"), 0u, \
-             ({ long long __t = ({ long long __lo = (long long)(0), __hi = (long long)(n), \
+            "unsigned int __ompcc_n1_0 = ompcc_rt_clause_count((long long)(n / 4), \
+             \"num_teams\", \"t.c:2:80\"); unsigned int __ompcc_n1_1 = \
+             ompcc_rt_clause_count((long long)(64), \"thread_limit\", \"t.c:2:100\"); "
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "__ompcc_e1, __ompcc_n1_0, __ompcc_n1_1, 0u, ({ long long __t = ({ long long __lo = (long long)(0), __hi = (long long)(n), \
              __s = (long long)(1);"
         ),
         "{text}"
@@ -149,8 +155,20 @@ void f(int n, int *a) {
     // No `teams`: one team, whatever the device's size.
     assert!(
         text.contains(
-            ", 1, ompcc_rt_clause_count((long long)(8), \"num_threads\", \"t.c:4:65\"), 0u, 0u, \
-             \"t.c:4:1\"}"
+            "unsigned int __ompcc_n2_0 = ompcc_rt_clause_count((long long)(8), \
+             \"num_threads\", \"t.c:4:65\"); "
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(", 1, __ompcc_n2_0, 0u, 0u, \"t.c:4:1\"}"),
+        "{text}"
+    );
+    // The host fallback takes the values the launch took (evaluated once, sanitized).
+    assert!(
+        text.contains(
+            "parallel for map(tofrom: a[0:n]) num_threads((__ompcc_n2_0 > 2147483647u ? \
+             2147483647 : (int)__ompcc_n2_0))"
         ),
         "{text}"
     );
@@ -194,17 +212,25 @@ void f(int n, int *a) {
     cc_accepts(&text);
     assert!(
         text.contains(
-            "ompcc_rt_clause_count((long long)(2), \"num_teams\", \"t.c:6:36\"), \
-             ompcc_rt_clause_count((long long)(32), \"thread_limit\", \"t.c:6:52\"), 0u, 0u, \
-             \"t.c:6:1\"}"
+            "__ompcc_n1_0 = ompcc_rt_clause_count((long long)(2), \"num_teams\", \
+             \"t.c:6:36\"); unsigned int __ompcc_n1_1 = ompcc_rt_clause_count((long long)(32), \
+             \"thread_limit\", \"t.c:6:52\"); "
         ),
         "{text}"
     );
     assert!(
+        text.contains("__ompcc_n1_0, __ompcc_n1_1, 0u, 0u, \"t.c:6:1\"}"),
+        "{text}"
+    );
+    assert!(
         text.contains(
-            "ompcc_rt_clause_count((long long)(2), \"num_teams\", \"t.c:12:36\"), 1, 0u, 0u, \
-             \"t.c:12:1\"}"
+            "__ompcc_n2_0 = ompcc_rt_clause_count((long long)(2), \"num_teams\", \
+             \"t.c:12:36\"); "
         ),
+        "{text}"
+    );
+    assert!(
+        text.contains("__ompcc_n2_0, 1, 0u, 0u, \"t.c:12:1\"}"),
         "{text}"
     );
 }
