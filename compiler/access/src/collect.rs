@@ -805,7 +805,12 @@ impl<'a, 'u> Walker<'a, 'u> {
                 (Err(u), _) | (_, Some(Err(u))) => Err(u.clone()),
                 _ => Err(Unknown::new(Reason::ByteCount, call.span)),
             };
-            return Provenance::Alloc { func, bytes, elems };
+            return Provenance::Alloc {
+                func,
+                call: call.span,
+                bytes,
+                elems,
+            };
         }
         if let Some(name) = self.addr_defs.get(&s) {
             return Provenance::AddressOf(name.clone());

@@ -237,6 +237,8 @@ pub enum Provenance {
     Alloc {
         /// The allocation function.
         func: String,
+        /// The call.
+        call: Span,
         /// The size in bytes.
         bytes: Fact<SymExpr>,
         /// The size in elements.

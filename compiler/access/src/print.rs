@@ -173,7 +173,9 @@ impl P<'_, '_> {
             BaseKind::Pointer(p) => match p {
                 Provenance::Param(k) => format!("pointer parameter {}", k + 1),
                 Provenance::Global => "global pointer".to_string(),
-                Provenance::Alloc { func, bytes, elems } => {
+                Provenance::Alloc {
+                    func, bytes, elems, ..
+                } => {
                     let bytes = match bytes {
                         Ok(x) => self.show(x),
                         Err(u) => self.unknown(u),

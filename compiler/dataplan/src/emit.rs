@@ -124,8 +124,15 @@ impl FnPlan<'_, '_> {
         });
         let first_line = self.line(range);
         for p in &ok {
+            let since;
             let how_in = if p.entry_to {
                 "copied in before it"
+            } else if let Some(line) = p.indeterminate_since {
+                since = format!(
+                    "allocated before it (the host has not written it since its allocation at \
+                     line {line}: its values are indeterminate)"
+                );
+                &since
             } else if p.written_before_read {
                 "allocated before it (every element a kernel reads is written on the device or \
                  copied there first, and nothing is copied back)"

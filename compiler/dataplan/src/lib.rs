@@ -202,6 +202,9 @@ struct Planned {
     /// Allocated although no kernel writes all of it: the elements kernels read are
     /// written on the device first, and nothing goes back to the host.
     written_before_read: bool,
+    /// Allocated although a use needs the host's values: the host never wrote them since
+    /// the `malloc` at this line, so they are indeterminate and copying them shows nothing.
+    indeterminate_since: Option<u32>,
     exit_from: bool,
     /// The host may use it after the range.
     live: bool,
@@ -740,6 +743,9 @@ impl<'a, 'u> FnPlan<'a, 'u> {
         } else {
             vec![false]
         };
+        let indeterminate_since = (needs.entry_to && !swapped)
+            .then(|| self.indeterminate_at(members[0], range, f))
+            .flatten();
         let mut out = Vec::new();
         for (i, &b) in members.iter().enumerate() {
             let mut ups = Vec::new();
@@ -785,8 +791,9 @@ impl<'a, 'u> FnPlan<'a, 'u> {
                 base: b,
                 text: self.section_text(b, &dims, false),
                 dims: dims.clone(),
-                entry_to: needs.entry_to && !alloc[i],
+                entry_to: needs.entry_to && !alloc[i] && indeterminate_since.is_none(),
                 written_before_read,
+                indeterminate_since,
                 // in a swap group, the pointers the host reads afterwards bring back the
                 // object they point to then; the others' objects are not looked at again
                 exit_from: needs.stale_at_exit && member_live[i],
@@ -795,6 +802,29 @@ impl<'a, 'u> FnPlan<'a, 'u> {
             });
         }
         Ok(out)
+    }
+
+    /// The line of the `malloc` (or `aligned_alloc`) that `b` points into when the host has
+    /// not written its memory since, up to the range: its elements are indeterminate there,
+    /// so no program can observe whether the range's entry copies them. The range is in the
+    /// function's top-level statements, so each of its runs follows its own allocation;
+    /// without labels nothing jumps back between them.
+    fn indeterminate_at(&self, b: BaseId, range: Span, f: &FunctionDef) -> Option<u32> {
+        let base = &self.fa().bases[b.0 as usize];
+        let BaseKind::Pointer(Provenance::Alloc { func, call, .. }) = &base.kind else {
+            return None;
+        };
+        let call = *call;
+        let before = Span::new(call.hi, range.lo);
+        let fresh = matches!(func.as_str(), "malloc" | "aligned_alloc")
+            && base.escapes.is_none()
+            && call.hi <= range.lo
+            && !tree::has_label(&f.body)
+            && self
+                .ua
+                .touches_except(self.fi, b, before, &[])
+                .is_ok_and(|t| !t.write);
+        fresh.then(|| self.line(call))
     }
 
     /// `facts` with a kernel's `covers` judged against the hull of the sections the range's

@@ -348,6 +348,30 @@ pub(crate) fn leaving_jump(items: &[&BlockItem]) -> Option<Span> {
     })
 }
 
+/// Whether `b` holds a label outside target regions (nothing jumps into those): where
+/// there is none, nothing runs a statement twice but a loop around it.
+pub(crate) fn has_label(b: &Block) -> bool {
+    fn stmt(s: &Stmt) -> bool {
+        match &s.kind {
+            StmtKind::Labeled(..) => true,
+            StmtKind::Compound(b) => has_label(b),
+            StmtKind::For(_, _, _, b)
+            | StmtKind::While(_, b)
+            | StmtKind::DoWhile(b, _)
+            | StmtKind::Switch(_, b)
+            | StmtKind::Case(_, _, b)
+            | StmtKind::Default(b) => stmt(b),
+            StmtKind::If(_, t, e) => stmt(t) || e.as_ref().is_some_and(|e| stmt(e)),
+            StmtKind::Omp(d) if is_target_region(d.kind) => false,
+            StmtKind::Omp(d) => d.body.as_ref().is_some_and(|b| stmt(b)),
+            _ => false,
+        }
+    }
+    b.items
+        .iter()
+        .any(|i| matches!(i, BlockItem::Stmt(s) if stmt(s)))
+}
+
 /// Whether `items` hold a data construct the user wrote (`target data`, `enter`/`exit data`,
 /// `update`): the planner leaves such functions as written.
 pub(crate) fn user_data_construct(body: &Block) -> Option<(Span, String)> {
