@@ -244,16 +244,11 @@ impl FnPlan<'_, '_> {
                 let text = if tree.nodes[t].frame == 0 {
                     pl.text.clone()
                 } else {
-                    let statics = pl.dims.iter().all(|d| {
-                        d.lo.vars()
-                            .into_iter()
-                            .chain(d.hi.vars())
-                            .all(|v| self.typed.symbols[v].storage == ompcc_sema::Storage::Static)
-                    });
-                    if !statics {
+                    let frame = &tree.frames[tree.nodes[t].frame];
+                    let Some(dims) = frame.callee_terms(self.typed, &pl.dims) else {
                         continue;
-                    }
-                    fp.section_text(here, &pl.dims, false)
+                    };
+                    fp.section_text(here, &dims, false)
                 };
                 let writes = sections.iter().any(|s| s.base == here && s.write.is_some());
                 let kind = if writes { "tofrom" } else { "to" };

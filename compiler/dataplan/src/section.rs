@@ -1,7 +1,7 @@
 //! Sections: what the planner maps of a base (the map clauses' sections, whole arrays, what
 //! the analysis proves the regions touch), what host code touches, and their C text.
 
-use ompcc_access::{BaseId, BaseKind, DimRange, Scope, Section, SymExpr, UnitAccesses};
+use ompcc_access::{Atom, BaseId, BaseKind, DimRange, Scope, Section, SymExpr, UnitAccesses};
 use ompcc_diag::Span;
 
 use crate::FnPlan;
@@ -59,10 +59,10 @@ impl FnPlan<'_, '_> {
                 Ok(())
             };
             for (_, d) in user {
-                add(d)?;
+                add(bind_scalars(tree, d))?;
             }
             if implicit {
-                add(self.touched_section(b, tree, guarded)?)?;
+                add(bind_scalars(tree, self.touched_section(b, tree, guarded)?))?;
             }
             acc.ok_or("no region touches it")?
         };
@@ -619,4 +619,20 @@ pub(crate) fn clip(host: &[DimRange], mapped: &[DimRange]) -> Vec<DimRange> {
         })
         .flatten();
     dims.unwrap_or_else(|| mapped.to_vec())
+}
+
+/// `dims` with the scalar parameters of spliced callees (see `FrameMap::scalars`) replaced
+/// by the planned function's variables they are bound to; a bound that cannot be rewritten
+/// stays in the callee's terms, which the planned function then cannot name.
+fn bind_scalars(tree: &Tree, mut dims: Vec<DimRange>) -> Vec<DimRange> {
+    for &(param, var) in tree.frames.iter().skip(1).flat_map(|m| &m.scalars) {
+        let (a, by) = (Atom::Var(param), SymExpr::var(var));
+        for d in &mut dims {
+            if let (Some(lo), Some(hi)) = (d.lo.subst(&a, &by), d.hi.subst(&a, &by)) {
+                d.lo = lo;
+                d.hi = hi;
+            }
+        }
+    }
+    dims
 }

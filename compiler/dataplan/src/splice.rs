@@ -28,6 +28,10 @@ pub(crate) struct FrameMap {
     /// Bases here that name memory the planned function cannot name: the callee's own
     /// objects (distinct from everything the caller has), and the names of others.
     pub unnamed: Vec<(BaseId, bool)>,
+    /// Scalar parameters here the callee never assigns, bound to a variable of the planned
+    /// function (the call passes a plain variable): a section in the callee's terms
+    /// (`a[0:n]`) is a section of the planned function's.
+    pub scalars: Vec<(ompcc_sema::SymbolId, ompcc_sema::SymbolId)>,
 }
 
 impl FrameMap {
@@ -37,6 +41,34 @@ impl FrameMap {
             return Some(b);
         }
         self.bases.iter().find(|(r, _)| *r == b).map(|(_, h)| *h)
+    }
+
+    /// `dims` (in the planned function's variables) in this callee's names: its bound
+    /// scalar parameters for the variables they stand for; `None` when some variable is
+    /// neither one of those nor a static one.
+    pub fn callee_terms(
+        &self,
+        typed: &TypedUnit,
+        dims: &[ompcc_access::DimRange],
+    ) -> Option<Vec<ompcc_access::DimRange>> {
+        let mut out = dims.to_vec();
+        for &(param, var) in &self.scalars {
+            let (a, by) = (
+                ompcc_access::Atom::Var(var),
+                ompcc_access::SymExpr::var(param),
+            );
+            for d in &mut out {
+                d.lo = d.lo.subst(&a, &by)?;
+                d.hi = d.hi.subst(&a, &by)?;
+            }
+        }
+        let named = |v: ompcc_sema::SymbolId| {
+            typed.symbols[v].storage == ompcc_sema::Storage::Static
+                || self.scalars.iter().any(|(p, _)| *p == v)
+        };
+        out.iter()
+            .all(|d| d.lo.vars().into_iter().chain(d.hi.vars()).all(named))
+            .then_some(out)
     }
 
     /// The base of the planned function that base `h` here is.
@@ -397,6 +429,7 @@ impl<'a> FnPlan<'a, '_> {
             fi: self.fi,
             bases: Vec::new(),
             unnamed: Vec::new(),
+            scalars: Vec::new(),
         }];
         let mut k = 0;
         while k < maps.len() {
@@ -468,7 +501,29 @@ impl<'a> FnPlan<'a, '_> {
             fi: sp.callee,
             bases: Vec::new(),
             unnamed: Vec::new(),
+            scalars: Vec::new(),
         };
+        let body = self.funcs[sp.callee].body.span;
+        for (i, param) in callee.params.iter().enumerate() {
+            let (Some(param), Some(Some(arg))) = (*param, sp.args.get(i)) else {
+                continue;
+            };
+            let bound = if k == 0 {
+                Some(*arg)
+            } else {
+                parent
+                    .scalars
+                    .iter()
+                    .find(|(p, _)| p == arg)
+                    .map(|(_, v)| *v)
+            };
+            if let Some(v) = bound
+                && self.typed.types.is_integer(self.typed.symbols[param].ty)
+                && self.ua.invariant(sp.callee, param, body).is_ok()
+            {
+                out.scalars.push((param, v));
+            }
+        }
         let in_caller = |root: ompcc_sema::SymbolId, array: bool| {
             caller.bases.iter().find(|x| {
                 x.root == Some(root)
