@@ -2,7 +2,9 @@
 // passes the caller's variable, which holds one value across the range, so the section is
 // the caller's `a[0:n]` (and the callee's region gets the clause in its own names), also
 // through two levels of calls. A callee that assigns its parameter keeps it unbound: its
-// section cannot be named in the caller, and that pointer is not planned.
+// section cannot be named in the caller, and that pointer is not planned. A call whose
+// result is added up (`s += f(...)`) is spliced too: the host reads the section inside the
+// callee, where the update names it.
 #include <stdlib.h>
 
 void step(double *a, int n) {
@@ -42,6 +44,26 @@ double run_shrink(int n, int steps) {
     shrink(a, n);
   for (int i = 0; i < n; i++)
     s += a[i];
+  free(a);
+  return s;
+}
+
+double halve_sum(double *a, int n) {
+  #pragma omp target teams distribute parallel for
+  for (int i = 0; i < n; i++)
+    a[i] = a[i] * 0.5 + 1.0;
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += a[i];
+  return s;
+}
+
+double run_sum(int n, int steps) {
+  double *a = malloc(n * sizeof *a), s = 0;
+  for (int i = 0; i < n; i++)
+    a[i] = i;
+  for (int t = 0; t < steps; t++)
+    s += halve_sum(a, n);
   free(a);
   return s;
 }

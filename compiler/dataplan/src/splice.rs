@@ -1,7 +1,7 @@
 //! Interprocedural planning. A function that runs device constructs (itself or through a
 //! callee) and is called from one statement of the unit, in a plain shape (`f(args);`,
-//! `x = f(args);`, `T x = f(args);`), with its pointer parameters bound to plain pointer
-//! variables or arrays of the caller, is planned as part of its caller: the caller's tree
+//! `x = f(args);`, `x += f(args);`, `T x = f(args);`), with its pointer parameters bound to
+//! plain pointer variables or arrays of the caller, is planned as part of its caller: the caller's tree
 //! takes the callee's body in place of the call (its parameters standing for the caller's
 //! arguments), the enter/exit data go around the caller's range and the updates at the host
 //! statements that need them, in whichever function those are. The callee is then not
@@ -230,7 +230,7 @@ pub(crate) fn calls(
                     .find(|(_, e)| e.span.lo <= c.span.lo && c.span.hi <= e.span.hi)
                 else {
                     return Err("the call is not a statement of its own ('f(...);', \
-                                'x = f(...);' or 'T x = f(...);')"
+                                'x = f(...);', 'x += f(...);' or 'T x = f(...);')"
                         .to_owned());
                 };
                 let inside = |s: Span| s.lo >= stmt.lo && s.hi <= stmt.hi;
@@ -353,7 +353,9 @@ fn stmt_calls<'a>(s: &'a Stmt, out: &mut Vec<(Span, &'a Expr)>) {
             let e = strip(e);
             let call = match &e.kind {
                 ExprKind::Call(..) => Some(e),
-                ExprKind::Assign(None, l, r)
+                // `x = f(...)`, `x += f(...)`: the scalar store after the call is host code
+                // that touches no planned data
+                ExprKind::Assign(_, l, r)
                     if matches!(strip(l).kind, ExprKind::Ident(_))
                         && matches!(strip(r).kind, ExprKind::Call(..)) =>
                 {
