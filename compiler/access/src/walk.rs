@@ -180,9 +180,10 @@ pub fn expr<'a>(e: &'a Expr, f: &mut dyn FnMut(Node<'a>)) {
             base,
             lower,
             length,
+            stride,
         } => {
             expr(base, f);
-            for x in [lower, length].into_iter().flatten() {
+            for x in [lower, length, stride].into_iter().flatten() {
                 expr(x, f);
             }
         }

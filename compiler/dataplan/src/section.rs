@@ -255,10 +255,12 @@ impl FnPlan<'_, '_> {
         loop {
             match &at.kind {
                 ExprKind::Paren(x) => at = x,
+                // a strided section (`a[lo:n:s]`) is not one range: no section
                 ExprKind::ArraySection {
                     base: inner,
                     lower,
                     length,
+                    stride: None,
                 } => {
                     let lo = match lower {
                         Some(l) => self.sym_of(l)?,

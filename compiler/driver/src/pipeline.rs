@@ -611,8 +611,12 @@ fn frontend(
     }
     // A unit without device directives that calls a routine only ompcc's runtime defines is
     // rewritten all the same (no regions: the prelude declares the routine) and linked with
-    // the runtime.
-    if directives.is_empty() && !scan::names_runtime_only_routine(&text_str) {
+    // the runtime; so is one naming `omp_all_memory`, which gcc 12 does not know (the
+    // rewrite orders its tasks with taskwaits: `compiler/host/src/depend.rs`).
+    if directives.is_empty()
+        && !scan::names_runtime_only_routine(&text_str)
+        && !scan::names_identifier(&text_str, "omp_all_memory")
+    {
         if scan::names_identifier(&text_str, "omp_target_free")
             && let Ok(done) = frontend::offload(&checked, &text_str, text, &opts, false, true)
         {

@@ -57,14 +57,16 @@ pub struct ItemC {
     /// For a section of a pointer that is itself a struct member (`s.p[0:n]`, `q->p[1:m]`):
     /// the address of that pointer, for an `ATTACH` entry.
     pub attach_ptr: Option<String>,
-    /// For a section of an array of arrays (`a[l1:n1][l2:n2]`): the section itself, which
-    /// `begin`/`size` only cover with its contiguous hull. Motion clauses must move this.
+    /// For a section of an array of arrays (`a[l1:n1][l2:n2]`), or a strided section
+    /// (`a[l:n:s]`, OpenMP 5.0): the section itself, which `begin`/`size` only cover with its
+    /// contiguous hull. Motion clauses must move this.
     pub strided: Option<Strided>,
 }
 
-/// The elements of a multi-dimensional section as rows: `rows[k]` is the count and the byte
-/// stride of dimension `k` (outermost first, every dimension but the innermost), and each row
-/// is `row_size` bytes from `begin` plus `sum(i_k * stride_k)`.
+/// The elements of a multi-dimensional or strided section as rows: `rows[k]` is the count and
+/// the byte stride of dimension `k` (outermost first, every dimension but the innermost, and
+/// the innermost too when it is strided: its rows are then one element), and each row is
+/// `row_size` bytes from `begin` plus `sum(i_k * stride_k)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Strided {
     /// `unsigned long long` bytes of one row (the innermost dimension's part).
@@ -100,15 +102,16 @@ pub fn item(text: &Text<'_>, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<D
         });
     }
     // Sections nest outward: `a[l1:n1][l2:n2]` is Section(Section(a, l1, n1), l2, n2).
-    let mut dims: Vec<(Option<&Expr>, Option<&Expr>)> = Vec::new();
+    let mut dims: Vec<(Option<&Expr>, Option<&Expr>, Option<&Expr>)> = Vec::new();
     let mut root = e;
     while let ExprKind::ArraySection {
         base,
         lower,
         length,
+        stride,
     } = &root.kind
     {
-        dims.push((lower.as_deref(), length.as_deref()));
+        dims.push((lower.as_deref(), length.as_deref(), stride.as_deref()));
         root = strip_parens(base);
     }
     dims.reverse();
@@ -120,7 +123,9 @@ pub fn item(text: &Text<'_>, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<D
     let mut index = String::new();
     let mut size_terms = Vec::new();
     let mut counts = Vec::new();
-    for (k, (lower, length)) in dims.iter().enumerate() {
+    // each dimension's byte stride between the section's elements
+    let mut steps = Vec::new();
+    for (k, (lower, length, step)) in dims.iter().enumerate() {
         let k = k + 1;
         let lo = lower.map_or("0".to_owned(), |l| text.of(l).into_owned());
         index.push_str(&format!("[{lo}]"));
@@ -140,23 +145,51 @@ pub fn item(text: &Text<'_>, typed: &TypedUnit, e: &Expr) -> Result<ItemC, Box<D
             ),
         };
         counts.push(n.clone());
-        if k == dims.len() {
-            size_terms.push(format!("{n} * {}", stride(k)));
-        } else {
+        let step = match step {
+            Some(s) => format!("((unsigned long long)({}) * {})", text.of(s), stride(k)),
+            None => stride(k),
+        };
+        if k < dims.len() {
             // The contiguous hull: every outer row but the last is whole.
-            size_terms.push(format!("({n} - 1) * {}", stride(k)));
+            size_terms.push(format!("({n} - 1) * {step}"));
+        } else if dims[k - 1].2.is_some() {
+            size_terms.push(format!("(({n} - 1) * {step} + {})", stride(k)));
+        } else {
+            size_terms.push(format!("{n} * {}", stride(k)));
         }
+        steps.push(step);
+    }
+    let strided_inner = dims.last().is_some_and(|d| d.2.is_some());
+    let strided_any = dims.iter().any(|d| d.2.is_some());
+    let rows_fixed = outer_levels_are_arrays(typed, root_ty, dims.len());
+    if strided_any && !rows_fixed {
+        return Err(unsupported(
+            e.span,
+            &text.of(e),
+            "a strided section through a pointer to pointers",
+        ));
     }
     let begin = format!("((void *)&({x}){index})");
     let attach_ptr = (root_is_pointer && matches!(root.kind, ExprKind::Member { .. }))
         .then(|| format!("((void *)&({x}))"));
-    let strided =
-        (dims.len() > 1 && outer_levels_are_arrays(typed, root_ty, dims.len())).then(|| Strided {
-            row_size: format!("({})", size_terms.last().cloned().unwrap_or_default()),
-            rows: (1..dims.len())
-                .map(|k| (counts[k - 1].clone(), stride(k)))
+    let strided = ((dims.len() > 1 || strided_any) && rows_fixed).then(|| {
+        // rows: every dimension but a contiguous innermost one
+        let rows = if strided_inner {
+            dims.len()
+        } else {
+            dims.len() - 1
+        };
+        Strided {
+            row_size: if strided_inner {
+                stride(dims.len())
+            } else {
+                format!("({})", size_terms.last().cloned().unwrap_or_default())
+            },
+            rows: (0..rows)
+                .map(|k| (counts[k].clone(), steps[k].clone()))
                 .collect(),
-        });
+        }
+    });
     Ok(ItemC {
         begin,
         size: format!("({})", size_terms.join(" + ")),

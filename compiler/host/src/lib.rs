@@ -41,6 +41,7 @@
 mod calls;
 mod cexpr;
 mod compat;
+mod depend;
 mod embed;
 mod members;
 mod remarks;
@@ -125,6 +126,7 @@ pub fn rewrite(
     unroll::host_pragmas(tu, typed, &mut w.subst);
     let located_frees = calls::located_frees(tu, typed, text, sm, &mut w.subst);
     compat::host_pragmas(tu, text, &mut w.pragma_subst);
+    depend::host_pragmas(tu, text, sm, &mut w.pragma_subst);
     // The unit's first line marker stays first; the prelude follows it.
     let first = first_marker_len(text);
     w.copy(0, first);
@@ -508,11 +510,11 @@ impl Writer<'_> {
             None => String::new(),
         };
         pre.push_str(&format!("if ({cond}!ompcc_rt_launch(&__ompcc_a{id})) {{\n"));
-        self.wait_for_dependences(r.directive);
+        let waits = self.wait_for_dependences(r.directive);
         self.push(&pre);
         self.marker_at(r.directive.span.lo as usize);
         self.copy_with_counts(start, end, &counts);
-        self.push(" }}");
+        self.push(if waits { " }}}" } else { " }}" });
     }
 
     /// [`Self::copy`] of a region's fallback with its clause expressions replaced by the
@@ -559,11 +561,14 @@ impl Writer<'_> {
     }
 
     /// The runtime runs a construct at once, even under `nowait`; so its `depend` clauses
-    /// become a `taskwait` with the same clauses, on a line of its own before the construct,
-    /// which waits for the sibling tasks the construct depends on. Later tasks that depend on
-    /// the construct find it complete. Written at a line start, followed by a marker back to
-    /// the directive's line.
-    fn wait_for_dependences(&mut self, d: &ompcc_syntax::ast::OmpDirective) {
+    /// become a `taskwait` with the same clauses (`iterator` modifiers included), on a line
+    /// of its own before the construct, which waits for the sibling tasks the construct
+    /// depends on; with `omp_all_memory`, a plain `taskwait` (every earlier sibling task).
+    /// Later tasks that depend on the construct find it complete. Written at a line start
+    /// after a `{` (the construct may be the body of an `if` or a loop), followed by a marker
+    /// back to the directive's line; true when it was, and the caller then closes the brace
+    /// after the construct.
+    fn wait_for_dependences(&mut self, d: &ompcc_syntax::ast::OmpDirective) -> bool {
         let depends: Vec<&str> = d
             .clauses
             .iter()
@@ -571,12 +576,19 @@ impl Writer<'_> {
             .map(|c| &self.text[c.span.lo as usize..c.span.hi as usize])
             .collect();
         if depends.is_empty() {
-            return;
+            return false;
         }
-        // A clause continued over several lines (`\` in the pragma) is one line here.
-        let clauses = depends.join(" ").replace("\\\n", " ").replace('\n', " ");
-        self.push(&format!("#pragma omp taskwait {clauses}\n"));
+        let clauses = if depend::all_memory(d) {
+            String::new()
+        } else {
+            // A clause continued over several lines (`\` in the pragma) is one line here.
+            format!(" {}", depends.join(" "))
+                .replace("\\\n", " ")
+                .replace('\n', " ")
+        };
+        self.push(&format!("{{\n#pragma omp taskwait{clauses}\n"));
         self.marker_at(d.span.lo as usize);
+        true
     }
 
     /// `# line "file"` so that the next line is numbered as the line holding `pos`.
@@ -775,7 +787,9 @@ impl Writer<'_> {
                     ));
                 }
                 pre.push_str(" }");
-                self.wait_for_dependences(dir);
+                if self.wait_for_dependences(dir) {
+                    pre.push('}');
+                }
                 self.push(&pre);
                 let nl = newlines_of(&self.text[start..end]);
                 self.push(&nl);

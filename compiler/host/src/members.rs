@@ -48,10 +48,12 @@ impl Writer<'_> {
         // `p[0:1]`, `p[:1]`, `*p`: the one struct a pointer parameter points to
         if pass == Pass::DevicePtr {
             let root = match &b.kind {
+                // a map's section (strides are refused there, E0128)
                 ExprKind::ArraySection {
                     base,
                     lower,
                     length,
+                    ..
                 } => {
                     let one = |x: &Option<Box<Expr>>, v: u128| {
                         x.as_deref().is_some_and(

@@ -361,7 +361,67 @@ void g(float *a, float *c, int n) {
         text.contains("depend(inout: c[0:n])\n# 7 \"t.c\"\n{ "),
         "{text}"
     );
-    assert!(text.contains("\"t.c:7:1\"); }\n  int line_8"), "{text}");
+    assert!(text.contains("\"t.c:7:1\"); }}\n  int line_8"), "{text}");
+}
+
+#[test]
+fn all_memory_and_iterators_order_tasks_conservatively() {
+    // gcc 12 knows no `omp_all_memory`: a task naming it waits for every earlier sibling
+    // (a taskwait) and runs undeferred (`if(0)`), in braces since it may be a braceless
+    // body; a `target nowait` naming it gets a plain taskwait, and its fallback copy loses
+    // the clause and `nowait`. `iterator` modifiers reach gcc as written.
+    let src = "\
+void g(int *a, int n) {
+  int x = 0;
+#pragma omp parallel
+#pragma omp single
+  {
+    if (n > 0)
+#pragma omp task depend(inout: omp_all_memory) if(n > 1)
+      x++;
+    for (int k = 0; k < n; k++)
+#pragma omp target nowait depend(out: omp_all_memory) map(tofrom: a[0:n])
+      a[k] += 1;
+#pragma omp task depend(iterator(i = 0:n), in: a[i]) shared(x)
+    x += a[0];
+#pragma omp target nowait depend(iterator(int i = 0:n:2), out: a[i]) map(tofrom: a[0:n])
+    a[0] += x;
+#pragma omp taskwait depend(inout: omp_all_memory)
+  }
+  int line_18 = x; (void)line_18;
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    let msgs = cc_accepts(&text);
+    assert!(!msgs.contains("warning"), "{msgs}\n{text}");
+    assert!(!text.contains("omp_all_memory"), "{text}");
+    assert!(
+        text.contains("    if (n > 0)\n{\n#pragma omp taskwait\n# 7 \"t.c\"\n#pragma omp task"),
+        "{text}"
+    );
+    assert!(text.contains(" if(0)\n      x++;}\n"), "{text}");
+    assert!(
+        text.contains("{\n#pragma omp taskwait\n# 10 \"t.c\"\n{ "),
+        "{text}"
+    );
+    assert!(
+        text.contains("#pragma omp taskwait depend(iterator(int i = 0:n:2), out: a[i])\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("#pragma omp task depend(iterator(i = 0:n), in: a[i]) shared(x)\n"),
+        "{text}"
+    );
+    // the user's line 18 is still line 18 for cc
+    let before = &text[..text.find("int line_18").unwrap()];
+    let (marker_at, marker) = before
+        .match_indices("\n# ")
+        .last()
+        .map(|(i, _)| (i, &before[i + 3..]))
+        .unwrap();
+    let line: usize = marker.split(' ').next().unwrap().parse().unwrap();
+    let after = before[marker_at + 1..].matches('\n').count() - 1;
+    assert_eq!(line + after, 18, "{text}");
 }
 
 #[test]

@@ -348,10 +348,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let span = item.span;
         let mut secs: Vec<(Option<&'a Expr>, Option<&'a Expr>)> = Vec::new();
         let mut cur = crate::expr::strip_parens(item);
+        // a reduction's sections have no stride (E0128)
         while let ExprKind::ArraySection {
             base,
             lower,
             length,
+            ..
         } = &cur.kind
         {
             secs.push((lower.as_deref(), length.as_deref()));

@@ -345,11 +345,15 @@ pub fn item_text(tu: &TranslationUnit, e: &Expr) -> String {
             base,
             lower,
             length,
+            stride,
         } => format!(
-            "{}[{}:{}]",
+            "{}[{}:{}{}]",
             item_text(tu, base),
             lower.as_ref().map_or(String::new(), |x| item_text(tu, x)),
-            length.as_ref().map_or(String::new(), |x| item_text(tu, x))
+            length.as_ref().map_or(String::new(), |x| item_text(tu, x)),
+            stride
+                .as_ref()
+                .map_or(String::new(), |x| format!(":{}", item_text(tu, x)))
         ),
         ExprKind::Member { base, name, arrow } => format!(
             "{}{}{}",

@@ -116,12 +116,10 @@ impl<'a> Walker<'_, 'a> {
                 base,
                 lower,
                 length,
+                stride,
             } => {
                 self.expr(base);
-                if let Some(l) = lower {
-                    self.expr(l);
-                }
-                if let Some(l) = length {
+                for l in [lower, length, stride].into_iter().flatten() {
                     self.expr(l);
                 }
             }

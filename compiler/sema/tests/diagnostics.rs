@@ -345,6 +345,27 @@ const CASES: &[Case] = &[
         "-1",
     ),
     err(
+        "section_stride_below_one",
+        "void f(int *a) {\n#pragma omp target update from(a[0:4:0])\n}",
+        "E0652",
+        "array section in 'from' clause has a stride below 1",
+        "0",
+    ),
+    err(
+        "iterator_bound_not_integer",
+        "void f(int *a, double d) {\n#pragma omp task depend(iterator(i = 0:d), in: a[i])\n;\n}",
+        "E0603",
+        "expression in 'depend' clause must have integer type",
+        "d",
+    ),
+    err(
+        "iterator_out_of_scope",
+        "void f(int *a) {\n#pragma omp task depend(iterator(i = 0:4), in: a[i])\n;\na[i] = 0;\n}",
+        "E0410",
+        "'i' undeclared",
+        "i",
+    ),
+    err(
         "negative_section_length_map",
         "void f(int *a) {\n#pragma omp target map(tofrom: a[2:-3])\n{ }\n}",
         "E0652",
@@ -582,6 +603,9 @@ fn valid_programs_check_cleanly() {
         "void *p = (void *)0; int z = (int)3.9 + sizeof(struct { char c; });",
         "struct S { int a, b; }; unsigned long off = (unsigned long)&((struct S *)0)->b; static int arr[4]; int *q = &arr[1] + 2; char *str = \"abc\" + 1; int (*fp)(void) = 0;",
         "int f(int i) { static void *tab[] = { &&a, &&b }; goto *tab[i]; a: return 1; b: return 2; }",
+        // iterators are `int` variables of the clause's list only; `omp_all_memory` is no
+        // variable; strided sections in `target update`
+        "void f(int *a, int n, int (*m)[8]) {\n#pragma omp task depend(iterator(i = 0:n:2, unsigned j = 0:2), inout: a[i + j])\n;\n#pragma omp task depend(inout: omp_all_memory, a[0])\n;\n#pragma omp target update to(a[0:n:2], m[0:2:2][1:3:3])\n}",
         "typedef void (*cb)(int); cb handlers[2] = { ((void *)0), 0 }; void set(cb c); void g(void) { set(((void *)0)); }",
         "typedef enum { omp_default_mem_alloc = 1 } omp_allocator_handle_t;
 void f(int *a) {

@@ -361,7 +361,7 @@ impl State<'_> {
         self.error(Diagnostic::error("E0101", msg, at));
     }
 
-    /// `base[lower:length]`: reported unless inside a `#pragma omp` line.
+    /// `base[lower:length[:stride]]`: reported unless inside a `#pragma omp` line.
     pub(crate) fn array_section(
         &self,
         l: usize,
@@ -369,6 +369,7 @@ impl State<'_> {
         base: Expr,
         lower: Option<Expr>,
         length: Option<Expr>,
+        stride: Option<Expr>,
     ) -> Expr {
         let (plo, phi) = self.pragma_line.get();
         if !(plo as usize <= l && r <= phi as usize) {
@@ -385,6 +386,7 @@ impl State<'_> {
             base: Box::new(base),
             lower: lower.map(Box::new),
             length: length.map(Box::new),
+            stride: stride.map(Box::new),
         };
         self.expr(l, r, kind)
     }

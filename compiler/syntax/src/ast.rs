@@ -708,6 +708,8 @@ pub enum ExprKind {
         lower: Option<Box<Expr>>,
         /// Length (default: to the end of the array).
         length: Option<Box<Expr>>,
+        /// Stride in elements (`base[lower : length : stride]`, OpenMP 5.0; default 1).
+        stride: Option<Box<Expr>>,
     },
     /// `f(args)`
     Call(Box<Expr>, Vec<Expr>),
@@ -925,6 +927,32 @@ pub struct OmpClause {
     pub kind: OmpClauseKind,
 }
 
+/// One iterator of an `iterator(...)` modifier: `[type] name = begin : end [: step]`.
+#[derive(Clone, Debug)]
+pub struct OmpIterator {
+    /// From the type (or name) to the end of the range.
+    pub span: Span,
+    /// The iterator's name.
+    pub name: Ident,
+    /// The type as written (`int`, `unsigned long`, a typedef name), when there is one.
+    pub ty: Option<Span>,
+    /// First value.
+    pub begin: Expr,
+    /// End (not included).
+    pub end: Expr,
+    /// Step (default 1).
+    pub step: Option<Expr>,
+}
+
+/// An `iterator(...)` modifier and the list items it ranges over.
+#[derive(Clone, Debug)]
+pub struct OmpIterated {
+    /// The iterators, outermost first.
+    pub iterators: Vec<OmpIterator>,
+    /// The list items, in the iterators' terms.
+    pub list: Vec<Expr>,
+}
+
 /// `map` type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -1111,12 +1139,18 @@ pub enum OmpClauseKind {
         /// The condition.
         cond: Box<Expr>,
     },
-    /// `depend(type: list)`
+    /// `depend([iterator(...),] type: list)`
     Depend {
         /// The dependence type.
         kind: DependType,
-        /// The locators.
+        /// The locators (without `omp_all_memory`, and empty when `iterated` holds them).
         list: Vec<Expr>,
+        /// With an `iterator(...)` modifier: the iterators and the locators written in their
+        /// terms. Kept apart from `list` so that passes looking for the variables a construct
+        /// uses never meet the iterators' names; only the checker and the host text read it.
+        iterated: Option<Box<OmpIterated>>,
+        /// The list names the reserved locator `omp_all_memory` (OpenMP 5.1).
+        all_memory: bool,
     },
     /// `defaultmap(behavior[: category])`
     Defaultmap {

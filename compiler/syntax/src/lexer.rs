@@ -182,6 +182,17 @@ impl<'a, 's> Lexer<'a, 's> {
     fn classify(&mut self, tok: Tok, lo: usize, hi: usize) -> Option<Spanned> {
         let st = self.st;
         let tok = match tok {
+            // `iterator(` in a pragma line is the clause modifier, which no C expression
+            // can parse (`it = 0 : n`).
+            Tok::Ident(_)
+                if self.pragma.is_some()
+                    && &self.src[lo..hi] == "iterator"
+                    && self.src[hi..]
+                        .trim_start_matches([' ', '\t'])
+                        .starts_with('(') =>
+            {
+                Tok::OmpIterator
+            }
             Tok::Ident(_) => {
                 let sym = st.intern(&ompcc_diag::ucn_decoded(&self.src[lo..hi]));
                 if st.is_typedef(sym) {

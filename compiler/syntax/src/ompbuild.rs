@@ -18,6 +18,8 @@ pub(crate) enum RawItem {
     Expr(Expr),
     Op(&'static str, Span),
     Words(Vec<Ident>),
+    /// `iterator(defs)`, a modifier of `depend` (and, refused, of `map`, `to`, `from`).
+    Iterator(Vec<OmpIterator>, Span),
 }
 
 impl RawItem {
@@ -26,6 +28,7 @@ impl RawItem {
             RawItem::Expr(e) => e.span,
             RawItem::Op(_, s) => *s,
             RawItem::Words(w) => w[0].span.to(w[w.len() - 1].span),
+            RawItem::Iterator(_, s) => *s,
         }
     }
 }
@@ -132,10 +135,11 @@ fn visit_sections(e: &Expr, f: &mut impl FnMut(Span)) {
             base,
             lower,
             length,
+            stride,
         } => {
             f(e.span);
             visit_sections(base, f);
-            for x in [lower, length].into_iter().flatten() {
+            for x in [lower, length, stride].into_iter().flatten() {
                 visit_sections(x, f);
             }
         }
@@ -181,6 +185,7 @@ fn check_list_item(cx: &Ctx, e: &Expr, sections: bool, clause: &str) -> bool {
                 base,
                 lower,
                 length,
+                stride,
             } => {
                 saw_section = true;
                 if !sections {
@@ -190,8 +195,27 @@ fn check_list_item(cx: &Ctx, e: &Expr, sections: bool, clause: &str) -> bool {
                         cur.span,
                     );
                     ok = false;
+                } else if let Some(s) = stride
+                    && !strided_ok(cx, clause)
+                    && !is_literal_one(s)
+                {
+                    cx.st.error(
+                        Diagnostic::error(
+                            "E0128",
+                            format!(
+                                "strided array section in '{clause}' clause of '#pragma omp {}' is not supported",
+                                cx.kind
+                            ),
+                            cur.span,
+                        )
+                        .with_help(
+                            "map the whole range the stride runs over; 'target update to/from' \
+                             moves strided sections",
+                        ),
+                    );
+                    ok = false;
                 }
-                for x in [lower, length].into_iter().flatten() {
+                for x in [lower, length, stride].into_iter().flatten() {
                     no_sections(cx, x);
                 }
                 cur = base;
@@ -220,6 +244,45 @@ fn check_list_item(cx: &Ctx, e: &Expr, sections: bool, clause: &str) -> bool {
             }
         }
     }
+}
+
+/// Whether a strided section (`a[lo:len:stride]`) may appear in `clause`: the motion clauses
+/// of `target update`, which move each element (the runtime's strided update). A map cannot
+/// give a strided section one device copy, so it is refused (E0128).
+fn strided_ok(cx: &Ctx, clause: &str) -> bool {
+    cx.kind == OmpDirectiveKind::TargetUpdate && matches!(clause, "to" | "from")
+}
+
+/// `1` as written: a stride that is no stride.
+fn is_literal_one(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Paren(x) => is_literal_one(x),
+        ExprKind::Int { value, .. } => *value == 1,
+        _ => false,
+    }
+}
+
+/// Reports an `iterator(...)` modifier among `head` (the modifiers of a `map`, `to` or
+/// `from` clause): ompcc does not expand iterators in data clauses (E0129). True if found.
+fn refuse_iterator(cx: &Ctx, head: &[RawItem], clause: &str) -> bool {
+    let Some(at) = head.iter().find_map(|it| match it {
+        RawItem::Iterator(_, s) => Some(*s),
+        _ => None,
+    }) else {
+        return false;
+    };
+    cx.st.error(
+        Diagnostic::error(
+            "E0129",
+            format!(
+                "'iterator' modifier in '{clause}' clause of '#pragma omp {}' is not supported",
+                cx.kind
+            ),
+            at,
+        )
+        .with_help("write one list item per element, or a section covering them"),
+    );
+    true
 }
 
 /// `mapper(id)` among a map or motion clause's modifiers: the driver's mapper expansion
@@ -578,6 +641,9 @@ fn clause(
             if n > 2 {
                 return bad("too many ':'");
             }
+            if n == 2 && refuse_iterator(cx, &groups[0], cname) {
+                return None;
+            }
             let list = groups.pop()?;
             let mut modifiers = Vec::new();
             let mut map_type = None;
@@ -620,6 +686,9 @@ fn clause(
             }
         }
         C::To | C::From => {
+            if n == 2 && refuse_iterator(cx, &groups[0], cname) {
+                return None;
+            }
             let present = match n {
                 1 => false,
                 2 => {
@@ -727,6 +796,24 @@ fn clause(
             OmpClauseKind::If { modifier, cond }
         }
         C::Depend => {
+            // `depend(iterator(defs), type: list)`: the iterators come first.
+            let iterators = match groups[0].first() {
+                Some(RawItem::Iterator(..)) if n == 2 && groups[0].len() == 2 => {
+                    match groups[0].remove(0) {
+                        RawItem::Iterator(defs, _) => Some(defs),
+                        _ => None,
+                    }
+                }
+                Some(RawItem::Iterator(_, s)) => {
+                    cx.err(
+                        "E0124",
+                        format!("malformed '{cname}' clause: expected 'iterator(...), type: list'"),
+                        *s,
+                    );
+                    return None;
+                }
+                _ => None,
+            };
             let head_word = cx.word(&groups[0][0]).map(|w| w.0);
             let kind = match head_word.as_deref() {
                 Some("in") => DependType::In,
@@ -743,6 +830,8 @@ fn clause(
                 (DependType::Source, 1) => OmpClauseKind::Depend {
                     kind,
                     list: Vec::new(),
+                    iterated: None,
+                    all_memory: false,
                 },
                 (DependType::Sink, 2) => {
                     let list = groups
@@ -756,12 +845,59 @@ fn clause(
                             }
                         })
                         .collect();
-                    OmpClauseKind::Depend { kind, list }
+                    OmpClauseKind::Depend {
+                        kind,
+                        list,
+                        iterated: None,
+                        all_memory: false,
+                    }
                 }
-                (_, 2) if groups[0].len() == 1 => OmpClauseKind::Depend {
-                    kind,
-                    list: cx.list(groups.pop()?, cname, true),
-                },
+                (_, 2) if groups[0].len() == 1 => {
+                    let items = groups.pop()?;
+                    // the reserved locator `omp_all_memory` (OpenMP 5.1): all memory
+                    let mut all_memory = None;
+                    let items: Vec<RawItem> = items
+                        .into_iter()
+                        .filter(|it| match cx.word(it) {
+                            Some((w, s)) if w == "omp_all_memory" => {
+                                all_memory = Some(s);
+                                false
+                            }
+                            _ => true,
+                        })
+                        .collect();
+                    if let Some(s) = all_memory
+                        && !matches!(kind, DependType::Out | DependType::Inout)
+                    {
+                        cx.err(
+                            "E0124",
+                            format!(
+                                "'omp_all_memory' is only allowed in 'depend(out: ...)' and 'depend(inout: ...)', not '{}'",
+                                head_word.as_deref().unwrap_or("")
+                            ),
+                            s,
+                        );
+                        return None;
+                    }
+                    if all_memory.is_some() && iterators.is_some() {
+                        return bad("'omp_all_memory' cannot be used with 'iterator'");
+                    }
+                    let list = cx.list(items, cname, true);
+                    match iterators {
+                        Some(iterators) => OmpClauseKind::Depend {
+                            kind,
+                            list: Vec::new(),
+                            iterated: Some(Box::new(OmpIterated { iterators, list })),
+                            all_memory: false,
+                        },
+                        None => OmpClauseKind::Depend {
+                            kind,
+                            list,
+                            iterated: None,
+                            all_memory: all_memory.is_some(),
+                        },
+                    }
+                }
                 _ => return bad("expected 'type: list'"),
             }
         }

@@ -414,10 +414,14 @@ impl Printer<'_> {
                 base,
                 lower,
                 length,
+                stride,
             } => {
                 let lo = lower.as_ref().map_or("_".to_owned(), |x| self.expr(x));
                 let len = length.as_ref().map_or("_".to_owned(), |x| self.expr(x));
-                format!("(section {} {lo} {len})", self.expr(base))
+                match stride {
+                    Some(s) => format!("(section {} {lo} {len} {})", self.expr(base), self.expr(s)),
+                    None => format!("(section {} {lo} {len})", self.expr(base)),
+                }
             }
             ExprKind::Call(f, args) => {
                 let mut s = format!("(call {}", self.expr(f));
@@ -740,12 +744,47 @@ impl Printer<'_> {
                 let m = modifier.map_or(String::new(), |m| format!("{m}: "));
                 format!("{n}({m}{})", self.expr(cond))
             }
-            OmpClauseKind::Depend { kind, list } => {
-                format!(
-                    "{n}({}: {})",
-                    format!("{kind:?}").to_lowercase(),
-                    self.list(list)
-                )
+            OmpClauseKind::Depend {
+                kind,
+                list,
+                iterated,
+                all_memory,
+            } => {
+                let kind = format!("{kind:?}").to_lowercase();
+                let mut items = self.list(list);
+                if *all_memory {
+                    items = if items.is_empty() {
+                        "omp_all_memory".to_owned()
+                    } else {
+                        format!("omp_all_memory, {items}")
+                    };
+                }
+                match iterated {
+                    Some(it) => {
+                        let defs: Vec<String> = it
+                            .iterators
+                            .iter()
+                            .map(|d| {
+                                let step = d
+                                    .step
+                                    .as_ref()
+                                    .map_or(String::new(), |s| format!(":{}", self.expr(s)));
+                                format!(
+                                    "{} = {}:{}{step}",
+                                    self.name(d.name.name),
+                                    self.expr(&d.begin),
+                                    self.expr(&d.end)
+                                )
+                            })
+                            .collect();
+                        format!(
+                            "{n}(iterator({}), {kind}: {})",
+                            defs.join(", "),
+                            self.list(&it.list)
+                        )
+                    }
+                    None => format!("{n}({kind}: {items})"),
+                }
             }
             OmpClauseKind::Defaultmap { behavior, category } => {
                 let c = category.map_or(String::new(), |c| {

@@ -299,6 +299,8 @@ pub enum Tok {
     OmpDecl(OmpDirectiveKind),
     /// A whole `#pragma omp` line of a valid directive ompcc does not support.
     OmpUnsupported,
+    /// `iterator` before `(` in a `#pragma omp` line: the iterator modifier of a clause.
+    OmpIterator,
     /// End of a `#pragma omp` line.
     PragmaEnd,
     /// A whole non-OpenMP pragma line that later passes use (`GCC unroll 4`, `nounroll`).
@@ -327,6 +329,7 @@ impl Tok {
                 "'#pragma omp'"
             }
             Tok::PragmaEnd => "end of pragma line",
+            Tok::OmpIterator => "'iterator'",
             Tok::Pragma => "'#pragma'",
             Tok::FloatN(_) => "'_FloatN'",
             Tok::AtomicParen => "'_Atomic('",

@@ -192,6 +192,7 @@ impl Checker<'_> {
                 base,
                 lower,
                 length,
+                stride,
             } => {
                 // the parser accepts sections only inside OpenMP clause lists and reports
                 // them elsewhere: stay silent there
@@ -199,7 +200,7 @@ impl Checker<'_> {
                     return None;
                 }
                 let bt = self.rvalue(base)?;
-                for x in [lower, length].into_iter().flatten() {
+                for x in [lower, length, stride].into_iter().flatten() {
                     let t = self.rvalue(x)?;
                     if !self.out.types.is_integer(t) {
                         self.error("E0405", "array section bound is not an integer", x.span);

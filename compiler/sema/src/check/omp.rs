@@ -113,6 +113,43 @@ impl Checker<'_> {
         }
     }
 
+    /// `depend(iterator(defs), type: list)`: each range is checked where the clause is (an
+    /// iterator's bounds do not see the iterators), then the list items in a scope where the
+    /// iterators are `int` variables (what their names mean for typing; the host compiler
+    /// gets the clause as written).
+    fn iterated_items(&mut self, it: &ast::OmpIterated) {
+        for d in &it.iterators {
+            for e in [Some(&d.begin), Some(&d.end), d.step.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                self.int_operand(e, OmpClauseName::Depend);
+            }
+        }
+        self.push_scope();
+        let int = self.out.types.int(crate::types::IntKind::Int);
+        for d in &it.iterators {
+            let sym = self.new_symbol(super::SymbolInfo {
+                name: self.name(d.name.name).to_string(),
+                kind: super::SymbolKind::Object,
+                ty: int,
+                linkage: super::Linkage::None,
+                storage: super::Storage::Automatic,
+                defined: true,
+                tentative: false,
+                is_param: false,
+                is_inline: false,
+                is_register: false,
+                asm_label: None,
+                span: d.name.span,
+                align: None,
+            });
+            self.bind(d.name.name, sym);
+        }
+        self.list_items(&it.list);
+        self.pop_scope();
+    }
+
     fn int_operand(&mut self, e: &Expr, clause: OmpClauseName) {
         if let Some(t) = self.rvalue(e)
             && !self.out.types.is_integer(t)
@@ -128,6 +165,12 @@ impl Checker<'_> {
 
     fn omp_clause(&mut self, d: &OmpDirective, c: &ast::OmpClause) {
         self.omp_clause_inner(d, c);
+        if let OmpClauseKind::Depend {
+            iterated: Some(it), ..
+        } = &c.kind
+        {
+            self.iterated_items(it);
+        }
         self.in_omp_list = false;
     }
 
@@ -416,7 +459,23 @@ impl Checker<'_> {
             };
             for item in list {
                 let mut cur = strip(item);
-                while let ExprKind::ArraySection { base, length, .. } = &cur.kind {
+                while let ExprKind::ArraySection {
+                    base,
+                    length,
+                    stride,
+                    ..
+                } = &cur.kind
+                {
+                    if let Some(s) = stride
+                        && let Some(ConstValue::Int(v)) = super::fold::fold(&self.out, s)
+                        && v.as_i128().is_some_and(|v| v <= 0)
+                    {
+                        self.error(
+                            "E0652",
+                            format!("array section in '{}' clause has a stride below 1", c.name),
+                            s.span,
+                        );
+                    }
                     if let Some(len) = length
                         && let Some(ConstValue::Int(v)) = super::fold::fold(&self.out, len)
                         && v.as_i128().is_some_and(|v| v < 0)

@@ -167,9 +167,10 @@ impl Printer<'_> {
                 base,
                 lower,
                 length,
+                stride,
             } => {
                 self.expr(base, d);
-                for x in [lower, length].into_iter().flatten() {
+                for x in [lower, length, stride].into_iter().flatten() {
                     self.expr(x, d);
                 }
             }
