@@ -307,6 +307,16 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         // The host compiler's checks on the user's own command (it writes nothing), then
         // ompcc's verdict on each unit it rejected; units it accepted have passed ompcc's
         // checks (device code included) above.
+        let ours_first = units.iter().find_map(|u| match &u.outcome {
+            Outcome::Rejected { diagnostics, .. } if ours_speak_first(diagnostics) => {
+                Some(diagnostics)
+            }
+            _ => None,
+        });
+        if let Some(diagnostics) = ours_first {
+            eprint(diagnostics.as_bytes());
+            return Ok(1);
+        }
         let mut status = runner.run(&pass_through)?;
         for unit in &units {
             if let Outcome::Rejected { diagnostics, .. } = &unit.outcome
@@ -325,6 +335,14 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         return Ok(runner.run(&pass_through)?);
     }
     compile_split(inv, host, runner, &units, tmp.path())
+}
+
+/// Whether ompcc's rejection of a unit is about OpenMP that gcc 12 cannot parse either
+/// (strided sections, E0128; `iterator` in data clauses, E0129): gcc's messages ("expected
+/// ']' before ':' token") would not say what is wrong, so ompcc's are printed and the host
+/// compiler does not run on the unit.
+fn ours_speak_first(diagnostics: &str) -> bool {
+    ["E0128]", "E0129]"].iter().any(|c| diagnostics.contains(c))
 }
 
 /// Whether the command goes through the per-unit pipeline (else: to the host unchanged).
@@ -919,7 +937,13 @@ fn compile_split(
             }
         }
         args.extend([mode.to_owned(), "-o".into(), out.clone()]);
-        let mut code = runner.run(&host.cmd(args))?;
+        let mut code = match &unit.outcome {
+            Outcome::Rejected { diagnostics, .. } if ours_speak_first(diagnostics) => {
+                eprint(diagnostics.as_bytes());
+                1
+            }
+            _ => runner.run(&host.cmd(args))?,
+        };
         if let Outcome::Rejected { diagnostics, .. } = &unit.outcome
             && code == 0
         {

@@ -670,6 +670,31 @@ fn every_pass_remark_names_a_source_line() {
 /// Messages that once were vague or wrong: `_Float128` named as itself (it was called
 /// 'long double', followed by an internal error), K&R definitions, valid `static
 /// _Thread_local`, UTF-8 identifiers (gcc -E spells them as universal character names).
+/// Strided sections in a `map` and `iterator` in data clauses, which gcc 12 cannot parse
+/// either: ompcc's located errors (not gcc's "expected ']'"), with and without
+/// `-fsyntax-only`, and no object left behind.
+#[test]
+fn strided_maps_and_data_iterators_are_refused_by_name_and_line() {
+    let sb = Sandbox::new();
+    sb.write(
+        "s.c",
+        "int main(void) {\n  int a[8] = {0}, n = 4;\n#pragma omp target map(tofrom: a[0:n:2])\n  a[0] = 1;\n#pragma omp target enter data map(iterator(i = 0:n), to: a[i])\n  return a[0];\n}\n",
+    );
+    for extra in ["-c", "-fsyntax-only"] {
+        let out = sb.ompcc(&["-fopenmp", "-fdiagnostics-color=never", extra, "s.c"]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = stderr(&out);
+        assert!(
+            err.contains("s.c:3:32: error: strided array section in 'map' clause of '#pragma omp target' is not supported [E0128]")
+                && err.contains("s.c:5:35: error: 'iterator' modifier in 'map' clause of '#pragma omp target enter data' is not supported [E0129]")
+                && !err.contains("expected")
+                && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+    assert!(!sb.join("s.o").exists());
+}
+
 #[test]
 fn precise_messages_for_float128_kr_definitions_and_names() {
     let sb = Sandbox::new();
