@@ -1,6 +1,6 @@
 /* Data planning through helper functions that take the array's length as a parameter, as
- * users write them (`step(a, n)` with `a[0:n]` inside `step`), with no map clauses: the
- * planner binds the parameter to the caller's variable, keeps the data on the device across
+ * users write them (`step(a, n)` with `map(a[0:n])` inside `step`; the unmapped form, which
+ * only a planned build can run, is dataplan's callee_scalar_bound.c): the planner binds the parameter to the caller's variable, keeps the data on the device across
  * the time loop and copies back only where the host reads; one helper's result is added up
  * (`s += f(...)`), one helper calls another (the host writes between kernels), and one assigns its parameter (left unplanned).
  * Every build must print gcc's output (with and without -fopenmp-plan-data). */
@@ -9,7 +9,7 @@
 
 static void step(double *a, int n)
 {
-#pragma omp target teams distribute parallel for
+#pragma omp target teams distribute parallel for map(tofrom : a[0:n])
     for (int i = 0; i < n; i++)
         a[i] = a[i] * 0.5 + 1.0;
 }
