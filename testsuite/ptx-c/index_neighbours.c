@@ -14,6 +14,6 @@ float wraps(const float *a, unsigned k) { return a[k - 1] + a[k + 1]; }
 // check: ld.f32 $(=%f\d+), [$p+4];
 // check: wraps(
 // check: sub.s32 $(=%r\d+), $(=%r\d+), $(=%r\d+);
-// nextln: cvt.u64.u32
+// nextln: mul.wide.u32
 // not: +4]
 // check: ret;

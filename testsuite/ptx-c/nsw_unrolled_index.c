@@ -10,11 +10,10 @@ void sum4(float *restrict out, const float *restrict a, int n) {
     out[0] = s;
 }
 // The remainder loop comes first (`a[k]`, `a[k + 1]` at one base already).
-// check: cvt.s64.s32
+// check: mul.wide.s32
 // check: ld.f32 %f$(=\d+), [%rd$(=\d+)+4];
-// The unrolled body: one extension, one scaled index, one base address.
-// check: cvt.s64.s32 %rd$(=\d+), %r$(k=\d+);
-// nextln: mul.lo.s64 %rd$(=\d+), %rd$(=\d+), %rd$(=\d+);
+// The unrolled body: one scaled index (a 32x32->64 multiply), one base address.
+// check: mul.wide.s32 %rd$(=\d+), %r$(k=\d+), 4;
 // nextln: add.s64 %rd$(base=\d+), %rd$(=\d+), %rd$(=\d+);
 // nextln: ld.f32 %f$(=\d+), [%rd$base];
 // nextln: ld.f32 %f$(=\d+), [%rd$base+4];

@@ -18,7 +18,7 @@ double smooth(int n, const double *in, double *out) {
 }
 // check: .version 7.3
 // check: smooth(
-// check: mul.lo.s64 $(=%rd\d+), $(=%rd\d+), $(=%rd\d+);
+// check: mul.wide.s32 $(=%rd\d+), $(=%r\d+), 8;
 // check: stacksave.u64 $(=%rd\d+);
 // nextln: alloca.u64 $(=%rd\d+), $(=%rd\d+), 16;
 // check: st.local.f64 [$(=%rd\d+)], $(=%fd\d+);

@@ -6,10 +6,10 @@ void transpose(int n, int m, double (*a)[m], double (*t)[n]) {
             t[j][i] = a[i][j];
 }
 // check: transpose(
-// check: mul.lo.s64 $(row=%rd\d+), %rd3, %rd5;
+// check: mul.wide.s32 $(row=%rd\d+), %r2, 8;
 // check: mul.lo.s64 $(=%rd\d+), $(=%rd\d+), $row;
 // check: ld.f64 %fd1, [$(=%rd\d+)];
-// check: mul.lo.s64 $(=%rd\d+), $(=%rd\d+), %rd7;
+// check: mul.lo.s64 $(=%rd\d+), $(=%rd\d+), $(=%rd\d+);
 // check: st.f64 [$(=%rd\d+)], %fd1;
 // The unrolled loads of `a[i][j + 1]`... share one base (`int j`: `j + 1` does not wrap).
 // check: ld.f64 %fd2, [$(b=%rd\d+)];

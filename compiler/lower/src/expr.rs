@@ -832,16 +832,19 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// An integer index widened to `i64`. A signed sum or difference narrower than 64 bits
-    /// whose operands have its type (`i * n + j - 1` in `int`) is widened operand by operand:
-    /// signed overflow is undefined, so `sext(a + b) == sext(a) + sext(b)` in every defined
-    /// execution, and the 64-bit form lets GVN share the common part of neighbouring
-    /// accesses and reassoc move their constant parts into `[reg+imm]` addresses.
+    /// whose operands have its type and whose terms include a constant (`i * n + j - 1` in
+    /// `int`) is widened operand by operand: signed overflow is undefined, so
+    /// `sext(a + b) == sext(a) + sext(b)` in every defined execution, and the 64-bit form lets
+    /// GVN share the common part of neighbouring accesses and reassoc move their constant
+    /// parts into `[reg+imm]` addresses. A sum without a constant (`a[i + j]`) is computed in
+    /// its own type, as C says, and widened once: one `sext` instead of one per operand.
     fn index_i64(&mut self, idx: &'a Expr) -> Option<Value> {
         let ic = self.class_of_conv(idx)?;
         if let Scalar::Int(t, true) = ic
             && t.bits() < 64
             && let ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), l, r) =
                 &strip_parens(idx).kind
+            && self.has_constant_term(idx)
             && self.class_of_conv(l)? == ic
             && self.class_of_conv(r)? == ic
         {
@@ -855,6 +858,21 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         let v = self.scalar(idx)?;
         Some(self.resize(v, Type::I64, ic.is_signed()))
+    }
+
+    /// Whether the terms of `e` as a sum (through `+`, `-` and parentheses) include an
+    /// integer constant expression.
+    fn has_constant_term(&self, e: &Expr) -> bool {
+        let e = strip_parens(e);
+        if ompcc_sema::fold(self.cx.typed, e).is_some() {
+            return true;
+        }
+        match &e.kind {
+            ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, l, r) => {
+                self.has_constant_term(l) || self.has_constant_term(r)
+            }
+            _ => false,
+        }
     }
 
     pub(crate) fn element_addr_value(

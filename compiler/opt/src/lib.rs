@@ -17,6 +17,7 @@ pub mod manager;
 pub mod mem2reg;
 pub mod memopt;
 pub mod narrow;
+pub mod narrowiv;
 pub mod nary;
 pub mod readonly;
 pub mod reassoc;
@@ -46,6 +47,7 @@ pub use manager::{
 pub use mem2reg::{mem2reg, mem2reg_with_remarks};
 pub use memopt::{dse, dse_with_remarks, loadfwd, loadfwd_with_remarks};
 pub use narrow::{narrow, narrow_with_remarks};
+pub use narrowiv::{narrowiv, narrowiv_with_remarks};
 pub use readonly::{readonly, readonly_with_remarks};
 pub use reassoc::{reassoc, reassoc_with_remarks};
 pub use remarks::{Remark, RemarkKind, Remarks};

@@ -139,6 +139,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::narrow::narrow_with_remarks),
     },
     Pass {
+        name: "narrowiv",
+        description: "keep 64-bit loop counters in 32 bits where value ranges prove every value lies in [0, 2^32)",
+        run: PassFn::Function(crate::narrowiv::narrowiv_with_remarks),
+    },
+    Pass {
         name: "slsr",
         description: "straight-line strength reduction: (b + c) * s from a dominating (b + c') * s by adds and shifts",
         run: PassFn::Function(crate::slsr::slsr_with_remarks),
@@ -263,6 +268,9 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "divrem",
             // Before divbypass: divisions proven small need no run-time test, once DCE has
             // removed the 64-bit ones they replaced.
+            "narrow",
+            // Counters over int bounds in 32 bits, then what they feed narrowed again.
+            "narrowiv",
             "narrow",
             "dce",
             "divbypass",
@@ -626,6 +634,7 @@ block0(v0: i32):
             "divrem",
             "divbypass",
             "narrow",
+            "narrowiv",
             "readonly",
             "slsr",
             "sccp",

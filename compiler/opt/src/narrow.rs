@@ -13,6 +13,8 @@
 //!   (a constant, an `sext`/`zext` of an `i32`, or an operation narrowed before): chains of
 //!   index arithmetic then stay 32-bit and widen once, at the address. Adding a constant stays
 //!   64-bit (`reassoc` made those the `+imm` of `[reg+imm]` addresses);
+//! - `smax`/`smin` on `i64` of operands that fit `i32` and are cheap in 32 bits, the same way
+//!   (the trip count `smax(sext(n), 0)` of a loop over `int` bounds);
 //! - `a - q * d` where `q` is a quotient `a / d` narrowed before (the remainder `divrem`
 //!   writes) to the 32-bit `a - q * d` and a `zext`: it lies in `[0, d)`.
 //!
@@ -172,7 +174,12 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
         InstData::Binary { opcode, args, .. }
             if matches!(
                 opcode,
-                Opcode::Iadd | Opcode::Isub | Opcode::Imul | Opcode::Shl
+                Opcode::Iadd
+                    | Opcode::Isub
+                    | Opcode::Imul
+                    | Opcode::Shl
+                    | Opcode::Smax
+                    | Opcode::Smin
             ) =>
         {
             if opcode == Opcode::Isub && remainder(func, st, inst, res, args) {
@@ -279,6 +286,8 @@ fn binary(cur: &mut FuncCursor<'_>, op: Opcode, a: Value, b: Value) -> Value {
         Opcode::Imul => cur.ins().imul(a, b),
         Opcode::Shl => cur.ins().shl(a, b),
         Opcode::Udiv => cur.ins().udiv(a, b),
+        Opcode::Smax => cur.ins().smax(a, b),
+        Opcode::Smin => cur.ins().smin(a, b),
         _ => cur.ins().urem(a, b),
     }
 }

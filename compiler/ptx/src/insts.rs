@@ -178,6 +178,12 @@ impl FuncEmitter<'_> {
                 args: [a, b],
                 ..
             } => {
+                // Before `a` and `b` are referenced: a widening only this reads is dropped.
+                if matches!(opcode, Opcode::Imul | Opcode::Shl)
+                    && self.wide_mul(opcode, d, dt, a, b)
+                {
+                    return Ok(());
+                }
                 let ra = self.v(a);
                 if !dt.is_float() && matches!(opcode, Opcode::Shl | Opcode::Lshr | Opcode::Ashr) {
                     // A constant amount is an immediate: its register stays unreferenced.

@@ -4,7 +4,7 @@
 //! on a copy (`legalize`: `i1` in memory, `i1` compares and selects, exact `i8` values where an
 //! operation needs them, underaligned accesses split), then emit (`writer` for frames, calls
 //! and control flow, `insts` per instruction family): one typed virtual register per SSA value
-//! (`regs`), block parameters leave SSA through parallel copies on edges (`copies`) unless the
+//! (`regs`), 64-bit products of widened 32-bit values as one `mul.wide` (`widemul`), block parameters leave SSA through parallel copies on edges (`copies`) unless the
 //! value a `jump` passes can be computed in the parameter's register (`coalesce`), blocks are
 //! laid out in IR order with fallthrough. ptxas does the real register allocation.
 //!
@@ -50,6 +50,7 @@ mod copies;
 mod insts;
 mod legalize;
 mod regs;
+mod widemul;
 mod writer;
 
 use ompcc_ir::{Module, VerifierError};
