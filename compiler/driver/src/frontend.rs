@@ -607,8 +607,8 @@ pub fn device_stage(
     ptx_text(&module, opts)
 }
 
-/// The plan's grid mapping (`ompcc_omp::map_grids`) under the `loop-swap` and `warp-coop` knobs of the -O
-/// level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
+/// The plan's grid mapping (`ompcc_omp::map_grids`) under the `loop-swap`, `warp-coop`,
+/// `private-layout` and `auto-collapse` knobs of the -O level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
 fn map_grids<'a>(
     checked: &'a Checked,
     plan: &mut ompcc_omp::OffloadPlan<'a>,
@@ -628,6 +628,8 @@ fn map_grids<'a>(
             loop_swap: knobs.loop_swap,
             warp_coop: knobs.warp_coop != ompcc_opt::WarpCoop::Off,
             reassociate: knobs.warp_coop == ompcc_opt::WarpCoop::Reassoc,
+            private_layout: knobs.private_layout,
+            auto_collapse: knobs.auto_collapse,
         },
     );
     let (passed, missed) = opts.settings.coalesce_remarks;

@@ -191,7 +191,10 @@ ompcc's own options:
                             unroll-count=<n>, unroll-threshold=<n>, fp-contract=off|on|fast,
                             loop-swap=on|off (grid mapping of SPMD nests, on at -O2),
                             warp-coop=on|off|reassoc (lanes share inner reduction loops,
-                            on at -O2; reassoc: floating-point ones too)
+                            on at -O2; reassoc: floating-point ones too),
+                            private-layout=on|off (device-only work arrays laid out
+                            thread-minor, on at -O2), auto-collapse=on|off (a parallel inner
+                            loop joins a short distributed loop, on at -O2)
   -ffp-contract=off|on|fast  (cc's option) fusing a*b+c into fma on the device too; default
                             fast, off under an ISO -std=c99/c11/... as in gcc
 

@@ -3,7 +3,9 @@
 //! which fact was missing with `-Rpass-missed=coalesce`, stays off at -O1 and under
 //! `-C loop-swap=off`, and on the emulator makes a row-per-thread nest read far fewer sectors
 //! per request. The outputs of the same program against gcc are the run suite's
-//! (`testsuite/run/coalesce_swap.c`).
+//! (`testsuite/run/coalesce_swap.c`). The same for warp-cooperative inner loops, automatic
+//! collapse and private array layout (`coalesce_coop*.c`, `coalesce_collapse.c`,
+//! `coalesce_private_layout.c`).
 
 mod support;
 
@@ -331,4 +333,172 @@ int main(void) {
     // shared: a group's lanes read consecutive ints; a thread per row: a row apart
     assert!(spr[0].1 <= 6.0, "{spr:?}");
     assert!(spr[1].1 >= 12.0, "{spr:?}");
+}
+
+const LAYOUT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testsuite/run/coalesce_private_layout.c"
+);
+const COLLAPSE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testsuite/run/coalesce_collapse.c"
+);
+
+#[test]
+fn private_layout_remarks_name_the_array_strides_and_missing_facts() {
+    let sb = Sandbox::new();
+    let all = ["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"];
+    let err = remarks_of(&sb, LAYOUT, &all);
+    let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
+    has(
+        &err,
+        "coalesce_private_layout.c:23:1: remark: private array layout: 'work' (map(alloc), device-only) laid out thread-minor: work[8*t + k] -> work[nt*k + t]; stride in 't' 8 -> 1, in k 1 -> nt [-Rpass=coalesce]",
+    );
+    // where it must not fire, the missing fact
+    has(
+        &err,
+        "coalesce_private_layout.c:43:1: remark: 'back' is indexed thread-major (8 elements per 't'), but it was not laid out thread-minor: 'back' is copied to or from the host (map(from)), which would see the new layout [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "'work' is indexed thread-major, but it was not laid out thread-minor: the subscript of 'work' at line 58 is not affine [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "'flat' is indexed thread-major (8 elements per 't'), but it was not laid out thread-minor: the 'target data' at line 67 names 'flat' (its device copy may outlive the region)",
+    );
+    assert_eq!(err.matches("private array layout").count(), 1, "{err}");
+    assert_eq!(
+        err.matches("not laid out thread-minor:").count(),
+        3,
+        "{err}"
+    );
+    // not at -O1, not with the knob off; on at -O1 with the knob
+    for extra in [
+        &["-O1", "-Rpass=coalesce", "-Rpass-missed=coalesce"][..],
+        &[
+            "-O2",
+            "-Cprivate-layout=off",
+            "-Rpass=coalesce",
+            "-Rpass-missed=coalesce",
+        ][..],
+    ] {
+        let quiet = remarks_of(&sb, LAYOUT, extra);
+        assert!(!quiet.contains("thread-minor"), "{extra:?}: {quiet}");
+    }
+    let on = remarks_of(
+        &sb,
+        LAYOUT,
+        &["-O1", "-Cprivate-layout=on", "-Rpass=coalesce"],
+    );
+    assert_eq!(on.matches("private array layout").count(), 1, "{on}");
+    let bad = sb.ompcc(&[
+        "-fopenmp",
+        "-c",
+        LAYOUT,
+        "-o",
+        "s.o",
+        "-Cprivate-layout=yes",
+    ]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("-C private-layout=yes: expected `on` or `off`"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn private_layout_coalesces_a_work_array_on_the_emulator() {
+    let sb = Sandbox::new();
+    sb.write(
+        "ep.c",
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#define W 16
+int main(void) {
+    int nt = 256;
+    float *work = malloc(sizeof(float) * nt * W), *out = malloc(sizeof(float) * nt);
+#pragma omp target teams distribute parallel for map(alloc : work[0:nt * W]) map(from : out[0:nt])
+    for (int t = 0; t < nt; t++) {
+        for (int w = 0; w < W; w++)
+            work[t * W + w] = (float)(t % 7 + w);
+        float s = 0.0f;
+        for (int w = 0; w < W; w++)
+            s += work[t * W + w] * work[t * W + (W - 1 - w)];
+        out[t] = s;
+    }
+    double sum = 0;
+    for (int t = 0; t < nt; t++)
+        sum += out[t] * (t % 3 + 1);
+    printf("%.1f\n", sum);
+    return 0;
+}
+"#,
+    );
+    let mut spr = Vec::new();
+    for (exe, knob) in [("on", "private-layout=on"), ("off", "private-layout=off")] {
+        ok(&sb.ompcc(&["-fopenmp", "-O2", "-C", knob, "ep.c", "-o", exe]));
+        let out = std::process::Command::new(sb.join(exe))
+            .current_dir(sb.path())
+            .env("OMPCC_DEVICE", "emu")
+            .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+            .env("OMPCC_PROFILE", format!("json:{exe}.json"))
+            .output()
+            .unwrap();
+        ok(&out);
+        assert_eq!(stdout(&out), "756880.0\n");
+        spr.push(sectors_per_request(&sb.read(&format!("{exe}.json"))));
+    }
+    // thread-minor: consecutive threads touch consecutive floats; thread-major: 64 bytes
+    // apart (one sector per lane)
+    assert!(spr[0] <= 4.5, "{spr:?}");
+    assert!(spr[1] >= 24.0, "{spr:?}");
+}
+
+#[test]
+fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
+    let sb = Sandbox::new();
+    let all = ["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"];
+    let err = remarks_of(&sb, COLLAPSE, &all);
+    let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
+    has(
+        &err,
+        "coalesce_collapse.c:21:1: remark: automatic collapse: loop 'c' (line 22) has 6 iterations (fewer than 2048); the grid's threads take the iterations of 'c' and 'i' (line 23) together, as collapse(2) would [-Rpass=coalesce]",
+    );
+    has(
+        &err,
+        "coalesce_collapse.c:33:1: remark: loop 'i' has 16 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: the bounds of 'j' depend on the outer variable 'i' (a triangular nest) [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "its inner loop 'i' was not collapsed with it: loop 'i': a dependence on 'p' may be carried by the loop [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "its inner loop 'j' was not collapsed with it: consecutive threads would take consecutive 'j', which has unit or zero stride for fewer bytes than 'i' (0 vs 4 per iteration; strides in 'i': q[i + 8*j] 1; in 'j': q[i + 8*j] 8)",
+    );
+    assert_eq!(err.matches("automatic collapse").count(), 1, "{err}");
+    assert_eq!(err.matches("was not collapsed").count(), 3, "{err}");
+    for extra in [
+        &["-O1", "-Rpass=coalesce", "-Rpass-missed=coalesce"][..],
+        &[
+            "-O2",
+            "-Cauto-collapse=off",
+            "-Rpass=coalesce",
+            "-Rpass-missed=coalesce",
+        ][..],
+    ] {
+        let quiet = remarks_of(&sb, COLLAPSE, extra);
+        assert!(
+            !quiet.contains("automatic collapse") && !quiet.contains("not collapsed"),
+            "{extra:?}: {quiet}"
+        );
+    }
+    let on = remarks_of(
+        &sb,
+        COLLAPSE,
+        &["-O1", "-Cauto-collapse=on", "-Rpass=coalesce"],
+    );
+    assert_eq!(on.matches("automatic collapse").count(), 1, "{on}");
 }

@@ -121,6 +121,9 @@ pub struct Ctx<'a> {
     pub(crate) unit_id: Option<String>,
     /// Callee expressions of device calls that call a `declare variant` (by its symbol).
     pub(crate) variant_calls: FxHashMap<ast::ExprId, SymbolId>,
+    /// While a kernel is lowered: its subscripts of work arrays laid out thread-minor (the
+    /// plan's `PrivateLayout`), with the row length and the rows.
+    pub(crate) layouts: FxHashMap<ast::ExprId, (i64, &'a ast::Expr)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -156,6 +159,7 @@ impl<'a> Ctx<'a> {
             link_refs: FxHashMap::default(),
             unit_id: None,
             variant_calls: FxHashMap::default(),
+            layouts: FxHashMap::default(),
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {

@@ -561,7 +561,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                 self.unsupported("unresolved _Generic selection", span);
                 None
             }
-            ExprKind::Index(a, b) => self.index(a, b, info, span),
+            ExprKind::Index(a, b) => match self.cx.layouts.get(&e.id).copied() {
+                Some((row, rows)) => self.index_relaid(a, b, row, rows, info, span),
+                None => self.index(a, b, info, span),
+            },
             // Builtins sema evaluates (`__builtin_constant_p`, `__builtin_classify_type`)
             // have no callee to call.
             ExprKind::Call(..) if self.cx.typed.consts.contains_key(&e.id) => {
@@ -815,6 +818,36 @@ impl<'a> FnLower<'_, 'a, '_> {
             }
         };
         let addr = self.element_addr(base_addr, idx, info.ty, false, span)?;
+        Some(Ev::L(Lv::Mem(addr, info.ty)))
+    }
+
+    /// `work[e]` of a work array laid out thread-minor (the plan's `PrivateLayout`):
+    /// `work[(e % row) * rows + e / row]`, `e >= 0` proven by the plan (unsigned division).
+    fn index_relaid(
+        &mut self,
+        a: &'a Expr,
+        b: &'a Expr,
+        row: i64,
+        rows: &'a Expr,
+        info: ExprInfo,
+        span: Span,
+    ) -> Option<Ev> {
+        let p = self.scalar(a)?;
+        let base = Addr {
+            ptr: p,
+            space: AddrSpace::Generic,
+            align: self.align_of(info.ty),
+        };
+        let e = self.index_i64(b)?;
+        let rc = self.class_of_conv(rows)?;
+        let n = self.scalar(rows)?;
+        let n = self.resize(n, Type::I64, rc.is_signed());
+        let k = self.b.ins().iconst(Type::I64, row);
+        let t = self.b.ins().udiv(e, k);
+        let within = self.b.ins().urem(e, k);
+        let scaled = self.b.ins().imul(within, n);
+        let i = self.b.ins().iadd(scaled, t);
+        let addr = self.element_addr_value(base, i, Scalar::LONG, info.ty, false, span)?;
         Some(Ev::L(Lv::Mem(addr, info.ty)))
     }
 

@@ -156,7 +156,13 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
             loop_runs: Vec::new(),
             depth: 0,
         };
+        fl.cx.layouts = region
+            .layouts
+            .iter()
+            .flat_map(|l| l.accesses.iter().map(|&e| (e, (l.row, l.rows))))
+            .collect();
         fl.kernel_body(region);
+        fl.cx.layouts.clear();
         fl.terminate_all();
     }
     let cx = &mut *cx;

@@ -1048,6 +1048,7 @@ impl<'a, 's> Analyzer<'a, 's> {
             device: clause_expr(d, OmpClauseName::Device),
             nowait: d.clauses.iter().any(|c| c.name == OmpClauseName::Nowait),
             grid: None,
+            layouts: Vec::new(),
         });
     }
 

@@ -33,6 +33,8 @@ use ompcc_syntax::ast::{
     ForInit, OmpClauseName as C, OmpDirective, Stmt, StmtKind, TranslationUnit,
 };
 
+use crate::collapse::CollapseDecision;
+use crate::layout::LayoutDecision;
 use crate::plan::{ExecMode, GridMapping, OffloadPlan, TargetRegion};
 use crate::strip_compound;
 
@@ -46,6 +48,12 @@ pub struct GridOptions {
     /// ... for floating-point reductions too, whose result then rounds differently
     /// (`-C warp-coop=reassoc`).
     pub reassociate: bool,
+    /// Private array layout (`-C private-layout=on|off`, on at -O2 and above): device-only
+    /// work arrays indexed thread-major are laid out thread-minor (module `layout`).
+    pub private_layout: bool,
+    /// Automatic collapse (`-C auto-collapse=on|off`, on at -O2 and above): a parallel inner
+    /// loop joins a distributed loop of few iterations (module `collapse`).
+    pub auto_collapse: bool,
 }
 
 /// One `-Rpass=coalesce` (`passed`) or `-Rpass-missed=coalesce` remark.
@@ -73,11 +81,13 @@ pub fn map_grids<'a>(
     let wanted = |r: &TargetRegion<'_>| {
         (opts.loop_swap && candidate(r))
             || (opts.warp_coop && (candidate(r) || teams_distribute(r)))
+            || ((opts.private_layout || opts.auto_collapse) && layout_candidate(r))
     };
     if !plan.regions.iter().any(wanted) {
         return remarks;
     }
     let ua = ompcc_access::analyze(tu, typed);
+    let data = &plan.data;
     for r in plan.regions.iter_mut().filter(|r| wanted(r)) {
         let Some(fi) = ua.functions.iter().position(|f| f.span == r.function.span) else {
             continue;
@@ -91,7 +101,7 @@ pub fn map_grids<'a>(
         // a nest kept as written may still share its inner reduction loop among lanes
         let decision = match swap {
             Decision::Swap { .. } => swap,
-            _ if !opts.warp_coop => swap,
+            _ if !opts.warp_coop || !(candidate(r) || teams_distribute(r)) => swap,
             _ => match (cx.decide_cooperative(r, opts.reassociate), swap) {
                 (c @ Decision::Swap { .. }, _) => c,
                 (Decision::Missed(s, m), Decision::Missed(s2, m2)) => {
@@ -127,8 +137,55 @@ pub fn map_grids<'a>(
                 r.grid = Some(mapping);
             }
         }
+        if opts.auto_collapse && r.grid.is_none() && candidate(r) {
+            let span = r.loop_nest.map_or(r.directive.span, |l| l.directive.span);
+            match cx.decide_collapse(r) {
+                CollapseDecision::Keep => {}
+                CollapseDecision::Done(message) => {
+                    if let Some(ln) = &mut r.loop_nest {
+                        ln.collapse = 2;
+                    }
+                    remarks.push(GridRemark {
+                        passed: true,
+                        span,
+                        message,
+                    });
+                }
+                CollapseDecision::Missed(message) => remarks.push(GridRemark {
+                    passed: false,
+                    span,
+                    message,
+                }),
+            }
+        }
+        if opts.private_layout && layout_candidate(r) {
+            let span = r.loop_nest.map_or(r.directive.span, |l| l.directive.span);
+            for d in cx.decide_layouts(r, data) {
+                match d {
+                    LayoutDecision::Done(layout, message) => {
+                        r.layouts.push(layout);
+                        remarks.push(GridRemark {
+                            passed: true,
+                            span,
+                            message,
+                        });
+                    }
+                    LayoutDecision::Missed(message) => remarks.push(GridRemark {
+                        passed: false,
+                        span,
+                        message,
+                    }),
+                }
+            }
+        }
     }
     remarks
+}
+
+/// An SPMD region distributing one loop (no `collapse`): its work arrays may be laid out
+/// thread-minor.
+fn layout_candidate(r: &TargetRegion<'_>) -> bool {
+    r.mode == ExecMode::Spmd && r.loop_nest.is_some_and(|ln| ln.collapse == 1)
 }
 
 /// An SPMD region whose threads share a one-loop nest (no `collapse`).
@@ -295,7 +352,7 @@ impl<'a> Cx<'_, 'a> {
 
     /// The accesses inside loop `outer`, each with its weight: 8 per loop it is in below the
     /// band's innermost loop `inner`.
-    fn nest_accesses(&self, outer: LoopId, inner: LoopId) -> Vec<(usize, u64)> {
+    pub(crate) fn nest_accesses(&self, outer: LoopId, inner: LoopId) -> Vec<(usize, u64)> {
         let f = &self.ua.functions[self.fi];
         f.accesses
             .iter()

@@ -45,9 +45,11 @@
 //! to sema's symbols by `SymbolId`; names are the list items as written.
 
 mod analyze;
+mod collapse;
 mod coop;
 mod generic;
 mod grid;
+mod layout;
 mod link;
 mod mapcheck;
 mod mapper;
@@ -61,6 +63,7 @@ pub use analyze::{
     base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
     nest_unroll, plan, plan_with_source, strip_compound, unit_id,
 };
+pub use collapse::FEW_ITERATIONS;
 pub use generic::{forkable, generic_region_calls, generic_region_forks, parallel_if, sizes_team};
 pub use grid::{GridOptions, GridRemark, map_grids};
 pub use mapcheck::{requires_unified_address, unmapped_pointer_warnings};

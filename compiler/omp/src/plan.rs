@@ -69,6 +69,24 @@ pub struct TargetRegion<'a> {
     /// The grid mapping when it is not the nest as written (`map_grids`): then
     /// `loop_nest.outer` is the loop whose iterations the threads take.
     pub grid: Option<GridMapping<'a>>,
+    /// Work arrays laid out thread-minor (`map_grids`, issue 16 item 5).
+    pub layouts: Vec<PrivateLayout<'a>>,
+}
+
+/// A device-only work array indexed thread-major (`work[t*row + k]`, `t` the distributed
+/// loop's variable, `0 <= k < row`) that the kernel lays out thread-minor: each listed
+/// subscript `work[e]` becomes `work[(e % row) * rows + e / row]` (`e >= 0` is proven).
+/// Nothing outside the region sees the array (see `map_grids`' module `layout`).
+#[derive(Debug, Clone)]
+pub struct PrivateLayout<'a> {
+    /// The pointer variable.
+    pub array: SymbolId,
+    /// Elements per thread (the coefficient of `t` in every subscript), at least 2.
+    pub row: i64,
+    /// The distributed loop's bound (`t < rows`, from 0 by 1): the rows, as written.
+    pub rows: &'a Expr,
+    /// The `work[e]` expressions to rewrite.
+    pub accesses: Vec<ompcc_syntax::ast::ExprId>,
 }
 
 /// A loop nest run with another loop than the directive's on the grid's threads (parallel

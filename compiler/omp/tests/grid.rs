@@ -30,6 +30,8 @@ fn grids(
             loop_swap: on,
             warp_coop: false,
             reassociate: false,
+            private_layout: false,
+            auto_collapse: false,
         },
     );
     let line = |s: &Stmt| sm.lookup(s.span.lo).line;
@@ -130,6 +132,8 @@ fn cooperative(src: &str, reassoc: bool) -> Vec<Option<(u32, u32, String)>> {
         loop_swap: true,
         warp_coop: true,
         reassociate: reassoc,
+        private_layout: false,
+        auto_collapse: false,
     };
     map_grids(&mut plan, &tu, &typed, &sm, opts);
     plan.regions

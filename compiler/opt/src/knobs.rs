@@ -66,6 +66,14 @@ pub struct Knobs {
     /// floating-point ones too, rounding differently; `off`; on at -O2 and above). Read by
     /// the driver for `ompcc_omp::map_grids`.
     pub warp_coop: WarpCoop,
+    /// `private-layout`: a device-only work array (`map(alloc:)`, never copied) indexed
+    /// thread-major may be laid out thread-minor (`on`/`off`; on at -O2 and above). Read by
+    /// the driver for `ompcc_omp::map_grids`.
+    pub private_layout: bool,
+    /// `auto-collapse`: a parallel inner loop perfectly nested in a distributed loop of few
+    /// iterations may join it as `collapse(2)` would (`on`/`off`; on at -O2 and above). Read
+    /// by the driver for `ompcc_omp::map_grids`.
+    pub auto_collapse: bool,
 }
 
 /// The `warp-coop` knob's values.
@@ -93,6 +101,8 @@ pub const KNOB_NAMES: &[&str] = &[
     "fp-contract",
     "loop-swap",
     "warp-coop",
+    "private-layout",
+    "auto-collapse",
 ];
 
 impl Knobs {
@@ -106,6 +116,8 @@ impl Knobs {
                 fp_contract: FpContract::Fast,
                 loop_swap: false,
                 warp_coop: WarpCoop::Off,
+                private_layout: false,
+                auto_collapse: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -114,6 +126,8 @@ impl Knobs {
                 fp_contract: FpContract::Fast,
                 loop_swap: true,
                 warp_coop: WarpCoop::On,
+                private_layout: true,
+                auto_collapse: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -122,6 +136,8 @@ impl Knobs {
                 fp_contract: FpContract::Fast,
                 loop_swap: true,
                 warp_coop: WarpCoop::On,
+                private_layout: true,
+                auto_collapse: true,
             },
         }
     }
@@ -133,6 +149,11 @@ impl Knobs {
                 .parse::<u32>()
                 .map_err(|_| format!("-C {key}={value}: expected a non-negative integer"))
         };
+        let on_off = || match value {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err(format!("-C {key}={value}: expected `on` or `off`")),
+        };
         match key {
             "inline-threshold" => self.inline_threshold = num()?,
             "unroll-count" => self.unroll_count = num()?,
@@ -142,13 +163,9 @@ impl Knobs {
                     format!("-C fp-contract={value}: expected `off`, `on` or `fast`")
                 })?
             }
-            "loop-swap" => {
-                self.loop_swap = match value {
-                    "on" => true,
-                    "off" => false,
-                    _ => return Err(format!("-C loop-swap={value}: expected `on` or `off`")),
-                }
-            }
+            "loop-swap" => self.loop_swap = on_off()?,
+            "private-layout" => self.private_layout = on_off()?,
+            "auto-collapse" => self.auto_collapse = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,
@@ -206,6 +223,13 @@ mod tests {
         k.set("warp-coop", "reassoc").unwrap();
         assert_eq!(k.warp_coop, WarpCoop::Reassoc);
         assert!(k.set("warp-coop", "yes").is_err());
+        assert!(k.private_layout && !Knobs::for_level(1).private_layout);
+        k.set("private-layout", "off").unwrap();
+        assert!(!k.private_layout);
+        assert!(k.auto_collapse && !Knobs::for_level(1).auto_collapse);
+        k.set("auto-collapse", "off").unwrap();
+        assert!(!k.auto_collapse);
+        assert!(k.set("auto-collapse", "no").is_err());
         let e = k.set("nope", "1").unwrap_err();
         assert!(e.contains("unroll-count"), "{e}");
         assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);

@@ -1,0 +1,149 @@
+//! Automatic collapse (issue 16 item 3): a distributed loop of few iterations gives the grid
+//! few threads (a loop of 64 rows fills two warps). When its body is a parallel loop, the
+//! threads may take the pairs `(i, j)` instead, as `collapse(2)` would: the plan's
+//! `loop_nest.collapse` becomes 2, lowering runs the two loops as one iteration space (the
+//! inner index as the fastest digit) and the host sizes the launch from the product of the
+//! trip counts.
+//!
+//! Taken when the distributed loop's trip count is a constant below [`FEW_ITERATIONS`], the
+//! grid mapping kept the nest as written (no loop swap, no cooperative loop), consecutive
+//! threads taking consecutive inner iterations loses no coalescing (the inner loop's unit or
+//! zero stride bytes, scored as for the swap, are at least the outer loop's), and the
+//! analysis proves it legal: the inner loop is the whole body of the distributed one
+//! (perfectly nested), both are canonical, the inner one's bounds use no variable of the
+//! outer one (a triangular nest is left as written), neither exits early, the inner loop
+//! carries no dependence and its scalar reductions are the directive's, its variable is
+//! declared in its `for`, and the directive leaves the assignment of iterations to the
+//! implementation (no `schedule`, `dist_schedule`, `ordered`, `lastprivate`, `linear`).
+
+use ompcc_access::ReductionTarget;
+use ompcc_syntax::ast::{ForInit, StmtKind};
+
+use crate::grid::Cx;
+use crate::plan::TargetRegion;
+use crate::strip_compound;
+
+/// A distributed loop with a constant trip count below this many iterations under-fills
+/// the grid (a few warps per multiprocessor of a large GPU), so a parallel inner loop joins it.
+pub const FEW_ITERATIONS: i64 = 2048;
+
+/// What the automatic collapse decided for one region.
+pub(crate) enum CollapseDecision {
+    /// Not considered (a long or unknown trip count, no inner loop).
+    Keep,
+    /// Collapsed: the remark.
+    Done(String),
+    /// Not collapsed: the missing fact.
+    Missed(String),
+}
+
+impl<'a> Cx<'_, 'a> {
+    /// Whether the one distributed loop of region `r` (collapse 1) should take its inner
+    /// loop along (see the module header).
+    pub(crate) fn decide_collapse(&self, r: &TargetRegion<'a>) -> CollapseDecision {
+        let Some(ln) = r.loop_nest else {
+            return CollapseDecision::Keep;
+        };
+        if ln.collapse != 1 {
+            return CollapseDecision::Keep;
+        }
+        let Some(outer_id) = self.loop_id(ln.outer) else {
+            return CollapseDecision::Keep;
+        };
+        let f = &self.ua.functions[self.fi];
+        let outer = &f.loops[outer_id.0 as usize];
+        let Ok(oc) = &outer.form else {
+            return CollapseDecision::Keep;
+        };
+        let (Some(lo), Some(hi)) = (oc.lo.as_const(), oc.hi.as_const()) else {
+            return CollapseDecision::Keep;
+        };
+        let trip = if oc.step > 0 {
+            (hi - lo) / oc.step + 1
+        } else {
+            (lo - hi) / -oc.step + 1
+        };
+        if trip <= 0 || trip >= FEW_ITERATIONS {
+            return CollapseDecision::Keep;
+        }
+        let StmtKind::For(_, _, _, body) = &ln.outer.kind else {
+            return CollapseDecision::Keep;
+        };
+        let inner_stmt = strip_compound(body);
+        let from = self.var_name(outer_id);
+        let Some(inner_id) = f
+            .loops
+            .iter()
+            .find(|l| l.parent == Some(outer_id))
+            .map(|l| l.id)
+        else {
+            return CollapseDecision::Keep;
+        };
+        let to = self.var_name(inner_id);
+        let missed = |why: String| {
+            CollapseDecision::Missed(format!(
+                "loop '{from}' has {trip} iterations (fewer than {FEW_ITERATIONS}), but its inner loop '{to}' was not collapsed with it: {why}"
+            ))
+        };
+        if !matches!(inner_stmt.kind, StmtKind::For(..))
+            || self.loop_id(inner_stmt) != Some(inner_id)
+        {
+            return missed(format!(
+                "'{to}' is not perfectly nested in '{from}' (statements around it)"
+            ));
+        }
+        if let Err(why) = self.directive_allows(r, ln.directive, ln.outer) {
+            return missed(why);
+        }
+        let inner = &f.loops[inner_id.0 as usize];
+        let ic = match &inner.form {
+            Ok(c) => c,
+            Err(u) => return missed(format!("loop '{to}': {}", u.reason.message())),
+        };
+        if outer.early_exit || inner.early_exit {
+            return missed("a loop may exit early (break, goto or return)".into());
+        }
+        if ic.lo.vars().contains(&oc.var) || ic.hi.vars().contains(&oc.var) {
+            return missed(format!(
+                "the bounds of '{to}' depend on the outer variable '{from}' (a triangular nest)"
+            ));
+        }
+        if !matches!(&inner_stmt.kind, StmtKind::For(ForInit::Decl(_), ..)) {
+            return missed(format!(
+                "the variable of loop '{to}' is not declared in its 'for'"
+            ));
+        }
+        if let Err(u) = self.ua.independent(self.fi, inner_id) {
+            return missed(format!("loop '{to}': {}", u.reason.message()));
+        }
+        for red in self.ua.reductions(self.fi, inner_id) {
+            let ok = match red.target {
+                ReductionTarget::Scalar(s) => r.reductions.iter().any(|x| x.sym == s),
+                ReductionTarget::Element { .. } => false,
+            };
+            if !ok {
+                return missed(format!(
+                    "loop '{to}' reduces into a variable that is not a reduction of the directive"
+                ));
+            }
+        }
+        // the inner index becomes the fastest digit: not when that loses coalescing
+        let accesses = self.nest_accesses(outer_id, inner_id);
+        let (so, si) = (
+            self.score(&accesses, outer_id),
+            self.score(&accesses, inner_id),
+        );
+        if si < so {
+            return missed(format!(
+                "consecutive threads would take consecutive '{to}', which has unit or zero stride for fewer bytes than '{from}' ({si} vs {so} per iteration; strides in '{from}': {}; in '{to}': {})",
+                self.strides_text(&accesses, outer_id),
+                self.strides_text(&accesses, inner_id)
+            ));
+        }
+        CollapseDecision::Done(format!(
+            "automatic collapse: loop '{from}' (line {}) has {trip} iterations (fewer than {FEW_ITERATIONS}); the grid's threads take the iterations of '{from}' and '{to}' (line {}) together, as collapse(2) would",
+            self.line(ln.outer.span),
+            self.line(inner_stmt.span),
+        ))
+    }
+}
