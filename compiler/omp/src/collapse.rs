@@ -58,14 +58,19 @@ impl<'a> Cx<'_, 'a> {
         let (Some(lo), Some(hi)) = (oc.lo.as_const(), oc.hi.as_const()) else {
             return CollapseDecision::Keep;
         };
-        let trip = if oc.step > 0 {
-            (hi - lo) / oc.step + 1
+        // (checked: a constant bound near the ends of `i64` or a zero step is no short loop)
+        let span = if oc.step > 0 {
+            hi.checked_sub(lo)
         } else {
-            (lo - hi) / -oc.step + 1
+            lo.checked_sub(hi)
         };
-        if trip <= 0 || trip >= FEW_ITERATIONS {
+        let trip = span
+            .zip(oc.step.checked_abs())
+            .and_then(|(d, s)| d.checked_div(s))
+            .and_then(|t| t.checked_add(1));
+        let Some(trip) = trip.filter(|&t| t > 0 && t < FEW_ITERATIONS) else {
             return CollapseDecision::Keep;
-        }
+        };
         let StmtKind::For(_, _, _, body) = &ln.outer.kind else {
             return CollapseDecision::Keep;
         };
