@@ -9,6 +9,7 @@
 //!   taskwait is a statement before the task, so the two are wrapped in braces: the task may
 //!   be the body of an `if`, a loop, a label or another directive.
 //! - `taskwait depend(...)` with `omp_all_memory`: a plain `taskwait` (the clause removed).
+//!   Other directives (`depobj`) keep the clause, which gcc 12 rejects.
 //! - `target` with the clause: the host rewrite puts a plain `taskwait` before it (see
 //!   `wait_for_dependences`) and the runtime runs the region at once; its host-fallback copy
 //!   loses the clause and `nowait`, so the fallback also completes before anything later.
@@ -64,10 +65,12 @@ pub(crate) fn host_pragmas(
     walk::unit(tu, &mut |n| {
         let Node::Directive(d) = n else { return };
         let target = ompcc_omp::is_target_region(d.kind);
-        if !(all_memory(d) || (target && iterated(d))) {
+        let task = d.kind == OmpDirectiveKind::Task;
+        // `depobj` and the rest keep the clause: gcc's error, not a lost dependence
+        let orders = task || target || d.kind == OmpDirectiveKind::Taskwait;
+        if !((orders && all_memory(d)) || (target && iterated(d))) {
             return;
         }
-        let task = d.kind == OmpDirectiveKind::Task;
         // The task's braces go around its pragma line and its body; where another rewrite
         // already claims either place, nothing is rewritten (gcc then rejects the clause:
         // never a task that runs out of order).
