@@ -1,5 +1,5 @@
 /* Private array layout (issue 16 item 5): device-only work arrays indexed thread-major
- * (work[t*W + k]) that ompcc lays out thread-minor at -O2, and arrays it must leave as
+ * (work[t*W + k], work2[t][k]) that ompcc lays out thread-minor at -O2, and arrays it must leave as
  * written: one copied back to the host, a non-affine subscript, one a 'target data' keeps
  * on the device for a second kernel that reads it flat. */
 #include <stdio.h>
@@ -38,6 +38,23 @@ int main(void)
     for (int t = 0; t < nt; t++)
         sum = sum * 31u + out[t];
     printf("layout: %u %u %u\n", out[0], out[nt - 1], sum);
+
+    /* fires: rows of W elements through a pointer to rows, work2[t][k] */
+    unsigned (*work2)[W] = malloc(sizeof(unsigned[W]) * nt);
+#pragma omp target teams distribute parallel for map(alloc : work2[0:nt]) map(from : out[0:nt])
+    for (int t = 0; t < nt; t++) {
+        for (int w = 0; w < W; w++)
+            work2[t][w] = (unsigned)(t * 31 + w * w);
+        unsigned s = 1;
+        for (int w = W - 1; w >= 0; w--)
+            s = s * 5u + work2[t][W - 1 - w] * work2[t][w];
+        out[t] = s;
+    }
+    sum = 0;
+    for (int t = 0; t < nt; t++)
+        sum = sum * 31u + out[t];
+    printf("rows: %u %u %u\n", out[0], out[nt - 1], sum);
+    free(work2);
 
     /* must not fire: the array is copied back to the host */
 #pragma omp target teams distribute parallel for map(from : back[0:nt * W])

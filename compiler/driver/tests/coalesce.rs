@@ -357,17 +357,22 @@ fn private_layout_remarks_name_the_array_strides_and_missing_facts() {
     // where it must not fire, the missing fact
     has(
         &err,
-        "coalesce_private_layout.c:43:1: remark: 'back' is indexed thread-major (8 elements per 't'), but it was not laid out thread-minor: 'back' is copied to or from the host (map(from)), which would see the new layout [-Rpass-missed=coalesce]",
+        "coalesce_private_layout.c:60:1: remark: 'back' is indexed thread-major (8 elements per 't'), but it was not laid out thread-minor: 'back' is copied to or from the host (map(from)), which would see the new layout [-Rpass-missed=coalesce]",
     );
     has(
         &err,
-        "'work' is indexed thread-major, but it was not laid out thread-minor: the subscript of 'work' at line 58 is not affine [-Rpass-missed=coalesce]",
+        "'work' is indexed thread-major, but it was not laid out thread-minor: the subscript of 'work' at line 75 is not affine [-Rpass-missed=coalesce]",
     );
     has(
         &err,
-        "'flat' is indexed thread-major (8 elements per 't'), but it was not laid out thread-minor: the 'target data' at line 67 names 'flat' (its device copy may outlive the region)",
+        "'flat' is indexed thread-major (8 elements per 't'), but it was not laid out thread-minor: the 'target data' at line 84 names 'flat' (its device copy may outlive the region)",
     );
-    assert_eq!(err.matches("private array layout").count(), 1, "{err}");
+    // a pointer to rows, 'work2[t][k]'
+    has(
+        &err,
+        "coalesce_private_layout.c:44:1: remark: private array layout: 'work2' (map(alloc), device-only) laid out thread-minor: work2[t][k] -> work2[nt*k + t]; stride in 't' 8 -> 1, in k 1 -> nt [-Rpass=coalesce]",
+    );
+    assert_eq!(err.matches("private array layout").count(), 2, "{err}");
     assert_eq!(
         err.matches("not laid out thread-minor:").count(),
         3,
@@ -391,7 +396,7 @@ fn private_layout_remarks_name_the_array_strides_and_missing_facts() {
         LAYOUT,
         &["-O1", "-Cprivate-layout=on", "-Rpass=coalesce"],
     );
-    assert_eq!(on.matches("private array layout").count(), 1, "{on}");
+    assert_eq!(on.matches("private array layout").count(), 2, "{on}");
     let bad = sb.ompcc(&[
         "-fopenmp",
         "-c",

@@ -122,8 +122,9 @@ pub struct Ctx<'a> {
     /// Callee expressions of device calls that call a `declare variant` (by its symbol).
     pub(crate) variant_calls: FxHashMap<ast::ExprId, SymbolId>,
     /// While a kernel is lowered: its subscripts of work arrays laid out thread-minor (the
-    /// plan's `PrivateLayout`), with the row length and the rows.
-    pub(crate) layouts: FxHashMap<ast::ExprId, (i64, &'a ast::Expr)>,
+    /// plan's `PrivateLayout`), with the row length, the rows and whether they are
+    /// `work[t][k]`.
+    pub(crate) layouts: FxHashMap<ast::ExprId, (i64, &'a ast::Expr, bool)>,
 }
 
 impl<'a> Ctx<'a> {

@@ -562,7 +562,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 None
             }
             ExprKind::Index(a, b) => match self.cx.layouts.get(&e.id).copied() {
-                Some((row, rows)) => self.index_relaid(a, b, row, rows, info, span),
+                Some((row, rows, two_d)) => self.index_relaid(a, b, (row, rows, two_d), info, span),
                 None => self.index(a, b, info, span),
             },
             // Builtins sema evaluates (`__builtin_constant_p`, `__builtin_classify_type`)
@@ -822,17 +822,25 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `work[e]` of a work array laid out thread-minor (the plan's `PrivateLayout`):
-    /// `work[(e % row) * rows + e / row]`, `e >= 0` proven by the plan (unsigned division).
+    /// `work[(e % row) * rows + e / row]`, `e >= 0` proven by the plan (unsigned division);
+    /// `work[t][k]` of a pointer to rows (`two_d`): element `k * rows + t`.
     fn index_relaid(
         &mut self,
         a: &'a Expr,
         b: &'a Expr,
-        row: i64,
-        rows: &'a Expr,
+        (row, rows, two_d): (i64, &'a Expr, bool),
         info: ExprInfo,
         span: Span,
     ) -> Option<Ev> {
-        let p = self.scalar(a)?;
+        let (pointer, row_index) = match (&strip_parens(a).kind, two_d) {
+            (ExprKind::Index(w, i), true) => (&**w, Some(&**i)),
+            (_, false) => (a, None),
+            _ => {
+                self.unsupported("a relaid work array's access is not 'work[t][k]'", span);
+                return None;
+            }
+        };
+        let p = self.scalar(pointer)?;
         let base = Addr {
             ptr: p,
             space: AddrSpace::Generic,
@@ -842,9 +850,13 @@ impl<'a> FnLower<'_, 'a, '_> {
         let rc = self.class_of_conv(rows)?;
         let n = self.scalar(rows)?;
         let n = self.resize(n, Type::I64, rc.is_signed());
-        let k = self.b.ins().iconst(Type::I64, row);
-        let t = self.b.ins().udiv(e, k);
-        let within = self.b.ins().urem(e, k);
+        let (t, within) = match row_index {
+            Some(i) => (self.index_i64(i)?, e),
+            None => {
+                let k = self.b.ins().iconst(Type::I64, row);
+                (self.b.ins().udiv(e, k), self.b.ins().urem(e, k))
+            }
+        };
         let scaled = self.b.ins().imul(within, n);
         let i = self.b.ins().iadd(scaled, t);
         let addr = self.element_addr_value(base, i, Scalar::LONG, info.ty, false, span)?;

@@ -159,7 +159,7 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
         fl.cx.layouts = region
             .layouts
             .iter()
-            .flat_map(|l| l.accesses.iter().map(|&e| (e, (l.row, l.rows))))
+            .flat_map(|l| l.accesses.iter().map(|&e| (e, (l.row, l.rows, l.two_d))))
             .collect();
         fl.kernel_body(region);
         fl.cx.layouts.clear();

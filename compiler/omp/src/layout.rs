@@ -22,6 +22,9 @@
 //!   proven within `[0, K)` over the loops around the access;
 //! - `L` equals `R*K`.
 //!
+//! A pointer to rows of a constant length `K` (`float (*work)[K]`), accessed `work[t][k]`
+//! and mapped `work[0:R]`, is the same array seen in two dimensions.
+//!
 //! The grid mapping must keep the nest as written (no swap, no cooperative loop, no
 //! automatic collapse), so the threads take `t` one iteration each.
 //!
@@ -34,6 +37,17 @@ use ompcc_syntax::ast::{BinaryOp, Expr, ExprKind, MapType, Stmt, StmtKind, Unary
 
 use crate::grid::Cx;
 use crate::plan::{DataConstruct, PrivateLayout, TargetRegion};
+
+/// Every use of an array fits the layout: its row length, the rows (the distributed loop's
+/// bound as written, and symbolic), the subscripts to rewrite, and whether they are
+/// `work[t][k]` (a pointer to rows) rather than `work[K*t + k]`.
+struct Fit<'a> {
+    row: i64,
+    rows: &'a Expr,
+    accesses: Vec<ompcc_syntax::ast::ExprId>,
+    rows_sym: SymExpr,
+    two_d: bool,
+}
 
 /// One decision about one array: the layout, or a missed remark.
 pub(crate) enum LayoutDecision<'a> {
@@ -97,7 +111,13 @@ impl<'a> Cx<'_, 'a> {
             let alloc = map.is_some_and(|m| m.map_type == MapType::Alloc);
             let name = &base.name;
             let fits = self.layout_fits(r, ln.outer, tl, t, b);
-            let (row, rows, accesses, rows_sym) = match fits {
+            let Fit {
+                row,
+                rows,
+                accesses,
+                rows_sym,
+                two_d,
+            } = match fits {
                 Ok(x) => x,
                 Err(why) => {
                     if alloc {
@@ -125,11 +145,17 @@ impl<'a> Cx<'_, 'a> {
                 )));
                 continue;
             }
-            if let Err(why) = self.device_only(r, data, b, sym, map.expr, row, &rows_sym) {
+            let length = if two_d { 1 } else { row };
+            if let Err(why) = self.device_only(r, data, b, sym, map.expr, length, &rows_sym) {
                 out.push(missed(why));
                 continue;
             }
             let tn = self.ua.unit.symbols[t].name.clone();
+            let before = if two_d {
+                format!("{name}[{tn}][k]")
+            } else {
+                format!("{name}[{row}*{tn} + k]")
+            };
             let rows_c = self.ua.expr_c(&rows_sym);
             let rows_c = if rows_c.contains(' ') {
                 format!("({rows_c})")
@@ -142,9 +168,10 @@ impl<'a> Cx<'_, 'a> {
                     row,
                     rows,
                     accesses,
+                    two_d,
                 },
                 format!(
-                    "private array layout: '{name}' (map(alloc), device-only) laid out thread-minor: {name}[{row}*{tn} + k] -> {name}[{rows_c}*k + {tn}]; stride in '{tn}' {row} -> 1, in k 1 -> {rows_c}",
+                    "private array layout: '{name}' (map(alloc), device-only) laid out thread-minor: {before} -> {name}[{rows_c}*k + {tn}]; stride in '{tn}' {row} -> 1, in k 1 -> {rows_c}",
                 ),
             ));
         }
@@ -154,7 +181,6 @@ impl<'a> Cx<'_, 'a> {
     /// The row length, the trip count (as written and symbolic) and the subscripts to
     /// rewrite when every use of base `b` in the region is `b[K*t + rest]` with `rest` in
     /// `[0, K)` and `t` running from 0 below the trip count; the first failing fact otherwise.
-    #[allow(clippy::type_complexity)]
     fn layout_fits(
         &self,
         r: &TargetRegion<'a>,
@@ -162,7 +188,7 @@ impl<'a> Cx<'_, 'a> {
         tl: LoopId,
         t: SymbolId,
         b: ompcc_access::BaseId,
-    ) -> Result<(i64, &'a Expr, Vec<ompcc_syntax::ast::ExprId>, SymExpr), String> {
+    ) -> Result<Fit<'a>, String> {
         let f = &self.ua.functions[self.fi];
         let base = &f.bases[b.0 as usize];
         let name = &base.name;
@@ -170,12 +196,24 @@ impl<'a> Cx<'_, 'a> {
         let sym = base
             .root
             .ok_or_else(|| format!("'{name}' is not a variable"))?;
-        if base.dims != 1 {
-            return Err(format!(
-                "'{name}' is indexed with {} subscripts (one is needed)",
-                base.dims
-            ));
-        }
+        // `work[K*t + k]`, or rows of a constant length: `work[t][k]` with `work` a `T (*)[K]`
+        let two_d = base.dims == 2;
+        let extent = match base.dims {
+            1 => None,
+            2 => Some(
+                base.extents
+                    .first()
+                    .and_then(|e| e.as_ref().ok())
+                    .and_then(|e| e.as_const())
+                    .filter(|&k| k >= 2)
+                    .ok_or_else(|| format!("the rows of '{name}' do not have a constant length"))?,
+            ),
+            d => {
+                return Err(format!(
+                    "'{name}' is indexed with {d} subscripts (one or two are needed)"
+                ));
+            }
+        };
         // the loop: t from 0 by 1 while t < rows
         let canon = f.loops[tl.0 as usize]
             .form
@@ -212,7 +250,7 @@ impl<'a> Cx<'_, 'a> {
             .body
             .as_deref()
             .ok_or_else(|| "the region has no body".to_string())?;
-        let mut subscripts: Vec<&'a Expr> = Vec::new();
+        let mut indexes: Vec<&'a Expr> = Vec::new();
         let mut bare: Option<&'a Expr> = None;
         let mut idents: Vec<&'a Expr> = Vec::new();
         let mut addressed: Vec<&'a Expr> = Vec::new();
@@ -220,11 +258,7 @@ impl<'a> Cx<'_, 'a> {
             if let ompcc_access::walk::Node::Expr(e) = n {
                 match &e.kind {
                     ExprKind::Unary(UnaryOp::AddrOf, x) => addressed.push(strip_parens(x)),
-                    ExprKind::Index(a, _)
-                        if self.ua.unit.ident_symbols.get(&strip_parens(a).id) == Some(&sym) =>
-                    {
-                        subscripts.push(e)
-                    }
+                    ExprKind::Index(..) => indexes.push(e),
                     ExprKind::Ident(_) if self.ua.unit.ident_symbols.get(&e.id) == Some(&sym) => {
                         idents.push(e)
                     }
@@ -232,8 +266,21 @@ impl<'a> Cx<'_, 'a> {
                 }
             }
         });
+        // `x[..]` with `x` among `of`
+        let on = |of: &[&'a Expr]| -> Vec<&'a Expr> {
+            indexes
+                .iter()
+                .copied()
+                .filter(|e| match &e.kind {
+                    ExprKind::Index(a, _) => of.iter().any(|x| x.id == strip_parens(a).id),
+                    _ => false,
+                })
+                .collect()
+        };
+        let rows_of = on(&idents);
+        let subscripts = if two_d { on(&rows_of) } else { rows_of.clone() };
         for id in &idents {
-            let covered = subscripts.iter().any(|s| match &s.kind {
+            let covered = rows_of.iter().any(|s| match &s.kind {
                 ExprKind::Index(a, _) => strip_parens(a).id == id.id,
                 _ => false,
             });
@@ -241,8 +288,21 @@ impl<'a> Cx<'_, 'a> {
                 bare = Some(id);
             }
         }
+        // a row used other than by subscript (`work[t]` passed on)
+        if two_d {
+            for row in &rows_of {
+                let covered = subscripts.iter().any(|s| match &s.kind {
+                    ExprKind::Index(a, _) => strip_parens(a).id == row.id,
+                    _ => false,
+                });
+                if !covered && bare.is_none() {
+                    bare = Some(row);
+                }
+            }
+        }
         if let Some(e) = subscripts
             .iter()
+            .chain(&rows_of)
             .find(|s| addressed.iter().any(|x| x.id == s.id))
         {
             return Err(format!(
@@ -269,19 +329,31 @@ impl<'a> Cx<'_, 'a> {
                     "'{name}' is accessed outside the distributed loop at line {line}"
                 ));
             }
-            let [Ok(sub)] = a.subscripts.as_slice() else {
-                return Err(format!(
-                    "the subscript of '{name}' at line {line} is not affine"
-                ));
-            };
-            let (coef, rest) = sub.split_linear(&Atom::Var(t)).ok_or_else(|| {
-                format!("the subscript of '{name}' at line {line} is not linear in '{tn}'")
-            })?;
-            let Some(k) = coef.as_const().filter(|&k| k >= 2) else {
-                return Err(format!(
-                    "the subscript '{}' of '{name}' at line {line} does not step by a constant row length in '{tn}'",
-                    self.ua.expr_c(sub)
-                ));
+            let not_affine = || format!("the subscript of '{name}' at line {line} is not affine");
+            let (k, rest) = match (a.subscripts.as_slice(), extent) {
+                ([Ok(sub)], None) => {
+                    let (coef, rest) = sub.split_linear(&Atom::Var(t)).ok_or_else(|| {
+                        format!("the subscript of '{name}' at line {line} is not linear in '{tn}'")
+                    })?;
+                    let Some(k) = coef.as_const().filter(|&k| k >= 2) else {
+                        return Err(format!(
+                            "the subscript '{}' of '{name}' at line {line} does not step by a constant row length in '{tn}'",
+                            self.ua.expr_c(sub)
+                        ));
+                    };
+                    (k, rest)
+                }
+                ([Ok(r), Ok(c)], Some(k)) => {
+                    if *r != SymExpr::var(t) || c.mentions(&Atom::Var(t)) {
+                        return Err(format!(
+                            "the access '{name}[{}][{}]' at line {line} is not '{name}[{tn}][k]'",
+                            self.ua.expr_c(r),
+                            self.ua.expr_c(c)
+                        ));
+                    }
+                    (k, c.clone())
+                }
+                _ => return Err(not_affine()),
             };
             if row.is_some_and(|r| r != k) {
                 return Err(format!(
@@ -319,11 +391,18 @@ impl<'a> Cx<'_, 'a> {
             }
             ids.push(s.id);
         }
-        Ok((row, rows, ids, rows_sym))
+        Ok(Fit {
+            row,
+            rows,
+            accesses: ids,
+            rows_sym,
+            two_d,
+        })
     }
 
     /// Whether nothing outside region `r` can see the device copy of pointer `sym` (base
-    /// `b`), mapped by `item` as `rows * row` elements from 0.
+    /// `b`), mapped by `item` as `rows * row` elements from 0 (`row` is 1 for a pointer to
+    /// rows, whose section counts rows).
     #[allow(clippy::too_many_arguments)]
     fn device_only(
         &self,

@@ -87,6 +87,9 @@ pub struct PrivateLayout<'a> {
     pub rows: &'a Expr,
     /// The `work[e]` expressions to rewrite.
     pub accesses: Vec<ompcc_syntax::ast::ExprId>,
+    /// `work` points to rows of `row` elements and each access is `work[t][k]`: it becomes
+    /// element `k * rows + t` of the rows seen as one array.
+    pub two_d: bool,
 }
 
 /// A loop nest run with another loop than the directive's on the grid's threads (parallel
