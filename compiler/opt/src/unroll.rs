@@ -7,6 +7,8 @@
 //! the trip count is known and at most N, else partially by N. Without a hint a loop is fully
 //! unrolled when trip count x size is within the `unroll-threshold` knob, else partially by the
 //! `unroll-count` knob when count x size is within it.
+//! The size counts instructions other than constants and `i32` -> `i64` widenings (the PTX
+//! writer folds those into the `mul.wide` of an address).
 //!
 //! Full unrolling (trip count T, header executions): T - 1 copies of the loop body are chained
 //! after the original, each back edge going to the next copy's header; the exit test of every
@@ -55,7 +57,20 @@ fn loop_size(func: &Function, lp: &Loop) -> usize {
         .iter()
         .flat_map(|&b| func.layout.block_insts(b))
         .filter(|&i| !matches!(func.dfg.inst(i).opcode(), Opcode::Iconst | Opcode::Fconst))
+        .filter(|&i| !is_free_widening(func, i))
         .count()
+}
+
+/// A widening of an `i32` to `i64`: the PTX writer folds it into the `mul.wide` of an
+/// address, so it costs no instruction there.
+fn is_free_widening(func: &Function, inst: ompcc_ir::Inst) -> bool {
+    match func.dfg.inst(inst) {
+        ompcc_ir::InstData::Unary {
+            opcode: Opcode::Sext | Opcode::Zext,
+            arg,
+        } => func.dfg.value_type(*arg) == ompcc_ir::Type::I32,
+        _ => false,
+    }
 }
 
 enum Plan {
