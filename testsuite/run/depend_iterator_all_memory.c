@@ -2,7 +2,8 @@
 // (OpenMP 5.1) on host tasks, on `target nowait` and on tasks in a target region: a consumer
 // over an iterator waits for every producer it names, an iterator with a step, a task with
 // `omp_all_memory` after all earlier tasks and before all later ones, such a task as the
-// braceless body of an `if` and of a loop, `taskwait depend(iterator(...))` (gcc 12 does not
+// braceless body of an `if` and of a loop, such a task's own `if` condition evaluated once
+// for its side effect, `taskwait depend(iterator(...))` (gcc 12 does not
 // know omp_all_memory: depend_iterator_all_memory.expected).
 #include <stdio.h>
 
@@ -16,10 +17,10 @@ static int slow(int v) { // work that lets a wrongly ordered task overtake
 }
 
 int main(void) {
-  int a[N], c[N], d[N], sum = 0, x = 0, y = 0, z = 0, w = 0, acc = 0, dv = 0;
+  int a[N], c[N], d[N], sum = 0, x = 0, y = 0, z = 0, w = 0, acc = 0, dv = 0, conds = 0;
   for (int i = 0; i < N; i++)
     a[i] = c[i] = d[i] = 0;
-#pragma omp parallel num_threads(3) shared(a, c, d, sum, x, y, z, w, acc)
+#pragma omp parallel num_threads(3) shared(a, c, d, sum, x, y, z, w, acc, conds)
 #pragma omp single
   {
     for (int i = 0; i < N; i++) {
@@ -52,10 +53,12 @@ int main(void) {
     for (int k = 0; k < 4; k++)
 #pragma omp task depend(inout: omp_all_memory) firstprivate(k)
       acc = slow(acc * 10 + k);
+#pragma omp task depend(inout: omp_all_memory) if(++conds > 0)
+    acc = slow(acc + 10 * conds);
 #pragma omp task depend(in: acc)
     acc += 1;
   }
-  printf("sum %d x %d y %d z %d w %d acc %d\n", sum, x, y, z, w, acc);
+  printf("sum %d x %d y %d z %d w %d acc %d conds %d\n", sum, x, y, z, w, acc, conds);
 
   // target nowait: the runtime orders it after what its clauses name
 #pragma omp parallel num_threads(3) shared(a, d)

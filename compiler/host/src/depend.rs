@@ -4,8 +4,8 @@
 //! dependence, and every later sibling task with a dependence depends on it. ompcc orders it
 //! after *all* earlier sibling tasks and before all later ones:
 //! - `task`: a `#pragma omp taskwait` first (every earlier child task of the encountering
-//!   task completes), and the task made undeferred (`if(0)` in place of the clause and of
-//!   any `if` clause), so it completes before the encountering task makes another one. The
+//!   task completes), and the task made undeferred (`if(0)` in place of the clause; its own
+//!   `if(c)` becomes `if(((void)(c), 0))`, so `c` is still evaluated), so it completes before the encountering task makes another one. The
 //!   taskwait is a statement before the task, so the two are wrapped in braces: the task may
 //!   be the body of an `if`, a loop, a label or another directive.
 //! - `taskwait depend(...)` with `omp_all_memory`: a plain `taskwait` (the clause removed).
@@ -103,7 +103,6 @@ pub(crate) fn host_pragmas(
                     _,
                 ) => target,
                 (_, OmpClauseName::Nowait) => target,
-                (_, OmpClauseName::If) => task,
                 _ => false,
             };
             if drop {
@@ -113,13 +112,28 @@ pub(crate) fn host_pragmas(
         let Some((at, last, closing)) = braces else {
             return;
         };
-        // the task: undeferred, after a taskwait, both in braces
-        let end = d.span.hi as usize;
-        subst
-            .entry(end)
-            .or_insert((end, String::new()))
-            .1
-            .insert_str(0, " if(0)");
+        // the task: undeferred, after a taskwait, both in braces; its own condition is still
+        // evaluated (it may have side effects), its value no longer matters
+        let own_if = d.clauses.iter().find_map(|c| match &c.kind {
+            OmpClauseKind::If { cond, .. } => Some((c.span, cond.span)),
+            _ => None,
+        });
+        match own_if.and_then(|(clause, cond)| {
+            Some((clause, text.get(cond.lo as usize..cond.hi as usize)?))
+        }) {
+            Some((clause, cond)) => {
+                let undeferred = format!("if(((void)({cond}), 0))");
+                subst.insert(clause.lo as usize, (clause.hi as usize, undeferred));
+            }
+            None => {
+                let end = d.span.hi as usize;
+                subst
+                    .entry(end)
+                    .or_insert((end, String::new()))
+                    .1
+                    .insert_str(0, " if(0)");
+            }
+        }
         let loc = sm.lookup(d.span.lo);
         let marker = crate::embed::line_marker(loc.line, sm.file_name(loc.file), loc.system_header);
         let open = format!("{{\n#pragma omp taskwait\n{marker}");
