@@ -203,6 +203,38 @@ pub fn expr<'a>(e: &'a Expr, f: &mut dyn FnMut(Node<'a>)) {
     }
 }
 
+/// An integer expression as a symbolic one (clauses, subscripts): constants, integer
+/// variables, `+ - *`, division and shifts left by constants, integer casts; else `None`.
+pub fn int_sym(typed: &ompcc_sema::TypedUnit, e: &Expr) -> Option<crate::SymExpr> {
+    use crate::SymExpr;
+    if let Some(ompcc_sema::consteval::ConstValue::Int(c)) = ompcc_sema::fold(typed, e) {
+        return i64::try_from(c.value).ok().map(SymExpr::int);
+    }
+    match &e.kind {
+        ExprKind::Paren(x) | ExprKind::Unary(UnaryOp::Plus, x) | ExprKind::Cast(_, x) => {
+            int_sym(typed, x)
+        }
+        ExprKind::Unary(UnaryOp::Minus, x) => int_sym(typed, x)?.neg(),
+        ExprKind::Ident(_) => {
+            let v = *typed.ident_symbols.get(&e.id)?;
+            let ty = typed.symbols[v].ty;
+            typed.types.is_integer(ty).then(|| SymExpr::var(v))
+        }
+        ExprKind::Binary(op, l, r) => {
+            let (a, c) = (int_sym(typed, l)?, int_sym(typed, r)?);
+            match op {
+                BinaryOp::Add => a.add(&c),
+                BinaryOp::Sub => a.sub(&c),
+                BinaryOp::Mul => a.mul(&c),
+                BinaryOp::Div => a.div(c.as_const()?),
+                BinaryOp::Shl => a.scale(1i64.checked_shl(u32::try_from(c.as_const()?).ok()?)?),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// `e` without enclosing parentheses.
 pub fn strip_parens(mut e: &Expr) -> &Expr {
     while let ExprKind::Paren(x) = &e.kind {

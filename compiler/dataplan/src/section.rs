@@ -298,36 +298,9 @@ impl FnPlan<'_, '_> {
         (dims.len() == base.dims).then_some(dims)
     }
 
-    /// An integer expression of a clause as a symbolic one: constants, integer variables,
-    /// `+ - *`, division and shifts by constants, integer casts.
+    /// An integer expression of a clause as a symbolic one.
     pub(crate) fn sym_of(&self, e: &ompcc_syntax::ast::Expr) -> Option<SymExpr> {
-        use ompcc_syntax::ast::{BinaryOp, ExprKind, UnaryOp};
-        if let Some(ompcc_sema::consteval::ConstValue::Int(c)) = ompcc_sema::fold(self.typed, e) {
-            return i64::try_from(c.value).ok().map(SymExpr::int);
-        }
-        match &e.kind {
-            ExprKind::Paren(x) | ExprKind::Unary(UnaryOp::Plus, x) | ExprKind::Cast(_, x) => {
-                self.sym_of(x)
-            }
-            ExprKind::Unary(UnaryOp::Minus, x) => self.sym_of(x)?.neg(),
-            ExprKind::Ident(_) => {
-                let v = *self.typed.ident_symbols.get(&e.id)?;
-                let ty = self.typed.symbols[v].ty;
-                self.typed.types.is_integer(ty).then(|| SymExpr::var(v))
-            }
-            ExprKind::Binary(op, l, r) => {
-                let (a, c) = (self.sym_of(l)?, self.sym_of(r)?);
-                match op {
-                    BinaryOp::Add => a.add(&c),
-                    BinaryOp::Sub => a.sub(&c),
-                    BinaryOp::Mul => a.mul(&c),
-                    BinaryOp::Div => a.div(c.as_const()?),
-                    BinaryOp::Shl => a.scale(1i64.checked_shl(u32::try_from(c.as_const()?).ok()?)?),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
+        ompcc_access::walk::int_sym(self.typed, e)
     }
 
     /// An array whose elements are `const`.

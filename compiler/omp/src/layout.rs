@@ -141,7 +141,7 @@ impl<'a> Cx<'_, 'a> {
             if map.map_type != MapType::Alloc {
                 out.push(missed(format!(
                     "'{name}' is copied to or from the host (map({})), which would see the new layout",
-                    map_type_text(map.map_type)
+                    crate::mapper::map_type_word(map.map_type)
                 )));
                 continue;
             }
@@ -527,51 +527,12 @@ impl<'a> Cx<'_, 'a> {
         }
     }
 
-    /// An integer expression as a symbolic one: constants, integer variables, `+ - *`,
-    /// division by constants, integer casts.
+    /// An integer expression as a symbolic one.
     fn sym_of(&self, e: &Expr) -> Option<SymExpr> {
-        let typed = self.ua.unit;
-        if let Some(ompcc_sema::consteval::ConstValue::Int(c)) = ompcc_sema::fold(typed, e) {
-            return i64::try_from(c.value).ok().map(SymExpr::int);
-        }
-        match &e.kind {
-            ExprKind::Paren(x) | ExprKind::Unary(UnaryOp::Plus, x) | ExprKind::Cast(_, x) => {
-                self.sym_of(x)
-            }
-            ExprKind::Unary(UnaryOp::Minus, x) => self.sym_of(x)?.neg(),
-            ExprKind::Ident(_) => {
-                let v = *typed.ident_symbols.get(&e.id)?;
-                typed
-                    .types
-                    .is_integer(typed.symbols[v].ty)
-                    .then(|| SymExpr::var(v))
-            }
-            ExprKind::Binary(op, l, r) => {
-                let (a, c) = (self.sym_of(l)?, self.sym_of(r)?);
-                match op {
-                    BinaryOp::Add => a.add(&c),
-                    BinaryOp::Sub => a.sub(&c),
-                    BinaryOp::Mul => a.mul(&c),
-                    BinaryOp::Div => a.div(c.as_const()?),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
+        ompcc_access::walk::int_sym(self.ua.unit, e)
     }
 }
 
 fn strip_parens(e: &Expr) -> &Expr {
     ompcc_access::walk::strip_parens(e)
-}
-
-fn map_type_text(m: MapType) -> &'static str {
-    match m {
-        MapType::To => "to",
-        MapType::From => "from",
-        MapType::ToFrom => "tofrom",
-        MapType::Alloc => "alloc",
-        MapType::Release => "release",
-        MapType::Delete => "delete",
-    }
 }

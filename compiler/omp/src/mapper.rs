@@ -39,7 +39,7 @@ struct Mapper {
     maps: Vec<(MapType, Vec<String>)>,
 }
 
-fn map_type_word(t: MapType) -> &'static str {
+pub(crate) fn map_type_word(t: MapType) -> &'static str {
     match t {
         MapType::To => "to",
         MapType::From => "from",

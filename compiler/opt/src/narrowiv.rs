@@ -24,6 +24,7 @@
 
 use crate::remarks::Remarks;
 use crate::util::iconst_value;
+use ompcc_ir::analysis::range::{def_block, step_of};
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree, LoopAnalysis, Range, Ranges};
 use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, IntCC, Opcode, Type, Value, ValueDef};
 
@@ -184,34 +185,6 @@ fn counter(
         step: step?,
         blocks: blocks.to_vec(),
     })
-}
-
-/// `s` when `next` is `p + s` (either operand order).
-fn step_of(func: &Function, p: Value, next: Value) -> Option<Value> {
-    let ValueDef::Result(inst, 0) = func.dfg.value_def(next) else {
-        return None;
-    };
-    match func.dfg.inst(inst) {
-        InstData::Binary {
-            opcode: Opcode::Iadd,
-            args,
-            ..
-        } if args[0] == p => Some(args[1]),
-        InstData::Binary {
-            opcode: Opcode::Iadd,
-            args,
-            ..
-        } if args[1] == p => Some(args[0]),
-        _ => None,
-    }
-}
-
-fn def_block(func: &Function, v: Value) -> Option<Block> {
-    match func.dfg.value_def(v) {
-        ValueDef::Result(i, _) => func.layout.inst_block(i),
-        ValueDef::Param(b, _) => Some(b),
-        ValueDef::Placeholder => None,
-    }
 }
 
 /// An `i32` equal to `trunc(v)`: the operand of a widening, a constant, or a `trunc` placed

@@ -534,7 +534,7 @@ fn find_counters(
 }
 
 /// `s` when `next` is `p + s` (either operand order).
-fn step_of(func: &Function, p: Value, next: Value) -> Option<Value> {
+pub fn step_of(func: &Function, p: Value, next: Value) -> Option<Value> {
     let ValueDef::Result(inst, 0) = func.dfg.value_def(next) else {
         return None;
     };
@@ -553,7 +553,8 @@ fn step_of(func: &Function, p: Value, next: Value) -> Option<Value> {
     }
 }
 
-fn def_block(func: &Function, v: Value) -> Option<Block> {
+/// The block that defines `v` (its instruction's block, or the block it is a parameter of).
+pub fn def_block(func: &Function, v: Value) -> Option<Block> {
     match func.dfg.value_def(v) {
         ValueDef::Result(i, _) => func.layout.inst_block(i),
         ValueDef::Param(b, _) => Some(b),
