@@ -192,6 +192,8 @@ pub struct OmpccOptions {
     pub print_after: Option<String>,
     /// `--time-passes`.
     pub time_passes: bool,
+    /// `--time-phases`: the command's wall time per phase (`crate::timing`).
+    pub time_phases: bool,
     /// `-C key=value` codegen knobs, in order.
     pub codegen: Vec<(String, String)>,
     /// `-foffload=`.
@@ -879,6 +881,10 @@ fn parse_ours(
             ours.time_passes = true;
             return Ok(Some(0));
         }
+        "--time-phases" => {
+            ours.time_phases = true;
+            return Ok(Some(0));
+        }
         _ => {}
     }
     for (prefix, kind) in [
@@ -1058,13 +1064,13 @@ mod tests {
     fn ours_are_removed_from_host_args() {
         let inv = parse_str(
             "--emit=ptx --offload-arch sm_80 --device-only -Rpass=unroll -Rpass-missed=licm|gvn --passes=sroa,gvn \
-             --print-after=gvn --time-passes -C unroll=4 -Cinline=no -C a.c -fdiagnostics-color=never",
+             --print-after=gvn --time-passes --time-phases -C unroll=4 -Cinline=no -C a.c -fdiagnostics-color=never",
         );
         assert_eq!(words(&inv), ["-C", "a.c", "-fdiagnostics-color=never"]);
         let o = &inv.ours;
         assert_eq!(o.emit, Some(EmitStage::Ptx));
         assert_eq!(o.offload_arch.as_deref(), Some("sm_80"));
-        assert!(o.device_only && o.time_passes);
+        assert!(o.device_only && o.time_passes && o.time_phases);
         assert_eq!(
             o.remarks,
             [

@@ -103,6 +103,7 @@ pub enum RunError {
 }
 
 /// Runs commands, echoing them for `-v`.
+#[derive(Clone, Copy, Debug)]
 pub struct Runner {
     verbose: bool,
 }
@@ -112,6 +113,11 @@ impl Runner {
     pub fn new(verbose: bool) -> Runner {
         install_handler();
         Runner { verbose }
+    }
+
+    /// `-v`: commands are echoed as they start.
+    pub fn verbose(&self) -> bool {
+        self.verbose
     }
 
     /// The signal ompcc received, if any.

@@ -12,6 +12,7 @@ use ompcc_diag::{ColorChoice, Emitter, Severity, SourceMap};
 use ompcc_syntax::ast::TranslationUnit;
 
 use crate::cli::{Color, EmitStage};
+use crate::timing::phase;
 
 /// A unit that parsed and type-checked.
 pub struct Checked {
@@ -51,6 +52,10 @@ pub fn tokens(text: &str, file_name: &str) -> String {
 /// Parses and checks one unit. On success its warnings are printed; on failure every
 /// diagnostic is returned rendered.
 pub fn check(text: &str, file_name: &str, opts: &DiagOptions) -> Result<Checked, Rejected> {
+    crate::timing::phase(crate::timing::CHECK, || check_timed(text, file_name, opts))
+}
+
+fn check_timed(text: &str, file_name: &str, opts: &DiagOptions) -> Result<Checked, Rejected> {
     let color = match opts.color {
         Color::Auto => ColorChoice::Auto,
         Color::Always => ColorChoice::Always,
@@ -393,7 +398,7 @@ pub struct DeviceOptions<'a> {
     pub line_info: bool,
     /// The device math library as one preprocessed unit (asked for only when device code
     /// calls a math function).
-    pub math_source: &'a dyn Fn() -> Result<String, String>,
+    pub math_source: &'a dyn crate::devlibrary::HostServices,
     /// Knobs and remarks, checked once for the whole command.
     pub settings: &'a OptSettings,
     /// `-save-temps`: return the IR and PTX texts with the host text.
@@ -705,9 +710,19 @@ fn device_module(
     opts: &DeviceOptions<'_>,
     emitter: &mut Emitter,
 ) -> Result<ompcc_ir::Module, Option<String>> {
-    let mut module = lower(checked, plan, opts, emitter)?;
-    optimize(&mut module, opts)?;
-    link_device_math(&mut module, opts, true)?;
+    let mut module = phase("device: lower", || lower(checked, plan, opts, emitter))?;
+    // the library's preprocessing runs while the passes do
+    if module
+        .decls
+        .iter()
+        .any(|d| ompcc_stdlib::device_symbol(&d.name).is_some())
+    {
+        opts.math_source.library_ahead();
+    }
+    phase("device: passes", || optimize(&mut module, opts))?;
+    phase("device: library", || {
+        link_device_math(&mut module, opts, true)
+    })?;
     Ok(module)
 }
 
@@ -719,7 +734,7 @@ fn link_device_math(
     optimized: bool,
 ) -> Result<(), Option<String>> {
     let level = optimized.then_some(opts.opt_level);
-    ompcc_devlib::link_device_library(module, level, opts.math_source)
+    ompcc_devlib::link_device_library(module, level, &|| opts.math_source.library_text())
         .map_err(|e| Some(e.to_string()))
 }
 
@@ -827,8 +842,9 @@ pub fn offload(
         line_info: true,
         ..*opts
     };
-    let (mut plan, diags) =
-        ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map);
+    let (mut plan, diags) = phase("device: offload plan", || {
+        ompcc_omp::plan_with_source(&checked.tu, &checked.typed, &checked.source_map)
+    });
     let mut emitter = Emitter::new(checked.color).hiding_warnings(checked.hide_warnings);
     for d in &diags {
         emitter.emit(d, &checked.source_map);
@@ -836,7 +852,9 @@ pub fn offload(
     if emitter.error_count() > 0 {
         return Err(None);
     }
-    map_grids(checked, &mut plan, opts)?;
+    phase("device: offload plan", || {
+        map_grids(checked, &mut plan, opts)
+    })?;
     // the access analysis' sections for the W0912 help, only when some pointer is unmapped
     // (under `requires unified_address` such a pointer is a device address: no W0912)
     let warn_unmapped = !ompcc_omp::requires_unified_address(&checked.tu);
@@ -847,7 +865,9 @@ pub fn offload(
             })
         });
     let suggestions = if unmapped {
-        ompcc_dataplan::suggested_maps(&checked.tu, &checked.typed)
+        phase("device: offload plan", || {
+            ompcc_dataplan::suggested_maps(&checked.tu, &checked.typed)
+        })
     } else {
         Vec::new()
     };
@@ -863,7 +883,7 @@ pub fn offload(
         }
     }
     let module = device_module(checked, Some(&plan), opts, &mut emitter)?;
-    let ptx = ptx_text(&module, opts)?;
+    let ptx = phase("device: PTX", || ptx_text(&module, opts))?;
     let device = DeviceTexts {
         ir: if opts.keep_texts {
             module.to_string()
@@ -891,15 +911,18 @@ pub fn offload(
             ompcc_host::remarks(&plan, &checked.typed, &checked.source_map, text)
         );
     }
-    match ompcc_host::rewrite(
-        text,
-        raw,
-        &checked.source_map,
-        &checked.tu,
-        &checked.typed,
-        &plan,
-        &image,
-    ) {
+    let rewritten = phase("host rewrite", || {
+        ompcc_host::rewrite(
+            text,
+            raw,
+            &checked.source_map,
+            &checked.tu,
+            &checked.typed,
+            &plan,
+            &image,
+        )
+    });
+    match rewritten {
         Ok(host_text) => Ok(Offloaded { host_text, device }),
         Err(diags) => {
             for d in &diags {

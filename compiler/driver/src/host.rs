@@ -5,17 +5,30 @@
 
 use std::cell::OnceCell;
 
+use crate::ahead::Ahead;
 use crate::exec::{Cmd, RunError, Runner};
 use crate::response::split_words;
 
 /// The environment variable that names the host compiler.
 pub const HOST_CC_VAR: &str = "OMPCC_HOST_CC";
 
+type Probe = Ahead<Result<(i32, Vec<u8>), RunError>>;
+
 /// The host compiler command.
-#[derive(Debug)]
 pub struct HostCc {
     argv: Vec<String>,
     is_gcc: OnceCell<bool>,
+    /// `--version`, perhaps started ahead ([`HostCc::probe_ahead`]).
+    probe: OnceCell<Probe>,
+}
+
+impl std::fmt::Debug for HostCc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostCc")
+            .field("argv", &self.argv)
+            .field("is_gcc", &self.is_gcc)
+            .finish_non_exhaustive()
+    }
 }
 
 impl HostCc {
@@ -30,6 +43,7 @@ impl HostCc {
         HostCc {
             argv,
             is_gcc: OnceCell::new(),
+            probe: OnceCell::new(),
         }
     }
 
@@ -58,6 +72,21 @@ impl HostCc {
         }
     }
 
+    fn probe(&self, runner: &Runner) -> &Probe {
+        self.probe.get_or_init(|| {
+            let (cmd, runner) = (self.cmd(["--version"]), *runner);
+            Ahead::new(move || runner.probe(&cmd))
+        })
+    }
+
+    /// Starts the `--version` probe of [`HostCc::is_gcc`] on a thread of its own, so that
+    /// its answer is there when a later step asks.
+    pub fn probe_ahead(&self, runner: &Runner) {
+        if self.is_gcc.get().is_none() {
+            self.probe(runner).start();
+        }
+    }
+
     /// Whether the host compiler is gcc (then compiling host code ompcc already offloaded
     /// needs `-foffload=disable`). Decided once from `--version`: gcc's names the Free
     /// Software Foundation, clang's does not, whatever the executable is called.
@@ -65,7 +94,12 @@ impl HostCc {
         if let Some(&known) = self.is_gcc.get() {
             return Ok(known);
         }
-        let (_, stdout) = runner.probe(&self.cmd(["--version"]))?;
+        let answer = crate::timing::phase(crate::timing::HOST_PROBE, || self.probe(runner).take());
+        // (taken only here, once: `None` only if the probe's thread panicked)
+        let (_, stdout) = match answer {
+            Some(answer) => answer?,
+            None => runner.probe(&self.cmd(["--version"]))?,
+        };
         let known = String::from_utf8_lossy(&stdout).contains("Free Software Foundation");
         Ok(*self.is_gcc.get_or_init(|| known))
     }

@@ -4,7 +4,9 @@
 //! [`pipeline::run`]; its exit status is the host compiler's, 1 for ompcc's own errors, and
 //! 128+N when ompcc or the host compiler was stopped by signal N.
 
+mod ahead;
 mod cli;
+mod devlibrary;
 mod devlink;
 mod diag;
 mod exec;
@@ -17,6 +19,7 @@ mod link;
 mod pipeline;
 mod response;
 mod scan;
+mod timing;
 
 use std::io::Write as _;
 
@@ -37,6 +40,7 @@ fn main() {
 }
 
 fn real_main() -> i32 {
+    let start = std::time::Instant::now();
     if std::env::var_os(exec::NESTED_VAR).is_some() {
         let msg = format!(
             "ompcc was started as its own host compiler; set ${} to a C compiler such as gcc",
@@ -129,7 +133,13 @@ fn real_main() -> i32 {
             host.display()
         );
     }
-    pipeline::run(&inv, &host, &runner).unwrap_or_else(|e| e.report(color))
+    // (`-###` runs nothing: nothing to time)
+    if inv.ours.time_phases && !inv.dry_run {
+        timing::enable();
+    }
+    let code = pipeline::run(&inv, &host, &runner).unwrap_or_else(|e| e.report(color));
+    eprint!("{}", timing::report(start.elapsed()));
+    code
 }
 
 /// `--help`. Written with `writeln!` so that a closed pipe (`ompcc --help | head`) is not an
@@ -187,6 +197,8 @@ ompcc's own options:
   --explain <code>          explain a diagnostic code (E0803, ...), and stop
   --print-after=<p1,...>    print the device IR after these passes
   --time-passes             report the time spent in each pass
+  --time-phases             report where the command's time goes: the host compiler's
+                            runs, the frontend, the device passes, PTX, the host rewrite
   -C <key>=<value>          set a device optimizer knob: inline-threshold=<n>,
                             unroll-count=<n>, unroll-threshold=<n>, fp-contract=off|on|fast,
                             loop-swap=on|off (grid mapping of SPMD nests, on at -O2),

@@ -27,12 +27,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{Action, Color, EmitStage, HostArg, Input, Invocation, Kind, Lang, OmpccOptions};
+use crate::devlibrary::{HostServices, Services};
 use crate::diag::{self, Severity};
 use crate::exec::{self, Cmd, RunError, Runner};
 use crate::frontend;
 use crate::host::HostCc;
 use crate::link;
 use crate::scan;
+use crate::timing::{self, phase};
 
 /// An error of ompcc's own, reported as `ompcc: error: ...` with exit status 1.
 #[derive(Debug)]
@@ -179,7 +181,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
             pass_through.argv.push("-foffload=disable".to_owned());
         }
         device_link_check(inv, &[])?;
-        return Ok(runner.run(&pass_through)?);
+        return Ok(phase(timing::HOST_COMMAND, || runner.run(&pass_through))?);
     }
 
     let color = step1_color(inv.ours.color);
@@ -234,7 +236,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
     let mut step1 = step1.into_iter();
     for unit in units.iter_mut().filter(|u| u.input.lang == Lang::C) {
         let Some(cmd) = step1.next() else { break };
-        let (code, stderr) = runner.run_captured(&cmd)?;
+        let (code, stderr) = phase(timing::HOST_PREPROCESS, || runner.run_captured(&cmd))?;
         if code != 0 {
             if inv.ours.emit.is_some() || inv.ours.device_only {
                 eprint(&stderr);
@@ -250,7 +252,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
 
     // Step 2: the frontend. The device math library is preprocessed by the host compiler
     // (its headers are plain C), only for units whose device code calls it.
-    let math_source = || preprocess_math(host, runner, tmp.path());
+    let services = Services::new(host, runner, tmp.path());
     let werror = inv
         .args
         .iter()
@@ -261,7 +263,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         .iter()
         .any(|a| matches!(a.kind, Kind::Debug) && a.words.iter().all(|w| w != "-g0"));
     for unit in units.iter_mut().filter(|u| u.analysable) {
-        let text = match fs::read(&unit.preprocessed) {
+        let text = match phase("files", || fs::read(&unit.preprocessed)) {
             Ok(text) => text,
             // Only a user's `.i` input can be unreadable here: cc says why in step 3.
             Err(_) if !(inv.ours.emit.is_some() || inv.ours.device_only) => {
@@ -284,7 +286,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
                 line_info,
                 keep_temps: inv.save_temps,
             },
-            &math_source,
+            &services,
             &settings,
         )?;
     }
@@ -317,7 +319,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
             eprint(diagnostics.as_bytes());
             return Ok(1);
         }
-        let mut status = runner.run(&pass_through)?;
+        let mut status = phase(timing::HOST_COMMAND, || runner.run(&pass_through))?;
         for unit in &units {
             if let Outcome::Rejected { diagnostics, .. } = &unit.outcome
                 && status == 0
@@ -332,7 +334,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
     // Step 3: compile.
     if units.iter().all(|u| matches!(u.outcome, Outcome::HostOnly)) {
         device_link_check(inv, &[])?;
-        return Ok(runner.run(&pass_through)?);
+        return Ok(phase(timing::HOST_COMMAND, || runner.run(&pass_through))?);
     }
     compile_split(inv, host, runner, &units, tmp.path())
 }
@@ -409,7 +411,7 @@ fn frontend(
     text: &[u8],
     ours: &OmpccOptions,
     flags: UnitFlags,
-    math_source: &dyn Fn() -> Result<String, String>,
+    math_source: &dyn HostServices,
     settings: &frontend::OptSettings,
 ) -> Result<Outcome, DriverError> {
     let UnitFlags {
@@ -433,6 +435,9 @@ fn frontend(
     // host compiler as written when it has no candidate or does not check
     let auto = ours.auto_offload && scan::has_parallel_loops(&text_str);
     let host_only = directives.is_empty() && !stops;
+    if !directives.is_empty() && !stops {
+        math_source.probe_ahead();
+    }
     let opts = frontend::DiagOptions {
         color: ours.color,
         quiet: host_only,
@@ -478,20 +483,21 @@ fn frontend(
     // `declare mapper`: its uses expanded into plain map clauses, for every later stage.
     let expanded: Vec<u8>;
     let expanded_str: String;
-    let (checked, text_str, text) =
-        match frontend::expand_mappers(&checked, &text_str, text, &input.path) {
-            Ok(Some((rechecked, bytes))) => {
-                expanded = bytes;
-                expanded_str = utf8_same_length(&expanded).into_owned();
-                (
-                    rechecked,
-                    std::borrow::Cow::Borrowed(expanded_str.as_str()),
-                    expanded.as_slice(),
-                )
-            }
-            Ok(None) => (checked, text_str, text),
-            Err(()) => return Err(DriverError::Reported),
-        };
+    let (checked, text_str, text) = match phase(timing::REWRITES, || {
+        frontend::expand_mappers(&checked, &text_str, text, &input.path)
+    }) {
+        Ok(Some((rechecked, bytes))) => {
+            expanded = bytes;
+            expanded_str = utf8_same_length(&expanded).into_owned();
+            (
+                rechecked,
+                std::borrow::Cow::Borrowed(expanded_str.as_str()),
+                expanded.as_slice(),
+            )
+        }
+        Ok(None) => (checked, text_str, text),
+        Err(()) => return Err(DriverError::Reported),
+    };
     let annotate = ours.emit == Some(EmitStage::AnnotatedC);
     let original_text = |checked: &frontend::Checked| {
         checked
@@ -506,7 +512,9 @@ fn frontend(
     let mut directives = directives;
     let (checked, text_str, text, auto_done) = if auto {
         let original = original_text(&checked);
-        let plan = frontend::auto_offload(&checked, &text_str, original.as_deref(), settings);
+        let plan = phase(timing::REWRITES, || {
+            frontend::auto_offload(&checked, &text_str, original.as_deref(), settings)
+        });
         if annotate && !plan.annotated.is_empty() {
             let original = original.ok_or_else(|| {
                 DriverError::Error(format!(
@@ -519,8 +527,11 @@ fn frontend(
                 format!("{}{body}", ompcc_autooffload::PORTABLE_PRELUDE).into_bytes(),
             ));
         }
-        let revised = frontend::revise(&checked, text, &input.path, &plan.preprocessed, settings)
-            .filter(|(_, rechecked)| match frontend::versions_lower(rechecked) {
+        let revised = phase(timing::REWRITES, || {
+            frontend::revise(&checked, text, &input.path, &plan.preprocessed, settings)
+        })
+        .filter(|(_, rechecked)| {
+            match phase(timing::REWRITES, || frontend::versions_lower(rechecked)) {
                 Ok(()) => true,
                 Err(why) => {
                     if settings.auto_remarks.1 {
@@ -532,7 +543,8 @@ fn frontend(
                     }
                     false
                 }
-            });
+            }
+        });
         match revised {
             Some((bytes, rechecked)) => {
                 versioned = bytes;
@@ -556,7 +568,9 @@ fn frontend(
         } else {
             original_text(&checked)
         };
-        let plan = frontend::plan_data(&checked, &text_str, original.as_deref(), settings);
+        let plan = phase(timing::REWRITES, || {
+            frontend::plan_data(&checked, &text_str, original.as_deref(), settings)
+        });
         if annotate {
             let original = original.ok_or_else(|| {
                 DriverError::Error(format!(
@@ -568,7 +582,9 @@ fn frontend(
                 ompcc_dataplan::annotate(&original, &checked.source_map, &plan.edits).into_bytes(),
             ));
         }
-        match frontend::replan(&checked, text, &input.path, &plan, settings) {
+        match phase(timing::REWRITES, || {
+            frontend::replan(&checked, text, &input.path, &plan, settings)
+        }) {
             Some((bytes, rechecked)) => {
                 planned = bytes;
                 (rechecked, utf8_same_length(&planned), planned.as_slice())
@@ -582,20 +598,21 @@ fn frontend(
     // text gets their host versions.
     let resolved: Vec<u8>;
     let device_text: String;
-    let (checked, text_str, text) =
-        match frontend::resolve_metadirectives(&checked, &text_str, text, &input.path) {
-            Ok(Some((rechecked, device, host))) => {
-                resolved = host;
-                device_text = device;
-                (
-                    rechecked,
-                    std::borrow::Cow::Borrowed(device_text.as_str()),
-                    resolved.as_slice(),
-                )
-            }
-            Ok(None) => (checked, text_str, text),
-            Err(()) => return Err(DriverError::Reported),
-        };
+    let (checked, text_str, text) = match phase(timing::REWRITES, || {
+        frontend::resolve_metadirectives(&checked, &text_str, text, &input.path)
+    }) {
+        Ok(Some((rechecked, device, host))) => {
+            resolved = host;
+            device_text = device;
+            (
+                rechecked,
+                std::borrow::Cow::Borrowed(device_text.as_str()),
+                resolved.as_slice(),
+            )
+        }
+        Ok(None) => (checked, text_str, text),
+        Err(()) => return Err(DriverError::Reported),
+    };
     let opts = frontend::DeviceOptions {
         all_functions: ours.device_only,
         passes: ours.passes.as_deref(),
@@ -653,37 +670,6 @@ fn frontend(
         }),
         Err(Some(msg)) => Err(DriverError::Error(msg)),
         Err(None) => Err(DriverError::Reported),
-    }
-}
-
-/// The device math library (`ompcc_stdlib`) as one preprocessed translation unit, written
-/// under `tmp` and run through `host -E`.
-fn preprocess_math(host: &HostCc, runner: &Runner, tmp: &Path) -> Result<String, String> {
-    let dir = tmp.join("math");
-    let sources = ompcc_stdlib::write_math_tree(&dir)
-        .map_err(|e| format!("cannot write the device math library: {e}"))?;
-    let _ = sources;
-    let all = dir.join("ompcc_math_all.c");
-    fs::write(&all, ompcc_stdlib::amalgamation())
-        .map_err(|e| format!("cannot write '{}': {e}", all.display()))?;
-    let out = dir.join("ompcc_math_all.i");
-    let cmd = host.cmd(vec![
-        "-E".to_owned(),
-        "-I".to_owned(),
-        dir.display().to_string(),
-        all.display().to_string(),
-        "-o".to_owned(),
-        out.display().to_string(),
-    ]);
-    match runner.run_captured(&cmd) {
-        Ok((0, _)) => {
-            fs::read_to_string(&out).map_err(|e| format!("cannot read '{}': {e}", out.display()))
-        }
-        Ok((code, stderr)) => Err(format!(
-            "preprocessing the device math library failed (status {code}): {}",
-            String::from_utf8_lossy(&stderr)
-        )),
-        Err(e) => Err(format!("cannot preprocess the device math library: {e:?}")),
     }
 }
 
@@ -921,7 +907,7 @@ fn compile_split(
                 } else {
                     tmp.join(format!("{n}.host.i"))
                 };
-                fs::write(&path, host_text).map_err(|e| {
+                phase("files", || fs::write(&path, host_text)).map_err(|e| {
                     DriverError::Fatal(format!("cannot write '{}': {e}", path.display()))
                 })?;
                 args.extend(words_where(&inv.args, |k| {
@@ -942,7 +928,7 @@ fn compile_split(
                 eprint(diagnostics.as_bytes());
                 1
             }
-            _ => runner.run(&host.cmd(args))?,
+            _ => phase(timing::HOST_COMPILE, || runner.run(&host.cmd(args)))?,
         };
         if let Outcome::Rejected { diagnostics, .. } = &unit.outcome
             && code == 0
@@ -1003,7 +989,7 @@ fn compile_split(
                 .collect();
             device_link_check(inv, &unit_objects)?;
             args.extend(link_args(inv, host, runner, true, needs_runtime, tmp)?);
-            status = runner.run(&host.cmd(args))?;
+            status = phase(timing::HOST_COMMAND, || runner.run(&host.cmd(args)))?;
         }
         _ => {
             let rest: Vec<&HostArg> = inv
@@ -1015,7 +1001,8 @@ fn compile_split(
                 .collect();
             if rest.iter().any(|a| matches!(a.kind, Kind::Input(_))) {
                 let args = rest.iter().flat_map(|a| a.words.iter().cloned());
-                status = first_failure(status, runner.run(&host.cmd(args))?);
+                let code = phase(timing::HOST_COMMAND, || runner.run(&host.cmd(args)))?;
+                status = first_failure(status, code);
             }
         }
     }

@@ -416,6 +416,7 @@ fn dry_run_shows_exact_forwarded_flags() {
         "--passes=sroa",
         "--print-after=gvn",
         "--time-passes",
+        "--time-phases",
         "-C",
         "unroll-count=4",
         "-foffload=disable",

@@ -395,25 +395,30 @@ impl<'a> Verifier<'a> {
         let t: Vec<Type> = args.iter().map(|&a| dfg.value_type(a)).collect();
         let e = AnyEntity::Inst(inst);
         let mut errs: Vec<String> = Vec::new();
-        let mut need = |cond: bool, msg: String| {
-            if !cond {
-                errs.push(msg);
-            }
-        };
+        // A macro, not a closure: the message is only formatted for an instruction that
+        // fails the check (formatting it for every instruction was most of the verifier's
+        // time, and the verifier runs after every pass).
+        macro_rules! need {
+            ($cond:expr, $msg:expr $(,)?) => {
+                if !$cond {
+                    errs.push($msg);
+                }
+            };
+        }
         let int_no_i1 = |t: Type| t.is_int() && t != Type::I1;
         if data.is_nsw() {
-            need(
+            need!(
                 ArithFlags::allowed_on(op),
                 format!("`nsw` is only allowed on iadd, isub, imul and shl, not `{op}`"),
             );
         }
         use Opcode as O;
         match op {
-            O::Iconst => need(
+            O::Iconst => need!(
                 ctrl.is_some_and(Type::is_int),
                 "`iconst` needs an integer type".into(),
             ),
-            O::Fconst => need(
+            O::Fconst => need!(
                 ctrl.is_some_and(Type::is_float),
                 "`fconst` needs a float type".into(),
             ),
@@ -429,41 +434,41 @@ impl<'a> Verifier<'a> {
             | O::Smin
             | O::Smax
             | O::Umin
-            | O::Umax => need(
+            | O::Umax => need!(
                 int_no_i1(t[0]) && t[0] == t[1],
                 format!(
                     "`{op}` needs two integers of one type (not i1), got {} and {}",
                     t[0], t[1]
                 ),
             ),
-            O::And | O::Or | O::Xor => need(
+            O::And | O::Or | O::Xor => need!(
                 t[0].is_int() && t[0] == t[1],
                 format!(
                     "`{op}` needs two integers of one type, got {} and {}",
                     t[0], t[1]
                 ),
             ),
-            O::Shl | O::Lshr | O::Ashr => need(
+            O::Shl | O::Lshr | O::Ashr => need!(
                 int_no_i1(t[0]) && int_no_i1(t[1]),
                 format!(
                     "`{op}` needs an integer and an integer shift amount, got {} and {}",
                     t[0], t[1]
                 ),
             ),
-            O::Neg | O::Popcnt | O::Clz | O::Ctz => need(
+            O::Neg | O::Popcnt | O::Clz | O::Ctz => need!(
                 int_no_i1(t[0]),
                 format!("`{op}` needs an integer (not i1), got {}", t[0]),
             ),
-            O::Not => need(
+            O::Not => need!(
                 t[0].is_int(),
                 format!("`not` needs an integer, got {}", t[0]),
             ),
-            O::Bswap => need(
+            O::Bswap => need!(
                 matches!(t[0], Type::I16 | Type::I32 | Type::I64),
                 format!("`bswap` needs i16, i32 or i64, got {}", t[0]),
             ),
             O::Fadd | O::Fsub | O::Fmul | O::Fdiv | O::Frem | O::Fmin | O::Fmax | O::Fcopysign => {
-                need(
+                need!(
                     t[0].is_float() && t[0] == t[1],
                     format!(
                         "`{op}` needs two floats of one type, got {} and {}",
@@ -471,11 +476,11 @@ impl<'a> Verifier<'a> {
                     ),
                 )
             }
-            O::Fneg | O::Fabs | O::Sqrt | O::Floor | O::Ceil | O::Ftrunc | O::Nearest => need(
+            O::Fneg | O::Fabs | O::Sqrt | O::Floor | O::Ceil | O::Ftrunc | O::Nearest => need!(
                 t[0].is_float(),
                 format!("`{op}` needs a float, got {}", t[0]),
             ),
-            O::Fma => need(
+            O::Fma => need!(
                 t[0].is_float() && t[0] == t[1] && t[1] == t[2],
                 format!(
                     "`fma` needs three floats of one type, got {}, {} and {}",
@@ -483,23 +488,23 @@ impl<'a> Verifier<'a> {
                 ),
             ),
             O::Select => {
-                need(
+                need!(
                     t[0] == Type::I1,
                     format!("`select` condition must be i1, got {}", t[0]),
                 );
-                need(
+                need!(
                     t[1] == t[2],
                     format!("`select` operands differ: {} and {}", t[1], t[2]),
                 );
             }
-            O::Icmp => need(
+            O::Icmp => need!(
                 (t[0].is_int() || t[0].is_ptr()) && t[0] == t[1],
                 format!(
                     "`icmp` needs two integers or pointers of one type, got {} and {}",
                     t[0], t[1]
                 ),
             ),
-            O::Fcmp => need(
+            O::Fcmp => need!(
                 t[0].is_float() && t[0] == t[1],
                 format!(
                     "`fcmp` needs two floats of one type, got {} and {}",
@@ -516,7 +521,7 @@ impl<'a> Verifier<'a> {
                         to.bits() > t[0].bits()
                     };
                 let dir = if op == O::Trunc { "narrower" } else { "wider" };
-                need(
+                need!(
                     ok,
                     format!(
                         "`{op}` converts an integer to a {dir} integer, not {} to {to}",
@@ -531,11 +536,11 @@ impl<'a> Verifier<'a> {
                 } else {
                     t[0] == Type::F64 && to == Type::F32
                 };
-                need(ok, format!("`{op}` cannot convert {} to {to}", t[0]));
+                need!(ok, format!("`{op}` cannot convert {} to {to}", t[0]));
             }
             O::Sitofp | O::Uitofp => {
                 let to = ctrl.unwrap_or(Type::I1);
-                need(
+                need!(
                     int_no_i1(t[0]) && to.is_float(),
                     format!(
                         "`{op}` converts an integer to a float, not {} to {to}",
@@ -545,7 +550,7 @@ impl<'a> Verifier<'a> {
             }
             O::Fptosi | O::Fptoui => {
                 let to = ctrl.unwrap_or(Type::I1);
-                need(
+                need!(
                     t[0].is_float() && int_no_i1(to),
                     format!(
                         "`{op}` converts a float to an integer, not {} to {to}",
@@ -555,7 +560,7 @@ impl<'a> Verifier<'a> {
             }
             O::Bitcast => {
                 let to = ctrl.unwrap_or(Type::I1);
-                need(
+                need!(
                     !t[0].is_ptr()
                         && !to.is_ptr()
                         && t[0] != to
@@ -569,7 +574,7 @@ impl<'a> Verifier<'a> {
             }
             O::Ptrtoint => {
                 let to = ctrl.unwrap_or(Type::I1);
-                need(
+                need!(
                     t[0].is_ptr() && matches!(to, Type::I32 | Type::I64),
                     format!(
                         "`ptrtoint` converts a pointer to i32 or i64, not {} to {to}",
@@ -579,7 +584,7 @@ impl<'a> Verifier<'a> {
             }
             O::Inttoptr => {
                 let to = ctrl.unwrap_or(Type::I1);
-                need(
+                need!(
                     matches!(t[0], Type::I32 | Type::I64) && to.is_ptr(),
                     format!(
                         "`inttoptr` converts i32 or i64 to a pointer, not {} to {to}",
@@ -595,7 +600,7 @@ impl<'a> Verifier<'a> {
                     }
                     _ => false,
                 };
-                need(
+                need!(
                     ok,
                     format!(
                         "`addrspacecast` converts between generic and one specific space, not {} to {to}",
@@ -603,7 +608,7 @@ impl<'a> Verifier<'a> {
                     ),
                 );
             }
-            O::PtrOffset => need(
+            O::PtrOffset => need!(
                 t[0].is_ptr() && matches!(t[1], Type::I32 | Type::I64),
                 format!(
                     "`ptr_offset` needs a pointer and an i32 or i64 offset, got {} and {}",
@@ -616,22 +621,22 @@ impl<'a> Verifier<'a> {
                     InstData::Store { space, flags, .. } => (*space, *flags, t[1]),
                     _ => return,
                 };
-                need(
+                need!(
                     flags.align.is_power_of_two(),
                     format!("alignment {} is not a power of two", flags.align),
                 );
                 match ptr.addr_space() {
-                    None => need(
+                    None => need!(
                         false,
                         format!("`{op}` address must be a pointer, got {ptr}"),
                     ),
-                    Some(ps) => need(
+                    Some(ps) => need!(
                         ps == space || space == AddrSpace::Generic,
                         format!("`{op}` in {space} space through a {ptr} pointer"),
                     ),
                 }
                 if op == O::Store {
-                    need(
+                    need!(
                         space.is_writable() && ptr.addr_space() != Some(AddrSpace::Const),
                         "store to const space".into(),
                     );
@@ -648,17 +653,17 @@ impl<'a> Verifier<'a> {
                     space,
                     AddrSpace::Global | AddrSpace::Shared | AddrSpace::Generic
                 );
-                need(
+                need!(
                     space_ok,
                     format!("atomics act on global, shared or generic memory, not {space}"),
                 );
                 // One cause, one error: the pointer is only compared with a valid space.
                 match ptr.addr_space() {
-                    None => need(
+                    None => need!(
                         false,
                         format!("atomic address must be a pointer, got {ptr}"),
                     ),
-                    Some(ps) => need(
+                    Some(ps) => need!(
                         !space_ok || ps == space || space == AddrSpace::Generic,
                         format!("atomic in {space} space through a {ptr} pointer"),
                     ),
@@ -673,9 +678,9 @@ impl<'a> Verifier<'a> {
                             AtomicRmwOp::Inc | AtomicRmwOp::Dec => vt == Type::I32,
                             _ => matches!(vt, Type::I32 | Type::I64),
                         };
-                        need(ok, format!("`atomic_rmw {rop}` does not support {vt}"));
+                        need!(ok, format!("`atomic_rmw {rop}` does not support {vt}"));
                     }
-                    _ => need(
+                    _ => need!(
                         matches!(vt, Type::I32 | Type::I64) && t[2] == vt,
                         format!(
                             "`atomic_cas` needs i32 or i64 operands of one type, got {} and {}",
@@ -685,37 +690,37 @@ impl<'a> Verifier<'a> {
                 }
             }
             O::Shuffle => {
-                need(
+                need!(
                     matches!(t[0], Type::I32 | Type::I64 | Type::F32 | Type::F64),
                     format!("`shuffle` moves i32, i64, f32 or f64, not {}", t[0]),
                 );
-                need(
+                need!(
                     t[1] == Type::I32 && t[2] == Type::I32,
                     "`shuffle` lane and mask must be i32".into(),
                 );
             }
             O::Vote => {
-                need(
+                need!(
                     t[0] == Type::I1,
                     format!("`vote` predicate must be i1, got {}", t[0]),
                 );
-                need(
+                need!(
                     t[1] == Type::I32,
                     format!("`vote` mask must be i32, got {}", t[1]),
                 );
             }
-            O::Brif => need(
+            O::Brif => need!(
                 t[0] == Type::I1,
                 format!("`brif` condition must be i1, got {}", t[0]),
             ),
-            O::BrTable => need(
+            O::BrTable => need!(
                 int_no_i1(t[0]),
                 format!("`br_table` index must be an integer, got {}", t[0]),
             ),
             O::Call => {
                 if let InstData::Call { func, .. } = data {
                     let sig = &dfg.ext_funcs[*func].sig;
-                    need(
+                    need!(
                         t == sig.params,
                         format!(
                             "call arguments ({}) do not match {func}'s parameters ({})",
@@ -728,7 +733,7 @@ impl<'a> Verifier<'a> {
             O::CallIndirect => {
                 if let InstData::CallIndirect { sig: s, .. } = data {
                     let sig = &dfg.signatures[*s];
-                    need(
+                    need!(
                         t.first() == Some(&Type::PTR),
                         format!(
                             "`call_indirect` callee must be a generic ptr, got {}",
@@ -736,7 +741,7 @@ impl<'a> Verifier<'a> {
                         ),
                     );
                     let args = t.get(1..).unwrap_or(&[]);
-                    need(
+                    need!(
                         args == sig.params.as_slice(),
                         format!(
                             "call arguments ({}) do not match {s}'s parameters ({})",
@@ -746,18 +751,18 @@ impl<'a> Verifier<'a> {
                     );
                 }
             }
-            O::StackAlloc => need(
+            O::StackAlloc => need!(
                 t[0] == Type::I64,
                 format!("`stack_alloc` size must be i64, got {}", t[0]),
             ),
-            O::StackRestore => need(
+            O::StackRestore => need!(
                 t[0] == Type::Ptr(AddrSpace::Local),
                 format!(
                     "`stack_restore` takes a ptr(local) from `stack_save`, got {}",
                     t[0]
                 ),
             ),
-            O::Return => need(
+            O::Return => need!(
                 t == f.sig.returns,
                 format!(
                     "return values ({}) do not match the signature ({})",

@@ -363,7 +363,7 @@ impl std::error::Error for PassError {}
 #[derive(Debug, Default)]
 pub struct PassManager {
     passes: Vec<Pass>,
-    /// Verify each function after every pass.
+    /// Verify each function after every pass that changed it (and the input first).
     pub verify: bool,
     /// Print the function before these passes.
     pub print_before: PrintFilter,
@@ -489,7 +489,12 @@ impl PassManager {
         };
         self.record_time(pass.name, start.elapsed(), changed);
         self.print(false, pass.name, func);
-        self.check(pass.name, func)
+        // A pass that changed nothing leaves the function as verified before it.
+        if changed {
+            self.check(pass.name, func)
+        } else {
+            Ok(())
+        }
     }
 
     /// Runs the pipeline on one function. With `verify`, the input is checked first (an
@@ -524,9 +529,12 @@ impl PassManager {
                     self.record_time(pass.name, start.elapsed(), changed);
                     for f in &module.functions {
                         self.print(false, pass.name, f);
-                        self.check(pass.name, f)?;
+                        if changed {
+                            self.check(pass.name, f)?;
+                        }
                     }
                     if self.verify
+                        && changed
                         && let Err(errors) = ompcc_ir::verify_module(module)
                     {
                         let text = errors
