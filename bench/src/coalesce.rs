@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
+use ompcc_bench::plot::{self, Bars};
 use ompcc_bench::process::{checked, command_text, git_version, run_program};
 use ompcc_bench::{output, profile};
 
@@ -353,6 +354,24 @@ fn render(args: &Args, root: &Path, pairs: &[Pair]) -> String {
         );
     }
     let _ = writeln!(s, "\nGoal met on {met} of {} pairs.", pairs.len());
+    if let Some(out) = &args.out {
+        let names = pairs.iter().map(|p| p.name.clone()).collect();
+        let of = |run: fn(&Pair) -> &Run| pairs.iter().map(|p| spr(run(p))).collect();
+        let chart = Bars::new(
+            "Global-memory sectors per request (lower is better; 4: coalesced 4-byte accesses)",
+            "sectors / request",
+            names,
+        )
+        .series("natural, grid mapping off", of(|p| &p.natural))
+        .series("hand-coalesced", of(|p| &p.hand))
+        .series("natural, as ompcc compiles it", of(|p| &p.ompcc));
+        let path = plot::path_beside(out, "sectors");
+        let _ = write!(
+            s,
+            "\n{}",
+            plot::write_linked(chart.svg(), &path, "sectors per request per pair")
+        );
+    }
     let problems: Vec<String> = pairs
         .iter()
         .flat_map(|p| {

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
+use ompcc_bench::plot::{self, Bars, Heatmap};
 use ompcc_bench::process::{
     build_ompcc, checked, command_text, first_lines, git_version, run_program,
 };
@@ -766,6 +767,8 @@ fn render(args: &Args, env: &Env, programs: &[Program], r: &Results) -> String {
         s.push('\n');
     }
 
+    s.push_str(&plots(args, env.device, programs, r, metric));
+
     // Goals.
     let _ = writeln!(s, "\n## Goals\n");
     if ratio_col {
@@ -903,6 +906,66 @@ fn opt(v: Option<u32>) -> String {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+/// With `--out`: the plots beside the report (the primary metric per -O level; with
+/// `--ablate`, the ablation grid), and the Markdown that shows them.
+fn plots(
+    args: &Args,
+    device: Device,
+    programs: &[Program],
+    r: &Results,
+    metric: fn(&Measurement) -> Option<f64>,
+) -> String {
+    let Some(out) = &args.out else {
+        return String::new();
+    };
+    let what = match device {
+        Device::Emu => "dynamic instructions",
+        Device::Cuda => "kernel time (ms)",
+    };
+    let names: Vec<String> = programs.iter().map(|p| p.name.clone()).collect();
+    let value = |map: &BTreeMap<(String, String), Measurement>, name: &str, key: &str| {
+        map.get(&(name.to_string(), key.to_string()))
+            .filter(|m| m.correct)
+            .and_then(metric)
+    };
+    let mut s = String::from("\n## Plots\n\n");
+    let mut chart = Bars::new(&format!("{what} per -O level"), what, names.clone()).log_y();
+    for l in &args.levels {
+        let values = programs
+            .iter()
+            .map(|p| value(&r.per_level, &p.name, l))
+            .collect();
+        chart = chart.series(&format!("-O{l}"), values);
+    }
+    let path = plot::path_beside(out, "levels");
+    s.push_str(&plot::write_linked(chart.svg(), &path, "per -O level"));
+    if args.ablate {
+        let values = programs
+            .iter()
+            .map(|p| {
+                let base = value(&r.ablation, &p.name, "full").filter(|b| *b > 0.0);
+                r.removable
+                    .iter()
+                    .map(|pass| Some(value(&r.ablation, &p.name, pass)? / base?))
+                    .collect()
+            })
+            .collect();
+        let grid = Heatmap {
+            title: "-O2 without each pass, against the full -O2 pipeline".into(),
+            rows: names,
+            cols: r.removable.iter().map(|p| p.to_string()).collect(),
+            values,
+            center: 1.0,
+            note: format!(
+                "{what} without the pass / with it: green above 1.00 (the pass helps), red below"
+            ),
+        };
+        let path = plot::path_beside(out, "ablation");
+        s.push_str(&plot::write_linked(grid.svg(), &path, "pass ablation"));
+    }
+    s
 }
 
 #[cfg(test)]

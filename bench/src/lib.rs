@@ -5,6 +5,7 @@
 //! process handling. Nothing here panics on malformed input.
 
 pub mod output;
+pub mod plot;
 pub mod process;
 pub mod profile;
 pub mod ptx;

@@ -22,6 +22,7 @@ use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use ompcc_bench::output;
+use ompcc_bench::plot::{self, Bars};
 use ompcc_bench::process::{build_ompcc, checked, command_text, git_version, run_program};
 use ompcc_bench::profile::{self, TransferRow, Transfers};
 use ompcc_bench::runner::{WorkDir, exit_code, list, repo_root, text};
@@ -538,6 +539,28 @@ fn render(
             ratio(pl, e),
             g1.cell(),
             g2.cell()
+        );
+    }
+
+    if let Some(out) = &args.out {
+        let mut chart = Bars::new(
+            "Bytes copied between host and device (both directions)",
+            "bytes",
+            programs.iter().map(|p| p.name.clone()).collect(),
+        )
+        .log_y();
+        for form in Form::ALL.iter().filter(|f| args.forms.contains(f)) {
+            let values = programs
+                .iter()
+                .map(|p| bytes(&p.name, *form).map(|b| b as f64))
+                .collect();
+            chart = chart.series(form.name(), values);
+        }
+        let path = plot::path_beside(out, "bytes");
+        let _ = write!(
+            s,
+            "\n{}",
+            plot::write_linked(chart.svg(), &path, "bytes per program and form")
         );
     }
 

@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+use ompcc_bench::plot::{self, Bars};
 use ompcc_bench::process::checked;
 use ompcc_bench::{ptxas, sass, stats};
 
@@ -283,6 +284,9 @@ fn render(args: &Args, rows: &Rows) -> String {
     if let Some(g) = geo {
         let _ = writeln!(s, "| **geomean** | | | | **{g:.2}** | | | | |");
     }
+    if let Some(out) = &args.out {
+        s.push_str(&plots(out, rows));
+    }
     let verdict = |ok: bool| if ok { "met" } else { "not met" };
     let list = |v: &[&str]| {
         if v.is_empty() {
@@ -322,6 +326,46 @@ fn render(args: &Args, rows: &Rows) -> String {
         for p in problems {
             let _ = writeln!(s, "- {p}");
         }
+    }
+    s
+}
+
+/// The plots beside the table (SASS instructions, innermost loop, registers: ompcc against
+/// nvcc per kernel), and the Markdown that shows them.
+fn plots(out: &Path, rows: &Rows) -> String {
+    let names: Vec<String> = rows.keys().cloned().collect();
+    let of = |f: fn(&Code) -> u32, ours: bool| -> Vec<Option<f64>> {
+        rows.values()
+            .map(|(o, n)| {
+                let code = if ours { o } else { n };
+                code.as_ref().ok().map(|c| f64::from(f(c)))
+            })
+            .collect()
+    };
+    let mut s = String::from("\n");
+    let charts: [(&str, &str, &str, fn(&Code) -> u32); 3] = [
+        (
+            "sass",
+            "SASS instructions per kernel",
+            "instructions",
+            |c| c.sass.instructions,
+        ),
+        (
+            "loop",
+            "SASS instructions of the largest innermost loop",
+            "instructions",
+            |c| c.sass.innermost_loop,
+        ),
+        ("registers", "Registers per thread", "registers", |c| {
+            c.registers
+        }),
+    ];
+    for (file, title, unit, f) in charts {
+        let chart = Bars::new(title, unit, names.clone())
+            .series("ompcc", of(f, true))
+            .series("nvcc", of(f, false));
+        let path = plot::path_beside(out, file);
+        s.push_str(&plot::write_linked(chart.svg(), &path, title));
     }
     s
 }
