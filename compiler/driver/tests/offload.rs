@@ -626,3 +626,44 @@ int main(void) {
         "{log}"
     );
 }
+
+#[test]
+fn time_phases_splits_a_compile_into_the_host_compilers_runs_and_ompccs_stages() {
+    let sb = Sandbox::new();
+    let src = Path::new(PROGRAMS).join("globals_math.c").display().to_string();
+    let out = sb.ompcc(&["--time-phases", "-fopenmp", "-O2", "-c", &src, "-o", "t.o"]);
+    ok(&out);
+    assert!(sb.exists("t.o"));
+    let err = stderr(&out);
+    let table: Vec<&str> = err
+        .lines()
+        .skip_while(|l| *l != "ompcc: phase times (wall clock):")
+        .skip(1)
+        .collect();
+    let names: Vec<String> = table
+        .iter()
+        .map(|l| l.split(" ms").next().unwrap_or(""))
+        .map(|l| l.rsplit_once(' ').map_or(l, |(n, _)| n).trim().to_string())
+        .collect();
+    // this unit calls the device math library: its preprocessing is a phase of its own
+    for phase in [
+        "host: preprocess",
+        "frontend: parse and check",
+        "device: passes",
+        "device: library",
+        "host: preprocess device library",
+        "device: PTX",
+        "host rewrite",
+        "host: compile",
+        "other",
+        "total",
+    ] {
+        assert!(names.iter().any(|n| n == phase), "no `{phase}` in:\n{err}");
+    }
+    assert_eq!(names.last().map(String::as_str), Some("total"), "{err}");
+    assert!(table.last().is_some_and(|l| l.ends_with("100.0%")), "{err}");
+    // without the option, nothing of it
+    let quiet = sb.ompcc(&["-fopenmp", "-O2", "-c", &src, "-o", "q.o"]);
+    ok(&quiet);
+    assert!(!stderr(&quiet).contains("phase times"), "{}", stderr(&quiet));
+}
