@@ -1,10 +1,7 @@
-// `iterator` modifiers in data clauses (OpenMP 5.1; gcc 12 cannot parse them, so
-// map_iterator.expected holds the output the specification prescribes): `enter data` of
-// the rows of an array of pointers (`map(iterator(i = 0:R), to: rows[i][0:len[i]])`, each
-// row attached to the device copy of its pointer), `target update to/from` with iterators
-// (a step of 2, a descending range, two iterators over a 2-D array, an empty range, a typed
-// iterator), a `target` region mapping rows of a heap `int **` with an iterator, and
-// `exit data` releasing them. Host values the clauses do not name survive a `from`.
+// `iterator` modifiers in map/to/from clauses (OpenMP 5.1; gcc 12 cannot parse them:
+// map_iterator.expected): rows of an array of pointers mapped and attached, updates with a
+// step, a descending range, two iterators, an empty range, a typed iterator; a `target`
+// mapping the rows of an `int **`. Host values the clauses do not name survive a `from`.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -114,10 +111,8 @@ int main(void) {
     for (int j = 0; j < C; j++)
       total += pp[i][j] * (j + 1);
   printf("pp total %ld\n", total);
-  for (int i = 0; i < R; i++) {
-    free(pp[i]);
-    free(rows[i]);
-  }
+  for (int i = 0; i < R; i++)
+    free(pp[i]), free(rows[i]);
   free(pp);
   return 0;
 }
