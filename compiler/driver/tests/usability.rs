@@ -734,6 +734,27 @@ fn syntax_only_checks_the_rewritten_host_text() {
     );
 }
 
+/// A detached task with `depend(inout: omp_all_memory)`: ompcc's host rewrite orders such
+/// tasks by running them undeferred, which cannot order a task that completes later, when
+/// its event is fulfilled: a located error (E0914), not a silently reordered program.
+#[test]
+fn detached_all_memory_task_is_refused() {
+    let sb = Sandbox::new();
+    sb.write(
+        "d.c",
+        "#include <omp.h>\nint main(void) {\n  int x = 0;\n  omp_event_handle_t ev;\n#pragma omp parallel\n#pragma omp single\n  {\n#pragma omp task detach(ev) depend(inout: omp_all_memory)\n    x = 1;\n    omp_fulfill_event(ev);\n  }\n  return x - 1;\n}\n",
+    );
+    let out = sb.ompcc(&["-fopenmp", "-fdiagnostics-color=never", "-c", "d.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("d.c:8:18: error: a task with 'detach' cannot use 'depend(...: omp_all_memory)' with ompcc")
+            && err.contains("[E0914]"),
+        "{err}"
+    );
+    assert!(!sb.join("d.o").exists());
+}
+
 #[test]
 fn precise_messages_for_float128_kr_definitions_and_names() {
     let sb = Sandbox::new();

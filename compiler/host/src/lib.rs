@@ -130,7 +130,7 @@ pub fn rewrite(
     unroll::host_pragmas(tu, typed, &mut w.subst);
     let located_frees = calls::located_frees(tu, typed, text, sm, &mut w.subst);
     compat::host_pragmas(tu, text, &mut w.pragma_subst);
-    depend::host_pragmas(tu, text, sm, &mut w.pragma_subst);
+    depend::host_pragmas(tu, text, sm, &mut w.pragma_subst, &mut w.errors);
     dispatch::host_pragmas(
         tu,
         typed,
