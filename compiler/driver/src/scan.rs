@@ -128,11 +128,17 @@ pub fn names_identifier(text: &str, name: &str) -> bool {
 fn is_device_directive(words: &[&str]) -> bool {
     matches!(
         words,
-        ["target", ..] | ["declare", "target", ..] | ["begin", "declare", "target", ..]
-    ) || matches!(words, ["requires", clauses @ ..] if clauses.iter().any(|w| {
-        // gcc 12 says "sorry, unimplemented" to these; ompcc accepts or refuses each itself
-        matches!(*w, "unified_address" | "unified_shared_memory" | "reverse_offload")
-    }))
+        ["target", ..]
+            | ["declare", "target", ..]
+            | ["begin", "declare", "target", ..]
+            // gcc 12 ignores `dispatch` and rejects the selectors naming it: ompcc resolves
+            // them in the host text (compiler/host/src/dispatch.rs)
+            | ["dispatch", ..]
+    ) || matches!(words, ["declare", "variant", rest @ ..] if rest.iter().any(|w| w.contains("dispatch")))
+        || matches!(words, ["requires", clauses @ ..] if clauses.iter().any(|w| {
+            // gcc 12 says "sorry, unimplemented" to these; ompcc accepts or refuses each itself
+            matches!(*w, "unified_address" | "unified_shared_memory" | "reverse_offload")
+        }))
 }
 
 #[cfg(test)]

@@ -21,6 +21,9 @@
 //!   meets it, and the host fallback's only device is the host), with the whole directive when
 //!   no other clause remains; the clauses ompcc refuses (E0913) never reach here.
 //!
+//! - `map(iterator(...), ...)` (OpenMP 5.1) is dropped from fallback copies: gcc 12 does not
+//!   know `iterator` in data clauses, and on the host the items are the host's own storage.
+//!
 //! - `uses_allocators` naming only predefined allocators (`omp_*_mem_alloc`, which need no
 //!   declaring) is dropped from fallback copies: gcc 12 does not know the clause.
 //!
@@ -96,6 +99,19 @@ pub(crate) fn host_pragmas(
                             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
                     }) =>
                 {
+                    subst.insert(lo, (hi, String::new()));
+                }
+                // gcc 12 does not know `iterator` in data clauses; these reach it only in the
+                // fallback copy of a `target` region, where every device is the host
+                (
+                    _,
+                    OmpClauseKind::Map {
+                        iterated: Some(_), ..
+                    }
+                    | OmpClauseKind::Motion {
+                        iterated: Some(_), ..
+                    },
+                ) => {
                     subst.insert(lo, (hi, String::new()));
                 }
                 (

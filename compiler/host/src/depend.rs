@@ -17,11 +17,14 @@
 //!   keeps the clause: gcc 12 fails on iterators with run-time bounds on `target` ("size of
 //!   variable is too large"), not on `task` or `taskwait`.
 //!
+//! A `task` with `detach` and `omp_all_memory` is refused (E0914): it completes when its
+//! event is fulfilled, maybe after later sibling tasks start, which no such rewrite orders.
+//!
 //! Other `depend` clauses (also with an `iterator(...)` modifier on `task` and `taskwait`)
 //! reach gcc as written. Invariant: line numbers stay the user's: the one inserted line is
 //! followed by a line marker, and every other replacement keeps its line.
 
-use ompcc_diag::SourceMap;
+use ompcc_diag::{Diagnostic, SourceMap};
 use ompcc_omp::walk::{self, Node};
 use ompcc_syntax::ast::{
     OmpClauseKind, OmpClauseName, OmpDirective, OmpDirectiveKind, TranslationUnit,
@@ -61,11 +64,28 @@ pub(crate) fn host_pragmas(
     text: &str,
     sm: &SourceMap,
     subst: &mut BTreeMap<usize, (usize, String)>,
+    errors: &mut Vec<Diagnostic>,
 ) {
     walk::unit(tu, &mut |n| {
         let Node::Directive(d) = n else { return };
         let target = ompcc_omp::is_target_region(d.kind);
         let task = d.kind == OmpDirectiveKind::Task;
+        // a detached task completes when its event is fulfilled, maybe after later sibling
+        // tasks start: the undeferred rewrite below would not order those
+        if task
+            && all_memory(d)
+            && let Some(c) = d.clauses.iter().find(|c| c.name == OmpClauseName::Detach)
+        {
+            errors.push(Diagnostic::error(
+                "E0914",
+                "a task with 'detach' cannot use 'depend(...: omp_all_memory)' with ompcc: \
+                 it orders such tasks by running them undeferred, and a detached task may \
+                 complete after later sibling tasks start"
+                    .to_owned(),
+                c.span,
+            ));
+            return;
+        }
         // `depobj` and the rest keep the clause: gcc's error, not a lost dependence
         let orders = task || target || d.kind == OmpDirectiveKind::Taskwait;
         if !((orders && all_memory(d)) || (target && iterated(d))) {

@@ -19,6 +19,8 @@
 //!   a `#pragma omp taskwait` with the same clauses first, so sibling tasks the construct
 //!   depends on are complete before it runs;
 //! - `omp unroll` lines anywhere in the unit: what gcc understands (`unroll` module);
+//! - `dispatch` constructs and `declare variant` selectors naming `dispatch`: resolved by
+//!   ompcc (`dispatch` module);
 //! - OpenMP 5.1/5.2 spellings gcc 12 rejects (`declare target enter`, `begin declare target`,
 //!   `present` modifiers in a fallback's clauses): their older equivalents (`compat` module).
 //!
@@ -42,7 +44,9 @@ mod calls;
 mod cexpr;
 mod compat;
 mod depend;
+mod dispatch;
 mod embed;
+mod iterated;
 mod members;
 mod remarks;
 mod trip;
@@ -126,7 +130,16 @@ pub fn rewrite(
     unroll::host_pragmas(tu, typed, &mut w.subst);
     let located_frees = calls::located_frees(tu, typed, text, sm, &mut w.subst);
     compat::host_pragmas(tu, text, &mut w.pragma_subst);
-    depend::host_pragmas(tu, text, sm, &mut w.pragma_subst);
+    depend::host_pragmas(tu, text, sm, &mut w.pragma_subst, &mut w.errors);
+    dispatch::host_pragmas(
+        tu,
+        typed,
+        text,
+        sm,
+        &mut w.pragma_subst,
+        &mut w.subst,
+        &mut w.errors,
+    );
     // The unit's first line marker stays first; the prelude follows it.
     let first = first_marker_len(text);
     w.copy(0, first);
@@ -462,8 +475,8 @@ impl Writer<'_> {
             }
             self.map_entries(m, map_flags(m), &mut entries);
         }
-        let n = entries.len();
-        let entries_ref = self.declare_entries(&mut pre, id, &entries);
+        let iterated = self.iterated(r.directive, id);
+        let (entries_ref, n) = self.declare_entries(&mut pre, id, &entries, iterated.as_ref());
         let device = r.device.map_or(embed::DEVICE_DEFAULT.to_string(), |d| {
             format!("(int)({})", self.src(d))
         });
@@ -500,7 +513,7 @@ impl Writer<'_> {
             "0u".to_owned()
         };
         pre.push_str(&format!(
-            "__ompcc_launch_args __ompcc_a{id} = {{{}, {kernel}u, {device}, {n}u, {entries_ref}, \
+            "__ompcc_launch_args __ompcc_a{id} = {{{}, {kernel}u, {device}, {n}, {entries_ref}, \
              {teams}, {threads}, 0u, {iterations}, {}}}; ",
             embed::MODULE_ID_READ,
             self.loc(r.directive.span),
@@ -598,18 +611,18 @@ impl Writer<'_> {
         self.push(&embed::line_marker(loc.line, &file, loc.system_header));
     }
 
-    /// Declares the entries array (when there are entries); returns the C expression that
-    /// points at it.
-    fn declare_entries(&self, pre: &mut String, id: u32, entries: &[Entry]) -> String {
-        if entries.is_empty() {
-            return "0".to_owned();
-        }
-        pre.push_str(&format!("__ompcc_map_entry __ompcc_e{id}[] = {{"));
-        for (i, e) in entries.iter().enumerate() {
-            if i > 0 {
-                pre.push_str(", ");
-            }
-            pre.push_str(&format!(
+    /// Declares the entries array (when there are entries); returns the C expressions that
+    /// point at it and that count its entries (`unsigned int`). With `iterated` items the
+    /// array is a VLA filled at run time (see `iterated`).
+    fn declare_entries(
+        &self,
+        pre: &mut String,
+        id: u32,
+        entries: &[Entry],
+        iterated: Option<&iterated::Iterated>,
+    ) -> (String, String) {
+        let entry = |e: &Entry| {
+            format!(
                 "{{{}, {}, {}, {:#x}ull, {}, {}}}",
                 e.base,
                 e.begin,
@@ -617,10 +630,55 @@ impl Writer<'_> {
                 e.flags,
                 cexpr::c_string(&e.name),
                 e.loc
+            )
+        };
+        if let Some(it) = iterated {
+            let n = entries.len();
+            pre.push_str(&it.pre);
+            pre.push_str(&format!(
+                "unsigned long long __ompcc_en{id} = {n}ull + {}; \
+                 __ompcc_map_entry __ompcc_e{id}[__ompcc_en{id} + 1u]; \
+                 unsigned long long __ompcc_ex{id} = 0; ",
+                it.count
             ));
+            for e in entries {
+                pre.push_str(&format!(
+                    "__ompcc_e{id}[__ompcc_ex{id}++] = (__ompcc_map_entry){}; ",
+                    entry(e)
+                ));
+            }
+            pre.push_str(&it.fill(&format!("__ompcc_e{id}"), &format!("__ompcc_ex{id}")));
+            return (
+                format!("__ompcc_e{id}"),
+                format!("(unsigned int)__ompcc_ex{id}"),
+            );
+        }
+        if entries.is_empty() {
+            return ("0".to_owned(), "0u".to_owned());
+        }
+        pre.push_str(&format!("__ompcc_map_entry __ompcc_e{id}[] = {{"));
+        for (i, e) in entries.iter().enumerate() {
+            if i > 0 {
+                pre.push_str(", ");
+            }
+            pre.push_str(&entry(e));
         }
         pre.push_str("}; ");
-        format!("__ompcc_e{id}")
+        (format!("__ompcc_e{id}"), format!("{}u", entries.len()))
+    }
+
+    /// The `iterator(...)` items of `d`'s data clauses, as C (see `iterated`).
+    fn iterated(
+        &mut self,
+        d: &ompcc_syntax::ast::OmpDirective,
+        id: u32,
+    ) -> Option<iterated::Iterated> {
+        let sm = self.sm;
+        let describe = |s: Span| sm.describe(s);
+        let mut errors = Vec::new();
+        let out = iterated::entries(d, id, &self.tx(), self.typed, &describe, &mut errors);
+        self.errors.extend(errors);
+        out
     }
 
     /// Entries for one list item that feeds no kernel parameter.
@@ -680,8 +738,9 @@ impl Writer<'_> {
             self.map_entries(m, flags, &mut entries);
         }
         let mut pre = String::from("{ ");
-        let n = entries.len();
-        let entries_ref = self.declare_entries(&mut pre, id, &entries);
+        let iterated = self.iterated(dir, id);
+        let static_entries = entries.len();
+        let (entries_ref, n) = self.declare_entries(&mut pre, id, &entries, iterated.as_ref());
         let device = d.device.map_or(embed::DEVICE_DEFAULT.to_string(), |e| {
             format!("(int)({})", self.src(e))
         });
@@ -693,7 +752,7 @@ impl Writer<'_> {
             None => String::new(),
         };
         let loc = self.loc(dir.span);
-        let call = |f: &str| format!("{guard}{f}({device}, {n}u, {entries_ref}, {loc});");
+        let call = |f: &str| format!("{guard}{f}({device}, {n}, {entries_ref}, {loc});");
         let pragma_end = dir.span.hi as usize;
         let body = dir
             .body
@@ -767,9 +826,16 @@ impl Writer<'_> {
                     OmpDirectiveKind::TargetUpdate => "ompcc_rt_target_update",
                     _ => "ompcc_rt_target_enter_data",
                 };
-                if n > 0 || strided.is_empty() {
+                let strided_iterated = iterated
+                    .as_ref()
+                    .map_or(String::new(), |it| it.strided(&guard, &device, &loc));
+                if static_entries > 0
+                    || iterated.as_ref().is_some_and(|it| it.count != "0ull")
+                    || (strided.is_empty() && strided_iterated.is_empty())
+                {
                     pre.push_str(&call(f));
                 }
+                pre.push_str(&strided_iterated);
                 for (i, (begin, s, flags, name, item_loc)) in strided.iter().enumerate() {
                     let (counts, strides): (Vec<_>, Vec<_>) = s.rows.iter().cloned().unzip();
                     pre.push_str(&format!(
@@ -855,15 +921,20 @@ fn member_of(parent: usize) -> u64 {
 
 /// The runtime flags of a list item's map type and modifiers.
 fn map_flags(m: &MapItem<'_>) -> u64 {
+    type_flags(m.map_type, &m.modifiers)
+}
+
+/// The runtime flags of a map type and modifiers.
+pub(crate) fn type_flags(map_type: MapType, modifiers: &[MapModifier]) -> u64 {
     use embed::flags;
-    let mut f = match m.map_type {
+    let mut f = match map_type {
         MapType::To => flags::TO,
         MapType::From => flags::FROM,
         MapType::ToFrom => flags::TO | flags::FROM,
         MapType::Alloc | MapType::Release => 0,
         MapType::Delete => flags::DELETE,
     };
-    for modifier in &m.modifiers {
+    for modifier in modifiers {
         f |= match modifier {
             MapModifier::Always => flags::ALWAYS,
             MapModifier::Close => flags::CLOSE,

@@ -609,12 +609,13 @@ impl<'a, 's> Analyzer<'a, 's> {
                     modifiers,
                     map_type,
                     list,
+                    ..
                 } => {
                     for e in list {
                         out.push(self.map_item(e, map_type.unwrap_or(default), modifiers.clone()));
                     }
                 }
-                OmpClauseKind::Motion { present, list } => {
+                OmpClauseKind::Motion { present, list, .. } => {
                     let ty = if c.name == OmpClauseName::From {
                         MapType::From
                     } else {

@@ -70,4 +70,6 @@ pub use mapcheck::{requires_unified_address, unmapped_pointer_warnings};
 pub use mapper::{TextEdit, expand_mappers};
 pub use metadirective::{MetaEdit, resolve_metadirectives};
 pub use plan::*;
-pub use variant::device_variant_calls;
+pub use variant::{
+    DispatchCall, device_variant_calls, host_dispatch_calls, is_declare_variant, selects_dispatch,
+};

@@ -268,7 +268,7 @@ pub fn matches(sel: &Selector, cx: &Context<'_>) -> Result<bool, String> {
     Ok(true)
 }
 
-fn construct_traits(sel: &Selector) -> impl Iterator<Item = &str> {
+pub(crate) fn construct_traits(sel: &Selector) -> impl Iterator<Item = &str> {
     sel.sets
         .iter()
         .filter(|s| s.name == "construct")

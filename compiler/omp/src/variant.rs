@@ -9,8 +9,8 @@
 use ompcc_diag::Diagnostic;
 use ompcc_sema::{SymbolId, SymbolKind, TypedUnit};
 use ompcc_syntax::ast::{
-    DeclarationKind, Expr, ExprId, ExprKind, ExternalDecl, OmpDirective, OmpDirectiveKind,
-    TranslationUnit,
+    DeclarationKind, Expr, ExprId, ExprKind, ExternalDecl, OmpDirective, OmpDirectiveKind, Stmt,
+    StmtKind, TranslationUnit,
 };
 use rustc_hash::FxHashMap;
 
@@ -65,21 +65,19 @@ fn declared_function(item: &ExternalDecl, typed: &TypedUnit) -> Option<SymbolId>
     }
 }
 
-/// For each direct call in device code whose callee has a matching variant: the callee
-/// expression's id and the variant to call. Errors (E0912) for directives ompcc cannot
-/// resolve.
-pub fn device_variant_calls(
+/// The variants of each base function declared in `tu`, and errors (E0912) for
+/// directives ompcc cannot resolve.
+fn variant_table(
     tu: &TranslationUnit,
     typed: &TypedUnit,
     text: &str,
-) -> (FxHashMap<ExprId, SymbolId>, Vec<Diagnostic>) {
+) -> (FxHashMap<SymbolId, Variants>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut variants: FxHashMap<SymbolId, Variants> = FxHashMap::default();
     let mut pending: Vec<(&OmpDirective, (Selector, SymbolId))> = Vec::new();
     for item in &tu.items {
         if let ExternalDecl::Omp(d) = item
-            && d.kind == OmpDirectiveKind::Unsupported
-            && d.unsupported_name == ["declare", "variant"]
+            && is_declare_variant(d)
         {
             match parse_variant(d, text, typed) {
                 Ok(v) => pending.push((d, v)),
@@ -105,6 +103,142 @@ pub fn device_variant_calls(
     for (d, _) in pending {
         diags.push(error(d, "no function declaration follows the directive"));
     }
+    (variants, diags)
+}
+
+/// Whether `d` is a `declare variant` directive.
+pub fn is_declare_variant(d: &OmpDirective) -> bool {
+    d.kind == OmpDirectiveKind::Unsupported && d.unsupported_name == ["declare", "variant"]
+}
+
+/// Whether the `declare variant` directive `d` names the `dispatch` construct in its
+/// selector (gcc 12 rejects such a selector; the host rewrite resolves these itself).
+pub fn selects_dispatch(d: &OmpDirective, text: &str) -> bool {
+    let line = &text[d.span.lo as usize..d.span.hi as usize];
+    parse_selector(line).is_ok_and(|sel| construct_names(&sel).any(|c| c == "dispatch"))
+}
+
+fn parse_selector(line: &str) -> Result<Selector, String> {
+    let at = line.find("variant").ok_or("expected 'variant'")? + "variant".len();
+    for (clause, inner) in selector::clauses(&line[at..])? {
+        if clause == "match" {
+            return selector::parse(inner);
+        }
+    }
+    Err("expected a 'match(context-selector)' clause".into())
+}
+
+fn construct_names(sel: &Selector) -> impl Iterator<Item = &str> {
+    selector::construct_traits(sel)
+}
+
+/// The call of one `dispatch` construct (OpenMP 5.1), resolved for the host version of the
+/// code: the function to call with the construct in the context's construct set, and
+/// without it (`nocontext(true)`); `None` is the base function.
+pub struct DispatchCall<'a> {
+    /// The `dispatch` directive.
+    pub directive: &'a OmpDirective,
+    /// The callee of its target call (an identifier naming the base function).
+    pub callee: &'a Expr,
+    /// The variant selected with `dispatch` in the construct set.
+    pub with_dispatch: Option<SymbolId>,
+    /// The variant selected without it.
+    pub without_dispatch: Option<SymbolId>,
+}
+
+/// Every `dispatch` construct of `tu`, with its call resolved for the host (`device` traits
+/// of the host, the constructs enclosing the construct). Errors for a statement that is not
+/// `f(...);` or `x = f(...);` with `f` a function name (E0912).
+pub fn host_dispatch_calls<'a>(
+    tu: &'a TranslationUnit,
+    typed: &TypedUnit,
+    text: &str,
+) -> (Vec<DispatchCall<'a>>, Vec<Diagnostic>) {
+    let (variants, mut diags) = variant_table(tu, typed, text);
+    let mut out = Vec::new();
+    for item in &tu.items {
+        let ExternalDecl::Function(f) = item else {
+            continue;
+        };
+        walk::block(&f.body, &mut |n| {
+            let Node::Directive(d) = n else { return };
+            if d.kind != OmpDirectiveKind::Dispatch {
+                return;
+            }
+            let Some(callee) = d.body.as_deref().and_then(target_call) else {
+                diags.push(error(
+                    d,
+                    "its statement must be a call 'f(...);' or an assignment 'x = f(...);' \
+                     of a named function",
+                ));
+                return;
+            };
+            let base = typed.ident_symbols.get(&callee.id).copied();
+            let Some(list) = base.and_then(|b| variants.get(&b)) else {
+                out.push(DispatchCall {
+                    directive: d,
+                    callee,
+                    with_dispatch: None,
+                    without_dispatch: None,
+                });
+                return;
+            };
+            let (mut constructs, _) = enclosing_constructs(f, d.span);
+            let without = choose(
+                list,
+                &Context {
+                    device: false,
+                    constructs: &constructs,
+                },
+            );
+            constructs.push("dispatch");
+            let with = choose(
+                list,
+                &Context {
+                    device: false,
+                    constructs: &constructs,
+                },
+            );
+            match (with, without) {
+                (Ok(with_dispatch), Ok(without_dispatch)) => out.push(DispatchCall {
+                    directive: d,
+                    callee,
+                    with_dispatch,
+                    without_dispatch,
+                }),
+                (Err(why), _) | (_, Err(why)) => diags.push(error(d, &why)),
+            }
+        });
+    }
+    (out, diags)
+}
+
+/// The callee of a `dispatch` construct's statement: `f(...);` or `x = f(...);`.
+fn target_call(s: &Stmt) -> Option<&Expr> {
+    let StmtKind::Expr(Some(e)) = &s.kind else {
+        return None;
+    };
+    let call = match &strip(e).kind {
+        ExprKind::Assign(None, _, rhs) => strip(rhs),
+        _ => strip(e),
+    };
+    match &call.kind {
+        ExprKind::Call(callee, _) if matches!(strip(callee).kind, ExprKind::Ident(_)) => {
+            Some(strip(callee))
+        }
+        _ => None,
+    }
+}
+
+/// For each direct call in device code whose callee has a matching variant: the callee
+/// expression's id and the variant to call. Errors (E0912) for directives ompcc cannot
+/// resolve.
+pub fn device_variant_calls(
+    tu: &TranslationUnit,
+    typed: &TypedUnit,
+    text: &str,
+) -> (FxHashMap<ExprId, SymbolId>, Vec<Diagnostic>) {
+    let (variants, mut diags) = variant_table(tu, typed, text);
     let mut calls = FxHashMap::default();
     if variants.is_empty() {
         return (calls, diags);

@@ -1082,6 +1082,10 @@ pub enum OmpClauseKind {
     /// `copyin`, `copyprivate`, `is_device_ptr`, `use_device_ptr`, `use_device_addr`,
     /// `has_device_addr`, `nontemporal`, `inclusive`, `exclusive`, `link`, `enter`, `uniform`).
     List(Vec<Expr>),
+    /// A variable-list clause with an `iterator(...)` modifier (`affinity(iterator(i = 0:n):
+    /// a[i])`): the items are in the iterators' terms, so they are kept apart from `List`,
+    /// where passes would take the iterators for variables the construct uses.
+    IteratedList(Box<OmpIterated>),
     /// `lastprivate([conditional:] list)`
     Lastprivate {
         /// `conditional:` given.
@@ -1108,15 +1112,21 @@ pub enum OmpClauseKind {
         modifiers: Vec<MapModifier>,
         /// The map type (default `tofrom`).
         map_type: Option<MapType>,
-        /// The variables, array sections and members.
+        /// The variables, array sections and members (empty when `iterated` holds them).
         list: Vec<Expr>,
+        /// With an `iterator(...)` modifier (OpenMP 5.1): the iterators and the list items
+        /// written in their terms, kept apart from `list` as for `depend`: the plan and the
+        /// passes never meet the iterators' names; the checker and the host rewrite read it.
+        iterated: Option<Box<OmpIterated>>,
     },
     /// `to([present:] list)` / `from(...)` on `target update`, also `to(list)` on `declare target`.
     Motion {
         /// `present` modifier.
         present: bool,
-        /// The variables.
+        /// The variables (empty when `iterated` holds them).
         list: Vec<Expr>,
+        /// With an `iterator(...)` modifier: as for `Map`.
+        iterated: Option<Box<OmpIterated>>,
     },
     /// `schedule([modifier[, modifier]:] kind[, chunk])`
     Schedule {

@@ -182,14 +182,13 @@ impl<'a, 's> Lexer<'a, 's> {
     fn classify(&mut self, tok: Tok, lo: usize, hi: usize) -> Option<Spanned> {
         let st = self.st;
         let tok = match tok {
-            // `iterator(` in a pragma line is the clause modifier, which no C expression
-            // can parse (`it = 0 : n`).
+            // `iterator(` in a pragma line, followed by an iterator definition
+            // (`[type] name = ...`), is the clause modifier, which no C expression can parse
+            // (`it = 0 : n`); anything else (`iterator(x)`) is a call of a function so named.
             Tok::Ident(_)
                 if self.pragma.is_some()
                     && &self.src[lo..hi] == "iterator"
-                    && self.src[hi..]
-                        .trim_start_matches([' ', '\t'])
-                        .starts_with('(') =>
+                    && iterator_definition_follows(&self.src[hi..]) =>
             {
                 Tok::OmpIterator
             }
@@ -445,4 +444,28 @@ impl Lexer<'_, '_> {
         }
         t
     }
+}
+
+/// Whether `rest` (the text after the word `iterator` in a pragma line) starts with `(`,
+/// one or more words (an optional type, then the iterator's name) and a `=` that is not
+/// `==`: an iterator definition, not the arguments of a call.
+fn iterator_definition_follows(rest: &str) -> bool {
+    let blank = [' ', '\t', '\\', '\n', '\r'];
+    let Some(mut rest) = rest.trim_start_matches(blank).strip_prefix('(') else {
+        return false;
+    };
+    let mut words = 0;
+    loop {
+        rest = rest.trim_start_matches(blank);
+        let word = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        if word == 0 || rest.as_bytes()[0].is_ascii_digit() {
+            break;
+        }
+        words += 1;
+        rest = &rest[word..];
+    }
+    words > 0 && rest.starts_with('=') && !rest.starts_with("==")
 }

@@ -69,6 +69,7 @@ enum Leaf {
     Scan,
     Cancel,
     Unroll,
+    Dispatch,
 }
 
 directives! {
@@ -135,6 +136,7 @@ directives! {
     Threadprivate = ["threadprivate"] Declarative [];
     Requires = ["requires"] Declarative [Requires];
     Unroll = ["unroll"] Stmt [Unroll];
+    Dispatch = ["dispatch"] Stmt [Dispatch];
 }
 
 /// Directive names that are valid OpenMP but unsupported by ompcc (first words).
@@ -152,7 +154,6 @@ const UNSUPPORTED: &[&[&str]] = &[
     &["interop"],
     &["allocate"],
     &["allocators"],
-    &["dispatch"],
     &["error"],
     &["nothing"],
     &["assume"],
@@ -366,6 +367,8 @@ clauses! {
     CancelTaskgroup = "taskgroup" true;
     Full = "full" true;
     Partial = "partial" true;
+    Novariants = "novariants" true;
+    Nocontext = "nocontext" true;
 }
 
 impl OmpClauseName {
@@ -451,6 +454,16 @@ fn leaf_allows(leaf: Leaf, c: OmpClauseName) -> bool {
         ),
         Leaf::Masked => matches!(c, C::Filter),
         Leaf::Critical => matches!(c, C::Hint),
+        Leaf::Dispatch => matches!(
+            c,
+            C::Device
+                | C::Depend
+                | C::Nowait
+                | C::Novariants
+                | C::Nocontext
+                | C::IsDevicePtr
+                | C::HasDeviceAddr
+        ),
         Leaf::Task => matches!(
             c,
             C::If

@@ -18,7 +18,7 @@ pub(crate) enum RawItem {
     Expr(Expr),
     Op(&'static str, Span),
     Words(Vec<Ident>),
-    /// `iterator(defs)`, a modifier of `depend` (and, refused, of `map`, `to`, `from`).
+    /// `iterator(defs)`, a modifier of `depend`, `map`, `to` and `from`.
     Iterator(Vec<OmpIterator>, Span),
 }
 
@@ -199,11 +199,19 @@ fn check_list_item(cx: &Ctx, e: &Expr, sections: bool, clause: &str) -> bool {
                     && !strided_ok(cx, clause)
                     && !is_literal_one(s)
                 {
+                    // a map's list items must be contiguous storage (OpenMP 4.5 2.15.5.1 up
+                    // to 6.0 7.9.6, map clause restrictions)
+                    let why = if clause == "map" {
+                        "is not allowed: a map list item that is an array section must specify \
+                         contiguous storage (OpenMP map clause restrictions)"
+                    } else {
+                        "is not supported"
+                    };
                     cx.st.error(
                         Diagnostic::error(
                             "E0128",
                             format!(
-                                "strided array section in '{clause}' clause of '#pragma omp {}' is not supported",
+                                "strided array section in '{clause}' clause of '#pragma omp {}' {why}",
                                 cx.kind
                             ),
                             cur.span,
@@ -262,27 +270,49 @@ fn is_literal_one(e: &Expr) -> bool {
     }
 }
 
-/// Reports an `iterator(...)` modifier among `head` (the modifiers of a `map`, `to` or
-/// `from` clause): ompcc does not expand iterators in data clauses (E0129). True if found.
-fn refuse_iterator(cx: &Ctx, head: &[RawItem], clause: &str) -> bool {
-    let Some(at) = head.iter().find_map(|it| match it {
-        RawItem::Iterator(_, s) => Some(*s),
-        _ => None,
-    }) else {
-        return false;
-    };
-    cx.st.error(
-        Diagnostic::error(
-            "E0129",
-            format!(
-                "'iterator' modifier in '{clause}' clause of '#pragma omp {}' is not supported",
-                cx.kind
-            ),
-            at,
-        )
-        .with_help("write one list item per element, or a section covering them"),
-    );
-    true
+/// Takes the `iterator(...)` modifier out of `head` (the modifiers of a `map`, `to` or
+/// `from` clause, OpenMP 5.1): its iterators, or `Err` after a second one (one per clause).
+fn take_iterator(
+    cx: &Ctx,
+    head: &mut Vec<RawItem>,
+    clause: &str,
+) -> Result<Option<Vec<OmpIterator>>, ()> {
+    let mut found = None;
+    let mut i = 0;
+    while i < head.len() {
+        if !matches!(head[i], RawItem::Iterator(..)) {
+            i += 1;
+            continue;
+        }
+        let RawItem::Iterator(defs, s) = head.remove(i) else {
+            unreachable!("matched above")
+        };
+        if found.is_some() {
+            cx.err(
+                "E0124",
+                format!("'{clause}' clause takes at most one 'iterator' modifier"),
+                s,
+            );
+            return Err(());
+        }
+        found = Some(defs);
+    }
+    Ok(found)
+}
+
+/// The list of a `map`/`to`/`from` clause: `(list, None)`, or with an iterator modifier
+/// `(empty, Some(iterated))`.
+fn data_list(
+    cx: &Ctx,
+    items: Vec<RawItem>,
+    clause: &str,
+    iterators: Option<Vec<OmpIterator>>,
+) -> (Vec<Expr>, Option<Box<OmpIterated>>) {
+    let list = cx.list(items, clause, true);
+    match iterators {
+        Some(iterators) => (Vec::new(), Some(Box::new(OmpIterated { iterators, list }))),
+        None => (list, None),
+    }
 }
 
 /// `mapper(id)` among a map or motion clause's modifiers: the driver's mapper expansion
@@ -532,6 +562,8 @@ fn clause(
         | C::Ordered
         | C::Indirect
         | C::Partial
+        | C::Novariants
+        | C::Nocontext
         | C::Detach => {
             if n != 1 {
                 return bad("expected one expression");
@@ -583,8 +615,21 @@ fn clause(
             if n > 2 || (n == 2 && !modifiable) {
                 return bad("expected a list of variables");
             }
+            let iterators = match n {
+                2 if name == C::Affinity => take_iterator(cx, &mut groups[0], cname).ok()?,
+                _ => None,
+            };
+            if n == 2 && iterators.is_some() && !groups[0].is_empty() {
+                return bad("expected 'iterator(...): list'");
+            }
             let items = groups.pop()?;
-            OmpClauseKind::List(cx.list(items, cname, sections))
+            let list = cx.list(items, cname, sections);
+            match iterators {
+                Some(iterators) => {
+                    OmpClauseKind::IteratedList(Box::new(OmpIterated { iterators, list }))
+                }
+                None => OmpClauseKind::List(list),
+            }
         }
         C::Lastprivate => {
             let conditional = match n {
@@ -641,9 +686,10 @@ fn clause(
             if n > 2 {
                 return bad("too many ':'");
             }
-            if n == 2 && refuse_iterator(cx, &groups[0], cname) {
-                return None;
-            }
+            let iterators = match groups.len() {
+                2 => take_iterator(cx, &mut groups[0], cname).ok()?,
+                _ => None,
+            };
             let list = groups.pop()?;
             let mut modifiers = Vec::new();
             let mut map_type = None;
@@ -679,16 +725,19 @@ fn clause(
                     }
                 }
             }
+            let (list, iterated) = data_list(cx, list, cname, iterators);
             OmpClauseKind::Map {
                 modifiers,
                 map_type,
-                list: cx.list(list, cname, true),
+                list,
+                iterated,
             }
         }
         C::To | C::From => {
-            if n == 2 && refuse_iterator(cx, &groups[0], cname) {
-                return None;
-            }
+            let iterators = match n {
+                2 => take_iterator(cx, &mut groups[0], cname).ok()?,
+                _ => None,
+            };
             let present = match n {
                 1 => false,
                 2 => {
@@ -704,9 +753,11 @@ fn clause(
                 }
                 _ => return bad("too many ':'"),
             };
+            let (list, iterated) = data_list(cx, groups.pop()?, cname, iterators);
             OmpClauseKind::Motion {
                 present,
-                list: cx.list(groups.pop()?, cname, true),
+                list,
+                iterated,
             }
         }
         C::Schedule => {

@@ -653,6 +653,27 @@ impl Printer<'_> {
         }
     }
 
+    /// `iterator(name = begin:end[:step], ...)`, as the clause's first modifier.
+    fn iterator_modifier(&self, it: &OmpIterated) -> String {
+        let defs: Vec<String> = it
+            .iterators
+            .iter()
+            .map(|d| {
+                let step = d
+                    .step
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(":{}", self.expr(s)));
+                format!(
+                    "{} = {}:{}{step}",
+                    self.name(d.name.name),
+                    self.expr(&d.begin),
+                    self.expr(&d.end)
+                )
+            })
+            .collect();
+        format!("iterator({})", defs.join(", "))
+    }
+
     fn list(&self, v: &[Expr]) -> String {
         let parts: Vec<String> = v.iter().map(|e| self.expr(e)).collect();
         parts.join(", ")
@@ -694,26 +715,41 @@ impl Printer<'_> {
                 modifiers,
                 map_type,
                 list,
+                iterated,
             } => {
-                let mut head: Vec<String> = modifiers
+                let mut head: Vec<String> = iterated
                     .iter()
-                    .map(|m| format!("{m:?}").to_lowercase())
+                    .map(|it| self.iterator_modifier(it))
                     .collect();
+                head.extend(modifiers.iter().map(|m| format!("{m:?}").to_lowercase()));
                 if let Some(t) = map_type {
                     head.push(format!("{t:?}").to_lowercase());
                 }
+                let list = iterated.as_ref().map_or(list, |it| &it.list);
                 if head.is_empty() {
                     format!("{n}({})", self.list(list))
                 } else {
                     format!("{n}({}: {})", head.join(", "), self.list(list))
                 }
             }
-            OmpClauseKind::Motion { present, list } => {
-                format!(
-                    "{n}({}{})",
-                    if *present { "present: " } else { "" },
-                    self.list(list)
-                )
+            OmpClauseKind::Motion {
+                present,
+                list,
+                iterated,
+            } => {
+                let mut head: Vec<String> = iterated
+                    .iter()
+                    .map(|it| self.iterator_modifier(it))
+                    .collect();
+                if *present {
+                    head.push("present".to_owned());
+                }
+                let list = iterated.as_ref().map_or(list, |it| &it.list);
+                if head.is_empty() {
+                    format!("{n}({})", self.list(list))
+                } else {
+                    format!("{n}({}: {})", head.join(", "), self.list(list))
+                }
             }
             OmpClauseKind::Schedule {
                 modifiers,
@@ -760,29 +796,11 @@ impl Printer<'_> {
                     };
                 }
                 match iterated {
-                    Some(it) => {
-                        let defs: Vec<String> = it
-                            .iterators
-                            .iter()
-                            .map(|d| {
-                                let step = d
-                                    .step
-                                    .as_ref()
-                                    .map_or(String::new(), |s| format!(":{}", self.expr(s)));
-                                format!(
-                                    "{} = {}:{}{step}",
-                                    self.name(d.name.name),
-                                    self.expr(&d.begin),
-                                    self.expr(&d.end)
-                                )
-                            })
-                            .collect();
-                        format!(
-                            "{n}(iterator({}), {kind}: {})",
-                            defs.join(", "),
-                            self.list(&it.list)
-                        )
-                    }
+                    Some(it) => format!(
+                        "{n}({}, {kind}: {})",
+                        self.iterator_modifier(it),
+                        self.list(&it.list)
+                    ),
                     None => format!("{n}({kind}: {items})"),
                 }
             }
@@ -810,6 +828,13 @@ impl Printer<'_> {
                 format!("{n}({m}concurrent)")
             }
             OmpClauseKind::Keyword(k) => format!("{n}({})", self.name(k.name)),
+            OmpClauseKind::IteratedList(it) => {
+                format!(
+                    "{n}({}: {})",
+                    self.iterator_modifier(it),
+                    self.list(&it.list)
+                )
+            }
         }
     }
 }

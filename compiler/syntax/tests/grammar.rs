@@ -392,26 +392,28 @@ fn openmp_errors() {
     );
 }
 
-/// Strided sections outside `target update to/from` (E0128), `iterator` in data clauses
-/// (E0129) and `omp_all_memory` with a dependence type other than out/inout: located errors.
-/// The forms ompcc takes parse cleanly.
+/// Strided sections outside `target update to/from` (E0128: in a map, the rule it breaks),
+/// a second `iterator` modifier and `omp_all_memory` with a dependence type other than
+/// out/inout: located errors. The forms ompcc takes parse cleanly: `iterator` modifiers in
+/// `depend`, `map`, `to`, `from` and `affinity`, and `iterator(...)` calls of a function so
+/// named.
 #[test]
 fn strided_sections_iterators_and_all_memory() {
     let e = errors(
-        "void f(int *a, int n) {\n#pragma omp target map(to: a[0:n:2])\n;\n#pragma omp target update to(iterator(i = 0:n): a[i])\n#pragma omp target enter data map(iterator(i = 0:n), to: a[i])\n#pragma omp task depend(in: omp_all_memory)\n;\n#pragma omp task depend(inout: a[0:n:2])\n;\n}",
+        "void f(int *a, int n) {\n#pragma omp target map(to: a[0:n:2])\n;\n#pragma omp target update to(iterator(i = 0:n), iterator(j = 0:n): a[i])\n#pragma omp target enter data map(iterator(i = 0:n), to: a[i:2:2])\n#pragma omp task depend(in: omp_all_memory)\n;\n#pragma omp task depend(inout: a[0:n:2])\n;\n}",
     );
     assert_eq!(
         e,
         [
-            "t.c:2:28: strided array section in 'map' clause of '#pragma omp target' is not supported [E0128]",
-            "t.c:4:30: 'iterator' modifier in 'to' clause of '#pragma omp target update' is not supported [E0129]",
-            "t.c:5:35: 'iterator' modifier in 'map' clause of '#pragma omp target enter data' is not supported [E0129]",
+            "t.c:2:28: strided array section in 'map' clause of '#pragma omp target' is not allowed: a map list item that is an array section must specify contiguous storage (OpenMP map clause restrictions) [E0128]",
+            "t.c:4:49: 'to' clause takes at most one 'iterator' modifier [E0124]",
+            "t.c:5:58: strided array section in 'map' clause of '#pragma omp target enter data' is not allowed: a map list item that is an array section must specify contiguous storage (OpenMP map clause restrictions) [E0128]",
             "t.c:6:29: 'omp_all_memory' is only allowed in 'depend(out: ...)' and 'depend(inout: ...)', not 'in' [E0124]",
             "t.c:8:32: strided array section in 'depend' clause of '#pragma omp task' is not supported [E0128]",
         ]
     );
     let ok = errors(
-        "void f(int *a, int n, int (*m)[8]) {\n#pragma omp target update to(a[0:n:2]) from(m[1:2:2][0:4:3], a[1:n:1])\n#pragma omp target map(tofrom: a[0:n:1])\n;\n#pragma omp task depend(iterator(int i = 0:n:2, unsigned long j = 1:3), inout: a[i], a[j])\n;\n#pragma omp task depend(inout: omp_all_memory) depend(out: a[0])\n;\n#pragma omp taskwait depend(iterator(i = 0:n), in: a[i])\n}",
+        "int iterator(int);\nvoid f(int *a, int n, int (*m)[8], int **p) {\n#pragma omp target update to(a[0:n:2]) from(m[1:2:2][0:4:3], a[1:n:1])\n#pragma omp target map(tofrom: a[0:n:1])\n;\n#pragma omp task depend(iterator(int i = 0:n:2, unsigned long j = 1:3), inout: a[i], a[j])\n;\n#pragma omp task depend(inout: omp_all_memory) depend(out: a[0])\n;\n#pragma omp taskwait depend(iterator(i = 0:n), in: a[i])\n#pragma omp target update to(iterator(i = 0:n): p[i][0:n]) from(iterator(i = 0:2, j = 0:4): m[i][j:1:2])\n#pragma omp target enter data map(iterator(i = 0:n), always, to: p[i][0:n])\n#pragma omp task affinity(iterator(i = 0:n): a[i]) priority(iterator(n)) if(iterator (0))\n;\n}",
     );
     assert!(ok.is_empty(), "{ok:?}");
 }

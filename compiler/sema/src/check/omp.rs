@@ -113,17 +113,18 @@ impl Checker<'_> {
         }
     }
 
-    /// `depend(iterator(defs), type: list)`: each range is checked where the clause is (an
+    /// `depend(iterator(defs), type: list)` (also `map`, `to`, `from`): each range is
+    /// checked where the clause is (an
     /// iterator's bounds do not see the iterators), then the list items in a scope where the
     /// iterators are `int` variables (what their names mean for typing; the host compiler
     /// gets the clause as written).
-    fn iterated_items(&mut self, it: &ast::OmpIterated) {
+    fn iterated_items(&mut self, it: &ast::OmpIterated, clause: OmpClauseName) {
         for d in &it.iterators {
             for e in [Some(&d.begin), Some(&d.end), d.step.as_ref()]
                 .into_iter()
                 .flatten()
             {
-                self.int_operand(e, OmpClauseName::Depend);
+                self.int_operand(e, clause);
             }
         }
         self.push_scope();
@@ -167,9 +168,16 @@ impl Checker<'_> {
         self.omp_clause_inner(d, c);
         if let OmpClauseKind::Depend {
             iterated: Some(it), ..
-        } = &c.kind
+        }
+        | OmpClauseKind::Map {
+            iterated: Some(it), ..
+        }
+        | OmpClauseKind::Motion {
+            iterated: Some(it), ..
+        }
+        | OmpClauseKind::IteratedList(it) = &c.kind
         {
-            self.iterated_items(it);
+            self.iterated_items(it, c.name);
         }
         self.in_omp_list = false;
     }
@@ -181,6 +189,7 @@ impl Checker<'_> {
             | OmpClauseKind::ProcBind(_)
             | OmpClauseKind::Order { .. }
             | OmpClauseKind::Keyword(_)
+            | OmpClauseKind::IteratedList(_)
             | OmpClauseKind::Defaultmap { .. } => {}
             OmpClauseKind::Expr(e) => match c.name {
                 OmpClauseName::Collapse
@@ -198,11 +207,15 @@ impl Checker<'_> {
                         );
                     }
                 }
-                OmpClauseName::Final => {
+                OmpClauseName::Final | OmpClauseName::Novariants | OmpClauseName::Nocontext => {
                     if let Some(t) = self.rvalue(e)
                         && !self.out.types.is_scalar(t)
                     {
-                        self.error("E0603", "'final' condition must be scalar", e.span);
+                        self.error(
+                            "E0603",
+                            format!("'{}' condition must be scalar", c.name),
+                            e.span,
+                        );
                     }
                 }
                 _ => {
