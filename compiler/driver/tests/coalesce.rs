@@ -55,7 +55,7 @@ fn loop_swap_remarks_name_the_loops_and_the_missing_facts() {
         "the grid's threads take loop 'j' (line 86) (over the bounding box of its ranges in 'i') instead of 'i' (line 85)",
     );
     has(
-        "not swapped: the bounds of loop 'j' use 'i' (a non-rectangular nest; a boxed swap needs a step of 1 or -1 and one outer loop's variable)",
+        "not swapped: the bounds of loop 'j' use 'i' (a non-rectangular nest; a boxed swap needs a step of 1 or -1 and bounds affine in one outer loop's variable)",
     );
     assert_eq!(err.matches("[-Rpass=coalesce]").count(), 7, "{err}");
     assert_eq!(err.matches("[-Rpass-missed=coalesce]").count(), 4, "{err}");
@@ -195,7 +195,7 @@ fn warp_coop_remarks_name_the_lanes_strides_and_missing_facts() {
     let no = remarks_of(&sb, COOP_NO, &all);
     assert_eq!(no.matches("[-Rpass=coalesce]").count(), 0, "{no}");
     for why in [
-        "but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc) [-Rpass-missed=coalesce]",
+        "but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and it cannot be shared in order: the update of 's' is not computed in its own type [-Rpass-missed=coalesce]",
         "not shared by a group of lanes: loop 'j' writes memory ('w[m*i + j]', line",
         "not shared by a group of lanes: loop 'j' calls 'twice' (line",
         "not shared by a group of lanes: loop 'j' writes 'last', which is not a reduction variable declared in the distributed loop's body",
@@ -471,9 +471,35 @@ fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
         &err,
         "coalesce_collapse.c:21:1: remark: automatic collapse: loop 'c' (line 22) has 6 iterations (fewer than 2048); the grid's threads take the iterations of 'c' and 'i' (line 23) together, as collapse(2) would [-Rpass=coalesce]",
     );
+    // triangular nests: the bounding box of the inner ranges, down and up
     has(
         &err,
-        "coalesce_collapse.c:33:1: remark: loop 'i' has 16 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: the bounds of 'j' depend on the outer variable 'i' (a triangular nest) [-Rpass-missed=coalesce]",
+        "coalesce_collapse.c:35:1: remark: automatic collapse: loop 'i' (line 36) has 16 iterations (fewer than 2048); the grid's threads take the iterations of 'i' and 'j' (line 37) together, as collapse(2) would (a triangular nest: the bounding box of the ranges of 'j', each thread checking its own row's range) [-Rpass=coalesce]",
+    );
+    has(
+        &err,
+        "coalesce_collapse.c:86:1: remark: automatic collapse: loop 'i' (line 87) has 12 iterations",
+    );
+    has(
+        &err,
+        "coalesce_collapse.c:99:1: remark: automatic collapse: loop 'i' (line 100) has 16 iterations",
+    );
+    // where it must not: a carried dependence, a step of 2, bounds not affine
+    has(
+        &err,
+        "coalesce_collapse.c:112:1: remark: loop 'i' has 16 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: loop 'j': a dependence on 'w' may be carried by the loop",
+    );
+    has(
+        &err,
+        "coalesce_collapse.c:125:1: remark: loop 'i' has 16 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: the bounds of 'j' depend on the outer variable 'i' (a triangular nest): its step is 2, and a triangular collapse needs 1 or -1 [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "coalesce_collapse.c:129:1: remark: loop 'i' has 8 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: the bounds of 'j' depend on the outer variable 'i' (a triangular nest): they are not affine in 'i' [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "coalesce_collapse.c:129:1: remark: loop 'j' (line 131) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but the loops were not swapped: the bounds of loop 'j' use 'i' (a non-rectangular nest; a boxed swap needs a step of 1 or -1 and bounds affine in one outer loop's variable) [-Rpass-missed=coalesce]",
     );
     has(
         &err,
@@ -483,8 +509,24 @@ fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
         &err,
         "its inner loop 'j' was not collapsed with it: consecutive threads would take consecutive 'j', which has unit or zero stride for fewer bytes than 'i' (0 vs 4 per iteration; strides in 'i': q[i + 8*j] 1; in 'j': q[i + 8*j] 8)",
     );
-    assert_eq!(err.matches("automatic collapse").count(), 1, "{err}");
-    assert_eq!(err.matches("was not collapsed").count(), 3, "{err}");
+    assert_eq!(err.matches("automatic collapse").count(), 4, "{err}");
+    assert_eq!(err.matches("was not collapsed").count(), 5, "{err}");
+    // the triangular knob off: the rectangular nest alone, the triangular ones say why
+    let rect = remarks_of(
+        &sb,
+        COLLAPSE,
+        &[
+            "-O2",
+            "-Ctriangular-collapse=off",
+            "-Rpass=coalesce",
+            "-Rpass-missed=coalesce",
+        ],
+    );
+    assert_eq!(rect.matches("automatic collapse").count(), 1, "{rect}");
+    has(
+        &rect,
+        "'j' was not collapsed with it: the bounds of 'j' depend on the outer variable 'i' (a triangular nest): triangular collapse is off (-C triangular-collapse=off)",
+    );
     for extra in [
         &["-O1", "-Rpass=coalesce", "-Rpass-missed=coalesce"][..],
         &[
@@ -505,5 +547,5 @@ fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
         COLLAPSE,
         &["-O1", "-Cauto-collapse=on", "-Rpass=coalesce"],
     );
-    assert_eq!(on.matches("automatic collapse").count(), 1, "{on}");
+    assert_eq!(on.matches("automatic collapse").count(), 4, "{on}");
 }
