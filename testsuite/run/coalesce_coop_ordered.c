@@ -107,16 +107,8 @@ int main(void)
         printf("%d: %.9g %.17g %.17g %.9g %.9g\n", i, y[i], dy[i], py[i], y2[i], sy[i]);
 #endif
     printf("10: %.9g\n", sy[10]);
-    free(a);
-    free(x);
-    free(d);
-    free(y);
-    free(y2);
-    free(dy);
-    free(py);
-    free(rowptr);
-    free(col);
-    free(val);
-    free(sy);
+    void *all[] = {a, x, d, y, y2, dy, py, rowptr, col, val, sy};
+    for (int k = 0; k < 11; k++)
+        free(all[k]);
     return 0;
 }

@@ -268,7 +268,23 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let s = self.b.append_block_param(shead, Type::I64);
         let sbody = self.b.create_block();
         let next_b = self.b.create_block();
-        self.b.ins().jump(shead, &[zero]);
+        // a whole run of the planned width: the updates written out, each from a constant
+        // lane of the group; a shorter run (the last, or a team narrower than the group) in
+        // a loop
+        let full_b = self.b.create_block();
+        let lanes = self.b.ins().iconst(Type::I64, i64::from(coop.lanes));
+        let full = self.b.ins().icmp(IntCC::Eq, n, lanes);
+        self.b.ins().brif(full, full_b, &[], shead, &[zero]);
+        self.b.switch_to_block(full_b);
+        let mut acc = self.load_raw(t, cls.ty(), false);
+        for lane in 0..coop.lanes {
+            let o = self.b.ins().iconst(Type::I32, i64::from(lane));
+            let src = self.b.ins().iadd(grp.first, o);
+            let got = self.b.ins().shuffle(ShuffleMode::Idx, v, src, grp.mask);
+            acc = self.combine(coop.op, cls, acc, got);
+        }
+        self.store_raw(t, acc, false);
+        self.b.ins().jump(next_b, &[]);
         self.b.switch_to_block(shead);
         let go = self.b.ins().icmp(IntCC::Slt, s, n);
         self.b.ins().brif(go, sbody, &[], next_b, &[]);

@@ -22,9 +22,11 @@
 //! `v` one by one in the loop's order, taking each from its lane by a shuffle. Each update
 //! is the C one, `v = v + e` rounded once, in the same order: the result is the loop's
 //! (without contraction of the update into an `fma`, which C allows but never requires).
-//! The serial additions cost every lane an add and a shuffle per term, so the groups are as
-//! narrow as one 32-byte sector of terms (8 lanes for `float`, 4 for `double`): a warp's four
-//! or eight groups then read whole sectors, as 32 lanes on one row would.
+//! The serial additions cost every lane an add and a shuffle per term, so the groups of a
+//! loop with affine bounds are as narrow as one 32-byte sector of terms (8 lanes for
+//! `float`, 4 for `double`): a warp's four or eight groups then read whole sectors, as 32
+//! lanes on one row would. A loop whose bounds are read from memory (a CSR row, starting
+//! anywhere in a sector) keeps 32 lanes: a narrow group's run would straddle two sectors.
 
 use ompcc_access::{LoopId, ReductionTarget};
 use ompcc_sema::SymbolId;
@@ -440,9 +442,14 @@ impl<'a> Cx<'_, 'a> {
             }
             _ => 32,
         };
-        // in order: a sector of terms per group (module header)
+        // in order, a row with affine bounds: a sector of terms per group (module header);
+        // a row whose bounds are read from memory (a CSR row) starts anywhere in a sector,
+        // and its groups stay a warp wide, so that the row's first and last sectors, read
+        // half by each of two runs, are a smaller share of each run's
         let lanes = match typed.types.size_of(vty) {
-            Some(size) if in_order => lanes.min((32 / size.max(1)).clamp(4, 32) as u32),
+            Some(size) if in_order && canon.is_some() => {
+                lanes.min((32 / size.max(1)).clamp(4, 32) as u32)
+            }
             _ => lanes,
         };
         Ok((var, op, lanes, in_order))
@@ -481,10 +488,12 @@ impl<'a> Cx<'_, 'a> {
             ExprKind::Assign(Some(o), l, r) if *o == bop && is_var(l) => {
                 (&**r, typed.compound_types.get(&e.id).copied())
             }
-            ExprKind::Assign(None, l, r) if is_var(l) => match &crate::analyze::strip_parens(r).kind {
-                ExprKind::Binary(o, a, b) if *o == bop && is_var(a) => (&**b, ty_of(r)),
-                _ => return Err(not_one()),
-            },
+            ExprKind::Assign(None, l, r) if is_var(l) => {
+                match &crate::analyze::strip_parens(r).kind {
+                    ExprKind::Binary(o, a, b) if *o == bop && is_var(a) => (&**b, ty_of(r)),
+                    _ => return Err(not_one()),
+                }
+            }
             _ => return Err(not_one()),
         };
         let vty = typed.symbols[var].ty;
