@@ -1,7 +1,8 @@
 /* Automatic collapse (issue 16 item 3): a distributed loop of few iterations whose body is a
- * parallel loop, which ompcc runs as collapse(2) at -O2, and nests it must leave as written:
- * a triangular inner loop, an inner loop carrying a dependence, one whose iterations would
- * make consecutive threads' accesses farther apart, and a distributed loop of unknown length. */
+ * parallel loop, which ompcc runs as collapse(2) at -O2 (a triangular one too, over the
+ * bounding box of the inner ranges: more in coalesce_collapse_tri.c), and nests it must leave
+ * as written: an inner loop carrying a dependence, one whose iterations would make
+ * consecutive threads' accesses farther apart, and a distributed loop of unknown length. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,7 +30,7 @@ int main(void)
         s += z[k] * (k % 5 + 1);
     printf("collapse: %.3f %.3f %.6f\n", z[2 * (C * n - 1)], z[7], s);
 
-    /* must not fire: the inner bound depends on the outer variable */
+    /* fires: triangular (the inner bound depends on the outer variable) */
 #pragma omp target teams distribute parallel for map(from : tri[0:2 * 16 * 16])
     for (int i = 0; i < 16; i++)
         for (int j = 0; j <= i; j++) {

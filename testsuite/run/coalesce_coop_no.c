@@ -1,5 +1,6 @@
 /* Warp-cooperative inner loops (issue 16 item 4): rows whose inner loop ompcc must not give
- * to a group of lanes: a floating-point sum (the order would change its rounding), an inner
+ * to a group of lanes: a floating-point sum (the order would change its rounding; its terms
+ * are not in its type, so not in order either), an inner
  * loop that writes memory, one that calls a function, a second scalar written in the loop, a
  * statement before the loop, an inner loop with 3 iterations, a 'schedule' clause. */
 #include <stdio.h>
@@ -27,15 +28,16 @@ int main(void)
         x[j] = (j * 5) % 9 - 3;
 #pragma omp target data map(to : a[0:n * m], x[0:m], d[0:n * m]) map(tofrom : w[0:n * m])
     {
-        /* must not fire: a floating-point sum (the order would change its rounding) */
+        /* must not fire: a floating-point sum (the order would change its rounding), whose
+         * updates are computed in double and rounded to float (not shared in order either) */
 #pragma omp target teams distribute parallel for map(from : dy[0:n])
         for (int i = 0; i < n; i++) {
-            double s = 0.0;
+            float s = 0.0f;
             for (int j = 0; j < m; j++)
                 s += d[i * m + j] * x[j];
             dy[i] = s;
         }
-        printf("fp: dy[0]=%.17g dy[50]=%.17g\n", dy[0], dy[50]);
+        printf("fp: dy[0]=%.9g dy[50]=%.9g\n", dy[0], dy[50]);
 
         /* must not fire: the inner loop writes memory */
 #pragma omp target teams distribute parallel for map(from : y[0:n])

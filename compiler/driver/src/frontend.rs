@@ -613,7 +613,7 @@ pub fn device_stage(
 }
 
 /// The plan's grid mapping (`ompcc_omp::map_grids`) under the `loop-swap`, `warp-coop`,
-/// `private-layout` and `auto-collapse` knobs of the -O level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
+/// `private-layout`, `auto-collapse`, `triangular-collapse` and `ordered-coop` knobs of the -O level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
 fn map_grids<'a>(
     checked: &'a Checked,
     plan: &mut ompcc_omp::OffloadPlan<'a>,
@@ -635,6 +635,8 @@ fn map_grids<'a>(
             reassociate: knobs.warp_coop == ompcc_opt::WarpCoop::Reassoc,
             private_layout: knobs.private_layout,
             auto_collapse: knobs.auto_collapse,
+            triangular_collapse: knobs.triangular_collapse,
+            ordered_coop: knobs.ordered_coop,
         },
     );
     let (passed, missed) = opts.settings.coalesce_remarks;

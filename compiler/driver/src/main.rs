@@ -206,7 +206,11 @@ ompcc's own options:
                             on at -O2; reassoc: floating-point ones too),
                             private-layout=on|off (device-only work arrays laid out
                             thread-minor, on at -O2), auto-collapse=on|off (a parallel inner
-                            loop joins a short distributed loop, on at -O2)
+                            loop joins a short distributed loop, on at -O2),
+                            triangular-collapse=on|off (... a triangular one too, over
+                            the bounding box of its ranges, on at -O2),
+                            ordered-coop=on|off (lanes share a floating-point sum in
+                            the loop's order, the same result, on at -O2)
   -ffp-contract=off|on|fast  (cc's option) fusing a*b+c into fma on the device too; default
                             fast, off under an ISO -std=c99/c11/... as in gcc
 

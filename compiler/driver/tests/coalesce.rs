@@ -55,7 +55,7 @@ fn loop_swap_remarks_name_the_loops_and_the_missing_facts() {
         "the grid's threads take loop 'j' (line 86) (over the bounding box of its ranges in 'i') instead of 'i' (line 85)",
     );
     has(
-        "not swapped: the bounds of loop 'j' use 'i' (a non-rectangular nest; a boxed swap needs a step of 1 or -1 and one outer loop's variable)",
+        "not swapped: the bounds of loop 'j' use 'i' (a non-rectangular nest; a boxed swap needs a step of 1 or -1 and bounds affine in one outer loop's variable)",
     );
     assert_eq!(err.matches("[-Rpass=coalesce]").count(), 7, "{err}");
     assert_eq!(err.matches("[-Rpass-missed=coalesce]").count(), 4, "{err}");
@@ -195,7 +195,7 @@ fn warp_coop_remarks_name_the_lanes_strides_and_missing_facts() {
     let no = remarks_of(&sb, COOP_NO, &all);
     assert_eq!(no.matches("[-Rpass=coalesce]").count(), 0, "{no}");
     for why in [
-        "but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc) [-Rpass-missed=coalesce]",
+        "but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and it cannot be shared in order: the update of 's' is not computed in its own type [-Rpass-missed=coalesce]",
         "not shared by a group of lanes: loop 'j' writes memory ('w[m*i + j]', line",
         "not shared by a group of lanes: loop 'j' calls 'twice' (line",
         "not shared by a group of lanes: loop 'j' writes 'last', which is not a reduction variable declared in the distributed loop's body",
@@ -343,6 +343,10 @@ const COLLAPSE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../testsuite/run/coalesce_collapse.c"
 );
+const COLLAPSE_TRI: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testsuite/run/coalesce_collapse_tri.c"
+);
 
 #[test]
 fn private_layout_remarks_name_the_array_strides_and_missing_facts() {
@@ -469,11 +473,12 @@ fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
     let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
     has(
         &err,
-        "coalesce_collapse.c:21:1: remark: automatic collapse: loop 'c' (line 22) has 6 iterations (fewer than 2048); the grid's threads take the iterations of 'c' and 'i' (line 23) together, as collapse(2) would [-Rpass=coalesce]",
+        "coalesce_collapse.c:22:1: remark: automatic collapse: loop 'c' (line 23) has 6 iterations (fewer than 2048); the grid's threads take the iterations of 'c' and 'i' (line 24) together, as collapse(2) would [-Rpass=coalesce]",
     );
+    // a triangular nest: the bounding box of the inner ranges
     has(
         &err,
-        "coalesce_collapse.c:33:1: remark: loop 'i' has 16 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: the bounds of 'j' depend on the outer variable 'i' (a triangular nest) [-Rpass-missed=coalesce]",
+        "coalesce_collapse.c:34:1: remark: automatic collapse: loop 'i' (line 35) has 16 iterations (fewer than 2048); the grid's threads take the iterations of 'i' and 'j' (line 36) together, as collapse(2) would (a triangular nest: the bounding box of the ranges of 'j', each thread checking its own row's range) [-Rpass=coalesce]",
     );
     has(
         &err,
@@ -483,8 +488,51 @@ fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
         &err,
         "its inner loop 'j' was not collapsed with it: consecutive threads would take consecutive 'j', which has unit or zero stride for fewer bytes than 'i' (0 vs 4 per iteration; strides in 'i': q[i + 8*j] 1; in 'j': q[i + 8*j] 8)",
     );
-    assert_eq!(err.matches("automatic collapse").count(), 1, "{err}");
-    assert_eq!(err.matches("was not collapsed").count(), 3, "{err}");
+    assert_eq!(err.matches("automatic collapse").count(), 2, "{err}");
+    assert_eq!(err.matches("was not collapsed").count(), 2, "{err}");
+    // the triangular knob off: the rectangular nest alone, the triangular one says why
+    let rect = remarks_of(
+        &sb,
+        COLLAPSE,
+        &[
+            "-O2",
+            "-Ctriangular-collapse=off",
+            "-Rpass=coalesce",
+            "-Rpass-missed=coalesce",
+        ],
+    );
+    assert_eq!(rect.matches("automatic collapse").count(), 1, "{rect}");
+    has(
+        &rect,
+        "coalesce_collapse.c:34:1: remark: loop 'i' has 16 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: the bounds of 'j' depend on the outer variable 'i' (a triangular nest): triangular collapse is off (-C triangular-collapse=off) [-Rpass-missed=coalesce]",
+    );
+
+    // triangular nests: counted down, a band empty for its first rows; and where it must
+    // not fire: a carried dependence, a step of 2, bounds not affine (the analysis has no
+    // canonical form for 'j = i * i')
+    let tri = remarks_of(&sb, COLLAPSE_TRI, &all);
+    has(
+        &tri,
+        "coalesce_collapse_tri.c:15:1: remark: automatic collapse: loop 'i' (line 16) has 12 iterations (fewer than 2048); the grid's threads take the iterations of 'i' and 'j' (line 17) together, as collapse(2) would (a triangular nest",
+    );
+    has(
+        &tri,
+        "coalesce_collapse_tri.c:28:1: remark: automatic collapse: loop 'i' (line 29) has 16 iterations",
+    );
+    has(
+        &tri,
+        "coalesce_collapse_tri.c:41:1: remark: loop 'i' has 16 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: loop 'j': a dependence on 'w' may be carried by the loop [-Rpass-missed=coalesce]",
+    );
+    has(
+        &tri,
+        "coalesce_collapse_tri.c:55:1: remark: loop 'i' has 16 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: the bounds of 'j' depend on the outer variable 'i' (a triangular nest): its step is 2, and a triangular collapse needs 1 or -1 [-Rpass-missed=coalesce]",
+    );
+    has(
+        &tri,
+        "coalesce_collapse_tri.c:59:1: remark: loop 'i' has 8 iterations (fewer than 2048), but its inner loop 'j' was not collapsed with it: loop 'j': subscript is not affine: a product of loop variables [-Rpass-missed=coalesce]",
+    );
+    assert_eq!(tri.matches("automatic collapse").count(), 2, "{tri}");
+    assert_eq!(tri.matches("was not collapsed").count(), 3, "{tri}");
     for extra in [
         &["-O1", "-Rpass=coalesce", "-Rpass-missed=coalesce"][..],
         &[
@@ -500,10 +548,117 @@ fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
             "{extra:?}: {quiet}"
         );
     }
+    // at -O1 the knobs turn it on: rectangular, then triangular too
     let on = remarks_of(
         &sb,
         COLLAPSE,
         &["-O1", "-Cauto-collapse=on", "-Rpass=coalesce"],
     );
     assert_eq!(on.matches("automatic collapse").count(), 1, "{on}");
+    let on = remarks_of(
+        &sb,
+        COLLAPSE,
+        &[
+            "-O1",
+            "-Cauto-collapse=on",
+            "-Ctriangular-collapse=on",
+            "-Rpass=coalesce",
+        ],
+    );
+    assert_eq!(on.matches("automatic collapse").count(), 2, "{on}");
+}
+
+const COOP_ORDERED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testsuite/run/coalesce_coop_ordered.c"
+);
+
+#[test]
+fn ordered_warp_coop_remarks_and_bit_exact_sums() {
+    let sb = Sandbox::new();
+    let all = ["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"];
+    let err = remarks_of(&sb, COOP_ORDERED, &all);
+    let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
+    has(
+        &err,
+        "coalesce_coop_ordered.c:44:1: remark: warp-cooperative inner loop, in order: 8 lanes share each iteration of 'i' (line 45) in loop 'j' (line 47), each lane evaluating the term of one iteration and every lane adding the terms to 's' ('+' reduction) in the loop's order, so the result rounds as the loop's; lane 0 runs the rest of the iteration; unit or zero stride bytes per iteration 4 -> 8; strides in 'i': a[m*i + j] m, x[j] 0; in 'j' (across lanes): a[m*i + j] 1, x[j] 1 [-Rpass=coalesce]",
+    );
+    // doubles: a sector is 4 terms; a product; a CSR row (a warp: its start is anywhere)
+    has(
+        &err,
+        "coalesce_coop_ordered.c:52:1: remark: warp-cooperative inner loop, in order: 4 lanes share each iteration of 'i' (line 53)",
+    );
+    has(
+        &err,
+        "adding the terms to 'p' ('*' reduction) in the loop's order",
+    );
+    has(
+        &err,
+        "coalesce_coop_ordered.c:96:1: remark: warp-cooperative inner loop, in order: 32 lanes share each iteration of 'i' (line 97) in loop 'k' (line 99)",
+    );
+    // where it must not: two updates, a term computed in double, '-='
+    has(
+        &err,
+        "coalesce_coop_ordered.c:71:1: remark: loop 'j' (line 74) has unit or zero stride for more bytes than the distributed loop 'i' (8 vs 4 per iteration), but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and it cannot be shared in order: the loop's body is not one update of 's' [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "coalesce_coop_ordered.c:80:1: remark: loop 'j' (line 83) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and it cannot be shared in order: the update of 's' is not computed in its own type [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "coalesce_coop_ordered.c:87:1: remark: loop 'j' (line 90) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction",
+    );
+    assert_eq!(err.matches("inner loop, in order: ").count(), 4, "{err}");
+    assert_eq!(
+        err.matches("not shared by a group of lanes").count(),
+        3,
+        "{err}"
+    );
+    // the knob off: the missed remarks say so
+    let off = remarks_of(
+        &sb,
+        COOP_ORDERED,
+        &[
+            "-O2",
+            "-Cordered-coop=off",
+            "-Rpass=coalesce",
+            "-Rpass-missed=coalesce",
+        ],
+    );
+    assert!(!off.contains("inner loop, in order"), "{off}");
+    has(
+        &off,
+        "coalesce_coop_ordered.c:44:1: remark: loop 'j' (line 47) has unit or zero stride for more bytes than the distributed loop 'i' (8 vs 4 per iteration), but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and sharing it in order is off (-C ordered-coop=off) [-Rpass-missed=coalesce]",
+    );
+    // Bit for bit the loops' sums: in order against one thread per row (both without
+    // contraction, which C allows but never requires), in hexadecimal; reordering (reassoc)
+    // rounds differently. And the shared rows read fewer sectors per request.
+    let run = |exe: &str, flags: &[&str]| {
+        let mut args = vec!["-fopenmp", "-O2", "-ffp-contract=off", "-DHEX"];
+        args.extend(flags);
+        args.extend([COOP_ORDERED, "-o", exe]);
+        ok(&sb.ompcc(&args));
+        let out = std::process::Command::new(sb.join(exe))
+            .current_dir(sb.path())
+            .env("OMPCC_DEVICE", "emu")
+            .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+            .env("OMPCC_PROFILE", format!("json:{exe}.json"))
+            .output()
+            .unwrap();
+        ok(&out);
+        (
+            stdout(&out),
+            sectors_per_request(&sb.read(&format!("{exe}.json"))),
+        )
+    };
+    let ordered = run("ordered", &[]);
+    let rows = run("rows", &["-Cordered-coop=off"]);
+    let reassoc = run("reassoc", &["-Cwarp-coop=reassoc"]);
+    assert!(ordered.0.contains("0x1."), "{}", ordered.0);
+    assert_eq!(ordered.0, rows.0);
+    assert_ne!(ordered.0, reassoc.0);
+    // (the program's rows are 45 values, 180 bytes: not sector-aligned; three of its seven
+    // kernels stay a thread per row)
+    assert!(ordered.1 < rows.1 - 1.0, "{} vs {}", ordered.1, rows.1);
 }

@@ -5,6 +5,12 @@
 //! the operator's identity), combines the partials by butterfly shuffles among the group's
 //! lanes and into the variable's value before the loop, and lane 0 runs the rest of the body.
 //!
+//! An ordered group (`Cooperative::ordered`) keeps the loop's order instead: for each run of
+//! `width` consecutive iterations, lane `l` evaluates the term `e` of the body's update
+//! `var op= e` for the run's iteration `l`, and every lane applies the run's terms to `var`
+//! in order, each read from its lane by an indexed shuffle; all lanes end with the value the
+//! loop gives.
+//!
 //! Groups are `lanes` wide, a power of two dividing 32, so a group never spans warps; a team
 //! narrower than that runs groups of one lane (each thread its own iteration, as without the
 //! mapping). Threads past the last whole group of a team take no iteration.
@@ -13,7 +19,7 @@ use crate::func::{FnLower, Local};
 use crate::kernel::Who;
 use ompcc_ir::{IntCC, ShuffleMode, SpecialReg, Type, Value};
 use ompcc_omp::Cooperative;
-use ompcc_syntax::ast::{BlockItem, ReductionOp, Stmt, StmtKind};
+use ompcc_syntax::ast::{BinaryOp, BlockItem, Expr, ExprKind, ReductionOp, Stmt, StmtKind};
 
 use crate::ty::Scalar;
 
@@ -26,6 +32,8 @@ pub(crate) struct LaneGroup {
     width: Value,
     /// The warp's lanes of the group, for the shuffles' member mask.
     mask: Value,
+    /// The warp lane of the group's lane 0.
+    first: Value,
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
@@ -77,7 +85,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         };
         let idle = self.b.ins().icmp(IntCC::Uge, gi64, per_team);
         let k0 = self.b.ins().select(idle, units, k0);
-        Some((k0, g, LaneGroup { lane, width, mask }))
+        Some((
+            k0,
+            g,
+            LaneGroup {
+                lane,
+                width,
+                mask,
+                first,
+            },
+        ))
     }
 
     /// The threaded loop's `body` (a compound statement) with its inner loop shared by the
@@ -142,6 +159,17 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             return;
         };
         let t = self.slot_addr(slot, align);
+        if coop.ordered {
+            let Some(term) = update_term(ibody, coop.op) else {
+                self.unsupported(
+                    "internal compiler error: an ordered cooperative loop's body is not one update (lower::cooperative_loop)",
+                    span,
+                );
+                return;
+            };
+            self.ordered_loop(coop, grp, &c, term, (t, cls));
+            return;
+        }
         let before = self.load_raw(t, cls.ty(), false);
         let id = self.identity(coop.op, cls);
         self.store_raw(t, id, false);
@@ -189,6 +217,103 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.store_raw(t, v, false);
     }
 
+    /// The ordered form of the shared loop `c` (module header): `var` at `t` (class `cls`)
+    /// updated by `term` for each iteration in order, on every lane of `grp`.
+    fn ordered_loop(
+        &mut self,
+        coop: Cooperative<'a>,
+        grp: LaneGroup,
+        c: &crate::worksharing::CanonLoop,
+        term: &'a Expr,
+        (t, cls): (crate::func::Addr, Scalar),
+    ) {
+        let span = coop.inner.span;
+        // the loop variable is private to the loop
+        let vqt = self.cx.typed.symbols[c.var].ty;
+        let saved = self.new_slot(vqt, span).map(|s| {
+            let a = self.align_of(vqt);
+            self.locals.insert(c.var, Local::Slot(s, a))
+        });
+        let w = self.b.ins().zext(Type::I64, grp.width);
+        let lane = self.b.ins().zext(Type::I64, grp.lane);
+        let head = self.b.create_block();
+        let base = self.b.append_block_param(head, Type::I64);
+        let run_b = self.b.create_block();
+        let eval_b = self.b.create_block();
+        let join = self.b.create_block();
+        let v = self.b.append_block_param(join, cls.ty());
+        let exit = self.b.create_block();
+        let zero = self.b.ins().iconst(Type::I64, 0);
+        self.b.ins().jump(head, &[zero]);
+        self.b.switch_to_block(head);
+        let more = self.b.ins().icmp(IntCC::Slt, base, c.trip);
+        self.b.ins().brif(more, run_b, &[], exit, &[]);
+        // this lane's term: iteration base + lane, when there is one
+        self.b.switch_to_block(run_b);
+        let k = self.b.ins().iadd(base, lane);
+        let mine = self.b.ins().icmp(IntCC::Slt, k, c.trip);
+        let none = self.identity(coop.op, cls);
+        self.b.ins().brif(mine, eval_b, &[], join, &[none]);
+        self.b.switch_to_block(eval_b);
+        self.set_loop_var(c, k);
+        let Some(x) = self.scalar(term) else {
+            return;
+        };
+        self.b.ins().jump(join, &[x]);
+        // every lane applies the run's terms in order
+        self.b.switch_to_block(join);
+        let left = self.b.ins().isub(c.trip, base);
+        let n = self.b.ins().smin(left, w);
+        let shead = self.b.create_block();
+        let s = self.b.append_block_param(shead, Type::I64);
+        let sbody = self.b.create_block();
+        let next_b = self.b.create_block();
+        // a whole run of the planned width: the updates written out, each from a constant
+        // lane of the group; a shorter run (the last, or a team narrower than the group) in
+        // a loop
+        let full_b = self.b.create_block();
+        let lanes = self.b.ins().iconst(Type::I64, i64::from(coop.lanes));
+        let full = self.b.ins().icmp(IntCC::Eq, n, lanes);
+        self.b.ins().brif(full, full_b, &[], shead, &[zero]);
+        self.b.switch_to_block(full_b);
+        let mut acc = self.load_raw(t, cls.ty(), false);
+        for lane in 0..coop.lanes {
+            let o = self.b.ins().iconst(Type::I32, i64::from(lane));
+            let src = self.b.ins().iadd(grp.first, o);
+            let got = self.b.ins().shuffle(ShuffleMode::Idx, v, src, grp.mask);
+            acc = self.combine(coop.op, cls, acc, got);
+        }
+        self.store_raw(t, acc, false);
+        self.b.ins().jump(next_b, &[]);
+        self.b.switch_to_block(shead);
+        let go = self.b.ins().icmp(IntCC::Slt, s, n);
+        self.b.ins().brif(go, sbody, &[], next_b, &[]);
+        self.b.switch_to_block(sbody);
+        let s32 = self.b.ins().trunc(Type::I32, s);
+        let src = self.b.ins().iadd(grp.first, s32);
+        // (a floating-point value: no narrow widening)
+        let got = self.b.ins().shuffle(ShuffleMode::Idx, v, src, grp.mask);
+        let acc = self.load_raw(t, cls.ty(), false);
+        let acc = self.combine(coop.op, cls, acc, got);
+        self.store_raw(t, acc, false);
+        let one = self.b.ins().iconst(Type::I64, 1);
+        let s1 = self.b.ins().iadd(s, one);
+        self.b.ins().jump(shead, &[s1]);
+        self.b.switch_to_block(next_b);
+        let nb = self.b.ins().iadd(base, w);
+        self.b.ins().jump(head, &[nb]);
+        self.b.switch_to_block(exit);
+        match saved {
+            Some(Some(l)) => {
+                self.locals.insert(c.var, l);
+            }
+            Some(None) => {
+                self.locals.remove(&c.var);
+            }
+            None => {}
+        }
+    }
+
     /// Combines `v` over the lanes of `grp` (butterfly shuffles: every lane gets the result).
     fn group_tree(&mut self, op: ReductionOp, cls: Scalar, v: Value, grp: LaneGroup) -> Value {
         let (mut v, work) = self.widen(v, cls);
@@ -208,5 +333,26 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             v = r;
         }
         self.unwiden(v, cls)
+    }
+}
+
+/// The term `e` of a loop body that is the one update `v op= e` or `v = v op e` (`op` the
+/// reduction's `+` or `*`).
+fn update_term(body: &Stmt, op: ReductionOp) -> Option<&Expr> {
+    let bop = match op {
+        ReductionOp::Add => BinaryOp::Add,
+        ReductionOp::Mul => BinaryOp::Mul,
+        _ => return None,
+    };
+    let StmtKind::Expr(Some(e)) = &ompcc_omp::strip_compound(body).kind else {
+        return None;
+    };
+    match &crate::expr::strip_parens(e).kind {
+        ExprKind::Assign(Some(o), _, r) if *o == bop => Some(r),
+        ExprKind::Assign(None, _, r) => match &crate::expr::strip_parens(r).kind {
+            ExprKind::Binary(o, _, b) if *o == bop => Some(b),
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -360,8 +360,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 sequential.push(cl);
             }
         }
+        // a triangular automatic collapse: the inner loop boxed over a distributed variable
+        // (`GridMapping::box_over`), and its index among `canon`
+        let mut boxed_inner = None;
         for (k, l) in loops.iter().enumerate() {
-            if k > 0 && self.header_uses(l, &vars) {
+            let boxed = grid.as_ref().and_then(|g| g.box_over);
+            let collapsed_box = boxed.filter(|v| k > 0 && vars.contains(v));
+            if k > 0 && collapsed_box.is_none() && self.header_uses(l, &vars) {
                 elected = lastprivate;
                 // A non-rectangular nest: this loop's bounds use an outer loop's variable.
                 // The loops before it are distributed; it and the loops inside run whole in
@@ -389,9 +394,14 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 body = l;
                 break;
             }
-            let boxed = grid.as_ref().and_then(|g| g.box_over);
-            let found = match boxed {
-                Some(over) if k == 0 => self.boxed_loop(l, over, &sequential),
+            let found = match (boxed, collapsed_box) {
+                (_, Some(over)) => {
+                    boxed_inner = Some((*l, k));
+                    self.boxed_loop(l, over, &canon)
+                }
+                (Some(over), None) if k == 0 && sequential.iter().any(|c| c.var == over) => {
+                    self.boxed_loop(l, over, &sequential)
+                }
                 _ => self.canon_loop(l, &vars),
             };
             let Some((cl, b)) = found else {
@@ -578,13 +588,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             } else {
                 (k, step_b)
             };
-            let mut first_value = k;
+            let mut values = Vec::new();
             for (i, c) in canon.iter().enumerate() {
                 let idx = if digits.is_empty() { k } else { digits[i] };
-                let v = self.set_loop_var(c, idx);
-                if i == 0 {
-                    first_value = v;
-                }
+                values.push(self.set_loop_var(c, idx));
             }
             self.set_linear(&privs, k);
             if let Some(flag) = last_flag {
@@ -594,10 +601,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.continues.push(cont);
             self.loop_runs.push(who);
             // a boxed (triangular) loop checks its value against the current range
-            let guard = grid
-                .as_ref()
-                .filter(|g| g.box_over.is_some())
-                .map(|g| (g.threaded, first_value));
+            let guard = match boxed_inner {
+                Some((l, i)) => Some((l, values[i])),
+                None => grid
+                    .as_ref()
+                    .filter(|g| g.box_over.is_some())
+                    .map(|g| (g.threaded, values[0])),
+            };
             if let (Some(c), Some((_, _, grp))) = (coop, lane_groups) {
                 self.cooperative_body(body, c, grp);
             } else {
@@ -740,7 +750,23 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         guard: Option<(&'a Stmt, Value)>,
     ) -> Option<()> {
         let Some((c, rest)) = seq.split_first() else {
+            // a boxed loop of the distributed nest itself: the check around the body
+            let skip = match guard {
+                Some((l, v)) => {
+                    let inside = self.in_range(l, v)?;
+                    let run = self.b.create_block();
+                    let skip = self.b.create_block();
+                    self.b.ins().brif(inside, run, &[], skip, &[]);
+                    self.b.switch_to_block(run);
+                    Some(skip)
+                }
+                None => None,
+            };
             self.stmt(body);
+            if let Some(skip) = skip {
+                self.jump_to(skip);
+                self.b.switch_to_block(skip);
+            }
             return Some(());
         };
         let head = self.b.create_block();
@@ -757,11 +783,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.set_loop_var(c, k);
         if rest.is_empty() {
             if let Some((l, v)) = guard {
-                // logical iteration (v - lb) * step of the current range: in it when < trip
-                let (r, _) = self.canon_loop(l, &[])?;
-                let d = self.b.ins().isub(v, r.lb);
-                let it = self.b.ins().imul(d, r.step);
-                let inside = self.b.ins().icmp(IntCC::Ult, it, r.trip);
+                let inside = self.in_range(l, v)?;
                 let run = self.b.create_block();
                 self.b.ins().brif(inside, run, &[], step_b, &[]);
                 self.b.switch_to_block(run);
@@ -779,6 +801,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.ins().jump(head, &[next]);
         self.b.switch_to_block(exit);
         Some(())
+    }
+
+    /// Whether `v` (`i64`) is a value the canonical loop `l` (step ±1) takes with its bounds
+    /// evaluated now: its logical iteration `(v - lb) * step` is below the trip count.
+    fn in_range(&mut self, l: &'a Stmt, v: Value) -> Option<Value> {
+        let (r, _) = self.canon_loop(l, &[])?;
+        let d = self.b.ins().isub(v, r.lb);
+        let it = self.b.ins().imul(d, r.step);
+        Some(self.b.ins().icmp(IntCC::Ult, it, r.trip))
     }
 
     /// The iterations of a loop with a `schedule` or `dist_schedule` clause (module

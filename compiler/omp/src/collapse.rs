@@ -11,16 +11,25 @@
 //! zero stride bytes, scored as for the swap, are at least the outer loop's), and the
 //! analysis proves it legal: the inner loop is the whole body of the distributed one
 //! (perfectly nested), both are canonical, the inner one's bounds use no variable of the
-//! outer one (a triangular nest is left as written), neither exits early, the inner loop
-//! carries no dependence and its scalar reductions are the directive's, its variable is
-//! declared in its `for`, and the directive leaves the assignment of iterations to the
-//! implementation (no `schedule`, `dist_schedule`, `ordered`, `lastprivate`, `linear`).
+//! outer one, neither exits early, the inner loop carries no dependence and its scalar
+//! reductions are the directive's, its variable is declared in its `for`, and the directive
+//! leaves the assignment of iterations to the implementation (no `schedule`,
+//! `dist_schedule`, `ordered`, `lastprivate`, `linear`).
+//!
+//! A triangular nest (`for (j = 0; j <= i; j++)`, `for (j = i; j < n; j++)`: the inner
+//! bounds use the outer variable) is collapsed too (`-C triangular-collapse`) when both
+//! bounds are affine in the outer variable and the inner step is ±1: the threads take the
+//! pairs `(i, j)` of `i`'s range times the bounding box of `j`'s ranges at `i`'s first and
+//! last values (affine bounds are monotone in `i`, so every row's range lies inside), and
+//! each runs the body only when its `j` is in row `i`'s range (`GridMapping::box_over` over
+//! the collapsed outer loop). Every pair of the triangle runs exactly once, on one thread;
+//! the threads outside it do nothing.
 
-use ompcc_access::ReductionTarget;
+use ompcc_access::{Atom, ReductionTarget};
 use ompcc_syntax::ast::{ForInit, StmtKind};
 
 use crate::grid::Cx;
-use crate::plan::TargetRegion;
+use crate::plan::{GridMapping, TargetRegion};
 use crate::strip_compound;
 
 /// A distributed loop with a constant trip count below this many iterations under-fills
@@ -28,11 +37,11 @@ use crate::strip_compound;
 pub const FEW_ITERATIONS: i64 = 2048;
 
 /// What the automatic collapse decided for one region.
-pub(crate) enum CollapseDecision {
+pub(crate) enum CollapseDecision<'a> {
     /// Not considered (a long or unknown trip count, no inner loop).
     Keep,
-    /// Collapsed: the remark.
-    Done(String),
+    /// Collapsed: the remark, and for a triangular nest the boxed mapping.
+    Done(String, Option<GridMapping<'a>>),
     /// Not collapsed: the missing fact.
     Missed(String),
 }
@@ -40,7 +49,12 @@ pub(crate) enum CollapseDecision {
 impl<'a> Cx<'_, 'a> {
     /// Whether the one distributed loop of region `r` (collapse 1) should take its inner
     /// loop along (see the module header).
-    pub(crate) fn decide_collapse(&self, r: &TargetRegion<'a>) -> CollapseDecision {
+    /// `triangular`: a nest whose inner bounds use the outer variable may be collapsed too.
+    pub(crate) fn decide_collapse(
+        &self,
+        r: &TargetRegion<'a>,
+        triangular: bool,
+    ) -> CollapseDecision<'a> {
         let Some(ln) = r.loop_nest else {
             return CollapseDecision::Keep;
         };
@@ -84,7 +98,10 @@ impl<'a> Cx<'_, 'a> {
         else {
             return CollapseDecision::Keep;
         };
-        let to = self.var_name(inner_id);
+        let to = match crate::loop_var(self.ua.unit, inner_stmt) {
+            Some(v) => self.ua.unit.symbols[v].name.clone(),
+            None => self.var_name(inner_id),
+        };
         let missed = |why: String| {
             CollapseDecision::Missed(format!(
                 "loop '{from}' has {trip} iterations (fewer than {FEW_ITERATIONS}), but its inner loop '{to}' was not collapsed with it: {why}"
@@ -108,10 +125,28 @@ impl<'a> Cx<'_, 'a> {
         if outer.early_exit || inner.early_exit {
             return missed("a loop may exit early (break, goto or return)".into());
         }
-        if ic.lo.vars().contains(&oc.var) || ic.hi.vars().contains(&oc.var) {
-            return missed(format!(
-                "the bounds of '{to}' depend on the outer variable '{from}' (a triangular nest)"
-            ));
+        let boxed = ic.lo.vars().contains(&oc.var) || ic.hi.vars().contains(&oc.var);
+        if boxed {
+            let why = if !triangular {
+                Some("triangular collapse is off (-C triangular-collapse=off)".to_string())
+            } else if ic.step.abs() != 1 {
+                Some(format!(
+                    "its step is {}, and a triangular collapse needs 1 or -1",
+                    ic.step
+                ))
+            } else if [&ic.lo, &ic.hi]
+                .iter()
+                .any(|b| b.split_linear(&Atom::Var(oc.var)).is_none())
+            {
+                Some(format!("they are not affine in '{from}'"))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return missed(format!(
+                    "the bounds of '{to}' depend on the outer variable '{from}' (a triangular nest): {why}"
+                ));
+            }
         }
         if !matches!(&inner_stmt.kind, StmtKind::For(ForInit::Decl(_), ..)) {
             return missed(format!(
@@ -145,10 +180,32 @@ impl<'a> Cx<'_, 'a> {
                 self.strides_text(&accesses, inner_id)
             ));
         }
-        CollapseDecision::Done(format!(
-            "automatic collapse: loop '{from}' (line {}) has {trip} iterations (fewer than {FEW_ITERATIONS}); the grid's threads take the iterations of '{from}' and '{to}' (line {}) together, as collapse(2) would",
-            self.line(ln.outer.span),
-            self.line(inner_stmt.span),
-        ))
+        let StmtKind::For(_, _, _, inner_body) = &inner_stmt.kind else {
+            return CollapseDecision::Keep;
+        };
+        let (mapping, how) = if boxed {
+            (
+                Some(GridMapping {
+                    threaded: ln.outer,
+                    sequential: Vec::new(),
+                    body: inner_body,
+                    box_over: Some(oc.var),
+                    cooperative: None,
+                }),
+                format!(
+                    " (a triangular nest: the bounding box of the ranges of '{to}', each thread checking its own row's range)"
+                ),
+            )
+        } else {
+            (None, String::new())
+        };
+        CollapseDecision::Done(
+            format!(
+                "automatic collapse: loop '{from}' (line {}) has {trip} iterations (fewer than {FEW_ITERATIONS}); the grid's threads take the iterations of '{from}' and '{to}' (line {}) together, as collapse(2) would{how}",
+                self.line(ln.outer.span),
+                self.line(inner_stmt.span),
+            ),
+            mapping,
+        )
     }
 }

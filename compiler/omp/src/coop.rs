@@ -14,6 +14,19 @@
 //! computation (wrapping, so associative), or a floating-point one under
 //! `-C warp-coop=reassoc`, which accepts other rounding. The lanes per group come from the
 //! inner trip count when it is a constant (the next power of two, 4 to 32), else 32.
+//!
+//! A floating-point `+` or `*` reduction without `reassoc` is shared in order instead
+//! (`Cooperative::ordered`, `-C ordered-coop`) when the loop's body is the one update
+//! `v += e` (`v *= e`, `v = v + e`) computed in `v`'s own type: the lanes evaluate the
+//! terms `e` of consecutive iterations (their loads coalesced), and every lane adds them to
+//! `v` one by one in the loop's order, taking each from its lane by a shuffle. Each update
+//! is the C one, `v = v + e` rounded once, in the same order: the result is the loop's
+//! (without contraction of the update into an `fma`, which C allows but never requires).
+//! The serial additions cost every lane an add and a shuffle per term, so the groups of a
+//! loop with affine bounds are as narrow as one 32-byte sector of terms (8 lanes for
+//! `float`, 4 for `double`): a warp's four or eight groups then read whole sectors, as 32
+//! lanes on one row would. A loop whose bounds are read from memory (a CSR row, starting
+//! anywhere in a sector) keeps 32 lanes: a narrow group's run would straddle two sectors.
 
 use ompcc_access::{LoopId, ReductionTarget};
 use ompcc_sema::SymbolId;
@@ -29,7 +42,13 @@ use crate::walk::{self, Node};
 impl<'a> Cx<'_, 'a> {
     /// The cooperative mapping of `r`'s one-loop nest, a missed remark naming the fact that
     /// is missing when the inner loop would be coalesced but cannot be shared, or `Keep`.
-    pub(crate) fn decide_cooperative(&self, r: &TargetRegion<'a>, reassoc: bool) -> Decision<'a> {
+    /// `reassoc`: floating-point reductions may be reordered; `ordered`: they may be shared
+    /// in order (module header).
+    pub(crate) fn decide_cooperative(
+        &self,
+        r: &TargetRegion<'a>,
+        (reassoc, ordered): (bool, bool),
+    ) -> Decision<'a> {
         let Some(ln) = r.loop_nest else {
             return Decision::Keep;
         };
@@ -114,12 +133,16 @@ impl<'a> Cx<'_, 'a> {
         if let Err(why) = self.directive_allows(r, ln.directive, outer) {
             return missed(why);
         }
-        let (var, op, lanes) =
-            match self.cooperative_legal(block.items.as_slice(), at, inner, iid, (reassoc, clause))
-            {
-                Ok(x) => x,
-                Err(why) => return missed(why),
-            };
+        let (var, op, lanes, in_order) = match self.cooperative_legal(
+            block.items.as_slice(),
+            at,
+            inner,
+            iid,
+            (reassoc, ordered, clause),
+        ) {
+            Ok(x) => x,
+            Err(why) => return missed(why),
+        };
         let before = self.strides_text(&accesses, oid);
         let after = if plain.is_empty() {
             self.strides_text(&accesses, iid)
@@ -145,27 +168,39 @@ impl<'a> Cx<'_, 'a> {
                     lanes,
                     var,
                     op,
+                    ordered: in_order,
                 }),
             },
-            message: format!(
-                "warp-cooperative inner loop: {lanes} lanes share each iteration of '{from}' (line {}) in loop '{to}' (line {}), their partial '{}' values ('{}' reduction) combined by shuffles and lane 0 running the rest of the iteration; unit or zero stride bytes per iteration {s_outer} -> {s_inner}; strides in '{from}': {before}; in '{to}' (across lanes): {after}",
-                self.line(outer.span),
-                self.line(inner.span),
-                self.ua.unit.symbols[var].name,
-                op_text(op),
-            ),
+            message: if in_order {
+                format!(
+                    "warp-cooperative inner loop, in order: {lanes} lanes share each iteration of '{from}' (line {}) in loop '{to}' (line {}), each lane evaluating the term of one iteration and every lane adding the terms to '{}' ('{}' reduction) in the loop's order, so the result rounds as the loop's; lane 0 runs the rest of the iteration; unit or zero stride bytes per iteration {s_outer} -> {s_inner}; strides in '{from}': {before}; in '{to}' (across lanes): {after}",
+                    self.line(outer.span),
+                    self.line(inner.span),
+                    self.ua.unit.symbols[var].name,
+                    op_text(op),
+                )
+            } else {
+                format!(
+                    "warp-cooperative inner loop: {lanes} lanes share each iteration of '{from}' (line {}) in loop '{to}' (line {}), their partial '{}' values ('{}' reduction) combined by shuffles and lane 0 running the rest of the iteration; unit or zero stride bytes per iteration {s_outer} -> {s_inner}; strides in '{from}': {before}; in '{to}' (across lanes): {after}",
+                    self.line(outer.span),
+                    self.line(inner.span),
+                    self.ua.unit.symbols[var].name,
+                    op_text(op),
+                )
+            },
         }
     }
 
-    /// The reduction variable, its operator and the lanes per group, or the missing fact.
+    /// The reduction variable, its operator, the lanes per group and whether the lanes add
+    /// the terms in order, or the missing fact.
     fn cooperative_legal(
         &self,
         items: &'a [BlockItem],
         at: usize,
         inner: &'a Stmt,
         iid: LoopId,
-        (reassoc, clause): (bool, Option<Clause<'_>>),
-    ) -> Result<(SymbolId, ReductionOp, u32), String> {
+        (reassoc, ordered, clause): (bool, bool, Option<Clause<'_>>),
+    ) -> Result<(SymbolId, ReductionOp, u32, bool), String> {
         let typed = self.ua.unit;
         let f = &self.ua.functions[self.fi];
         let lp = &f.loops[iid.0 as usize];
@@ -358,14 +393,26 @@ impl<'a> Cx<'_, 'a> {
             }
             None => false,
         };
+        let mut in_order = false;
         if declared_op {
             // the directive allows any order
         } else if typed.types.is_floating(vty) {
             if !reassoc {
-                return Err(format!(
-                    "'{vname}' is a floating-point '{}' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc)",
-                    op_text(op)
-                ));
+                let why = if ordered {
+                    match self.single_update(inner, var, op) {
+                        Ok(()) => None,
+                        Err(w) => Some(format!(", and it cannot be shared in order: {w}")),
+                    }
+                } else {
+                    Some(", and sharing it in order is off (-C ordered-coop=off)".to_string())
+                };
+                if let Some(why) = why {
+                    return Err(format!(
+                        "'{vname}' is a floating-point '{}' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc){why}",
+                        op_text(op)
+                    ));
+                }
+                in_order = true;
             }
         } else if !typed.types.is_integer(vty) || !self.integer_updates(inner, var) {
             return Err(format!(
@@ -395,7 +442,83 @@ impl<'a> Cx<'_, 'a> {
             }
             _ => 32,
         };
-        Ok((var, op, lanes))
+        // in order, a row with affine bounds: a sector of terms per group (module header);
+        // a row whose bounds are read from memory (a CSR row) starts anywhere in a sector,
+        // and its groups stay a warp wide, so that the row's first and last sectors, read
+        // half by each of two runs, are a smaller share of each run's
+        let lanes = match typed.types.size_of(vty) {
+            Some(size) if in_order && canon.is_some() => {
+                lanes.min((32 / size.max(1)).clamp(4, 32) as u32)
+            }
+            _ => lanes,
+        };
+        Ok((var, op, lanes, in_order))
+    }
+
+    /// Whether the body of `inner` is the one update `var op= e` (or `var = var op e`), `op`
+    /// `+` or `*`, computed in `var`'s type, with `e` free of `var` and of side effects: its
+    /// terms may then be evaluated apart and added in order; the missing fact otherwise.
+    fn single_update(&self, inner: &Stmt, var: SymbolId, op: ReductionOp) -> Result<(), String> {
+        let typed = self.ua.unit;
+        let vname = &typed.symbols[var].name;
+        let bop = match op {
+            ReductionOp::Add => BinaryOp::Add,
+            ReductionOp::Mul => BinaryOp::Mul,
+            _ => return Err(format!("'{vname}' is not updated by '+' or '*'")),
+        };
+        let StmtKind::For(_, _, _, body) = &inner.kind else {
+            return Err("the loop is not a 'for'".into());
+        };
+        let not_one = || format!("the loop's body is not one update of '{vname}'");
+        let StmtKind::Expr(Some(e)) = &crate::strip_compound(body).kind else {
+            return Err(not_one());
+        };
+        let e = crate::analyze::strip_parens(e);
+        let is_var = |x: &ompcc_syntax::ast::Expr| {
+            typed.ident_symbols.get(&crate::analyze::strip_parens(x).id) == Some(&var)
+        };
+        let ty_of = |x: &ompcc_syntax::ast::Expr| {
+            typed
+                .exprs
+                .get(x.id.0 as usize)
+                .and_then(|i| i.as_ref())
+                .map(|i| i.ty)
+        };
+        let (term, computed) = match &e.kind {
+            ExprKind::Assign(Some(o), l, r) if *o == bop && is_var(l) => {
+                (&**r, typed.compound_types.get(&e.id).copied())
+            }
+            ExprKind::Assign(None, l, r) if is_var(l) => {
+                match &crate::analyze::strip_parens(r).kind {
+                    ExprKind::Binary(o, a, b) if *o == bop && is_var(a) => (&**b, ty_of(r)),
+                    _ => return Err(not_one()),
+                }
+            }
+            _ => return Err(not_one()),
+        };
+        let vty = typed.symbols[var].ty;
+        let same = |t: Option<ompcc_sema::types::QualType>| {
+            t.is_some_and(|t| typed.types.compatible_unqual(t, vty))
+        };
+        if !same(computed) || !same(ty_of(term)) {
+            return Err(format!(
+                "the update of '{vname}' is not computed in its own type"
+            ));
+        }
+        let mut mentions = false;
+        walk::expr(term, &mut |n| {
+            if let Node::Expr(x) = n
+                && typed.ident_symbols.get(&x.id) == Some(&var)
+            {
+                mentions = true;
+            }
+        });
+        if mentions || !walk::pure_expr(typed, term, &[]) {
+            return Err(format!(
+                "the term added to '{vname}' reads it or has side effects"
+            ));
+        }
+        Ok(())
     }
 
     /// The accesses of `inner`'s body whose subscript is its variable (plus or minus a

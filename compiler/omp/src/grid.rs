@@ -16,8 +16,8 @@
 //! down to the chosen one carries no dependence (`independent`; the distributed loop itself
 //! is asserted parallel by the directive), the band's loops are canonical and rectangular
 //! (their bounds use no band variable; the chosen loop's may use one outer band variable
-//! when its step is ±1: the threads then take the bounding box of its ranges and each checks
-//! its own, `GridMapping::box_over`), none exits early, the chosen loop's variable is
+//! when its step is ±1 and its bounds are affine in it: the threads then take the bounding
+//! box of its ranges and each checks its own, `GridMapping::box_over`), none exits early, the chosen loop's variable is
 //! declared in its `for`, scalar reductions are the directive's, and the directive has no
 //! clause that fixes the assignment of iterations (`schedule`, `dist_schedule`, `ordered`,
 //! `lastprivate`, `linear`, an `unroll` as the loop). Otherwise the nest stays as written
@@ -26,7 +26,7 @@
 //! A nest kept as written may instead share its inner reduction loop among a group of lanes
 //! (module `coop`, `GridMapping::cooperative`).
 
-use ompcc_access::{Access, LoopId, ReductionTarget, UnitAccesses};
+use ompcc_access::{Access, Atom, LoopId, ReductionTarget, UnitAccesses};
 use ompcc_diag::{SourceMap, Span};
 use ompcc_sema::{SymbolId, TypedUnit};
 use ompcc_syntax::ast::{
@@ -54,6 +54,12 @@ pub struct GridOptions {
     /// Automatic collapse (`-C auto-collapse=on|off`, on at -O2 and above): a parallel inner
     /// loop joins a distributed loop of few iterations (module `collapse`).
     pub auto_collapse: bool,
+    /// ... for triangular nests too (`-C triangular-collapse=on|off`, on at -O2 and above):
+    /// the threads take the bounding box of the inner loop's ranges (module `collapse`).
+    pub triangular_collapse: bool,
+    /// Warp-cooperative floating-point reductions without `reassociate` shared in order
+    /// (`-C ordered-coop=on|off`, on at -O2 and above; module `coop`).
+    pub ordered_coop: bool,
 }
 
 /// One `-Rpass=coalesce` (`passed`) or `-Rpass-missed=coalesce` remark.
@@ -102,7 +108,10 @@ pub fn map_grids<'a>(
         let decision = match swap {
             Decision::Swap { .. } => swap,
             _ if !opts.warp_coop || !(candidate(r) || teams_distribute(r)) => swap,
-            _ => match (cx.decide_cooperative(r, opts.reassociate), swap) {
+            _ => match (
+                cx.decide_cooperative(r, (opts.reassociate, opts.ordered_coop)),
+                swap,
+            ) {
                 (c @ Decision::Swap { .. }, _) => c,
                 (Decision::Missed(s, m), Decision::Missed(s2, m2)) => {
                     remarks.push(GridRemark {
@@ -139,12 +148,13 @@ pub fn map_grids<'a>(
         }
         if opts.auto_collapse && r.grid.is_none() && candidate(r) {
             let span = r.loop_nest.map_or(r.directive.span, |l| l.directive.span);
-            match cx.decide_collapse(r) {
+            match cx.decide_collapse(r, opts.triangular_collapse) {
                 CollapseDecision::Keep => {}
-                CollapseDecision::Done(message) => {
+                CollapseDecision::Done(message, mapping) => {
                     if let Some(ln) = &mut r.loop_nest {
                         ln.collapse = 2;
                     }
+                    r.grid = mapping;
                     remarks.push(GridRemark {
                         passed: true,
                         span,
@@ -491,7 +501,15 @@ impl<'a> Cx<'_, 'a> {
             let Some(&v) = uses.first() else { continue };
             // A triangular threaded loop: boxed over one outer loop of the band, its range
             // checked per iteration (exact for steps of ±1 only).
-            if k == t && uses.len() == 1 && band_vars[..k].contains(&v) && canon.step.abs() == 1 {
+            let affine = [&canon.lo, &canon.hi]
+                .iter()
+                .all(|b| b.split_linear(&Atom::Var(v)).is_some());
+            if k == t
+                && uses.len() == 1
+                && band_vars[..k].contains(&v)
+                && canon.step.abs() == 1
+                && affine
+            {
                 box_over = Some(v);
                 continue;
             }
@@ -499,7 +517,7 @@ impl<'a> Cx<'_, 'a> {
                 "the bounds of loop '{name}' use '{}' (a non-rectangular nest{})",
                 self.ua.unit.symbols[v].name,
                 if k == t {
-                    "; a boxed swap needs a step of 1 or -1 and one outer loop's variable"
+                    "; a boxed swap needs a step of 1 or -1 and bounds affine in one outer loop's variable"
                 } else {
                     ""
                 }

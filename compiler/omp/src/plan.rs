@@ -110,6 +110,11 @@ pub struct GridMapping<'a> {
     /// and last iterations, and each runs the body only where its value is in the range the
     /// current iteration of that loop gives. `loop_nest.outer` stays the directive's loop
     /// (the host cannot evaluate these bounds before the region).
+    ///
+    /// Or a triangular automatic collapse (`loop_nest.collapse` 2, `threaded` the outer loop,
+    /// `sequential` empty): the inner loop's bounds (step ±1) use this variable of the outer
+    /// loop; the threads take the outer loop's iterations times the bounding box of the inner
+    /// loop's ranges, and each runs `body` only where its inner value is in its row's range.
     pub box_over: Option<SymbolId>,
     /// A warp-cooperative inner loop: each iteration of `threaded` goes to a group of lanes
     /// that share this reduction loop of its body.
@@ -135,6 +140,11 @@ pub struct Cooperative<'a> {
     pub var: SymbolId,
     /// Its operator.
     pub op: ReductionOp,
+    /// In order (a floating-point `+`/`*` whose loop body is the one update `var op= e`):
+    /// instead of partial values, lane `l` evaluates the term `e` of iteration `base + l`
+    /// and every lane applies the group's terms to `var` one by one, in the iterations'
+    /// order (each taken from its lane by a shuffle), so `var` ends with the loop's value.
+    pub ordered: bool,
 }
 
 /// The loop nest a region's threads share.

@@ -74,6 +74,15 @@ pub struct Knobs {
     /// iterations may join it as `collapse(2)` would (`on`/`off`; on at -O2 and above). Read
     /// by the driver for `ompcc_omp::map_grids`.
     pub auto_collapse: bool,
+    /// `triangular-collapse`: ... a triangular one too (the inner loop's bounds affine in the
+    /// outer variable, step ±1), the threads taking the bounding box of its ranges
+    /// (`on`/`off`; on at -O2 and above; nothing without `auto-collapse`).
+    pub triangular_collapse: bool,
+    /// `ordered-coop`: a floating-point reduction that `warp-coop` may not reorder is shared
+    /// in order (the lanes evaluate the terms, every lane adds them in the loop's order; the
+    /// same result) when the loop's body is its one update (`on`/`off`; on at -O2 and above;
+    /// nothing with `warp-coop=off`).
+    pub ordered_coop: bool,
 }
 
 /// The `warp-coop` knob's values.
@@ -103,6 +112,8 @@ pub const KNOB_NAMES: &[&str] = &[
     "warp-coop",
     "private-layout",
     "auto-collapse",
+    "triangular-collapse",
+    "ordered-coop",
 ];
 
 impl Knobs {
@@ -118,6 +129,8 @@ impl Knobs {
                 warp_coop: WarpCoop::Off,
                 private_layout: false,
                 auto_collapse: false,
+                triangular_collapse: false,
+                ordered_coop: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -128,6 +141,8 @@ impl Knobs {
                 warp_coop: WarpCoop::On,
                 private_layout: true,
                 auto_collapse: true,
+                triangular_collapse: true,
+                ordered_coop: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -138,6 +153,8 @@ impl Knobs {
                 warp_coop: WarpCoop::On,
                 private_layout: true,
                 auto_collapse: true,
+                triangular_collapse: true,
+                ordered_coop: true,
             },
         }
     }
@@ -166,6 +183,8 @@ impl Knobs {
             "loop-swap" => self.loop_swap = on_off()?,
             "private-layout" => self.private_layout = on_off()?,
             "auto-collapse" => self.auto_collapse = on_off()?,
+            "triangular-collapse" => self.triangular_collapse = on_off()?,
+            "ordered-coop" => self.ordered_coop = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,
@@ -230,6 +249,12 @@ mod tests {
         k.set("auto-collapse", "off").unwrap();
         assert!(!k.auto_collapse);
         assert!(k.set("auto-collapse", "no").is_err());
+        assert!(k.triangular_collapse && !Knobs::for_level(1).triangular_collapse);
+        k.set("triangular-collapse", "off").unwrap();
+        assert!(!k.triangular_collapse);
+        assert!(k.ordered_coop && !Knobs::for_level(1).ordered_coop);
+        k.set("ordered-coop", "off").unwrap();
+        assert!(!k.ordered_coop);
         let e = k.set("nope", "1").unwrap_err();
         assert!(e.contains("unroll-count"), "{e}");
         assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);
