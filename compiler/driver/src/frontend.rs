@@ -630,20 +630,23 @@ fn map_grids<'a>(
             reassociate: knobs.warp_coop == ompcc_opt::WarpCoop::Reassoc,
             private_layout: knobs.private_layout,
             auto_collapse: knobs.auto_collapse,
+            noalias_maps: knobs.noalias_maps,
         },
     );
     let (passed, missed) = opts.settings.coalesce_remarks;
     for r in remarks {
-        let (wanted, flag) = if r.passed {
-            (passed, "-Rpass")
-        } else {
-            (missed, "-Rpass-missed")
+        let (wanted, flag) = match (r.pass, r.passed) {
+            ("coalesce", true) => (passed, "-Rpass"),
+            ("coalesce", false) => (missed, "-Rpass-missed"),
+            (pass, true) => (opts.settings.remarks.matches(pass), "-Rpass"),
+            (pass, false) => (opts.settings.missed.matches(pass), "-Rpass-missed"),
         };
         if wanted {
             eprintln!(
-                "{}: remark: {} [{flag}=coalesce]",
+                "{}: remark: {} [{flag}={}]",
                 checked.source_map.describe(r.span),
-                r.message
+                r.message,
+                r.pass
             );
         }
     }

@@ -32,6 +32,7 @@ fn grids(
             reassociate: false,
             private_layout: false,
             auto_collapse: false,
+            noalias_maps: false,
         },
     );
     let line = |s: &Stmt| sm.lookup(s.span.lo).line;
@@ -134,6 +135,7 @@ fn cooperative(src: &str, reassoc: bool) -> Vec<Option<(u32, u32, String)>> {
         reassociate: reassoc,
         private_layout: false,
         auto_collapse: false,
+        noalias_maps: false,
     };
     map_grids(&mut plan, &tu, &typed, &sm, opts);
     plan.regions

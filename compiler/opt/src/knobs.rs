@@ -74,6 +74,11 @@ pub struct Knobs {
     /// iterations may join it as `collapse(2)` would (`on`/`off`; on at -O2 and above). Read
     /// by the driver for `ompcc_omp::map_grids`.
     pub auto_collapse: bool,
+    /// `noalias-maps`: kernel parameters of mapped variables proven disjoint from all other
+    /// memory the kernel reaches are `noalias` (`on`/`off`; on at -O2 and above), so
+    /// `readonly` can load what the kernel only reads through `ld.global.nc`. Read by the
+    /// driver for `ompcc_omp::map_grids`.
+    pub noalias_maps: bool,
 }
 
 /// The `warp-coop` knob's values.
@@ -103,6 +108,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "warp-coop",
     "private-layout",
     "auto-collapse",
+    "noalias-maps",
 ];
 
 impl Knobs {
@@ -118,6 +124,7 @@ impl Knobs {
                 warp_coop: WarpCoop::Off,
                 private_layout: false,
                 auto_collapse: false,
+                noalias_maps: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -128,6 +135,7 @@ impl Knobs {
                 warp_coop: WarpCoop::On,
                 private_layout: true,
                 auto_collapse: true,
+                noalias_maps: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -138,6 +146,7 @@ impl Knobs {
                 warp_coop: WarpCoop::On,
                 private_layout: true,
                 auto_collapse: true,
+                noalias_maps: true,
             },
         }
     }
@@ -166,6 +175,7 @@ impl Knobs {
             "loop-swap" => self.loop_swap = on_off()?,
             "private-layout" => self.private_layout = on_off()?,
             "auto-collapse" => self.auto_collapse = on_off()?,
+            "noalias-maps" => self.noalias_maps = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,
