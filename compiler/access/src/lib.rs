@@ -676,6 +676,64 @@ impl<'u> UnitAccesses<'u> {
         alias::distinct(&self.ctx(f), a, b)
     }
 
+    /// The base of function `f` that is variable `v` itself: its array, or the pointer
+    /// variable (not a member reached from it). `None` when `f` makes no such access.
+    pub fn base_of_var(&self, f: usize, v: SymbolId) -> Option<BaseId> {
+        self.functions[f]
+            .bases
+            .iter()
+            .find(|b| {
+                b.root == Some(v)
+                    && matches!(
+                        b.kind,
+                        BaseKind::Array { .. } | BaseKind::Pointer(_) | BaseKind::GlobalScalar
+                    )
+            })
+            .map(|b| b.id)
+    }
+
+    /// Why the whole storage of variable `v` (an object of function `f`'s scope: a local,
+    /// a parameter or a global) and the memory base `b` reaches are disjoint, or `None` when
+    /// not proven: `v`'s own base against `b` (`distinct`); a fresh allocation or a
+    /// `restrict` pointer `b`; a scalar local or parameter of `f` whose address `f` never
+    /// takes (then no pointer can reach it).
+    pub fn var_distinct(&self, f: usize, v: SymbolId, b: BaseId) -> Option<&'static str> {
+        let fa = &self.functions[f];
+        let base = &fa.bases[b.0 as usize];
+        if let Some(vb) = self.base_of_var(f, v) {
+            if vb == b {
+                return None;
+            }
+            if let Some(why) = self.distinct(f, vb, b) {
+                return Some(why);
+            }
+        }
+        if matches!(base.kind, BaseKind::Pointer(Provenance::Alloc { .. })) {
+            return Some("allocation and variable");
+        }
+        if base.restrict && base.root != Some(v) {
+            return Some("restrict");
+        }
+        let info = &self.unit.symbols[v];
+        if info.storage == ompcc_sema::Storage::Automatic
+            && self.unit.types.is_scalar(info.ty)
+            && !fa.env.addr_taken.contains(&v)
+        {
+            return Some("a variable whose address is never taken");
+        }
+        None
+    }
+
+    /// Whether an access of function `f` within `span` writes base `b` (calls not counted).
+    pub fn writes_within(&self, f: usize, b: BaseId, span: Span) -> bool {
+        self.functions[f].accesses.iter().any(|a| {
+            a.base == b
+                && a.kind != AccessKind::Read
+                && a.span.lo >= span.lo
+                && a.span.hi <= span.hi
+        })
+    }
+
     /// Whether variable `v` holds one value throughout `span` of function `f`: declared
     /// before it, its address never taken, and neither the span nor a call in it writes it
     /// (the data planner evaluates sections at the start of a range and uses them at its end).

@@ -637,20 +637,23 @@ fn map_grids<'a>(
             auto_collapse: knobs.auto_collapse,
             triangular_collapse: knobs.triangular_collapse,
             ordered_coop: knobs.ordered_coop,
+            noalias_maps: knobs.noalias_maps,
         },
     );
     let (passed, missed) = opts.settings.coalesce_remarks;
     for r in remarks {
-        let (wanted, flag) = if r.passed {
-            (passed, "-Rpass")
-        } else {
-            (missed, "-Rpass-missed")
+        let (wanted, flag) = match (r.pass, r.passed) {
+            ("coalesce", true) => (passed, "-Rpass"),
+            ("coalesce", false) => (missed, "-Rpass-missed"),
+            (pass, true) => (opts.settings.remarks.matches(pass), "-Rpass"),
+            (pass, false) => (opts.settings.missed.matches(pass), "-Rpass-missed"),
         };
         if wanted {
             eprintln!(
-                "{}: remark: {} [{flag}=coalesce]",
+                "{}: remark: {} [{flag}={}]",
                 checked.source_map.describe(r.span),
-                r.message
+                r.message,
+                r.pass
             );
         }
     }

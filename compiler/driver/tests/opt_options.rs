@@ -107,6 +107,78 @@ void axpy(int n, float s, float *restrict y, const float *restrict x, float *z) 
 }
 
 #[test]
+fn kernel_params_proven_disjoint_are_noalias_at_o2() {
+    let sb = Sandbox::new();
+    let src = "\
+#include <stdlib.h>
+void params(int n, float *y, const float *x, const float *w) {
+#pragma omp target teams distribute parallel for map(tofrom: y[0:n]) map(to: x[0:n], w[0:n])
+    for (int i = 0; i < n; i++)
+        y[i] += x[i] * w[i];
+}
+void fresh(int n, int *r) {
+    float *y = malloc(4 * n), *x = malloc(4 * n);
+    double s = 0;
+#pragma omp target teams distribute parallel for map(tofrom: y[0:n]) map(to: x[0:n]) reduction(+: s)
+    for (int i = 0; i < n; i++)
+        s += y[i] += x[i];
+    *r = (int)s;
+}
+";
+    sb.write("k.c", src);
+    let kernels = |extra: &[&str]| {
+        let mut args = vec!["-fopenmp", "--emit=ir-opt", "k.c"];
+        args.extend_from_slice(extra);
+        let out = sb.ompcc(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = stdout(&out);
+        let k: Vec<String> = lines_starting(&text, "kernel @")
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(k.len(), 2, "{text}");
+        (k, stderr(&out))
+    };
+    // -O2: the two allocations and the reduction variable (params n, y, x, s) are proven
+    // disjoint; the host function's parameters are not
+    let (k, err) = kernels(&["-O2", "-Rpass=readonly", "-Rpass-missed=readonly"]);
+    assert!(!k[0].contains("noalias"), "{}", k[0]);
+    assert!(k[1].contains("noalias(1, 2, 3)"), "{}", k[1]);
+    let has = |s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
+    has(
+        "k.c:3:1: remark: 'x' is only read in the region but not proven disjoint from the \
+         memory the kernel writes: 'x' and 'y' are not proven distinct objects \
+         [-Rpass-missed=readonly]",
+    );
+    has("k.c:3:1: remark: 'w' is only read");
+    has(
+        "k.c:10:1: remark: 'x' reaches memory nothing else the kernel reaches overlaps \
+         (allocation and variable) [-Rpass=readonly]",
+    );
+    has(
+        "k.c:10:1: remark: 's' reaches memory nothing else the kernel reaches overlaps \
+         (allocation and variable) [-Rpass=readonly]",
+    );
+    // the pass: where a load stays coherent, the store that may write it; where not, so
+    has(
+        "k.c:12:14: remark: @__omp_offload_fresh_l10: load of memory the kernel never writes \
+         uses the read-only cache [-Rpass=readonly]",
+    );
+    has(
+        "k.c:5:17: remark: @__omp_offload_params_l3: load not on the read-only path: the \
+         store at line 5 may write the same memory",
+    );
+    // off under the knob and at -O1, without remarks
+    for extra in [&["-O2", "-C", "noalias-maps=off"][..], &["-O1"][..]] {
+        let mut args = extra.to_vec();
+        args.push("-Rpass-missed=readonly");
+        let (k, err) = kernels(&args);
+        assert!(k.iter().all(|k| !k.contains("noalias")), "{k:?}");
+        assert!(!err.contains("is only read in the region"), "{err}");
+    }
+}
+
+#[test]
 fn loop_pragmas_that_precede_no_loop_are_warned_about() {
     let sb = Sandbox::new();
     let src = "\
@@ -276,7 +348,7 @@ fn bad_optimizer_options_are_errors() {
         ),
         (
             &["-C", "unroll=4"][..],
-            "ompcc: error: unknown codegen option `-C unroll` (known: inline-threshold, unroll-count, unroll-threshold, fp-contract, loop-swap, warp-coop, private-layout, auto-collapse, triangular-collapse, ordered-coop)",
+            "ompcc: error: unknown codegen option `-C unroll` (known: inline-threshold, unroll-count, unroll-threshold, fp-contract, loop-swap, warp-coop, private-layout, auto-collapse, triangular-collapse, ordered-coop, noalias-maps)",
         ),
         (
             &["-C", "fp-contract=maybe"][..],

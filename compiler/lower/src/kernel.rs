@@ -15,9 +15,12 @@
 //!   `dist_schedule` clause runs the assignment the clause defines instead (module
 //!   `schedule`). Without `teams` (`target parallel for`) only team 0 runs, its threads sharing
 //!   the iterations, so thread numbers stay those of one parallel region. Reductions: a
-//!   private copy per thread, a warp shuffle-down tree, then lane 0 of each warp combines into
-//!   the original with one atomic (a CAS loop where no atomic instruction fits); see
-//!   `privatize`. Loops and nested constructs: `worksharing`.
+//!   private copy per thread; when the block is a whole number of warps, each warp combines
+//!   its copies with a shuffle-down tree under the constant full mask and lane 0 leaves the
+//!   warp's value in `.shared` memory; after a barrier a second tree combines the warps'
+//!   values and thread 0 combines the block's into the original with one atomic (a CAS loop
+//!   where no atomic instruction fits); in other blocks every thread combines its copy
+//!   atomically; see `privatize`. Loops and nested constructs: `worksharing`.
 //! - Spmd without a loop (`target parallel`): the threads of team 0 run the body (other teams
 //!   return at once); a nested `for` splits iterations over `tid.x` / `ntid.x` and ends with a
 //!   barrier unless `nowait`.
@@ -372,7 +375,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// The region's body with the privatization of its construct chain around it;
-    /// `tree`: reductions go through a warp tree first (every lane of the warp is here).
+    /// `tree`: reductions go through a warp tree and a block combine first (every thread of
+    /// the block is here).
     fn region_body(&mut self, shape: &Shape<'a>, tree: bool) {
         let privs = self.privatize_chain(&shape.chain, false);
         if let Some(b) = shape.body {

@@ -241,7 +241,11 @@ pub fn lower_device_unit(
     cx.define_indirect_functions(&opts.unit_id);
     for r in &plan.regions {
         let mut f = kernel::lower_kernel(&mut cx, r);
-        f.attrs.noalias = hints::kernel_noalias(&cx, r);
+        let mut noalias = hints::kernel_noalias(&cx, r);
+        noalias.extend(&r.disjoint);
+        noalias.sort_unstable();
+        noalias.dedup();
+        f.attrs.noalias = noalias;
         cx.module.functions.push(f);
     }
     cx.run();

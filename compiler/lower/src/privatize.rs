@@ -544,11 +544,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.switch_to_block(exit);
     }
 
-    /// Ends private copies: reductions combine into their originals (through a warp tree
-    /// first when `tree`: every lane of the warp is here), lastprivate copies are written back
+    /// Ends private copies: reductions combine into their originals (when `tree`, every
+    /// thread of the block is here: through warp trees, a barrier and a block combine, one
+    /// atomic per block), lastprivate copies are written back
     /// (by the thread whose `last` flag slot holds 1, or always when there is no flag), and
     /// the previous bindings return.
     pub(crate) fn end_privates(&mut self, privs: Vec<Private<'a>>, tree: bool, last: Option<Addr>) {
+        let mut block_stage = Vec::new();
         for p in &privs {
             if let (Some(a), PrivKind::Reduce(op)) = (p.array, p.kind) {
                 self.elem_loop(a.count, |fl, i| {
@@ -580,19 +582,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         continue;
                     };
                     let a = self.slot_addr(slot, align);
-                    let mut v = self.load_raw(a, cls.ty(), false);
+                    let v = self.load_raw(a, cls.ty(), false);
                     if tree {
-                        v = self.warp_tree(op, cls, v);
-                        let lane = self.b.ins().sreg(SpecialReg::Laneid);
-                        let zero = self.b.ins().iconst(Type::I32, 0);
-                        let is0 = self.b.ins().icmp(IntCC::Eq, lane, zero);
-                        let then_b = self.b.create_block();
-                        let join = self.b.create_block();
-                        self.b.ins().brif(is0, then_b, &[], join, &[]);
-                        self.b.switch_to_block(then_b);
-                        self.combine_into(orig, op, cls, v);
-                        self.b.ins().jump(join, &[]);
-                        self.b.switch_to_block(join);
+                        block_stage.push((orig, op, cls, v));
                     } else {
                         self.combine_into(orig, op, cls, v);
                     }
@@ -617,6 +609,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 }
                 _ => {}
             }
+        }
+        if !block_stage.is_empty() {
+            self.block_reductions(&block_stage);
         }
         for p in privs.into_iter().rev() {
             match p.old {
@@ -793,38 +788,122 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
     }
 
-    /// Combines the values of every lane of the warp into lane 0 (shuffle-down tree). The
-    /// member mask names the warp's lanes that exist in the block (all of them reach this
-    /// point), not `activemask`: lanes that diverged earlier need not have reconverged, and
-    /// `.sync` makes them meet here.
-    pub(crate) fn warp_tree(&mut self, op: ReductionOp, cls: Scalar, v: Value) -> Value {
-        // shuffles move 32-bit registers: narrow values travel widened
-        let (mut v, work) = self.widen(v, cls);
-        let tid = self.b.ins().sreg(SpecialReg::TidX);
+    /// Combines each thread's values `v` into their originals `orig` (every thread of the
+    /// block is here), one atomic per block and variable. When the block is a whole number
+    /// of warps (a test on `%ntid.x`, the same for the whole block, so ptxas knows every warp
+    /// is converged inside it): each warp combines its lanes with a shuffle tree under the
+    /// constant full mask, lane 0 leaves the warp's value in a `.shared` array of 32, and
+    /// after a barrier every warp combines those values with a second tree (all warps alike,
+    /// so no branch divides one) and thread 0 combines the block's value into the original.
+    /// Otherwise (a `thread_limit` that is not a multiple of 32) each thread combines its
+    /// value into the original atomically.
+    fn block_reductions(&mut self, reds: &[(Addr, ReductionOp, Scalar, Value)]) {
         let ntid = self.b.ins().sreg(SpecialReg::NtidX);
-        let m31 = self.b.ins().iconst(Type::I32, !31);
-        let base = self.b.ins().and(tid, m31);
-        let left = self.b.ins().isub(ntid, base);
-        let n32 = self.b.ins().iconst(Type::I32, 32);
-        let n = self.b.ins().umin(left, n32);
-        let one = self.b.ins().iconst(Type::I32, 1);
-        let bits = self.b.ins().shl(one, n);
-        let partial = self.b.ins().isub(bits, one);
-        let all = self.b.ins().iconst(Type::I32, -1);
-        let full = self.b.ins().icmp(IntCC::Eq, n, n32);
-        let mask = self.b.ins().select(full, all, partial);
+        let m31 = self.b.ins().iconst(Type::I32, 31);
+        let rest = self.b.ins().and(ntid, m31);
+        let zero = self.b.ins().iconst(Type::I32, 0);
+        let whole = self.b.ins().icmp(IntCC::Eq, rest, zero);
+        let trees_b = self.b.create_block();
+        let atomics_b = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(whole, trees_b, &[], atomics_b, &[]);
+        self.b.switch_to_block(atomics_b);
+        for &(orig, op, cls, v) in reds {
+            self.combine_into(orig, op, cls, v);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(trees_b);
+        let tid = self.b.ins().sreg(SpecialReg::TidX);
+        let five = self.b.ins().iconst(Type::I32, 5);
+        let warp = self.b.ins().lshr(tid, five);
         let lane = self.b.ins().sreg(SpecialReg::Laneid);
+        let mut homes = Vec::with_capacity(reds.len());
+        let mut sums = Vec::with_capacity(reds.len());
+        for &(_, op, cls, v) in reds {
+            let work = narrow_work(cls).unwrap_or(cls);
+            let bytes = work.ty().bytes();
+            let name = format!("{}__red", self.name);
+            let g = self.cx.shared_global(&name, 32 * u64::from(bytes), bytes);
+            let gr = self.b.import_global(&g, AddrSpace::Shared);
+            homes.push(self.b.ins().global_addr(gr));
+            let (w, _) = self.widen(v, cls);
+            sums.push(self.full_warp_tree(op, work, w, None));
+        }
+        let is0 = self.b.ins().icmp(IntCC::Eq, lane, zero);
+        let store_b = self.b.create_block();
+        let stored = self.b.create_block();
+        self.b.ins().brif(is0, store_b, &[], stored, &[]);
+        self.b.switch_to_block(store_b);
+        for (i, &(_, _, cls, _)) in reds.iter().enumerate() {
+            let bytes = narrow_work(cls).unwrap_or(cls).ty().bytes();
+            let at = self.shared_elem(homes[i], warp, bytes);
+            self.store_raw(at, sums[i], false);
+        }
+        self.b.ins().jump(stored, &[]);
+        self.b.switch_to_block(stored);
+        self.b.ins().barrier();
+        // lanes past the warps read element 0 and are never combined in
+        let nwarps = self.b.ins().lshr(ntid, five);
+        let used = self.b.ins().icmp(IntCC::Ult, lane, nwarps);
+        let idx = self.b.ins().select(used, lane, zero);
+        let mut block = Vec::with_capacity(reds.len());
+        for (i, &(_, op, cls, _)) in reds.iter().enumerate() {
+            let work = narrow_work(cls).unwrap_or(cls);
+            let at = self.shared_elem(homes[i], idx, work.ty().bytes());
+            let w = self.load_raw(at, work.ty(), false);
+            let w = self.full_warp_tree(op, work, w, Some(nwarps));
+            block.push(self.unwiden(w, cls));
+        }
+        let first = self.b.ins().icmp(IntCC::Eq, tid, zero);
+        let then_b = self.b.create_block();
+        self.b.ins().brif(first, then_b, &[], join, &[]);
+        self.b.switch_to_block(then_b);
+        for (i, &(orig, op, cls, _)) in reds.iter().enumerate() {
+            self.combine_into(orig, op, cls, block[i]);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+
+    /// Element `i` (an `i32`) of `bytes`-byte elements of the `.shared` array at `slots`.
+    fn shared_elem(&mut self, slots: Value, i: Value, bytes: u32) -> Addr {
+        let i = self.b.ins().zext(Type::I64, i);
+        let k = self.b.ins().iconst(Type::I64, i64::from(bytes));
+        let off = self.b.ins().imul(i, k);
+        Addr {
+            ptr: self.b.ins().ptr_offset(slots, off),
+            space: AddrSpace::Shared,
+            align: bytes,
+        }
+    }
+
+    /// Combines the working values `v` of a full warp's lanes into lane 0 with a
+    /// shuffle-down tree under the constant full member mask (every lane exists and comes
+    /// here). With `n`, only lanes below `n` are combined in; without, all 32 (a lane whose
+    /// source is past lane 31 combines garbage, but lane 0 never reads such a lane's value).
+    fn full_warp_tree(
+        &mut self,
+        op: ReductionOp,
+        work: Scalar,
+        mut v: Value,
+        n: Option<Value>,
+    ) -> Value {
+        let mask = self.b.ins().iconst(Type::I32, -1);
+        let lane = n.map(|_| self.b.ins().sreg(SpecialReg::Laneid));
         for off in [16, 8, 4, 2, 1] {
             let o = self.b.ins().iconst(Type::I32, off);
             let other = self.b.ins().shuffle(ShuffleMode::Down, v, o, mask);
-            // the warp's lanes that exist are 0..n, so the source lane is one of them
-            // exactly when it is below n (n <= 32 also keeps it inside the warp)
-            let src = self.b.ins().iadd(lane, o);
-            let valid = self.b.ins().icmp(IntCC::Ult, src, n);
             let c = self.combine_work(op, work, v, other);
-            v = self.b.ins().select(valid, c, v);
+            v = match (n, lane) {
+                (Some(n), Some(lane)) => {
+                    let src = self.b.ins().iadd(lane, o);
+                    let valid = self.b.ins().icmp(IntCC::Ult, src, n);
+                    self.b.ins().select(valid, c, v)
+                }
+                _ => c,
+            };
         }
-        self.unwiden(v, cls)
+        v
     }
 
     /// `*orig = *orig op v`, atomically unless `orig` is thread-private.

@@ -1050,6 +1050,7 @@ impl<'a, 's> Analyzer<'a, 's> {
             nowait: d.clauses.iter().any(|c| c.name == OmpClauseName::Nowait),
             grid: None,
             layouts: Vec::new(),
+            disjoint: Vec::new(),
         });
     }
 

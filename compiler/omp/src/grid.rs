@@ -60,11 +60,18 @@ pub struct GridOptions {
     /// Warp-cooperative floating-point reductions without `reassociate` shared in order
     /// (`-C ordered-coop=on|off`, on at -O2 and above; module `coop`).
     pub ordered_coop: bool,
+    /// Disjoint kernel parameters (`-C noalias-maps=on|off`, on at -O2 and above): address
+    /// parameters proven disjoint from everything else the kernel reaches are `noalias`
+    /// (module `disjoint`).
+    pub noalias_maps: bool,
 }
 
 /// One `-Rpass=coalesce` (`passed`) or `-Rpass-missed=coalesce` remark.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridRemark {
+    /// The remark's pass name: `coalesce` (the grid mapping), or `readonly` (disjoint kernel
+    /// parameters, which `ld.global.nc` needs).
+    pub pass: &'static str,
     /// A transform was done (`-Rpass`), or a better mapping was not taken (`-Rpass-missed`).
     pub passed: bool,
     /// The loop directive it is about.
@@ -89,15 +96,23 @@ pub fn map_grids<'a>(
             || (opts.warp_coop && (candidate(r) || teams_distribute(r)))
             || ((opts.private_layout || opts.auto_collapse) && layout_candidate(r))
     };
-    if !plan.regions.iter().any(wanted) {
+    let pointers = |r: &TargetRegion<'_>| opts.noalias_maps && r.params.len() > 1;
+    if !plan.regions.iter().any(|r| wanted(r) || pointers(r)) {
         return remarks;
     }
     let ua = ompcc_access::analyze(tu, typed);
     let data = &plan.data;
-    for r in plan.regions.iter_mut().filter(|r| wanted(r)) {
+    let globals = &plan.device_globals;
+    for r in plan.regions.iter_mut() {
         let Some(fi) = ua.functions.iter().position(|f| f.span == r.function.span) else {
             continue;
         };
+        if pointers(r) {
+            noalias_params(&ua, fi, typed, r, globals, &mut remarks);
+        }
+        if !wanted(r) {
+            continue;
+        }
         let cx = Cx { ua: &ua, fi, sm };
         let swap = if opts.loop_swap && candidate(r) {
             cx.decide(r)
@@ -115,6 +130,7 @@ pub fn map_grids<'a>(
                 (c @ Decision::Swap { .. }, _) => c,
                 (Decision::Missed(s, m), Decision::Missed(s2, m2)) => {
                     remarks.push(GridRemark {
+                        pass: "coalesce",
                         passed: false,
                         span: s2,
                         message: m2,
@@ -128,6 +144,7 @@ pub fn map_grids<'a>(
         match decision {
             Decision::Keep => {}
             Decision::Missed(span, message) => remarks.push(GridRemark {
+                pass: "coalesce",
                 passed: false,
                 span,
                 message,
@@ -139,6 +156,7 @@ pub fn map_grids<'a>(
                     ln.outer = mapping.threaded;
                 }
                 remarks.push(GridRemark {
+                    pass: "coalesce",
                     passed: true,
                     span: r.loop_nest.map_or(r.directive.span, |l| l.directive.span),
                     message,
@@ -156,12 +174,14 @@ pub fn map_grids<'a>(
                     }
                     r.grid = mapping;
                     remarks.push(GridRemark {
+                        pass: "coalesce",
                         passed: true,
                         span,
                         message,
                     });
                 }
                 CollapseDecision::Missed(message) => remarks.push(GridRemark {
+                    pass: "coalesce",
                     passed: false,
                     span,
                     message,
@@ -175,12 +195,14 @@ pub fn map_grids<'a>(
                     LayoutDecision::Done(layout, message) => {
                         r.layouts.push(layout);
                         remarks.push(GridRemark {
+                            pass: "coalesce",
                             passed: true,
                             span,
                             message,
                         });
                     }
                     LayoutDecision::Missed(message) => remarks.push(GridRemark {
+                        pass: "coalesce",
                         passed: false,
                         span,
                         message,
@@ -190,6 +212,38 @@ pub fn map_grids<'a>(
         }
     }
     remarks
+}
+
+/// Sets `r.disjoint` (module `disjoint`), with a `readonly` remark per parameter.
+fn noalias_params(
+    ua: &UnitAccesses<'_>,
+    fi: usize,
+    typed: &TypedUnit,
+    r: &mut TargetRegion<'_>,
+    globals: &[SymbolId],
+    remarks: &mut Vec<GridRemark>,
+) {
+    let d = crate::disjoint::disjoint_params(ua, fi, typed, r, globals);
+    let span = r.directive.span;
+    for (name, why) in d.proven {
+        remarks.push(GridRemark {
+            pass: "readonly",
+            passed: true,
+            span,
+            message: format!(
+                "'{name}' reaches memory nothing else the kernel reaches overlaps ({why})"
+            ),
+        });
+    }
+    for message in d.missed {
+        remarks.push(GridRemark {
+            pass: "readonly",
+            passed: false,
+            span,
+            message,
+        });
+    }
+    r.disjoint = d.params;
 }
 
 /// An SPMD region distributing one loop (no `collapse`): its work arrays may be laid out

@@ -47,6 +47,7 @@
 mod analyze;
 mod collapse;
 mod coop;
+mod disjoint;
 mod generic;
 mod grid;
 mod layout;

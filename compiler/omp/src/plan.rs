@@ -71,6 +71,10 @@ pub struct TargetRegion<'a> {
     pub grid: Option<GridMapping<'a>>,
     /// Work arrays laid out thread-minor (`map_grids`, issue 16 item 5).
     pub layouts: Vec<PrivateLayout<'a>>,
+    /// Indices into `params` of the address parameters proven disjoint from all other memory
+    /// the kernel reaches (`map_grids` with `noalias_maps`, module `disjoint`); lowering
+    /// marks them `noalias`.
+    pub disjoint: Vec<u32>,
 }
 
 /// A device-only work array indexed thread-major (`work[t*row + k]`, `t` the distributed

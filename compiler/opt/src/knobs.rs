@@ -83,6 +83,11 @@ pub struct Knobs {
     /// same result) when the loop's body is its one update (`on`/`off`; on at -O2 and above;
     /// nothing with `warp-coop=off`).
     pub ordered_coop: bool,
+    /// `noalias-maps`: kernel parameters of mapped variables proven disjoint from all other
+    /// memory the kernel reaches are `noalias` (`on`/`off`; on at -O2 and above), so
+    /// `readonly` can load what the kernel only reads through `ld.global.nc`. Read by the
+    /// driver for `ompcc_omp::map_grids`.
+    pub noalias_maps: bool,
 }
 
 /// The `warp-coop` knob's values.
@@ -114,6 +119,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "auto-collapse",
     "triangular-collapse",
     "ordered-coop",
+    "noalias-maps",
 ];
 
 impl Knobs {
@@ -131,6 +137,7 @@ impl Knobs {
                 auto_collapse: false,
                 triangular_collapse: false,
                 ordered_coop: false,
+                noalias_maps: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -143,6 +150,7 @@ impl Knobs {
                 auto_collapse: true,
                 triangular_collapse: true,
                 ordered_coop: true,
+                noalias_maps: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -155,6 +163,7 @@ impl Knobs {
                 auto_collapse: true,
                 triangular_collapse: true,
                 ordered_coop: true,
+                noalias_maps: true,
             },
         }
     }
@@ -185,6 +194,7 @@ impl Knobs {
             "auto-collapse" => self.auto_collapse = on_off()?,
             "triangular-collapse" => self.triangular_collapse = on_off()?,
             "ordered-coop" => self.ordered_coop = on_off()?,
+            "noalias-maps" => self.noalias_maps = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,

@@ -324,7 +324,8 @@ impl PrintFilter {
         ))
     }
 
-    pub(crate) fn matches(&self, name: &str) -> bool {
+    /// Whether the filter selects pass `name`.
+    pub fn matches(&self, name: &str) -> bool {
         match self {
             PrintFilter::None => false,
             PrintFilter::All => true,

@@ -6,8 +6,9 @@
 //! bounds them, and this pass rewrites, in dominator order:
 //! - `sext.i64 (trunc.i32 x)` to `x` when `x` fits `i32`, and `zext.i64 (trunc.i32 x)` to `x`
 //!   when `x` lies in `[0, 2^32)` (the round trip changes nothing);
-//! - `udiv`/`urem`/`sdiv`/`srem` on `i64` whose operands both lie in `[0, 2^31)` to the 32-bit
-//!   unsigned operation and a `zext` (all four agree there; a zero divisor traps either way);
+//! - `udiv`/`urem`/`sdiv`/`srem` on `i64` whose operands both lie in `[0, 2^31)` (`udiv`/`urem`:
+//!   `[0, 2^32)`) to the 32-bit unsigned operation and a `zext` (they agree there; a zero
+//!   divisor traps either way);
 //! - `iadd`/`isub`/`imul`, `shl` by a constant, on `i64` whose operands and exact result all
 //!   fit `i32`, to the `i32` operation and one `sext`, when every operand is cheap in 32 bits
 //!   (a constant, an `sext`/`zext` of an `i32`, or an operation narrowed before): chains of
@@ -150,7 +151,12 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
                 Opcode::Udiv | Opcode::Urem | Opcode::Sdiv | Opcode::Srem
             ) =>
         {
-            let fits = |v| st.range(func, v, block).within(0, I32_MAX);
+            // unsigned operations agree with their 32-bit forms on all of `[0, 2^32)`
+            let hi = match opcode {
+                Opcode::Udiv | Opcode::Urem => u32::MAX as i128,
+                _ => I32_MAX,
+            };
+            let fits = |v| st.range(func, v, block).within(0, hi);
             if !(fits(args[0]) && fits(args[1])) {
                 return false;
             }
@@ -265,12 +271,17 @@ fn remainder(
         {
             continue;
         }
+        // the remainder lies in `[0, d)`
+        let Some(block) = func.layout.inst_block(inst) else {
+            continue;
+        };
+        let hi = (st.range(func, d, block).hi - 1).clamp(0, u32::MAX as i128);
         let mut cur = FuncCursor::new(func);
         cur.goto_inst(inst);
         let p = cur.ins().imul(q32, qa[1]);
         let r = cur.ins().isub(a32, p);
         let w = cur.ins().zext(Type::I64, r);
-        st.made.insert(w, Range { lo: 0, hi: I32_MAX });
+        st.made.insert(w, Range { lo: 0, hi });
         st.small.insert(w, r);
         st.small.insert(res, r);
         func.replace_all_uses(res, w);

@@ -45,19 +45,21 @@ fn write_of(func: &Function, inst: Inst) -> Option<Write> {
     }
 }
 
-/// `readonly`, reporting how many loads were marked.
+/// `readonly`, reporting the loads it marked (`-Rpass=readonly`) and, for each global load
+/// it could not mark, the write that may overlap it (`-Rpass-missed=readonly`).
 pub fn readonly_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     if func.kind != FuncKind::Kernel {
         return false;
     }
     let mut writes = Vec::new();
     let mut loads = Vec::new();
+    let mut call = None;
     for inst in func.layout.all_insts() {
         if let Some(w) = write_of(func, inst) {
             if matches!(w, Write::Anything) {
-                return false;
+                call.get_or_insert(inst);
             }
-            writes.push(w);
+            writes.push((inst, w));
         }
         if let InstData::Load {
             space: AddrSpace::Global,
@@ -70,17 +72,44 @@ pub fn readonly_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool
             loads.push(inst);
         }
     }
+    if let Some(call) = call {
+        if remarks.wants_missed() {
+            let at = line_of(func, call);
+            for &load in &loads {
+                remarks.emit_missed(
+                    func.srcloc(load),
+                    format!("load not on the read-only path: the call{at} may write any memory"),
+                );
+            }
+        }
+        return false;
+    }
     let aa = AliasAnalysis::compute(func);
     let mut count = 0;
     for load in loads {
         let Some(la) = AliasAnalysis::access_of(func, load) else {
             continue;
         };
-        let clean = writes.iter().all(|w| match w {
-            Write::At(wa) => aa.never_overlap(func, &la, wa),
-            Write::Anything => false,
+        let blocker = writes.iter().find(|(_, w)| match w {
+            Write::At(wa) => !aa.never_overlap(func, &la, wa),
+            Write::Anything => true,
         });
-        if !clean {
+        if let Some(&(w, _)) = blocker {
+            if remarks.wants_missed() {
+                let what = match func.dfg.inst(w) {
+                    InstData::Store { .. } => "store",
+                    _ => "atomic",
+                };
+                remarks.emit_missed(
+                    func.srcloc(load),
+                    format!(
+                        "load not on the read-only path: the {what}{} may write the same memory \
+                         (no fact that they reach disjoint objects: distinct globals, or a \
+                         noalias parameter)",
+                        line_of(func, w)
+                    ),
+                );
+            }
             continue;
         }
         if let InstData::Load { flags, .. } = func.dfg.inst_mut(load) {
@@ -95,4 +124,14 @@ pub fn readonly_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool
         }
     }
     count > 0
+}
+
+/// ` at line N` for an instruction with a known location, else nothing.
+fn line_of(func: &Function, inst: Inst) -> String {
+    let loc = func.srcloc(inst);
+    if loc.is_unknown() {
+        String::new()
+    } else {
+        format!(" at line {}", loc.line)
+    }
 }
