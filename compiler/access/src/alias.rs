@@ -2,8 +2,8 @@
 //! when it is proven; every other pair may alias.
 //!
 //! Proofs, in order: two named arrays (distinct objects); two allocations (fresh objects);
-//! an allocation and a named array; a `restrict`-qualified pointer and any other base (C11
-//! 6.7.3.1, within the pointer's block); a local array or allocation of this call and a
+//! an allocation and a named array; a `restrict`-qualified pointer and any other base that
+//! cannot be based on it (C11 6.7.3.1, within the pointer's block); a local array or allocation of this call and a
 //! parameter (the parameter's value existed before the object); a local array or allocation
 //! whose address never escapes and any other base; two bases whose element types cannot
 //! alias under C11 6.5p7 (`int` and `double`; a character, structure or union type may
@@ -35,7 +35,7 @@ pub(crate) fn distinct(cx: &Ctx<'_>, a: BaseId, b: BaseId) -> Option<&'static st
     if (fresh(&x.kind) && array(&y.kind)) || (array(&x.kind) && fresh(&y.kind)) {
         return Some("allocation and array");
     }
-    if x.restrict || y.restrict {
+    if (x.restrict && !may_be_based_on(y, x)) || (y.restrict && !may_be_based_on(x, y)) {
         return Some("restrict");
     }
     if (local(&x.kind) && param(&y.kind)) || (param(&x.kind) && local(&y.kind)) {
@@ -50,6 +50,20 @@ pub(crate) fn distinct(cx: &Ctx<'_>, a: BaseId, b: BaseId) -> Option<&'static st
         return Some("element types that cannot alias");
     }
     None
+}
+
+/// Whether pointer base `q` may hold a value computed from restrict pointer `p` ("based on"
+/// it, C11 6.7.3.1p3): then the two may reach the same object legally (`q = p + 1`, pointers
+/// swapped), and `restrict` proves nothing about the pair. Named objects, allocations and
+/// other parameters hold values that `p` did not make; a pointer from the address of
+/// another named base neither.
+fn may_be_based_on(q: &Base, p: &Base) -> bool {
+    match &q.kind {
+        BaseKind::Array { .. } | BaseKind::GlobalScalar => false,
+        BaseKind::Pointer(Provenance::Param(_) | Provenance::Alloc { .. }) => false,
+        BaseKind::Pointer(Provenance::AddressOf(name)) => *name == p.name,
+        _ => true,
+    }
 }
 
 /// True unless the two bases are proven distinct.
