@@ -1,7 +1,7 @@
 //! `iterator(...)` modifiers in `map`, `to` and `from` clauses (OpenMP 5.1): the list items
 //! stand for one item per point of the iterators' space, so the construct's map entries are
-//! counted and filled at run time. The writer declares the entries array as a VLA of the
-//! static entries plus these ([`Iterated::count`]), assigns the static ones, then runs
+//! counted and filled at run time. The writer allocates the entries array on the heap for
+//! the static entries plus these ([`Iterated::count`]), assigns the static ones, then runs
 //! [`Iterated::fill`], nested `for` loops over the iterators' points (outermost first, each
 //! iterator declared with its written type, `int` without one) that append each item's
 //! entries. Every range (`begin`, `end`, `step`) is evaluated once, before the loops, as the

@@ -477,6 +477,7 @@ impl Writer<'_> {
         }
         let iterated = self.iterated(r.directive, id);
         let (entries_ref, n) = self.declare_entries(&mut pre, id, &entries, iterated.as_ref());
+        let release = release_entries(id, iterated.is_some());
         let device = r.device.map_or(embed::DEVICE_DEFAULT.to_string(), |d| {
             format!("(int)({})", self.src(d))
         });
@@ -527,7 +528,7 @@ impl Writer<'_> {
         self.push(&pre);
         self.marker_at(r.directive.span.lo as usize);
         self.copy_with_counts(start, end, &counts);
-        self.push(if waits { " }}}" } else { " }}" });
+        self.push(&format!(" }}{release}}}{}", if waits { "}" } else { "" }));
     }
 
     /// [`Self::copy`] of a region's fallback with its clause expressions replaced by the
@@ -613,7 +614,8 @@ impl Writer<'_> {
 
     /// Declares the entries array (when there are entries); returns the C expressions that
     /// point at it and that count its entries (`unsigned int`). With `iterated` items the
-    /// array is a VLA filled at run time (see `iterated`).
+    /// array is allocated on the heap and filled at run time (see `iterated`); the
+    /// construct's code ends with [`release_entries`].
     fn declare_entries(
         &self,
         pre: &mut String,
@@ -635,9 +637,12 @@ impl Writer<'_> {
         if let Some(it) = iterated {
             let n = entries.len();
             pre.push_str(&it.pre);
+            // on the heap: an iterator may range over more points than a stack holds
             pre.push_str(&format!(
                 "unsigned long long __ompcc_en{id} = {n}ull + {}; \
-                 __ompcc_map_entry __ompcc_e{id}[__ompcc_en{id} + 1u]; \
+                 __ompcc_map_entry *__ompcc_e{id} = (__ompcc_map_entry *)__builtin_malloc(\
+                 sizeof(__ompcc_map_entry) * (__ompcc_en{id} + 1u)); \
+                 if (!__ompcc_e{id}) __builtin_abort(); \
                  unsigned long long __ompcc_ex{id} = 0; ",
                 it.count
             ));
@@ -741,6 +746,7 @@ impl Writer<'_> {
         let iterated = self.iterated(dir, id);
         let static_entries = entries.len();
         let (entries_ref, n) = self.declare_entries(&mut pre, id, &entries, iterated.as_ref());
+        let release = release_entries(id, iterated.is_some());
         let device = d.device.map_or(embed::DEVICE_DEFAULT.to_string(), |e| {
             format!("(int)({})", self.src(e))
         });
@@ -816,7 +822,10 @@ impl Writer<'_> {
                         None => self.redirect.remove(&sym),
                     };
                 }
-                let end_call = format!(" {closers}}} {} }}", call("ompcc_rt_target_data_end"));
+                let end_call = format!(
+                    " {closers}}} {} {release}}}",
+                    call("ompcc_rt_target_data_end")
+                );
                 self.push(&end_call);
             }
             None => {
@@ -852,7 +861,7 @@ impl Writer<'_> {
                         s.rows.len()
                     ));
                 }
-                pre.push_str(" }");
+                pre.push_str(&format!(" {release}}}"));
                 if self.wait_for_dependences(dir) {
                     pre.push('}');
                 }
@@ -901,6 +910,16 @@ fn strip_parens(mut e: &ompcc_syntax::ast::Expr) -> &ompcc_syntax::ast::Expr {
         e = inner;
     }
     e
+}
+
+/// What ends a construct's code: the release of its entries array when it is on the heap
+/// (a construct with `iterator` items), else nothing.
+fn release_entries(id: u32, iterated: bool) -> String {
+    if iterated {
+        format!("__builtin_free(__ompcc_e{id}); ")
+    } else {
+        String::new()
+    }
 }
 
 fn attach_entry(ptr: String, begin: String, name: &str, loc: String) -> Entry {
