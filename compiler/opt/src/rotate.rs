@@ -15,8 +15,8 @@
 //! - no value of `H` used outside the loop,
 //!
 //! the pass copies `H`'s instructions to the end of `P` (over `a`) and of `L` (over `b`), each
-//! copy ending in `brif` to the body or the exit, gives `B` parameters for `H`'s values, and
-//! deletes `H`. `P`'s `brif` enters the body through a new block `S`, into which the
+//! copy ending in `brif` to the body or the exit, gives `B` `H`'s parameters and computes
+//! `H`'s other values again at its top, drops the copies nothing uses, and deletes `H`. `P`'s `brif` enters the body through a new block `S`, into which the
 //! instructions of `P` whose results only the loop uses are moved (and that neither touch
 //! memory nor trap). A loop hint moves from `H` to `B`.
 
@@ -182,28 +182,40 @@ fn apply(func: &mut Function, r: Rotation) {
     let InstData::Brif { arg: cond, .. } = *func.dfg.inst(*term) else {
         return;
     };
-    // the header's values become the body's parameters
+    // The header's parameters become the body's; its instructions are computed again at the
+    // top of the body (so `sext(k) * 4` stays one `mul.wide` there), in the guard and in the
+    // latch (for the test), and what a copy does not need is dropped.
     let params: Vec<Value> = func.dfg.block_params(r.header).to_vec();
-    let mut carried: Vec<Value> = params.clone();
-    for c in &copies {
-        carried.extend(c.results.iter().copied());
-    }
-    // only the values the rest of the loop uses
-    let du = DefUse::compute(func);
-    carried.retain(|&v| {
-        du.users(v)
-            .iter()
-            .any(|&u| func.layout.inst_block(u).is_some_and(|b| b != r.header))
-    });
-    let mut new_params = Vec::with_capacity(carried.len());
-    for &v in &carried {
-        let ty = func.dfg.value_type(v);
+    let mut new_params = Vec::with_capacity(params.len());
+    for &p in &params {
+        let ty = func.dfg.value_type(p);
         new_params.push(func.dfg.append_block_param(r.body, ty));
     }
-    for (&old, &new) in carried.iter().zip(&new_params) {
-        func.replace_all_uses(old, new);
+    let mut top = Remap::default();
+    for (&p, &q) in params.iter().zip(&new_params) {
+        top.values.insert(p, q);
     }
-    // the guard, entering the body through `sink`, and the latch's test
+    let first = func.layout.first_inst(r.body);
+    let mut made = Vec::new();
+    for c in &copies {
+        let ni = c.write(func, &mut top);
+        match first {
+            Some(f) => func.layout.insert_inst_before(ni, f),
+            None => func.layout.append_inst(ni, r.body),
+        }
+        made.push(ni);
+    }
+    for (&p, &q) in params.iter().zip(&new_params) {
+        func.replace_all_uses(p, q);
+    }
+    for c in &copies {
+        for &old in &c.results {
+            let new = top.value(old);
+            func.replace_all_uses(old, new);
+        }
+    }
+    // (that reached the header too, whose copies were read before); then the guard, entering
+    // the body through `sink`, and the latch's test
     let sink = func.dfg.make_block();
     func.layout.insert_block_before(sink, r.body);
     for (from, via) in [(r.pre, Some(sink)), (r.latch, None)] {
@@ -222,14 +234,14 @@ fn apply(func: &mut Function, r: Rotation) {
         for c in &copies {
             let ni = c.write(func, &mut map);
             func.layout.append_inst(ni, from);
+            made.push(ni);
         }
-        let body_args: Vec<Value> = carried.iter().map(|&v| map.value(v)).collect();
         let c = map.value(cond);
         let mut cur = FuncCursor::new(func);
         cur.goto_bottom(from);
         let (into, into_args) = match via {
             Some(s) => (s, Vec::new()),
-            None => (r.body, body_args.clone()),
+            None => (r.body, args.clone()),
         };
         if r.body_first {
             cur.ins().brif(c, into, &into_args, r.exit, &[]);
@@ -238,7 +250,7 @@ fn apply(func: &mut Function, r: Rotation) {
         }
         if via.is_some() {
             cur.goto_bottom(sink);
-            cur.ins().jump(r.body, &body_args);
+            cur.ins().jump(r.body, &args);
         }
     }
     for i in header_insts {
@@ -248,7 +260,30 @@ fn apply(func: &mut Function, r: Rotation) {
     if let Some(h) = func.loop_hints[r.header].take() {
         func.loop_hints[r.body] = Some(h);
     }
+    drop_unused(func, made);
     sink_into(func, r.pre, sink, &r.blocks);
+}
+
+/// Removes the instructions of `made` whose results nothing uses, until none is left.
+fn drop_unused(func: &mut Function, mut made: Vec<Inst>) {
+    loop {
+        let du = DefUse::compute(func);
+        let before = made.len();
+        made.retain(|&i| {
+            let dead = func
+                .dfg
+                .inst_results(i)
+                .iter()
+                .all(|&v| du.num_uses(v) == 0);
+            if dead {
+                func.layout.remove_inst(i);
+            }
+            !dead
+        });
+        if made.len() == before {
+            return;
+        }
+    }
 }
 
 /// Moves the instructions of `pre` that neither touch memory nor trap and whose results only
