@@ -154,6 +154,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::readonly::readonly_with_remarks),
     },
     Pass {
+        name: "rotate",
+        description: "kernel loops as guarded do-while loops, loop-only values computed after the guard (last: ptxas then keeps the memory descriptor out of the loop)",
+        run: PassFn::Function(crate::rotate::rotate_with_remarks),
+    },
+    Pass {
         name: "sccp",
         description: "sparse conditional constant propagation of integers through branches and block parameters",
         run: PassFn::Function(crate::sccp::sccp_with_remarks),
