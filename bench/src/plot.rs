@@ -385,8 +385,12 @@ fn category_labels(
     Ok(())
 }
 
-/// Green for `d > 0`, red for `d < 0`, paler the closer `d` is to 0 (relative to `span`).
+/// Green for `d > 0`, red for `d < 0`, paler the closer `d` is to 0 (relative to `span`);
+/// light grey for no difference at all.
 fn shade(d: f64, span: f64) -> RGBColor {
+    if d == 0.0 {
+        return RGBColor(248, 248, 248);
+    }
     let t = (d.abs() / span).clamp(0.0, 1.0);
     let fade = |full: u8| (255.0 - (255.0 - f64::from(full)) * (0.15 + 0.85 * t)) as u8;
     if d >= 0.0 {
@@ -518,6 +522,7 @@ mod tests {
             assert!(svg.contains(&format!(">{v}<")), "{v}");
         }
         assert_eq!(shade(0.0, 1.0), shade(-0.0, 1.0));
+        assert_eq!(shade(0.0, 1.0), RGBColor(248, 248, 248));
         assert_ne!(shade(0.5, 1.0), shade(-0.5, 1.0));
     }
 

@@ -630,7 +630,10 @@ int main(void) {
 #[test]
 fn time_phases_splits_a_compile_into_the_host_compilers_runs_and_ompccs_stages() {
     let sb = Sandbox::new();
-    let src = Path::new(PROGRAMS).join("globals_math.c").display().to_string();
+    let src = Path::new(PROGRAMS)
+        .join("globals_math.c")
+        .display()
+        .to_string();
     let out = sb.ompcc(&["--time-phases", "-fopenmp", "-O2", "-c", &src, "-o", "t.o"]);
     ok(&out);
     assert!(sb.exists("t.o"));
@@ -665,5 +668,9 @@ fn time_phases_splits_a_compile_into_the_host_compilers_runs_and_ompccs_stages()
     // without the option, nothing of it
     let quiet = sb.ompcc(&["-fopenmp", "-O2", "-c", &src, "-o", "q.o"]);
     ok(&quiet);
-    assert!(!stderr(&quiet).contains("phase times"), "{}", stderr(&quiet));
+    assert!(
+        !stderr(&quiet).contains("phase times"),
+        "{}",
+        stderr(&quiet)
+    );
 }
