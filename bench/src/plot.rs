@@ -412,9 +412,7 @@ fn number(v: f64) -> String {
     } else {
         (v, "")
     };
-    let text = if x.fract().abs() < 1e-9 {
-        format!("{x:.0}")
-    } else if x.abs() >= 10.0 {
+    let text = if x.fract().abs() < 1e-9 || x.abs() >= 10.0 {
         format!("{x:.0}")
     } else {
         let digits = if x.abs() >= 1.0 { 1 } else { 2 };
