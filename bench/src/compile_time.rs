@@ -107,6 +107,9 @@ struct Measured {
     /// ompcc's `--time-phases` report: (phase, ms), `total` included.
     phases: Vec<(String, f64)>,
     problem: Option<String>,
+    /// The host compiler alone cannot compile the file (OpenMP it does not know): nothing
+    /// to compare with, and not a failure of the run.
+    host_rejects: bool,
 }
 
 impl Measured {
@@ -153,6 +156,10 @@ fn run(args: &Args) -> Result<bool, String> {
                     m.gcc.push(g);
                     m.ompcc.push(o);
                 }
+                (Err(_), Ok(_)) if rep == 0 => {
+                    m.host_rejects = true;
+                    m.problem = Some(format!("{} cannot compile it", args.cc));
+                }
                 (Err(e), _) => m.problem = Some(format!("{}: {e}", args.cc)),
                 (_, Err(e)) => m.problem = Some(format!("ompcc: {e}")),
             }
@@ -179,7 +186,9 @@ fn run(args: &Args) -> Result<bool, String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
         None => print!("{report}"),
     }
-    Ok(measured.iter().all(|m| m.problem.is_none()))
+    Ok(measured
+        .iter()
+        .all(|m| m.problem.is_none() || m.host_rejects))
 }
 
 /// The files of the chosen sets, sorted by name within each set.
@@ -562,6 +571,7 @@ fn render(args: &Args, env: &Env<'_>, units: &[Unit], measured: &[Measured]) -> 
         cc = args.cc
     );
     let mut problems = Vec::new();
+    let mut rejected = Vec::new();
     for (u, m) in units.iter().zip(measured) {
         match m.medians() {
             Some((g, o)) => {
@@ -578,6 +588,10 @@ fn render(args: &Args, env: &Env<'_>, units: &[Unit], measured: &[Measured]) -> 
                     ms(o.cpu) / ms(g.cpu).max(1e-6)
                 );
             }
+            None if m.host_rejects => {
+                let _ = writeln!(s, "| {} | {} | - | | | | | |", u.set, u.name);
+                rejected.push(format!("{} ({})", u.name, u.set));
+            }
             None => {
                 let _ = writeln!(s, "| {} | {} | fail | | | | | |", u.set, u.name);
                 problems.push(format!(
@@ -588,6 +602,20 @@ fn render(args: &Args, env: &Env<'_>, units: &[Unit], measured: &[Measured]) -> 
                 ));
             }
         }
+    }
+    if !rejected.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nNot compared: {} alone cannot compile {} (OpenMP 5.x constructs it does not \
+             know), which ompcc compiles: {}.",
+            args.cc,
+            if rejected.len() == 1 {
+                "this file"
+            } else {
+                "these files"
+            },
+            rejected.join(", ")
+        );
     }
     if !problems.is_empty() {
         let _ = writeln!(s, "\n## Problems\n");

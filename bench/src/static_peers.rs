@@ -343,7 +343,9 @@ fn plots(out: &Path, rows: &Rows) -> String {
             .collect()
     };
     let mut s = String::from("\n");
-    let charts: [(&str, &str, &str, fn(&Code) -> u32); 3] = [
+    /// (file suffix, title, unit, the measure)
+    type Chart = (&'static str, &'static str, &'static str, fn(&Code) -> u32);
+    let charts: [Chart; 3] = [
         (
             "sass",
             "SASS instructions per kernel",

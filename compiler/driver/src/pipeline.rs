@@ -470,7 +470,7 @@ fn frontend(
     text: &[u8],
     ours: &OmpccOptions,
     flags: UnitFlags,
-    math_source: &dyn HostServices,
+    services: &dyn HostServices,
     settings: &frontend::OptSettings,
 ) -> Result<Outcome, DriverError> {
     let UnitFlags {
@@ -495,7 +495,7 @@ fn frontend(
     let auto = ours.auto_offload && scan::has_parallel_loops(&text_str);
     let host_only = directives.is_empty() && !stops;
     if !directives.is_empty() && !stops {
-        math_source.probe_ahead();
+        services.probe_ahead();
     }
     let opts = frontend::DiagOptions {
         color: ours.color,
@@ -680,7 +680,7 @@ fn frontend(
         time_passes: ours.time_passes,
         arch: ours.offload_arch.as_deref(),
         line_info,
-        math_source,
+        math_source: services,
         settings,
         keep_texts: keep_temps,
     };
