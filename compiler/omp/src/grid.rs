@@ -60,6 +60,9 @@ pub struct GridOptions {
     /// Warp-cooperative floating-point reductions without `reassociate` shared in order
     /// (`-C ordered-coop=on|off`, on at -O2 and above; module `coop`).
     pub ordered_coop: bool,
+    /// ... for inner loops whose bounds are read from memory too (CSR rows of unknown length,
+    /// `-C ordered-coop=all`).
+    pub ordered_irregular: bool,
 }
 
 /// One `-Rpass=coalesce` (`passed`) or `-Rpass-missed=coalesce` remark.
@@ -109,7 +112,14 @@ pub fn map_grids<'a>(
             Decision::Swap { .. } => swap,
             _ if !opts.warp_coop || !(candidate(r) || teams_distribute(r)) => swap,
             _ => match (
-                cx.decide_cooperative(r, (opts.reassociate, opts.ordered_coop)),
+                cx.decide_cooperative(
+                    r,
+                    (
+                        opts.reassociate,
+                        opts.ordered_coop,
+                        opts.ordered_coop && opts.ordered_irregular,
+                    ),
+                ),
                 swap,
             ) {
                 (c @ Decision::Swap { .. }, _) => c,

@@ -34,6 +34,7 @@ fn grids(
             auto_collapse: false,
             triangular_collapse: false,
             ordered_coop: false,
+            ordered_irregular: false,
         },
     );
     let line = |s: &Stmt| sm.lookup(s.span.lo).line;
@@ -138,6 +139,7 @@ fn cooperative(src: &str, reassoc: bool) -> Vec<Option<(u32, u32, String)>> {
         auto_collapse: false,
         triangular_collapse: false,
         ordered_coop: false,
+        ordered_irregular: false,
     };
     map_grids(&mut plan, &tu, &typed, &sm, opts);
     plan.regions
