@@ -636,7 +636,8 @@ fn map_grids<'a>(
             private_layout: knobs.private_layout,
             auto_collapse: knobs.auto_collapse,
             triangular_collapse: knobs.triangular_collapse,
-            ordered_coop: knobs.ordered_coop,
+            ordered_coop: knobs.ordered_coop != ompcc_opt::OrderedCoop::Off,
+            ordered_irregular: knobs.ordered_coop == ompcc_opt::OrderedCoop::All,
             noalias_maps: knobs.noalias_maps,
         },
     );

@@ -209,8 +209,9 @@ ompcc's own options:
                             loop joins a short distributed loop, on at -O2),
                             triangular-collapse=on|off (... a triangular one too, over
                             the bounding box of its ranges, on at -O2),
-                            ordered-coop=on|off (lanes share a floating-point sum in
-                            the loop's order, the same result, on at -O2)
+                            ordered-coop=on|off|all (lanes share a floating-point sum
+                            in the loop's order, the same result, on at -O2; all: CSR
+                            rows too)
   -ffp-contract=off|on|fast  (cc's option) fusing a*b+c into fma on the device too; default
                             fast, off under an ISO -std=c99/c11/... as in gcc
 

@@ -583,7 +583,7 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
         &err,
         "coalesce_coop_ordered.c:44:1: remark: warp-cooperative inner loop, in order: 8 lanes share each iteration of 'i' (line 45) in loop 'j' (line 47), each lane evaluating the term of one iteration and every lane adding the terms to 's' ('+' reduction) in the loop's order, so the result rounds as the loop's; lane 0 runs the rest of the iteration; unit or zero stride bytes per iteration 4 -> 8; strides in 'i': a[m*i + j] m, x[j] 0; in 'j' (across lanes): a[m*i + j] 1, x[j] 1 [-Rpass=coalesce]",
     );
-    // doubles: a sector is 4 terms; a product; a CSR row (a warp: its start is anywhere)
+    // doubles: a sector is 4 terms; a product
     has(
         &err,
         "coalesce_coop_ordered.c:52:1: remark: warp-cooperative inner loop, in order: 4 lanes share each iteration of 'i' (line 53)",
@@ -592,9 +592,25 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
         &err,
         "adding the terms to 'p' ('*' reduction) in the loop's order",
     );
+    // a CSR row: not by default (its length is unknown); with `all`, a warp per row (its
+    // start is anywhere in a sector)
     has(
         &err,
+        "coalesce_coop_ordered.c:96:1: remark: loop 'k' (line 99) has unit or zero stride for more bytes than the distributed loop 'i' (8 vs 4 per iteration), but its iterations were not shared by a group of lanes: 't' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and loop 'k' has bounds read from memory (a row of unknown length, which a group could mostly idle through: shared in order with -C ordered-coop=all) [-Rpass-missed=coalesce]",
+    );
+    let all_rows = remarks_of(
+        &sb,
+        COOP_ORDERED,
+        &["-O2", "-Cordered-coop=all", "-Rpass=coalesce"],
+    );
+    has(
+        &all_rows,
         "coalesce_coop_ordered.c:96:1: remark: warp-cooperative inner loop, in order: 32 lanes share each iteration of 'i' (line 97) in loop 'k' (line 99)",
+    );
+    assert_eq!(
+        all_rows.matches("inner loop, in order: ").count(),
+        4,
+        "{all_rows}"
     );
     // where it must not: two updates, a term computed in double, '-='
     has(
@@ -609,10 +625,10 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
         &err,
         "coalesce_coop_ordered.c:87:1: remark: loop 'j' (line 90) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction",
     );
-    assert_eq!(err.matches("inner loop, in order: ").count(), 4, "{err}");
+    assert_eq!(err.matches("inner loop, in order: ").count(), 3, "{err}");
     assert_eq!(
         err.matches("not shared by a group of lanes").count(),
-        3,
+        4,
         "{err}"
     );
     // the knob off: the missed remarks say so
@@ -652,7 +668,7 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
             sectors_per_request(&sb.read(&format!("{exe}.json"))),
         )
     };
-    let ordered = run("ordered", &[]);
+    let ordered = run("ordered", &["-Cordered-coop=all"]);
     let rows = run("rows", &["-Cordered-coop=off"]);
     let reassoc = run("reassoc", &["-Cwarp-coop=reassoc"]);
     assert!(ordered.0.contains("0x1."), "{}", ordered.0);

@@ -16,7 +16,10 @@
 //! inner trip count when it is a constant (the next power of two, 4 to 32), else 32.
 //!
 //! A floating-point `+` or `*` reduction without `reassoc` is shared in order instead
-//! (`Cooperative::ordered`, `-C ordered-coop`) when the loop's body is the one update
+//! (`Cooperative::ordered`, `-C ordered-coop`; a loop whose bounds are read from memory, a
+//! CSR row of unknown length, only with `-C ordered-coop=all`, since a short row would
+//! leave most of a warp-wide group idle through its serial updates) when the loop's body is
+//! the one update
 //! `v += e` (`v *= e`, `v = v + e`) computed in `v`'s own type: the lanes evaluate the
 //! terms `e` of consecutive iterations (their loads coalesced), and every lane adds them to
 //! `v` one by one in the loop's order, taking each from its lane by a shuffle. Each update
@@ -43,11 +46,11 @@ impl<'a> Cx<'_, 'a> {
     /// The cooperative mapping of `r`'s one-loop nest, a missed remark naming the fact that
     /// is missing when the inner loop would be coalesced but cannot be shared, or `Keep`.
     /// `reassoc`: floating-point reductions may be reordered; `ordered`: they may be shared
-    /// in order (module header).
+    /// in order (module header), `irregular`: also in loops whose bounds are read from memory.
     pub(crate) fn decide_cooperative(
         &self,
         r: &TargetRegion<'a>,
-        (reassoc, ordered): (bool, bool),
+        (reassoc, ordered, irregular): (bool, bool, bool),
     ) -> Decision<'a> {
         let Some(ln) = r.loop_nest else {
             return Decision::Keep;
@@ -138,7 +141,7 @@ impl<'a> Cx<'_, 'a> {
             at,
             inner,
             iid,
-            (reassoc, ordered, clause),
+            (reassoc, (ordered, irregular), clause),
         ) {
             Ok(x) => x,
             Err(why) => return missed(why),
@@ -199,7 +202,7 @@ impl<'a> Cx<'_, 'a> {
         at: usize,
         inner: &'a Stmt,
         iid: LoopId,
-        (reassoc, ordered, clause): (bool, bool, Option<Clause<'_>>),
+        (reassoc, (ordered, irregular), clause): (bool, (bool, bool), Option<Clause<'_>>),
     ) -> Result<(SymbolId, ReductionOp, u32, bool), String> {
         let typed = self.ua.unit;
         let f = &self.ua.functions[self.fi];
@@ -398,7 +401,11 @@ impl<'a> Cx<'_, 'a> {
             // the directive allows any order
         } else if typed.types.is_floating(vty) {
             if !reassoc {
-                let why = if ordered {
+                let why = if ordered && lp.form.is_err() && !irregular {
+                    Some(format!(
+                        ", and loop '{name}' has bounds read from memory (a row of unknown length, which a group could mostly idle through: shared in order with -C ordered-coop=all)"
+                    ))
+                } else if ordered {
                     match self.single_update(inner, var, op) {
                         Ok(()) => None,
                         Err(w) => Some(format!(", and it cannot be shared in order: {w}")),

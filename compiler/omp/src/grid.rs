@@ -64,6 +64,9 @@ pub struct GridOptions {
     /// parameters proven disjoint from everything else the kernel reaches are `noalias`
     /// (module `disjoint`).
     pub noalias_maps: bool,
+    /// ... for inner loops whose bounds are read from memory too (CSR rows of unknown length,
+    /// `-C ordered-coop=all`).
+    pub ordered_irregular: bool,
 }
 
 /// One `-Rpass=coalesce` (`passed`) or `-Rpass-missed=coalesce` remark.
@@ -124,7 +127,14 @@ pub fn map_grids<'a>(
             Decision::Swap { .. } => swap,
             _ if !opts.warp_coop || !(candidate(r) || teams_distribute(r)) => swap,
             _ => match (
-                cx.decide_cooperative(r, (opts.reassociate, opts.ordered_coop)),
+                cx.decide_cooperative(
+                    r,
+                    (
+                        opts.reassociate,
+                        opts.ordered_coop,
+                        opts.ordered_coop && opts.ordered_irregular,
+                    ),
+                ),
                 swap,
             ) {
                 (c @ Decision::Swap { .. }, _) => c,

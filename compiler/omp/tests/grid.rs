@@ -35,6 +35,7 @@ fn grids(
             triangular_collapse: false,
             ordered_coop: false,
             noalias_maps: false,
+            ordered_irregular: false,
         },
     );
     let line = |s: &Stmt| sm.lookup(s.span.lo).line;
@@ -140,6 +141,7 @@ fn cooperative(src: &str, reassoc: bool) -> Vec<Option<(u32, u32, String)>> {
         triangular_collapse: false,
         ordered_coop: false,
         noalias_maps: false,
+        ordered_irregular: false,
     };
     map_grids(&mut plan, &tu, &typed, &sm, opts);
     plan.regions

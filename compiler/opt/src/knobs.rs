@@ -80,14 +80,26 @@ pub struct Knobs {
     pub triangular_collapse: bool,
     /// `ordered-coop`: a floating-point reduction that `warp-coop` may not reorder is shared
     /// in order (the lanes evaluate the terms, every lane adds them in the loop's order; the
-    /// same result) when the loop's body is its one update (`on`/`off`; on at -O2 and above;
-    /// nothing with `warp-coop=off`).
-    pub ordered_coop: bool,
+    /// same result) when the loop's body is its one update and its bounds are affine (`on`,
+    /// the default at -O2 and above), also when its bounds are read from memory, a CSR row
+    /// of unknown length (`all`), or never (`off`); nothing with `warp-coop=off`.
+    pub ordered_coop: OrderedCoop,
     /// `noalias-maps`: kernel parameters of mapped variables proven disjoint from all other
     /// memory the kernel reaches are `noalias` (`on`/`off`; on at -O2 and above), so
     /// `readonly` can load what the kernel only reads through `ld.global.nc`. Read by the
     /// driver for `ompcc_omp::map_grids`.
     pub noalias_maps: bool,
+}
+
+/// The `ordered-coop` knob's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderedCoop {
+    /// Never.
+    Off,
+    /// Inner loops with affine bounds.
+    On,
+    /// Inner loops whose bounds are read from memory (CSR rows) too.
+    All,
 }
 
 /// The `warp-coop` knob's values.
@@ -136,7 +148,7 @@ impl Knobs {
                 private_layout: false,
                 auto_collapse: false,
                 triangular_collapse: false,
-                ordered_coop: false,
+                ordered_coop: OrderedCoop::Off,
                 noalias_maps: false,
             },
             2 => Knobs {
@@ -149,7 +161,7 @@ impl Knobs {
                 private_layout: true,
                 auto_collapse: true,
                 triangular_collapse: true,
-                ordered_coop: true,
+                ordered_coop: OrderedCoop::On,
                 noalias_maps: true,
             },
             _ => Knobs {
@@ -162,7 +174,7 @@ impl Knobs {
                 private_layout: true,
                 auto_collapse: true,
                 triangular_collapse: true,
-                ordered_coop: true,
+                ordered_coop: OrderedCoop::On,
                 noalias_maps: true,
             },
         }
@@ -193,7 +205,18 @@ impl Knobs {
             "private-layout" => self.private_layout = on_off()?,
             "auto-collapse" => self.auto_collapse = on_off()?,
             "triangular-collapse" => self.triangular_collapse = on_off()?,
-            "ordered-coop" => self.ordered_coop = on_off()?,
+            "ordered-coop" => {
+                self.ordered_coop = match value {
+                    "on" => OrderedCoop::On,
+                    "off" => OrderedCoop::Off,
+                    "all" => OrderedCoop::All,
+                    _ => {
+                        return Err(format!(
+                            "-C ordered-coop={value}: expected `on`, `off` or `all`"
+                        ));
+                    }
+                }
+            }
             "noalias-maps" => self.noalias_maps = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
@@ -262,9 +285,11 @@ mod tests {
         assert!(k.triangular_collapse && !Knobs::for_level(1).triangular_collapse);
         k.set("triangular-collapse", "off").unwrap();
         assert!(!k.triangular_collapse);
-        assert!(k.ordered_coop && !Knobs::for_level(1).ordered_coop);
-        k.set("ordered-coop", "off").unwrap();
-        assert!(!k.ordered_coop);
+        assert_eq!(k.ordered_coop, OrderedCoop::On);
+        assert_eq!(Knobs::for_level(1).ordered_coop, OrderedCoop::Off);
+        k.set("ordered-coop", "all").unwrap();
+        assert_eq!(k.ordered_coop, OrderedCoop::All);
+        assert!(k.set("ordered-coop", "yes").is_err());
         let e = k.set("nope", "1").unwrap_err();
         assert!(e.contains("unroll-count"), "{e}");
         assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);

@@ -39,7 +39,7 @@ pub use divbypass::{divbypass, divbypass_with_remarks};
 pub use divrem::{divrem, divrem_with_remarks};
 pub use gvn::{gvn, gvn_with_remarks};
 pub use inline::{inline, inline_with_remarks};
-pub use knobs::{FpContract, KNOB_NAMES, Knobs, WarpCoop};
+pub use knobs::{FpContract, KNOB_NAMES, Knobs, OrderedCoop, WarpCoop};
 pub use licm::{licm, licm_with_remarks};
 pub use manager::{
     PASSES, Pass, PassError, PassFn, PassManager, PrintFilter, level_of_opt, lookup,
