@@ -35,7 +35,7 @@ pub(crate) fn distinct(cx: &Ctx<'_>, a: BaseId, b: BaseId) -> Option<&'static st
     if (fresh(&x.kind) && array(&y.kind)) || (array(&x.kind) && fresh(&y.kind)) {
         return Some("allocation and array");
     }
-    if (x.restrict && !may_be_based_on(y, x)) || (y.restrict && !may_be_based_on(x, y)) {
+    if (x.restrict && !may_be_based_on(cx, y, x)) || (y.restrict && !may_be_based_on(cx, x, y)) {
         return Some("restrict");
     }
     if (local(&x.kind) && param(&y.kind)) || (param(&x.kind) && local(&y.kind)) {
@@ -55,12 +55,15 @@ pub(crate) fn distinct(cx: &Ctx<'_>, a: BaseId, b: BaseId) -> Option<&'static st
 /// Whether pointer base `q` may hold a value computed from restrict pointer `p` ("based on"
 /// it, C11 6.7.3.1p3): then the two may reach the same object legally (`q = p + 1`, pointers
 /// swapped), and `restrict` proves nothing about the pair. Named objects, allocations and
-/// other parameters hold values that `p` did not make; a pointer from the address of
+/// parameters never assigned hold values that `p` did not make; a pointer from the address of
 /// another named base neither.
-fn may_be_based_on(q: &Base, p: &Base) -> bool {
+fn may_be_based_on(cx: &Ctx<'_>, q: &Base, p: &Base) -> bool {
     match &q.kind {
         BaseKind::Array { .. } | BaseKind::GlobalScalar => false,
-        BaseKind::Pointer(Provenance::Param(_) | Provenance::Alloc { .. }) => false,
+        BaseKind::Pointer(Provenance::Alloc { .. }) => false,
+        BaseKind::Pointer(Provenance::Param(_)) => {
+            q.root.is_none_or(|r| cx.f.env.writes.contains_key(&r))
+        }
         BaseKind::Pointer(Provenance::AddressOf(name)) => *name == p.name,
         _ => true,
     }

@@ -1,8 +1,9 @@
 //! What the source asks of the optimizer, turned into IR attributes: loop pragmas
 //! (`#pragma unroll [N]`, `#pragma unroll(N)`, `#pragma nounroll`, `#pragma GCC unroll N`)
 //! and OpenMP's `#pragma omp unroll [full | partial[(N)]]` into `ompcc_ir::LoopHint`s, function specifiers and attributes (`inline`,
-//! `__attribute__((always_inline))`, `__attribute__((noinline))`) into `InlineAttr`, and
-//! `restrict` pointer variables that reach a kernel as parameters into its `noalias` list.
+//! `__attribute__((always_inline))`, `__attribute__((noinline))`) into `InlineAttr`, and the
+//! test for `restrict` pointer parameters of device functions (`noalias`; a kernel's
+//! `noalias` parameters come from the plan, module `disjoint` of ompcc-omp).
 //!
 //! Invariants: nothing here changes what a program computes: a hint only permits or forbids
 //! transformations that keep the meaning. A malformed pragma is an `Err` message for a
@@ -10,7 +11,6 @@
 
 use crate::ctx::Ctx;
 use ompcc_ir::{InlineAttr, LoopHint};
-use ompcc_omp::{Pass, TargetRegion};
 use ompcc_sema::SymbolId;
 use ompcc_sema::types::Quals;
 use ompcc_syntax::ast::{self, DeclSpecKind, DeclarationKind, ExternalDecl};
@@ -168,37 +168,6 @@ pub fn inline_attr(cx: &Ctx<'_>, sym: SymbolId, def: &ast::FunctionDef) -> Inlin
 /// Whether a variable of type `qt` is a `restrict`-qualified pointer.
 pub fn is_restrict_pointer(cx: &Ctx<'_>, qt: ompcc_sema::types::QualType) -> bool {
     qt.quals.contains(Quals::RESTRICT) && cx.typed.types.is_pointer(qt)
-}
-
-/// The kernel parameters of `region` that carry the value of a `restrict` pointer variable
-/// (its device pointer or its value): within the region, as in the block that declares the
-/// pointer, memory reached through it is reached through nothing else, unless another
-/// parameter may hold a pointer based on it (`q = p + 1`, swapped pointers): C allows those
-/// to reach the same object, and in the kernel they are separate parameters. Other
-/// parameters that are a variable's own storage, a temporary of the launch, a scalar or a
-/// `restrict` pointer themselves cannot be; any other pointer keeps the region's restrict
-/// parameters off the list (module `disjoint` of ompcc-omp proves more pairs at -O2).
-pub fn kernel_noalias(cx: &Ctx<'_>, region: &TargetRegion<'_>) -> Vec<u32> {
-    let restrict = |p: &ompcc_omp::Param<'_>| {
-        matches!(p.pass, Pass::DevicePtr | Pass::Value)
-            && is_restrict_pointer(cx, cx.typed.symbols[p.sym].ty)
-    };
-    let not_based_on_another = |p: &ompcc_omp::Param<'_>| match p.pass {
-        Pass::Copy | Pass::Ref => true,
-        Pass::Value => restrict(p) || !cx.typed.types.is_pointer(cx.typed.symbols[p.sym].ty),
-        Pass::DevicePtr => restrict(p),
-        Pass::DeviceAddr => false,
-    };
-    if !region.params.iter().all(not_based_on_another) {
-        return Vec::new();
-    }
-    region
-        .params
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| restrict(p))
-        .filter_map(|(i, _)| u32::try_from(i).ok())
-        .collect()
 }
 
 #[cfg(test)]

@@ -241,8 +241,7 @@ pub fn lower_device_unit(
     cx.define_indirect_functions(&opts.unit_id);
     for r in &plan.regions {
         let mut f = kernel::lower_kernel(&mut cx, r);
-        let mut noalias = hints::kernel_noalias(&cx, r);
-        noalias.extend(&r.disjoint);
+        let mut noalias = r.disjoint.clone();
         noalias.sort_unstable();
         noalias.dedup();
         f.attrs.noalias = noalias;

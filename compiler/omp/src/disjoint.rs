@@ -113,7 +113,16 @@ fn obj_of(ua: &UnitAccesses<'_>, fi: usize, typed: &TypedUnit, p: &Param<'_>) ->
             None => Obj::Unknown("its accesses are not in the access analysis"),
         },
         Pass::Value if typed.types.is_pointer(typed.symbols[p.sym].ty) => {
-            Obj::Unknown("it is a device pointer (is_device_ptr)")
+            // a `restrict` device pointer still promises what it reaches is its own
+            let restrict = typed
+                .types
+                .canon(typed.symbols[p.sym].ty)
+                .quals
+                .contains(ompcc_sema::types::Quals::RESTRICT);
+            match ua.base_of_var(fi, p.sym) {
+                Some(b) if restrict => Obj::Pointee(b),
+                _ => Obj::Unknown("it is a device pointer (is_device_ptr)"),
+            }
         }
         Pass::Value => Obj::NotMemory,
         Pass::DeviceAddr => Obj::Unknown("it is a device address (has_device_addr)"),

@@ -99,7 +99,10 @@ pub fn map_grids<'a>(
             || (opts.warp_coop && (candidate(r) || teams_distribute(r)))
             || ((opts.private_layout || opts.auto_collapse) && layout_candidate(r))
     };
-    let pointers = |r: &TargetRegion<'_>| opts.noalias_maps && r.params.len() > 1;
+    // `restrict` pointers are noalias at every level (the source's promise), when no other
+    // parameter may be based on them; `noalias-maps` proves the other parameters
+    let restricts = |r: &TargetRegion<'_>| r.params.iter().any(|p| restrict_pointer(typed, p));
+    let pointers = |r: &TargetRegion<'_>| (opts.noalias_maps && r.params.len() > 1) || restricts(r);
     if !plan.regions.iter().any(|r| wanted(r) || pointers(r)) {
         return remarks;
     }
@@ -111,7 +114,7 @@ pub fn map_grids<'a>(
             continue;
         };
         if pointers(r) {
-            noalias_params(&ua, fi, typed, r, globals, &mut remarks);
+            noalias_params(&ua, fi, typed, r, globals, !opts.noalias_maps, &mut remarks);
         }
         if !wanted(r) {
             continue;
@@ -224,16 +227,47 @@ pub fn map_grids<'a>(
     remarks
 }
 
-/// Sets `r.disjoint` (module `disjoint`), with a `readonly` remark per parameter.
+/// Whether kernel parameter `p` carries a `restrict`-qualified pointer.
+fn restrict_pointer(typed: &TypedUnit, p: &crate::plan::Param<'_>) -> bool {
+    let ty = typed.symbols[p.sym].ty;
+    matches!(
+        p.pass,
+        crate::plan::Pass::DevicePtr | crate::plan::Pass::Value
+    ) && typed.types.is_pointer(ty)
+        && typed
+            .types
+            .canon(ty)
+            .quals
+            .contains(ompcc_sema::types::Quals::RESTRICT)
+}
+
+/// Sets `r.disjoint` (module `disjoint`; only its `restrict` pointers when `restrict_only`),
+/// with a `readonly` remark per parameter.
 fn noalias_params(
     ua: &UnitAccesses<'_>,
     fi: usize,
     typed: &TypedUnit,
     r: &mut TargetRegion<'_>,
     globals: &[SymbolId],
+    restrict_only: bool,
     remarks: &mut Vec<GridRemark>,
 ) {
-    let d = crate::disjoint::disjoint_params(ua, fi, typed, r, globals);
+    let mut d = crate::disjoint::disjoint_params(ua, fi, typed, r, globals);
+    if restrict_only {
+        // without `noalias-maps`, only what the source promised: its `restrict` pointers
+        let keep: Vec<bool> = (d.params.iter())
+            .map(|&i| {
+                r.params
+                    .get(i as usize)
+                    .is_some_and(|p| restrict_pointer(typed, p))
+            })
+            .collect();
+        let mut k = keep.iter();
+        d.params.retain(|_| k.next() == Some(&true));
+        let mut k = keep.iter();
+        d.proven.retain(|_| k.next() == Some(&true));
+        d.missed.clear();
+    }
     let span = r.directive.span;
     for (name, why) in d.proven {
         remarks.push(GridRemark {
