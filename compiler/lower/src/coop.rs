@@ -17,8 +17,10 @@
 
 use crate::func::{FnLower, Local};
 use crate::kernel::Who;
+use ompcc_diag::Span;
 use ompcc_ir::{IntCC, ShuffleMode, SpecialReg, Type, Value};
 use ompcc_omp::Cooperative;
+use ompcc_sema::SymbolId;
 use ompcc_syntax::ast::{BinaryOp, BlockItem, Expr, ExprKind, ReductionOp, Stmt, StmtKind};
 
 use crate::ty::Scalar;
@@ -174,11 +176,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let id = self.identity(coop.op, cls);
         self.store_raw(t, id, false);
         // the loop variable is private to the loop
-        let vqt = self.cx.typed.symbols[c.var].ty;
-        let saved = self.new_slot(vqt, span).map(|s| {
-            let a = self.align_of(vqt);
-            self.locals.insert(c.var, Local::Slot(s, a))
-        });
+        let saved = self.private_loop_var(c.var, span);
         let head = self.b.create_block();
         let k = self.b.append_block_param(head, Type::I64);
         let body_b = self.b.create_block();
@@ -202,15 +200,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let next = self.b.ins().iadd(k, w);
         self.b.ins().jump(head, &[next]);
         self.b.switch_to_block(exit);
-        match saved {
-            Some(Some(l)) => {
-                self.locals.insert(c.var, l);
-            }
-            Some(None) => {
-                self.locals.remove(&c.var);
-            }
-            None => {}
-        }
+        self.restore_loop_var(c.var, saved);
         let part = self.load_raw(t, cls.ty(), false);
         let all = self.group_tree(coop.op, cls, part, grp);
         let v = self.combine(coop.op, cls, before, all);
@@ -229,11 +219,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     ) {
         let span = coop.inner.span;
         // the loop variable is private to the loop
-        let vqt = self.cx.typed.symbols[c.var].ty;
-        let saved = self.new_slot(vqt, span).map(|s| {
-            let a = self.align_of(vqt);
-            self.locals.insert(c.var, Local::Slot(s, a))
-        });
+        let saved = self.private_loop_var(c.var, span);
         let w = self.b.ins().zext(Type::I64, grp.width);
         let lane = self.b.ins().zext(Type::I64, grp.lane);
         let head = self.b.create_block();
@@ -303,15 +289,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let nb = self.b.ins().iadd(base, w);
         self.b.ins().jump(head, &[nb]);
         self.b.switch_to_block(exit);
-        match saved {
-            Some(Some(l)) => {
-                self.locals.insert(c.var, l);
-            }
-            Some(None) => {
-                self.locals.remove(&c.var);
-            }
-            None => {}
-        }
+        self.restore_loop_var(c.var, saved);
     }
 
     /// Combines `v` over the lanes of `grp` (butterfly shuffles: every lane gets the result).
@@ -333,6 +311,29 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             v = r;
         }
         self.unwiden(v, cls)
+    }
+
+    /// Gives loop variable `var` a slot of its own for the loop: what it shadowed, for
+    /// [`Self::restore_loop_var`] (`None` when no slot could be made).
+    fn private_loop_var(&mut self, var: SymbolId, span: Span) -> Option<Option<Local>> {
+        let vqt = self.cx.typed.symbols[var].ty;
+        self.new_slot(vqt, span).map(|s| {
+            let a = self.align_of(vqt);
+            self.locals.insert(var, Local::Slot(s, a))
+        })
+    }
+
+    /// Undoes [`Self::private_loop_var`] after the loop.
+    fn restore_loop_var(&mut self, var: SymbolId, saved: Option<Option<Local>>) {
+        match saved {
+            Some(Some(l)) => {
+                self.locals.insert(var, l);
+            }
+            Some(None) => {
+                self.locals.remove(&var);
+            }
+            None => {}
+        }
     }
 }
 
