@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use ompcc_bench::plot::{self, Bars};
 use ompcc_bench::process::{checked, command_text, git_version, run_program};
-use ompcc_bench::{output, profile};
+use ompcc_bench::{output, profile, runner};
 
 /// Relative tolerance between outputs: FMA contraction and the hand versions' summation
 /// order change the last digits.
@@ -302,8 +302,8 @@ fn render(args: &Args, root: &Path, pairs: &[Pair]) -> String {
     );
     let _ = writeln!(
         s,
-        "Command: `cargo run --release -p ompcc-bench --bin coalesce -- {}`.\n",
-        cmdline.join(" ")
+        "Command: `{}`.\n",
+        runner::cargo_run_line("coalesce", &cmdline.join(" "))
     );
     let off = if args.off_flag.is_empty() {
         "no flag".to_string()

@@ -26,7 +26,7 @@ use ompcc_bench::plot::{self, Bars, Heatmap};
 use ompcc_bench::process::{
     build_ompcc, checked, command_text, first_lines, git_version, run_program,
 };
-use ompcc_bench::runner::{WorkDir, exit_code, list, repo_root, text};
+use ompcc_bench::runner::{self, WorkDir, exit_code, list, repo_root, text};
 use ompcc_bench::{output, profile, ptx, ptxas, stats};
 
 /// Relative tolerance for checksums: contraction into FMA and reduction order change the
@@ -549,8 +549,8 @@ fn render(args: &Args, env: &Env, programs: &[Program], r: &Results) -> String {
     );
     let _ = writeln!(
         s,
-        "Command: `cargo run --release -p ompcc-bench --bin kernels -- {}`.",
-        cmdline.join(" ")
+        "Command: `{}`.",
+        runner::cargo_run_line("kernels", &cmdline.join(" "))
     );
     let _ = writeln!(
         s,

@@ -33,6 +33,18 @@ pub fn exit_code(runner: &str, result: Result<bool, String>) -> ExitCode {
     }
 }
 
+/// The command that reruns runner `bin` with `args`, as a table's header cites it: with
+/// `--release` only when this runner was built that way, so the line says how it was made.
+pub fn cargo_run_line(bin: &str, args: &str) -> String {
+    let release = if cfg!(debug_assertions) {
+        ""
+    } else {
+        "--release "
+    };
+    let sep = if args.is_empty() { "" } else { " -- " };
+    format!("cargo run {release}-p ompcc-bench --bin {bin}{sep}{args}")
+}
+
 /// The checkout this bench crate belongs to.
 pub fn repo_root() -> Result<PathBuf, String> {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -168,6 +168,10 @@ void fresh(int n, int *r) {
         "k.c:5:17: remark: @__omp_offload_params_l3: load not on the read-only path: the \
          store at line 5 may write the same memory",
     );
+    has(
+        "k.c:5:9: remark: @__omp_offload_params_l3: load not on the read-only path: the \
+         store at line 5 writes through the same base pointer",
+    );
     // off under the knob and at -O1, without remarks
     for extra in [&["-O2", "-C", "noalias-maps=off"][..], &["-O1"][..]] {
         let mut args = extra.to_vec();

@@ -94,18 +94,29 @@ pub fn readonly_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool
             Write::At(wa) => !aa.never_overlap(func, &la, wa),
             Write::Anything => true,
         });
-        if let Some(&(w, _)) = blocker {
+        if let Some((w, write)) = blocker {
+            let w = *w;
             if remarks.wants_missed() {
                 let what = match func.dfg.inst(w) {
                     InstData::Store { .. } => "store",
                     _ => "atomic",
                 };
+                let same_base = match write {
+                    Write::At(wa) => {
+                        aa.decompose(func, la.addr).root == aa.decompose(func, wa.addr).root
+                    }
+                    Write::Anything => false,
+                };
+                let why = if same_base {
+                    "writes through the same base pointer"
+                } else {
+                    "may write the same memory (no fact that they reach disjoint objects: \
+                     distinct globals, or a noalias parameter)"
+                };
                 remarks.emit_missed(
                     func.srcloc(load),
                     format!(
-                        "load not on the read-only path: the {what}{} may write the same memory \
-                         (no fact that they reach disjoint objects: distinct globals, or a \
-                         noalias parameter)",
+                        "load not on the read-only path: the {what}{} {why}",
                         line_of(func, w)
                     ),
                 );
