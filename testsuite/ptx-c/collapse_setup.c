@@ -19,14 +19,12 @@ int main(void) { return 0; }
 // nextln: mul.lo.s32 $(bt=%r\d+), $b, $t;
 // nextln: add.s32 $(k=%r\d+), $bt, $x;
 // check: mul.lo.s32 $(s=%r\d+), $g, $t;
-// The remainders (a - q * d) are 32-bit too.
+// The remainders (a - q * d) are 32-bit too (computed after the loop's guard: `rotate`).
 // check: div.u32 $(q=%r\d+), $k, $(d=%r\d+);
-// nextln: cvt.u64.u32 $(=%rd\d+), $q;
-// nextln: mul.lo.s32 $(p=%r\d+), $q, $d;
+// nextln: div.u32 $(q2=%r\d+), $s, $d;
+// check: mul.lo.s32 $(p=%r\d+), $q, $d;
 // nextln: sub.s32 $(=%r\d+), $k, $p;
-// check: div.u32 $(q2=%r\d+), $s, $d;
-// nextln: cvt.u64.u32 $(=%rd\d+), $q2;
-// nextln: mul.lo.s32 $(p2=%r\d+), $q2, $d;
+// check: mul.lo.s32 $(p2=%r\d+), $q2, $d;
 // nextln: sub.s32 $(=%r\d+), $s, $p2;
 // not: div.u64
 // not: div.s64

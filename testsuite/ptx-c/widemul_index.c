@@ -16,11 +16,14 @@ void scale(long n, float *y) {
 int main(void) { return 0; }
 // check: .visible .entry __omp_offload_saxpy_l7(
 // check: max.s32 $(n=%r\d+), $(=%r\d+), $(=%r\d+);
-// check: $(L=\$L__BB\d+):
-// nextln: setp.lo.u32 $(p=%p\d+), $(i=%r\d+), $n;
-// check: mul.wide.s32 $(o=%rd\d+), $i, 4;
+// The loop is a guarded do-while (`rotate`): the test in 32 bits at the guard and the latch.
+// check: setp.lo.u32 $(=%p\d+), $(=%r\d+), $n;
+// check: mov.b32 $(i=%r\d+), $(=%r\d+);
+// nextln: $(L=\$L__BB\d+):
+// nextln: mul.wide.s32 $(o=%rd\d+), $i, 4;
 // check: add.s32 $i, $i, $(s=%r\d+);
-// nextln: bra $L;
+// nextln: setp.lo.u32 $(p=%p\d+), $i, $n;
+// nextln: @$p bra $L;
 // check: .visible .entry __omp_offload_scale_l12(
 // check: setp.lt.s64
 // check: ret;

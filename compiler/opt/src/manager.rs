@@ -283,6 +283,9 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             "readonly",
             "dce",
             "simplifycfg",
+            // Last of all: the shape ptxas keeps the memory descriptor uniform for; the
+            // passes above rely on the test at the loop's header.
+            "rotate",
         ],
     };
     names.iter().filter_map(|n| lookup(n)).collect()
@@ -652,6 +655,7 @@ block0(v0: i32):
             "readonly",
             "slsr",
             "sccp",
+            "rotate",
         ] {
             assert!(o2.contains(&name), "{name} not in -O2: {o2:?}");
         }

@@ -16,9 +16,15 @@
 //! and every read of `a` is in `L` (a preheader's value may also be read inside the loop,
 //! where the parameter's register has moved on), so `a` is dead after the `jump` except as
 //! `p`, which `B` receives anew on every edge.
+//!
+//! A rotated loop's latch ends in `brif c, B(a), X(..)` instead (`rotate`: the test at the
+//! bottom). There `a` may share `p`'s register too when, besides the above, the old value of
+//! `p` is dead along the other edge: `X`'s arguments do not pass `p`, and no block reachable
+//! from `X` without entering `B` (which receives `p` anew) reads `p`. Otherwise the latch
+//! would end in `@!c bra X; mov p, a; bra B`, a copy ptxas answers by peeling an iteration.
 
 use cranelift_entity::SecondaryMap;
-use ompcc_ir::{Function, Inst, InstData, Opcode, Value, ValueDef};
+use ompcc_ir::{Block, BlockCall, Function, Inst, InstData, Opcode, Value, ValueDef};
 
 /// For each value that shares a block parameter's register, that parameter.
 pub(crate) fn coalesced_params(f: &Function) -> SecondaryMap<Value, Option<Value>> {
@@ -30,10 +36,16 @@ pub(crate) fn coalesced_params(f: &Function) -> SecondaryMap<Value, Option<Value
         let Some(term) = f.layout.last_inst(block) else {
             continue;
         };
-        let InstData::Jump { dest } = dfg.inst(term) else {
-            continue;
+        let (dest, other) = match dfg.inst(term) {
+            InstData::Jump { dest } => (dest, None),
+            InstData::Brif { blocks: [t, e], .. } => match (has_args(f, t), has_args(f, e)) {
+                (true, false) => (t, Some(e)),
+                (false, true) => (e, Some(t)),
+                _ => continue,
+            },
+            _ => continue,
         };
-        if Some(dest.block) == entry {
+        if Some(dest.block) == entry || other.is_some_and(|o| o.block == dest.block) {
             continue;
         }
         let params = dfg.block_params(dest.block);
@@ -64,12 +76,44 @@ pub(crate) fn coalesced_params(f: &Function) -> SecondaryMap<Value, Option<Value
                 .any(|i| reads(f, i, p));
             let jump_passes_p =
                 reads(f, term, p) || args.iter().enumerate().any(|(k, &x)| k != j && x == p);
-            if !later_reads && !jump_passes_p {
+            let dead_on_other_edge =
+                other.is_none_or(|o| !read_before_entering(f, o.block, dest.block, p));
+            if !later_reads && !jump_passes_p && dead_on_other_edge {
                 out[a] = Some(p);
             }
         }
     }
     out
+}
+
+/// Whether the call passes any argument.
+fn has_args(f: &Function, call: &BlockCall) -> bool {
+    !f.dfg.block_call_args(call).is_empty()
+}
+
+/// Whether some instruction or edge of a block reachable from `from` without entering
+/// `redefines` reads `p` (which `redefines` receives anew on every edge into it).
+fn read_before_entering(f: &Function, from: Block, redefines: Block, p: Value) -> bool {
+    let dfg = &f.dfg;
+    let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut stack = vec![from];
+    while let Some(block) = stack.pop() {
+        if block == redefines || std::mem::replace(&mut seen[block], true) {
+            continue;
+        }
+        for inst in f.layout.block_insts(block) {
+            if reads(f, inst, p) {
+                return true;
+            }
+            for call in dfg.branch_destinations(inst) {
+                if dfg.block_call_args(call).contains(&p) {
+                    return true;
+                }
+                stack.push(call.block);
+            }
+        }
+    }
+    false
 }
 
 /// The values some instruction or edge outside their defining block reads.

@@ -753,14 +753,16 @@ impl<'f> FuncEmitter<'f> {
         }
     }
 
-    /// Whether a block call moves anything.
+    /// Whether a block call moves anything (an argument coalesced with its parameter shares
+    /// the register).
     fn has_moves(&self, call: &BlockCall) -> bool {
         let dfg = &self.func.dfg;
+        let owner = |v: Value| self.coalesced[v].unwrap_or(v);
         let params = dfg.block_params(call.block);
         params
             .iter()
             .zip(dfg.block_call_args(call))
-            .any(|(p, a)| p != a)
+            .any(|(&p, &a)| owner(p) != owner(a))
     }
 
     /// The sequentialized copies of a block call.
@@ -817,6 +819,10 @@ impl<'f> FuncEmitter<'f> {
                 // Branch along an edge without copies where possible, so the other edge's
                 // copies run on the fallthrough path; prefer falling through to `next`.
                 if !em && (tm || next == Some(t.block)) {
+                    // No copies, but the edge still reads its arguments (coalesced with the
+                    // parameters): keep their definitions live.
+                    let none = self.edge_moves(e);
+                    debug_assert!(none.is_empty());
                     self.e(format_args!("@!{c} bra {}", Self::label(e.block)));
                     self.fallthrough_edge(t, next);
                 } else {
