@@ -337,7 +337,11 @@ impl Runtime {
                         "device code loaded after the first launch {} unified_shared_memory \
                          but the device code loaded before {}: every compilation unit must \
                          agree",
-                        if usm.is_some() { "requires" } else { "does not require" },
+                        if usm.is_some() {
+                            "requires"
+                        } else {
+                            "does not require"
+                        },
                         if dev.shared_host { "does" } else { "does not" }
                     ),
                 ));

@@ -868,7 +868,10 @@ fn cuda_unified_shared_memory_follows_pageable_memory_access() {
         "{err}"
     );
     // the declare-target global g_val (4 bytes) is the only device allocation and copy
-    assert!(!err.contains("cuMemAlloc 32") && !err.contains("cuMemcpyHtoD 32"), "{err}");
+    assert!(
+        !err.contains("cuMemAlloc 32") && !err.contains("cuMemcpyHtoD 32"),
+        "{err}"
+    );
     assert!(!err.contains("copy to device 'a[0:8]'"), "{err}");
     // = 0: a clear error naming the requirement, the device and the attribute
     let (rc, out, err) = run_fake("usm", &[]);

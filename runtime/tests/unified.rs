@@ -92,7 +92,11 @@ fn maps_are_zero_copy_under_unified_shared_memory() {
     let px = &raw mut x;
     // map(to: x): no `from`, yet the host sees the device's write: one storage
     assert_eq!(launch(m, &[map(px, 1, TO | TARGET_PARAM, "x")]), 1);
-    assert_eq!(*seen.lock().unwrap(), px as u64, "the kernel got the host address");
+    assert_eq!(
+        *seen.lock().unwrap(),
+        px as u64,
+        "the kernel got the host address"
+    );
     // SAFETY: reading the test's own local after the kernel wrote it.
     assert_eq!(unsafe { px.read_volatile() }, 42);
     // present-table semantics stay: counts, presence, the identity translation

@@ -690,7 +690,10 @@ fn requires_unified_shared_memory_reaches_the_runtime_and_not_gcc() {
         text.contains("static const __ompcc_module_desc d = {1u, 1u, 0u, 3u, "),
         "{text}"
     );
-    assert!(text.contains("#pragma omp requires dynamic_allocators"), "{text}");
+    assert!(
+        text.contains("#pragma omp requires dynamic_allocators"),
+        "{text}"
+    );
     assert!(!text.contains("unified_shared_memory"), "{text}");
     // no W0912 for the unmapped pointer: under the requirement the device dereferences it
     let out = sb.ompcc(&["-fopenmp", "-c", "t.c"]);

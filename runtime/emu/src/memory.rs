@@ -106,7 +106,10 @@ pub(crate) enum MemFault {
     Unmapped,
     /// A host address (host access on) that the process cannot read or write that way.
     Host,
-    OutOfBounds { base: u64, size: u64 },
+    OutOfBounds {
+        base: u64,
+        size: u64,
+    },
 }
 
 pub(crate) struct GlobalMem {

@@ -32,7 +32,11 @@ fn kernels_use_host_memory_when_allowed() {
     let seen: Vec<u32> = (0..3)
         .map(|i| unsafe { std::ptr::read_volatile(host.as_ptr().add(i)) })
         .collect();
-    assert_eq!(seen, [256, 21, 42], "every atomic counted, the store landed");
+    assert_eq!(
+        seen,
+        [256, 21, 42],
+        "every atomic counted, the store landed"
+    );
     let err = e
         .launch("bump", [1, 1, 1], [1, 1, 1], &[&ptr_arg(16)])
         .unwrap_err()

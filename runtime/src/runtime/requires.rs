@@ -101,8 +101,8 @@ mod tests {
             unified_shared_memory(&[module("main.c", 0, 0), module("k.c", usm, 1)]),
             Ok(Some("k.c"))
         );
-        let err = unified_shared_memory(&[module("main.c", usm, 0), module("k.c", 0, 1)])
-            .unwrap_err();
+        let err =
+            unified_shared_memory(&[module("main.c", usm, 0), module("k.c", 0, 1)]).unwrap_err();
         assert!(
             err.contains("is in main.c but not in k.c, which has device code"),
             "{err}"
