@@ -1094,11 +1094,6 @@ impl Runtime {
         })
     }
 
-    /// Whether device `d` runs the program's mappings zero-copy (unified shared memory).
-    pub fn shares_host_memory(&mut self, d: usize) -> Result<bool, RtError> {
-        Ok(self.device(d, "shares_host_memory")?.shared_host)
-    }
-
     /// `omp_target_is_accessible`: kernels on device `d` reach host memory as it is.
     pub fn reads_host_memory(&mut self, d: usize) -> Result<bool, RtError> {
         Ok(self
