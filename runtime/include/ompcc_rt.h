@@ -26,6 +26,10 @@ extern "C" {
 /* device argument: the host (omp_initial_device) */
 #define OMPCC_RT_DEVICE_INITIAL (-1)
 
+/* ompcc_rt_module_desc.requirements: the unit's `#pragma omp requires` clauses */
+#define OMPCC_RT_REQUIRES_UNIFIED_ADDRESS       (1u << 0)
+#define OMPCC_RT_REQUIRES_UNIFIED_SHARED_MEMORY (1u << 1) /* maps are zero-copy */
+
 /* ompcc_rt_map_entry.flags */
 #define OMPCC_RT_MAP_TO           (1ull << 0) /* copy host->device on creation (or always) */
 #define OMPCC_RT_MAP_FROM         (1ull << 1) /* copy device->host on removal (or always) */
@@ -56,7 +60,7 @@ typedef struct ompcc_rt_module_desc {
   uint32_t abi_version; /* OMPCC_RT_ABI_VERSION */
   uint32_t num_kernels;
   uint32_t num_globals;
-  uint32_t reserved;    /* 0 */
+  uint32_t requirements; /* OMPCC_RT_REQUIRES_* bits of the unit's #pragma omp requires */
   const char *name;     /* source file */
   const char *ptx;      /* PTX text, ptx_size bytes (NUL not required) */
   uint64_t ptx_size;

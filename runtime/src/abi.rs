@@ -52,8 +52,9 @@ pub struct ModuleDescC {
     pub num_kernels: u32,
     /// Number of globals.
     pub num_globals: u32,
-    /// Zero.
-    pub reserved: u32,
+    /// `OMPCC_RT_REQUIRES_*` bits: the unit's `#pragma omp requires` clauses the runtime acts
+    /// on ([`crate::runtime::requires`]); 0 from units without them (and from older ompcc).
+    pub requirements: u32,
     /// NUL-terminated source file name.
     pub name: *const c_char,
     /// PTX text (`ptx_size` bytes, NUL not required).
@@ -336,6 +337,15 @@ pub unsafe extern "C" fn ompcc_rt_register_module(desc: *const ModuleDescC) -> i
                 ),
             ));
         }
+        let unknown = d.requirements & !crate::runtime::requires::KNOWN;
+        if unknown != 0 {
+            return Err(RtError::new(
+                &name,
+                format!(
+                    "module requires features this libompcc_rt does not know (bits {unknown:#x})"
+                ),
+            ));
+        }
         // SAFETY: `ptx` holds `ptx_size` bytes by contract.
         let ptx_bytes = unsafe { slice(d.ptx.cast::<u8>(), d.ptx_size as usize) };
         let ptx = String::from_utf8_lossy(ptx_bytes)
@@ -366,6 +376,7 @@ pub unsafe extern "C" fn ompcc_rt_register_module(desc: *const ModuleDescC) -> i
             ptx,
             kernels,
             globals,
+            requires: d.requirements,
         };
         Ok(with_runtime(|rt| rt.register_module(module)) as i32)
     })

@@ -29,6 +29,7 @@ use std::fmt;
 use std::time::Instant;
 
 mod mapping;
+pub mod requires;
 
 use mapping::{absent_error, check_items, partial_error};
 
@@ -117,6 +118,8 @@ pub struct ModuleDesc {
     pub kernels: Vec<KernelDesc>,
     /// Device globals.
     pub globals: Vec<GlobalDesc>,
+    /// [`requires`] bits: the unit's `#pragma omp requires` clauses.
+    pub requires: u32,
 }
 
 /// One list item of a construct (a `map` clause item, a motion clause item, or a kernel
@@ -197,6 +200,9 @@ struct Device {
     /// Loaded programs and the module ids each holds.
     programs: Vec<(ProgramId, std::ops::Range<usize>)>,
     user_allocs: HashSet<DevPtr>,
+    /// Unified shared memory: kernels use host storage at host addresses, and mappings are
+    /// the identity (see [`requires`]). Decided when the first program loads.
+    shared_host: bool,
 }
 
 enum Devices {
@@ -297,8 +303,74 @@ impl Runtime {
                 module.ptx.len()
             )
         });
+        if module.requires != 0 {
+            self.info(InfoCategories::DEVICES, || {
+                format!(
+                    "module {} requires {}",
+                    module.name,
+                    requires::clause_names(module.requires).join(", ")
+                )
+            });
+        }
         self.modules.push(module);
         self.modules.len() as u32 - 1
+    }
+
+    /// Before device `target` first loads device code: under `requires
+    /// unified_shared_memory`, switches it to zero-copy or fails naming the requirement and
+    /// the device; for code loaded later (a `dlopen`ed library), checks it asks for the mode
+    /// the device already runs in.
+    fn memory_mode(&mut self, target: usize, loc: &str) -> Result<(), RtError> {
+        let usm = requires::unified_shared_memory(&self.modules)
+            .map_err(|why| RtError::new(loc, why))?
+            .map(str::to_owned);
+        let info = self.options.info;
+        let Devices::Open(devices) = &mut self.devices else {
+            return Ok(());
+        };
+        let dev = &mut devices[target];
+        if !dev.programs.is_empty() {
+            if usm.is_some() != dev.shared_host {
+                return Err(RtError::new(
+                    loc,
+                    format!(
+                        "device code loaded after the first launch {} unified_shared_memory \
+                         but the device code loaded before {}: every compilation unit must \
+                         agree",
+                        if usm.is_some() {
+                            "requires"
+                        } else {
+                            "does not require"
+                        },
+                        if dev.shared_host { "does" } else { "does not" }
+                    ),
+                ));
+            }
+            return Ok(());
+        }
+        let Some(unit) = usm else {
+            return Ok(());
+        };
+        dev.backend.share_host_memory().map_err(|why| {
+            RtError::new(
+                loc,
+                format!(
+                    "the program requires unified_shared_memory ('#pragma omp requires \
+                     unified_shared_memory' in {unit}) but device {target} ({}) cannot \
+                     provide it: {why}",
+                    dev.backend.describe()
+                ),
+            )
+        })?;
+        dev.shared_host = true;
+        if info.has(InfoCategories::DEVICES) {
+            log::line(&format!(
+                "ompcc-rt: info: device {target}: unified shared memory (requires \
+                 unified_shared_memory in {unit}): kernels use host memory at host addresses, \
+                 maps copy nothing"
+            ));
+        }
+        Ok(())
     }
 
     fn open_devices(&mut self) {
@@ -358,6 +430,7 @@ impl Runtime {
                             shadows: BTreeMap::new(),
                             programs: Vec::new(),
                             user_allocs: HashSet::new(),
+                            shared_host: false,
                         })
                         .collect(),
                 )
@@ -479,6 +552,11 @@ impl Runtime {
         if loaded == self.modules.len() {
             return Ok(());
         }
+        self.memory_mode(target, loc)?;
+        let Devices::Open(devices) = &mut self.devices else {
+            return Ok(());
+        };
+        let dev = &mut devices[target];
         let new = &self.modules[loaded..];
         let images: Vec<ModuleImage<'_>> = new
             .iter()
@@ -528,6 +606,7 @@ impl Runtime {
                         dynamic_refs: RefCount::Infinite,
                         structured_refs: 0,
                         owned: false,
+                        shared: false,
                         name: g.name.clone(),
                         loc: m.name.clone(),
                     });
@@ -1044,6 +1123,7 @@ impl Runtime {
                     dynamic_refs: RefCount::Infinite,
                     structured_refs: 0,
                     owned: false,
+                    shared: false,
                     name: "<associated>".into(),
                     loc: LOC.into(),
                 });

@@ -69,6 +69,9 @@ pub struct Entry {
     pub structured_refs: u64,
     /// Whether the runtime allocated `dev_begin` (and must free it on removal).
     pub owned: bool,
+    /// The device uses the host storage itself (unified shared memory): `dev_begin` is
+    /// `host_begin`, nothing was allocated and nothing is copied.
+    pub shared: bool,
     /// Variable name as written in the source, for messages.
     pub name: String,
     /// Source location that created the mapping.
@@ -181,6 +184,7 @@ mod tests {
             dynamic_refs: RefCount::Finite(1),
             structured_refs: 0,
             owned: true,
+            shared: false,
             name: "x".into(),
             loc: "t.c:1:1".into(),
         }

@@ -843,3 +843,50 @@ fn cuda_launch_failure_names_kernel_device_and_location() {
          cuModuleGetFunction failed: CUDA_ERROR_NOT_FOUND (named symbol not found)\n"
     );
 }
+
+#[test]
+fn cuda_unified_shared_memory_follows_pageable_memory_access() {
+    // CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 1: the kernel gets `a`'s host address,
+    // nothing is allocated or copied for it, and its writes are the host's without `from`
+    let env = [
+        ("FAKE_CUDA_PAGEABLE", "1"),
+        ("FAKE_CUDA_TRACE", "1"),
+        ("OMPCC_INFO", "1"),
+    ];
+    let (rc, out, err) = run_fake("usm", &env);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=1 a0=1 a7=8 accessible=1\n");
+    assert!(
+        err.contains(
+            "device 0: unified shared memory (requires unified_shared_memory in inc.ptx): \
+             kernels use host memory at host addresses, maps copy nothing"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("module inc.ptx requires unified_address, unified_shared_memory"),
+        "{err}"
+    );
+    // the declare-target global g_val (4 bytes) is the only device allocation and copy
+    assert!(
+        !err.contains("cuMemAlloc 32") && !err.contains("cuMemcpyHtoD 32"),
+        "{err}"
+    );
+    assert!(!err.contains("copy to device 'a[0:8]'"), "{err}");
+    // = 0: a clear error naming the requirement, the device and the attribute
+    let (rc, out, err) = run_fake("usm", &[]);
+    assert_eq!((rc, out.as_str()), (1, ""));
+    assert!(
+        err.contains(
+            "ompcc-rt: error: prog.c:35:9: the program requires unified_shared_memory \
+             ('#pragma omp requires unified_shared_memory' in inc.ptx) but device 0 (cuda:0 \
+             Fake GPU (sm_90)) cannot provide it: the driver reports \
+             CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 0"
+        ),
+        "{err}"
+    );
+    // no device: the host runs the region, where all memory is shared
+    let (rc, out, err) = run("usm", &[NO_DRIVER]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=0 a0=1 a7=8 accessible=1\n");
+}

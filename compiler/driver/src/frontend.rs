@@ -905,11 +905,19 @@ pub fn offload(
     let (indirect_globals, host_decls) = crate::indirect::image_parts(checked, &module);
     let mut globals = device_globals(checked, &plan, &module);
     globals.extend(indirect_globals);
+    let requirements = if ompcc_omp::requires_unified_shared_memory(&checked.tu) {
+        ompcc_host::REQUIRES_UNIFIED_SHARED_MEMORY | ompcc_host::REQUIRES_UNIFIED_ADDRESS
+    } else if ompcc_omp::requires_unified_address(&checked.tu) {
+        ompcc_host::REQUIRES_UNIFIED_ADDRESS
+    } else {
+        0
+    };
     let image = ompcc_host::DeviceImage {
         ptx,
         globals,
         host_decls,
         calls_only,
+        requirements,
     };
     if remarks {
         eprint!(

@@ -315,6 +315,7 @@ const DIRECTIVES: &[&str] = &[
     "declare reduction(mine: int: omp_out += omp_in)",
     "threadprivate(g)",
     "requires unified_shared_memory",
+    "requires reverse_offload",
     "metadirective",
     "nothing",
     "error",

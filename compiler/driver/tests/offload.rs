@@ -674,3 +674,43 @@ fn time_phases_splits_a_compile_into_the_host_compilers_runs_and_ompccs_stages()
         stderr(&quiet)
     );
 }
+
+#[test]
+fn requires_unified_shared_memory_reaches_the_runtime_and_not_gcc() {
+    let sb = Sandbox::new();
+    let src = "#pragma omp requires unified_shared_memory, dynamic_allocators\n\
+               int main(void) {\n  int *p = 0;\n\
+               #pragma omp target\n  p[0] = 1;\n  return 0;\n}\n";
+    sb.write("t.c", src);
+    let host_c = sb.ompcc(&["-fopenmp", "--emit=host-c-full", "t.c"]);
+    ok(&host_c);
+    let text = stdout(&host_c);
+    // both requirement bits in the module descriptor; gcc 12 sees only the clause it knows
+    assert!(
+        text.contains("static const __ompcc_module_desc d = {1u, 1u, 0u, 3u, "),
+        "{text}"
+    );
+    assert!(
+        text.contains("#pragma omp requires dynamic_allocators"),
+        "{text}"
+    );
+    assert!(!text.contains("unified_shared_memory"), "{text}");
+    // no W0912 for the unmapped pointer: under the requirement the device dereferences it
+    let out = sb.ompcc(&["-fopenmp", "-c", "t.c"]);
+    ok(&out);
+    assert!(!stderr(&out).contains("W0912"), "{}", stderr(&out));
+    // reverse_offload stays a clear error at the clause
+    sb.write(
+        "r.c",
+        "#pragma omp requires reverse_offload\nint main(void) { return 0; }\n",
+    );
+    let out = sb.ompcc(&["-fopenmp", "-c", "r.c"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "r.c:1:22: error: '#pragma omp requires reverse_offload' is not supported by ompcc"
+        ) && err.contains("[E0913]"),
+        "{err}"
+    );
+}

@@ -17,9 +17,10 @@
 //!   which has no devices, would read ompcc's device numbers (its initial device included)
 //!   as missing devices and abort under `OMP_TARGET_OFFLOAD=MANDATORY`.
 //!
-//! - `requires unified_address` is dropped (gcc 12 answers "sorry, unimplemented"; ompcc
-//!   meets it, and the host fallback's only device is the host), with the whole directive when
-//!   no other clause remains; the clauses ompcc refuses (E0913) never reach here.
+//! - `requires unified_address` and `unified_shared_memory` are dropped (gcc 12 answers
+//!   "sorry, unimplemented"; ompcc meets them, the runtime told by the image's registration,
+//!   and the host fallback's only device is the host), with the whole directive when no other
+//!   clause remains; the clause ompcc refuses (E0913, `reverse_offload`) never reaches here.
 //!
 //! - `map(iterator(...), ...)` (OpenMP 5.1) is dropped from fallback copies: gcc 12 does not
 //!   know `iterator` in data clauses, and on the host the items are the host's own storage.
@@ -135,17 +136,20 @@ pub(crate) fn host_pragmas(
     });
 }
 
-/// Writes a `requires` directive without its `unified_address` clauses, or only the
-/// directive's newlines when nothing else is left.
+/// Writes a `requires` directive without its `unified_address` and `unified_shared_memory`
+/// clauses, or only the directive's newlines when nothing else is left.
 fn requires(
     d: &ompcc_syntax::ast::OmpDirective,
     text: &str,
     subst: &mut BTreeMap<usize, (usize, String)>,
 ) {
-    if d.clauses
-        .iter()
-        .all(|c| c.name != OmpClauseName::UnifiedAddress)
-    {
+    let ours = |c: &&ompcc_syntax::ast::OmpClause| {
+        matches!(
+            c.name,
+            OmpClauseName::UnifiedAddress | OmpClauseName::UnifiedSharedMemory
+        )
+    };
+    if !d.clauses.iter().any(|c| ours(&c)) {
         return;
     }
     let (lo, hi) = (d.span.lo as usize, d.span.hi as usize);
@@ -153,7 +157,7 @@ fn requires(
     let kept: Vec<&str> = d
         .clauses
         .iter()
-        .filter(|c| c.name != OmpClauseName::UnifiedAddress)
+        .filter(|c| !ours(c))
         .filter_map(|c| text.get(c.span.lo as usize..c.span.hi as usize))
         .collect();
     let with = if kept.is_empty() {

@@ -50,7 +50,7 @@ const unsigned int *param_sizes; } __ompcc_kernel_desc;
 typedef struct __ompcc_global_desc { const char *name; void *host_addr; \
 unsigned long long size; } __ompcc_global_desc;
 typedef struct __ompcc_module_desc { unsigned int abi_version; unsigned int num_kernels; \
-unsigned int num_globals; unsigned int reserved; const char *name; const char *ptx; \
+unsigned int num_globals; unsigned int requirements; const char *name; const char *ptx; \
 unsigned long long ptx_size; const __ompcc_kernel_desc *kernels; \
 const __ompcc_global_desc *globals; } __ompcc_module_desc;
 typedef struct __ompcc_map_entry { void *base; void *begin; unsigned long long size; \
@@ -136,13 +136,15 @@ pub struct GlobalC<'a> {
     pub host_name: &'a str,
 }
 
-/// The device image and its registration, appended after the unit's text.
+/// The device image and its registration, appended after the unit's text; `requirements`
+/// are the `OMPCC_RT_REQUIRES_*` bits of the unit's `#pragma omp requires`.
 pub fn image(
     file: &str,
     ptx: &str,
     kernels: &[KernelC<'_>],
     globals: &[GlobalC<'_>],
     host_decls: &str,
+    requirements: u32,
 ) -> String {
     let mut out = String::from("\n");
     out.push_str(&line_marker(1, "<ompcc-image>", false));
@@ -201,7 +203,8 @@ pub fn image(
     };
     out.push_str(&format!(
         "__attribute__((constructor)) static void __ompcc_register(void) {{\n  \
-         static const __ompcc_module_desc d = {{{ABI_VERSION}u, {}u, {}u, 0u, {}, __ompcc_ptx, \
+         static const __ompcc_module_desc d = {{{ABI_VERSION}u, {}u, {}u, {requirements}u, {}, \
+         __ompcc_ptx, \
          sizeof __ompcc_ptx - 1, {kernels_ref}, {globals_ref}}};\n  \
          {MODULE_ID} = ompcc_rt_register_module(&d);\n}}\n",
         kernels.len(),

@@ -76,7 +76,16 @@ pub struct DeviceImage {
     /// The unit has no device constructs and is rewritten only for its calls (located
     /// frees): no image, so that its object needs the runtime no more than cc's would.
     pub calls_only: bool,
+    /// The unit's `#pragma omp requires` clauses the runtime acts on
+    /// (`ompcc_rt_module_desc.requirements`, [`REQUIRES_UNIFIED_ADDRESS`] and
+    /// [`REQUIRES_UNIFIED_SHARED_MEMORY`]).
+    pub requirements: u32,
 }
+
+/// `OMPCC_RT_REQUIRES_UNIFIED_ADDRESS`.
+pub const REQUIRES_UNIFIED_ADDRESS: u32 = 1 << 0;
+/// `OMPCC_RT_REQUIRES_UNIFIED_SHARED_MEMORY`: the runtime makes maps zero-copy.
+pub const REQUIRES_UNIFIED_SHARED_MEMORY: u32 = 1 << 1;
 
 /// A declare-target global of the device image.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,6 +177,7 @@ pub fn rewrite(
             &kernels,
             &globals,
             &image.host_decls,
+            image.requirements,
         ));
     }
     if located_frees {

@@ -76,6 +76,7 @@ fn rewritten_unit_compiles_and_keeps_user_lines() {
         }],
         host_decls: String::new(),
         calls_only: false,
+        requirements: 0,
     };
     let text = rewritten(PROGRAM, &image);
     let msgs = cc_accepts(&text);

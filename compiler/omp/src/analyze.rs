@@ -502,33 +502,25 @@ impl<'a, 's> Analyzer<'a, 's> {
     }
 
     /// `requires`: ompcc meets `unified_address` (device addresses are unique in the process
-    /// and usable as values; a pointer no map translates keeps its value), `dynamic_allocators`
-    /// (the device allocator routines, `omp_init_allocator` included) and
-    /// `atomic_default_mem_order`; it refuses what it cannot guarantee (E0913):
-    /// `unified_shared_memory` (maps copy, and the emulator's checked memory holds only device
-    /// allocations) and `reverse_offload` (no `target device(ancestor: 1)` path back to the
-    /// host).
+    /// and usable as values; a pointer no map translates keeps its value),
+    /// `unified_shared_memory` (the runtime makes maps zero-copy on a device that gives
+    /// kernels host memory, and refuses to run on one that cannot: `runtime/src/runtime/
+    /// requires.rs`), `dynamic_allocators` (the device allocator routines,
+    /// `omp_init_allocator` included) and `atomic_default_mem_order`; it refuses what it
+    /// cannot guarantee (E0913): `reverse_offload` (no `target device(ancestor: 1)` path back
+    /// to the host).
     fn requires(&mut self, d: &OmpDirective) {
-        for c in &d.clauses {
-            let why = match c.name {
-                OmpClauseName::UnifiedSharedMemory => {
-                    "host memory is not shared with the device: map clauses copy data, and \
-                     device code cannot dereference host pointers"
-                }
-                OmpClauseName::ReverseOffload => {
-                    "target regions cannot run code back on the host \
-                     ('device(ancestor: 1)' is not supported)"
-                }
-                _ => continue,
-            };
-            let name = match c.name {
-                OmpClauseName::UnifiedSharedMemory => "unified_shared_memory",
-                _ => "reverse_offload",
-            };
+        for c in d
+            .clauses
+            .iter()
+            .filter(|c| c.name == OmpClauseName::ReverseOffload)
+        {
             self.diags.push(
                 Diagnostic::error(
                     "E0913",
-                    format!("'#pragma omp requires {name}' is not supported by ompcc: {why}"),
+                    "'#pragma omp requires reverse_offload' is not supported by ompcc: target \
+                     regions cannot run code back on the host ('device(ancestor: 1)' is not \
+                     supported)",
                     c.span,
                 )
                 .with_primary_label("this requirement"),

@@ -67,7 +67,9 @@ pub use analyze::{
 pub use collapse::FEW_ITERATIONS;
 pub use generic::{forkable, generic_region_calls, generic_region_forks, parallel_if, sizes_team};
 pub use grid::{GridOptions, GridRemark, map_grids};
-pub use mapcheck::{requires_unified_address, unmapped_pointer_warnings};
+pub use mapcheck::{
+    requires_unified_address, requires_unified_shared_memory, unmapped_pointer_warnings,
+};
 pub use mapper::{TextEdit, expand_mappers};
 pub use metadirective::{MetaEdit, resolve_metadirectives};
 pub use plan::*;

@@ -16,7 +16,8 @@
 //! A unit with `#pragma omp requires unified_address` gets no W0912: there an unmapped
 //! pointer is a device address the program passes as a value (from `omp_target_alloc`,
 //! `omp_get_mapped_ptr`, `use_device_ptr`), which is what that requirement promises to keep
-//! working without `is_device_ptr`.
+//! working without `is_device_ptr`. Nor does one with `unified_shared_memory` (which implies
+//! it): there the device dereferences host pointers.
 
 use ompcc_diag::{Diagnostic, Span};
 use ompcc_sema::SymbolId;
@@ -26,13 +27,24 @@ use ompcc_syntax::ast::{
 
 use crate::{OffloadPlan, Pass, base_ident};
 
-/// Whether `tu` has `#pragma omp requires unified_address` (checked at file scope, where
-/// `requires` may appear).
-pub fn requires_unified_address(tu: &TranslationUnit) -> bool {
+/// Whether `tu` has `#pragma omp requires` with the clause `name` (checked at file scope,
+/// where `requires` may appear).
+fn requires(tu: &TranslationUnit, name: OmpClauseName) -> bool {
     tu.items.iter().any(|item| {
         matches!(item, ExternalDecl::Omp(d) if d.kind == OmpDirectiveKind::Requires
-            && d.clauses.iter().any(|c| c.name == OmpClauseName::UnifiedAddress))
+            && d.clauses.iter().any(|c| c.name == name))
     })
+}
+
+/// Whether `tu` requires `unified_address`, by that clause or by `unified_shared_memory`
+/// (which implies it, OpenMP 5.2 8.2.1).
+pub fn requires_unified_address(tu: &TranslationUnit) -> bool {
+    requires(tu, OmpClauseName::UnifiedAddress) || requires_unified_shared_memory(tu)
+}
+
+/// Whether `tu` has `#pragma omp requires unified_shared_memory`.
+pub fn requires_unified_shared_memory(tu: &TranslationUnit) -> bool {
+    requires(tu, OmpClauseName::UnifiedSharedMemory)
 }
 
 /// The W0912 warnings of a plan, in region order. `suggest(region statement, pointer)` gives

@@ -38,6 +38,7 @@ mod alu;
 mod decode;
 mod error;
 mod exec;
+mod hostmem;
 mod lex;
 mod memory;
 mod parse;
@@ -253,6 +254,19 @@ impl Device {
     /// that would pass it stops the launch with a stack overflow error. Default 256 KiB.
     pub fn set_stack_limit(&mut self, bytes: usize) {
         self.stack_limit = bytes;
+    }
+
+    /// Whether kernels read and write the host process's memory at its own addresses
+    /// (`requires unified_shared_memory`): an address outside device memory is then a host
+    /// address, accessed safely (an inaccessible one is a fault naming it, never a crash).
+    /// Off by default: such an address faults as unmapped, which catches missing maps.
+    pub fn set_host_memory_access(&mut self, on: bool) {
+        self.mem.set_host_access(on);
+    }
+
+    /// See [`Device::set_host_memory_access`].
+    pub fn host_memory_access(&self) -> bool {
+        self.mem.host_access()
     }
 
     /// Where device `printf` output goes. Like CUDA, output is buffered during a launch and

@@ -1,6 +1,11 @@
 //! Device global memory: allocations at distinct, never-reused addresses, checked accesses,
 //! and atomics that are correct when blocks run on several host threads.
 //!
+//! Device addresses (allocations and the generic windows of the other state spaces) lie at
+//! and above [`DEVICE_SPACE`], where no host address can be (x86-64 user addresses stay below
+//! 2^57 even with 5-level paging): with host access on (`requires unified_shared_memory`) an
+//! address below it is the program's host memory (`hostmem`), off it is unmapped.
+//!
 //! Invariants: allocations are sorted by base address and never overlap, each is stored as
 //! whole 32-bit words (its size rounded up to 4); there is a gap of at
 //! least `GUARD` unmapped bytes after each one, so small overruns fault instead of landing in
@@ -15,20 +20,23 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Every device address is at least this; no host address reaches it.
+pub(crate) const DEVICE_SPACE: u64 = 0x1000_0000_0000_0000;
 /// First device address handed out; keeps small integers and null unmapped.
-const HEAP_BASE: u64 = 0x1_0000_0000;
+const HEAP_BASE: u64 = DEVICE_SPACE;
 /// Alignment of every allocation (a multiple of the 8-byte storage word).
 const ALLOC_ALIGN: u64 = 256;
 /// Unmapped bytes after every allocation.
 const GUARD: u64 = 4096;
 /// Generic-address window of shared memory (`cvta.shared` adds it).
-pub(crate) const SHARED_WINDOW: u64 = 0x7e00_0000_0000;
+pub(crate) const SHARED_WINDOW: u64 = 0x1e00_0000_0000_0000;
 /// Generic-address window of local memory.
-pub(crate) const LOCAL_WINDOW: u64 = 0x7f00_0000_0000;
+pub(crate) const LOCAL_WINDOW: u64 = 0x1f00_0000_0000_0000;
 /// Generic-address window of the kernel parameter buffer.
-pub(crate) const PARAM_WINDOW: u64 = 0x7d00_0000_0000;
-/// Addresses of device functions (function pointers): `FUNC_WINDOW + 16 * index`.
-pub(crate) const FUNC_WINDOW: u64 = 0x7c00_0000_0000;
+pub(crate) const PARAM_WINDOW: u64 = 0x1d00_0000_0000_0000;
+/// Addresses of device functions (function pointers): `FUNC_WINDOW + 16 * index`; the
+/// lowest window, which allocations stay below.
+pub(crate) const FUNC_WINDOW: u64 = 0x1c00_0000_0000_0000;
 /// Size of each window.
 pub(crate) const WINDOW_SIZE: u64 = 1 << 40;
 
@@ -96,12 +104,19 @@ fn mask(len: u32) -> u64 {
 #[derive(Debug)]
 pub(crate) enum MemFault {
     Unmapped,
-    OutOfBounds { base: u64, size: u64 },
+    /// A host address (host access on) that the process cannot read or write that way.
+    Host,
+    OutOfBounds {
+        base: u64,
+        size: u64,
+    },
 }
 
 pub(crate) struct GlobalMem {
     allocs: Vec<Alloc>,
     next: u64,
+    /// Addresses below [`DEVICE_SPACE`] are the host's (unified shared memory).
+    host: bool,
 }
 
 impl GlobalMem {
@@ -109,12 +124,27 @@ impl GlobalMem {
         GlobalMem {
             allocs: Vec::new(),
             next: HEAP_BASE,
+            host: false,
         }
+    }
+
+    /// Whether kernels reach host memory at addresses below [`DEVICE_SPACE`].
+    pub fn set_host_access(&mut self, on: bool) {
+        self.host = on;
+    }
+
+    pub fn host_access(&self) -> bool {
+        self.host
+    }
+
+    #[inline]
+    fn is_host(&self, addr: u64) -> bool {
+        self.host && addr < DEVICE_SPACE
     }
 
     /// Allocates `bytes` zeroed bytes aligned to `ALLOC_ALIGN`.
     pub fn alloc(&mut self, bytes: u64) -> Option<u64> {
-        if bytes > (1 << 36) || self.next >= SHARED_WINDOW - (1 << 37) {
+        if bytes > (1 << 36) || self.next >= FUNC_WINDOW - (1 << 37) {
             return None;
         }
         let base = self.next;
@@ -177,6 +207,9 @@ impl GlobalMem {
     /// Reads `len <= 8` bytes little-endian.
     #[inline]
     pub fn read(&self, addr: u64, len: u32) -> Result<u64, MemFault> {
+        if self.is_host(addr) {
+            return crate::hostmem::read(addr, len).ok_or(MemFault::Host);
+        }
         let a = self.find(addr, len as u64)?;
         Ok(a.read(addr - a.base, len))
     }
@@ -184,6 +217,11 @@ impl GlobalMem {
     /// Writes the low `len <= 8` bytes of `v` little-endian.
     #[inline]
     pub fn write(&self, addr: u64, len: u32, v: u64) -> Result<(), MemFault> {
+        if self.is_host(addr) {
+            return crate::hostmem::write(addr, len, v)
+                .then_some(())
+                .ok_or(MemFault::Host);
+        }
         let a = self.find(addr, len as u64)?;
         a.write(addr - a.base, len, v);
         Ok(())
@@ -192,6 +230,9 @@ impl GlobalMem {
     /// Atomic read-modify-write of the naturally aligned `len` bytes at `addr`: stores
     /// `f(old)` and returns `old`. `f` may run more than once (a compare-and-swap loop).
     pub fn atomic(&self, addr: u64, len: u32, f: impl Fn(u64) -> u64) -> Result<u64, MemFault> {
+        if self.is_host(addr) {
+            return crate::hostmem::atomic(addr, len, f).ok_or(MemFault::Host);
+        }
         let a = self.find(addr, len as u64)?;
         let off = addr - a.base;
         let (w, shift) = a.word(off);

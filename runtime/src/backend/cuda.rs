@@ -519,6 +519,21 @@ impl Backend for CudaDevice {
         self.pageable_access
     }
 
+    /// Host pointers go to kernels as they are; that needs the driver to let kernels access
+    /// pageable host memory (HMM, or ATS on coherent systems).
+    fn share_host_memory(&mut self) -> Result<(), String> {
+        if self.pageable_access {
+            Ok(())
+        } else {
+            Err(format!(
+                "the driver reports CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 0 (kernels \
+                 cannot access pageable host memory: that needs HMM or ATS); run on the host \
+                 with OMP_TARGET_OFFLOAD=DISABLED, or remove the requirement and map the data \
+                 (attribute {ATTR_PAGEABLE_MEMORY_ACCESS})"
+            ))
+        }
+    }
+
     fn alloc(&mut self, bytes: u64) -> Result<DevPtr, BackendError> {
         let class = SmallPool::class(bytes);
         if let Some(p) = class.and_then(|c| self.small.take(c)) {

@@ -162,6 +162,17 @@ impl Backend for EmuBackend {
         self.workers
     }
 
+    fn reads_host_memory(&self) -> bool {
+        self.device.host_memory_access()
+    }
+
+    /// The emulator reaches host memory through checked system calls (`ompcc-emu`'s
+    /// `hostmem`): an inaccessible address is a fault naming it, as on device memory.
+    fn share_host_memory(&mut self) -> Result<(), String> {
+        self.device.set_host_memory_access(true);
+        Ok(())
+    }
+
     fn alloc(&mut self, bytes: u64) -> Result<DevPtr, BackendError> {
         self.device
             .alloc(bytes)

@@ -119,10 +119,21 @@ pub trait Backend: Send {
         1
     }
     /// Whether kernels can read and write ordinary (pageable) host memory at its host
-    /// address (`omp_target_is_accessible`). The emulator's and the simulator's address
-    /// spaces are their own.
+    /// address (`omp_target_is_accessible`). The emulator's address space is its own unless
+    /// the program requires unified shared memory; the simulator's is its own unless built
+    /// with pageable memory access.
     fn reads_host_memory(&self) -> bool {
         false
+    }
+    /// Lets kernels use host memory at host addresses (`requires unified_shared_memory`):
+    /// called once, before the first program loads, when the program requires it. `Err`
+    /// says why the device cannot.
+    fn share_host_memory(&mut self) -> Result<(), String> {
+        if self.reads_host_memory() {
+            Ok(())
+        } else {
+            Err("its kernels cannot access host memory".into())
+        }
     }
     /// Allocates `bytes` (> 0) of device memory, aligned to at least 256 bytes.
     fn alloc(&mut self, bytes: u64) -> Result<DevPtr, BackendError>;

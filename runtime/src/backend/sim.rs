@@ -68,6 +68,8 @@ pub struct SimBackend {
     kernels: HashMap<String, SimKernel>,
     programs: Vec<Vec<(String, DevPtr, u64)>>,
     globals: Vec<(String, u64)>,
+    /// Plays a GPU whose driver reports pageable memory access (unified shared memory).
+    pageable: bool,
 }
 
 impl Default for SimBackend {
@@ -78,6 +80,7 @@ impl Default for SimBackend {
             kernels: HashMap::new(),
             programs: Vec::new(),
             globals: Vec::new(),
+            pageable: false,
         }
     }
 }
@@ -101,6 +104,14 @@ impl SimBackend {
         + 'static,
     ) -> Self {
         self.kernels.insert(name.to_string(), Box::new(kernel));
+        self
+    }
+
+    /// Whether the device says its kernels can access pageable host memory, as a GPU's
+    /// `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS` does: with it, a program requiring unified
+    /// shared memory runs zero-copy (its kernels get host addresses); without, it is refused.
+    pub fn with_pageable_memory_access(mut self, on: bool) -> Self {
+        self.pageable = on;
         self
     }
 
@@ -134,6 +145,10 @@ fn sim_err(op: &str) -> impl FnOnce(String) -> BackendError + '_ {
 impl Backend for SimBackend {
     fn describe(&self) -> String {
         "sim:0 (host buffers, Rust kernels)".into()
+    }
+
+    fn reads_host_memory(&self) -> bool {
+        self.pageable
     }
 
     fn alloc(&mut self, bytes: u64) -> Result<DevPtr, BackendError> {

@@ -86,6 +86,12 @@ pub(super) fn absent_error(it: &MapItem<'_>, d: usize, why: &str) -> RtError {
 }
 
 impl Device {
+    /// Under unified shared memory, a range whose device address is its host address is one
+    /// storage: copying it onto itself would change nothing, so nothing moves.
+    fn same_storage(&self, host: u64, dev_addr: DevPtr) -> bool {
+        self.shared_host && host == dev_addr
+    }
+
     /// Host->device copy of one item's bytes; re-applies attached pointers in the range.
     pub(super) fn copy_in(
         &mut self,
@@ -94,6 +100,9 @@ impl Device {
         info: InfoCategories,
     ) -> Result<(), RtError> {
         let (begin, size) = (it.begin, it.size);
+        if self.same_storage(begin, dev_addr) {
+            return Ok(());
+        }
         // SAFETY: the generated code passes host ranges of live objects (ABI contract).
         let bytes = unsafe { std::slice::from_raw_parts(begin as *const u8, size as usize) };
         let start = Instant::now();
@@ -133,6 +142,9 @@ impl Device {
         dev_addr: DevPtr,
         info: InfoCategories,
     ) -> Result<(), RtError> {
+        if self.same_storage(it.begin, dev_addr) {
+            return Ok(());
+        }
         // SAFETY: the generated code passes host ranges of live objects (ABI contract).
         let bytes =
             unsafe { std::slice::from_raw_parts_mut(it.begin as *mut u8, it.size as usize) };
@@ -244,20 +256,26 @@ impl Device {
                 ));
             }
             Lookup::Absent => {
-                let dev_begin = self.backend.alloc(it.size).map_err(|e| {
-                    RtError::backend(
-                        it.loc,
-                        format!("allocating {} bytes for '{}'", it.size, it.name),
-                        e,
-                    )
-                })?;
+                // unified shared memory: the device uses the host storage itself
+                let dev_begin = if self.shared_host {
+                    it.begin
+                } else {
+                    self.backend.alloc(it.size).map_err(|e| {
+                        RtError::backend(
+                            it.loc,
+                            format!("allocating {} bytes for '{}'", it.size, it.name),
+                            e,
+                        )
+                    })?
+                };
                 let key = self.table.insert(Entry {
                     host_begin: it.begin,
                     host_end: it.begin + it.size,
                     dev_begin,
                     dynamic_refs: RefCount::Finite(u64::from(!structured)),
                     structured_refs: u64::from(structured),
-                    owned: true,
+                    owned: !self.shared_host,
+                    shared: self.shared_host,
                     name: it.name.to_string(),
                     loc: it.loc.to_string(),
                 });
@@ -295,6 +313,10 @@ impl Device {
                 "-> device {d} {:#x} (present in '{}')",
                 self.table.get(k).map_or(0, |e| e.translate(it.base)),
                 self.table.get(k).map_or("?", |e| e.name.as_str())
+            ),
+            _ if self.shared_host => format!(
+                "not mapped on device {d}: the device gets the host address (unified shared \
+                 memory)"
             ),
             _ => format!(
                 "not mapped on device {d}: the device gets the host address (map the data it \
@@ -349,6 +371,19 @@ impl Device {
                 ));
             }
         };
+        if self.table.get(ptr_key).is_some_and(|e| e.shared) {
+            // unified shared memory: the device reads the host's pointer itself, which points
+            // at host storage the device can use; writing a device address there would
+            // change the host's pointer
+            if info.has(InfoCategories::MAPS) {
+                log::line(&format!(
+                    "ompcc-rt: info: {}: attach '{}' not needed: the pointer is shared with \
+                     the host (unified shared memory)",
+                    it.loc, it.name
+                ));
+            }
+            return Ok(());
+        }
         let newly = created.contains(&ptr_key) || created.contains(&pointee_key);
         if !newly && it.flags & flags::ALWAYS == 0 {
             return Ok(());
@@ -477,6 +512,10 @@ impl Device {
     /// The pointer parameters that reach a kernel as host addresses: zero-length sections
     /// (an implicitly mapped pointer is one) whose address no mapped storage contains.
     pub(super) fn unmapped_pointer_params(&self, items: &[MapItem<'_>]) -> Vec<(String, u64)> {
+        if self.shared_host {
+            // host addresses are what kernels use under unified shared memory
+            return Vec::new();
+        }
         items
             .iter()
             .filter(|it| {

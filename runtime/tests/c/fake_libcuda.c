@@ -2,7 +2,9 @@
  * memory, with the test kernels of inc.ptx / caller.ptx+callee.ptx emulated in C. It checks
  * every device range against its allocations, so a host pointer passed as a device pointer
  * fails with CUDA_ERROR_INVALID_VALUE. Environment: FAKE_CUDA_NO_DEVICE=1 makes cuInit fail
- * with CUDA_ERROR_NO_DEVICE; FAKE_CUDA_TRACE=1 prints launches to stderr. */
+ * with CUDA_ERROR_NO_DEVICE; FAKE_CUDA_TRACE=1 prints launches to stderr; FAKE_CUDA_PAGEABLE=1
+ * reports CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS (88) and lets kernels use host pointers,
+ * as HMM does. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,10 +43,19 @@ CUresult cuDeviceGetName(char *name, int len, int d) {
   snprintf(name, (size_t)len, "Fake GPU");
   return OK;
 }
+static int pageable(void) {
+  const char *e = getenv("FAKE_CUDA_PAGEABLE");
+  return e && *e == '1';
+}
 CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
   (void)d;
-  *v = attr == 75 ? 9 : attr == 76 ? 0 : attr == 16 ? 3 : 0;
+  *v = attr == 75 ? 9 : attr == 76 ? 0 : attr == 16 ? 3 : attr == 88 ? pageable() : 0;
   return OK;
+}
+/* What a kernel reaches at p: device memory, or host memory when pageable access is on. */
+static unsigned char *kernel_mem(CUdeviceptr p, size_t n) {
+  unsigned char *m = dev(p, n);
+  return m ? m : pageable() && p ? (unsigned char *)(uintptr_t)p : NULL;
 }
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) { (void)d; *ctx = (void *)0x1; return OK; }
 CUresult cuCtxSetCurrent(void *ctx) { return ctx ? OK : INVALID_VALUE; }
@@ -52,6 +63,8 @@ CUresult cuCtxSynchronize(void) { return OK; }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
   if (nallocs == 1024) return 2;
+  const char *trace = getenv("FAKE_CUDA_TRACE");
+  if (trace && *trace == '1') fprintf(stderr, "fake-cuda: cuMemAlloc %zu\n", n);
   allocs[nallocs].mem = calloc(1, n ? n : 1);
   allocs[nallocs].addr = next_addr;
   allocs[nallocs].size = n;
@@ -70,6 +83,8 @@ CUresult cuMemFree_v2(CUdeviceptr p) {
   return INVALID_VALUE;
 }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n) {
+  const char *trace = getenv("FAKE_CUDA_TRACE");
+  if (trace && *trace == '1') fprintf(stderr, "fake-cuda: cuMemcpyHtoD %zu\n", n);
   unsigned char *m = dev(d, n);
   if (!m) return INVALID_VALUE;
   memcpy(m, h, n);
@@ -205,7 +220,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   if (!strcmp(fn->name, "k")) {
     CUdeviceptr a = *(CUdeviceptr *)params[0];
     unsigned n = *(unsigned *)params[1];
-    int *p = (int *)dev(a, 4ull * n);
+    int *p = (int *)kernel_mem(a, 4ull * n);
     if (!p) return 719; /* CUDA_ERROR_LAUNCH_FAILED */
     for (unsigned i = 0; i < n; i++) p[i] += 1; /* a grid-stride loop, as ompcc's kernels */
   } else if (!strcmp(fn->name, "bump_g")) {

@@ -22,9 +22,12 @@ static char *slurp(const char *name, size_t *len) {
   return b;
 }
 
+static uint32_t requirements; /* of the modules reg() registers */
+
 static int reg(const char *file, const ompcc_rt_kernel_desc *k, uint32_t nk,
                const ompcc_rt_global_desc *g, uint32_t ng) {
   ompcc_rt_module_desc d = {0};
+  d.requirements = requirements;
   d.abi_version = OMPCC_RT_ABI_VERSION;
   d.name = file;
   d.ptx = slurp(file, &(size_t){0});
@@ -89,6 +92,19 @@ int main(int argc, char **argv) {
     if (!ran)
       for (int i = 0; i < n; i++) a[i] += 1; /* host fallback */
     printf("ran=%d a0=%d a7=%d\n", ran, a[0], a[7]);
+  } else if (!strcmp(s, "usm")) {
+    /* #pragma omp requires unified_shared_memory: the kernel gets a's host address */
+    requirements = OMPCC_RT_REQUIRES_UNIFIED_ADDRESS | OMPCC_RT_REQUIRES_UNIFIED_SHARED_MEMORY;
+    int m = reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
+    int n = 8;
+    ompcc_rt_map_entry args[2] = {e, {&n, &n, sizeof n, 0, "n", "prog.c:35:20"}};
+    args[0].flags = OMPCC_RT_MAP_TO | OMPCC_RT_MAP_TARGET_PARAM; /* no from: shared storage */
+    args[1].flags = OMPCC_RT_MAP_LITERAL | OMPCC_RT_MAP_TARGET_PARAM;
+    int ran = launch(m, 0, 2, args, "prog.c:35:9");
+    if (!ran)
+      for (int i = 0; i < n; i++) a[i] += 1;
+    printf("ran=%d a0=%d a7=%d accessible=%d\n", ran, a[0], a[7],
+           omp_target_is_accessible(a, sizeof a, omp_get_default_device()));
   } else if (!strcmp(s, "global")) {
     int m = reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
     int ran = launch(m, 1, 0, NULL, "prog.c:40:9");

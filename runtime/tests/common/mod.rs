@@ -58,7 +58,7 @@ pub fn register(kernels: &[(&str, &[u32])]) -> i32 {
         abi_version: ompcc_rt::abi::ABI_VERSION,
         num_kernels: descs.len() as u32,
         num_globals: 0,
-        reserved: 0,
+        requirements: 0,
         name: c("test.c"),
         ptx: ptx.as_ptr().cast(),
         ptx_size: ptx.len() as u64,

@@ -82,6 +82,10 @@ pub(super) fn mem_msg(
         Some(MemFault::Unmapped) => {
             format!("{kind} of {len} bytes at unmapped {sp} address 0x{addr:x}")
         }
+        Some(MemFault::Host) => format!(
+            "{kind} of {len} bytes at host address 0x{addr:x}, which the process cannot access \
+             (unified shared memory: addresses outside device allocations are the host's)"
+        ),
         Some(MemFault::OutOfBounds { base, size }) => format!(
             "out-of-bounds {sp} {kind} of {len} bytes at address 0x{addr:x} (allocation 0x{base:x} of {size} bytes)"
         ),
