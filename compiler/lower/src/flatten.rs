@@ -3,7 +3,7 @@
 //! row of a CSR matrix), and its warp computes the rows' sums `v op= e(k)` over the rows'
 //! nonzeros `k` flattened. The rows of a warp's 32 iterations are consecutive in memory when
 //! each row starts where the one before ends (row `i` ends at `rowptr[i+1]`, where row `i+1`
-//! starts), which the warp checks at run time: then, for each window of `WINDOW_BYTES` of terms, consecutive
+//! starts), which the warp checks at run time: then, for each window of `SHARED_BYTES / warps` of terms, consecutive
 //! lanes evaluate the terms of consecutive nonzeros (`val[k]`, `col[k]`: coalesced) into the
 //! warp's part of a `.shared` array, and each lane applies the terms of its own row in the
 //! window to its `v` in the loop's order, so `v` ends with the loop's value, rounded the
@@ -22,11 +22,11 @@ use ompcc_syntax::ast::{BlockItem, Stmt, StmtKind};
 
 use crate::func::FnLower;
 
-/// Shared memory per warp for one window of terms (a block of 1024 threads takes 32 KiB).
-const WINDOW_BYTES: u32 = 1024;
-
-/// The most warps of a block.
-const WARPS: u32 = 32;
+/// The kernel's `.shared` array of terms, divided among the block's warps at run time: a
+/// warp's window is `SHARED_BYTES / warps` (6 KiB for the 4 warps of a default team of 128
+/// threads, 768 bytes for 32 warps). Only SPMD kernels collapse rows (generic ones may give
+/// their variables' homes 32 of the 48 KiB a block can always have).
+const SHARED_BYTES: u32 = 24 * 1024;
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// The condition of the distributed loop around a flattened body: the warp's first lane
@@ -170,7 +170,6 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         };
         let ty = cls.ty();
         let bytes = ty.bytes();
-        let window = i64::from(WINDOW_BYTES / bytes);
         let t = self.slot_addr(slot, align);
         let acc0 = self.load_raw(t, ty, false);
         // the warp's nonzeros: from its lane 0's start to its last row's end
@@ -180,22 +179,32 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let last = self.b.ins().isub(rows, one64);
         let last = self.b.ins().trunc(Type::I32, last);
         let hi = self.b.ins().shuffle(ShuffleMode::Idx, end, last, mask);
-        // the warp's window in the block's `.shared` array
+        // the warp's window in the kernel's `.shared` array (one per kernel): `window` terms,
+        // a multiple of 32, at least 32 (the block has at most 32 warps)
         let name = format!("{}__rows", self.name);
-        let g = self
-            .cx
-            .shared_global(&name, u64::from(WARPS * WINDOW_BYTES), bytes);
+        let g = match self.cx.module.globals.iter().find(|g| g.name == name) {
+            Some(g) => g.name.clone(),
+            None => self.cx.shared_global(&name, u64::from(SHARED_BYTES), 8),
+        };
         let gr = self.b.import_global(&g, AddrSpace::Shared);
         let sh = self.b.ins().global_addr(gr);
         let tid = self.b.ins().sreg(SpecialReg::TidX);
+        let ntid = self.b.ins().sreg(SpecialReg::NtidX);
+        let c31 = self.b.ins().iconst(Type::I32, 31);
         let five = self.b.ins().iconst(Type::I32, 5);
+        let up = self.b.ins().iadd(ntid, c31);
+        let warps = self.b.ins().lshr(up, five);
+        let per_warp = self.b.ins().iconst(Type::I32, i64::from(SHARED_BYTES / 32 / bytes));
+        let per_warp = self.b.ins().udiv(per_warp, warps);
+        let window = self.b.ins().shl(per_warp, five);
+        let window = self.b.ins().zext(Type::I64, window);
         let warp = self.b.ins().lshr(tid, five);
         let warp = self.b.ins().zext(Type::I64, warp);
-        let wb = self.b.ins().iconst(Type::I64, i64::from(WINDOW_BYTES));
+        let bytes64 = self.b.ins().iconst(Type::I64, i64::from(bytes));
+        let wb = self.b.ins().imul(window, bytes64);
         let off = self.b.ins().imul(warp, wb);
         let sh = self.b.ins().ptr_offset(sh, off);
         let lane64 = self.b.ins().zext(Type::I64, lane);
-        let bytes64 = self.b.ins().iconst(Type::I64, i64::from(bytes));
         let elem = |fl: &mut Self, i: Value| {
             let o = fl.b.ins().imul(i, bytes64);
             Addr {
@@ -213,7 +222,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             step: one64,
             trip: c.trip,
         };
-        let win = self.b.ins().iconst(Type::I64, window);
+        let win = window;
         let c32 = self.b.ins().iconst(Type::I64, 32);
         let whead = self.b.create_block();
         let w = self.b.append_block_param(whead, Type::I64);
@@ -227,6 +236,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.ins().brif(more, wbody, &[], wexit, &[acc]);
         // stage: lane l evaluates the terms of nonzeros w + l, w + l + 32, ... below hi
         self.b.switch_to_block(wbody);
+        let rest = self.b.ins().isub(hi, w);
+        let span_w = self.b.ins().smin(win, rest);
         let shead = self.b.create_block();
         let j = self.b.append_block_param(shead, Type::I64);
         let sbody = self.b.create_block();
@@ -236,7 +247,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let zero64 = self.b.ins().iconst(Type::I64, 0);
         self.b.ins().jump(shead, &[zero64]);
         self.b.switch_to_block(shead);
-        let smore = self.b.ins().icmp(IntCC::Slt, j, win);
+        let smore = self.b.ins().icmp(IntCC::Slt, j, span_w);
         self.b.ins().brif(smore, sbody, &[], staged, &[]);
         self.b.switch_to_block(sbody);
         let slot_i = self.b.ins().iadd(j, lane64);

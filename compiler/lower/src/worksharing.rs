@@ -505,7 +505,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     && !elected
                     && chunk == 1
                     && canon.len() == 1
-                    && self.generic.as_ref().and_then(|t| t.active).is_none()
+                    && self.generic.is_none()
             });
             let coop = coop.filter(|c| !c.flattened);
             let lane_groups = match coop {
