@@ -3,9 +3,9 @@
  * in order: the loop's result bit for bit). Empty rows, rows longer than a window (300, 700),
  * 301 rows, float and double sums, a value before the loop and statements after it, rows by
  * separate start and end arrays with gaps (those warps run the loop as written), a captured
- * scalar. Where it must not fire: a term using the row's index, a loop that also keeps the
- * row's last column, bounds from an array the body writes, an integer sum (a warp per row).
- * With -DHEX the sums print in hexadecimal (the driver test compares them bit for bit). */
+ * scalar, teams of 100 and 7 threads. Where it must not fire: a term using the row's index, a
+ * loop that also keeps the row's last column, bounds from an array the body writes, an
+ * integer sum (a warp per row). With -DHEX the sums print in hexadecimal (bit for bit). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -54,8 +54,8 @@ int main(void)
                 t += scale * val[k] * x[col[k]];
             y[i] = t;
         }
-        /* fires: a double sum, t = t + e, statements after the loop */
-#pragma omp target teams distribute parallel for map(from : dy[0:n])
+        /* fires: a double sum, t = t + e, statements after the loop, a partial warp */
+#pragma omp target teams distribute parallel for thread_limit(100) map(from : dy[0:n])
         for (int i = 0; i < n; i++) {
             double t = 0.0;
             for (int k = rowptr[i]; k < rowptr[i + 1]; k++)
@@ -64,7 +64,7 @@ int main(void)
             dy[i] = t;
         }
         /* fires, but the rows are not consecutive: those warps run the loop as written */
-#pragma omp target teams distribute parallel for map(from : gy[0:n])
+#pragma omp target teams distribute parallel for thread_limit(7) map(from : gy[0:n])
         for (int i = 0; i < n; i++) {
             double t = 1.0;
             for (int k = start[i]; k < stop[i]; k++)

@@ -123,7 +123,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.stmt(coop.item);
         self.jump_to(done);
         self.b.switch_to_block(staged_b);
-        self.staged_rows(coop, &c, ibody, (lo, end, active), (lane, mask, rows));
+        self.staged_rows(coop, &c, ibody, (lo, end, active), (lane, mask, rows, e64));
         self.jump_to(done);
         // each lane with a row runs the rest of its iteration
         self.b.switch_to_block(done);
@@ -140,14 +140,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// The warp's consecutive rows `[lo, end)` (this lane's; `active`: it has one) summed
     /// window by window through shared memory (module header). `rows`: the warp's lanes
-    /// with a row, the first ones; `mask`: its lanes.
+    /// with a row, the first ones; `mask`: its lanes, `exist` of them (a block's last warp
+    /// may have fewer than 32).
     fn staged_rows(
         &mut self,
         coop: Cooperative<'a>,
         c: &CanonLoop,
         ibody: &'a Stmt,
         (lo, end, active): (Value, Value, Value),
-        (lane, mask, rows): (Value, Value, Value),
+        (lane, mask, rows, exist): (Value, Value, Value, Value),
     ) {
         let span = coop.inner.span;
         let Some(term) = crate::coop::update_term(ibody, coop.op) else {
@@ -223,7 +224,6 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             trip: c.trip,
         };
         let win = window;
-        let c32 = self.b.ins().iconst(Type::I64, 32);
         let whead = self.b.create_block();
         let w = self.b.append_block_param(whead, Type::I64);
         let acc = self.b.append_block_param(whead, ty);
@@ -234,7 +234,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.switch_to_block(whead);
         let more = self.b.ins().icmp(IntCC::Slt, w, hi);
         self.b.ins().brif(more, wbody, &[], wexit, &[acc]);
-        // stage: lane l evaluates the terms of nonzeros w + l, w + l + 32, ... below hi
+        // stage: lane l evaluates the terms of nonzeros w + l, w + l + exist, ... below hi
         self.b.switch_to_block(wbody);
         let rest = self.b.ins().isub(hi, w);
         let span_w = self.b.ins().smin(win, rest);
@@ -263,7 +263,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.store_raw(at, x, false);
         self.b.ins().jump(snext, &[]);
         self.b.switch_to_block(snext);
-        let jn = self.b.ins().iadd(j, c32);
+        let jn = self.b.ins().iadd(j, exist);
         self.b.ins().jump(shead, &[jn]);
         self.b.switch_to_block(staged);
         self.b.ins().warp_sync(mask);
