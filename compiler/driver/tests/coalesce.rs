@@ -692,10 +692,7 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
         "ordered",
         &["-Cordered-coop=all", "-Cirregular-collapse=off"],
     );
-    let rows = run(
-        "rows",
-        &["-Cordered-coop=off", "-Cirregular-collapse=off"],
-    );
+    let rows = run("rows", &["-Cordered-coop=off", "-Cirregular-collapse=off"]);
     let reassoc = run("reassoc", &["-Cwarp-coop=reassoc"]);
     assert!(ordered.0.contains("0x1."), "{}", ordered.0);
     assert_eq!(ordered.0, rows.0);
@@ -724,7 +721,10 @@ fn irregular_collapse_remarks_and_bit_exact_sums() {
         "coalesce_csr_flat.c:50:1: remark: irregular loop collapse: each warp takes the nonzeros of its 32 iterations of 'i' (line 51) flattened, consecutive lanes evaluating the terms of consecutive iterations of loop 'k' (line 53) into shared memory, and each lane adds its own row's terms to 't' ('+' reduction) in the loop's order, so the result rounds as the loop's; a warp whose rows' ranges are not consecutive runs the loop as written; chosen over a warp-cooperative row statically, for any row length (rows are known only at run time; an in-order warp per row costs every lane a shuffle per term of each row, here a lane adds only its own row's terms); unit or zero stride bytes per iteration 4 -> 8; strides in 'i': rowptr[i + 1] 1, val[?] unknown, x[?] unknown, col[?] unknown; in the flattened nonzeros (across lanes): val[k] 1, col[k] 1 [-Rpass=coalesce]",
     );
     // the double sum and the rows from start and end arrays (checked at run time)
-    has(&err, "coalesce_csr_flat.c:58:1: remark: irregular loop collapse");
+    has(
+        &err,
+        "coalesce_csr_flat.c:58:1: remark: irregular loop collapse",
+    );
     has(
         &err,
         "adds its own row's terms to 't' ('*' reduction) in the loop's order",

@@ -91,7 +91,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let lo = self.b.append_block_param(join, Type::I64);
         let trip = self.b.append_block_param(join, Type::I64);
         let zero64 = self.b.ins().iconst(Type::I64, 0);
-        self.b.ins().brif(active, row_b, &[], join, &[zero64, zero64]);
+        self.b
+            .ins()
+            .brif(active, row_b, &[], join, &[zero64, zero64]);
         self.b.switch_to_block(row_b);
         self.block_items(&blk.items[..at]);
         let Some((c, ibody)) = self.canon_loop(coop.inner, &[]) else {
@@ -195,7 +197,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let five = self.b.ins().iconst(Type::I32, 5);
         let up = self.b.ins().iadd(ntid, c31);
         let warps = self.b.ins().lshr(up, five);
-        let per_warp = self.b.ins().iconst(Type::I32, i64::from(SHARED_BYTES / 32 / bytes));
+        let per_warp = self
+            .b
+            .ins()
+            .iconst(Type::I32, i64::from(SHARED_BYTES / 32 / bytes));
         let per_warp = self.b.ins().udiv(per_warp, warps);
         let window = self.b.ins().shl(per_warp, five);
         let window = self.b.ins().zext(Type::I64, window);

@@ -30,6 +30,14 @@
 //! `float`, 4 for `double`): a warp's four or eight groups then read whole sectors, as 32
 //! lanes on one row would. A loop whose bounds are read from memory (a CSR row, starting
 //! anywhere in a sector) keeps 32 lanes: a narrow group's run would straddle two sectors.
+//!
+//! Such a CSR row is first offered to irregular loop collapsing (`Cooperative::flattened`,
+//! `-C irregular-collapse`, OpenMPC 4.1.3; lowered by `lower/src/flatten.rs`): a thread per
+//! row, the warp's rows' nonzeros evaluated by consecutive lanes, each lane adding its own
+//! row's terms in order. Row lengths are known only at run time, so the choice is static:
+//! in order, collapsing costs a lane one add per term of its own row, a warp per row a
+//! shuffle and an add per term of every row, at any row length. It needs the row's term to
+//! use only the loop's variable and values the same on every thread (`flat_row`).
 
 use ompcc_access::{LoopId, ReductionTarget};
 use ompcc_sema::SymbolId;
@@ -46,7 +54,8 @@ impl<'a> Cx<'_, 'a> {
     /// The cooperative mapping of `r`'s one-loop nest, a missed remark naming the fact that
     /// is missing when the inner loop would be coalesced but cannot be shared, or `Keep`.
     /// `reassoc`: floating-point reductions may be reordered; `ordered`: they may be shared
-    /// in order (module header), `irregular`: also in loops whose bounds are read from memory.
+    /// in order (module header), `irregular`: also in loops whose bounds are read from memory;
+    /// `flatten`: such loops' rows may be collapsed (irregular loop collapsing).
     pub(crate) fn decide_cooperative(
         &self,
         r: &TargetRegion<'a>,
@@ -491,7 +500,13 @@ impl<'a> Cx<'_, 'a> {
             _ => lanes,
         };
         // a flattened row keeps a thread per iteration of the distributed loop
-        Ok((var, op, if flattened { 1 } else { lanes }, in_order, flattened))
+        Ok((
+            var,
+            op,
+            if flattened { 1 } else { lanes },
+            in_order,
+            flattened,
+        ))
     }
 
     /// Whether the rows of CSR loop `inner` may be collapsed (`Cooperative::flattened`): its
