@@ -148,7 +148,7 @@ impl<'a> Cx<'_, 'a> {
         let (var, op, lanes, in_order, flattened) = match self.cooperative_legal(
             block.items.as_slice(),
             (at, inner, iid),
-            (oid, ln.directive.span.lo),
+            (oid, r.directive),
             (reassoc, (ordered, irregular, flatten), clause),
         ) {
             Ok(x) => x,
@@ -218,7 +218,7 @@ impl<'a> Cx<'_, 'a> {
         &self,
         items: &'a [BlockItem],
         (at, inner, iid): (usize, &'a Stmt, LoopId),
-        outer: (LoopId, u32),
+        outer: (LoopId, &'a OmpDirective),
         (reassoc, (ordered, irregular, flatten), clause): (
             bool,
             (bool, bool, bool),
@@ -512,10 +512,17 @@ impl<'a> Cx<'_, 'a> {
     /// Whether the rows of CSR loop `inner` may be collapsed (`Cooperative::flattened`): its
     /// condition is `k < hi` or `k <= hi` and its step `k++` (a row is `lo, lo + 1, ...`),
     /// and its one update of `var` has a term that uses nothing but `k` and variables that hold the same value
-    /// on every thread: declared before the region's directive (which starts at `outer.1`),
-    /// not thread-local, not written in the distributed loop `outer.0`. A lane evaluates the
+    /// on every thread: declared before the target region's directive `outer.1`, not
+    /// thread-local, not written in the distributed loop `outer.0` nor anywhere in the region
+    /// (assigned, incremented or its address taken: a private copy written before the loop
+    /// may differ between threads). A lane evaluates the
     /// terms of other lanes' rows. The missing fact otherwise.
-    fn flat_row(&self, inner: &'a Stmt, var: SymbolId, outer: (LoopId, u32)) -> Result<(), String> {
+    fn flat_row(
+        &self,
+        inner: &'a Stmt,
+        var: SymbolId,
+        outer: (LoopId, &'a OmpDirective),
+    ) -> Result<(), String> {
         let typed = self.ua.unit;
         let f = &self.ua.functions[self.fi];
         let StmtKind::For(_, Some(cond), Some(step), body) = &inner.kind else {
@@ -537,7 +544,30 @@ impl<'a> Cx<'_, 'a> {
                 "loop '{kname}' is not 'for (... {kname} < hi; {kname}++)' (a row of consecutive nonzeros)"
             ));
         }
-        let written = &f.loops[outer.0.0 as usize].scalars_written;
+        let mut written = f.loops[outer.0.0 as usize].scalars_written.clone();
+        if let Some(b) = outer.1.body.as_deref() {
+            walk::stmt(b, &mut |n| {
+                let Node::Expr(x) = n else { return };
+                let target = match &x.kind {
+                    ExprKind::Assign(_, l, _) => l,
+                    ExprKind::Unary(
+                        UnaryOp::PreInc
+                        | UnaryOp::PostInc
+                        | UnaryOp::PreDec
+                        | UnaryOp::PostDec
+                        | UnaryOp::AddrOf,
+                        v,
+                    ) => v,
+                    _ => return,
+                };
+                if let Some(&s) = typed
+                    .ident_symbols
+                    .get(&crate::analyze::strip_parens(target).id)
+                {
+                    written.push(s);
+                }
+            });
+        }
         let mut varying = None;
         walk::stmt(body, &mut |n| {
             if let Node::Expr(x) = n
@@ -547,7 +577,7 @@ impl<'a> Cx<'_, 'a> {
                 && s != var
             {
                 let info = &typed.symbols[s];
-                let same = info.span.lo < outer.1
+                let same = info.span.lo < outer.1.span.lo
                     && info.storage != ompcc_sema::Storage::Thread
                     && !written.contains(&s);
                 if !same {
