@@ -613,7 +613,7 @@ pub fn device_stage(
 }
 
 /// The plan's grid mapping (`ompcc_omp::map_grids`) under the `loop-swap`, `warp-coop`,
-/// `private-layout`, `auto-collapse`, `triangular-collapse` and `ordered-coop` knobs of the -O level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
+/// `private-layout`, `auto-collapse`, `triangular-collapse`, `ordered-coop` and `irregular-collapse` knobs of the -O level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
 fn map_grids<'a>(
     checked: &'a Checked,
     plan: &mut ompcc_omp::OffloadPlan<'a>,
@@ -639,6 +639,7 @@ fn map_grids<'a>(
             ordered_coop: knobs.ordered_coop != ompcc_opt::OrderedCoop::Off,
             ordered_irregular: knobs.ordered_coop == ompcc_opt::OrderedCoop::All,
             noalias_maps: knobs.noalias_maps,
+            irregular_collapse: knobs.irregular_collapse,
         },
     );
     let (passed, missed) = opts.settings.coalesce_remarks;

@@ -4,8 +4,8 @@
 //! `-C loop-swap=off`, and on the emulator makes a row-per-thread nest read far fewer sectors
 //! per request. The outputs of the same program against gcc are the run suite's
 //! (`testsuite/run/coalesce_swap.c`). The same for warp-cooperative inner loops, automatic
-//! collapse and private array layout (`coalesce_coop*.c`, `coalesce_collapse.c`,
-//! `coalesce_private_layout.c`).
+//! collapse, private array layout and irregular loop collapsing (`coalesce_coop*.c`,
+//! `coalesce_collapse.c`, `coalesce_private_layout.c`, `coalesce_csr_flat.c`).
 
 mod support;
 
@@ -93,13 +93,19 @@ fn loop_swap_remarks_name_the_loops_and_the_missing_facts() {
 
 /// Sectors per request of a program's kernels from its `OMPCC_PROFILE` file.
 fn sectors_per_request(json: &[u8]) -> f64 {
+    let (s, r) = sectors_and_requests(json);
+    s as f64 / r as f64
+}
+
+/// Global-memory sectors and requests of a program's kernels from its `OMPCC_PROFILE` file.
+fn sectors_and_requests(json: &[u8]) -> (u64, u64) {
     let v: serde_json::Value = serde_json::from_slice(json).expect("profile JSON");
     let (mut s, mut r) = (0u64, 0u64);
     for k in v["kernels"].as_object().expect("kernels").values() {
         s += k["sectors"].as_u64().expect("sectors");
         r += k["requests"].as_u64().expect("requests");
     }
-    s as f64 / r as f64
+    (s, r)
 }
 
 #[test]
@@ -592,16 +598,30 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
         &err,
         "adding the terms to 'p' ('*' reduction) in the loop's order",
     );
-    // a CSR row: not by default (its length is unknown); with `all`, a warp per row (its
-    // start is anywhere in a sector)
+    // a CSR row: collapsed by default (`coalesce_csr_flat.c`); without that, not in order
+    // (its length is unknown); with `all`, a warp per row (its start is anywhere in a sector)
     has(
         &err,
+        "coalesce_coop_ordered.c:96:1: remark: irregular loop collapse: each warp takes the nonzeros of its 32 iterations of 'i' (line 97)",
+    );
+    let no_flat = remarks_of(
+        &sb,
+        COOP_ORDERED,
+        &["-O2", "-Cirregular-collapse=off", "-Rpass-missed=coalesce"],
+    );
+    has(
+        &no_flat,
         "coalesce_coop_ordered.c:96:1: remark: loop 'k' (line 99) has unit or zero stride for more bytes than the distributed loop 'i' (8 vs 4 per iteration), but its iterations were not shared by a group of lanes: 't' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and loop 'k' has bounds read from memory (a row of unknown length, which a group could mostly idle through: shared in order with -C ordered-coop=all) [-Rpass-missed=coalesce]",
     );
     let all_rows = remarks_of(
         &sb,
         COOP_ORDERED,
-        &["-O2", "-Cordered-coop=all", "-Rpass=coalesce"],
+        &[
+            "-O2",
+            "-Cordered-coop=all",
+            "-Cirregular-collapse=off",
+            "-Rpass=coalesce",
+        ],
     );
     has(
         &all_rows,
@@ -628,7 +648,7 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
     assert_eq!(err.matches("inner loop, in order: ").count(), 3, "{err}");
     assert_eq!(
         err.matches("not shared by a group of lanes").count(),
-        4,
+        3,
         "{err}"
     );
     // the knob off: the missed remarks say so
@@ -668,8 +688,11 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
             sectors_per_request(&sb.read(&format!("{exe}.json"))),
         )
     };
-    let ordered = run("ordered", &["-Cordered-coop=all"]);
-    let rows = run("rows", &["-Cordered-coop=off"]);
+    let ordered = run(
+        "ordered",
+        &["-Cordered-coop=all", "-Cirregular-collapse=off"],
+    );
+    let rows = run("rows", &["-Cordered-coop=off", "-Cirregular-collapse=off"]);
     let reassoc = run("reassoc", &["-Cwarp-coop=reassoc"]);
     assert!(ordered.0.contains("0x1."), "{}", ordered.0);
     assert_eq!(ordered.0, rows.0);
@@ -677,4 +700,85 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
     // (the program's rows are 45 values, 180 bytes: not sector-aligned; three of its seven
     // kernels stay a thread per row)
     assert!(ordered.1 < rows.1 - 1.0, "{} vs {}", ordered.1, rows.1);
+}
+
+const CSR_FLAT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testsuite/run/coalesce_csr_flat.c"
+);
+
+#[test]
+fn irregular_collapse_remarks_and_bit_exact_sums() {
+    let sb = Sandbox::new();
+    let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
+    let err = remarks_of(
+        &sb,
+        CSR_FLAT,
+        &["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"],
+    );
+    has(
+        &err,
+        "coalesce_csr_flat.c:50:1: remark: irregular loop collapse: each warp takes the nonzeros of its 32 iterations of 'i' (line 51) flattened, consecutive lanes evaluating the terms of consecutive iterations of loop 'k' (line 53) into shared memory, and each lane adds its own row's terms to 't' ('+' reduction) in the loop's order, so the result rounds as the loop's; a warp whose rows' ranges are not consecutive runs the loop as written; chosen over a warp-cooperative row statically, for any row length (rows are known only at run time; an in-order warp per row costs every lane a shuffle per term of each row, here a lane adds only its own row's terms); unit or zero stride bytes per iteration 4 -> 8; strides in 'i': rowptr[i + 1] 1, val[?] unknown, x[?] unknown, col[?] unknown; in the flattened nonzeros (across lanes): val[k] 1, col[k] 1 [-Rpass=coalesce]",
+    );
+    // the double sum and the rows from start and end arrays (checked at run time)
+    has(
+        &err,
+        "coalesce_csr_flat.c:58:1: remark: irregular loop collapse",
+    );
+    has(
+        &err,
+        "adds its own row's terms to 't' ('*' reduction) in the loop's order",
+    );
+    assert_eq!(err.matches("irregular loop collapse").count(), 3, "{err}");
+    // where it must not: the term uses the row's index; an order-dependent scalar; the
+    // integer sum goes to a warp per row (any order gives it)
+    has(
+        &err,
+        "coalesce_csr_flat.c:75:1: remark: loop 'k' (line 78) has unit or zero stride for more bytes than the distributed loop 'i' (8 vs 4 per iteration), but its iterations were not shared by a group of lanes: 't' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and the rows' nonzeros cannot be collapsed (-C irregular-collapse): the term of loop 'k' uses 'i', which may differ between rows (a lane evaluates other rows' terms) [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "coalesce_csr_flat.c:83:1: remark: loop 'k' (line 86) has unit or zero stride for more bytes than the distributed loop 'i' (8 vs 4 per iteration), but its iterations were not shared by a group of lanes: loop 'k' writes 'c', which is not a reduction variable declared in the distributed loop's body [-Rpass-missed=coalesce]",
+    );
+    has(
+        &err,
+        "coalesce_csr_flat.c:103:1: remark: warp-cooperative inner loop: 32 lanes share each iteration of 'i' (line 104)",
+    );
+    // the knob off, and -O1: not collapsed
+    for flags in [&["-O2", "-Cirregular-collapse=off"][..], &["-O1"][..]] {
+        let mut args = flags.to_vec();
+        args.extend(["-Rpass=coalesce", "-Rpass-missed=coalesce"]);
+        let off = remarks_of(&sb, CSR_FLAT, &args);
+        assert!(!off.contains("irregular loop collapse"), "{off}");
+    }
+    // Bit for bit the loops' sums (in hexadecimal, without contraction) against one thread
+    // per row; fewer sectors in all
+    let run = |exe: &str, flags: &[&str]| {
+        let mut args = vec!["-fopenmp", "-O2", "-ffp-contract=off", "-DHEX"];
+        args.extend(flags);
+        args.extend([CSR_FLAT, "-o", exe]);
+        ok(&sb.ompcc(&args));
+        let out = std::process::Command::new(sb.join(exe))
+            .current_dir(sb.path())
+            .env("OMPCC_DEVICE", "emu")
+            .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+            .env("OMPCC_PROFILE", format!("json:{exe}.json"))
+            .output()
+            .unwrap();
+        ok(&out);
+        (
+            stdout(&out),
+            sectors_and_requests(&sb.read(&format!("{exe}.json"))),
+        )
+    };
+    let flat = run("flat", &[]);
+    let rows = run("rows", &["-Cirregular-collapse=off"]);
+    assert!(flat.0.contains("float 0x1."), "{}", flat.0);
+    assert_eq!(flat.0, rows.0);
+    assert!(
+        flat.1.0 * 10 < rows.1.0 * 9,
+        "sectors {:?} vs {:?}",
+        flat.1,
+        rows.1
+    );
 }

@@ -517,6 +517,17 @@ impl<'f> InsertBuilder<'f> {
         )
     }
 
+    /// Waits for the lanes in `mask` and orders their memory accesses (`bar.warp.sync`).
+    pub fn warp_sync(self, mask: Value) -> Inst {
+        self.build(
+            InstData::Unary {
+                opcode: Opcode::WarpSync,
+                arg: mask,
+            },
+            None,
+        )
+    }
+
     /// Mask of the currently active lanes.
     pub fn activemask(self) -> Value {
         self.value(

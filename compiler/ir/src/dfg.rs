@@ -335,7 +335,7 @@ impl DataFlowGraph {
             }
             InstData::Unary { opcode, arg } => match opcode {
                 Opcode::StackAlloc => vec![Type::Ptr(AddrSpace::Local)],
-                Opcode::StackRestore => vec![],
+                Opcode::StackRestore | Opcode::WarpSync => vec![],
                 _ => one(ty(*arg)),
             },
             InstData::Binary { args, .. } => one(ty(args[0])),

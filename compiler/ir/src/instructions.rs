@@ -133,6 +133,7 @@ named_enum! {
         Shuffle = "shuffle",
         Vote = "vote",
         Activemask = "activemask",
+        WarpSync = "warp_sync",
         // control flow
         Jump = "jump",
         Brif = "brif",
@@ -199,6 +200,7 @@ impl Opcode {
                     | Opcode::StackSave
                     | Opcode::StackRestore
                     | Opcode::Barrier
+                    | Opcode::WarpSync
                     | Opcode::Fence
                     | Opcode::AtomicRmw
                     | Opcode::AtomicCas
@@ -321,7 +323,8 @@ impl Opcode {
             | O::Inttoptr
             | O::Addrspacecast
             | O::StackAlloc
-            | O::StackRestore => Format::Unary,
+            | O::StackRestore
+            | O::WarpSync => Format::Unary,
             O::Fma | O::Select => Format::Ternary,
             O::Icmp => Format::IntCompare,
             O::Fcmp => Format::FloatCompare,

@@ -452,6 +452,10 @@ impl<'m> Interpreter<'m> {
                         vec![DataValue::Ptr(Type::Ptr(AddrSpace::Local), a)]
                     }
                     InstData::Unary {
+                        opcode: Opcode::WarpSync,
+                        ..
+                    } => vec![],
+                    InstData::Unary {
                         opcode: Opcode::StackRestore,
                         ..
                     } => {

@@ -1127,7 +1127,8 @@ impl<'a> Parser<'a> {
             | O::Inttoptr
             | O::Addrspacecast
             | O::StackAlloc
-            | O::StackRestore => InstData::Unary {
+            | O::StackRestore
+            | O::WarpSync => InstData::Unary {
                 opcode,
                 arg: self.value(cx)?,
             },

@@ -762,6 +762,10 @@ impl<'a> Verifier<'a> {
                     t[0]
                 ),
             ),
+            O::WarpSync => need!(
+                t[0] == Type::I32,
+                format!("`warp_sync` takes an i32 lane mask, got {}", t[0]),
+            ),
             O::Return => need!(
                 t == f.sig.returns,
                 format!(

@@ -315,7 +315,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// Gives loop variable `var` a slot of its own for the loop: what it shadowed, for
     /// [`Self::restore_loop_var`] (`None` when no slot could be made).
-    fn private_loop_var(&mut self, var: SymbolId, span: Span) -> Option<Option<Local>> {
+    pub(crate) fn private_loop_var(&mut self, var: SymbolId, span: Span) -> Option<Option<Local>> {
         let vqt = self.cx.typed.symbols[var].ty;
         self.new_slot(vqt, span).map(|s| {
             let a = self.align_of(vqt);
@@ -324,7 +324,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// Undoes [`Self::private_loop_var`] after the loop.
-    fn restore_loop_var(&mut self, var: SymbolId, saved: Option<Option<Local>>) {
+    pub(crate) fn restore_loop_var(&mut self, var: SymbolId, saved: Option<Option<Local>>) {
         match saved {
             Some(Some(l)) => {
                 self.locals.insert(var, l);
@@ -339,7 +339,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
 /// The term `e` of a loop body that is the one update `v op= e` or `v = v op e` (`op` the
 /// reduction's `+` or `*`).
-fn update_term(body: &Stmt, op: ReductionOp) -> Option<&Expr> {
+pub(crate) fn update_term(body: &Stmt, op: ReductionOp) -> Option<&Expr> {
     let bop = match op {
         ReductionOp::Add => BinaryOp::Add,
         ReductionOp::Mul => BinaryOp::Mul,

@@ -101,6 +101,7 @@ mod complex;
 mod coop;
 mod ctx;
 mod expr;
+mod flatten;
 mod fpclass;
 mod func;
 mod generic;

@@ -498,6 +498,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 total
             };
             let coop = grid.as_ref().and_then(|g| g.cooperative);
+            // a flattened row needs the warp's lanes on consecutive iterations of one loop
+            let flat = coop.filter(|c| {
+                c.flattened
+                    && matches!(who, Who::Grid | Who::Team)
+                    && !elected
+                    && chunk == 1
+                    && canon.len() == 1
+                    && self.generic.is_none()
+            });
+            let coop = coop.filter(|c| !c.flattened);
             let lane_groups = match coop {
                 Some(c) => {
                     let found = self.lane_groups(who, c.lanes, units);
@@ -558,7 +568,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             args.extend(&digits0);
             self.b.ins().jump(head, &args);
             self.b.switch_to_block(head);
-            let more = self.b.ins().icmp(IntCC::Slt, k, units);
+            let more = if flat.is_some() {
+                self.warp_has_iteration(k, units)
+            } else {
+                self.b.ins().icmp(IntCC::Slt, k, units)
+            };
             self.b.ins().brif(more, body_b, &[], exit, &[]);
             self.b.switch_to_block(body_b);
             // The original iteration number, and where `continue` goes.
@@ -608,7 +622,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     .filter(|g| g.box_over.is_some())
                     .map(|g| (g.threaded, values[0])),
             };
-            if let (Some(c), Some((_, _, grp))) = (coop, lane_groups) {
+            if let Some(c) = flat {
+                self.flattened_body(body, c, k, units);
+            } else if let (Some(c), Some((_, _, grp))) = (coop, lane_groups) {
                 self.cooperative_body(body, c, grp);
             } else {
                 // `None`: a loop's bounds could not be lowered (reported)

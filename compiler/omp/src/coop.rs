@@ -30,6 +30,14 @@
 //! `float`, 4 for `double`): a warp's four or eight groups then read whole sectors, as 32
 //! lanes on one row would. A loop whose bounds are read from memory (a CSR row, starting
 //! anywhere in a sector) keeps 32 lanes: a narrow group's run would straddle two sectors.
+//!
+//! Such a CSR row is first offered to irregular loop collapsing (`Cooperative::flattened`,
+//! `-C irregular-collapse`, OpenMPC 4.1.3; lowered by `lower/src/flatten.rs`): a thread per
+//! row, the warp's rows' nonzeros evaluated by consecutive lanes, each lane adding its own
+//! row's terms in order. Row lengths are known only at run time, so the choice is static:
+//! in order, collapsing costs a lane one add per term of its own row, a warp per row a
+//! shuffle and an add per term of every row, at any row length. It needs the row's term to
+//! use only the loop's variable and values the same on every thread (`flat_row`).
 
 use ompcc_access::{LoopId, ReductionTarget};
 use ompcc_sema::SymbolId;
@@ -46,11 +54,12 @@ impl<'a> Cx<'_, 'a> {
     /// The cooperative mapping of `r`'s one-loop nest, a missed remark naming the fact that
     /// is missing when the inner loop would be coalesced but cannot be shared, or `Keep`.
     /// `reassoc`: floating-point reductions may be reordered; `ordered`: they may be shared
-    /// in order (module header), `irregular`: also in loops whose bounds are read from memory.
+    /// in order (module header), `irregular`: also in loops whose bounds are read from memory;
+    /// `flatten`: such loops' rows may be collapsed (irregular loop collapsing).
     pub(crate) fn decide_cooperative(
         &self,
         r: &TargetRegion<'a>,
-        (reassoc, ordered, irregular): (bool, bool, bool),
+        (reassoc, ordered, irregular, flatten): (bool, bool, bool, bool),
     ) -> Decision<'a> {
         let Some(ln) = r.loop_nest else {
             return Decision::Keep;
@@ -136,12 +145,11 @@ impl<'a> Cx<'_, 'a> {
         if let Err(why) = self.directive_allows(r, ln.directive, outer) {
             return missed(why);
         }
-        let (var, op, lanes, in_order) = match self.cooperative_legal(
+        let (var, op, lanes, in_order, flattened) = match self.cooperative_legal(
             block.items.as_slice(),
-            at,
-            inner,
-            iid,
-            (reassoc, (ordered, irregular), clause),
+            (at, inner, iid),
+            (oid, r.directive),
+            (reassoc, (ordered, irregular, flatten), clause),
         ) {
             Ok(x) => x,
             Err(why) => return missed(why),
@@ -172,9 +180,18 @@ impl<'a> Cx<'_, 'a> {
                     var,
                     op,
                     ordered: in_order,
+                    flattened,
                 }),
             },
-            message: if in_order {
+            message: if flattened {
+                format!(
+                    "irregular loop collapse: each warp takes the nonzeros of its 32 iterations of '{from}' (line {}) flattened, consecutive lanes evaluating the terms of consecutive iterations of loop '{to}' (line {}) into shared memory, and each lane adds its own row's terms to '{}' ('{}' reduction) in the loop's order, so the result rounds as the loop's; a warp whose rows' ranges are not consecutive runs the loop as written; chosen over a warp-cooperative row statically, for any row length (rows are known only at run time; an in-order warp per row costs every lane a shuffle per term of each row, here a lane adds only its own row's terms); unit or zero stride bytes per iteration {s_outer} -> {s_inner}; strides in '{from}': {before}; in the flattened nonzeros (across lanes): {after}",
+                    self.line(outer.span),
+                    self.line(inner.span),
+                    self.ua.unit.symbols[var].name,
+                    op_text(op),
+                )
+            } else if in_order {
                 format!(
                     "warp-cooperative inner loop, in order: {lanes} lanes share each iteration of '{from}' (line {}) in loop '{to}' (line {}), each lane evaluating the term of one iteration and every lane adding the terms to '{}' ('{}' reduction) in the loop's order, so the result rounds as the loop's; lane 0 runs the rest of the iteration; unit or zero stride bytes per iteration {s_outer} -> {s_inner}; strides in '{from}': {before}; in '{to}' (across lanes): {after}",
                     self.line(outer.span),
@@ -194,16 +211,20 @@ impl<'a> Cx<'_, 'a> {
         }
     }
 
-    /// The reduction variable, its operator, the lanes per group and whether the lanes add
-    /// the terms in order, or the missing fact.
+    /// The reduction variable, its operator, the lanes per group, whether the lanes add
+    /// the terms in order and whether the rows are collapsed (`Cooperative::flattened`), or
+    /// the missing fact. `outer`: the distributed loop and where its directive starts.
     fn cooperative_legal(
         &self,
         items: &'a [BlockItem],
-        at: usize,
-        inner: &'a Stmt,
-        iid: LoopId,
-        (reassoc, (ordered, irregular), clause): (bool, (bool, bool), Option<Clause<'_>>),
-    ) -> Result<(SymbolId, ReductionOp, u32, bool), String> {
+        (at, inner, iid): (usize, &'a Stmt, LoopId),
+        outer: (LoopId, &'a OmpDirective),
+        (reassoc, (ordered, irregular, flatten), clause): (
+            bool,
+            (bool, bool, bool),
+            Option<Clause<'_>>,
+        ),
+    ) -> Result<(SymbolId, ReductionOp, u32, bool, bool), String> {
         let typed = self.ua.unit;
         let f = &self.ua.functions[self.fi];
         let lp = &f.loops[iid.0 as usize];
@@ -397,10 +418,29 @@ impl<'a> Cx<'_, 'a> {
             None => false,
         };
         let mut in_order = false;
+        let mut flattened = false;
         if declared_op {
             // the directive allows any order
         } else if typed.types.is_floating(vty) {
-            if !reassoc {
+            if !reassoc && flatten && lp.form.is_err() {
+                match self
+                    .single_update(inner, var, op)
+                    .and_then(|()| self.flat_row(inner, var, outer))
+                {
+                    Ok(()) => flattened = true,
+                    // an in-order warp per row may still take it
+                    Err(w) if !(ordered && irregular) => {
+                        return Err(format!(
+                            "'{vname}' is a floating-point '{}' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and the rows' nonzeros cannot be collapsed (-C irregular-collapse): {w}",
+                            op_text(op)
+                        ));
+                    }
+                    Err(_) => {}
+                }
+            }
+            if flattened {
+                in_order = true;
+            } else if !reassoc {
                 let why = if ordered && lp.form.is_err() && !irregular {
                     Some(format!(
                         ", and loop '{name}' has bounds read from memory (a row of unknown length, which a group could mostly idle through: shared in order with -C ordered-coop=all)"
@@ -459,7 +499,99 @@ impl<'a> Cx<'_, 'a> {
             }
             _ => lanes,
         };
-        Ok((var, op, lanes, in_order))
+        // a flattened row keeps a thread per iteration of the distributed loop
+        Ok((
+            var,
+            op,
+            if flattened { 1 } else { lanes },
+            in_order,
+            flattened,
+        ))
+    }
+
+    /// Whether the rows of CSR loop `inner` may be collapsed (`Cooperative::flattened`): its
+    /// condition is `k < hi` or `k <= hi` and its step `k++` (a row is `lo, lo + 1, ...`),
+    /// and its one update of `var` has a term that uses nothing but `k` and variables that hold the same value
+    /// on every thread: declared before the target region's directive `outer.1`, not
+    /// thread-local, not written in the distributed loop `outer.0` nor anywhere in the region
+    /// (assigned, incremented or its address taken: a private copy written before the loop
+    /// may differ between threads). A lane evaluates the
+    /// terms of other lanes' rows. The missing fact otherwise.
+    fn flat_row(
+        &self,
+        inner: &'a Stmt,
+        var: SymbolId,
+        outer: (LoopId, &'a OmpDirective),
+    ) -> Result<(), String> {
+        let typed = self.ua.unit;
+        let f = &self.ua.functions[self.fi];
+        let StmtKind::For(_, Some(cond), Some(step), body) = &inner.kind else {
+            return Err("the loop has no condition or no increment".into());
+        };
+        let Some(k) = crate::loop_var(typed, inner) else {
+            return Err("the loop has no variable".into());
+        };
+        let kname = &typed.symbols[k].name;
+        let is_k = |e: &ompcc_syntax::ast::Expr| {
+            typed.ident_symbols.get(&crate::analyze::strip_parens(e).id) == Some(&k)
+        };
+        let up = matches!(&crate::analyze::strip_parens(cond).kind,
+            ExprKind::Binary(BinaryOp::Lt | BinaryOp::Le, a, _) if is_k(a))
+            && matches!(&crate::analyze::strip_parens(step).kind,
+                ExprKind::Unary(UnaryOp::PreInc | UnaryOp::PostInc, x) if is_k(x));
+        if !up {
+            return Err(format!(
+                "loop '{kname}' is not 'for (... {kname} < hi; {kname}++)' (a row of consecutive nonzeros)"
+            ));
+        }
+        let mut written = f.loops[outer.0.0 as usize].scalars_written.clone();
+        if let Some(b) = outer.1.body.as_deref() {
+            walk::stmt(b, &mut |n| {
+                let Node::Expr(x) = n else { return };
+                let target = match &x.kind {
+                    ExprKind::Assign(_, l, _) => l,
+                    ExprKind::Unary(
+                        UnaryOp::PreInc
+                        | UnaryOp::PostInc
+                        | UnaryOp::PreDec
+                        | UnaryOp::PostDec
+                        | UnaryOp::AddrOf,
+                        v,
+                    ) => v,
+                    _ => return,
+                };
+                if let Some(&s) = typed
+                    .ident_symbols
+                    .get(&crate::analyze::strip_parens(target).id)
+                {
+                    written.push(s);
+                }
+            });
+        }
+        let mut varying = None;
+        walk::stmt(body, &mut |n| {
+            if let Node::Expr(x) = n
+                && matches!(x.kind, ExprKind::Ident(_))
+                && let Some(&s) = typed.ident_symbols.get(&x.id)
+                && s != k
+                && s != var
+            {
+                let info = &typed.symbols[s];
+                let same = info.span.lo < outer.1.span.lo
+                    && info.storage != ompcc_sema::Storage::Thread
+                    && !written.contains(&s);
+                if !same {
+                    varying.get_or_insert(s);
+                }
+            }
+        });
+        match varying {
+            Some(s) => Err(format!(
+                "the term of loop '{kname}' uses '{}', which may differ between rows (a lane evaluates other rows' terms)",
+                typed.symbols[s].name
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Whether the body of `inner` is the one update `var op= e` (or `var = var op e`), `op`

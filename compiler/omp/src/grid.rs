@@ -67,6 +67,10 @@ pub struct GridOptions {
     /// ... for inner loops whose bounds are read from memory too (CSR rows of unknown length,
     /// `-C ordered-coop=all`).
     pub ordered_irregular: bool,
+    /// Irregular loop collapsing (`-C irregular-collapse=on|off`, on at -O2 and above): a
+    /// floating-point sum over a CSR row is computed by the warp over its rows' nonzeros
+    /// flattened, in each row's order (module `coop`, `Cooperative::flattened`).
+    pub irregular_collapse: bool,
 }
 
 /// One `-Rpass=coalesce` (`passed`) or `-Rpass-missed=coalesce` remark.
@@ -136,6 +140,7 @@ pub fn map_grids<'a>(
                         opts.reassociate,
                         opts.ordered_coop,
                         opts.ordered_coop && opts.ordered_irregular,
+                        opts.irregular_collapse,
                     ),
                 ),
                 swap,

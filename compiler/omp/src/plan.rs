@@ -149,6 +149,14 @@ pub struct Cooperative<'a> {
     /// and every lane applies the group's terms to `var` one by one, in the iterations'
     /// order (each taken from its lane by a shuffle), so `var` ends with the loop's value.
     pub ordered: bool,
+    /// Irregular loop collapsing (with `ordered`, `lanes` 1; `inner` a CSR row, bounds read
+    /// from memory, step +1, its term `e` using only `inner`'s variable and values the same
+    /// on every thread): each thread keeps its iteration of `threaded`, and a warp whose
+    /// rows' ranges are consecutive takes their nonzeros flattened, consecutive lanes
+    /// evaluating consecutive nonzeros' terms into shared memory, after which each lane
+    /// applies its own row's terms to `var` in order; a warp whose ranges are not
+    /// consecutive runs the loop as written on each lane.
+    pub flattened: bool,
 }
 
 /// The loop nest a region's threads share.

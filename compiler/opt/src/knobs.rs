@@ -89,6 +89,12 @@ pub struct Knobs {
     /// `readonly` can load what the kernel only reads through `ld.global.nc`. Read by the
     /// driver for `ompcc_omp::map_grids`.
     pub noalias_maps: bool,
+    /// `irregular-collapse`: a floating-point sum over a CSR row (an inner loop whose bounds
+    /// are read from memory) is computed by the warp over its rows' nonzeros flattened: the
+    /// lanes evaluate consecutive nonzeros' terms into shared memory and each lane adds its
+    /// own row's terms in the loop's order (`on`/`off`; on at -O2 and above; nothing with
+    /// `warp-coop=off`). Read by the driver for `ompcc_omp::map_grids`.
+    pub irregular_collapse: bool,
 }
 
 /// The `ordered-coop` knob's values.
@@ -132,6 +138,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "triangular-collapse",
     "ordered-coop",
     "noalias-maps",
+    "irregular-collapse",
 ];
 
 impl Knobs {
@@ -150,6 +157,7 @@ impl Knobs {
                 triangular_collapse: false,
                 ordered_coop: OrderedCoop::Off,
                 noalias_maps: false,
+                irregular_collapse: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -163,6 +171,7 @@ impl Knobs {
                 triangular_collapse: true,
                 ordered_coop: OrderedCoop::On,
                 noalias_maps: true,
+                irregular_collapse: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -176,6 +185,7 @@ impl Knobs {
                 triangular_collapse: true,
                 ordered_coop: OrderedCoop::On,
                 noalias_maps: true,
+                irregular_collapse: true,
             },
         }
     }
@@ -218,6 +228,7 @@ impl Knobs {
                 }
             }
             "noalias-maps" => self.noalias_maps = on_off()?,
+            "irregular-collapse" => self.irregular_collapse = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,

@@ -48,6 +48,7 @@ fn loop_stores(func: &Function, l: &Loop) -> Stores {
                 | Opcode::AtomicRmw
                 | Opcode::AtomicCas
                 | Opcode::Barrier
+                | Opcode::WarpSync
                 | Opcode::Fence => return Err(inst),
                 Opcode::Store => {
                     out.extend(AliasAnalysis::access_of(func, inst).map(|a| (inst, a)))

@@ -31,7 +31,12 @@ use rustc_hash::{FxHashMap, FxHashSet};
 fn clobbers_all(op: Opcode) -> bool {
     matches!(
         op,
-        Opcode::Call | Opcode::AtomicRmw | Opcode::AtomicCas | Opcode::Barrier | Opcode::Fence
+        Opcode::Call
+            | Opcode::AtomicRmw
+            | Opcode::AtomicCas
+            | Opcode::Barrier
+            | Opcode::WarpSync
+            | Opcode::Fence
     )
 }
 

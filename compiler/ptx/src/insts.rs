@@ -360,6 +360,13 @@ impl FuncEmitter<'_> {
             InstData::Nullary {
                 opcode: Opcode::Barrier,
             } => self.e("barrier.sync 0"),
+            InstData::Unary {
+                opcode: Opcode::WarpSync,
+                arg,
+            } => {
+                let m = self.v(arg);
+                self.e(format_args!("bar.warp.sync {m}"));
+            }
             InstData::Fence { scope: s } => self.e(format_args!("fence.sc.{}", scope(s))),
             // Ops whose only result is unused still have one; anything else here is a bug.
             _ => {
