@@ -437,8 +437,13 @@ impl Checker<'_> {
             );
         }
         for c in &d.clauses {
-            let list = match &c.kind {
-                OmpClauseKind::Map { map_type, list, .. } => {
+            let (list, iterated) = match &c.kind {
+                OmpClauseKind::Map {
+                    map_type,
+                    list,
+                    iterated,
+                    ..
+                } => {
                     let allowed: &[ast::MapType] = match d.kind {
                         K::TargetEnterData => &[ast::MapType::To, ast::MapType::Alloc],
                         K::TargetExitData => &[
@@ -465,12 +470,16 @@ impl Checker<'_> {
                             c.span,
                         );
                     }
-                    list
+                    (list, iterated)
                 }
-                OmpClauseKind::Motion { list, .. } if d.kind == K::TargetUpdate => list,
+                OmpClauseKind::Motion { list, iterated, .. } if d.kind == K::TargetUpdate => {
+                    (list, iterated)
+                }
                 _ => continue,
             };
-            for item in list {
+            // the items an `iterator(...)` modifier ranges over are list items too
+            let iterated = iterated.iter().flat_map(|it| &it.list);
+            for item in list.iter().chain(iterated) {
                 let mut cur = strip(item);
                 while let ExprKind::ArraySection {
                     base,
