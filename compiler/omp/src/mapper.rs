@@ -250,6 +250,32 @@ pub fn expand_mappers(
     };
     for &d in &users {
         for c in &d.clauses {
+            // an iterated item of a type with a mapper would need the mapper's maps per
+            // point: refused rather than mapped without them
+            if let OmpClauseKind::Map {
+                iterated: Some(it), ..
+            }
+            | OmpClauseKind::Motion {
+                iterated: Some(it), ..
+            } = &c.kind
+            {
+                for e in &it.list {
+                    let mut base = e;
+                    while let ExprKind::ArraySection { base: b, .. } = &base.kind {
+                        base = b;
+                    }
+                    if record_of(base).is_some_and(|r| mappers.iter().any(|m| m.record == r)) {
+                        let item = &text[e.span.lo as usize..e.span.hi as usize];
+                        diags.push(refuse(
+                            e.span,
+                            format!(
+                                "'{item}' has a type with a 'declare mapper', which ompcc does \
+                                 not apply to the items of an 'iterator' modifier"
+                            ),
+                        ));
+                    }
+                }
+            }
             let (outer, list, motion) = match &c.kind {
                 OmpClauseKind::Map { map_type, list, .. } => (
                     map_type.unwrap_or(match d.kind {
