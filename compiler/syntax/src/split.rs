@@ -84,21 +84,20 @@ fn distribute(parts: &[K], clauses: Vec<OmpClause>) -> Vec<Vec<OmpClause>> {
                 .collect(),
             _ => takers,
         };
-        if let Some(p) = parallel {
-            if matches!(
+        if let Some(p) = parallel
+            && matches!(
                 c.name,
                 C::Firstprivate | C::Lastprivate | C::Reduction | C::Linear
-            ) && !to.contains(&p)
-            {
-                for item in list_items(&c.kind) {
-                    let Some(base) = base_variable(item) else {
-                        continue;
-                    };
-                    let seen = shared.iter().any(|s| same_ident(s, base));
-                    if !seen {
-                        shared.push(base.clone());
-                        shared_span.get_or_insert(c.span);
-                    }
+            )
+            && !to.contains(&p)
+        {
+            for item in list_items(&c.kind) {
+                let Some(base) = base_variable(item) else {
+                    continue;
+                };
+                if !shared.iter().any(|s| same_ident(s, base)) {
+                    shared.push(base.clone());
+                    shared_span.get_or_insert(c.span);
                 }
             }
         }
