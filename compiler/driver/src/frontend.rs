@@ -673,7 +673,9 @@ fn lower(
     use ompcc_lower::{FunctionSelection, LowerOptions, lower_device_unit, lower_functions};
     let (variant_calls, variant_diags) =
         ompcc_omp::device_variant_calls(&checked.tu, &checked.typed, checked.source_map.text());
-    for d in &variant_diags {
+    let (dispatch_calls, dispatch_diags) =
+        ompcc_omp::device_dispatch_calls(&checked.tu, &checked.typed, checked.source_map.text());
+    for d in variant_diags.iter().chain(&dispatch_diags) {
         emitter.emit(d, &checked.source_map);
     }
     let lower_opts = LowerOptions {
@@ -683,6 +685,7 @@ fn lower(
             .then_some(&checked.source_map),
         unit_id: ompcc_omp::unit_id(&checked.source_map),
         variant_calls: Some(&variant_calls),
+        dispatch_calls: Some(&dispatch_calls),
         ..LowerOptions::default()
     };
     let (module, diags) = match plan {

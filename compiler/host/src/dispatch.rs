@@ -9,11 +9,13 @@
 //! # N "file.c"
 //! int nv = !!(novariants), nc = !!(nocontext); int dd = omp_get_default_device();
 //! omp_set_default_device((int)(device));     // with a device clause, for the region
-//! if (nv) x = f(...); else if (nc) x = v_nocontext(...); else x = v_dispatch(...);
+//! { __typeof__(f) *volatile base = f;        // with novariants: the base through a pointer
+//! if (nv) x = (*base)(...); else if (nc) x = v_nocontext(...); else x = v_dispatch(...); }
 //! omp_set_default_device(dd); }
 //! ```
 //!
-//! `novariants(true)` calls the base function; `nocontext(true)` leaves `dispatch` out of
+//! `novariants(true)` calls the base function (through a volatile pointer, as gcc replaces a
+//! direct call of it by a variant matching the enclosing constructs); `nocontext(true)` leaves `dispatch` out of
 //! the construct set when selecting; `nowait` has no effect (5.2: the nowait property
 //! does not change the construct); `is_device_ptr`/`has_device_addr` only add properties
 //! for `adjust_args`, which ompcc does not take (the arguments pass unchanged). Each clause
@@ -109,21 +111,29 @@ pub(crate) fn host_pragmas(
             call.callee.span.lo as usize - slo,
             call.callee.span.hi as usize - slo,
         );
-        let calling = |v: Option<ompcc_sema::SymbolId>| {
-            let one_line = |s: &str| s.replace("\\\n", " ").replace('\n', " ");
-            match v {
-                Some(v) => format!(
-                    "{}{}{}",
-                    one_line(&stmt[..clo]),
-                    typed.symbols[v].name,
-                    one_line(&stmt[chi..])
-                ),
-                None => one_line(stmt),
-            }
+        let one_line = |s: &str| s.replace("\\\n", " ").replace('\n', " ");
+        let calling = |v: Option<ompcc_sema::SymbolId>| match v {
+            Some(v) => format!(
+                "{}{}{}",
+                one_line(&stmt[..clo]),
+                typed.symbols[v].name,
+                one_line(&stmt[chi..])
+            ),
+            None => one_line(stmt),
         };
         let mut out = String::new();
         if let Some(nv) = &nv {
-            out.push_str(&format!("if ({nv}) {} else ", calling(None)));
+            // the base function through a pointer: gcc would replace a direct call by a
+            // variant whose selector matches the enclosing constructs
+            let base = &text[call.callee.span.lo as usize..call.callee.span.hi as usize];
+            let base_call = format!(
+                "{}(*__ompcc_base{k}){}",
+                one_line(&stmt[..clo]),
+                one_line(&stmt[chi..])
+            );
+            out.push_str(&format!(
+                "{{ __typeof__({base}) *volatile __ompcc_base{k} = {base}; if ({nv}) {base_call} else "
+            ));
         }
         if let Some(nc) = &nc {
             out.push_str(&format!(
@@ -132,6 +142,9 @@ pub(crate) fn host_pragmas(
             ));
         }
         out.push_str(&calling(call.with_dispatch));
+        if nv.is_some() {
+            out.push_str(" }");
+        }
         if device.is_some() {
             out.push_str(&format!(" omp_set_default_device(__ompcc_dd{k});"));
         }

@@ -121,6 +121,8 @@ pub struct Ctx<'a> {
     pub(crate) unit_id: Option<String>,
     /// Callee expressions of device calls that call a `declare variant` (by its symbol).
     pub(crate) variant_calls: FxHashMap<ast::ExprId, SymbolId>,
+    /// `LowerOptions::dispatch_calls`.
+    pub(crate) dispatch_calls: FxHashMap<ast::ExprId, Option<SymbolId>>,
     /// While a kernel is lowered: its subscripts of work arrays laid out thread-minor (the
     /// plan's `PrivateLayout`), with the row length, the rows and whether they are
     /// `work[t][k]`.
@@ -160,6 +162,7 @@ impl<'a> Ctx<'a> {
             link_refs: FxHashMap::default(),
             unit_id: None,
             variant_calls: FxHashMap::default(),
+            dispatch_calls: FxHashMap::default(),
             layouts: FxHashMap::default(),
         };
         let mut index = std::mem::take(&mut cx.exprs);

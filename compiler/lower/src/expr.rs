@@ -371,7 +371,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `c` as an `i1`.
-    fn cond_value(&mut self, c: &'a Expr) -> Option<Value> {
+    pub(crate) fn cond_value(&mut self, c: &'a Expr) -> Option<Value> {
         let inner = strip_parens(c);
         if let ExprKind::Binary(op, l, r) = &inner.kind
             && matches!(

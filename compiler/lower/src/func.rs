@@ -86,6 +86,9 @@ pub struct FnLower<'c, 'a, 'f> {
     /// its threads share, taken where it starts: a task shares a variable that still has
     /// that binding and gets a firstprivate copy of any other (OpenMP 5.2, 5.1.1).
     pub(crate) shared_scopes: Vec<FxHashMap<SymbolId, Local>>,
+    /// While lowering one arm of a `dispatch` construct: its target call's callee
+    /// expression and the function that arm calls.
+    pub(crate) dispatch_callee: Option<(ompcc_syntax::ast::ExprId, SymbolId)>,
     /// How the enclosing worksharing loops hand out their iterations (innermost last).
     pub(crate) loop_runs: Vec<crate::kernel::Who>,
 }
@@ -140,6 +143,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 vla_scopes: Vec::new(),
                 generic: None,
                 shared_scopes: Vec::new(),
+                dispatch_callee: None,
                 loop_runs: Vec::new(),
                 depth: 0,
                 ret,

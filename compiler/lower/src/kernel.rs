@@ -156,6 +156,7 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
             vla_scopes: Vec::new(),
             generic: None,
             shared_scopes: Vec::new(),
+            dispatch_callee: None,
             loop_runs: Vec::new(),
             depth: 0,
         };

@@ -157,6 +157,11 @@ pub struct LowerOptions<'a> {
     /// function: the callee expression and the variant (`ompcc_omp::device_variant_calls`).
     pub variant_calls:
         Option<&'a rustc_hash::FxHashMap<ompcc_syntax::ast::ExprId, ompcc_sema::SymbolId>>,
+    /// The target calls of `dispatch` constructs in device code: the callee expression and
+    /// the function chosen with `dispatch` in the construct set (`None`: the base function;
+    /// `ompcc_omp::device_dispatch_calls`).
+    pub dispatch_calls:
+        Option<&'a rustc_hash::FxHashMap<ompcc_syntax::ast::ExprId, Option<ompcc_sema::SymbolId>>>,
 }
 
 impl Default for LowerOptions<'_> {
@@ -166,6 +171,7 @@ impl Default for LowerOptions<'_> {
             source_map: None,
             unit_id: "0".to_owned(),
             variant_calls: None,
+            dispatch_calls: None,
         }
     }
 }
@@ -238,6 +244,9 @@ pub fn lower_device_unit(
     cx.unit_id = Some(opts.unit_id.clone());
     if let Some(v) = opts.variant_calls {
         cx.variant_calls = v.clone();
+    }
+    if let Some(v) = opts.dispatch_calls {
+        cx.dispatch_calls = v.clone();
     }
     cx.define_indirect_functions(&opts.unit_id);
     for r in &plan.regions {

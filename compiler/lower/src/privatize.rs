@@ -195,7 +195,22 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 return;
             }
         };
-        if out.iter().any(|p| p.sym == sym) {
+        if let Some(i) = out.iter().position(|p| p.sym == sym) {
+            // `firstprivate(x) lastprivate(x)`: one copy, initialized from the original and
+            // copied back after the last iteration, whichever clause comes first
+            match (out[i].kind, kind) {
+                (PrivKind::First, PrivKind::Last) => out[i].kind = PrivKind::Last,
+                (PrivKind::Last, PrivKind::First) => {
+                    if let (Some((src, _)), Some(Local::Slot(slot, align))) =
+                        (out[i].orig, self.locals.get(&sym).copied())
+                    {
+                        let qt = self.cx.typed.symbols[sym].ty;
+                        let dst = self.slot_addr(slot, align);
+                        self.copy(dst, src, qt, item.span);
+                    }
+                }
+                _ => {}
+            }
             return;
         }
         let qt = self.cx.typed.symbols[sym].ty;

@@ -1057,6 +1057,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 self.par = par;
             }
             K::Task => self.undeferred_task(d),
+            K::Dispatch => self.dispatch(d),
             K::Taskloop | K::TaskloopSimd => {
                 // The tasks of a taskloop run at once, in order, on this thread.
                 let Some(privs) = self.task_data(d) else {
@@ -1263,6 +1264,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             | K::Taskwait
             | K::Taskyield
             | K::Taskgroup
+            | K::Dispatch
             | K::Ordered => self.omp_construct(d),
             // Orphaned in a function a `teams` region calls: the encountering thread of each
             // team (its initial thread, as OpenMP requires) runs the team's share.

@@ -389,10 +389,7 @@ void f(int n, int *a) {
             "#pragma omp metadirective when(device={kind(gpu)}: parallel) default(single)",
             "'#pragma omp metadirective'",
         ),
-        (
-            "#pragma omp masked taskloop",
-            "'#pragma omp masked taskloop'",
-        ),
+        ("#pragma omp workshare", "'#pragma omp workshare'"),
     ] {
         let src = format!(
             "void f(int *a) {{

@@ -197,10 +197,10 @@ fn shape(d: &OmpDirective) -> Shape<'_> {
         }
         match (level, inner.kind) {
             (0, K::Teams) => level = 1,
-            (0, K::Parallel) => level = 2,
-            // `teams` whose whole body is a `parallel`: every team's threads run it (SPMD);
-            // `num_threads` or `if` would size the team at run time, so those stay generic.
-            (1, K::Parallel)
+            // `target` or `teams` whose whole body is a `parallel`: every team's threads run it
+            // (SPMD); `num_threads` or `if` would size the team at run time, so those stay
+            // serial (a team of one) or generic.
+            (0 | 1, K::Parallel)
                 if !inner
                     .clauses
                     .iter()

@@ -74,5 +74,6 @@ pub use mapper::{TextEdit, expand_mappers};
 pub use metadirective::{MetaEdit, resolve_metadirectives};
 pub use plan::*;
 pub use variant::{
-    DispatchCall, device_variant_calls, host_dispatch_calls, is_declare_variant, selects_dispatch,
+    DispatchCall, device_dispatch_calls, device_variant_calls, host_dispatch_calls,
+    is_declare_variant, selects_dispatch, target_call as dispatch_target_call,
 };

@@ -35,8 +35,9 @@ struct Mapper {
     id: Option<String>,
     record: ompcc_sema::types::RecordId,
     var: String,
-    /// (map type, items as written).
-    maps: Vec<(MapType, Vec<String>)>,
+    /// (map type, `iterator(...)` modifier with its iterators renamed apart, items as
+    /// written in their terms).
+    maps: Vec<(MapType, Option<String>, Vec<String>)>,
 }
 
 pub(crate) fn map_type_word(t: MapType) -> &'static str {
@@ -112,7 +113,31 @@ fn parse_mapper(line: &str, typed: &TypedUnit) -> Result<Mapper, String> {
             _ => return Err("malformed map clause".into()),
         };
         let mut map_type = MapType::ToFrom;
-        for w in head.split([',', ' ']).filter(|w| !w.is_empty()) {
+        let mut iterator = None;
+        let mut renames: Vec<(String, String)> = Vec::new();
+        for w in split_top(head, ',').into_iter().map(str::trim) {
+            if let Some(defs) = w.strip_prefix("iterator").map(str::trim)
+                && defs.starts_with('(')
+                && defs.ends_with(')')
+            {
+                // each iterator gets a name no item of a clause using the mapper can
+                // contain, so the expansion never captures one of the user's variables
+                let mut text = w.to_owned();
+                for def in split_top(&defs[1..defs.len() - 1], ',') {
+                    let lhs = def.split('=').next().unwrap_or("");
+                    let Some(name) = lhs.split_whitespace().last() else {
+                        return Err(format!("malformed iterator '{def}' in a mapper"));
+                    };
+                    let fresh = format!("__ompcc_mapper_it{}_{name}", renames.len());
+                    text = substitute(&text, name, &fresh);
+                    renames.push((name.to_owned(), fresh));
+                }
+                iterator = Some(text);
+                continue;
+            }
+            if w.is_empty() {
+                continue;
+            }
             map_type = match w {
                 "to" => MapType::To,
                 "from" => MapType::From,
@@ -123,9 +148,13 @@ fn parse_mapper(line: &str, typed: &TypedUnit) -> Result<Mapper, String> {
         }
         let items = split_top(items, ',')
             .into_iter()
-            .map(|s| s.trim().to_owned())
+            .map(|s| {
+                renames.iter().fold(s.trim().to_owned(), |t, (old, new)| {
+                    substitute(&t, old, new)
+                })
+            })
             .collect();
-        maps.push((map_type, items));
+        maps.push((map_type, iterator, items));
     }
     Ok(Mapper {
         id,
@@ -221,6 +250,32 @@ pub fn expand_mappers(
     };
     for &d in &users {
         for c in &d.clauses {
+            // an iterated item of a type with a mapper would need the mapper's maps per
+            // point: refused rather than mapped without them
+            if let OmpClauseKind::Map {
+                iterated: Some(it), ..
+            }
+            | OmpClauseKind::Motion {
+                iterated: Some(it), ..
+            } = &c.kind
+            {
+                for e in &it.list {
+                    let mut base = e;
+                    while let ExprKind::ArraySection { base: b, .. } = &base.kind {
+                        base = b;
+                    }
+                    if record_of(base).is_some_and(|r| mappers.iter().any(|m| m.record == r)) {
+                        let item = &text[e.span.lo as usize..e.span.hi as usize];
+                        diags.push(refuse(
+                            e.span,
+                            format!(
+                                "'{item}' has a type with a 'declare mapper', which ompcc does \
+                                 not apply to the items of an 'iterator' modifier"
+                            ),
+                        ));
+                    }
+                }
+            }
             let (outer, list, motion) = match &c.kind {
                 OmpClauseKind::Map { map_type, list, .. } => (
                     map_type.unwrap_or(match d.kind {
@@ -258,6 +313,8 @@ pub fn expand_mappers(
             }
             let mut kept: Vec<String> = Vec::new();
             let mut extra: Vec<(MapType, String)> = Vec::new();
+            // items of the mapper's iterated maps: one clause each
+            let mut iterated: Vec<(MapType, String, String)> = Vec::new();
             let mut changed = named.is_some();
             for e in list {
                 let item = &text[e.span.lo as usize..e.span.hi as usize];
@@ -307,13 +364,19 @@ pub fn expand_mappers(
                     continue;
                 }
                 changed = true;
-                for (inner, items) in &mapper.maps {
+                for (inner, iterator, items) in &mapper.maps {
                     let t = decay(outer, *inner);
                     if motion && t == MapType::Alloc {
                         continue;
                     }
                     for it in items {
-                        extra.push((t, substitute(it, &mapper.var, item)));
+                        let it = substitute(it, &mapper.var, item);
+                        match iterator {
+                            Some(i) => {
+                                iterated.push((t, substitute(i, &mapper.var, item), it));
+                            }
+                            None => extra.push((t, it)),
+                        }
                     }
                 }
             }
@@ -322,8 +385,11 @@ pub fn expand_mappers(
             }
             let name = c.name.as_str();
             let mut out = Vec::new();
-            let clause_for = |t: Option<MapType>, items: &[String]| {
+            let clause_for = |t: Option<MapType>, iterator: Option<&str>, items: &[String]| {
                 let mut mods = head.clone();
+                if let Some(i) = iterator {
+                    mods.insert(0, i.to_owned());
+                }
                 if let Some(t) = t
                     && !motion
                 {
@@ -342,7 +408,7 @@ pub fn expand_mappers(
                 }
             };
             if !kept.is_empty() {
-                out.push(clause_for(None, &kept));
+                out.push(clause_for(None, None, &kept));
             }
             for t in [
                 MapType::To,
@@ -358,8 +424,15 @@ pub fn expand_mappers(
                     .map(|(_, s)| s.clone())
                     .collect();
                 if !items.is_empty() {
-                    out.push(clause_for(Some(t), &items));
+                    out.push(clause_for(Some(t), None, &items));
                 }
+            }
+            for (t, iterator, item) in &iterated {
+                out.push(clause_for(
+                    Some(*t),
+                    Some(iterator),
+                    std::slice::from_ref(item),
+                ));
             }
             edits.push(TextEdit {
                 lo,
@@ -436,11 +509,15 @@ fn implicit_maps(
             if names_it(&info.name) {
                 return;
             }
-            for (inner, list) in &m.maps {
+            for (inner, iterator, list) in &m.maps {
                 let t = decay(MapType::ToFrom, *inner);
+                let iterator = iterator
+                    .as_deref()
+                    .map(|i| format!("{}, ", substitute(i, &m.var, &info.name)))
+                    .unwrap_or_default();
                 for it in list {
                     items.push(format!(
-                        "map({}: {})",
+                        "map({iterator}{}: {})",
                         map_type_word(t),
                         substitute(it, &m.var, &info.name)
                     ));

@@ -214,7 +214,7 @@ pub fn host_dispatch_calls<'a>(
 }
 
 /// The callee of a `dispatch` construct's statement: `f(...);` or `x = f(...);`.
-fn target_call(s: &Stmt) -> Option<&Expr> {
+pub fn target_call(s: &Stmt) -> Option<&Expr> {
     let StmtKind::Expr(Some(e)) = &s.kind else {
         return None;
     };
@@ -284,6 +284,64 @@ pub fn device_variant_calls(
                     format!("cannot resolve the 'declare variant' of this call: {why}"),
                     e.span,
                 )),
+            }
+        });
+    }
+    (calls, diags)
+}
+
+/// For each `dispatch` construct in device code (in a target region or a device function):
+/// its target call's callee expression and the function to call with `dispatch` in the
+/// construct set (`None`: the base function). The same call without it (`nocontext(true)`)
+/// is `device_variant_calls`' choice, as `dispatch` is no construct trait of the enclosing
+/// constructs; `novariants(true)` calls the base function. Statement-shape errors are
+/// `host_dispatch_calls`', which sees every construct.
+pub fn device_dispatch_calls(
+    tu: &TranslationUnit,
+    typed: &TypedUnit,
+    text: &str,
+) -> (FxHashMap<ExprId, Option<SymbolId>>, Vec<Diagnostic>) {
+    let (variants, mut diags) = variant_table(tu, typed, text);
+    diags.clear(); // `device_variant_calls` reports the table's errors
+    let mut calls = FxHashMap::default();
+    let device_fns = device_functions(tu, typed);
+    for item in &tu.items {
+        let ExternalDecl::Function(f) = item else {
+            continue;
+        };
+        let device_fn = typed
+            .decl_symbol(f.declarator.id)
+            .is_some_and(|s| device_fns.contains(&s));
+        walk::block(&f.body, &mut |n| {
+            let Node::Directive(d) = n else { return };
+            if d.kind != OmpDirectiveKind::Dispatch {
+                return;
+            }
+            let Some(callee) = d.body.as_deref().and_then(target_call) else {
+                return;
+            };
+            let (mut constructs, in_target) = enclosing_constructs(f, d.span);
+            if !(in_target || device_fn) {
+                return;
+            }
+            if !in_target {
+                constructs.insert(0, "target");
+            }
+            constructs.push("dispatch");
+            let base = typed.ident_symbols.get(&callee.id).copied();
+            let Some(list) = base.and_then(|b| variants.get(&b)) else {
+                calls.insert(callee.id, None);
+                return;
+            };
+            let cx = Context {
+                device: true,
+                constructs: &constructs,
+            };
+            match choose(list, &cx) {
+                Ok(v) => {
+                    calls.insert(callee.id, v);
+                }
+                Err(why) => diags.push(error(d, &why)),
             }
         });
     }

@@ -101,3 +101,30 @@ void f(struct V s, struct V *arr) {
         assert!(diags[0].message.contains("array sections"), "{diags:?}");
     });
 }
+
+#[test]
+fn mapper_iterators_expand_renamed_and_iterated_items_are_refused() {
+    let src = "struct V { int n; double **rows; };
+#pragma omp declare mapper(struct V v) map(iterator(it = 0:v.n), to: v.rows[it][0:4])
+void f(struct V s, struct V *arr, int it) {
+#pragma omp target map(tofrom: s)
+  s.rows[it][0] = 1;
+#pragma omp target map(iterator(i = 0:2), to: arr[i])
+  arr[0].n = 1;
+}
+";
+    with_unit(src, |tu, typed| {
+        let (edits, diags) = ompcc_omp::expand_mappers(tu, typed, src);
+        assert!(
+            edits.iter().any(|e| e.with
+                == "map(iterator(__ompcc_mapper_it0_it = 0:s.n), to: s.rows[__ompcc_mapper_it0_it][0:4])"),
+            "{edits:?}"
+        );
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].code, "E0909");
+        assert!(
+            diags[0].message.contains("'arr[i]'") && diags[0].message.contains("iterator"),
+            "{diags:?}"
+        );
+    });
+}

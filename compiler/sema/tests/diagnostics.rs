@@ -379,6 +379,35 @@ const CASES: &[Case] = &[
         "storage size of 'a' isn't constant",
         "a",
     ),
+    // the member and section checks of map list items reach the items of an iterator
+    err(
+        "iterator_map_missing_member",
+        "struct S { int n; double **rows; };\nvoid f(struct S s) {\n#pragma omp target map(iterator(it = 0:s.n), to: s.cols[it][0:4])\n{ }\n}",
+        "E0414",
+        "'struct S' has no member named 'cols'",
+        "cols",
+    ),
+    err(
+        "iterator_map_section_of_int_member",
+        "struct S { int n; int k; };\nvoid f(struct S s) {\n#pragma omp target map(iterator(it = 0:s.n), to: s.k[0:it])\n{ }\n}",
+        "E0405",
+        "array section of non-array type 'int'",
+        "s.k",
+    ),
+    err(
+        "iterator_map_negative_length",
+        "struct S { int n; double **rows; };\nvoid f(struct S s) {\n#pragma omp target update to(iterator(it = 0:s.n): s.rows[it][0:-2])\n}",
+        "E0652",
+        "array section in 'to' clause has a negative length",
+        "-2",
+    ),
+    err(
+        "masked_in_task",
+        "void f(int *a) {\n#pragma omp task\n{\n#pragma omp masked taskloop\nfor (int i = 0; i < 4; i++) a[i] = i;\n}\n}",
+        "E0614",
+        "'masked' region may not be closely nested inside a 'task' region",
+        "#pragma omp masked taskloop",
+    ),
     err(
         "barrier_in_for",
         "void f(int *a) {\n#pragma omp parallel for\nfor (int i = 0; i < 8; i++) {\n#pragma omp barrier\na[i] = i;\n}\n}",

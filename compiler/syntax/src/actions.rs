@@ -219,20 +219,19 @@ pub(crate) enum StmtPrefix {
 
 impl StmtPrefix {
     pub(crate) fn finish(self, l: usize, r: usize, body: Stmt) -> Stmt {
-        let body = Box::new(body);
-        stmt(
-            l,
-            r,
-            match self {
-                StmtPrefix::Label(n) => StmtKind::Labeled(n, body),
-                StmtPrefix::Case(a, b) => StmtKind::Case(Box::new(a), b.map(Box::new), body),
-                StmtPrefix::Default => StmtKind::Default(body),
-                StmtPrefix::Omp(mut d) => {
-                    d.body = Some(body);
-                    StmtKind::Omp(Box::new(d))
-                }
-            },
-        )
+        let kind = match self {
+            StmtPrefix::Omp(d) if !d.kind.split().is_empty() => {
+                return crate::split::split_combined(d, body, l, r);
+            }
+            StmtPrefix::Label(n) => StmtKind::Labeled(n, Box::new(body)),
+            StmtPrefix::Case(a, b) => StmtKind::Case(Box::new(a), b.map(Box::new), Box::new(body)),
+            StmtPrefix::Default => StmtKind::Default(Box::new(body)),
+            StmtPrefix::Omp(mut d) => {
+                d.body = Some(Box::new(body));
+                StmtKind::Omp(Box::new(d))
+            }
+        };
+        stmt(l, r, kind)
     }
 }
 

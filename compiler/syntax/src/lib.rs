@@ -23,6 +23,7 @@ mod lexer;
 mod literal;
 mod ompbuild;
 mod printer;
+mod split;
 mod state;
 mod token;
 

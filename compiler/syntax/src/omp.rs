@@ -97,6 +97,14 @@ directives! {
     Task = ["task"] Stmt [Task];
     Taskloop = ["taskloop"] Stmt [Taskloop];
     TaskloopSimd = ["taskloop" "simd"] Stmt [Taskloop Simd];
+    MasterTaskloop = ["master" "taskloop"] Stmt [Taskloop];
+    MasterTaskloopSimd = ["master" "taskloop" "simd"] Stmt [Taskloop Simd];
+    MaskedTaskloop = ["masked" "taskloop"] Stmt [Masked Taskloop];
+    MaskedTaskloopSimd = ["masked" "taskloop" "simd"] Stmt [Masked Taskloop Simd];
+    ParallelMasterTaskloop = ["parallel" "master" "taskloop"] Stmt [Parallel Taskloop];
+    ParallelMasterTaskloopSimd = ["parallel" "master" "taskloop" "simd"] Stmt [Parallel Taskloop Simd];
+    ParallelMaskedTaskloop = ["parallel" "masked" "taskloop"] Stmt [Parallel Masked Taskloop];
+    ParallelMaskedTaskloopSimd = ["parallel" "masked" "taskloop" "simd"] Stmt [Parallel Masked Taskloop Simd];
     Flush = ["flush"] Standalone [Flush];
     Ordered = ["ordered"] Stmt [Ordered];
     Atomic = ["atomic"] Stmt [Atomic];
@@ -160,10 +168,6 @@ const UNSUPPORTED: &[&[&str]] = &[
     &["assumes"],
     &["begin", "assumes"],
     &["end", "assumes"],
-    &["masked", "taskloop"],
-    &["master", "taskloop"],
-    &["parallel", "masked", "taskloop"],
-    &["parallel", "master", "taskloop"],
     &["parallel", "workshare"],
     &["workshare"],
 ];
@@ -233,6 +237,25 @@ impl OmpDirectiveKind {
         match other.leaves().first() {
             Some(l) => self.leaves().contains(l),
             None => self == other,
+        }
+    }
+
+    /// The constructs a combined directive that the parser splits stands for, outermost
+    /// first (`parallel master taskloop` is `parallel`, `master`, `taskloop`); empty for every
+    /// other directive. Later stages never meet these kinds: the parser nests the leaves
+    /// (`split.rs`), with the clauses distributed as OpenMP 5.2 section 17.2 says.
+    pub fn split(self) -> &'static [OmpDirectiveKind] {
+        use OmpDirectiveKind as K;
+        match self {
+            K::MasterTaskloop => &[K::Master, K::Taskloop],
+            K::MasterTaskloopSimd => &[K::Master, K::TaskloopSimd],
+            K::MaskedTaskloop => &[K::Masked, K::Taskloop],
+            K::MaskedTaskloopSimd => &[K::Masked, K::TaskloopSimd],
+            K::ParallelMasterTaskloop => &[K::Parallel, K::Master, K::Taskloop],
+            K::ParallelMasterTaskloopSimd => &[K::Parallel, K::Master, K::TaskloopSimd],
+            K::ParallelMaskedTaskloop => &[K::Parallel, K::Masked, K::Taskloop],
+            K::ParallelMaskedTaskloopSimd => &[K::Parallel, K::Masked, K::TaskloopSimd],
+            _ => &[],
         }
     }
 

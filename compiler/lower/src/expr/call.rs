@@ -213,7 +213,10 @@ impl<'a> FnLower<'_, 'a, '_> {
         let Some(sym) = self.callee_symbol(f) else {
             return self.call_indirect(e, f, args, info);
         };
-        let sym = self.cx.variant_of(f, sym);
+        let sym = match self.dispatch_callee {
+            Some((id, v)) if id == strip_parens(f).id => v,
+            _ => self.cx.variant_of(f, sym),
+        };
         let name = self.cx.typed.symbols[sym].name.clone();
         let fty = self.cx.fn_type_of(sym)?;
         if name == "printf" {

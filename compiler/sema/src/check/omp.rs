@@ -437,8 +437,13 @@ impl Checker<'_> {
             );
         }
         for c in &d.clauses {
-            let list = match &c.kind {
-                OmpClauseKind::Map { map_type, list, .. } => {
+            let (list, iterated) = match &c.kind {
+                OmpClauseKind::Map {
+                    map_type,
+                    list,
+                    iterated,
+                    ..
+                } => {
                     let allowed: &[ast::MapType] = match d.kind {
                         K::TargetEnterData => &[ast::MapType::To, ast::MapType::Alloc],
                         K::TargetExitData => &[
@@ -465,12 +470,16 @@ impl Checker<'_> {
                             c.span,
                         );
                     }
-                    list
+                    (list, iterated)
                 }
-                OmpClauseKind::Motion { list, .. } if d.kind == K::TargetUpdate => list,
+                OmpClauseKind::Motion { list, iterated, .. } if d.kind == K::TargetUpdate => {
+                    (list, iterated)
+                }
                 _ => continue,
             };
-            for item in list {
+            // the items an `iterator(...)` modifier ranges over are list items too
+            let iterated = iterated.iter().flat_map(|it| &it.list);
+            for item in list.iter().chain(iterated) {
                 let mut cur = strip(item);
                 while let ExprKind::ArraySection {
                     base,
@@ -639,9 +648,11 @@ impl Checker<'_> {
                 );
             }
         }
-        // worksharing, barrier and masked may not be closely nested in worksharing,
-        // critical, ordered, masked or task regions (the closest enclosing parallel resets)
-        if is_worksharing(k) || matches!(first, "barrier" | "masked" | "master") {
+        // worksharing and barrier may not be closely nested in worksharing, critical,
+        // ordered, masked or task regions; masked only not in worksharing, loop, atomic,
+        // task or taskloop regions (OpenMP 5.2 17.1; the closest enclosing parallel resets)
+        let masked = matches!(first, "masked" | "master");
+        if is_worksharing(k) || first == "barrier" || masked {
             // innermost first: a blocking region wins over a parallel in the same combined
             // directive (`parallel for` blocks through its `for`)
             let mut blocked = None;
@@ -650,10 +661,16 @@ impl Checker<'_> {
                     || has_word(*p, "for")
                     || has_word(*p, "sections")
                     || has_word(*p, "single")
-                    || matches!(
-                        last_word(*p),
-                        "critical" | "ordered" | "masked" | "master" | "task" | "taskloop"
-                    );
+                    || if masked {
+                        has_word(*p, "taskloop")
+                            || has_word(*p, "loop")
+                            || matches!(last_word(*p), "task" | "atomic")
+                    } else {
+                        matches!(
+                            last_word(*p),
+                            "critical" | "ordered" | "masked" | "master" | "task" | "taskloop"
+                        )
+                    };
                 if blocks {
                     blocked = Some(*p);
                     break;
