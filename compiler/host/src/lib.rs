@@ -56,7 +56,7 @@ use ompcc_diag::{Diagnostic, SourceMap, Span};
 use ompcc_omp::{DataConstruct, ExecMode, MapItem, OffloadPlan, Pass, TargetRegion};
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::{
-    MapModifier, MapType, OmpClauseKind, OmpClauseName, OmpDirectiveKind, TranslationUnit,
+    MapModifier, MapType, OmpClauseName, OmpDirectiveKind, TranslationUnit,
 };
 use std::collections::{BTreeMap, HashMap};
 
@@ -1019,16 +1019,7 @@ pub(crate) fn launch_shape<'a>(r: &ompcc_omp::TargetRegion<'a>) -> LaunchShape<'
     let limit = r.thread_limit.map(|e| ("thread_limit", e));
     match r.mode {
         ExecMode::Spmd => {
-            let num_threads = [Some(r.directive), r.loop_nest.map(|l| l.directive)]
-                .into_iter()
-                .flatten()
-                .flat_map(|d| &d.clauses)
-                .find_map(|c| match (&c.name, &c.kind) {
-                    (OmpClauseName::NumThreads, OmpClauseKind::Expr(e)) => {
-                        Some(("num_threads", &**e))
-                    }
-                    _ => None,
-                });
+            let num_threads = r.num_threads.map(|e| ("num_threads", e));
             LaunchShape {
                 teams: if r.league { teams() } else { Bound::One },
                 threads: Bound::Least(num_threads.into_iter().chain(limit).collect()),

@@ -198,13 +198,15 @@ fn shape(d: &OmpDirective) -> Shape<'_> {
         match (level, inner.kind) {
             (0, K::Teams) => level = 1,
             // `target` or `teams` whose whole body is a `parallel`: every team's threads run it
-            // (SPMD); `num_threads` or `if` would size the team at run time, so those stay
+            // (SPMD). Under `target` alone the one team is launched `num_threads` wide, as for
+            // the combined `target parallel` (`TargetRegion::num_threads`); in `teams`,
+            // `num_threads` sizes each team at run time, so that stays generic. An `if` stays
             // serial (a team of one) or generic.
             (0 | 1, K::Parallel)
-                if !inner
-                    .clauses
-                    .iter()
-                    .any(|c| matches!(c.name, OmpClauseName::NumThreads | OmpClauseName::If)) =>
+                if !inner.clauses.iter().any(|c| {
+                    c.name == OmpClauseName::If
+                        || (level == 1 && c.name == OmpClauseName::NumThreads)
+                }) =>
             {
                 level = 2
             }
@@ -1037,6 +1039,7 @@ impl<'a, 's> Analyzer<'a, 's> {
             reductions,
             num_teams: from_chain(OmpClauseName::NumTeams),
             thread_limit: from_chain(OmpClauseName::ThreadLimit),
+            num_threads: from_chain(OmpClauseName::NumThreads),
             if_cond: Self::if_cond(d),
             device: clause_expr(d, OmpClauseName::Device),
             nowait: d.clauses.iter().any(|c| c.name == OmpClauseName::Nowait),

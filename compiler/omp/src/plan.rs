@@ -62,6 +62,9 @@ pub struct TargetRegion<'a> {
     /// `num_teams(e)`, `thread_limit(e)`, `if([target:] e)`, `device(e)` as written.
     pub num_teams: Option<&'a Expr>,
     pub thread_limit: Option<&'a Expr>,
+    /// `num_threads(e)` of a `parallel` in the region's chain (the combined directive, a
+    /// `parallel` that is the whole body of `target`, or the loop's directive).
+    pub num_threads: Option<&'a Expr>,
     pub if_cond: Option<&'a Expr>,
     pub device: Option<&'a Expr>,
     /// `nowait` was given (ompcc runs the region synchronously all the same).
