@@ -377,6 +377,9 @@ fn syntax_only_units(
                 if is_gcc {
                     args.push("-foffload=disable".into());
                 }
+                if let Some(seed) = random_seed(inv, host_text) {
+                    args.push(seed);
+                }
                 args.extend(["-x".into(), "cpp-output".into(), path.display().to_string()]);
             }
             _ => {
@@ -978,6 +981,9 @@ fn compile_split(
                 if is_gcc {
                     args.push("-foffload=disable".into());
                 }
+                if let Some(seed) = random_seed(inv, host_text) {
+                    args.push(seed);
+                }
                 args.extend(["-x".into(), "cpp-output".into(), path.display().to_string()]);
             }
         }
@@ -1160,6 +1166,20 @@ fn link_args(
         args.push("-foffload=disable".to_owned());
     }
     Ok(args)
+}
+
+/// `-frandom-seed=` for the host compile of a rewritten unit, unless the user gave one: gcc
+/// otherwise names sections of target regions' code (`.gnu.offload_lto_*`) with a random
+/// number, so two compiles of one source would give different objects. The seed is a hash of
+/// the text compiled (which names the source), so objects are reproducible, and units with
+/// different code get different seeds (as gcc wants of units linked together).
+fn random_seed(inv: &Invocation, host_text: &[u8]) -> Option<String> {
+    let given = inv
+        .args
+        .iter()
+        .flat_map(|a| &a.words)
+        .any(|w| w.starts_with("-frandom-seed"));
+    (!given).then(|| format!("-frandom-seed={:016x}", ompcc_omp::fnv1a(&[host_text])))
 }
 
 fn first_failure(status: i32, code: i32) -> i32 {

@@ -714,3 +714,21 @@ fn requires_unified_shared_memory_reaches_the_runtime_and_not_gcc() {
         "{err}"
     );
 }
+
+#[test]
+fn two_compiles_of_one_source_give_the_same_object() {
+    // gcc names the sections of target regions' code with a random number unless given a
+    // seed; ompcc gives one derived from the text it compiles.
+    let sb = Sandbox::new();
+    let src = Path::new(EXAMPLES).join("jacobi.c").display().to_string();
+    for flags in [&["-O2"][..], &["-O0", "-g"][..]] {
+        let mut objects = Vec::new();
+        for _ in 0..2 {
+            let mut args = vec!["-fopenmp", "-c", &src, "-o", "t.o"];
+            args.extend(flags);
+            ok(&sb.ompcc(&args));
+            objects.push(std::fs::read(sb.join("t.o")).expect("reading t.o"));
+        }
+        assert!(objects[0] == objects[1], "{flags:?}: the objects differ");
+    }
+}

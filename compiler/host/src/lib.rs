@@ -345,16 +345,23 @@ impl Writer<'_> {
             let name = &p.name;
             match p.pass {
                 Pass::Value => {
-                    let sym_size = self.typed.types.size_of(self.typed.symbols[p.sym].ty);
+                    let ty = self.typed.symbols[p.sym].ty;
+                    let sym_size = self.typed.types.size_of(ty);
+                    let copy = format!("__ompcc_v{id}_{i}");
                     // A value whose kernel parameter is wider or narrower than the variable
-                    // (a promoted `char`): pass a converted copy.
+                    // (a promoted `char`): pass a converted copy. A scalar of the parameter's
+                    // size: a plain copy, so the variable's address is never taken (the host
+                    // compiler then keeps it in a register in the rest of the function, and
+                    // compiles the function faster).
                     let var = if sym_size.is_some_and(|s| s != u64::from(p.size)) {
-                        let copy = format!("__ompcc_v{id}_{i}");
-                        let floating = self.typed.types.is_floating(self.typed.symbols[p.sym].ty);
+                        let floating = self.typed.types.is_floating(ty);
                         pre.push_str(&format!(
                             "{} {copy} = ({name}); ",
                             scalar_type(p.size, floating)
                         ));
+                        copy
+                    } else if self.typed.types.is_scalar(ty) {
+                        pre.push_str(&format!("__typeof__({name}) {copy} = ({name}); "));
                         copy
                     } else {
                         name.clone()

@@ -40,18 +40,20 @@ pub fn plan_with_source<'a>(
 /// preprocessed text, so units compiled from different files, or from one file with different
 /// macros, get different ids, and the same input always gets the same one.
 pub fn unit_id(sm: &SourceMap) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let name = sm.file_name(sm.main_file());
-    for &b in name
-        .as_bytes()
-        .iter()
-        .chain(&[0])
-        .chain(sm.text().as_bytes())
-    {
+    let h = fnv1a(&[name.as_bytes(), &[0], sm.text().as_bytes()]);
+    format!("{:08x}", (h ^ (h >> 32)) as u32)
+}
+
+/// The 64-bit FNV-1a hash of `parts` one after the other: stable across runs and builds
+/// (names and seeds derived from it are reproducible).
+pub fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in parts.iter().copied().flatten() {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    format!("{:08x}", (h ^ (h >> 32)) as u32)
+    h
 }
 
 /// True for the `target` constructs that become kernels.

@@ -61,8 +61,8 @@ mod variant;
 pub mod walk;
 
 pub use analyze::{
-    base_ident, collapse_of, is_section_chain, is_target_region, item_text, loop_var, nest_loops,
-    nest_unroll, plan, plan_with_source, strip_compound, unit_id,
+    base_ident, collapse_of, fnv1a, is_section_chain, is_target_region, item_text, loop_var,
+    nest_loops, nest_unroll, plan, plan_with_source, strip_compound, unit_id,
 };
 pub use collapse::FEW_ITERATIONS;
 pub use generic::{forkable, generic_region_calls, generic_region_forks, parallel_if, sizes_team};
