@@ -55,9 +55,7 @@ mod unroll;
 use ompcc_diag::{Diagnostic, SourceMap, Span};
 use ompcc_omp::{DataConstruct, ExecMode, MapItem, OffloadPlan, Pass, TargetRegion};
 use ompcc_sema::TypedUnit;
-use ompcc_syntax::ast::{
-    MapModifier, MapType, OmpClauseName, OmpDirectiveKind, TranslationUnit,
-};
+use ompcc_syntax::ast::{MapModifier, MapType, OmpClauseName, OmpDirectiveKind, TranslationUnit};
 use std::collections::{BTreeMap, HashMap};
 
 pub use calls::FREE_AT_SYMBOL;
