@@ -15,7 +15,7 @@ use std::process::{Command, ExitCode};
 
 use ompcc_bench::plot::{self, Bars};
 use ompcc_bench::process::checked;
-use ompcc_bench::{ptxas, sass, stats};
+use ompcc_bench::{ptxas, runner, sass, stats};
 
 const USAGE: &str =
     "usage: static-peers --ompcc PATH [--kernels DIR] [--arch sm_90] [--out FILE] [--only a,b]";
@@ -217,9 +217,7 @@ fn render(args: &Args, rows: &Rows) -> String {
          `bench/kernels/K.cu`; both `-arch={}`. SASS instructions from `cuobjdump -sass`, \
          summed over the functions, padding excluded; loop: instructions of the largest \
          innermost loop (0: none); LDG/STG: global loads/stores; nc: loads through the \
-         read-only path (`LDG.E.CONSTANT`). Written by `cargo run --release -p ompcc-bench \
-         --bin static-peers -- --ompcc target/release/ompcc --out \
-         bench/results/static-peers.md`.\n",
+         read-only path (`LDG.E.CONSTANT`). Written by `{}`.\n",
         checked(
             Command::new(&args.ompcc).arg("--version"),
             "ompcc --version"
@@ -228,7 +226,14 @@ fn render(args: &Args, rows: &Rows) -> String {
         .unwrap_or_else(|e| e),
         version("ptxas"),
         version("nvcc"),
-        args.arch
+        args.arch,
+        runner::cargo_run_line(
+            "static-peers",
+            &format!(
+                "--ompcc {} --out bench/results/static-peers.md",
+                args.ompcc.display()
+            )
+        ),
     );
     let _ = writeln!(
         s,
