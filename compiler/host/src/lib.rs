@@ -740,7 +740,29 @@ impl Writer<'_> {
         let mut entries = Vec::new();
         // Motion clauses over a discontiguous section: one strided call each.
         let mut strided = Vec::new();
-        for m in &d.maps {
+        // Struct members and member sections map as one group per struct (`members`), as
+        // a target region maps them, so a region inside finds the same parent present.
+        let groups = if update {
+            Vec::new()
+        } else {
+            self.data_groups(&d.maps)
+        };
+        let grouped: Vec<bool> = d
+            .maps
+            .iter()
+            .map(|m| {
+                groups
+                    .iter()
+                    .any(|(_, items)| items.iter().any(|(g, _, _)| std::ptr::eq(*g, m)))
+            })
+            .collect();
+        for (sym, items) in groups {
+            self.data_group(sym, items, &mut entries);
+        }
+        for (m, grouped) in d.maps.iter().zip(grouped) {
+            if grouped {
+                continue;
+            }
             let mut flags = map_flags(m);
             if update {
                 // Motion clauses: `to` / `from` only.

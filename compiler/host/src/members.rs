@@ -20,6 +20,26 @@ use ompcc_omp::{MapItem, Param, Pass, TargetRegion};
 use ompcc_sema::SymbolId;
 use ompcc_syntax::ast::{Expr, ExprKind, Symbol};
 
+/// A list item of a struct group: the item, the part of the root it maps, and the first-level
+/// member it covers whole (see [`Writer::struct_part`]).
+pub(crate) type GroupItem<'m, 'e> = (&'m MapItem<'e>, Part, Option<Symbol>);
+
+/// One struct group to write.
+struct Group<'m, 'e, 'r> {
+    /// The root variable as C text: the struct, or with `arrow` the pointer to it.
+    var: String,
+    arrow: bool,
+    items: Vec<GroupItem<'m, 'e>>,
+    /// First-level members the construct's body uses, and whether it uses the root bare.
+    used: Vec<&'r Expr>,
+    bare: bool,
+    /// The parent is the kernel's parameter (`TARGET_PARAM`).
+    param: bool,
+    name: String,
+    /// Where the parent is written when no item maps the whole root.
+    loc: ompcc_diag::Span,
+}
+
 /// Which part of its root variable a list item maps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Part {
@@ -136,14 +156,17 @@ impl Writer<'_> {
     }
 
     /// Writes parameter `p`'s entries as a struct group (see the module header) when its
-    /// region maps parts of it; `false` (nothing written) otherwise.
+    /// region maps parts of it, or maps it only implicitly while its body uses nothing of it
+    /// but members (then the group holds just those members, so the region finds them
+    /// present when an enclosing data construct mapped them member by member); `false`
+    /// (nothing written) otherwise.
     pub(crate) fn struct_group(
         &mut self,
         r: &TargetRegion<'_>,
         p: &Param<'_>,
         entries: &mut Vec<Entry>,
     ) -> bool {
-        let items: Vec<(&MapItem<'_>, Part, Option<Symbol>)> = p
+        let items: Vec<GroupItem<'_, '_>> = p
             .map
             .iter()
             .chain(&r.extra_maps)
@@ -152,13 +175,126 @@ impl Writer<'_> {
                 (root == p.sym).then_some((m, part, first))
             })
             .collect();
-        if items.iter().all(|(_, part, _)| *part == Part::Whole)
-            || items.iter().any(|(_, part, _)| *part == Part::Array)
+        let arrow = p.pass == Pass::DevicePtr;
+        // What the body touches: first-level members (`s.n`, `p->a`) and bare uses.
+        let (used, bare) = self.body_members(r, p.sym, arrow);
+        let only_implicit = items
+            .iter()
+            .all(|(m, part, _)| *part == Part::Whole && m.implicit);
+        let by_members = p.pass == Pass::Ref && only_implicit && !bare && !used.is_empty();
+        if !by_members
+            && (items.iter().all(|(_, part, _)| *part == Part::Whole)
+                || items.iter().any(|(_, part, _)| *part == Part::Array))
         {
             return false;
         }
-        let arrow = p.pass == Pass::DevicePtr;
-        let v = self.var(p.sym, &p.name);
+        let items = if by_members { Vec::new() } else { items };
+        let group = Group {
+            var: self.var(p.sym, &p.name),
+            arrow,
+            items,
+            used,
+            bare,
+            param: true,
+            name: p.name.clone(),
+            loc: p.map.as_ref().map_or(r.directive.span, |m| m.span),
+        };
+        self.write_group(group, entries);
+        true
+    }
+
+    /// The struct groups of a data construct's list items (`target data`, `enter data`,
+    /// `exit data`): for each struct variable, or pointer to one struct, whose members or
+    /// member sections the items map, the items of that root. Items of no group map alone.
+    pub(crate) fn data_groups<'m, 'e>(
+        &self,
+        maps: &'m [MapItem<'e>],
+    ) -> Vec<(SymbolId, Vec<GroupItem<'m, 'e>>)> {
+        let mut groups: Vec<(SymbolId, Vec<GroupItem<'m, 'e>>)> = Vec::new();
+        for m in maps {
+            let Some((root, pass)) = self.struct_root(m.expr) else {
+                continue;
+            };
+            let Some((sym, part, first)) = self.struct_part(m.expr, pass) else {
+                continue;
+            };
+            debug_assert_eq!(sym, root);
+            match groups.iter_mut().find(|(s, _)| *s == sym) {
+                Some((_, g)) => g.push((m, part, first)),
+                None => groups.push((sym, vec![(m, part, first)])),
+            }
+        }
+        groups.retain(|(_, items)| {
+            !items.iter().all(|(_, part, _)| *part == Part::Whole)
+                && !items.iter().any(|(_, part, _)| *part == Part::Array)
+        });
+        groups
+    }
+
+    /// Writes one data construct group (see [`Self::data_groups`]): a parent over the struct
+    /// storage its items need, no kernel parameter.
+    pub(crate) fn data_group(
+        &mut self,
+        sym: SymbolId,
+        items: Vec<GroupItem<'_, '_>>,
+        entries: &mut Vec<Entry>,
+    ) {
+        let symbol = &self.typed.symbols[sym];
+        let arrow = self.typed.types.is_pointer(symbol.ty);
+        let name = symbol.name.to_string();
+        let loc = items[0].0.span;
+        let group = Group {
+            var: self.var(sym, &name),
+            arrow,
+            items,
+            used: Vec::new(),
+            bare: false,
+            param: false,
+            name,
+            loc,
+        };
+        self.write_group(group, entries);
+    }
+
+    /// The variable at the root of list item `e` and how a region would take it, when it is
+    /// a struct variable or a pointer to a struct.
+    fn struct_root(&self, e: &Expr) -> Option<(SymbolId, Pass)> {
+        let mut c = strip_parens(e);
+        loop {
+            c = match &c.kind {
+                ExprKind::ArraySection { base, .. } | ExprKind::Member { base, .. } => {
+                    strip_parens(base)
+                }
+                ExprKind::Unary(ompcc_syntax::ast::UnaryOp::Deref, x) => strip_parens(x),
+                ExprKind::Ident(_) => break,
+                _ => return None,
+            };
+        }
+        let sym = *self.typed.ident_symbols.get(&c.id)?;
+        let ty = self.typed.symbols[sym].ty;
+        let types = &self.typed.types;
+        if types.is_record(ty) {
+            Some((sym, Pass::Ref))
+        } else if types.pointee(ty).is_some_and(|t| types.is_record(t)) {
+            Some((sym, Pass::DevicePtr))
+        } else {
+            None
+        }
+    }
+
+    /// Writes a struct group's entries: the parent, its members, the implicit members the
+    /// body uses, and each pointee with its attachment.
+    fn write_group(&mut self, g: Group<'_, '_, '_>, entries: &mut Vec<Entry>) {
+        let Group {
+            var: v,
+            arrow,
+            items,
+            used,
+            bare,
+            param,
+            name,
+            loc: parent_span,
+        } = g;
         let (whole_begin, whole_size, base) = if arrow {
             (
                 format!("((void *)({v}))"),
@@ -172,8 +308,6 @@ impl Writer<'_> {
                 format!("((void *)&({v}))"),
             )
         };
-        // What the body touches: first-level members (`s.n`, `p->a`) and bare uses.
-        let (used, bare) = self.body_members(r, p.sym, arrow);
         let whole = items.iter().find(|(_, part, _)| *part == Part::Whole);
         // (begin, size) of every range the parent must cover
         let mut ranges: Vec<(String, String)> = Vec::new();
@@ -200,6 +334,9 @@ impl Writer<'_> {
                 }
                 Err(d) => self.errors.push(*d),
             }
+        }
+        if ranges.is_empty() && used.is_empty() {
+            return; // every item failed (reported)
         }
         let mapped: Vec<Symbol> = items.iter().filter_map(|(_, _, f)| *f).collect();
         let mut implicit: Vec<(Symbol, String)> = Vec::new();
@@ -253,17 +390,17 @@ impl Writer<'_> {
             (None, false) => 0,
         };
         let parent = entries.len();
-        let loc_of =
-            |w: &Self, m: Option<&MapItem<'_>>| w.loc(m.map_or(r.directive.span, |m| m.span));
+        let loc_of = |w: &Self, m: Option<&MapItem<'_>>| w.loc(m.map_or(parent_span, |m| m.span));
+        let param = if param { embed::flags::TARGET_PARAM } else { 0 };
         entries.push(Entry {
             base,
             begin: format!("((void *)({{ char *__l = (char *){first}; {lo}__l; }}))"),
             size: format!(
                 "((unsigned long long)({{ char *__l = (char *){first}, *__h = __l; {lo}{hi}__h - __l; }}))"
             ),
-            flags: embed::flags::TARGET_PARAM | parent_flags,
-            name: p.name.clone(),
-            loc: loc_of(self, whole.map(|w| w.0).or(p.map.as_ref())),
+            flags: param | parent_flags,
+            name,
+            loc: whole.map_or_else(|| self.loc(parent_span), |w| loc_of(self, Some(w.0))),
         });
         for (m, c) in members {
             let mut flags = map_flags(m) | member_of(parent);
@@ -308,7 +445,6 @@ impl Writer<'_> {
             });
             entries.push(attach_entry(ptr, c.begin, &m.name, loc));
         }
-        true
     }
 
     /// The first-level members of `sym` the region's body uses (`s.m` or, with `arrow`,
