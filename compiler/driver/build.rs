@@ -3,7 +3,8 @@
 //! The commit comes from `$OMPCC_BUILD_COMMIT` when set (a build from a source archive can
 //! name it), else from `git` in the source tree; without either (no `.git`, no `git`) it is
 //! `unknown`, and the build goes on. Cargo reruns the script when `HEAD` or the branch it
-//! points to moves, so the name never goes stale.
+//! points to moves (or, when git could not be asked, when `.git` changes or appears, or `PATH` does), so the
+//! name never goes stale.
 
 use std::process::Command;
 
@@ -24,11 +25,20 @@ fn main() {
         .filter(|c| !c.is_empty());
     let commit = from_env.or_else(|| {
         // Watch what moves when a commit is made or checked out: HEAD, the branch file and
-        // packed-refs (paths from git itself, so worktrees work too).
+        // packed-refs (paths from git itself, so worktrees work too). When git cannot say
+        // (not installed, not a repository yet), watch the source tree's `.git` instead, so
+        // that `unknown` does not outlive the reason for it.
+        let mut watched = false;
         for path in ["HEAD", "packed-refs"] {
             if let Some(p) = git(&["rev-parse", "--path-format=absolute", "--git-path", path]) {
                 println!("cargo:rerun-if-changed={p}");
+                watched = true;
             }
+        }
+        if !watched {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.git");
+            println!("cargo:rerun-if-changed={}", root.display());
+            println!("cargo:rerun-if-env-changed=PATH");
         }
         if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"])
             && let Some(p) = git(&["rev-parse", "--path-format=absolute", "--git-path", &branch])
