@@ -54,8 +54,8 @@ int main(void)
                 t += scale * val[k] * x[col[k]];
             y[i] = t;
         }
-        /* fires: a double sum, t = t + e, statements after the loop, a partial warp */
-#pragma omp target teams distribute parallel for thread_limit(100) map(from : dy[0:n])
+        /* fires: a double sum, t = t + e, code after the loop, 6 warps (8 windows), 1 partial */
+#pragma omp target teams distribute parallel for thread_limit(164) map(from : dy[0:n])
         for (int i = 0; i < n; i++) {
             double t = 0.0;
             for (int k = rowptr[i]; k < rowptr[i + 1]; k++)

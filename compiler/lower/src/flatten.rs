@@ -3,7 +3,8 @@
 //! row of a CSR matrix), and its warp computes the rows' sums `v op= e(k)` over the rows'
 //! nonzeros `k` flattened. The rows of a warp's 32 iterations are consecutive in memory when
 //! each row starts where the one before ends (row `i` ends at `rowptr[i+1]`, where row `i+1`
-//! starts), which the warp checks at run time: then, for each window of `SHARED_BYTES / warps` of terms, consecutive
+//! starts), which the warp checks at run time: then, for each window of its share of
+//! `SHARED_BYTES` of terms, consecutive
 //! lanes evaluate the terms of consecutive nonzeros (`val[k]`, `col[k]`: coalesced) into the
 //! warp's part of a `.shared` array, and each lane applies the terms of its own row in the
 //! window to its `v` in the loop's order, so `v` ends with the loop's value, rounded the
@@ -16,15 +17,15 @@
 
 use crate::func::{Addr, Local};
 use crate::worksharing::CanonLoop;
-use ompcc_ir::{AddrSpace, IntCC, ShuffleMode, SpecialReg, Type, Value, VoteMode};
+use ompcc_ir::{AddrSpace, IntCC, LoopHint, ShuffleMode, SpecialReg, Type, Value, VoteMode};
 use ompcc_omp::Cooperative;
 use ompcc_syntax::ast::{BlockItem, Stmt, StmtKind};
 
 use crate::func::FnLower;
 
 /// The kernel's `.shared` array of terms, divided among the block's warps at run time: a
-/// warp's window is `SHARED_BYTES / warps` (6 KiB for the 4 warps of a default team of 128
-/// threads, 768 bytes for 32 warps). Only SPMD kernels collapse rows (generic ones may give
+/// warp's window is `SHARED_BYTES` over the warps rounded up to a power of two (6 KiB for the
+/// 4 warps of a default team of 128 threads, 768 bytes for 17 to 32 warps). Only SPMD kernels collapse rows (generic ones may give
 /// their variables' homes 32 of the 48 KiB a block can always have).
 const SHARED_BYTES: u32 = 24 * 1024;
 
@@ -117,12 +118,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let serial_b = self.b.create_block();
         let done = self.b.create_block();
         self.b.ins().brif(all, staged_b, &[], serial_b, &[]);
-        // not consecutive: each lane runs its loop as written
+        // not consecutive: each lane runs its loop as written (not unrolled: CSR rows are
+        // consecutive, so this path is cold, and its copies would only cost code size)
         self.b.switch_to_block(serial_b);
         let own_b = self.b.create_block();
         self.b.ins().brif(active, own_b, &[], done, &[]);
         self.b.switch_to_block(own_b);
-        self.stmt(coop.item);
+        self.stmt_with_hint(coop.item, Some(LoopHint::Disable));
         self.jump_to(done);
         self.b.switch_to_block(staged_b);
         self.staged_rows(coop, &c, ibody, (lo, end, active), (lane, mask, rows, e64));
@@ -183,7 +185,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let last = self.b.ins().trunc(Type::I32, last);
         let hi = self.b.ins().shuffle(ShuffleMode::Idx, end, last, mask);
         // the warp's window in the kernel's `.shared` array (one per kernel): `window` terms,
-        // a multiple of 32, at least 32 (the block has at most 32 warps)
+        // a multiple of 32 (the block has at most 32 warps: at least 192 of 4 bytes)
         let name = format!("{}__rows", self.name);
         let g = match self.cx.module.globals.iter().find(|g| g.name == name) {
             Some(g) => g.name.clone(),
@@ -197,12 +199,18 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let five = self.b.ins().iconst(Type::I32, 5);
         let up = self.b.ins().iadd(ntid, c31);
         let warps = self.b.ins().lshr(up, five);
-        let per_warp = self
+        // the array split between the warps rounded up to a power of two, 2^ceil(log2 warps)
+        // (a shift, where a division would cost a subroutine): `32 - clz(warps - 1)`
+        let one = self.b.ins().iconst(Type::I32, 1);
+        let below = self.b.ins().isub(warps, one);
+        let lz = self.b.ins().clz(below);
+        let c32 = self.b.ins().iconst(Type::I32, 32);
+        let log = self.b.ins().isub(c32, lz);
+        let all = self
             .b
             .ins()
-            .iconst(Type::I32, i64::from(SHARED_BYTES / 32 / bytes));
-        let per_warp = self.b.ins().udiv(per_warp, warps);
-        let window = self.b.ins().shl(per_warp, five);
+            .iconst(Type::I32, i64::from(SHARED_BYTES / bytes));
+        let window = self.b.ins().lshr(all, log);
         let window = self.b.ins().zext(Type::I64, window);
         let warp = self.b.ins().lshr(tid, five);
         let warp = self.b.ins().zext(Type::I64, warp);

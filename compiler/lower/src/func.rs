@@ -449,7 +449,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// Lowers `s`; a loop gets `hint` (from a loop pragma before it) on its header block.
-    fn stmt_with_hint(&mut self, s: &'a Stmt, hint: Option<LoopHint>) {
+    pub(crate) fn stmt_with_hint(&mut self, s: &'a Stmt, hint: Option<LoopHint>) {
         self.ensure_open();
         let loc = self.cx.srcloc(s.span);
         self.b.set_srcloc(loc);
