@@ -107,26 +107,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         coop: Cooperative<'a>,
         grp: LaneGroup,
     ) {
-        let StmtKind::Compound(blk) = &body.kind else {
-            self.unsupported(
-                "internal compiler error: a cooperative loop's body is not a block (lower::cooperative_body)",
-                body.span,
-            );
-            return;
-        };
-        let Some(at) = blk
-            .items
-            .iter()
-            .position(|it| matches!(it, BlockItem::Stmt(s) if std::ptr::eq(s, coop.item)))
-        else {
-            self.unsupported(
-                "internal compiler error: a cooperative loop is not in its body (lower::cooperative_body)",
-                body.span,
-            );
+        let Some((before, after)) = self.around_inner_loop(body, &coop, "cooperative_body") else {
             return;
         };
         self.depth += 1;
-        self.block_items(&blk.items[..at]);
+        self.block_items(before);
         self.cooperative_loop(coop, grp);
         // lane 0 alone runs the rest of the iteration
         let zero = self.b.ins().iconst(Type::I32, 0);
@@ -135,11 +120,39 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let join = self.b.create_block();
         self.b.ins().brif(first, run, &[], join, &[]);
         self.b.switch_to_block(run);
-        self.block_items(&blk.items[at + 1..]);
+        self.block_items(after);
         self.free_block_vlas();
         self.jump_to(join);
         self.b.switch_to_block(join);
         self.depth -= 1;
+    }
+
+    /// The items of a distributed loop's body before and after its inner loop `coop.item`
+    /// (which the plan found there); `None` after an internal error naming `site`.
+    pub(crate) fn around_inner_loop(
+        &mut self,
+        body: &'a Stmt,
+        coop: &Cooperative<'a>,
+        site: &str,
+    ) -> Option<(&'a [BlockItem], &'a [BlockItem])> {
+        let at = match &body.kind {
+            StmtKind::Compound(blk) => blk
+                .items
+                .iter()
+                .position(|it| matches!(it, BlockItem::Stmt(s) if std::ptr::eq(s, coop.item)))
+                .map(|at| (&blk.items[..at], &blk.items[at + 1..])),
+            _ => None,
+        };
+        if at.is_none() {
+            self.unsupported(
+                format!(
+                    "internal compiler error: the inner loop of a cooperative or flattened loop \
+                     is not in the loop's body block (lower::{site})"
+                ),
+                body.span,
+            );
+        }
+        at
     }
 
     /// The shared reduction loop: each lane's iterations into its partial value, then the

@@ -19,7 +19,7 @@ use crate::func::{Addr, Local};
 use crate::worksharing::CanonLoop;
 use ompcc_ir::{AddrSpace, IntCC, LoopHint, ShuffleMode, SpecialReg, Type, Value, VoteMode};
 use ompcc_omp::Cooperative;
-use ompcc_syntax::ast::{BlockItem, Stmt, StmtKind};
+use ompcc_syntax::ast::Stmt;
 
 use crate::func::FnLower;
 
@@ -48,22 +48,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         k: Value,
         units: Value,
     ) {
-        let StmtKind::Compound(blk) = &body.kind else {
-            self.unsupported(
-                "internal compiler error: a flattened loop's body is not a block (lower::flattened_body)",
-                body.span,
-            );
-            return;
-        };
-        let Some(at) = blk
-            .items
-            .iter()
-            .position(|it| matches!(it, BlockItem::Stmt(s) if std::ptr::eq(s, coop.item)))
-        else {
-            self.unsupported(
-                "internal compiler error: a flattened loop is not in its body (lower::flattened_body)",
-                body.span,
-            );
+        let Some((before, after)) = self.around_inner_loop(body, &coop, "flattened_body") else {
             return;
         };
         // the warp's lanes (a block's last warp may be partial) and how many have a row
@@ -96,7 +81,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             .ins()
             .brif(active, row_b, &[], join, &[zero64, zero64]);
         self.b.switch_to_block(row_b);
-        self.block_items(&blk.items[..at]);
+        self.block_items(before);
         let Some((c, ibody)) = self.canon_loop(coop.inner, &[]) else {
             self.depth -= 1;
             return;
@@ -135,7 +120,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let out = self.b.create_block();
         self.b.ins().brif(active, rest_b, &[], out, &[]);
         self.b.switch_to_block(rest_b);
-        self.block_items(&blk.items[at + 1..]);
+        self.block_items(after);
         self.free_block_vlas();
         self.jump_to(out);
         self.b.switch_to_block(out);
