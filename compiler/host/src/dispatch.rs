@@ -17,8 +17,11 @@
 //! `novariants(true)` calls the base function (through a volatile pointer, as gcc replaces a
 //! direct call of it by a variant matching the enclosing constructs); `nocontext(true)` leaves `dispatch` out of
 //! the construct set when selecting; `nowait` has no effect (5.2: the nowait property
-//! does not change the construct); `is_device_ptr`/`has_device_addr` only add properties
-//! for `adjust_args`, which ompcc does not take (the arguments pass unchanged). Each clause
+//! does not change the construct). The call of the variant chosen with `dispatch` passes the
+//! arguments its `adjust_args(need_device_ptr: ...)` names through `ompcc_rt_use_device_ptr`
+//! of the default device (the device address of mapped storage; an unmapped pointer as it
+//! is), except those `is_device_ptr`/`has_device_addr` name (not in a target region's
+//! fallback copy, whose pointers are the device's). Each clause
 //! expression is evaluated once, in that order, before the call. `declare variant`
 //! directives whose selector names `dispatch` are removed from the host text (their calls
 //! outside `dispatch` call the base function, as no such selector matches there).
@@ -112,14 +115,41 @@ pub(crate) fn host_pragmas(
             call.callee.span.hi as usize - slo,
         );
         let one_line = |s: &str| s.replace("\\\n", " ").replace('\n', " ");
-        let calling = |v: Option<ompcc_sema::SymbolId>| match v {
-            Some(v) => format!(
-                "{}{}{}",
-                one_line(&stmt[..clo]),
-                typed.symbols[v].name,
-                one_line(&stmt[chi..])
-            ),
-            None => one_line(stmt),
+        // `adjust_args(need_device_ptr: ...)` arguments of the variant chosen with
+        // `dispatch`: the device address as `use_device_ptr` translates it (the default device
+        // is the construct's `device` by now; an unmapped pointer passes unchanged)
+        let loc = crate::cexpr::c_string(&sm.describe(d.span));
+        let args = ompcc_omp::dispatch_target_call_parts(body).map_or(&[][..], |(_, a)| a);
+        let converted: Vec<(usize, usize, String)> = call
+            .need_device_ptr
+            .iter()
+            .filter_map(|&i| args.get(i))
+            .map(|a| {
+                let (alo, ahi) = (a.span.lo as usize, a.span.hi as usize);
+                let arg = one_line(&text[alo..ahi]);
+                let name = crate::cexpr::c_string(&arg);
+                let text = format!(
+                    "ompcc_rt_use_device_ptr({}, (void *)({arg}), {name}, {loc})",
+                    crate::embed::DEVICE_DEFAULT
+                );
+                (alo - slo, ahi - slo, text)
+            })
+            .collect();
+        let calling = |v: Option<ompcc_sema::SymbolId>, adjusted: &[(usize, usize, String)]| {
+            let Some(v) = v else {
+                return one_line(stmt);
+            };
+            let mut edits = vec![(clo, chi, typed.symbols[v].name.clone())];
+            edits.extend(adjusted.iter().cloned());
+            let mut out = String::new();
+            let mut at = 0;
+            for (lo, hi, with) in edits {
+                out.push_str(&one_line(&stmt[at..lo]));
+                out.push_str(&with);
+                at = hi;
+            }
+            out.push_str(&one_line(&stmt[at..]));
+            out
         };
         let mut out = String::new();
         if let Some(nv) = &nv {
@@ -138,10 +168,10 @@ pub(crate) fn host_pragmas(
         if let Some(nc) = &nc {
             out.push_str(&format!(
                 "if ({nc}) {} else ",
-                calling(call.without_dispatch)
+                calling(call.without_dispatch, &[])
             ));
         }
-        out.push_str(&calling(call.with_dispatch));
+        out.push_str(&calling(call.with_dispatch, &converted));
         if nv.is_some() {
             out.push_str(" }");
         }
