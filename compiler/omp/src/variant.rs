@@ -80,9 +80,8 @@ fn parse_variant(d: &OmpDirective, text: &str, typed: &TypedUnit) -> Result<Pars
     }
     let name = name.ok_or("expected 'declare variant(function)'")?;
     let sel = sel.ok_or("expected a 'match(context-selector)' clause")?;
-    if !(need_device_ptr.is_empty() && nothing.is_empty())
-        && !construct_names(&sel).any(|c| c == "dispatch")
-    {
+    let adjusts = !need_device_ptr.is_empty() || !nothing.is_empty();
+    if adjusts && !construct_names(&sel).any(|c| c == "dispatch") {
         return Err(
             "'adjust_args' needs 'dispatch' in the construct selector set of its \
                     'match' clause (OpenMP 5.2 7.5.1)"

@@ -142,7 +142,7 @@ pub(crate) fn alloc_shared(
     let layout = std::alloc::Layout::from_size_align(usize::try_from(bytes).ok()?, 256).ok()?;
     // SAFETY: `layout` has a non-zero size (`bytes` > 0).
     let p = unsafe { std::alloc::alloc_zeroed(layout) };
-    (!p.is_null()).then(|| (p as super::DevPtr, UserAlloc::Host(layout)))
+    (!p.is_null()).then_some((p as super::DevPtr, UserAlloc::Host(layout)))
 }
 
 /// Frees `ptr`, which `omp_target_alloc` got as `how` from `backend`.
