@@ -115,26 +115,7 @@ pub(crate) fn host_pragmas(
             call.callee.span.hi as usize - slo,
         );
         let one_line = |s: &str| s.replace("\\\n", " ").replace('\n', " ");
-        // `adjust_args(need_device_ptr: ...)` arguments of the variant chosen with
-        // `dispatch`: the device address as `use_device_ptr` translates it (the default device
-        // is the construct's `device` by now; an unmapped pointer passes unchanged)
-        let loc = crate::cexpr::c_string(&sm.describe(d.span));
-        let args = ompcc_omp::dispatch_target_call_parts(body).map_or(&[][..], |(_, a)| a);
-        let converted: Vec<(usize, usize, String)> = call
-            .need_device_ptr
-            .iter()
-            .filter_map(|&i| args.get(i))
-            .map(|a| {
-                let (alo, ahi) = (a.span.lo as usize, a.span.hi as usize);
-                let arg = one_line(&text[alo..ahi]);
-                let name = crate::cexpr::c_string(&arg);
-                let text = format!(
-                    "ompcc_rt_use_device_ptr({}, (void *)({arg}), {name}, {loc})",
-                    crate::embed::DEVICE_DEFAULT
-                );
-                (alo - slo, ahi - slo, text)
-            })
-            .collect();
+        let converted = device_pointer_args(call, body, text, &sm.describe(d.span));
         let calling = |v: Option<ompcc_sema::SymbolId>, adjusted: &[(usize, usize, String)]| {
             let Some(v) = v else {
                 return one_line(stmt);
@@ -186,6 +167,38 @@ pub(crate) fn host_pragmas(
         }
         subst.insert(slo, (shi, out));
     }
+}
+
+/// The edits of `call`'s statement (`body`) that pass its `adjust_args(need_device_ptr: ...)`
+/// arguments as `use_device_ptr` translates them (the default device is the construct's
+/// `device` by then; an unmapped pointer passes unchanged): (start, end) offsets in the
+/// statement, in order, and the text that replaces them.
+fn device_pointer_args(
+    call: &ompcc_omp::DispatchCall<'_>,
+    body: &ompcc_syntax::ast::Stmt,
+    text: &str,
+    loc: &str,
+) -> Vec<(usize, usize, String)> {
+    let slo = body.span.lo as usize;
+    let loc = crate::cexpr::c_string(loc);
+    let args = ompcc_omp::dispatch_target_call_parts(body).map_or(&[][..], |(_, a)| a);
+    let mut edits: Vec<(usize, usize, String)> = call
+        .need_device_ptr
+        .iter()
+        .filter_map(|&i| args.get(i))
+        .map(|a| {
+            let (alo, ahi) = (a.span.lo as usize, a.span.hi as usize);
+            let arg = text[alo..ahi].replace("\\\n", " ").replace('\n', " ");
+            let name = crate::cexpr::c_string(&arg);
+            let with = format!(
+                "ompcc_rt_use_device_ptr({}, (void *)({arg}), {name}, {loc})",
+                crate::embed::DEVICE_DEFAULT
+            );
+            (alo - slo, ahi - slo, with)
+        })
+        .collect();
+    edits.sort_by_key(|e| e.0);
+    edits
 }
 
 fn newlines(s: &str) -> String {

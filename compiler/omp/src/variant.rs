@@ -178,6 +178,7 @@ fn resolve_variant(
         }
         need_device_ptr.push(i);
     }
+    need_device_ptr.sort_unstable();
     Ok(Variant {
         selector: p.selector,
         function: p.function,

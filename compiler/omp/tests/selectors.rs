@@ -132,7 +132,7 @@ void f(struct V s, struct V *arr, int it) {
 #[test]
 fn dispatch_calls_convert_the_need_device_ptr_arguments() {
     let src = "void v(float *a, float *b, float *c, int n) {}
-#pragma omp declare variant(v) match(construct={dispatch}) adjust_args(need_device_ptr: a, c) adjust_args(nothing: b)
+#pragma omp declare variant(v) match(construct={dispatch}) adjust_args(need_device_ptr: c, a) adjust_args(nothing: b)
 void f(float *a, float *b, float *c, int n);
 int main(void) {
   float x[4], y[4], z[4];
