@@ -24,7 +24,7 @@ use crate::log::{self, InfoCategories};
 use crate::options::{DeviceKind, Offload, Options};
 use crate::profile::{self, Direction};
 use crate::table::{Entry, Lookup, PresentTable, RefCount};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::time::Instant;
 
@@ -199,7 +199,8 @@ struct Device {
     shadows: BTreeMap<u64, Shadow>,
     /// Loaded programs and the module ids each holds.
     programs: Vec<(ProgramId, std::ops::Range<usize>)>,
-    user_allocs: HashSet<DevPtr>,
+    /// `omp_target_alloc`'s blocks and how each was allocated.
+    user_allocs: HashMap<DevPtr, requires::UserAlloc>,
     /// Unified shared memory: kernels use host storage at host addresses, and mappings are
     /// the identity (see [`requires`]). Decided when the first program loads.
     shared_host: bool,
@@ -429,7 +430,7 @@ impl Runtime {
                             table: PresentTable::default(),
                             shadows: BTreeMap::new(),
                             programs: Vec::new(),
-                            user_allocs: HashSet::new(),
+                            user_allocs: HashMap::new(),
                             shared_host: false,
                         })
                         .collect(),
@@ -974,21 +975,31 @@ impl Runtime {
 
     // ---- device memory API -------------------------------------------------------------
 
-    /// `omp_target_alloc` on an offload device.
+    /// `omp_target_alloc` on an offload device; under unified shared memory, storage the
+    /// host can use too (`requires::alloc_shared`).
     pub fn target_alloc(&mut self, d: usize, size: u64) -> Result<DevPtr, RtError> {
         let dev = self.device(d, "omp_target_alloc")?;
+        let bytes = size.max(1);
+        let got = if dev.shared_host {
+            requires::alloc_shared(dev.backend.as_mut(), bytes)
+        } else {
+            dev.backend
+                .alloc(bytes)
+                .ok()
+                .map(|p| (p, requires::UserAlloc::Device))
+        };
         // OpenMP 5.2 18.8.1: NULL when the device cannot allocate, for the program to handle.
-        let Ok(p) = dev.backend.alloc(size.max(1)) else {
+        let Some((p, how)) = got else {
             return Ok(0);
         };
-        dev.user_allocs.insert(p);
+        dev.user_allocs.insert(p, how);
         Ok(p)
     }
 
     /// `omp_target_free` on an offload device, called at `loc`.
     pub fn target_free(&mut self, d: usize, ptr: DevPtr, loc: &str) -> Result<(), RtError> {
         let dev = self.device(d, loc)?;
-        if !dev.user_allocs.remove(&ptr) {
+        let Some(how) = dev.user_allocs.remove(&ptr) else {
             return Err(RtError::new(
                 loc,
                 format!(
@@ -996,9 +1007,8 @@ impl Runtime {
                      {d}, or was freed already"
                 ),
             ));
-        }
-        dev.backend
-            .free(ptr)
+        };
+        requires::free_user(dev.backend.as_mut(), ptr, how)
             .map_err(|e| RtError::backend(loc, "omp_target_free", e))
     }
 

@@ -890,3 +890,18 @@ fn cuda_unified_shared_memory_follows_pageable_memory_access() {
     assert_eq!(rc, 0, "{err}");
     assert_eq!(out, "ran=0 a0=1 a7=8 accessible=1\n");
 }
+
+#[test]
+fn cuda_target_alloc_is_managed_memory_under_unified_shared_memory() {
+    // the host writes and reads omp_target_alloc's storage, the kernel updates it in between
+    let env = [("FAKE_CUDA_PAGEABLE", "1"), ("FAKE_CUDA_TRACE", "1")];
+    let (rc, out, err) = run_fake("usm_alloc", &env);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=1 p0=1 p7=8\n");
+    assert!(err.contains("fake-cuda: cuMemAllocManaged 32"), "{err}");
+    assert!(!err.contains("fake-cuda: cuMemAlloc 32"), "{err}");
+    // no device: the host's malloc
+    let (rc, out, err) = run("usm_alloc", &[NO_DRIVER]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "ran=0 p0=1 p7=8\n");
+}

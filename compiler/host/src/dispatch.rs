@@ -17,8 +17,11 @@
 //! `novariants(true)` calls the base function (through a volatile pointer, as gcc replaces a
 //! direct call of it by a variant matching the enclosing constructs); `nocontext(true)` leaves `dispatch` out of
 //! the construct set when selecting; `nowait` has no effect (5.2: the nowait property
-//! does not change the construct); `is_device_ptr`/`has_device_addr` only add properties
-//! for `adjust_args`, which ompcc does not take (the arguments pass unchanged). Each clause
+//! does not change the construct). The call of the variant chosen with `dispatch` passes the
+//! arguments its `adjust_args(need_device_ptr: ...)` names through `ompcc_rt_use_device_ptr`
+//! of the default device (the device address of mapped storage; an unmapped pointer as it
+//! is), except those `is_device_ptr`/`has_device_addr` name (not in a target region's
+//! fallback copy, whose pointers are the device's). Each clause
 //! expression is evaluated once, in that order, before the call. `declare variant`
 //! directives whose selector names `dispatch` are removed from the host text (their calls
 //! outside `dispatch` call the base function, as no such selector matches there).
@@ -112,14 +115,22 @@ pub(crate) fn host_pragmas(
             call.callee.span.hi as usize - slo,
         );
         let one_line = |s: &str| s.replace("\\\n", " ").replace('\n', " ");
-        let calling = |v: Option<ompcc_sema::SymbolId>| match v {
-            Some(v) => format!(
-                "{}{}{}",
-                one_line(&stmt[..clo]),
-                typed.symbols[v].name,
-                one_line(&stmt[chi..])
-            ),
-            None => one_line(stmt),
+        let converted = device_pointer_args(call, body, text, &sm.describe(d.span));
+        let calling = |v: Option<ompcc_sema::SymbolId>, adjusted: &[(usize, usize, String)]| {
+            let Some(v) = v else {
+                return one_line(stmt);
+            };
+            let mut edits = vec![(clo, chi, typed.symbols[v].name.clone())];
+            edits.extend(adjusted.iter().cloned());
+            let mut out = String::new();
+            let mut at = 0;
+            for (lo, hi, with) in edits {
+                out.push_str(&one_line(&stmt[at..lo]));
+                out.push_str(&with);
+                at = hi;
+            }
+            out.push_str(&one_line(&stmt[at..]));
+            out
         };
         let mut out = String::new();
         if let Some(nv) = &nv {
@@ -138,10 +149,10 @@ pub(crate) fn host_pragmas(
         if let Some(nc) = &nc {
             out.push_str(&format!(
                 "if ({nc}) {} else ",
-                calling(call.without_dispatch)
+                calling(call.without_dispatch, &[])
             ));
         }
-        out.push_str(&calling(call.with_dispatch));
+        out.push_str(&calling(call.with_dispatch, &converted));
         if nv.is_some() {
             out.push_str(" }");
         }
@@ -156,6 +167,38 @@ pub(crate) fn host_pragmas(
         }
         subst.insert(slo, (shi, out));
     }
+}
+
+/// The edits of `call`'s statement (`body`) that pass its `adjust_args(need_device_ptr: ...)`
+/// arguments as `use_device_ptr` translates them (the default device is the construct's
+/// `device` by then; an unmapped pointer passes unchanged): (start, end) offsets in the
+/// statement, in order, and the text that replaces them.
+fn device_pointer_args(
+    call: &ompcc_omp::DispatchCall<'_>,
+    body: &ompcc_syntax::ast::Stmt,
+    text: &str,
+    loc: &str,
+) -> Vec<(usize, usize, String)> {
+    let slo = body.span.lo as usize;
+    let loc = crate::cexpr::c_string(loc);
+    let args = ompcc_omp::dispatch_target_call_parts(body).map_or(&[][..], |(_, a)| a);
+    let mut edits: Vec<(usize, usize, String)> = call
+        .need_device_ptr
+        .iter()
+        .filter_map(|&i| args.get(i))
+        .map(|a| {
+            let (alo, ahi) = (a.span.lo as usize, a.span.hi as usize);
+            let arg = text[alo..ahi].replace("\\\n", " ").replace('\n', " ");
+            let name = crate::cexpr::c_string(&arg);
+            let with = format!(
+                "ompcc_rt_use_device_ptr({}, (void *)({arg}), {name}, {loc})",
+                crate::embed::DEVICE_DEFAULT
+            );
+            (alo - slo, ahi - slo, with)
+        })
+        .collect();
+    edits.sort_by_key(|e| e.0);
+    edits
 }
 
 fn newlines(s: &str) -> String {

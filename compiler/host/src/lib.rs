@@ -522,7 +522,12 @@ impl Writer<'_> {
         }
         };
         let shape = launch_shape(r);
-        let (teams, threads) = (bound(shape.teams), bound(shape.threads));
+        let (teams, mut threads) = (bound(shape.teams), bound(shape.threads));
+        if let Some(c) = r.parallel_if {
+            // a false `if` of the region's `parallel`: a team of one thread (analysis admits
+            // only conditions the host evaluates to the region's value)
+            threads = format!("(({}) ? {threads} : 1u)", self.src(c));
+        }
         let iterations = if r.mode == ExecMode::Spmd && r.league {
             self.iterations_hint(r)
         } else {

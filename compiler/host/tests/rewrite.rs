@@ -511,3 +511,35 @@ void f(struct R *rp, int n) {
     // The pointee section of `rp->ext` keeps its own entry (not a member of the parent).
     assert!(line.contains("0x3ull, \"rp->ext[0:n]\""), "{line}");
 }
+
+/// `adjust_args(need_device_ptr: ...)`: the call of the variant chosen with `dispatch`
+/// translates those arguments, in argument order; the other arms pass them unchanged.
+#[test]
+fn dispatch_passes_need_device_ptr_arguments_as_device_addresses() {
+    let src = "\
+void v(float *a, float *b, float *c, int n) {}
+#pragma omp declare variant(v) match(construct={dispatch}) adjust_args(need_device_ptr: c, a)
+void f(float *a, float *b, float *c, int n);
+void g(float *x, float *y, float *z, int nc) {
+#pragma omp dispatch nocontext(nc) device(1)
+  f(x + 1, y, z, 4);
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    cc_accepts(&text);
+    let call = text
+        .lines()
+        .find(|l| l.contains("if (__ompcc_nc0)"))
+        .expect("the dispatch rewrite");
+    assert!(
+        call.contains("if (__ompcc_nc0) f(x + 1, y, z, 4); else "),
+        "{call}"
+    );
+    assert!(
+        call.contains(
+            "v(ompcc_rt_use_device_ptr(-100, (void *)(x + 1), \"x + 1\", \"t.c:5:1\"), y, \
+             ompcc_rt_use_device_ptr(-100, (void *)(z), \"z\", \"t.c:5:1\"), 4);"
+        ),
+        "{call}"
+    );
+}

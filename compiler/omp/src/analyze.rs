@@ -131,7 +131,9 @@ struct Shape<'a> {
     chain: Vec<&'a OmpDirective>,
 }
 
-fn shape(d: &OmpDirective) -> Shape<'_> {
+/// `host_if`: whether the host can evaluate an `if` condition of a `parallel` that is the
+/// whole body of the target (`Analyzer::host_evaluable`).
+fn shape<'d>(d: &'d OmpDirective, host_if: &dyn Fn(&Expr) -> bool) -> Shape<'d> {
     let spmd_combined = matches!(
         d.kind,
         K::TargetTeamsDistributeParallelFor
@@ -201,13 +203,14 @@ fn shape(d: &OmpDirective) -> Shape<'_> {
             (0, K::Teams) => level = 1,
             // `target` or `teams` whose whole body is a `parallel`: every team's threads run it
             // (SPMD). Under `target` alone the one team is launched `num_threads` wide, as for
-            // the combined `target parallel` (`TargetRegion::num_threads`); in `teams`,
-            // `num_threads` sizes each team at run time, so that stays generic. An `if` stays
-            // serial (a team of one) or generic.
+            // the combined `target parallel` (`TargetRegion::num_threads`), and one thread
+            // wide when an `if` the host evaluates before the launch is false
+            // (`TargetRegion::parallel_if`); another `if` stays serial (a team of one). In
+            // `teams`, `num_threads` and `if` size each team at run time: generic.
             (0 | 1, K::Parallel)
-                if !inner.clauses.iter().any(|c| {
-                    c.name == OmpClauseName::If
-                        || (level == 1 && c.name == OmpClauseName::NumThreads)
+                if inner.clauses.iter().all(|c| match &c.kind {
+                    OmpClauseKind::If { cond, .. } => level == 0 && host_if(cond),
+                    _ => !(level == 1 && c.name == OmpClauseName::NumThreads),
                 }) =>
             {
                 level = 2
@@ -701,7 +704,7 @@ impl<'a, 's> Analyzer<'a, 's> {
     fn region(&mut self, f: &'a FunctionDef, d: &'a OmpDirective, ordinal: u32) {
         let typed = self.typed;
         let kernel = self.kernel_name(f, d, ordinal);
-        let sh = shape(d);
+        let sh = shape(d, &|e| self.host_evaluable(e, d));
         let loop_nest = sh.loop_dir.and_then(|ld| {
             let outer = ld.body.as_deref()?;
             Some(LoopNest {
@@ -1024,6 +1027,11 @@ impl<'a, 's> Analyzer<'a, 's> {
             }
         }
 
+        let parallel_if = if sh.mode == ExecMode::Spmd {
+            self.launch_parallel_if(d, &sh.chain)
+        } else {
+            None
+        };
         let from_chain = |name: OmpClauseName| sh.chain.iter().find_map(|c| clause_expr(c, name));
         self.plan.regions.push(TargetRegion {
             directive: d,
@@ -1042,6 +1050,7 @@ impl<'a, 's> Analyzer<'a, 's> {
             num_teams: from_chain(OmpClauseName::NumTeams),
             thread_limit: from_chain(OmpClauseName::ThreadLimit),
             num_threads: from_chain(OmpClauseName::NumThreads),
+            parallel_if,
             if_cond: Self::if_cond(d),
             device: clause_expr(d, OmpClauseName::Device),
             nowait: d.clauses.iter().any(|c| c.name == OmpClauseName::Nowait),
@@ -1073,6 +1082,122 @@ impl<'a, 's> Analyzer<'a, 's> {
             )),
         );
         None
+    }
+
+    /// The condition of the `if` that applies to the `parallel` of an SPMD region's
+    /// `chain` (`if(parallel: c)`; `if(c)` on a directive without `target`, whose `if`
+    /// is also the target's otherwise), when the host can evaluate it before the launch; an
+    /// E0803 error when it cannot.
+    fn launch_parallel_if(
+        &mut self,
+        target: &'a OmpDirective,
+        chain: &[&'a OmpDirective],
+    ) -> Option<&'a Expr> {
+        let (clause, cond) = chain.iter().find_map(|d| {
+            let words = d.kind.words();
+            d.clauses.iter().find_map(|c| match &c.kind {
+                OmpClauseKind::If { modifier, cond }
+                    if *modifier == Some(K::Parallel)
+                        || (modifier.is_none()
+                            && words.contains(&"parallel")
+                            && !words.contains(&"target")) =>
+                {
+                    Some((c, &**cond))
+                }
+                _ => None,
+            })
+        })?;
+        if self.host_evaluable(cond, target) {
+            return Some(cond);
+        }
+        self.diags.push(
+            Diagnostic::error(
+                "E0803",
+                "the 'if' condition of a 'parallel' combined with or directly in 'target' \
+                 must be one the host can evaluate before the launch: constants and scalar \
+                 local variables the region gets as firstprivate, with operators that do not \
+                 read memory or call functions",
+                clause.span,
+            )
+            .with_help("compute the condition into a local variable before the construct"),
+        );
+        None
+    }
+
+    /// Whether the host can evaluate `e`, the `if` condition of a `parallel` in `target`'s
+    /// chain, before the launch to the value the region itself would compute (OpenMP
+    /// evaluates it in the region's data environment): constants and scalar local variables
+    /// the region gets as firstprivate (no `defaultmap`, and no clause of the target but
+    /// `firstprivate` names them), combined by operators that neither call, write nor read
+    /// memory.
+    fn host_evaluable(&self, e: &Expr, target: &OmpDirective) -> bool {
+        if target
+            .clauses
+            .iter()
+            .any(|c| c.name == OmpClauseName::Defaultmap)
+        {
+            return false;
+        }
+        let mut named = Vec::new();
+        for c in target
+            .clauses
+            .iter()
+            .filter(|c| c.name != OmpClauseName::Firstprivate)
+        {
+            let items = match &c.kind {
+                OmpClauseKind::List(l)
+                | OmpClauseKind::Lastprivate { list: l, .. }
+                | OmpClauseKind::Reduction { list: l, .. }
+                | OmpClauseKind::Map { list: l, .. } => l,
+                _ => continue,
+            };
+            for item in items {
+                walk::expr(item, &mut |n| {
+                    if let Node::Expr(x) = n
+                        && let Some(&s) = self.typed.ident_symbols.get(&x.id)
+                    {
+                        named.push(s);
+                    }
+                });
+            }
+        }
+        let mut ok = true;
+        walk::expr(e, &mut |n| {
+            let Node::Expr(x) = n else { return };
+            ok &= match &x.kind {
+                ExprKind::Ident(_) => self.typed.ident_symbols.get(&x.id).is_some_and(|&s| {
+                    let info = &self.typed.symbols[s];
+                    match info.kind {
+                        SymbolKind::EnumConstant(_) => true,
+                        SymbolKind::Object => {
+                            info.storage == Storage::Automatic
+                                && self.typed.types.is_scalar(info.ty)
+                                && !named.contains(&s)
+                        }
+                        _ => false,
+                    }
+                }),
+                ExprKind::Unary(op, _) => !matches!(
+                    op,
+                    UnaryOp::PreInc
+                        | UnaryOp::PreDec
+                        | UnaryOp::PostInc
+                        | UnaryOp::PostDec
+                        | UnaryOp::AddrOf
+                        | UnaryOp::Deref
+                ),
+                ExprKind::Int { .. }
+                | ExprKind::Float { .. }
+                | ExprKind::Char { .. }
+                | ExprKind::Paren(_)
+                | ExprKind::Binary(..)
+                | ExprKind::Cond(..)
+                | ExprKind::Cast(..)
+                | ExprKind::SizeofType(_) => true,
+                _ => false,
+            };
+        });
+        ok
     }
 
     fn defaultmap_none(&mut self, name: &str, span: Span) {

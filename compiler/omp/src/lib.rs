@@ -76,4 +76,5 @@ pub use plan::*;
 pub use variant::{
     DispatchCall, device_dispatch_calls, device_variant_calls, host_dispatch_calls,
     is_declare_variant, selects_dispatch, target_call as dispatch_target_call,
+    target_call_parts as dispatch_target_call_parts,
 };

@@ -65,6 +65,11 @@ pub struct TargetRegion<'a> {
     /// `num_threads(e)` of a `parallel` in the region's chain (the combined directive, a
     /// `parallel` that is the whole body of `target`, or the loop's directive).
     pub num_threads: Option<&'a Expr>,
+    /// SPMD only: the condition of the `if` that applies to the `parallel` in the region's
+    /// chain (`if(parallel: c)`, or `if(c)` on a `parallel` not combined with `target`).
+    /// The host evaluates it before the launch (analysis admits only conditions it can
+    /// evaluate to the region's value) and launches one thread per team when it is false.
+    pub parallel_if: Option<&'a Expr>,
     pub if_cond: Option<&'a Expr>,
     pub device: Option<&'a Expr>,
     /// `nowait` was given (ompcc runs the region synchronously all the same).

@@ -502,3 +502,64 @@ void f(void) {
         );
     });
 }
+
+/// A `parallel if(c)` at the top of a target region launches `c ? width : 1` threads when
+/// the host can evaluate `c` to the region's value; otherwise the split form runs serial
+/// and the combined form is refused.
+#[test]
+fn parallel_if_is_evaluated_by_the_launch_when_the_host_can() {
+    let plan = |directives: &str| {
+        let src = format!(
+            "int g; int f(int);\nenum {{ E = 3 }};\n\
+             void k(int n, int c, int *p, int a[4]) {{\n{directives}\n{{ a[0] = n; }}\n}}\n"
+        );
+        let mut out = None;
+        with_plan(&src, |p, d| {
+            let r = &p.regions[0];
+            let errors: Vec<String> = d.iter().map(|d| d.code.to_string()).collect();
+            out = Some((r.mode, r.parallel_if.is_some(), errors));
+        });
+        out.expect("planned")
+    };
+    let split = |clauses: &str, cond: &str| {
+        plan(&format!(
+            "#pragma omp target {clauses}\n#pragma omp parallel num_threads(4) if({cond})"
+        ))
+    };
+    assert_eq!(split("", "c > E && n"), (ExecMode::Spmd, true, vec![]));
+    assert_eq!(
+        split("firstprivate(c)", "(long)c + sizeof(int)"),
+        (ExecMode::Spmd, true, vec![])
+    );
+    // the device's copy, memory, globals, calls, side effects: serial, a team of one
+    for (clauses, cond) in [
+        ("map(tofrom: c)", "c"),
+        ("defaultmap(tofrom: scalar)", "c"),
+        ("", "*p"),
+        ("", "a[0]"),
+        ("", "g"),
+        ("", "f(c)"),
+        ("", "c++"),
+    ] {
+        assert_eq!(
+            split(clauses, cond),
+            (ExecMode::Serial, false, vec![]),
+            "{clauses} {cond}"
+        );
+    }
+    let combined = |cond: &str| {
+        plan(&format!(
+            "#pragma omp target parallel num_threads(4) if(parallel: {cond})"
+        ))
+    };
+    assert_eq!(combined("c"), (ExecMode::Spmd, true, vec![]));
+    assert_eq!(
+        combined("*p"),
+        (ExecMode::Spmd, false, vec!["E0803".to_string()])
+    );
+    // `if(c)` on `target parallel` is the target's (and so the parallel's) condition
+    assert_eq!(
+        plan("#pragma omp target parallel if(*p)"),
+        (ExecMode::Spmd, false, vec![])
+    );
+}

@@ -128,3 +128,91 @@ void f(struct V s, struct V *arr, int it) {
         );
     });
 }
+
+#[test]
+fn dispatch_calls_convert_the_need_device_ptr_arguments() {
+    let src = "void v(float *a, float *b, float *c, int n) {}
+#pragma omp declare variant(v) match(construct={dispatch}) adjust_args(need_device_ptr: c, a) adjust_args(nothing: b)
+void f(float *a, float *b, float *c, int n);
+int main(void) {
+  float x[4], y[4], z[4];
+  float *p = z;
+#pragma omp dispatch
+  f(x, y, z, 4);
+#pragma omp dispatch is_device_ptr(p)
+  f(x, y, p, 4);
+#pragma omp dispatch novariants(1)
+  f(x, y, z, 4);
+#pragma omp target map(x, y, z)
+  {
+#pragma omp dispatch
+    f(x, y, z, 4);
+  }
+  return 0;
+}
+";
+    with_unit(src, |tu, typed| {
+        let (calls, diags) = ompcc_omp::host_dispatch_calls(tu, typed, src);
+        assert!(diags.is_empty(), "{diags:?}");
+        let converted: Vec<Vec<usize>> = calls.iter().map(|c| c.need_device_ptr.clone()).collect();
+        // is_device_ptr keeps `p`; in a target region every pointer is the device's already
+        assert_eq!(converted, [vec![0, 2], vec![0], vec![0, 2], vec![]]);
+    });
+}
+
+#[test]
+fn adjust_args_errors_name_what_is_wrong() {
+    for (clause, selector, why) in [
+        (
+            "adjust_args(need_device_ptr: q)",
+            "construct={dispatch}",
+            "'q' in 'adjust_args' is not a parameter of 'f'",
+        ),
+        (
+            "adjust_args(need_device_ptr: n)",
+            "construct={dispatch}",
+            "'n' in 'adjust_args(need_device_ptr: ...)' is not a pointer parameter",
+        ),
+        (
+            "adjust_args(need_device_ptr: a) adjust_args(nothing: a)",
+            "construct={dispatch}",
+            "'a' appears in 'adjust_args' more than once",
+        ),
+        (
+            "adjust_args(need_device_addr: a)",
+            "construct={dispatch}",
+            "the adjust-op 'need_device_addr' of 'adjust_args' is not supported",
+        ),
+        (
+            "adjust_args(need_device_ptr: a)",
+            "device={kind(gpu)}",
+            "'adjust_args' needs 'dispatch' in the construct selector set",
+        ),
+        (
+            "append_args(interop(target))",
+            "construct={dispatch}",
+            "the 'append_args' clause of 'declare variant' is not supported",
+        ),
+    ] {
+        let src = format!(
+            "void v(float *a, int n) {{}}
+#pragma omp declare variant(v) match({selector}) {clause}
+void f(float *a, int n);
+void g(float *a) {{
+#pragma omp dispatch
+  f(a, 1);
+}}
+"
+        );
+        with_unit(&src, |tu, typed| {
+            let (_, diags) = ompcc_omp::host_dispatch_calls(tu, typed, &src);
+            assert_eq!(diags.len(), 1, "{clause}: {diags:?}");
+            assert_eq!(diags[0].code, "E0912");
+            assert!(
+                diags[0].message.contains(why),
+                "{clause}: {}",
+                diags[0].message
+            );
+        });
+    }
+}

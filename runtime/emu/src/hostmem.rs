@@ -96,6 +96,18 @@ pub(crate) fn write(addr: u64, len: u32, v: u64) -> bool {
     sys::transfer(addr, &mut b[..len as usize], true)
 }
 
+/// Copies host memory at `addr` into `buf`; false if any of it is inaccessible.
+pub(crate) fn read_bytes(addr: u64, buf: &mut [u8]) -> bool {
+    sys::transfer(addr, buf, false)
+}
+
+/// Copies `bytes` to host memory at `addr`; false if any of it is inaccessible.
+pub(crate) fn write_bytes(addr: u64, bytes: &[u8]) -> bool {
+    let mut b = bytes.to_vec();
+    let _held = HOST_WRITES.lock().unwrap_or_else(|p| p.into_inner());
+    sys::transfer(addr, &mut b, true)
+}
+
 /// Atomic read-modify-write of `len <= 8` bytes at host address `addr`: stores `f(old)` and
 /// returns `old`; `None` if the location cannot be read and written.
 pub(crate) fn atomic(addr: u64, len: u32, f: impl Fn(u64) -> u64) -> Option<u64> {

@@ -250,6 +250,13 @@ impl GlobalMem {
     }
 
     pub fn copy_in(&mut self, addr: u64, src: &[u8]) -> Result<(), MemFault> {
+        if self.is_host(addr) {
+            // storage the device shares with the host (`omp_target_alloc` under unified
+            // shared memory)
+            return crate::hostmem::write_bytes(addr, src)
+                .then_some(())
+                .ok_or(MemFault::Host);
+        }
         let a = self.find(addr, src.len() as u64)?;
         let off = addr - a.base;
         // Whole words where the range covers them, single bytes at its ragged ends.
@@ -269,6 +276,11 @@ impl GlobalMem {
     }
 
     pub fn copy_out(&self, addr: u64, dst: &mut [u8]) -> Result<(), MemFault> {
+        if self.is_host(addr) {
+            return crate::hostmem::read_bytes(addr, dst)
+                .then_some(())
+                .ok_or(MemFault::Host);
+        }
         let a = self.find(addr, dst.len() as u64)?;
         let off = addr - a.base;
         let mut k = 0;
@@ -289,6 +301,26 @@ impl GlobalMem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn copies_reach_host_memory_only_with_host_access() {
+        let mut m = GlobalMem::new();
+        let mut buf = [0u8; 12];
+        let at = buf.as_mut_ptr() as u64;
+        assert!(m.copy_in(at, b"shared bytes").is_err());
+        m.set_host_access(true);
+        m.copy_in(at, b"shared bytes").unwrap();
+        let mut back = [0u8; 6];
+        m.copy_out(at + 7, &mut back[..5]).unwrap();
+        assert_eq!(&back[..5], b"bytes");
+        assert!(matches!(m.copy_out(8, &mut back), Err(MemFault::Host)));
+        // SAFETY: `buf` is live; the copy above went through the kernel.
+        assert_eq!(
+            unsafe { std::ptr::read_volatile(&raw const buf) },
+            *b"shared bytes"
+        );
+    }
 
     #[test]
     fn checked_accesses() {

@@ -39,6 +39,8 @@ const ATTR_MULTIPROCESSOR_COUNT: c_int = 16;
 const ATTR_CC_MAJOR: c_int = 75;
 const ATTR_CC_MINOR: c_int = 76;
 const ATTR_PAGEABLE_MEMORY_ACCESS: c_int = 88;
+/// `CU_MEM_ATTACH_GLOBAL`.
+const MEM_ATTACH_GLOBAL: c_uint = 1;
 const JIT_INFO_LOG_BUFFER: c_int = 3;
 const JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
 const JIT_ERROR_LOG_BUFFER: c_int = 5;
@@ -81,6 +83,9 @@ struct Driver {
         unsafe extern "C" fn(*mut u64, *mut usize, Handle, *const c_char) -> CuResult,
     mem_alloc: unsafe extern "C" fn(*mut u64, usize) -> CuResult,
     mem_free: unsafe extern "C" fn(u64) -> CuResult,
+    /// `cuMemAllocManaged`, optional (`omp_target_alloc` under unified shared memory then
+    /// hands out pageable host memory, which such a device reaches too).
+    mem_alloc_managed: Option<unsafe extern "C" fn(*mut u64, usize, c_uint) -> CuResult>,
     memcpy_htod: unsafe extern "C" fn(u64, *const c_void, usize) -> CuResult,
     memcpy_dtoh: unsafe extern "C" fn(*mut c_void, u64, usize) -> CuResult,
     memcpy_dtod: unsafe extern "C" fn(u64, u64, usize) -> CuResult,
@@ -161,6 +166,8 @@ impl Driver {
             module_get_global: sym!("cuModuleGetGlobal_v2"),
             mem_alloc: sym!("cuMemAlloc_v2"),
             mem_free: sym!("cuMemFree_v2"),
+            // SAFETY: as for `sym!`; a missing symbol is only a missing option.
+            mem_alloc_managed: unsafe { lib.get(b"cuMemAllocManaged\0") }.ok().map(|f| *f),
             memcpy_htod: sym!("cuMemcpyHtoD_v2"),
             memcpy_dtoh: sym!("cuMemcpyDtoH_v2"),
             memcpy_dtod: sym!("cuMemcpyDtoD_v2"),
@@ -564,6 +571,25 @@ impl Backend for CudaDevice {
                 d.check("cuMemFree", unsafe { (d.mem_free)(ptr) })
             }
         }
+    }
+
+    /// Managed memory: the driver migrates its pages to whichever processor touches them.
+    fn alloc_managed(&mut self, bytes: u64) -> Option<Result<DevPtr, BackendError>> {
+        let d = match self.current() {
+            Ok(d) => d,
+            Err(e) => return Some(Err(e)),
+        };
+        let alloc = d.mem_alloc_managed?;
+        let mut p = 0u64;
+        // SAFETY: valid out-pointer; CU_MEM_ATTACH_GLOBAL: any stream may use it.
+        let status = unsafe { alloc(&mut p, bytes as usize, MEM_ATTACH_GLOBAL) };
+        Some(d.check("cuMemAllocManaged", status).map(|()| p))
+    }
+
+    fn free_managed(&mut self, ptr: DevPtr) -> Result<(), BackendError> {
+        let d = self.current()?;
+        // SAFETY: `ptr` came from cuMemAllocManaged (the trait's contract).
+        d.check("cuMemFree", unsafe { (d.mem_free)(ptr) })
     }
 
     fn copy_to_device(&mut self, dst: DevPtr, src: &[u8]) -> Result<(), BackendError> {

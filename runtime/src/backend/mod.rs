@@ -139,6 +139,17 @@ pub trait Backend: Send {
     fn alloc(&mut self, bytes: u64) -> Result<DevPtr, BackendError>;
     /// Frees an allocation returned by [`Backend::alloc`].
     fn free(&mut self, ptr: DevPtr) -> Result<(), BackendError>;
+    /// Allocates `bytes` (> 0) that the host and the device both use at one address, aligned
+    /// to at least 256 bytes (`omp_target_alloc` under unified shared memory). `None`: the
+    /// backend has no such allocator, and the runtime hands out host memory, which kernels
+    /// reach at its host address once [`Backend::share_host_memory`] succeeded.
+    fn alloc_managed(&mut self, _bytes: u64) -> Option<Result<DevPtr, BackendError>> {
+        None
+    }
+    /// Frees an allocation returned by [`Backend::alloc_managed`].
+    fn free_managed(&mut self, ptr: DevPtr) -> Result<(), BackendError> {
+        self.free(ptr)
+    }
     /// Copies `src` to device memory at `dst`.
     fn copy_to_device(&mut self, dst: DevPtr, src: &[u8]) -> Result<(), BackendError>;
     /// Copies device memory at `src` into `dst`.

@@ -113,3 +113,52 @@ mod tests {
         );
     }
 }
+
+/// How `omp_target_alloc` got a block of a device.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum UserAlloc {
+    /// The device's own memory.
+    Device,
+    /// Under unified shared memory, the backend's memory that the host and the device use
+    /// at one address (CUDA managed memory); freed through the backend.
+    Managed,
+    /// Under unified shared memory, host memory the device reaches at its host address (a
+    /// backend with no allocator of its own for it: the emulator).
+    Host(std::alloc::Layout),
+}
+
+/// `omp_target_alloc` of `bytes` (> 0) on a device running in unified shared memory mode:
+/// OpenMP 5.2 8.2.1 makes the storage accessible from every device and the host, so it is
+/// the backend's managed memory where it has some, host memory otherwise. `None` when
+/// nothing could be allocated.
+pub(crate) fn alloc_shared(
+    backend: &mut dyn crate::backend::Backend,
+    bytes: u64,
+) -> Option<(super::DevPtr, UserAlloc)> {
+    if let Some(got) = backend.alloc_managed(bytes) {
+        return got.ok().map(|p| (p, UserAlloc::Managed));
+    }
+    // the alignment `Backend::alloc` promises
+    let layout = std::alloc::Layout::from_size_align(usize::try_from(bytes).ok()?, 256).ok()?;
+    // SAFETY: `layout` has a non-zero size (`bytes` > 0).
+    let p = unsafe { std::alloc::alloc_zeroed(layout) };
+    (!p.is_null()).then_some((p as super::DevPtr, UserAlloc::Host(layout)))
+}
+
+/// Frees `ptr`, which `omp_target_alloc` got as `how` from `backend`.
+pub(crate) fn free_user(
+    backend: &mut dyn crate::backend::Backend,
+    ptr: super::DevPtr,
+    how: UserAlloc,
+) -> Result<(), crate::backend::BackendError> {
+    match how {
+        UserAlloc::Device => backend.free(ptr),
+        UserAlloc::Managed => backend.free_managed(ptr),
+        UserAlloc::Host(layout) => {
+            // SAFETY: `alloc_shared` allocated `ptr` with `layout`; the caller removed it
+            // from the device's allocations, so it is freed once.
+            unsafe { std::alloc::dealloc(ptr as *mut u8, layout) };
+            Ok(())
+        }
+    }
+}

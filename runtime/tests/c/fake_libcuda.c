@@ -82,6 +82,21 @@ CUresult cuMemFree_v2(CUdeviceptr p) {
     }
   return INVALID_VALUE;
 }
+/* Managed memory is one address for the host and the device: host memory, registered as an
+ * allocation at its own address. */
+CUresult cuMemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags) {
+  if (nallocs == 1024 || flags != 1) return INVALID_VALUE;
+  const char *trace = getenv("FAKE_CUDA_TRACE");
+  if (trace && *trace == '1') fprintf(stderr, "fake-cuda: cuMemAllocManaged %zu\n", n);
+  unsigned char *m = calloc(1, n ? n : 1);
+  if (!m) return 2;
+  allocs[nallocs].mem = m;
+  allocs[nallocs].addr = (CUdeviceptr)(uintptr_t)m;
+  allocs[nallocs].size = n;
+  *p = allocs[nallocs].addr;
+  nallocs++;
+  return OK;
+}
 CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n) {
   const char *trace = getenv("FAKE_CUDA_TRACE");
   if (trace && *trace == '1') fprintf(stderr, "fake-cuda: cuMemcpyHtoD %zu\n", n);

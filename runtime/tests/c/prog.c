@@ -105,6 +105,22 @@ int main(int argc, char **argv) {
       for (int i = 0; i < n; i++) a[i] += 1;
     printf("ran=%d a0=%d a7=%d accessible=%d\n", ran, a[0], a[7],
            omp_target_is_accessible(a, sizeof a, omp_get_default_device()));
+  } else if (!strcmp(s, "usm_alloc")) {
+    /* under unified_shared_memory omp_target_alloc's storage is the host's too */
+    requirements = OMPCC_RT_REQUIRES_UNIFIED_ADDRESS | OMPCC_RT_REQUIRES_UNIFIED_SHARED_MEMORY;
+    int m = reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
+    int dev = omp_get_default_device();
+    int *p = omp_target_alloc(8 * sizeof(int), dev);
+    for (int i = 0; i < 8; i++) p[i] = i;
+    int n = 8;
+    ompcc_rt_map_entry args[2] = {
+        {&p, &p, sizeof p, OMPCC_RT_MAP_LITERAL | OMPCC_RT_MAP_TARGET_PARAM, "p", "prog.c:70:20"},
+        {&n, &n, sizeof n, OMPCC_RT_MAP_LITERAL | OMPCC_RT_MAP_TARGET_PARAM, "n", "prog.c:70:23"}};
+    int ran = launch(m, 0, 2, args, "prog.c:70:9");
+    if (!ran)
+      for (int i = 0; i < n; i++) p[i] += 1;
+    printf("ran=%d p0=%d p7=%d\n", ran, p[0], p[7]);
+    omp_target_free(p, dev);
   } else if (!strcmp(s, "global")) {
     int m = reg("inc.ptx", inc_kernels, 2, inc_globals, 1);
     int ran = launch(m, 1, 0, NULL, "prog.c:40:9");
