@@ -91,6 +91,9 @@ pub struct FnLower<'c, 'a, 'f> {
     pub(crate) dispatch_callee: Option<(ompcc_syntax::ast::ExprId, SymbolId)>,
     /// How the enclosing worksharing loops hand out their iterations (innermost last).
     pub(crate) loop_runs: Vec<crate::kernel::Who>,
+    /// The `taskloop` whose loop the next `distributed_loop` runs: how its iterations split
+    /// into tasks and the firstprivate copies each task starts from (module `taskloop`).
+    pub(crate) taskloop_split: Option<crate::taskloop::TaskSplit>,
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
@@ -145,6 +148,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 shared_scopes: Vec::new(),
                 dispatch_callee: None,
                 loop_runs: Vec::new(),
+                taskloop_split: None,
                 depth: 0,
                 ret,
                 errors: 0,

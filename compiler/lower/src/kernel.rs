@@ -158,6 +158,7 @@ pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>)
             shared_scopes: Vec::new(),
             dispatch_callee: None,
             loop_runs: Vec::new(),
+            taskloop_split: None,
             depth: 0,
         };
         fl.cx.layouts = region
@@ -552,6 +553,23 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// The OpenMP device API as special registers and constants; `None` when `name` is not
     /// one of the functions handled here.
     pub(crate) fn omp_api(&mut self, name: &str, args: &'a [Expr], ret: QualType) -> Option<Value> {
+        let v = self.omp_api_value(name)?;
+        // Arguments (levels) are evaluated for their effects only.
+        for a in args {
+            self.effect(a);
+        }
+        let have = if self.b.value_type(v) == Type::F64 {
+            Scalar::Float(Type::F64)
+        } else {
+            Scalar::INT
+        };
+        let want = self.class(ret, Span::default()).unwrap_or(have);
+        Some(self.convert(v, have, want))
+    }
+
+    /// [`Self::omp_api`]'s value before its conversion to the routine's type (`i32`, or `f64`
+    /// for the clock); the arguments it ignores are not evaluated here.
+    pub(crate) fn omp_api_value(&mut self, name: &str) -> Option<Value> {
         let threads = self.par.threads;
         // In the body of a forked sized construct: its active threads (module `generic`).
         let active = self
@@ -599,10 +617,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     int(self, 0)
                 }
             }
-            "omp_get_ancestor_thread_num" => {
-                let _ = args;
-                self.thread_num()
-            }
+            "omp_get_ancestor_thread_num" => self.thread_num(),
             "omp_is_initial_device"
             | "omp_get_device_num"
             | "omp_get_dynamic"
@@ -617,17 +632,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             "omp_get_wtick" => self.b.ins().fconst(Type::F64, 1e-9),
             _ => return None,
         };
-        // Arguments (levels) are evaluated for their effects only.
-        for a in args {
-            self.effect(a);
-        }
-        let have = if self.b.value_type(v) == Type::F64 {
-            Scalar::Float(Type::F64)
-        } else {
-            Scalar::INT
-        };
-        let want = self.class(ret, Span::default()).unwrap_or(have);
-        Some(self.convert(v, have, want))
+        Some(v)
     }
 }
 

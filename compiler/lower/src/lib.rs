@@ -28,9 +28,12 @@
 //! constructs; `atom.add/min/max/and/or/xor` where they exist, CAS loops otherwise), the
 //! OpenMP device API as special registers (`omp_get_thread_num` = tid.x inside parallel
 //! work, 0 in a team of one; `omp_get_team_num` = ctaid.x; `omp_is_initial_device` = 0).
-//! Not supported in target regions (an `E0803` error at the construct): `task`, `taskloop`,
-//! `ordered`, `scan`, `cancel`, `copyprivate`/`copyin`, `task_reduction`/`in_reduction`,
-//! reductions over members, `linear` on non-integers, collapsed loops whose bounds use an
+//! `task` and `taskloop` run undeferred (module `task`), a `taskloop` split into tasks as
+//! libgomp splits it (module `taskloop`).
+//! Not supported in target regions (an `E0803` error at the construct): `ordered` where
+//! iterations run on several threads, `scan`, `cancel`, `copyprivate`/`copyin`,
+//! `task_reduction` on a `taskgroup` every thread of a team runs, a `taskloop` over a
+//! non-rectangular collapsed nest, reductions over members, `linear` on non-integers, collapsed loops whose bounds use an
 //! outer iteration variable with `lastprivate` and a `schedule` clause (without
 //! `lastprivate`, the loops from the first such one inward run whole in each distributed
 //! iteration); target-level `firstprivate` scalars that a nested `parallel`
@@ -116,6 +119,7 @@ mod lock;
 mod privatize;
 mod schedule;
 mod task;
+mod taskloop;
 mod ty;
 mod varargs;
 mod variant;

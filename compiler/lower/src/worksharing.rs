@@ -325,6 +325,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         grid: Option<ompcc_omp::GridMapping<'a>>,
     ) {
         let span = d.span;
+        let tasks = self.taskloop_split.take();
         let loops = ompcc_omp::nest_loops(outer, collapse);
         if loops.len() < collapse as usize {
             self.unsupported(
@@ -437,6 +438,23 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         for c in &canon[1..] {
             total = self.b.ins().imul(total, c.trip);
         }
+        let tasks = match tasks {
+            // a taskloop splits its logical iterations, which `total` counts only when the
+            // nest is rectangular
+            Some(_) if canon.len() < loops.len() => {
+                self.unsupported(
+                    format!(
+                        "'#pragma omp {}' over a collapsed loop nest whose bounds use an outer \
+                         iteration variable is not supported in device code yet",
+                        d.kind.words().join(" ")
+                    ),
+                    span,
+                );
+                return;
+            }
+            Some(t) => Some(self.task_bounds(t, total)),
+            None => None,
+        };
         // `omp unroll partial(U)` as the loop: each distributed iteration of the generated
         // loop runs U consecutive original iterations (fewer in the last chunk), in a loop
         // the unroll pass unrolls by U. Without a count the factor is ours: 1, which keeps
@@ -610,6 +628,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.set_linear(&privs, k);
             if let Some(flag) = last_flag {
                 self.mark_if_last(flag, k, total);
+            }
+            if let Some(t) = &tasks {
+                self.start_task_at(t, k);
             }
             self.breaks.push(exit);
             self.continues.push(cont);
@@ -1058,14 +1079,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
             K::Task => self.undeferred_task(d),
             K::Dispatch => self.dispatch(d),
-            K::Taskloop | K::TaskloopSimd => {
-                // The tasks of a taskloop run at once, in order, on this thread.
-                let Some(privs) = self.task_data(d) else {
-                    return;
-                };
-                self.sequential_loop(d);
-                self.end_privates(privs, false, None);
-            }
+            K::Taskloop | K::TaskloopSimd => self.taskloop(d),
             K::Ordered => match self.loop_runs.last() {
                 // In a loop run in order, the ordered region is simply its body.
                 Some(Who::Single) => {

@@ -382,6 +382,24 @@ void f(int n, int *a) {
         err.contains("E0803") && err.contains("orphaned") && err.ends_with("@3"),
         "{err}"
     );
+    // A taskloop splits its logical iterations, which a non-rectangular nest does not count.
+    let err = try_compile(
+        "void f(int n, int *a) {
+#pragma omp target map(tofrom: a[0:n * n])
+  {
+#pragma omp taskloop collapse(2) grainsize(3)
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++) a[i * n + j] = j;
+  }
+}",
+        2,
+    )
+    .err()
+    .expect("an error");
+    assert!(
+        err.contains("E0803") && err.contains("'#pragma omp taskloop'") && err.ends_with("@4"),
+        "{err}"
+    );
     // A valid directive ompcc does not support is named in the message.
     for (line, name) in [
         ("#pragma omp tile sizes(4)", "'#pragma omp tile'"),

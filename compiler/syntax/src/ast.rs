@@ -923,6 +923,9 @@ pub struct OmpClause {
     pub span: Span,
     /// Which clause.
     pub name: OmpClauseName,
+    /// The word before the `:` of a single-expression clause: `strict` on `grainsize` and
+    /// `num_tasks`, `device_num` or `ancestor` on `device`; `None` for every other clause.
+    pub modifier: Option<Ident>,
     /// The clause's contents.
     pub kind: OmpClauseKind,
 }

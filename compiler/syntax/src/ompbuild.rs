@@ -398,6 +398,9 @@ impl State<'_> {
                 );
                 continue;
             }
+            let Ok(modifier) = expr_modifier(&cx, cname, c.span, c.args.as_deref()) else {
+                continue;
+            };
             let Some(clause_kind) = clause(&cx, cname, c.span, c.args) else {
                 continue;
             };
@@ -421,6 +424,7 @@ impl State<'_> {
             d.clauses.push(OmpClause {
                 span: c.span,
                 name: cname,
+                modifier,
                 kind: clause_kind,
             });
         }
@@ -488,6 +492,46 @@ fn directive_argument(cx: &Ctx, d: &mut OmpDirective, c: RawClause) {
             ),
             c.span,
         ),
+    }
+}
+
+/// The modifier before the expression of `grainsize`/`num_tasks` (`strict`) or `device`
+/// (`device_num`, `ancestor`): one word, then `:`. `Err` after a diagnostic for another word.
+fn expr_modifier(
+    cx: &Ctx,
+    name: OmpClauseName,
+    at: Span,
+    args: Option<&[Vec<RawItem>]>,
+) -> Result<Option<Ident>, ()> {
+    use OmpClauseName as C;
+    let allowed: &[&str] = match name {
+        C::Grainsize | C::NumTasks => &["strict"],
+        C::Device => &["device_num", "ancestor"],
+        _ => return Ok(None),
+    };
+    let Some([head, _]) = args else {
+        return Ok(None);
+    };
+    let word = match head.as_slice() {
+        [item] => cx.ident(item),
+        _ => None,
+    };
+    let known = word.filter(|w| allowed.contains(&cx.st.interner.borrow().resolve(w.name)));
+    match known {
+        Some(w) => Ok(Some(w)),
+        None => {
+            let expected: Vec<String> = allowed.iter().map(|w| format!("'{w}:'")).collect();
+            cx.err(
+                "E0124",
+                format!(
+                    "malformed '{}' clause: the modifier before ':' must be {}",
+                    name.as_str(),
+                    expected.join(" or ")
+                ),
+                head.first().map_or(at, RawItem::span),
+            );
+            Err(())
+        }
     }
 }
 

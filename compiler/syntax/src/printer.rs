@@ -683,7 +683,10 @@ impl Printer<'_> {
         let n = c.name.as_str();
         match &c.kind {
             OmpClauseKind::Flag => n.to_owned(),
-            OmpClauseKind::Expr(e) => format!("{n}({})", self.expr(e)),
+            OmpClauseKind::Expr(e) => match c.modifier {
+                Some(m) => format!("{n}({}: {})", self.name(m.name), self.expr(e)),
+                None => format!("{n}({})", self.expr(e)),
+            },
             OmpClauseKind::List(v) => format!("{n}({})", self.list(v)),
             OmpClauseKind::Lastprivate { conditional, list } => {
                 format!(

@@ -124,6 +124,7 @@ fn distribute(parts: &[K], clauses: Vec<OmpClause>) -> Vec<Vec<OmpClause>> {
             out[p].push(OmpClause {
                 span,
                 name: C::Shared,
+                modifier: None,
                 kind: OmpClauseKind::List(shared),
             });
         }

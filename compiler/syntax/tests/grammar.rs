@@ -392,6 +392,38 @@ fn openmp_errors() {
     );
 }
 
+/// `grainsize` and `num_tasks` take the OpenMP 5.1 `strict:` modifier (kept: it changes how a
+/// taskloop splits), `device` its `device_num:`/`ancestor:`; another word before the `:` is a
+/// located error rather than a modifier silently dropped.
+#[test]
+fn expression_clause_modifiers() {
+    let out = ast("void f(int *a, int n) {\n\
+         #pragma omp taskloop grainsize(strict: n + 1) nogroup\n\
+         for (int i = 0; i < n; i++) a[i] = i;\n\
+         #pragma omp taskloop num_tasks(strict: 3)\n\
+         for (int i = 0; i < n; i++) a[i] = i;\n\
+         #pragma omp taskloop grainsize(4)\n\
+         for (int i = 0; i < n; i++) a[i] = i;\n\
+         #pragma omp target device(device_num: 0)\n\
+         ;\n\
+         }");
+    has(&out, "omp taskloop grainsize(strict: (+ n 1)) nogroup");
+    has(&out, "omp taskloop num_tasks(strict: 3)");
+    has(&out, "omp taskloop grainsize(4)");
+    has(&out, "omp target device(device_num: 0)");
+    let e = errors(
+        "void f(int *a, int n) {\n#pragma omp taskloop grainsize(loose: 4)\nfor (int i = 0; i < n; i++) a[i] = i;\n#pragma omp taskloop num_tasks(strict strict: 4)\nfor (int i = 0; i < n; i++) a[i] = i;\n#pragma omp target device(strict: 1)\n;\n}",
+    );
+    assert_eq!(
+        e,
+        [
+            "t.c:2:32: malformed 'grainsize' clause: the modifier before ':' must be 'strict:' [E0124]",
+            "t.c:4:32: malformed 'num_tasks' clause: the modifier before ':' must be 'strict:' [E0124]",
+            "t.c:6:27: malformed 'device' clause: the modifier before ':' must be 'device_num:' or 'ancestor:' [E0124]",
+        ]
+    );
+}
+
 /// Strided sections outside `target update to/from` (E0128: in a map, the rule it breaks),
 /// a second `iterator` modifier and `omp_all_memory` with a dependence type other than
 /// out/inout: located errors. The forms ompcc takes parse cleanly: `iterator` modifiers in
