@@ -717,7 +717,11 @@ impl<'a, 's> Analyzer<'a, 's> {
         // What the body declares and references, in order.
         let mut declared: FxHashSet<SymbolId> = FxHashSet::default();
         let mut refs: Vec<&'a Expr> = Vec::new();
-        let mut loop_vars: FxHashSet<SymbolId> = FxHashSet::default();
+        // The iteration variables of the worksharing loops in the body (predetermined
+        // private there) with the spans of the loops they control, and those an inner
+        // directive's `lastprivate` or `linear` writes back to the region's variable.
+        let mut loop_vars: FxHashMap<SymbolId, Vec<Span>> = FxHashMap::default();
+        let mut written_back: FxHashSet<SymbolId> = FxHashSet::default();
         if let Some(body) = d.body.as_deref() {
             walk::stmt(body, &mut |n| match n {
                 Node::Declarator(decl) => {
@@ -732,8 +736,15 @@ impl<'a, 's> Analyzer<'a, 's> {
                         collapse_of(typed, inner),
                     ) {
                         if let Some(v) = loop_var(typed, l) {
-                            loop_vars.insert(v);
+                            loop_vars.entry(v).or_default().push(l.span);
                         }
+                    }
+                    for name in [OmpClauseName::Lastprivate, OmpClauseName::Linear] {
+                        written_back.extend(
+                            clause_items(inner, name)
+                                .into_iter()
+                                .filter_map(|e| self.sym_of(e)),
+                        );
                     }
                 }
                 _ => {}
@@ -745,10 +756,22 @@ impl<'a, 's> Analyzer<'a, 's> {
         {
             for l in nest_loops(ln.outer, ln.collapse) {
                 if let Some(v) = loop_var(typed, l) {
-                    loop_vars.insert(v);
+                    loop_vars.entry(v).or_default().push(l.span);
                 }
             }
         }
+        // A loop's variable needs no copy in the region when the region uses it only inside
+        // its loops, which privatize it, and no inner clause writes it back.
+        let only_in_loops = |sym: SymbolId, refs: &[&Expr]| {
+            loop_vars.get(&sym).is_some_and(|spans| {
+                !written_back.contains(&sym)
+                    && refs
+                        .iter()
+                        .filter(|e| typed.ident_symbols.get(&e.id) == Some(&sym))
+                        .all(|e| spans.iter().any(|l| l.lo <= e.span.lo && e.span.hi <= l.hi))
+            })
+        };
+        let body_refs = refs.clone();
 
         // Clauses of the target directive (combined forms: its leaves share the list).
         let private: FxHashSet<SymbolId> = clause_items(d, OmpClauseName::Private)
@@ -881,7 +904,7 @@ impl<'a, 's> Analyzer<'a, 's> {
                 self.vla_refs(info.ty, &mut more);
                 refs.extend(more);
             }
-            if (loop_vars.contains(&sym) && !tofrom_items.contains_key(&sym))
+            if (only_in_loops(sym, &body_refs) && !tofrom_items.contains_key(&sym))
                 || private.contains(&sym)
             {
                 continue;
