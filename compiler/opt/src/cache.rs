@@ -467,10 +467,18 @@ fn cache_loop(
     if func.layout.last_inst(pre) != Some(entry) {
         return Outcome::Done(false);
     }
-    let needs_guard = hoists
+    // Each first value with whether it may be loaded only behind the guard: not when a load
+    // that reads it runs even if the loop does not (one in the header).
+    let behind = |members: &[usize]| members.iter().all(|&i| cands[i].guarded);
+    let firsts: Vec<(usize, bool)> = hoists
         .iter()
-        .chain(runs.iter().flat_map(|r| r.at.iter().flatten()))
-        .any(|&i| cands[i].guarded);
+        .map(|&h| (h, cands[h].guarded))
+        .chain(
+            runs.iter()
+                .flat_map(|r| r.at[1..].iter().map(|m| (m[0], behind(m)))),
+        )
+        .collect();
+    let needs_guard = firsts.iter().any(|f| f.1);
     let mut entry = Entry {
         branch: entry,
         subst,
@@ -490,11 +498,6 @@ fn cache_loop(
             cur.ins().xor(c, one)
         });
     }
-    let firsts: Vec<usize> = hoists
-        .iter()
-        .copied()
-        .chain(runs.iter().flat_map(|r| r.at[1..].iter().map(|m| m[0])))
-        .collect();
     let loaded = load_before(func, &body, &mut entry, &cands, &firsts);
     let mut values = loaded.into_iter();
     for &h in &hoists {
@@ -552,27 +555,31 @@ fn header_test(
     (t != e && materializable(func, body, subst, *arg, MAX_DEPTH)).then_some((*arg, t))
 }
 
-/// Loads `cands[firsts[..]]` as on the loop's first iteration, before `entry.branch`; behind
-/// the guard, in a block of their own whose values reach the header through a join (zero
-/// when the loop does not run: then nothing reads them). Returns their values in order; with
-/// a guard, `entry.branch` moves to the end of the join.
+/// Loads `cands[firsts[..].0]` as on the loop's first iteration, before `entry.branch`; with
+/// a guard, those marked (`.1`) behind it, in a block of their own whose values reach the
+/// header through a join (zero when the loop does not run: then nothing reads them), and
+/// `entry.branch` moves to the end of the join. Returns their values in order.
 fn load_before(
     func: &mut Function,
     body: &FxHashSet<Block>,
     entry: &mut Entry,
     cands: &[Cand],
-    firsts: &[usize],
+    firsts: &[(usize, bool)],
 ) -> Vec<Value> {
     let addrs: Vec<Value> = firsts
         .iter()
-        .map(|&i| materialize(func, body, &mut entry.subst, cands[i].addr, entry.branch))
+        .map(|&(i, _)| materialize(func, body, &mut entry.subst, cands[i].addr, entry.branch))
         .collect();
-    let Some(guard) = entry.guard else {
-        return firsts
-            .iter()
-            .zip(&addrs)
-            .map(|(&i, &a)| emit_load(func, &cands[i], a, entry.branch))
-            .collect();
+    let guard = entry.guard;
+    let mut out: Vec<Option<Value>> = firsts
+        .iter()
+        .zip(&addrs)
+        .map(|(&(i, behind), &a)| {
+            (guard.is_none() || !behind).then(|| emit_load(func, &cands[i], a, entry.branch))
+        })
+        .collect();
+    let Some(guard) = guard else {
+        return out.into_iter().flatten().collect();
     };
     // pre: .. brif guard, loads, join(zeros)   loads: ..; jump join(values)
     // join(params): the old jump to the header
@@ -584,39 +591,35 @@ fn load_before(
     let after = func.layout.next_block(pre).expect("the header follows");
     func.layout.insert_block_before(loads, after);
     func.layout.insert_block_before(join, after);
-    let params: Vec<Value> = firsts
-        .iter()
-        .map(|&i| func.dfg.append_block_param(join, cands[i].ty))
-        .collect();
     func.layout.remove_inst(entry.branch);
     func.layout.append_inst(entry.branch, join);
     let mut cur = FuncCursor::new(func);
     cur.goto_bottom(loads);
     let jump_in = cur.ins().jump(join, &[]);
-    let values: Vec<Value> = firsts
-        .iter()
-        .zip(&addrs)
-        .map(|(&i, &a)| emit_load(func, &cands[i], a, jump_in))
-        .collect();
+    let (mut values, mut zeros) = (Vec::new(), Vec::new());
+    for (k, &(i, _)) in firsts.iter().enumerate() {
+        if out[k].is_some() {
+            continue;
+        }
+        let c = &cands[i];
+        values.push(emit_load(func, c, addrs[k], jump_in));
+        let mut cur = FuncCursor::new(func);
+        cur.goto_bottom(pre);
+        zeros.push(if c.ty.is_float() {
+            cur.ins().fconst(c.ty, 0.0)
+        } else {
+            cur.ins().iconst(c.ty, 0)
+        });
+        out[k] = Some(func.dfg.append_block_param(join, c.ty));
+    }
     let mut cur = FuncCursor::new(func);
     cur.goto_bottom(pre);
-    let zeros: Vec<Value> = firsts
-        .iter()
-        .map(|&i| {
-            let ty = cands[i].ty;
-            if ty.is_float() {
-                cur.ins().fconst(ty, 0.0)
-            } else {
-                cur.ins().iconst(ty, 0)
-            }
-        })
-        .collect();
     cur.ins().brif(guard, loads, &[], join, &zeros);
     let (calls, pool) = func.dfg.branch_destinations_and_pool(jump_in);
     for &v in &values {
         calls[0].args.push(v, pool);
     }
-    params
+    out.into_iter().flatten().collect()
 }
 
 /// A copy of load `c` at address `addr`, before `before`.
