@@ -26,7 +26,8 @@
 //! arithmetic copied with each header parameter at its entry value): loads the first
 //! iteration makes anyway. In a loop tested at the top they run only when the header's test
 //! holds on the entry values, and reach the header through a join (zero otherwise, when the
-//! loop does not run and nothing reads them). A load whose offset has no counter term is
+//! loop does not run and nothing reads them), except those a load of the header reads: the
+//! header runs anyway. A load whose offset has no counter term is
 //! hoisted the same way. A loop without a preheader gets one when there is something to do.
 //!
 //! Runs last, after `rotate`, whose loop shape it keeps (it only adds header parameters, and
