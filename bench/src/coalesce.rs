@@ -3,9 +3,8 @@
 //! Markdown table of global-memory sectors per request and total sectors (issue 16).
 //!
 //! Per pair, three builds at `-O2`: the natural program with ompcc's coalescing transforms
-//! off (`--off-flag`, default
-//! `-Cloop-swap=off -Cwarp-coop=off -Cprivate-layout=off -Cauto-collapse=off`), the hand
-//! version, and the natural program as ompcc compiles it by default (or with `--ompcc-flags`, e.g.
+//! off (`--off-flag`, default `-Cloop-swap=off -Cwarp-coop=off -Cprivate-layout=off
+//! -Cauto-collapse=off -Cregister-cache=off`), the hand version, and the natural program as ompcc compiles it by default (or with `--ompcc-flags`, e.g.
 //! `-Cwarp-coop=reassoc`, which lets lanes share floating-point sums as the hand versions do). Each runs with `OMPCC_PROFILE=json`, `OMPCC_DEVICE=emu`
 //! and `OMP_TARGET_OFFLOAD=MANDATORY`, and its output must match the host compiler's build
 //! of the same file (offloading disabled) within a relative 1e-4; the two host builds of a
@@ -50,7 +49,7 @@ fn parse_args() -> Result<Args, String> {
         ompcc: None,
         out: None,
         only: None,
-        off_flag: "-Cloop-swap=off -Cwarp-coop=off -Cprivate-layout=off -Cauto-collapse=off".into(),
+        off_flag: "-Cloop-swap=off -Cwarp-coop=off -Cprivate-layout=off -Cauto-collapse=off -Cregister-cache=off".into(),
         ompcc_flags: String::new(),
         keep: None,
     };

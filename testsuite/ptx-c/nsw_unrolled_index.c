@@ -12,10 +12,10 @@ void sum4(float *restrict out, const float *restrict a, int n) {
 // The remainder loop comes first (`a[k]`, `a[k + 1]` at one base already).
 // check: mul.wide.s32
 // check: ld.f32 %f$(=\d+), [%rd$(=\d+)+4];
-// The unrolled body: one scaled index (a 32x32->64 multiply), one base address.
+// The unrolled body: one scaled index (a 32x32->64 multiply), one base address; `a[k]` is
+// the previous iteration's `a[k + 4]`, kept in a register (the `cache` pass).
 // check: mul.wide.s32 %rd$(=\d+), %r$(k=\d+), 4;
 // nextln: add.s64 %rd$(base=\d+), %rd$(=\d+), %rd$(=\d+);
-// nextln: ld.f32 %f$(=\d+), [%rd$base];
 // nextln: ld.f32 %f$(=\d+), [%rd$base+4];
 // check: ld.f32 %f$(=\d+), [%rd$base+8];
 // not: cvt.s64.s32

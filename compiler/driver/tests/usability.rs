@@ -118,7 +118,7 @@ fn pipeline_passes_and_codes_are_printed_by_ompcc() {
     ok(&out);
     let o2 = stdout(&out);
     assert!(
-        o2.starts_with("sroa,mem2reg,") && o2.ends_with("dce,simplifycfg,rotate\n"),
+        o2.starts_with("sroa,mem2reg,") && o2.ends_with("dce,simplifycfg,rotate,cache\n"),
         "{o2}"
     );
     assert!(o2.contains(",unroll,"), "{o2}");

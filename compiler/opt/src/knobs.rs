@@ -95,6 +95,11 @@ pub struct Knobs {
     /// own row's terms in the loop's order (`on`/`off`; on at -O2 and above; nothing with
     /// `warp-coop=off`). Read by the driver for `ompcc_omp::map_grids`.
     pub irregular_collapse: bool,
+    /// `register-cache`: loads of memory a loop never writes are kept in registers across its
+    /// iterations (`a[i+1]` read again as `a[i]` one iteration later is loaded once) and
+    /// loop-invariant ones hoisted out of it, by the `cache` pass (`on`/`off`; on at -O2 and
+    /// above).
+    pub register_cache: bool,
 }
 
 /// The `ordered-coop` knob's values.
@@ -139,6 +144,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "ordered-coop",
     "noalias-maps",
     "irregular-collapse",
+    "register-cache",
 ];
 
 impl Knobs {
@@ -158,6 +164,7 @@ impl Knobs {
                 ordered_coop: OrderedCoop::Off,
                 noalias_maps: false,
                 irregular_collapse: false,
+                register_cache: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -172,6 +179,7 @@ impl Knobs {
                 ordered_coop: OrderedCoop::On,
                 noalias_maps: true,
                 irregular_collapse: true,
+                register_cache: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -186,6 +194,7 @@ impl Knobs {
                 ordered_coop: OrderedCoop::On,
                 noalias_maps: true,
                 irregular_collapse: true,
+                register_cache: true,
             },
         }
     }
@@ -229,6 +238,7 @@ impl Knobs {
             }
             "noalias-maps" => self.noalias_maps = on_off()?,
             "irregular-collapse" => self.irregular_collapse = on_off()?,
+            "register-cache" => self.register_cache = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,
@@ -301,6 +311,10 @@ mod tests {
         k.set("ordered-coop", "all").unwrap();
         assert_eq!(k.ordered_coop, OrderedCoop::All);
         assert!(k.set("ordered-coop", "yes").is_err());
+        assert!(k.register_cache && !Knobs::for_level(1).register_cache);
+        k.set("register-cache", "off").unwrap();
+        assert!(!k.register_cache);
+        assert!(k.set("register-cache", "no").is_err());
         let e = k.set("nope", "1").unwrap_err();
         assert!(e.contains("unroll-count"), "{e}");
         assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);

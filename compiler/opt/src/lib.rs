@@ -5,6 +5,7 @@
 //! pipeline of an optimization level with its `Knobs`. Every pass has a plain form and a
 //! `_with_remarks` form (what the manager calls) that reports what it did to a `Remarks` sink.
 
+pub mod cache;
 pub mod contract;
 pub mod dce;
 pub mod divbypass;
@@ -33,6 +34,7 @@ pub mod sroa;
 pub mod unroll;
 mod util;
 
+pub use cache::{cache, cache_with_remarks};
 pub use contract::{contract, contract_with_remarks};
 pub use dce::{dce, dce_with_remarks};
 pub use divbypass::{divbypass, divbypass_with_remarks};

@@ -37,9 +37,9 @@ fn hoistable(func: &Function, inst: Inst) -> bool {
 
 /// The loop's memory writes (each with its store), or `Err` with the first instruction in it
 /// that may write anything.
-type Stores = Result<Vec<(Inst, Access)>, Inst>;
+pub(crate) type Stores = Result<Vec<(Inst, Access)>, Inst>;
 
-fn loop_stores(func: &Function, l: &Loop) -> Stores {
+pub(crate) fn loop_stores(func: &Function, l: &Loop) -> Stores {
     let mut out = Vec::new();
     for &b in &l.blocks {
         for inst in func.layout.block_insts(b) {
@@ -61,7 +61,7 @@ fn loop_stores(func: &Function, l: &Loop) -> Stores {
 }
 
 /// Blocks of `l` that leave it: branches out, returns, traps.
-fn leaving_blocks(func: &Function, cfg: &ControlFlowGraph, l: &Loop) -> Vec<Block> {
+pub(crate) fn leaving_blocks(func: &Function, cfg: &ControlFlowGraph, l: &Loop) -> Vec<Block> {
     l.blocks
         .iter()
         .copied()
@@ -186,7 +186,7 @@ fn missed_loads(
 
 /// Creates a preheader for the loop headed by `header` whose outside predecessors are
 /// `outside` (branch instructions). Returns the new block.
-fn make_preheader(func: &mut Function, header: Block, outside: &[Inst]) -> Block {
+pub(crate) fn make_preheader(func: &mut Function, header: Block, outside: &[Inst]) -> Block {
     let pre = func.dfg.make_block();
     func.layout.insert_block_before(pre, header);
     let tys: Vec<_> = func

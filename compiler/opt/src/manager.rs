@@ -159,6 +159,11 @@ pub const PASSES: &[Pass] = &[
         run: PassFn::Function(crate::rotate::rotate_with_remarks),
     },
     Pass {
+        name: "cache",
+        description: "keep values a loop re-reads in registers across iterations (a[i+1] reused as a[i]) and hoist invariant loads, for memory the loop never writes (knob register-cache; after rotate)",
+        run: PassFn::FunctionKnobs(crate::cache::cache_with_remarks),
+    },
+    Pass {
         name: "sccp",
         description: "sparse conditional constant propagation of integers through branches and block parameters",
         run: PassFn::Function(crate::sccp::sccp_with_remarks),
@@ -286,6 +291,9 @@ pub fn pipeline_for_level(level: u8) -> Vec<Pass> {
             // Last of all: the shape ptxas keeps the memory descriptor uniform for; the
             // passes above rely on the test at the loop's header.
             "rotate",
+            // Rotated loops run their body's straight line on every iteration, the first
+            // included: what `cache` needs to load values before the loop. It keeps the shape.
+            "cache",
         ],
     };
     names.iter().filter_map(|n| lookup(n)).collect()
@@ -656,6 +664,7 @@ block0(v0: i32):
             "slsr",
             "sccp",
             "rotate",
+            "cache",
         ] {
             assert!(o2.contains(&name), "{name} not in -O2: {o2:?}");
         }

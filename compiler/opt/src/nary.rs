@@ -8,8 +8,10 @@
 //! `x`, `x` is rebuilt as `(a + c) + b` (or `(b + c) + a`); for `x = ptr_offset (ptr_offset
 //! p, i), j`, when `ptr_offset p, j` dominates, `x` becomes `ptr_offset (ptr_offset p, j),
 //! i`. The old inner sum dies if nothing else uses it (DCE), so the rewrite never adds an
-//! instruction. The rebuilt sum carries no flags (`nsw` of the old grouping says nothing
-//! about the new one).
+//! instruction. The rebuilt sum carries `nsw` only when the old sum, its inner sum and the
+//! reused part all do: then `a + b + c` and `a + c` are exact, so `(a + c) + b` is the old
+//! sum's exact value, which fits (later passes read it through sign extensions: `cache`).
+//! Otherwise it carries no flags (`nsw` of the old grouping says nothing about the new one).
 //!
 //! Exactness: integer addition of one type wraps modulo 2^n, so it is associative and
 //! commutative; `ptr_offset` adds its (sign-extended) offset modulo 2^64 the same way, so the
@@ -17,7 +19,7 @@
 
 use crate::remarks::{Remarks, plural};
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
-use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, Opcode, Value, ValueDef};
+use ompcc_ir::{ArithFlags, Block, FuncCursor, Function, Inst, InstData, Opcode, Value, ValueDef};
 use rustc_hash::FxHashMap;
 
 /// Runs the pass; returns whether anything changed.
@@ -67,6 +69,11 @@ fn def_sum(func: &Function, v: Value) -> Option<Sum> {
     }
 }
 
+/// Whether `v` is computed by an `nsw` instruction.
+fn nsw_value(func: &Function, v: Value) -> bool {
+    matches!(func.dfg.value_def(v), ValueDef::Result(i, 0) if func.dfg.inst(i).is_nsw())
+}
+
 /// `nary`, reporting how many sums were regrouped.
 pub fn nary_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
     let cfg = ControlFlowGraph::compute(func);
@@ -88,12 +95,14 @@ pub fn nary_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
                     .find(|&&(_, at)| dt.dominates(at, b))
                     .map(|&(v, _)| v)
             };
-            // (existing part, the remaining operand) of a regrouping of `sum`.
-            let mut regroup: Option<(Value, Value)> = None;
+            // (existing part, the remaining operand, whether the new sum is exact) of a
+            // regrouping of `sum`.
+            let mut regroup: Option<(Value, Value, bool)> = None;
             match sum {
                 Sum::Add(x, y) => {
                     'outer: for (inner, c) in [(x, y), (y, x)] {
                         if let Some(Sum::Add(a, bb)) = def_sum(func, inner) {
+                            let exact = func.dfg.inst(inst).is_nsw() && nsw_value(func, inner);
                             for (keep, rest) in [(a, bb), (bb, a)] {
                                 // `t == inner` regroups into the same sum (`(a + 1) + 1`
                                 // with `a + 1` available): nothing to gain, and rebuilding it
@@ -102,7 +111,7 @@ pub fn nary_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
                                     && t != res
                                     && t != inner
                                 {
-                                    regroup = Some((t, rest));
+                                    regroup = Some((t, rest, exact && nsw_value(func, t)));
                                     break 'outer;
                                 }
                             }
@@ -114,16 +123,21 @@ pub fn nary_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
                         && let Some(t) = available(Sum::Offset(p, j), &seen)
                         && t != res
                     {
-                        regroup = Some((t, i));
+                        regroup = Some((t, i, false));
                     }
                 }
             }
             let mut value = res;
-            if let Some((t, rest)) = regroup {
+            if let Some((t, rest, exact)) = regroup {
                 let mut cur = FuncCursor::new(func);
                 cur.goto_inst(inst);
+                let flags = if exact {
+                    ArithFlags::NSW
+                } else {
+                    ArithFlags::NONE
+                };
                 let new = match sum {
-                    Sum::Add(..) => cur.ins().iadd(t, rest),
+                    Sum::Add(..) => cur.ins().binary_flags(Opcode::Iadd, flags, t, rest),
                     Sum::Offset(..) => cur.ins().ptr_offset(t, rest),
                 };
                 func.replace_all_uses(res, new);
