@@ -8,10 +8,19 @@
 
 use std::process::Command;
 
+/// The package's directory as cargo gives it to this run (not `env!`, which would fix the
+/// directory the script was compiled in: a target directory copied to another checkout
+/// reuses the compiled script).
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(Into::into)
+        .unwrap_or_default()
+}
+
 fn git(args: &[&str]) -> Option<String> {
     let out = Command::new("git")
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(manifest_dir())
         .output()
         .ok()?;
     let text = String::from_utf8(out.stdout).ok()?.trim().to_owned();
@@ -36,7 +45,7 @@ fn main() {
             }
         }
         if !watched {
-            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.git");
+            let root = manifest_dir().join("../../.git");
             println!("cargo:rerun-if-changed={}", root.display());
             println!("cargo:rerun-if-env-changed=PATH");
         }
