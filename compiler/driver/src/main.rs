@@ -213,7 +213,10 @@ ompcc's own options:
                             in the loop's order, the same result, on at -O2; all: CSR
                             rows too), irregular-collapse=on|off (a CSR row's
                             floating-point sum over the warp's nonzeros flattened, each
-                            lane adding its row's terms in order, on at -O2)
+                            lane adding its row's terms in order, on at -O2),
+                            one-iteration=on|off (a second kernel per SPMD loop region
+                            with one iteration per thread and no loop, launched when
+                            every iteration can get a thread, on at -O2)
   -ffp-contract=off|on|fast  (cc's option) fusing a*b+c into fma on the device too; default
                             fast, off under an ISO -std=c99/c11/... as in gcc
 

@@ -95,6 +95,11 @@ pub struct Knobs {
     /// own row's terms in the loop's order (`on`/`off`; on at -O2 and above; nothing with
     /// `warp-coop=off`). Read by the driver for `ompcc_omp::map_grids`.
     pub irregular_collapse: bool,
+    /// `one-iteration`: an SPMD region whose league shares a loop nest also gets a kernel in
+    /// which each thread runs at most one iteration, with no loop, which the runtime launches
+    /// when it can give every iteration a thread (`on`/`off`; on at -O2 and above). Read by
+    /// the driver for `ompcc_omp::choose_one_iteration`.
+    pub one_iteration: bool,
 }
 
 /// The `ordered-coop` knob's values.
@@ -139,6 +144,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "ordered-coop",
     "noalias-maps",
     "irregular-collapse",
+    "one-iteration",
 ];
 
 impl Knobs {
@@ -158,6 +164,7 @@ impl Knobs {
                 ordered_coop: OrderedCoop::Off,
                 noalias_maps: false,
                 irregular_collapse: false,
+                one_iteration: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -172,6 +179,7 @@ impl Knobs {
                 ordered_coop: OrderedCoop::On,
                 noalias_maps: true,
                 irregular_collapse: true,
+                one_iteration: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -186,6 +194,7 @@ impl Knobs {
                 ordered_coop: OrderedCoop::On,
                 noalias_maps: true,
                 irregular_collapse: true,
+                one_iteration: true,
             },
         }
     }
@@ -229,6 +238,7 @@ impl Knobs {
             }
             "noalias-maps" => self.noalias_maps = on_off()?,
             "irregular-collapse" => self.irregular_collapse = on_off()?,
+            "one-iteration" => self.one_iteration = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,
