@@ -17,7 +17,9 @@
 //! - `smax`/`smin` on `i64` of operands that fit `i32` and are cheap in 32 bits, the same way
 //!   (the trip count `smax(sext(n), 0)` of a loop over `int` bounds);
 //! - `a - q * d` where `q` is a quotient `a / d` narrowed before (the remainder `divrem`
-//!   writes) to the 32-bit `a - q * d` and a `zext`: it lies in `[0, d)`.
+//!   writes) to the 32-bit `a - q * d` and a `zext`: it lies in `[0, d)`;
+//! - `icmp` of `i64` operands that fit `i32` and are cheap in 32 bits, to the `i32` `icmp`
+//!   (the one-iteration kernel's `k < n` on a thread number and an `int` trip count).
 //!
 //! C's signed overflow is undefined, but the IR's integer operations wrap and carry no
 //! no-overflow flag, so nothing is assumed from the source language: only ranges decide.
@@ -116,6 +118,9 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
     let Some(res) = func.dfg.first_result(inst) else {
         return false;
     };
+    if let InstData::IntCompare { cond, args } = *func.dfg.inst(inst) {
+        return compare(func, st, block, inst, cond, args);
+    }
     if func.dfg.value_type(res) != Type::I64 {
         return false;
     }
@@ -223,6 +228,32 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
         }
         _ => false,
     }
+}
+
+/// `icmp` of two `i64` operands that both fit `i32` and are free in 32 bits: the `i32`
+/// comparison (truncation keeps the order of such values, signed and unsigned alike).
+fn compare(
+    func: &mut Function,
+    st: &mut Narrow<'_>,
+    block: Block,
+    inst: Inst,
+    cond: ompcc_ir::IntCC,
+    args: [Value; 2],
+) -> bool {
+    if func.dfg.value_type(args[0]) != Type::I64 {
+        return false;
+    }
+    let fits = |v| st.range(func, v, block).within(I32_MIN, I32_MAX);
+    if !(fits(args[0]) && fits(args[1])) {
+        return false;
+    }
+    if st.cheap32(func, args[0]).is_none() || st.cheap32(func, args[1]).is_none() {
+        return false;
+    }
+    let a = to32(func, &mut *st, inst, args[0]);
+    let b = to32(func, &mut *st, inst, args[1]);
+    *func.dfg.inst_mut(inst) = InstData::IntCompare { cond, args: [a, b] };
+    true
 }
 
 /// `a - q * d` (either factor order) where `q` is `a / d` narrowed above: the remainder, in
