@@ -33,8 +33,14 @@ struct Args {
 struct Code {
     registers: u32,
     spill_bytes: u32,
+    /// Over the kernels a launch runs by default (one-iteration variants where there are).
     sass: sass::Stats,
+    /// SASS instructions of the grid-stride kernels that have a one-iteration variant.
+    fallback_instructions: u32,
 }
+
+/// The name suffix of a one-iteration kernel variant (`ompcc_omp::ONE_ITERATION_SUFFIX`).
+const ONE_ITERATION_SUFFIX: &str = "_one";
 
 fn parse_args() -> Result<Args, String> {
     use lexopt::prelude::*;
@@ -184,20 +190,28 @@ fn code_of(ptxas_log: &str, cubin: &Path) -> Result<Code, String> {
     if functions.is_empty() {
         return Err(format!("no function in the SASS of {}", cubin.display()));
     }
+    // A kernel with a one-iteration variant `K_one` runs only when the runtime cannot give
+    // every iteration a thread: counted apart, as the fallback.
+    let names: Vec<&str> = functions.iter().map(|f| f.name.as_str()).collect();
+    let is_fallback =
+        |name: &str| names.contains(&format!("{name}{ONE_ITERATION_SUFFIX}").as_str());
+    let sum = |fallback: bool| {
+        functions
+            .iter()
+            .filter(|f| is_fallback(&f.name) == fallback)
+            .map(sass::stats)
+            .fold(sass::Stats::default(), sass::Stats::combine)
+    };
+    let launched = resources.iter().filter(|(name, _)| !is_fallback(name));
     Ok(Code {
-        registers: resources
-            .values()
-            .filter_map(|r| r.registers)
+        registers: launched
+            .clone()
+            .filter_map(|(_, r)| r.registers)
             .max()
             .unwrap_or(0),
-        spill_bytes: resources
-            .values()
-            .map(|r| r.spill_stores + r.spill_loads)
-            .sum(),
-        sass: functions
-            .iter()
-            .map(sass::stats)
-            .fold(sass::Stats::default(), sass::Stats::combine),
+        spill_bytes: launched.map(|(_, r)| r.spill_stores + r.spill_loads).sum(),
+        sass: sum(false),
+        fallback_instructions: sum(true).instructions,
     })
 }
 
@@ -215,7 +229,10 @@ fn render(args: &Args, rows: &Rows) -> String {
         s,
         "`{}`; ompcc `-fopenmp -O2 --emit=ptx` then ptxas ({}), nvcc `-O3` ({}) of \
          `bench/kernels/K.cu`; both `-arch={}`. SASS instructions from `cuobjdump -sass`, \
-         summed over the functions, padding excluded; loop: instructions of the largest \
+         summed over the functions a launch runs by default, padding excluded (ompcc's \
+         one-iteration variant `K_one` of a loop kernel `K`, which the runtime launches when \
+         every iteration can have a thread; `K` itself, the grid-stride fallback, is the \
+         column 'fallback'; registers and spills are the default kernels' too); loop: instructions of the largest \
          innermost loop (0: none); LDG/STG: global loads/stores; nc: loads through the \
          read-only path (`LDG.E.CONSTANT`). Written by `{}`.\n",
         checked(
@@ -238,7 +255,7 @@ fn render(args: &Args, rows: &Rows) -> String {
     let _ = writeln!(
         s,
         "| kernel | regs ompcc / nvcc | spill B | SASS ompcc / nvcc | ratio | loop ompcc / nvcc \
-         | LDG ompcc / nvcc | STG | nc ompcc / nvcc |\n|---|---|---|---|---|---|---|---|---|"
+         | LDG ompcc / nvcc | STG | nc ompcc / nvcc | fallback |\n|---|---|---|---|---|---|---|---|---|---|"
     );
     let mut ratios = Vec::new();
     let mut problems = Vec::new();
@@ -252,7 +269,7 @@ fn render(args: &Args, rows: &Rows) -> String {
                         problems.push(format!("{name} ({who}): {e}"));
                     }
                 }
-                let _ = writeln!(s, "| {name} | fail | | | | | | | |");
+                let _ = writeln!(s, "| {name} | fail | | | | | | | | |");
                 continue;
             }
         };
@@ -269,7 +286,7 @@ fn render(args: &Args, rows: &Rows) -> String {
         }
         let _ = writeln!(
             s,
-            "| {name} | {} / {} | {} | {} / {} | {ratio:.2} | {} / {} | {} / {} | {} / {} | {} / {} |",
+            "| {name} | {} / {} | {} | {} / {} | {ratio:.2} | {} / {} | {} / {} | {} / {} | {} / {} | {} |",
             o.registers,
             n.registers,
             o.spill_bytes,
@@ -283,11 +300,12 @@ fn render(args: &Args, rows: &Rows) -> String {
             n.sass.global_stores,
             o.sass.readonly_loads,
             n.sass.readonly_loads,
+            o.fallback_instructions,
         );
     }
     let geo = stats::geomean(&ratios);
     if let Some(g) = geo {
-        let _ = writeln!(s, "| **geomean** | | | | **{g:.2}** | | | | |");
+        let _ = writeln!(s, "| **geomean** | | | | **{g:.2}** | | | | | |");
     }
     if let Some(out) = &args.out {
         s.push_str(&plots(out, rows));

@@ -45,7 +45,7 @@ extern "C" {
 #define OMPCC_RT_MAP_MEMBER_OF(parent) (((uint64_t)(parent) + 1u) << 48)
 
 typedef struct ompcc_rt_kernel_desc {
-  const char *name;           /* PTX .entry name */
+  const char *name;           /* PTX .entry name; NAME_one: NAME's one-iteration variant */
   uint32_t num_params;
   const uint32_t *param_sizes; /* bytes per .param (pointers: 8) */
 } ompcc_rt_kernel_desc;

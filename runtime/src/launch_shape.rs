@@ -2,7 +2,38 @@
 //! per team a launch gets from its clauses, the environment, the loop nest's iteration count
 //! and what the device runs at once.
 
-use crate::runtime::Launch;
+use crate::runtime::{KernelDesc, Launch};
+
+/// What the compiler appends to a region's kernel name for its one-iteration variant
+/// (`ompcc_omp::ONE_ITERATION_SUFFIX`, which must stay equal): the same parameters, each
+/// thread running at most the one iteration its global thread number names.
+pub(crate) const ONE_ITERATION_SUFFIX: &str = "_one";
+
+/// The one-iteration variant of kernel `name` among a module's `kernels`, if it has one.
+pub(crate) fn one_iteration_variant<'k>(
+    kernels: &'k [KernelDesc],
+    name: &str,
+) -> Option<&'k KernelDesc> {
+    kernels
+        .iter()
+        .find(|k| k.name.strip_suffix(ONE_ITERATION_SUFFIX) == Some(name))
+}
+
+/// Teams of `l` for its one-iteration variant with `threads` a team: one thread per
+/// iteration (`ceil(iterations / threads)` teams) when nothing else decides the league's
+/// size (no `num_teams`, no `OMP_NUM_TEAMS`), the count is known and not saturated, and the
+/// league it needs is at most [`MAX_TEAMS`]; else `None` (the grid-stride kernel runs).
+pub(crate) fn one_iteration_teams(
+    l: &Launch<'_>,
+    env_teams: Option<u32>,
+    threads: u32,
+) -> Option<u32> {
+    if l.num_teams > 0 || env_teams.is_some() || l.iterations == 0 || l.iterations == u32::MAX {
+        return None;
+    }
+    let teams = l.iterations.div_ceil(threads.max(1));
+    (teams <= MAX_TEAMS).then_some(teams)
+}
 
 /// Threads per team of `l` (OpenMP 5.2 10.2, 13.3): `thread_limit`/`num_threads`, else
 /// `OMP_TEAMS_THREAD_LIMIT`, else 128, and never more than the kernel's registers allow
@@ -42,8 +73,10 @@ pub(crate) fn launch_teams(l: &Launch<'_>, env_teams: Option<u32>, threads: u32,
 
 #[cfg(test)]
 mod launch_shape_tests {
-    use super::{MAX_TEAMS, launch_teams, launch_threads};
-    use crate::runtime::Launch;
+    use super::{
+        MAX_TEAMS, launch_teams, launch_threads, one_iteration_teams, one_iteration_variant,
+    };
+    use crate::runtime::{KernelDesc, Launch};
 
     fn launch(num_teams: u32, thread_limit: u32, iterations: u32) -> Launch<'static> {
         Launch {
@@ -85,5 +118,50 @@ mod launch_shape_tests {
         );
         // the kernel's own limit wins over every request
         assert_eq!(launch_threads(&launch(0, 0, 0), Some(2048), 256), 256);
+    }
+
+    #[test]
+    fn one_iteration_variant_covers_every_iteration_or_is_not_taken() {
+        // a thread per iteration, far more teams than fill the device
+        assert_eq!(
+            one_iteration_teams(&launch(0, 0, 1 << 24), None, 128),
+            Some(1 << 17)
+        );
+        assert_eq!(one_iteration_teams(&launch(0, 0, 1000), None, 128), Some(8));
+        assert_eq!(
+            one_iteration_teams(&launch(0, 64, 1000), None, 64),
+            Some(16)
+        );
+        // the clause or the environment decides the league; unknown or saturated counts
+        assert_eq!(one_iteration_teams(&launch(5, 0, 1000), None, 128), None);
+        assert_eq!(one_iteration_teams(&launch(0, 0, 1000), Some(3), 128), None);
+        assert_eq!(one_iteration_teams(&launch(0, 0, 0), None, 128), None);
+        assert_eq!(
+            one_iteration_teams(&launch(0, 0, u32::MAX), None, 128),
+            None
+        );
+        // more teams than a league may have: the grid-stride kernel
+        assert_eq!(one_iteration_teams(&launch(0, 1, 1 << 22), None, 1), None);
+        assert_eq!(
+            one_iteration_teams(&launch(0, 1, MAX_TEAMS), None, 1),
+            Some(MAX_TEAMS)
+        );
+    }
+
+    #[test]
+    fn one_iteration_variant_is_found_by_name() {
+        let k = |name: &str| KernelDesc {
+            name: name.into(),
+            param_sizes: vec![8],
+        };
+        let kernels = [
+            k("__omp_offload_f_l3"),
+            k("__omp_offload_f_l9"),
+            k("__omp_offload_f_l3_one"),
+        ];
+        let found = one_iteration_variant(&kernels, "__omp_offload_f_l3").map(|k| k.name.as_str());
+        assert_eq!(found, Some("__omp_offload_f_l3_one"));
+        assert!(one_iteration_variant(&kernels, "__omp_offload_f_l9").is_none());
+        assert!(one_iteration_variant(&kernels, "__omp_offload_f_l3_one").is_none());
     }
 }

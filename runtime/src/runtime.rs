@@ -19,7 +19,9 @@ use crate::backend::{
     emu::EmuBackend, sim::SimBackend,
 };
 use crate::flags;
-use crate::launch_shape::{launch_teams, launch_threads};
+use crate::launch_shape::{
+    launch_teams, launch_threads, one_iteration_teams, one_iteration_variant,
+};
 use crate::log::{self, InfoCategories};
 use crate::options::{DeviceKind, Offload, Options};
 use crate::profile::{self, Direction};
@@ -843,6 +845,7 @@ impl Runtime {
                     format!("module {} has no kernel {}", module.name, l.kernel),
                 )
             })?;
+        let variant = one_iteration_variant(&module.kernels, &kernel.name).cloned();
         let d = match self.resolve(l.device, l.loc)? {
             Target::Host => {
                 self.info(InfoCategories::LAUNCHES, || {
@@ -894,31 +897,50 @@ impl Runtime {
                     ));
                 }
             }
+            let described = dev.backend.describe();
+            let backend_error = |name: &str, e| {
+                RtError::backend(l.loc, format!("kernel '{name}' on {described}"), e)
+            };
             let max_threads = dev
                 .backend
                 .max_threads(program, &kernel.name)
-                .map_err(|e| {
-                    RtError::backend(
-                        l.loc,
-                        format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
-                        e,
-                    )
-                })?;
+                .map_err(|e| backend_error(&kernel.name, e))?;
             let threads = launch_threads(l, env_shape.1, max_threads);
-            let fill = dev
-                .backend
-                .default_teams(program, &kernel.name, threads, l.dyn_shared_bytes)
-                .map_err(|e| {
-                    RtError::backend(
-                        l.loc,
-                        format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
-                        e,
+            // the one-iteration variant when every iteration can have a thread of its own
+            let one = match &variant {
+                Some(v) => {
+                    let most = dev
+                        .backend
+                        .max_threads(program, &v.name)
+                        .map_err(|e| backend_error(&v.name, e))?;
+                    let t = launch_threads(l, env_shape.1, most);
+                    one_iteration_teams(l, env_shape.0, t).map(|teams| (v.name.as_str(), teams, t))
+                }
+                None => None,
+            };
+            let (launched, dims) = match one {
+                Some((name, teams, threads)) => (
+                    name,
+                    LaunchDims {
+                        teams,
+                        threads,
+                        dyn_shared_bytes: l.dyn_shared_bytes,
+                    },
+                ),
+                None => {
+                    let fill = dev
+                        .backend
+                        .default_teams(program, &kernel.name, threads, l.dyn_shared_bytes)
+                        .map_err(|e| backend_error(&kernel.name, e))?;
+                    (
+                        kernel.name.as_str(),
+                        LaunchDims {
+                            teams: launch_teams(l, env_shape.0, threads, fill),
+                            threads,
+                            dyn_shared_bytes: l.dyn_shared_bytes,
+                        },
                     )
-                })?;
-            let dims = LaunchDims {
-                teams: launch_teams(l, env_shape.0, threads, fill),
-                threads,
-                dyn_shared_bytes: l.dyn_shared_bytes,
+                }
             };
             if info.has(InfoCategories::LAUNCHES) {
                 // What sized the league, after the fields users' scripts already parse.
@@ -926,6 +948,8 @@ impl Runtime {
                     String::new()
                 } else if env_shape.0.is_some() {
                     " (OMP_NUM_TEAMS)".to_owned()
+                } else if one.is_some() {
+                    format!(" (for {} iterations, one per thread)", l.iterations)
                 } else if l.iterations > 0 {
                     format!(" (for {} iterations)", l.iterations)
                 } else {
@@ -942,13 +966,9 @@ impl Runtime {
             let start = Instant::now();
             let stats = dev
                 .backend
-                .launch(program, &kernel.name, &refs, dims)
+                .launch(program, launched, &refs, dims)
                 .map_err(|e| {
-                    let mut err = RtError::backend(
-                        l.loc,
-                        format!("kernel '{}' on {}", kernel.name, dev.backend.describe()),
-                        e,
-                    );
+                    let mut err = backend_error(launched, e);
                     // A fault in a kernel that got host addresses: say which and why.
                     if err.abort.is_none() {
                         for (name, host) in &unmapped {

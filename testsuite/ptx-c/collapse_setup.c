@@ -1,5 +1,6 @@
-/* Setup of a collapse(2) target loop over `int` bounds: the trip counts are smax(.., 0) of
-   64-bit spans, the global thread number and the grid stride are 32-bit products (a league
+/* Setup of a collapse(2) target loop over `int` bounds: the trip counts are the 32-bit
+   smax(n - 1, 1) - 1 (narrow's form of the 64-bit smax(span, 0)), their product one
+   mul.wide, the global thread number and the grid stride are 32-bit products (a league
    has at most 2^21 - 1 teams), and both are split into loop indices by 32-bit divisions and
    remainders: no 64-bit division, no run-time test for one. */
 // run: -fopenmp --emit=ptx -O2
@@ -11,7 +12,9 @@ void sweep(int n, int m, float *a) {
 }
 int main(void) { return 0; }
 // check: .visible .entry
-// check: max.s64
+// check: max.s32 $(m=%r\d+), $(=%r\d+), $(c=%r\d+);
+// nextln: sub.s32 $(=%r\d+), $m, $c;
+// check: mul.wide.s32
 // check: mov.u32 $(b=%r\d+), %ctaid.x;
 // nextln: mov.u32 $(t=%r\d+), %ntid.x;
 // nextln: mov.u32 $(x=%r\d+), %tid.x;

@@ -427,6 +427,8 @@ pub struct OptSettings {
     pub auto_remarks: (bool, bool),
     /// `-Rpass=` / `-Rpass-missed=` match `coalesce` (the grid mapping's remarks).
     pub coalesce_remarks: (bool, bool),
+    /// `-Rpass-missed=` matches `one-iteration` (regions without a one-iteration variant).
+    pub one_iteration_missed: bool,
     /// `--disable-pass=`: names of passes left out of the pipeline (each a known pass).
     pub disabled: Vec<String>,
 }
@@ -478,6 +480,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
     let mut offload_remarks = false;
     let (mut plan_remarks, mut plan_missed) = (false, false);
     let mut coalesce_remarks = (false, false);
+    let mut one_iteration_missed = false;
     let mut auto_remarks = (false, false);
     for (kind, re) in &ours.remarks {
         let (flag, slot) = match kind {
@@ -493,6 +496,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         plan_missed |= *kind == RemarkKind::Missed && regex.is_match("plan-data");
         auto_remarks.0 |= *kind == RemarkKind::Passed && regex.is_match("auto-offload");
         auto_remarks.1 |= *kind == RemarkKind::Missed && regex.is_match("auto-offload");
+        one_iteration_missed |= *kind == RemarkKind::Missed && regex.is_match("one-iteration");
         if regex.is_match("coalesce") {
             match kind {
                 RemarkKind::Passed => coalesce_remarks.0 = true,
@@ -534,6 +538,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         plan_missed,
         auto_remarks,
         coalesce_remarks,
+        one_iteration_missed,
         disabled: ours.disabled_passes.clone(),
     })
 }
@@ -613,7 +618,7 @@ pub fn device_stage(
 }
 
 /// The plan's grid mapping (`ompcc_omp::map_grids`) under the `loop-swap`, `warp-coop`,
-/// `private-layout`, `auto-collapse`, `triangular-collapse`, `ordered-coop` and `irregular-collapse` knobs of the -O level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr.
+/// `private-layout`, `auto-collapse`, `triangular-collapse`, `ordered-coop` and `irregular-collapse` knobs of the -O level and `-C`, with its `-Rpass=coalesce` / `-Rpass-missed=coalesce` remarks on stderr; then the one-iteration kernel variants (`one-iteration`, `-Rpass-missed=one-iteration`).
 fn map_grids<'a>(
     checked: &'a Checked,
     plan: &mut ompcc_omp::OffloadPlan<'a>,
@@ -642,11 +647,16 @@ fn map_grids<'a>(
             irregular_collapse: knobs.irregular_collapse,
         },
     );
+    let mut remarks = remarks;
+    if knobs.one_iteration {
+        remarks.extend(ompcc_omp::choose_one_iteration(plan, &checked.typed));
+    }
     let (passed, missed) = opts.settings.coalesce_remarks;
     for r in remarks {
         let (wanted, flag) = match (r.pass, r.passed) {
             ("coalesce", true) => (passed, "-Rpass"),
             ("coalesce", false) => (missed, "-Rpass-missed"),
+            ("one-iteration", _) => (opts.settings.one_iteration_missed, "-Rpass-missed"),
             (pass, true) => (opts.settings.remarks.matches(pass), "-Rpass"),
             (pass, false) => (opts.settings.missed.matches(pass), "-Rpass-missed"),
         };

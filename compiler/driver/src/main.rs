@@ -216,7 +216,10 @@ ompcc's own options:
                             lane adding its row's terms in order, on at -O2),
                             register-cache=on|off (values a loop re-reads kept in
                             registers across iterations, invariant loads hoisted, on
-                            at -O2)
+                            at -O2),
+                            one-iteration=on|off (a second kernel per SPMD loop region
+                            with one iteration per thread and no loop, launched when
+                            every iteration can get a thread, on at -O2)
   -ffp-contract=off|on|fast  (cc's option) fusing a*b+c into fma on the device too; default
                             fast, off under an ISO -std=c99/c11/... as in gcc
 

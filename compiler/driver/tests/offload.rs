@@ -564,8 +564,8 @@ int main(void) {
     assert_eq!(
         plain,
         [
-            "8 teams x 128 threads, 0 bytes dynamic shared (for 1000 iterations)",
-            "1 teams x 128 threads, 0 bytes dynamic shared (for 100 iterations)",
+            "8 teams x 128 threads, 0 bytes dynamic shared (for 1000 iterations, one per thread)",
+            "1 teams x 128 threads, 0 bytes dynamic shared (for 100 iterations, one per thread)",
             "5 teams x 128 threads, 0 bytes dynamic shared",
         ]
     );

@@ -152,7 +152,14 @@ pub fn rewrite(
     w.copy(0, first);
     w.push(&embed::prelude(&file, (first > 0).then(|| &text[..first])));
     w.render(first, text.len(), &constructs);
-    let kernels: Vec<embed::KernelC<'_>> = plan
+    // A region's one-iteration variant takes its parameters; the runtime finds it by name.
+    let variants: Vec<String> = plan
+        .regions
+        .iter()
+        .filter(|r| r.one_iteration)
+        .map(|r| format!("{}{}", r.kernel, ompcc_omp::ONE_ITERATION_SUFFIX))
+        .collect();
+    let mut kernels: Vec<embed::KernelC<'_>> = plan
         .regions
         .iter()
         .map(|r| embed::KernelC {
@@ -160,6 +167,13 @@ pub fn rewrite(
             param_sizes: r.params.iter().map(|p| p.size).collect(),
         })
         .collect();
+    let variant_regions = plan.regions.iter().filter(|r| r.one_iteration);
+    for (name, r) in variants.iter().zip(variant_regions) {
+        kernels.push(embed::KernelC {
+            name,
+            param_sizes: r.params.iter().map(|p| p.size).collect(),
+        });
+    }
     let globals: Vec<embed::GlobalC<'_>> = image
         .globals
         .iter()

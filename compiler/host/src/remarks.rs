@@ -46,7 +46,7 @@ pub fn remarks(
         // Without num_teams, an SPMD nest whose trip count the host can compute gets no more
         // teams than its iterations need (OMP_NUM_TEAMS first): sized at launch.
         let by_trip =
-            r.mode == ExecMode::Spmd && crate::trip::nest_trips(plan_typed, r, &src).is_some();
+            r.mode == ExecMode::Spmd && ompcc_omp::nest_trips(plan_typed, r, &src).is_some();
         let shape = describe_shape(bound(shape.teams), bound(shape.threads), by_trip);
         let params = plural(r.params.len(), "parameter");
         out.push_str(&format!(

@@ -127,6 +127,9 @@ pub struct Ctx<'a> {
     /// plan's `PrivateLayout`), with the row length, the rows and whether they are
     /// `work[t][k]`.
     pub(crate) layouts: FxHashMap<ast::ExprId, (i64, &'a ast::Expr, bool)>,
+    /// While a one-iteration kernel variant is lowered: the span of the directive of its
+    /// region's loop nest, whose grid loop gives each thread at most one iteration.
+    pub(crate) one_iteration_loop: Option<ompcc_diag::Span>,
 }
 
 impl<'a> Ctx<'a> {
@@ -164,6 +167,7 @@ impl<'a> Ctx<'a> {
             variant_calls: FxHashMap::default(),
             dispatch_calls: FxHashMap::default(),
             layouts: FxHashMap::default(),
+            one_iteration_loop: None,
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {

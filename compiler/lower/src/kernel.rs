@@ -105,7 +105,33 @@ pub(crate) enum Who {
 
 /// Lowers one target region to a kernel named `region.kernel`.
 pub fn lower_kernel<'a>(cx: &mut crate::ctx::Ctx<'a>, region: &TargetRegion<'a>) -> Function {
-    let name = region.kernel.clone();
+    lower_kernel_named(cx, region, region.kernel.clone())
+}
+
+/// The one-iteration variant of `region`'s kernel (`TargetRegion::one_iteration`), named
+/// `<kernel>_one`: its grid loop gives each thread at most one iteration. Lowered after the
+/// region's kernel lowered without errors: the warnings it repeats are dropped, an error
+/// (none is expected) stays and fails the unit, since the host lists the variant.
+pub fn lower_one_iteration_kernel<'a>(
+    cx: &mut crate::ctx::Ctx<'a>,
+    region: &TargetRegion<'a>,
+) -> Function {
+    let reported = cx.diags.len();
+    cx.one_iteration_loop = region.loop_nest.map(|ln| ln.directive.span);
+    let name = format!("{}{}", region.kernel, ompcc_omp::ONE_ITERATION_SUFFIX);
+    let f = lower_kernel_named(cx, region, name);
+    cx.one_iteration_loop = None;
+    if !cx.diags[reported..].iter().any(|d| d.is_error()) {
+        cx.diags.truncate(reported);
+    }
+    f
+}
+
+fn lower_kernel_named<'a>(
+    cx: &mut crate::ctx::Ctx<'a>,
+    region: &TargetRegion<'a>,
+    name: String,
+) -> Function {
     let span = region.directive.span;
     let mut sig = Signature::default();
     // the kernel is named after its function

@@ -116,6 +116,7 @@ mod init_image;
 mod kernel;
 mod link;
 mod lock;
+mod one_iteration;
 mod privatize;
 mod schedule;
 mod task;
@@ -254,12 +255,19 @@ pub fn lower_device_unit(
     }
     cx.define_indirect_functions(&opts.unit_id);
     for r in &plan.regions {
-        let mut f = kernel::lower_kernel(&mut cx, r);
         let mut noalias = r.disjoint.clone();
         noalias.sort_unstable();
         noalias.dedup();
-        f.attrs.noalias = noalias;
+        let errors = cx.diags.iter().filter(|d| d.is_error()).count();
+        let mut f = kernel::lower_kernel(&mut cx, r);
+        f.attrs.noalias = noalias.clone();
         cx.module.functions.push(f);
+        let lowered = cx.diags.iter().filter(|d| d.is_error()).count() == errors;
+        if r.one_iteration && lowered {
+            let mut f = kernel::lower_one_iteration_kernel(&mut cx, r);
+            f.attrs.noalias = noalias;
+            cx.module.functions.push(f);
+        }
     }
     cx.run();
     cx.finish()

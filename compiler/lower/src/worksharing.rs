@@ -31,7 +31,7 @@ pub(crate) struct CanonLoop {
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// `lastprivate`: sets the byte at `flag` when iteration `k` is the last of `total`
     /// (or-ed in, so a thread that ran the last iteration keeps the mark).
-    fn mark_if_last(&mut self, flag: Addr, k: Value, total: Value) {
+    pub(crate) fn mark_if_last(&mut self, flag: Addr, k: Value, total: Value) {
         let one = self.b.ins().iconst(Type::I64, 1);
         let lastk = self.b.ins().isub(total, one);
         let is_last = self.b.ins().icmp(IntCC::Eq, k, lastk);
@@ -526,141 +526,160 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     && self.generic.is_none()
             });
             let coop = coop.filter(|c| !c.flattened);
-            let lane_groups = match coop {
-                Some(c) => {
-                    let found = self.lane_groups(who, c.lanes, units);
-                    if found.is_none() {
-                        self.unsupported(
+            let one = self.one_iteration_loop(d, who)
+                && tasks.is_none()
+                && !elected
+                && chunk == 1
+                && flat.is_none()
+                && coop.is_none()
+                && boxed_inner.is_none()
+                && grid.as_ref().is_none_or(|g| g.box_over.is_none());
+            if one {
+                let it = crate::one_iteration::OneIteration {
+                    canon: &canon,
+                    sequential: &sequential,
+                    total,
+                    body,
+                    last_flag,
+                };
+                self.one_iteration(it, &privs);
+            } else {
+                let lane_groups = match coop {
+                    Some(c) => {
+                        let found = self.lane_groups(who, c.lanes, units);
+                        if found.is_none() {
+                            self.unsupported(
                             "internal compiler error: a cooperative loop outside a grid or team loop (lower::distributed_loop)",
                             d.span,
                         );
-                        return;
+                            return;
+                        }
+                        found
                     }
-                    found
+                    None => None,
+                };
+                let (mut k0, mut g) = match lane_groups {
+                    Some((k0, g, _)) => (k0, g),
+                    None => self.who_range(who),
+                };
+                if elected {
+                    // worker 0 starts at 0 with stride 1, the others past the end
+                    let zero = self.b.ins().iconst(Type::I64, 0);
+                    let first = self.b.ins().icmp(IntCC::Eq, k0, zero);
+                    k0 = self.b.ins().select(first, zero, units);
+                    g = self.b.ins().iconst(Type::I64, 1);
                 }
-                None => None,
-            };
-            let (mut k0, mut g) = match lane_groups {
-                Some((k0, g, _)) => (k0, g),
-                None => self.who_range(who),
-            };
-            if elected {
-                // worker 0 starts at 0 with stride 1, the others past the end
-                let zero = self.b.ins().iconst(Type::I64, 0);
-                let first = self.b.ins().icmp(IntCC::Eq, k0, zero);
-                k0 = self.b.ins().select(first, zero, units);
-                g = self.b.ins().iconst(Type::I64, 1);
-            }
-            // A collapsed nest carries each loop's index as a digit of the iteration number in
-            // the mixed radix of the trip counts: the digits of the first iteration and of the
-            // stride are divided out once, and each step adds the stride's digits with carries,
-            // instead of dividing the iteration number by the trip counts every iteration.
-            let (digits0, stride_digits, safe_trips) = if canon.len() > 1 {
-                let one = self.b.ins().iconst(Type::I64, 1);
-                let zero = self.b.ins().iconst(Type::I64, 0);
-                // a zero trip count means no iteration runs: divide by 1 instead
-                let safe: Vec<Value> = canon
+                // A collapsed nest carries each loop's index as a digit of the iteration number in
+                // the mixed radix of the trip counts: the digits of the first iteration and of the
+                // stride are divided out once, and each step adds the stride's digits with carries,
+                // instead of dividing the iteration number by the trip counts every iteration.
+                let (digits0, stride_digits, safe_trips) = if canon.len() > 1 {
+                    let one = self.b.ins().iconst(Type::I64, 1);
+                    let zero = self.b.ins().iconst(Type::I64, 0);
+                    // a zero trip count means no iteration runs: divide by 1 instead
+                    let safe: Vec<Value> = canon
+                        .iter()
+                        .map(|c| {
+                            let empty = self.b.ins().icmp(IntCC::Eq, c.trip, zero);
+                            self.b.ins().select(empty, one, c.trip)
+                        })
+                        .collect();
+                    let d0 = self.mixed_radix_digits(k0, &safe);
+                    let dg = self.mixed_radix_digits(g, &safe);
+                    (d0, dg, safe)
+                } else {
+                    (Vec::new(), Vec::new(), Vec::new())
+                };
+                let head = self.b.create_block();
+                let k = self.b.append_block_param(head, Type::I64);
+                let digits: Vec<Value> = digits0
                     .iter()
-                    .map(|c| {
-                        let empty = self.b.ins().icmp(IntCC::Eq, c.trip, zero);
-                        self.b.ins().select(empty, one, c.trip)
-                    })
+                    .map(|_| self.b.append_block_param(head, Type::I64))
                     .collect();
-                let d0 = self.mixed_radix_digits(k0, &safe);
-                let dg = self.mixed_radix_digits(g, &safe);
-                (d0, dg, safe)
-            } else {
-                (Vec::new(), Vec::new(), Vec::new())
-            };
-            let head = self.b.create_block();
-            let k = self.b.append_block_param(head, Type::I64);
-            let digits: Vec<Value> = digits0
-                .iter()
-                .map(|_| self.b.append_block_param(head, Type::I64))
-                .collect();
-            let k_unit = k;
-            let body_b = self.b.create_block();
-            let step_b = self.b.create_block();
-            let exit = self.b.create_block();
-            let mut args = vec![k0];
-            args.extend(&digits0);
-            self.b.ins().jump(head, &args);
-            self.b.switch_to_block(head);
-            let more = if flat.is_some() {
-                self.warp_has_iteration(k, units)
-            } else {
-                self.b.ins().icmp(IntCC::Slt, k, units)
-            };
-            self.b.ins().brif(more, body_b, &[], exit, &[]);
-            self.b.switch_to_block(body_b);
-            // The original iteration number, and where `continue` goes.
-            let (k, cont) = if chunk > 1 {
-                let c = self.b.ins().iconst(Type::I64, chunk);
-                let base = self.b.ins().imul(k, c);
-                let left = self.b.ins().isub(total, base);
-                let short = self.b.ins().icmp(IntCC::Slt, left, c);
-                let m = self.b.ins().select(short, left, c);
-                let ihead = self.b.create_block();
-                let j = self.b.append_block_param(ihead, Type::I64);
-                let ibody = self.b.create_block();
-                let istep = self.b.create_block();
-                let zero = self.b.ins().iconst(Type::I64, 0);
-                self.b.ins().jump(ihead, &[zero]);
-                self.b.switch_to_block(ihead);
-                let more = self.b.ins().icmp(IntCC::Slt, j, m);
-                self.b.ins().brif(more, ibody, &[], step_b, &[]);
-                self.b.func.loop_hints[ihead] =
-                    u32::try_from(chunk).ok().map(ompcc_ir::LoopHint::Count);
-                self.b.switch_to_block(istep);
-                let one = self.b.ins().iconst(Type::I64, 1);
-                let jn = self.b.ins().iadd(j, one);
-                self.b.ins().jump(ihead, &[jn]);
-                self.b.switch_to_block(ibody);
-                (self.b.ins().iadd(base, j), istep)
-            } else {
-                (k, step_b)
-            };
-            let mut values = Vec::new();
-            for (i, c) in canon.iter().enumerate() {
-                let idx = if digits.is_empty() { k } else { digits[i] };
-                values.push(self.set_loop_var(c, idx));
+                let k_unit = k;
+                let body_b = self.b.create_block();
+                let step_b = self.b.create_block();
+                let exit = self.b.create_block();
+                let mut args = vec![k0];
+                args.extend(&digits0);
+                self.b.ins().jump(head, &args);
+                self.b.switch_to_block(head);
+                let more = if flat.is_some() {
+                    self.warp_has_iteration(k, units)
+                } else {
+                    self.b.ins().icmp(IntCC::Slt, k, units)
+                };
+                self.b.ins().brif(more, body_b, &[], exit, &[]);
+                self.b.switch_to_block(body_b);
+                // The original iteration number, and where `continue` goes.
+                let (k, cont) = if chunk > 1 {
+                    let c = self.b.ins().iconst(Type::I64, chunk);
+                    let base = self.b.ins().imul(k, c);
+                    let left = self.b.ins().isub(total, base);
+                    let short = self.b.ins().icmp(IntCC::Slt, left, c);
+                    let m = self.b.ins().select(short, left, c);
+                    let ihead = self.b.create_block();
+                    let j = self.b.append_block_param(ihead, Type::I64);
+                    let ibody = self.b.create_block();
+                    let istep = self.b.create_block();
+                    let zero = self.b.ins().iconst(Type::I64, 0);
+                    self.b.ins().jump(ihead, &[zero]);
+                    self.b.switch_to_block(ihead);
+                    let more = self.b.ins().icmp(IntCC::Slt, j, m);
+                    self.b.ins().brif(more, ibody, &[], step_b, &[]);
+                    self.b.func.loop_hints[ihead] =
+                        u32::try_from(chunk).ok().map(ompcc_ir::LoopHint::Count);
+                    self.b.switch_to_block(istep);
+                    let one = self.b.ins().iconst(Type::I64, 1);
+                    let jn = self.b.ins().iadd(j, one);
+                    self.b.ins().jump(ihead, &[jn]);
+                    self.b.switch_to_block(ibody);
+                    (self.b.ins().iadd(base, j), istep)
+                } else {
+                    (k, step_b)
+                };
+                let mut values = Vec::new();
+                for (i, c) in canon.iter().enumerate() {
+                    let idx = if digits.is_empty() { k } else { digits[i] };
+                    values.push(self.set_loop_var(c, idx));
+                }
+                self.set_linear(&privs, k);
+                if let Some(flag) = last_flag {
+                    self.mark_if_last(flag, k, total);
+                }
+                if let Some(t) = &tasks {
+                    self.start_task_at(t, k);
+                }
+                self.breaks.push(exit);
+                self.continues.push(cont);
+                self.loop_runs.push(who);
+                // a boxed (triangular) loop checks its value against the current range
+                let guard = match boxed_inner {
+                    Some((l, i)) => Some((l, values[i])),
+                    None => grid
+                        .as_ref()
+                        .filter(|g| g.box_over.is_some())
+                        .map(|g| (g.threaded, values[0])),
+                };
+                if let Some(c) = flat {
+                    self.flattened_body(body, c, k, units);
+                } else if let (Some(c), Some((_, _, grp))) = (coop, lane_groups) {
+                    self.cooperative_body(body, c, grp);
+                } else {
+                    // `None`: a loop's bounds could not be lowered (reported)
+                    let _ = self.sequential_nest(&sequential, body, guard);
+                }
+                self.loop_runs.pop();
+                self.breaks.pop();
+                self.continues.pop();
+                self.jump_to(cont);
+                self.b.switch_to_block(step_b);
+                let next = self.b.ins().iadd(k_unit, g);
+                let mut args = vec![next];
+                args.extend(self.add_mixed_radix(&digits, &stride_digits, &safe_trips));
+                self.b.ins().jump(head, &args);
+                self.b.switch_to_block(exit);
             }
-            self.set_linear(&privs, k);
-            if let Some(flag) = last_flag {
-                self.mark_if_last(flag, k, total);
-            }
-            if let Some(t) = &tasks {
-                self.start_task_at(t, k);
-            }
-            self.breaks.push(exit);
-            self.continues.push(cont);
-            self.loop_runs.push(who);
-            // a boxed (triangular) loop checks its value against the current range
-            let guard = match boxed_inner {
-                Some((l, i)) => Some((l, values[i])),
-                None => grid
-                    .as_ref()
-                    .filter(|g| g.box_over.is_some())
-                    .map(|g| (g.threaded, values[0])),
-            };
-            if let Some(c) = flat {
-                self.flattened_body(body, c, k, units);
-            } else if let (Some(c), Some((_, _, grp))) = (coop, lane_groups) {
-                self.cooperative_body(body, c, grp);
-            } else {
-                // `None`: a loop's bounds could not be lowered (reported)
-                let _ = self.sequential_nest(&sequential, body, guard);
-            }
-            self.loop_runs.pop();
-            self.breaks.pop();
-            self.continues.pop();
-            self.jump_to(cont);
-            self.b.switch_to_block(step_b);
-            let next = self.b.ins().iadd(k_unit, g);
-            let mut args = vec![next];
-            args.extend(self.add_mixed_radix(&digits, &stride_digits, &safe_trips));
-            self.b.ins().jump(head, &args);
-            self.b.switch_to_block(exit);
         }
         // lastprivate loop variables: the value after the sequentially last increment
         if let Some(flag) = last_flag {
@@ -780,7 +799,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// loop's next iteration. No loops: `body` alone. `guard`: a boxed loop and its variable's
     /// value (`i64`), which must lie in the range the loop's bounds give at the innermost
     /// point, else the body is skipped there.
-    fn sequential_nest(
+    pub(crate) fn sequential_nest(
         &mut self,
         seq: &[CanonLoop],
         body: &'a Stmt,
@@ -954,7 +973,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// The digits of `v >= 0` in the mixed radix `radix` (outermost first; the outermost
     /// digit is unbounded).
-    fn mixed_radix_digits(&mut self, v: Value, radix: &[Value]) -> Vec<Value> {
+    pub(crate) fn mixed_radix_digits(&mut self, v: Value, radix: &[Value]) -> Vec<Value> {
         let mut out = vec![v; radix.len()];
         let mut rest = v;
         for i in (1..radix.len()).rev() {

@@ -1080,6 +1080,7 @@ impl<'a, 's> Analyzer<'a, 's> {
             grid: None,
             layouts: Vec::new(),
             disjoint: Vec::new(),
+            one_iteration: false,
         });
     }
 

@@ -55,8 +55,10 @@ mod link;
 mod mapcheck;
 mod mapper;
 mod metadirective;
+mod one_iteration;
 mod plan;
 pub mod selector;
+mod trip;
 mod variant;
 pub mod walk;
 
@@ -72,7 +74,9 @@ pub use mapcheck::{
 };
 pub use mapper::{TextEdit, expand_mappers};
 pub use metadirective::{MetaEdit, resolve_metadirectives};
+pub use one_iteration::{ONE_ITERATION_SUFFIX, choose_one_iteration};
 pub use plan::*;
+pub use trip::nest_trips;
 pub use variant::{
     DispatchCall, device_dispatch_calls, device_variant_calls, host_dispatch_calls,
     is_declare_variant, selects_dispatch, target_call as dispatch_target_call,

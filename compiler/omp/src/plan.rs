@@ -83,6 +83,9 @@ pub struct TargetRegion<'a> {
     /// the kernel reaches (`map_grids` with `noalias_maps`, module `disjoint`); lowering
     /// marks them `noalias`.
     pub disjoint: Vec<u32>,
+    /// The region also gets a one-iteration kernel `<kernel>_one`, which the runtime launches
+    /// when every iteration can have a thread (`choose_one_iteration`).
+    pub one_iteration: bool,
 }
 
 /// A device-only work array indexed thread-major (`work[t*row + k]`, `t` the distributed

@@ -100,6 +100,11 @@ pub struct Knobs {
     /// loop-invariant ones hoisted out of it, by the `cache` pass (`on`/`off`; on at -O2 and
     /// above).
     pub register_cache: bool,
+    /// `one-iteration`: an SPMD region whose league shares a loop nest also gets a kernel in
+    /// which each thread runs at most one iteration, with no loop, which the runtime launches
+    /// when it can give every iteration a thread (`on`/`off`; on at -O2 and above). Read by
+    /// the driver for `ompcc_omp::choose_one_iteration`.
+    pub one_iteration: bool,
 }
 
 /// The `ordered-coop` knob's values.
@@ -145,6 +150,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "noalias-maps",
     "irregular-collapse",
     "register-cache",
+    "one-iteration",
 ];
 
 impl Knobs {
@@ -165,6 +171,7 @@ impl Knobs {
                 noalias_maps: false,
                 irregular_collapse: false,
                 register_cache: false,
+                one_iteration: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -180,6 +187,7 @@ impl Knobs {
                 noalias_maps: true,
                 irregular_collapse: true,
                 register_cache: true,
+                one_iteration: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -195,6 +203,7 @@ impl Knobs {
                 noalias_maps: true,
                 irregular_collapse: true,
                 register_cache: true,
+                one_iteration: true,
             },
         }
     }
@@ -239,6 +248,7 @@ impl Knobs {
             "noalias-maps" => self.noalias_maps = on_off()?,
             "irregular-collapse" => self.irregular_collapse = on_off()?,
             "register-cache" => self.register_cache = on_off()?,
+            "one-iteration" => self.one_iteration = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,

@@ -17,7 +17,11 @@
 //! - `smax`/`smin` on `i64` of operands that fit `i32` and are cheap in 32 bits, the same way
 //!   (the trip count `smax(sext(n), 0)` of a loop over `int` bounds);
 //! - `a - q * d` where `q` is a quotient `a / d` narrowed before (the remainder `divrem`
-//!   writes) to the 32-bit `a - q * d` and a `zext`: it lies in `[0, d)`.
+//!   writes) to the 32-bit `a - q * d` and a `zext`: it lies in `[0, d)`;
+//! - `smax(x - c, 0)` with `x` a widened `i32` and `c` a positive constant (the trip count of
+//!   a loop over `int` bounds from `c`) to the 32-bit `smax(x, c) - c` and an `sext`;
+//! - `icmp` of `i64` operands that fit `i32` and are cheap in 32 bits, to the `i32` `icmp`
+//!   (the one-iteration kernel's `k < n` on a thread number and an `int` trip count).
 //!
 //! C's signed overflow is undefined, but the IR's integer operations wrap and carry no
 //! no-overflow flag, so nothing is assumed from the source language: only ranges decide.
@@ -116,6 +120,9 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
     let Some(res) = func.dfg.first_result(inst) else {
         return false;
     };
+    if let InstData::IntCompare { cond, args } = *func.dfg.inst(inst) {
+        return compare(func, st, block, inst, cond, args);
+    }
     if func.dfg.value_type(res) != Type::I64 {
         return false;
     }
@@ -191,6 +198,9 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
             if opcode == Opcode::Isub && remainder(func, st, inst, res, args) {
                 return true;
             }
+            if opcode == Opcode::Smax && clamped_span(func, st, inst, res, args) {
+                return true;
+            }
             let c1 = iconst_value(func, args[1]);
             if opcode == Opcode::Shl && !c1.is_some_and(|c| (0..32).contains(&c)) {
                 return false;
@@ -223,6 +233,96 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
         }
         _ => false,
     }
+}
+
+/// `icmp` of two `i64` operands that both fit `i32` and are free in 32 bits: the `i32`
+/// comparison (truncation keeps the order of such values, signed and unsigned alike).
+fn compare(
+    func: &mut Function,
+    st: &mut Narrow<'_>,
+    block: Block,
+    inst: Inst,
+    cond: ompcc_ir::IntCC,
+    args: [Value; 2],
+) -> bool {
+    if func.dfg.value_type(args[0]) != Type::I64 {
+        return false;
+    }
+    let fits = |v| st.range(func, v, block).within(I32_MIN, I32_MAX);
+    if !(fits(args[0]) && fits(args[1])) {
+        return false;
+    }
+    if st.cheap32(func, args[0]).is_none() || st.cheap32(func, args[1]).is_none() {
+        return false;
+    }
+    let a = to32(func, &mut *st, inst, args[0]);
+    let b = to32(func, &mut *st, inst, args[1]);
+    *func.dfg.inst_mut(inst) = InstData::IntCompare { cond, args: [a, b] };
+    true
+}
+
+/// `smax(x - c, 0)` (or `x + (-c)`) with `x` an `i32` widened and `0 < c < 2^31`: the trip
+/// count of a loop over `int` bounds from a constant `c`, computed in 64 bits since `x - c`
+/// may leave `i32`. It equals the 32-bit `smax(x, c) - c`, which lies in `[0, 2^31 - 1 - c]`.
+fn clamped_span(
+    func: &mut Function,
+    st: &mut Narrow<'_>,
+    inst: Inst,
+    res: Value,
+    args: [Value; 2],
+) -> bool {
+    let span = match (iconst_value(func, args[0]), iconst_value(func, args[1])) {
+        (None, Some(0)) => args[0],
+        (Some(0), None) => args[1],
+        _ => return false,
+    };
+    let ValueDef::Result(d, 0) = func.dfg.value_def(span) else {
+        return false;
+    };
+    let (x, c) = match *func.dfg.inst(d) {
+        InstData::Binary {
+            opcode: Opcode::Isub,
+            args: [x, k],
+            ..
+        } => (x, iconst_value(func, k)),
+        InstData::Binary {
+            opcode: Opcode::Iadd,
+            args: [x, k],
+            ..
+        } => (x, iconst_value(func, k).and_then(i64::checked_neg)),
+        _ => return false,
+    };
+    let Some(c) = c.filter(|c| (1..=i64::from(i32::MAX)).contains(c)) else {
+        return false;
+    };
+    let Some(Cheap::Value(x32)) = st.cheap32(func, x) else {
+        return false;
+    };
+    // `cheap32` gives the `i32` of an `sext` or `zext`: only the sign-extended one is `x`
+    // for every value; a zero-extended one must be below 2^31.
+    let Some(block) = func.layout.inst_block(inst) else {
+        return false;
+    };
+    if !st.range(func, x, block).within(I32_MIN, I32_MAX) {
+        return false;
+    }
+    let mut cur = FuncCursor::new(func);
+    cur.goto_inst(inst);
+    let c32 = cur.ins().iconst(Type::I32, c);
+    let m = cur.ins().smax(x32, c32);
+    let n = cur.ins().isub(m, c32);
+    let w = cur.ins().sext(Type::I64, n);
+    st.made.insert(
+        w,
+        Range {
+            lo: 0,
+            hi: I32_MAX - i128::from(c),
+        },
+    );
+    st.small.insert(w, n);
+    st.small.insert(res, n);
+    func.replace_all_uses(res, w);
+    true
 }
 
 /// `a - q * d` (either factor order) where `q` is `a / d` narrowed above: the remainder, in

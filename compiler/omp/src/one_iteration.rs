@@ -1,0 +1,85 @@
+//! The one-iteration kernel variant (issue 17): a region whose grid's threads share a loop
+//! nest gets a second kernel, `<kernel>_one` ([`ONE_ITERATION_SUFFIX`]), in which each
+//! thread runs the one iteration its global thread number names, if any: no loop, no stride,
+//! no first-iteration setup, the collapsed indices recovered once from the thread number.
+//! The runtime launches it instead of the grid-stride kernel when it can give every iteration
+//! a thread (the host's iteration hint is known and neither `num_teams` nor `OMP_NUM_TEAMS`
+//! bounds the league), which is CUDA's one-thread-per-element form.
+//!
+//! Any assignment of iterations to threads is one OpenMP allows for such a loop when the
+//! directives leave it to the implementation: no `schedule`, `dist_schedule` or `ordered`
+//! clause (`lastprivate`, `linear` and reductions work in any assignment: the thread that runs
+//! the sequentially last iteration writes the lastprivate copy back). Other regions keep the
+//! grid-stride kernel alone, with a `-Rpass-missed=one-iteration` remark naming why.
+
+use ompcc_sema::TypedUnit;
+use ompcc_syntax::ast::OmpClauseName as C;
+
+use crate::grid::GridRemark;
+use crate::plan::{ExecMode, OffloadPlan, TargetRegion};
+
+/// What the one-iteration kernel of region kernel `K` is called: `K_one` (a kernel name ends
+/// in `_l<line>`, `_r<n>` or `_<n>`, so no other region's kernel has this name). The runtime
+/// finds the variant by this name.
+pub const ONE_ITERATION_SUFFIX: &str = "_one";
+
+/// Marks the regions of `plan` that get a one-iteration kernel variant
+/// (`TargetRegion::one_iteration`); a missed remark for each SPMD loop region that does not.
+pub fn choose_one_iteration(plan: &mut OffloadPlan<'_>, typed: &TypedUnit) -> Vec<GridRemark> {
+    let mut remarks = Vec::new();
+    for r in plan.regions.iter_mut() {
+        let Some(ln) = r.loop_nest else {
+            continue;
+        };
+        if r.mode != ExecMode::Spmd || !r.league {
+            continue;
+        }
+        match why_not(r, typed) {
+            None => r.one_iteration = true,
+            Some(why) => remarks.push(GridRemark {
+                pass: "one-iteration",
+                passed: false,
+                span: ln.directive.span,
+                message: format!("the loop keeps its grid-stride kernel only: {why}"),
+            }),
+        }
+    }
+    remarks
+}
+
+/// Why region `r` (SPMD, a league sharing a loop nest) gets no one-iteration variant.
+fn why_not(r: &TargetRegion<'_>, typed: &TypedUnit) -> Option<String> {
+    let ln = r.loop_nest?;
+    if r.num_teams.is_some() {
+        return Some("'num_teams' fixes the number of teams".into());
+    }
+    for dir in [r.directive, ln.directive] {
+        for c in &dir.clauses {
+            if matches!(c.name, C::Schedule | C::DistSchedule | C::Ordered) {
+                return Some(format!(
+                    "the '{}' clause fixes which thread runs each iteration",
+                    c.name.as_str()
+                ));
+            }
+        }
+    }
+    if crate::nest_unroll(ln.outer, ln.collapse).is_some() {
+        return Some("an 'unroll' construct is the loop".into());
+    }
+    if let Some(g) = &r.grid {
+        if g.cooperative.is_some() {
+            return Some("a group of lanes shares each iteration's inner loop".into());
+        }
+        if g.box_over.is_some() {
+            return Some("the threads take a triangle's bounding box".into());
+        }
+    }
+    if crate::nest_trips(typed, r, &|_| String::new()).is_none() {
+        return Some(
+            "the host cannot count the iterations before the launch (bounds with side \
+             effects, or an inner loop's bounds use an outer loop's variable)"
+                .into(),
+        );
+    }
+    None
+}
