@@ -58,6 +58,9 @@ struct Restart {
 pub(crate) struct TaskSplit {
     count: TaskCount,
     restarts: Vec<Restart>,
+    /// A `grainsize` or `num_tasks` clause asks for the split (without one, the number of
+    /// tasks is the implementation's to choose).
+    pub(crate) asked: bool,
 }
 
 /// Where the tasks start among the loop's logical iterations (values computed once, before
@@ -97,7 +100,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.snapshot_firstprivates(d, &privs, &mut restarts);
         match d.body.as_deref() {
             Some(body) => {
-                self.taskloop_split = Some(TaskSplit { count, restarts });
+                let asked = d
+                    .clauses
+                    .iter()
+                    .any(|c| matches!(c.name, C::Grainsize | C::NumTasks));
+                self.taskloop_split = Some(TaskSplit {
+                    count,
+                    restarts,
+                    asked,
+                });
                 let collapse = ompcc_omp::collapse_of(self.cx.typed, d);
                 self.distributed_loop(d, body, collapse, Who::Single, privs, false, None);
                 // the loop takes it, unless it stopped at a diagnostic first

@@ -440,12 +440,15 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         let tasks = match tasks {
             // a taskloop splits its logical iterations, which `total` counts only when the
-            // nest is rectangular
+            // nest is rectangular; without a clause asking for a split, one task is a
+            // number of tasks OpenMP allows
+            Some(t) if canon.len() < loops.len() && !t.asked => None,
             Some(_) if canon.len() < loops.len() => {
                 self.unsupported(
                     format!(
-                        "'#pragma omp {}' over a collapsed loop nest whose bounds use an outer \
-                         iteration variable is not supported in device code yet",
+                        "'#pragma omp {}' with 'grainsize' or 'num_tasks' over a collapsed loop \
+                         nest whose bounds use an outer iteration variable is not supported \
+                         in device code yet",
                         d.kind.words().join(" ")
                     ),
                     span,

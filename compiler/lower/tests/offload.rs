@@ -400,6 +400,19 @@ void f(int n, int *a) {
         err.contains("E0803") && err.contains("'#pragma omp taskloop'") && err.ends_with("@4"),
         "{err}"
     );
+    // Without a clause asking for a split it is one task, which OpenMP allows.
+    try_compile(
+        "void f(int n, int *a) {
+#pragma omp target map(tofrom: a[0:n * n])
+  {
+#pragma omp taskloop collapse(2)
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++) a[i * n + j] = j;
+  }
+}",
+        2,
+    )
+    .expect("one task");
     // A valid directive ompcc does not support is named in the message.
     for (line, name) in [
         ("#pragma omp tile sizes(4)", "'#pragma omp tile'"),
