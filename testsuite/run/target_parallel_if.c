@@ -39,6 +39,17 @@ int main(void) {
     }
     printf("target parallel for if(parallel: %d): team of %d, a[99]=%d s=%ld\n", c, team, a[99],
            s);
+
+    /* a condition read through a pointer: ompcc runs a team of one whatever it is (W0913),
+       gcc the team it asks for; the loop's results are the same */
+    int *pc = &c;
+    s = 0;
+#pragma omp target parallel for num_threads(4) if(parallel: *pc) map(from: a) reduction(+: s)
+    for (int i = 0; i < N; i++) {
+      a[i] = 3 * i;
+      s += i * c;
+    }
+    printf("if(parallel: *pc) with *pc=%d: a[99]=%d s=%ld\n", c, a[99], s);
   }
   return 0;
 }

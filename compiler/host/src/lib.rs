@@ -53,7 +53,7 @@ mod trip;
 mod unroll;
 
 use ompcc_diag::{Diagnostic, SourceMap, Span};
-use ompcc_omp::{DataConstruct, ExecMode, MapItem, OffloadPlan, Pass, TargetRegion};
+use ompcc_omp::{DataConstruct, ExecMode, MapItem, OffloadPlan, ParallelIf, Pass, TargetRegion};
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::{MapModifier, MapType, OmpClauseName, OmpDirectiveKind, TranslationUnit};
 use std::collections::{BTreeMap, HashMap};
@@ -537,10 +537,14 @@ impl Writer<'_> {
         };
         let shape = launch_shape(r);
         let (teams, mut threads) = (bound(shape.teams), bound(shape.threads));
-        if let Some(c) = r.parallel_if {
+        match r.parallel_if {
             // a false `if` of the region's `parallel`: a team of one thread (analysis admits
             // only conditions the host evaluates to the region's value)
-            threads = format!("(({}) ? {threads} : 1u)", self.src(c));
+            Some(ParallelIf::Host(c)) => {
+                threads = format!("(({}) ? {threads} : 1u)", self.src(c));
+            }
+            Some(ParallelIf::One) => threads = "1u".to_owned(),
+            None => {}
         }
         let iterations = if r.mode == ExecMode::Spmd && r.league {
             self.iterations_hint(r)

@@ -1108,15 +1108,15 @@ impl<'a, 's> Analyzer<'a, 's> {
         None
     }
 
-    /// The condition of the `if` that applies to the `parallel` of an SPMD region's
-    /// `chain` (`if(parallel: c)`; `if(c)` on a directive without `target`, whose `if`
-    /// is also the target's otherwise), when the host can evaluate it before the launch; an
-    /// E0803 error when it cannot.
+    /// The `if` that applies to the `parallel` of an SPMD region's `chain` (`if(parallel: c)`;
+    /// `if(c)` on a directive without `target`, whose `if` is also the target's otherwise):
+    /// evaluated by the host before the launch when it can be, otherwise a team of one
+    /// thread with a W0913 warning.
     fn launch_parallel_if(
         &mut self,
         target: &'a OmpDirective,
         chain: &[&'a OmpDirective],
-    ) -> Option<&'a Expr> {
+    ) -> Option<ParallelIf<'a>> {
         let (clause, cond) = chain.iter().find_map(|d| {
             let words = d.kind.words();
             d.clauses.iter().find_map(|c| match &c.kind {
@@ -1132,20 +1132,20 @@ impl<'a, 's> Analyzer<'a, 's> {
             })
         })?;
         if self.host_evaluable(cond, target) {
-            return Some(cond);
+            return Some(ParallelIf::Host(cond));
         }
         self.diags.push(
-            Diagnostic::error(
-                "E0803",
-                "the 'if' condition of a 'parallel' combined with or directly in 'target' \
-                 must be one the host can evaluate before the launch: constants and scalar \
-                 local variables the region gets as firstprivate, with operators that do not \
-                 read memory or call functions",
+            Diagnostic::warning(
+                "W0913",
+                "the 'parallel' of this target region runs as a team of one thread whatever \
+                 its 'if' condition is: the host cannot evaluate the condition before the \
+                 launch (only constants and scalar local variables the region gets as \
+                 firstprivate, with operators that do not read memory or call functions)",
                 clause.span,
             )
             .with_help("compute the condition into a local variable before the construct"),
         );
-        None
+        Some(ParallelIf::One)
     }
 
     /// Whether the host can evaluate `e`, the `if` condition of a `parallel` in `target`'s

@@ -28,6 +28,17 @@ pub enum ExecMode {
     Serial,
 }
 
+/// How the launch honours the `if` of an SPMD region's `parallel` (`TargetRegion::parallel_if`).
+#[derive(Debug, Clone, Copy)]
+pub enum ParallelIf<'a> {
+    /// A condition the host evaluates before the launch to the region's value: one thread
+    /// per team when it is false.
+    Host(&'a Expr),
+    /// A condition only the region could evaluate (the device's copy of a variable, memory,
+    /// a call): one thread per team whatever it is, a number of threads OpenMP allows (W0913).
+    One,
+}
+
 /// One `target` construct.
 #[derive(Debug)]
 pub struct TargetRegion<'a> {
@@ -65,11 +76,9 @@ pub struct TargetRegion<'a> {
     /// `num_threads(e)` of a `parallel` in the region's chain (the combined directive, a
     /// `parallel` that is the whole body of `target`, or the loop's directive).
     pub num_threads: Option<&'a Expr>,
-    /// SPMD only: the condition of the `if` that applies to the `parallel` in the region's
-    /// chain (`if(parallel: c)`, or `if(c)` on a `parallel` not combined with `target`).
-    /// The host evaluates it before the launch (analysis admits only conditions it can
-    /// evaluate to the region's value) and launches one thread per team when it is false.
-    pub parallel_if: Option<&'a Expr>,
+    /// SPMD only: the `if` that applies to the `parallel` in the region's chain
+    /// (`if(parallel: c)`, or `if(c)` on a `parallel` not combined with `target`).
+    pub parallel_if: Option<ParallelIf<'a>>,
     pub if_cond: Option<&'a Expr>,
     pub device: Option<&'a Expr>,
     /// `nowait` was given (ompcc runs the region synchronously all the same).
