@@ -970,6 +970,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         let mut bits = 0u64;
         let mut r = rec;
         let mut width = None;
+        // the bits (from `addr`) of the record holding the field: a bitfield's load unit must
+        // not reach past them (a packed record may end mid-unit)
+        let mut storage = 0..0u64;
         for (n, &i) in path.iter().enumerate() {
             let types = &self.cx.typed.types;
             let rd = types.record(r);
@@ -980,6 +983,8 @@ impl<'a> FnLower<'_, 'a, '_> {
                 self.unsupported("member of an incomplete record", e.span);
                 return None;
             };
+            let record_bits = rd.layout.as_ref().map_or(0, |l| l.size * 8);
+            storage = bits..bits + record_bits;
             bits += fl.bit_offset;
             if n + 1 < path.len() {
                 match types.record_id(fd.ty) {
@@ -995,7 +1000,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         if let Some(w) = width {
             let cls = self.class(info.ty, e.span)?;
-            let mut lv = self.bitfield_lv(addr, bits, w, cls, e.span)?;
+            let mut lv = self.bitfield_lv(addr, bits, w, storage, cls, e.span)?;
             if let Lv::Bit { volatile, .. } = &mut lv {
                 *volatile = info.ty.quals.contains(Quals::VOLATILE);
             }
@@ -1007,27 +1012,34 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// A bitfield at `bit_offset` bits from `base`: the smallest naturally aligned unit that
     /// holds it, or (packed records, where a field may straddle such units) the smallest unit
-    /// starting at the byte that holds its first bit.
+    /// starting at the byte that holds its first bit, or ending where `storage` (the bits from
+    /// `base` of the record holding the field) ends: no unit reaches outside the record, whose
+    /// last byte may be the last of its allocation.
     pub fn bitfield_lv(
         &mut self,
         base: Addr,
         bit_offset: u64,
         width: u32,
+        storage: std::ops::Range<u64>,
         cls: Scalar,
         span: Span,
     ) -> Option<Lv> {
-        let fits = |start: u64, u: u64| bit_offset + width as u64 <= start + u;
-        let aligned = [8u64, 16, 32, 64]
-            .into_iter()
-            .map(|u| (bit_offset / u * u, u))
-            .find(|&(start, u)| fits(start, u));
+        let holds = |start: u64, u: u64| {
+            storage.start <= start
+                && start <= bit_offset
+                && bit_offset + width as u64 <= start + u
+                && start + u <= storage.end
+        };
         let byte = bit_offset / 8 * 8;
-        let Some((start, unit)) = aligned.or_else(|| {
-            [16u64, 32, 64]
-                .into_iter()
-                .map(|u| (byte, u))
-                .find(|&(s, u)| fits(s, u))
-        }) else {
+        let aligned = [8u64, 16, 32, 64].map(|u| (bit_offset / u * u, u));
+        let from_first_byte = [16u64, 32, 64].map(|u| (byte, u));
+        let to_storage_end = [16u64, 32, 64].map(|u| (storage.end.saturating_sub(u), u));
+        let Some((start, unit)) = aligned
+            .into_iter()
+            .chain(from_first_byte)
+            .chain(to_storage_end)
+            .find(|&(start, u)| holds(start, u))
+        else {
             self.unsupported(
                 "a bitfield this wide that straddles 64-bit units is not supported on the device",
                 span,

@@ -869,7 +869,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 let Some(cls) = self.class(e.ty, x.span) else {
                     continue;
                 };
-                let Some(lv) = self.bitfield_lv(addr, e.bit_offset, w, cls, x.span) else {
+                let Some(lv) = self.bitfield_lv(addr, e.bit_offset, w, 0..size * 8, cls, x.span)
+                else {
                     continue;
                 };
                 self.store_lv(&lv, v);

@@ -190,6 +190,7 @@ impl<'a> Walker<'_, 'a> {
                                     }
                                 }
                                 MemberDecl::StaticAssert(sa) => self.expr(&sa.cond),
+                                MemberDecl::Pragma(_) => {}
                             }
                         }
                     }

@@ -288,6 +288,8 @@ pub enum MemberDecl {
     },
     /// `_Static_assert` inside a struct.
     StaticAssert(StaticAssert),
+    /// A kept pragma between members (`#pragma pack` applies to the record being defined).
+    Pragma(Pragma),
 }
 
 /// `declarator`, `declarator : width` or `: width`.

@@ -168,12 +168,18 @@ impl<'a, 's> Lexer<'a, 's> {
         Some((lo, tok, name_end))
     }
 
-    /// Non-OpenMP pragmas: loop pragmas are kept for later passes, the rest is skipped.
+    /// Non-OpenMP pragmas: loop pragmas are kept for later passes and `pack` for the
+    /// checker's record layout; the rest is skipped.
     fn other_pragma(&mut self, lo: usize, hi: usize, text: &str) -> Option<Spanned> {
         let words: Vec<&str> = text.split_ascii_whitespace().take(2).collect();
         let keep = match words.as_slice() {
             ["GCC", w, ..] => matches!(*w, "unroll" | "ivdep" | "novector"),
-            [w, ..] => matches!(*w, "unroll" | "nounroll" | "ivdep") || w.starts_with("unroll("),
+            [w, ..] => {
+                matches!(*w, "unroll" | "nounroll" | "ivdep")
+                    || w.starts_with("unroll(")
+                    || *w == "pack"
+                    || w.starts_with("pack(")
+            }
             [] => false,
         };
         keep.then_some((lo, Tok::Pragma, hi))

@@ -216,6 +216,7 @@ impl Printer<'_> {
                 }
             }
             MemberDecl::StaticAssert(a) => self.static_assert(a),
+            MemberDecl::Pragma(p) => format!("pragma {}", p.text),
         }
     }
 

@@ -76,6 +76,7 @@ impl Checker<'_> {
             for m in members {
                 match m {
                     MemberDecl::StaticAssert(sa) => self.static_assert(sa),
+                    MemberDecl::Pragma(p) => self.pragma(p),
                     MemberDecl::Field {
                         span,
                         specs,
