@@ -14,7 +14,8 @@
 //! additions as unrolling leaves) and values defined before the loop: through `ptr_offset`,
 //! `iadd`/`isub`/`imul`/`shl` of `i64` (exact modulo 2^64, as addresses are), and `sext` of
 //! an `i32` chain whose steps are all `nsw` (then `sext(a + b) == sext(a) + sext(b)`, the IR's
-//! rule), an `i32` counter only when its increments are `nsw` too. Each counter term of
+//! rule), an `i32` counter only when its increments are `nsw` too, and `trunc` of an `i64`
+//! value that value ranges put in `i32` (its `sext` is the value). Each counter term of
 //! degree one moves the offset by a fixed polynomial `delta` per iteration (`n * 8` bytes for
 //! `a[i*n + j]` over `i`). Two loads with the same root, counter terms and type whose other
 //! terms differ by `t * delta` (`t` an integer) read the same bytes `t` iterations apart:
@@ -43,7 +44,7 @@ use crate::licm::{Stores, leaving_blocks, loop_stores, make_preheader};
 use crate::remarks::{Remarks, plural};
 use crate::util::{InstCopy, Remap, iconst_value};
 use ompcc_ir::analysis::{
-    AliasAnalysis, ControlFlowGraph, DominatorTree, Loop, LoopAnalysis, LoopScev,
+    AliasAnalysis, ControlFlowGraph, DominatorTree, Loop, LoopAnalysis, LoopScev, Ranges,
 };
 use ompcc_ir::{
     AddrSpace, Block, FuncCursor, Function, Inst, InstData, MemFlags, Opcode, Type, Value, ValueDef,
@@ -170,6 +171,8 @@ struct LoopFacts<'a> {
     /// Counters: step per iteration, and whether an `i32` one may be sign-extended term by
     /// term (its increment is `nsw`; always true for `i64` and pointers).
     counters: FxHashMap<Value, (i64, bool)>,
+    /// Value ranges: a truncated `i64` that fits `i32` reads as itself.
+    ranges: &'a Ranges,
 }
 
 impl LoopFacts<'_> {
@@ -236,8 +239,22 @@ impl LoopFacts<'_> {
             } if !sext && self.func.dfg.value_type(*arg) == Type::I32 => {
                 self.expand(*arg, true, depth)
             }
+            InstData::Unary {
+                opcode: Opcode::Trunc,
+                arg,
+            } if sext && self.fits_i32_at(*arg, inst) => self.expand(*arg, false, depth),
             _ => None,
         }
+    }
+
+    /// Whether the `i64` value `v`, as `inst` reads it, lies in `i32`'s range.
+    fn fits_i32_at(&self, v: Value, inst: Inst) -> bool {
+        self.func.dfg.value_type(v) == Type::I64
+            && self
+                .func
+                .layout
+                .inst_block(inst)
+                .is_some_and(|b| self.ranges.range_at(self.func, v, b).fits_signed(32))
     }
 
     /// Root pointer and byte offset of `addr` (`None` when the offset is not a polynomial or
@@ -421,11 +438,13 @@ fn cache_loop(
         }
     }
     let guard = header_test(func, l, &body, &subst);
+    let ranges = Ranges::compute(func);
     let (cands, runs) = {
         let facts = LoopFacts {
             func,
             body: &body,
-            counters: counters(func, l.header, back),
+            counters: counters(func, &ranges, l.header, back),
+            ranges: &ranges,
         };
         let ctx = LoopCtx {
             analyses: (cfg, dt, la, aa),
@@ -717,9 +736,14 @@ fn runs_first(
 
 /// The header parameters that come back from `back` (the latch's branch) as themselves plus
 /// a constant, through a chain of constant additions (an unrolled body steps once per copy):
-/// each with its step and whether it may be sign-extended term by term (every addition of
-/// the chain `nsw`, or not an `i32`).
-fn counters(func: &Function, header: Block, back: Inst) -> FxHashMap<Value, (i64, bool)> {
+/// each with its step and whether it may be sign-extended term by term (not an `i32`, every
+/// addition of the chain `nsw`, or value ranges keep `p + step` inside `i32`).
+fn counters(
+    func: &Function,
+    ranges: &Ranges,
+    header: Block,
+    back: Inst,
+) -> FxHashMap<Value, (i64, bool)> {
     let mut out = FxHashMap::default();
     let params = func.dfg.block_params(header);
     for call in func.dfg.branch_destinations(back) {
@@ -728,7 +752,12 @@ fn counters(func: &Function, header: Block, back: Inst) -> FxHashMap<Value, (i64
         }
         for (&p, &next) in params.iter().zip(func.dfg.block_call_args(call)) {
             if let Some((step, nsw)) = step_chain(func, p, next) {
-                let widens = nsw || func.dfg.value_type(p) != Type::I32;
+                let r = ranges.get(func, p);
+                let stays = r.within(
+                    i128::from(i32::MIN) - i128::from(step.min(0)),
+                    i128::from(i32::MAX) - i128::from(step.max(0)),
+                );
+                let widens = nsw || stays || func.dfg.value_type(p) != Type::I32;
                 out.insert(p, (step, widens));
             }
         }

@@ -18,6 +18,7 @@
 //! two offsets of a chain commute. Floating-point sums are never touched.
 
 use crate::remarks::{Remarks, plural};
+use crate::util::nsw_value;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
 use ompcc_ir::{ArithFlags, Block, FuncCursor, Function, Inst, InstData, Opcode, Value, ValueDef};
 use rustc_hash::FxHashMap;
@@ -67,11 +68,6 @@ fn def_sum(func: &Function, v: Value) -> Option<Sum> {
         ValueDef::Result(inst, 0) => sum_of(func, inst),
         _ => None,
     }
-}
-
-/// Whether `v` is computed by an `nsw` instruction.
-fn nsw_value(func: &Function, v: Value) -> bool {
-    matches!(func.dfg.value_def(v), ValueDef::Result(i, 0) if func.dfg.inst(i).is_nsw())
 }
 
 /// `nary`, reporting how many sums were regrouped.

@@ -8,7 +8,14 @@
 //! difference is +-1 (one add) or +-2^k (a shift and an add); other differences would need a
 //! multiplication again. The identity is exact in wrapping arithmetic, so no overflow
 //! reasoning is needed. A rebuilt product serves as the basis of later ones, chaining the rows.
-//! The old multiplications are left for DCE.
+//! Of the dominating bases the one with the smallest difference is taken (`(i - 1) * s` from
+//! `i * s`, not from `(i + 1) * s` with a shift). The old multiplications are left for DCE.
+//!
+//! `nsw`: a rebuilt `y +- s` carries it when the product it replaces and its basis are both
+//! exact (`nsw` on the multiplication and on the `b + c` inside, or a rebuilt sum that carries
+//! it): then `y` and `x` are the exact products, their difference is exactly `s`, and the new
+//! sum's exact value is `x`'s, which fits. Later passes read such sums through sign
+//! extensions (`cache`). Other rebuilt instructions carry no flags.
 //!
 //! Add form: `x = b + i*s` (`i` a constant; `i*s` written `imul s, i`, `shl s, k` or plain
 //! `s`; `b - i*s` counts as `-i`) with a dominating basis `y = b + i'*s` (same `b` and `s`)
@@ -25,9 +32,11 @@
 //! without no-wrap facts the extension does not distribute over the sum.
 
 use crate::remarks::{Remarks, plural};
-use crate::util::iconst_value;
+use crate::util::{iconst_value, nsw_value};
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree};
-use ompcc_ir::{Block, FuncCursor, Function, Inst, InstData, Opcode, Type, Value, ValueDef};
+use ompcc_ir::{
+    ArithFlags, Block, FuncCursor, Function, Inst, InstData, Opcode, Type, Value, ValueDef,
+};
 use rustc_hash::FxHashMap;
 
 /// Runs the pass; returns whether anything changed.
@@ -61,6 +70,35 @@ fn split(func: &Function, x: Value) -> (Value, i64) {
         }
     }
     (x, 0)
+}
+
+/// Whether `v`, read as `(b + konst) * stride` or `b + konst * stride`, is that value exactly
+/// (no step wrapped): its own instruction and the inner sum or product (when there is one)
+/// are `nsw`. A sum this pass rebuilt carries `nsw` only when exact.
+fn exact(func: &Function, v: Value, stride: Value) -> bool {
+    let ValueDef::Result(inst, 0) = func.dfg.value_def(v) else {
+        return false;
+    };
+    let data = func.dfg.inst(inst);
+    if !data.is_nsw() {
+        return false;
+    }
+    let InstData::Binary { opcode, args, .. } = data else {
+        return false;
+    };
+    match opcode {
+        Opcode::Imul => {
+            let inner = if args[0] == stride { args[1] } else { args[0] };
+            split(func, inner).1 == 0 || nsw_value(func, inner)
+        }
+        Opcode::Iadd | Opcode::Isub => args.iter().all(|&a| {
+            a == stride
+                || scaled(func, a).1 == 1
+                || nsw_value(func, a)
+                || iconst_value(func, a).is_some()
+        }),
+        _ => false,
+    }
 }
 
 /// The candidate shapes of an `imul`: each operand in turn as the stride.
@@ -198,20 +236,29 @@ pub fn slsr_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
             let shapes = shapes(func, inst);
             if !shapes.is_empty() {
                 let mut value = res;
-                'find: for &(base, konst, stride) in &shapes {
-                    for c in cands.iter().rev().take(SEARCH) {
-                        if c.base != base || c.stride != stride || !dt.dominates(c.block, b) {
-                            continue;
-                        }
-                        let d = konst.wrapping_sub(c.konst);
-                        let Some(r) = rebuild(func, inst, ty, c.value, stride, d) else {
-                            continue;
-                        };
+                let best = shapes
+                    .iter()
+                    .filter_map(|&(base, konst, stride)| {
+                        cands
+                            .iter()
+                            .rev()
+                            .take(SEARCH)
+                            .filter(|c| {
+                                c.base == base && c.stride == stride && dt.dominates(c.block, b)
+                            })
+                            .map(|c| (c.value, konst.wrapping_sub(c.konst)))
+                            .filter(|&(_, d)| rebuildable(ty, d))
+                            .min_by_key(|&(_, d)| d.unsigned_abs())
+                            .map(|(basis, d)| (base, konst, stride, basis, d))
+                    })
+                    .min_by_key(|&(.., d)| d.unsigned_abs());
+                if let Some((base, konst, stride, basis, d)) = best {
+                    let nsw = exact(func, res, stride) && exact(func, basis, stride);
+                    if let Some(r) = rebuild(func, inst, ty, basis, stride, d, nsw) {
                         func.replace_all_uses(res, r);
                         products.insert(r, (base, konst, stride));
                         value = r;
                         count += 1;
-                        break 'find;
                     }
                 }
                 for (base, konst, stride) in shapes {
@@ -238,7 +285,8 @@ pub fn slsr_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
                         if d.unsigned_abs() != 1 && !was_mul {
                             continue;
                         }
-                        let Some(r) = rebuild(func, inst, ty, c.value, stride, d) else {
+                        let nsw = exact(func, res, stride) && exact(func, c.value, stride);
+                        let Some(r) = rebuild(func, inst, ty, c.value, stride, d, nsw) else {
                             continue;
                         };
                         func.replace_all_uses(res, r);
@@ -362,7 +410,15 @@ fn rebuild_ptr(
     Some(cur.ins().ptr_offset(basis, off))
 }
 
-/// `basis + d * stride` before `inst`, when `d` is +-2^k (k < bits); `None` otherwise.
+/// Whether `basis + d * stride` can be rebuilt: `d` is +-2^k (k < bits).
+fn rebuildable(ty: Type, d: i64) -> bool {
+    let mag = d.unsigned_abs();
+    d != 0 && mag.is_power_of_two() && mag.trailing_zeros() < ty.bits()
+}
+
+/// `basis + d * stride` before `inst`, when `d` is +-2^k (k < bits); `None` otherwise. The
+/// sum carries `nsw` when `exact` (the basis and the replaced value are exact) and `d` is
+/// +-1: the sum's exact value is then the replaced one's.
 fn rebuild(
     func: &mut Function,
     inst: Inst,
@@ -370,9 +426,10 @@ fn rebuild(
     basis: Value,
     stride: Value,
     d: i64,
+    exact: bool,
 ) -> Option<Value> {
     let mag = d.unsigned_abs();
-    if d == 0 || !mag.is_power_of_two() || mag.trailing_zeros() >= ty.bits() {
+    if !rebuildable(ty, d) {
         return None;
     }
     let mut cur = FuncCursor::new(func);
@@ -383,9 +440,11 @@ fn rebuild(
         let k = cur.ins().iconst(ty, i64::from(mag.trailing_zeros()));
         cur.ins().shl(stride, k)
     };
-    Some(if d > 0 {
-        cur.ins().iadd(basis, step)
+    let flags = if exact && mag == 1 {
+        ArithFlags::NSW
     } else {
-        cur.ins().isub(basis, step)
-    })
+        ArithFlags::NONE
+    };
+    let op = if d > 0 { Opcode::Iadd } else { Opcode::Isub };
+    Some(cur.ins().binary_flags(op, flags, basis, step))
 }

@@ -70,6 +70,11 @@ pub fn iconst_value(func: &Function, v: Value) -> Option<i64> {
     }
 }
 
+/// Whether `v` is computed by an `nsw` instruction.
+pub fn nsw_value(func: &Function, v: Value) -> bool {
+    matches!(func.dfg.value_def(v), ValueDef::Result(i, 0) if func.dfg.inst(i).is_nsw())
+}
+
 /// The float constant `v` is defined as (as an `f64`; `f32` constants are exact in it).
 pub fn fconst_value(func: &Function, v: Value) -> Option<f64> {
     match func.dfg.value_def(v) {

@@ -10,20 +10,25 @@
 //! their incoming values; one that keeps growing is widened to the full range, so the
 //! fixpoint ends.
 //!
-//! A counted loop whose header tests `p cc bound` (`slt`, `sle`, or `ult`/`ule` over
-//! non-negative values) before the body, with `p` coming back as `p + s` (`s >= 0`), keeps
-//! `p` in `[start.lo, max(start.hi, bound.hi - 1 + s.hi)]` (every value that re-enters passed
-//! the test, and nothing wraps when that bound fits the type). Inside the body (blocks the
-//! staying successor dominates, when the header is its only predecessor) the test itself holds:
-//! `p <= bound.hi - 1` (`bound.hi` for `sle`); `range_at` answers there with the sharper range.
+//! A counted loop whose header tests `p + c cc bound` (`slt`, `sle`, or `ult`/`ule` over
+//! non-negative values; `c >= 0` a constant, 0 when `p` itself is tested; the test may be one
+//! operand of an `and`, as unrolling writes its guard) before the body, with `p` coming back as
+//! `p + s` (`s >= 0`, or a chain of constant additions summing to `s`), keeps `p` in
+//! `[start.lo, max(start.hi, bound.hi - 1 - c + s.hi)]` (every value that re-enters passed the
+//! test, and nothing wraps when that bound fits the type). Inside the body (blocks the staying
+//! successor dominates, when the header is its only predecessor) the test itself holds:
+//! `p <= bound.hi - 1 - c` (`bound.hi - c` for `sle`); `range_at` answers there with the sharper
+//! range. A rotated loop, whose latch tests the value it sends back (`next cc bound`, branching
+//! to the header only when it holds), keeps `p` in `[start.lo, max(start.hi, bound.hi - 1)]`.
 //!
 //! Results are valid while the function is unchanged.
 
 use super::cfg::ControlFlowGraph;
 use super::domtree::DominatorTree;
 use super::loops::LoopAnalysis;
+use super::scev::const_of;
 use crate::dfg::ValueDef;
-use crate::entities::{Block, Value};
+use crate::entities::{Block, Inst, Value};
 use crate::function::Function;
 use crate::instructions::{InstData, IntCC, Opcode, SpecialReg};
 use rustc_hash::FxHashMap;
@@ -96,13 +101,26 @@ struct BodyFact {
     range: Range,
 }
 
-/// A recognized counted loop: `param` tested against `bound` in the header.
+/// How a counter comes back: `p + step` (a value defined outside the loop), or `p` plus a
+/// constant through a chain of additions.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Value(Value),
+    Const(i128),
+}
+
+/// A recognized counted loop: `param` (plus `offset`) tested against `bound` in the header, or
+/// (`rotated`) the value coming back tested in the latch.
 #[derive(Clone, Copy, Debug)]
 struct Counter {
     param: Value,
     start: Value,
-    step: Value,
+    step: Step,
     bound: Value,
+    /// `c` of a header test `p + c cc bound` (0 when rotated).
+    offset: i128,
+    /// The latch tests the value sent back; nothing is known inside the body.
+    rotated: bool,
     /// `sle`/`ule`: the bound itself passes the test.
     inclusive: bool,
     /// `ult`/`ule`: only valid over non-negative values.
@@ -234,8 +252,13 @@ impl Ranges {
             if c.unsigned && b.lo < 0 {
                 continue;
             }
+            // `p + c` must not have wrapped for the test to bound `p`.
+            let full = Range::full(func.dfg.value_type(c.param).bits());
+            if c.rotated || head.hi + c.offset > full.hi {
+                continue;
+            }
             let lo = if c.unsigned { head.lo.max(0) } else { head.lo };
-            let hi = if c.inclusive { b.hi } else { b.hi - 1 };
+            let hi = if c.inclusive { b.hi } else { b.hi - 1 } - c.offset;
             if lo <= hi {
                 r.body.push(BodyFact {
                     value: c.param,
@@ -256,9 +279,29 @@ impl Ranges {
         self.map.get(&v).copied().unwrap_or(Range::full(bits))
     }
 
-    /// The range of `v` as seen by an instruction in `block` (sharper inside loop bodies).
+    /// The range of `v` as seen by an instruction in `block` (sharper inside loop bodies, for
+    /// a counter and for the counter plus constants, as an unrolled body's copies use it).
     pub fn range_at(&self, func: &Function, v: Value, block: Block) -> Range {
+        self.range_at_depth(func, v, block, 8)
+    }
+
+    fn range_at_depth(&self, func: &Function, v: Value, block: Block, depth: u32) -> Range {
         let mut r = self.get(func, v);
+        let (x, c) = plus_constant(func, v);
+        if x != v && depth > 0 {
+            let full = Range::full(func.dfg.value_type(v).bits());
+            let base = self.range_at_depth(func, x, block, depth - 1);
+            let shifted = Range {
+                lo: base.lo + c,
+                hi: base.hi + c,
+            };
+            if shifted.within(full.lo, full.hi) {
+                r = Range {
+                    lo: r.lo.max(shifted.lo),
+                    hi: r.hi.min(shifted.hi),
+                };
+            }
+        }
         for f in self.body.iter().filter(|f| f.value == v) {
             if self.domtree.dominates(f.stay, block) {
                 r = Range {
@@ -286,16 +329,28 @@ impl Ranges {
         let ty = func.dfg.value_type(c.param);
         let full = Range::full(ty.bits());
         let start = *self.map.get(&c.start)?;
-        let (Some(&step), Some(&bound)) = (self.map.get(&c.step), self.map.get(&c.bound)) else {
+        let step = match c.step {
+            Step::Value(s) => self.map.get(&s).copied(),
+            Step::Const(k) => Some(Range::single(k)),
+        };
+        let (Some(step), Some(&bound)) = (step, self.map.get(&c.bound)) else {
             // Not known yet: assume the optimistic start until the others settle.
             return Some(start);
         };
         if step.lo < 0 || (c.unsigned && (start.lo < 0 || bound.lo < 0)) {
             return Some(full);
         }
-        let last = if c.inclusive { bound.hi } else { bound.hi - 1 };
-        let hi = start.hi.max(last + step.hi);
-        Some(if hi > full.hi {
+        // The largest value that passes the test.
+        let last = if c.inclusive { bound.hi } else { bound.hi - 1 } - c.offset;
+        let hi = if c.rotated {
+            start.hi.max(last)
+        } else {
+            start.hi.max(last + step.hi)
+        };
+        // Nothing may wrap: the tested `p + c` of a header test (the next value `p + s` is at
+        // most `hi` there, as `p` passed the test), the next value of a rotated loop.
+        let reach = hi + if c.rotated { step.hi } else { c.offset };
+        Some(if reach > full.hi {
             full
         } else {
             Range { lo: start.lo, hi }
@@ -442,53 +497,140 @@ impl Ranges {
     }
 }
 
-/// Counted loops of `header`: parameters tested by the header's `brif` and stepped by a
-/// non-negative amount on every back edge.
+/// The counted loops of `header`: header-tested counters, else a rotated one.
 fn find_counters(
     func: &Function,
     cfg: &ControlFlowGraph,
     header: Block,
     body: &[Block],
 ) -> Vec<Counter> {
-    let mut out = Vec::new();
-    let Some(term) = func.layout.last_inst(header) else {
-        return out;
-    };
+    let mut out = header_counters(func, cfg, header, body);
+    if out.is_empty() {
+        out.extend(rotated_counter(func, cfg, header, body));
+    }
+    out
+}
+
+/// The compares a branch's staying side needs: the compare itself (inverted when the loop
+/// stays on the false side), or each compare of an `and` the loop stays on when true. Returns
+/// the staying block and whether it is the true side.
+fn staying_tests(func: &Function, term: Inst, body: &[Block]) -> Option<(Block, bool, Vec<Inst>)> {
     let InstData::Brif { arg, blocks } = func.dfg.inst(term) else {
-        return out;
-    };
-    let ValueDef::Result(cmp, 0) = func.dfg.value_def(*arg) else {
-        return out;
-    };
-    let InstData::IntCompare { cond, args } = func.dfg.inst(cmp) else {
-        return out;
+        return None;
     };
     let (t, e) = (blocks[0].block, blocks[1].block);
-    let (stay, cc) = match (body.contains(&t), body.contains(&e)) {
-        (true, false) => (t, *cond),
-        (false, true) => (e, cond.inverse()),
-        _ => return out,
+    let (stay, on_true) = match (body.contains(&t), body.contains(&e)) {
+        (true, false) => (t, true),
+        (false, true) => (e, false),
+        _ => return None,
     };
-    let (inclusive, unsigned) = match cc {
-        IntCC::Slt => (false, false),
-        IntCC::Sle => (true, false),
-        IntCC::Ult => (false, true),
-        IntCC::Ule => (true, true),
-        _ => return out,
+    let compares = |v: Value| match func.dfg.value_def(v) {
+        ValueDef::Result(i, 0) if matches!(func.dfg.inst(i), InstData::IntCompare { .. }) => {
+            Some(i)
+        }
+        _ => None,
     };
-    let (p, bound) = (args[0], args[1]);
-    let params = func.dfg.block_params(header);
-    let Some(index) = params.iter().position(|&x| x == p) else {
-        return out;
-    };
-    // The bound and the step must not change inside the loop (so the counter's range
-    // follows from ranges that settle before it).
-    let invariant = |v: Value| def_block(func, v).is_none_or(|b| !body.contains(&b));
-    if !invariant(bound) {
-        return out;
+    if let Some(cmp) = compares(*arg) {
+        return Some((stay, on_true, vec![cmp]));
     }
+    let ValueDef::Result(and, 0) = func.dfg.value_def(*arg) else {
+        return None;
+    };
+    match func.dfg.inst(and) {
+        InstData::Binary {
+            opcode: Opcode::And,
+            args,
+            ..
+        } if on_true => Some((
+            stay,
+            on_true,
+            args.iter().filter_map(|&a| compares(a)).collect(),
+        )),
+        _ => None,
+    }
+}
+
+/// `(cc, lhs, rhs)` of compare `cmp` as the loop stays (inverted on the false side).
+fn staying_compare(func: &Function, cmp: Inst, on_true: bool) -> Option<(IntCC, Value, Value)> {
+    let InstData::IntCompare { cond, args } = func.dfg.inst(cmp) else {
+        return None;
+    };
+    let cc = if on_true { *cond } else { cond.inverse() };
+    Some((cc, args[0], args[1]))
+}
+
+/// `(inclusive, unsigned)` of a counting test.
+fn test_kind(cc: IntCC) -> Option<(bool, bool)> {
+    match cc {
+        IntCC::Slt => Some((false, false)),
+        IntCC::Sle => Some((true, false)),
+        IntCC::Ult => Some((false, true)),
+        IntCC::Ule => Some((true, true)),
+        _ => None,
+    }
+}
+
+/// `v` as `(p, c)` meaning `p + c` for a constant `c >= 0` (`(v, 0)` otherwise).
+fn plus_constant(func: &Function, v: Value) -> (Value, i128) {
+    if let ValueDef::Result(inst, 0) = func.dfg.value_def(v)
+        && let InstData::Binary {
+            opcode: Opcode::Iadd,
+            args,
+            ..
+        } = func.dfg.inst(inst)
+    {
+        for (x, k) in [(args[0], args[1]), (args[1], args[0])] {
+            if let Some(c) = const_of(func, k).map(i128::from).filter(|&c| c >= 0) {
+                return (x, c);
+            }
+        }
+    }
+    (v, 0)
+}
+
+/// How `next` comes from `p`: `p + s` with `s` outside the loop, or `p` plus constants
+/// through a chain of additions (an unrolled loop's copies).
+fn step_from(
+    func: &Function,
+    p: Value,
+    next: Value,
+    invariant: impl Fn(Value) -> bool,
+) -> Option<Step> {
+    if let Some(s) = step_of(func, p, next)
+        && invariant(s)
+        && const_of(func, s).is_none()
+    {
+        return Some(Step::Value(s));
+    }
+    let mut total = 0i128;
+    let mut v = next;
+    for _ in 0..64 {
+        if v == p {
+            return Some(Step::Const(total));
+        }
+        let (x, c) = plus_constant(func, v);
+        if x == v {
+            return None;
+        }
+        total += c;
+        v = x;
+    }
+    None
+}
+
+/// The start (the one value entering from outside) and the step (the same from every latch)
+/// of header parameter `index`.
+fn start_and_step(
+    func: &Function,
+    cfg: &ControlFlowGraph,
+    header: Block,
+    body: &[Block],
+    index: usize,
+) -> Option<(Value, Step)> {
+    let p = func.dfg.block_params(header)[index];
+    let invariant = |v: Value| def_block(func, v).is_none_or(|b| !body.contains(&b));
     let mut start = None;
-    let mut step = None;
+    let mut step: Option<Step> = None;
     for &(from, br) in cfg.preds(header) {
         for call in func
             .dfg
@@ -498,39 +640,129 @@ fn find_counters(
         {
             let a = func.dfg.block_call_args(call)[index];
             if body.contains(&from) {
-                let s = step_of(func, p, a);
+                let s = step_from(func, p, a, invariant)?;
                 match (s, step) {
-                    (Some(s), None) => step = Some(s),
-                    (Some(s), Some(t)) if s == t => {}
-                    _ => return out,
+                    (s, None) => step = Some(s),
+                    (Step::Value(x), Some(Step::Value(y))) if x == y => {}
+                    (Step::Const(x), Some(Step::Const(y))) if x == y => {}
+                    _ => return None,
                 }
             } else {
                 match start {
                     None => start = Some(a),
                     Some(x) if x == a => {}
-                    _ => return out,
+                    _ => return None,
                 }
             }
         }
     }
-    let (Some(start), Some(step)) = (start, step) else {
+    Some((start?, step?))
+}
+
+/// Counters the header tests (`p + c cc bound` before the body).
+fn header_counters(
+    func: &Function,
+    cfg: &ControlFlowGraph,
+    header: Block,
+    body: &[Block],
+) -> Vec<Counter> {
+    let mut out = Vec::new();
+    let Some(term) = func.layout.last_inst(header) else {
         return out;
     };
-    if !invariant(step) {
+    let Some((stay, on_true, tests)) = staying_tests(func, term, body) else {
         return out;
-    }
+    };
+    // The bound must not change inside the loop (so the counter's range follows from ranges
+    // that settle before it).
+    let invariant = |v: Value| def_block(func, v).is_none_or(|b| !body.contains(&b));
     // The body refinement needs the test to have held on the only way into `stay`.
     let only_pred = cfg.preds(stay).len() == 1;
-    out.push(Counter {
-        param: p,
+    let params = func.dfg.block_params(header);
+    for cmp in tests {
+        let Some((cc, lhs, bound)) = staying_compare(func, cmp, on_true) else {
+            continue;
+        };
+        let Some((inclusive, unsigned)) = test_kind(cc) else {
+            continue;
+        };
+        let (p, offset) = plus_constant(func, lhs);
+        let Some(index) = params.iter().position(|&x| x == p) else {
+            continue;
+        };
+        if !invariant(bound) || out.iter().any(|c: &Counter| c.param == p) {
+            continue;
+        }
+        let Some((start, step)) = start_and_step(func, cfg, header, body, index) else {
+            continue;
+        };
+        out.push(Counter {
+            param: p,
+            start,
+            step,
+            bound,
+            offset,
+            rotated: false,
+            inclusive,
+            unsigned,
+            stay: only_pred.then_some(stay),
+        });
+    }
+    out
+}
+
+/// The counter of a rotated loop: its only latch branches back with `next` only when
+/// `next cc bound` holds.
+fn rotated_counter(
+    func: &Function,
+    cfg: &ControlFlowGraph,
+    header: Block,
+    body: &[Block],
+) -> Option<Counter> {
+    let latches: Vec<(Block, Inst)> = cfg
+        .preds(header)
+        .iter()
+        .copied()
+        .filter(|(b, _)| body.contains(b))
+        .collect();
+    let [(_, term)] = latches.as_slice() else {
+        return None;
+    };
+    let InstData::Brif { arg, blocks } = func.dfg.inst(*term) else {
+        return None;
+    };
+    let on_true = match (blocks[0].block == header, blocks[1].block == header) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => return None,
+    };
+    let ValueDef::Result(cmp, 0) = func.dfg.value_def(*arg) else {
+        return None;
+    };
+    let (cc, next, bound) = staying_compare(func, cmp, on_true)?;
+    let (inclusive, unsigned) = test_kind(cc)?;
+    let invariant = |v: Value| def_block(func, v).is_none_or(|b| !body.contains(&b));
+    if !invariant(bound) {
+        return None;
+    }
+    let call = &blocks[if on_true { 0 } else { 1 }];
+    let index = func
+        .dfg
+        .block_call_args(call)
+        .iter()
+        .position(|&a| a == next)?;
+    let (start, step) = start_and_step(func, cfg, header, body, index)?;
+    Some(Counter {
+        param: func.dfg.block_params(header)[index],
         start,
         step,
         bound,
+        offset: 0,
+        rotated: true,
         inclusive,
         unsigned,
-        stay: only_pred.then_some(stay),
-    });
-    out
+        stay: None,
+    })
 }
 
 /// `s` when `next` is `p + s` (either operand order).
