@@ -338,8 +338,10 @@ pub fn resolve_metadirectives(
     text: &str,
     raw: &[u8],
     file_name: &str,
+    arch: Option<&str>,
 ) -> Result<Option<(Checked, String, Vec<u8>)>, ()> {
-    let (edits, diags) = ompcc_omp::resolve_metadirectives(&checked.tu, &checked.typed, text);
+    let (edits, diags) =
+        ompcc_omp::resolve_metadirectives(&checked.tu, &checked.typed, text, device_isa(arch));
     if !diags.is_empty() {
         let mut emitter = Emitter::new(checked.color);
         for d in &diags {
@@ -681,10 +683,12 @@ fn lower(
     emitter: &mut Emitter,
 ) -> Result<ompcc_ir::Module, Option<String>> {
     use ompcc_lower::{FunctionSelection, LowerOptions, lower_device_unit, lower_functions};
+    let isa = device_isa(opts.arch);
+    let text = checked.source_map.text();
     let (variant_calls, variant_diags) =
-        ompcc_omp::device_variant_calls(&checked.tu, &checked.typed, checked.source_map.text());
+        ompcc_omp::device_variant_calls(&checked.tu, &checked.typed, text, isa);
     let (dispatch_calls, dispatch_diags) =
-        ompcc_omp::device_dispatch_calls(&checked.tu, &checked.typed, checked.source_map.text());
+        ompcc_omp::device_dispatch_calls(&checked.tu, &checked.typed, text, isa);
     for d in variant_diags.iter().chain(&dispatch_diags) {
         emitter.emit(d, &checked.source_map);
     }
@@ -814,6 +818,15 @@ fn function_starts(module: &ompcc_ir::Module) -> Vec<(String, ompcc_ir::SourceLo
         }
     }
     out
+}
+
+/// The `NN` of `--offload-arch=sm_NN` (default 70), which `isa` context selectors compare
+/// with; an unknown architecture is reported when the PTX is written.
+pub fn device_isa(arch: Option<&str>) -> u32 {
+    arch.unwrap_or("sm_70")
+        .strip_prefix("sm_")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(70)
 }
 
 /// PTX for `--offload-arch` (default sm_70), with line info under `-g`.

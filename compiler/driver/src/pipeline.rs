@@ -661,7 +661,13 @@ fn frontend(
     let resolved: Vec<u8>;
     let device_text: String;
     let (checked, text_str, text) = match phase(timing::REWRITES, || {
-        frontend::resolve_metadirectives(&checked, &text_str, text, &input.path)
+        frontend::resolve_metadirectives(
+            &checked,
+            &text_str,
+            text,
+            &input.path,
+            ours.offload_arch.as_deref(),
+        )
     }) {
         Ok(Some((rechecked, device, host))) => {
             resolved = host;

@@ -582,6 +582,11 @@ impl Writer<'_> {
             if covered(&self.subst) || covered(&self.pragma_subst) {
                 continue; // inside a rewritten piece: that text stands
             }
+            // a clause of a metadirective's device version: the host version copied here
+            // does not have it
+            if self.raw.get(lo..hi) != self.text.as_bytes().get(lo..hi) {
+                continue;
+            }
             // substitutions inside the expression give way to the variable
             for (which, map) in [&mut self.subst, &mut self.pragma_subst]
                 .into_iter()

@@ -180,11 +180,12 @@ pub(crate) fn enclosing_constructs(f: &FunctionDef, at: Span) -> (Vec<&'static s
 }
 
 /// Every metadirective of `tu` (`text` is what it was parsed from), resolved for the device
-/// and the host version of its code.
+/// (code for `sm_<isa>`) and the host version of its code.
 pub fn resolve_metadirectives(
     tu: &TranslationUnit,
     typed: &TypedUnit,
     text: &str,
+    isa: u32,
 ) -> (Vec<MetaEdit>, Vec<Diagnostic>) {
     let mut edits = Vec::new();
     let mut diags = Vec::new();
@@ -233,6 +234,7 @@ pub fn resolve_metadirectives(
                     &meta,
                     &Context {
                         device: false,
+                        isa: 0,
                         constructs: &constructs,
                     },
                 )?;
@@ -241,6 +243,7 @@ pub fn resolve_metadirectives(
                         &meta,
                         &Context {
                             device: true,
+                            isa,
                             constructs: &device_constructs,
                         },
                     )?

@@ -38,6 +38,9 @@ pub struct Selector {
 pub struct Context<'a> {
     /// Device code (the GPU) or the host version.
     pub device: bool,
+    /// The `sm_NN` the device code is compiled for (`--offload-arch`): `isa(sm_MM)` holds for
+    /// `MM <= NN`. Unused in host contexts.
+    pub isa: u32,
     /// The construct set, outermost first (leaf construct names: `target`, `teams`, ...).
     pub constructs: &'a [&'static str],
 }
@@ -198,8 +201,8 @@ fn int_constant(s: &str) -> Option<i128> {
     s.parse().ok()
 }
 
-fn device_property(p: &str, trait_name: &str, device: bool) -> Result<bool, String> {
-    Ok(match (trait_name, device) {
+fn device_property(p: &str, trait_name: &str, cx: &Context<'_>) -> Result<bool, String> {
+    Ok(match (trait_name, cx.device) {
         ("kind", _) if p == "any" => true,
         ("kind", true) => matches!(p, "gpu" | "nohost"),
         ("kind", false) => matches!(p, "host" | "cpu"),
@@ -208,7 +211,7 @@ fn device_property(p: &str, trait_name: &str, device: bool) -> Result<bool, Stri
         ("isa", true) => p
             .strip_prefix("sm_")
             .and_then(|n| n.parse::<u32>().ok())
-            .is_some_and(|n| n <= 70),
+            .is_some_and(|n| n <= cx.isa),
         ("isa", false) => false,
         (other, _) => return Err(format!("unknown device trait '{other}'")),
     })
@@ -223,7 +226,7 @@ pub fn matches(sel: &Selector, cx: &Context<'_>) -> Result<bool, String> {
                 "device" => {
                     let mut all = true;
                     for p in &t.properties {
-                        all &= device_property(p, &t.name, cx.device)?;
+                        all &= device_property(p, &t.name, cx)?;
                     }
                     all
                 }
@@ -324,10 +327,12 @@ mod tests {
         assert_eq!(s.sets[0].traits[1].properties, ["nvptx64"]);
         let dev = Context {
             device: true,
+            isa: 70,
             constructs: &["target", "parallel"],
         };
         let host = Context {
             device: false,
+            isa: 0,
             constructs: &["target", "parallel"],
         };
         assert!(!matches(&s, &dev).unwrap());

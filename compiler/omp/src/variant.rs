@@ -319,6 +319,7 @@ pub fn host_dispatch_calls<'a>(
                 list,
                 &Context {
                     device: false,
+                    isa: 0,
                     constructs: &constructs,
                 },
             );
@@ -327,6 +328,7 @@ pub fn host_dispatch_calls<'a>(
                 list,
                 &Context {
                     device: false,
+                    isa: 0,
                     constructs: &constructs,
                 },
             );
@@ -413,13 +415,14 @@ fn converted_args(
         .collect()
 }
 
-/// For each direct call in device code whose callee has a matching variant: the callee
-/// expression's id and the variant to call. Errors (E0912) for directives ompcc cannot
-/// resolve.
+/// For each direct call in device code (compiled for `sm_<isa>`) whose callee has a matching
+/// variant: the callee expression's id and the variant to call. Errors (E0912) for directives
+/// ompcc cannot resolve.
 pub fn device_variant_calls(
     tu: &TranslationUnit,
     typed: &TypedUnit,
     text: &str,
+    isa: u32,
 ) -> (FxHashMap<ExprId, SymbolId>, Vec<Diagnostic>) {
     let (variants, mut diags) = variant_table(tu, typed, text);
     let mut calls = FxHashMap::default();
@@ -455,6 +458,7 @@ pub fn device_variant_calls(
             }
             let cx = Context {
                 device: true,
+                isa,
                 constructs: &constructs,
             };
             match choose(list, &cx) {
@@ -478,11 +482,12 @@ pub fn device_variant_calls(
 /// construct set (`None`: the base function). The same call without it (`nocontext(true)`)
 /// is `device_variant_calls`' choice, as `dispatch` is no construct trait of the enclosing
 /// constructs; `novariants(true)` calls the base function. Statement-shape errors are
-/// `host_dispatch_calls`', which sees every construct.
+/// `host_dispatch_calls`', which sees every construct. Device code is for `sm_<isa>`.
 pub fn device_dispatch_calls(
     tu: &TranslationUnit,
     typed: &TypedUnit,
     text: &str,
+    isa: u32,
 ) -> (FxHashMap<ExprId, Option<SymbolId>>, Vec<Diagnostic>) {
     let (variants, mut diags) = variant_table(tu, typed, text);
     diags.clear(); // `device_variant_calls` reports the table's errors
@@ -518,6 +523,7 @@ pub fn device_dispatch_calls(
             };
             let cx = Context {
                 device: true,
+                isa,
                 constructs: &constructs,
             };
             match choose(list, &cx) {

@@ -27,7 +27,7 @@ fn metadirective_lines_become_each_version_s_variant() {
 }
 ";
     with_unit(src, |tu, typed| {
-        let (edits, diags) = ompcc_omp::resolve_metadirectives(tu, typed, src);
+        let (edits, diags) = ompcc_omp::resolve_metadirectives(tu, typed, src, 70);
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(edits.len(), 2);
         let first = &edits[0];
@@ -43,10 +43,34 @@ fn metadirective_lines_become_each_version_s_variant() {
 }
 ";
     with_unit(dynamic, |tu, typed| {
-        let (_, diags) = ompcc_omp::resolve_metadirectives(tu, typed, dynamic);
+        let (_, diags) = ompcc_omp::resolve_metadirectives(tu, typed, dynamic, 70);
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].code, "E0912");
         assert!(diags[0].message.contains("condition(n > 4)"), "{diags:?}");
+    });
+}
+
+#[test]
+fn isa_selectors_follow_the_offload_arch() {
+    let src = "void f(int *a) {
+#pragma omp target map(a[0:4])
+  {
+#pragma omp metadirective when(device={isa(sm_80)}: parallel) default(single)
+    a[0] = 1;
+  }
+}
+";
+    with_unit(src, |tu, typed| {
+        for (isa, device) in [(70, "single"), (80, "parallel"), (90, "parallel")] {
+            let (edits, diags) = ompcc_omp::resolve_metadirectives(tu, typed, src, isa);
+            assert!(diags.is_empty(), "{diags:?}");
+            assert_eq!(
+                edits[0].device.trim_end(),
+                format!("#pragma omp {device}"),
+                "sm_{isa}"
+            );
+            assert_eq!(edits[0].host.trim_end(), "#pragma omp single", "sm_{isa}");
+        }
     });
 }
 
@@ -65,7 +89,7 @@ int main(void) {
 }
 ";
     with_unit(src, |tu, typed| {
-        let (calls, diags) = ompcc_omp::device_variant_calls(tu, typed, src);
+        let (calls, diags) = ompcc_omp::device_variant_calls(tu, typed, src, 70);
         assert!(diags.is_empty(), "{diags:?}");
         // one call in device code; the host's call is gcc's
         assert_eq!(calls.len(), 1);
