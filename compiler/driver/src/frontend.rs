@@ -429,11 +429,24 @@ pub struct OptSettings {
     pub coalesce_remarks: (bool, bool),
     /// `-Rpass-missed=` matches `one-iteration` (regions without a one-iteration variant).
     pub one_iteration_missed: bool,
+    /// The remarks of lowering's placements ([`LOWERING_REMARKS`]) asked for: name and
+    /// whether `-Rpass` (true) or `-Rpass-missed` (false).
+    pub lowering_remarks: Vec<(&'static str, bool)>,
     /// `--disable-pass=`: names of passes left out of the pipeline (each a known pass).
     pub disabled: Vec<String>,
 }
 
+/// The remark names of lowering's placements of data (`-Rpass=const-tables`).
+pub const LOWERING_REMARKS: &[&str] = &[ompcc_lower::CONST_TABLES_REMARK];
+
 impl OptSettings {
+    /// Whether the command asks for lowering's remark `pass` of this kind.
+    pub fn wants_lowering_remark(&self, pass: &str, passed: bool) -> bool {
+        self.lowering_remarks
+            .iter()
+            .any(|&(p, k)| p == pass && k == passed)
+    }
+
     /// A remarks sink for the three kinds the command asks for.
     pub fn sink(&self) -> ompcc_opt::Remarks {
         ompcc_opt::Remarks::with_kinds(
@@ -481,6 +494,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
     let (mut plan_remarks, mut plan_missed) = (false, false);
     let mut coalesce_remarks = (false, false);
     let mut one_iteration_missed = false;
+    let mut lowering_remarks = Vec::new();
     let mut auto_remarks = (false, false);
     for (kind, re) in &ours.remarks {
         let (flag, slot) = match kind {
@@ -497,6 +511,11 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         auto_remarks.0 |= *kind == RemarkKind::Passed && regex.is_match("auto-offload");
         auto_remarks.1 |= *kind == RemarkKind::Missed && regex.is_match("auto-offload");
         one_iteration_missed |= *kind == RemarkKind::Missed && regex.is_match("one-iteration");
+        for &name in LOWERING_REMARKS {
+            if *kind != RemarkKind::Analysis && regex.is_match(name) {
+                lowering_remarks.push((name, *kind == RemarkKind::Passed));
+            }
+        }
         if regex.is_match("coalesce") {
             match kind {
                 RemarkKind::Passed => coalesce_remarks.0 = true,
@@ -539,6 +558,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         auto_remarks,
         coalesce_remarks,
         one_iteration_missed,
+        lowering_remarks,
         disabled: ours.disabled_passes.clone(),
     })
 }
@@ -624,11 +644,7 @@ fn map_grids<'a>(
     plan: &mut ompcc_omp::OffloadPlan<'a>,
     opts: &DeviceOptions<'_>,
 ) -> Result<(), Option<String>> {
-    let mut knobs =
-        ompcc_opt::Knobs::for_level(ompcc_opt::level_of_opt(opts.opt_level).map_err(Some)?);
-    for (key, value) in &opts.settings.codegen {
-        knobs.set(key, value).map_err(Some)?;
-    }
+    let knobs = command_knobs(opts)?;
     let remarks = ompcc_omp::map_grids(
         plan,
         &checked.tu,
@@ -661,15 +677,30 @@ fn map_grids<'a>(
             (pass, false) => (opts.settings.missed.matches(pass), "-Rpass-missed"),
         };
         if wanted {
-            eprintln!(
-                "{}: remark: {} [{flag}={}]",
-                checked.source_map.describe(r.span),
-                r.message,
-                r.pass
-            );
+            print_remark(checked, &r, flag);
         }
     }
     Ok(())
+}
+
+/// The knobs of the command's -O level with its `-C` options applied.
+fn command_knobs(opts: &DeviceOptions<'_>) -> Result<ompcc_opt::Knobs, Option<String>> {
+    let mut knobs =
+        ompcc_opt::Knobs::for_level(ompcc_opt::level_of_opt(opts.opt_level).map_err(Some)?);
+    for (key, value) in &opts.settings.codegen {
+        knobs.set(key, value).map_err(Some)?;
+    }
+    Ok(knobs)
+}
+
+/// Prints a plan or lowering remark on stderr, clang style.
+fn print_remark(checked: &Checked, r: &ompcc_omp::GridRemark, flag: &str) {
+    eprintln!(
+        "{}: remark: {} [{flag}={}]",
+        checked.source_map.describe(r.span),
+        r.message,
+        r.pass
+    );
 }
 
 /// Lowers the device code of a unit: with a plan, its kernels and declare-target functions;
@@ -680,7 +711,10 @@ fn lower(
     opts: &DeviceOptions<'_>,
     emitter: &mut Emitter,
 ) -> Result<ompcc_ir::Module, Option<String>> {
-    use ompcc_lower::{FunctionSelection, LowerOptions, lower_device_unit, lower_functions};
+    use ompcc_lower::{
+        FunctionSelection, LowerOptions, lower_device_unit_with_remarks,
+        lower_functions_with_remarks,
+    };
     let (variant_calls, variant_diags) =
         ompcc_omp::device_variant_calls(&checked.tu, &checked.typed, checked.source_map.text());
     let (dispatch_calls, dispatch_diags) =
@@ -696,23 +730,33 @@ fn lower(
         unit_id: ompcc_omp::unit_id(&checked.source_map),
         variant_calls: Some(&variant_calls),
         dispatch_calls: Some(&dispatch_calls),
+        const_tables: command_knobs(opts)?.const_tables,
         ..LowerOptions::default()
     };
-    let (module, diags) = match plan {
-        Some(plan) => lower_device_unit(
+    let (module, diags, remarks) = match plan {
+        Some(plan) => lower_device_unit_with_remarks(
             &checked.tu,
             &checked.typed,
             plan,
             &FunctionSelection::DeclareTarget,
             &lower_opts,
         ),
-        None => lower_functions(
+        None => lower_functions_with_remarks(
             &checked.tu,
             &checked.typed,
             &FunctionSelection::All,
             &lower_opts,
         ),
     };
+    for r in &remarks {
+        if opts.settings.wants_lowering_remark(r.pass, r.passed) {
+            print_remark(
+                checked,
+                r,
+                if r.passed { "-Rpass" } else { "-Rpass-missed" },
+            );
+        }
+    }
     for d in &diags {
         emitter.emit(d, &checked.source_map);
     }

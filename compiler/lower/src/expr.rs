@@ -776,7 +776,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                     return self.link_lvalue(sym, s.ty, e.span).map(Ev::L);
                 }
                 let fname = self.name.clone();
-                let g = self.cx.object_global(sym, &fname, e.span)?;
+                let g = match self.cx.const_tables.get(&sym) {
+                    Some(Some(table)) => table.clone(),
+                    _ => self.cx.object_global(sym, &fname, e.span)?,
+                };
                 let gr = self.b.import_global(&g.name, g.space);
                 let ptr = self.b.ins().global_addr(gr);
                 let align = self.align_of(s.ty).max(s.align.unwrap_or(1) as u32);

@@ -239,6 +239,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let qt = self.cx.typed.symbols[p.sym].ty;
             let align = self.align_of(qt);
             match p.pass {
+                // A mapped read-only table: the kernel reads its `.const` copy instead.
+                Pass::Ref if self.cx.const_table(p.sym, span).is_some() => {}
                 Pass::Ref | Pass::DeviceAddr => {
                     self.locals.insert(p.sym, Local::Ptr(v, align));
                     self.set_link_ref(p.sym, v, span);

@@ -105,6 +105,10 @@ pub struct Knobs {
     /// when it can give every iteration a thread (`on`/`off`; on at -O2 and above). Read by
     /// the driver for `ompcc_omp::choose_one_iteration`.
     pub one_iteration: bool,
+    /// `const-tables`: small `const` tables with constant initializers are read from `.const`
+    /// copies through the constant cache (`on`/`off`; on at -O2 and above). Read by the
+    /// driver for lowering (`ompcc_lower::LowerOptions::const_tables`).
+    pub const_tables: bool,
 }
 
 /// The `ordered-coop` knob's values.
@@ -151,6 +155,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "irregular-collapse",
     "register-cache",
     "one-iteration",
+    "const-tables",
 ];
 
 impl Knobs {
@@ -172,6 +177,7 @@ impl Knobs {
                 irregular_collapse: false,
                 register_cache: false,
                 one_iteration: false,
+                const_tables: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -188,6 +194,7 @@ impl Knobs {
                 irregular_collapse: true,
                 register_cache: true,
                 one_iteration: true,
+                const_tables: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -204,6 +211,7 @@ impl Knobs {
                 irregular_collapse: true,
                 register_cache: true,
                 one_iteration: true,
+                const_tables: true,
             },
         }
     }
@@ -249,6 +257,7 @@ impl Knobs {
             "irregular-collapse" => self.irregular_collapse = on_off()?,
             "register-cache" => self.register_cache = on_off()?,
             "one-iteration" => self.one_iteration = on_off()?,
+            "const-tables" => self.const_tables = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,
@@ -325,6 +334,9 @@ mod tests {
         k.set("register-cache", "off").unwrap();
         assert!(!k.register_cache);
         assert!(k.set("register-cache", "no").is_err());
+        assert!(k.const_tables && !Knobs::for_level(1).const_tables);
+        k.set("const-tables", "off").unwrap();
+        assert!(!k.const_tables);
         let e = k.set("nope", "1").unwrap_err();
         assert!(e.contains("unroll-count"), "{e}");
         assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);
