@@ -436,8 +436,12 @@ pub struct OptSettings {
     pub disabled: Vec<String>,
 }
 
-/// The remark names of lowering's placements of data (`-Rpass=const-tables`).
-pub const LOWERING_REMARKS: &[&str] = &[ompcc_lower::CONST_TABLES_REMARK];
+/// The remark names of the placements of data in `.const` and `.shared`
+/// (`-Rpass=const-tables`, `-Rpass=shared-tiles`).
+pub const LOWERING_REMARKS: &[&str] = &[
+    ompcc_lower::CONST_TABLES_REMARK,
+    ompcc_omp::SHARED_TILES_REMARK,
+];
 
 impl OptSettings {
     /// Whether the command asks for lowering's remark `pass` of this kind.
@@ -667,12 +671,24 @@ fn map_grids<'a>(
     if knobs.one_iteration {
         remarks.extend(ompcc_omp::choose_one_iteration(plan, &checked.typed));
     }
+    if knobs.shared_tiles {
+        remarks.extend(ompcc_omp::choose_tiles(
+            plan,
+            &checked.tu,
+            &checked.typed,
+            &checked.source_map,
+        ));
+    }
     let (passed, missed) = opts.settings.coalesce_remarks;
     for r in remarks {
         let (wanted, flag) = match (r.pass, r.passed) {
             ("coalesce", true) => (passed, "-Rpass"),
             ("coalesce", false) => (missed, "-Rpass-missed"),
             ("one-iteration", _) => (opts.settings.one_iteration_missed, "-Rpass-missed"),
+            (pass, passed) if LOWERING_REMARKS.contains(&pass) => (
+                opts.settings.wants_lowering_remark(pass, passed),
+                if passed { "-Rpass" } else { "-Rpass-missed" },
+            ),
             (pass, true) => (opts.settings.remarks.matches(pass), "-Rpass"),
             (pass, false) => (opts.settings.missed.matches(pass), "-Rpass-missed"),
         };

@@ -130,6 +130,11 @@ pub struct Ctx<'a> {
     /// While a one-iteration kernel variant is lowered: the span of the directive of its
     /// region's loop nest, whose grid loop gives each thread at most one iteration.
     pub(crate) one_iteration_loop: Option<ompcc_diag::Span>,
+    /// While a one-iteration kernel is lowered: its region's shared tiles (`tiles`), and
+    /// the tile address of each read they cover (this thread's element, the read's byte
+    /// offset from it, its alignment).
+    pub(crate) tiles: Vec<ompcc_omp::SharedTile<'a>>,
+    pub(crate) tile_reads: FxHashMap<ast::ExprId, (ompcc_ir::Value, i64, u32)>,
     /// Bytes left for `.const` copies of read-only tables (`const_table`); `None`: off.
     pub(crate) const_budget: Option<u64>,
     /// The `.const` copy of each read-only table, made on first use (`const_table`).
@@ -174,6 +179,8 @@ impl<'a> Ctx<'a> {
             dispatch_calls: FxHashMap::default(),
             layouts: FxHashMap::default(),
             one_iteration_loop: None,
+            tiles: Vec::new(),
+            tile_reads: FxHashMap::default(),
             const_budget: None,
             const_tables: FxHashMap::default(),
             remarks: Vec::new(),

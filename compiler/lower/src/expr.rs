@@ -561,6 +561,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                 self.unsupported("unresolved _Generic selection", span);
                 None
             }
+            ExprKind::Index(_, _) if self.cx.tile_reads.contains_key(&e.id) => {
+                let addr = self.tile_read(e.id)?;
+                Some(Ev::L(Lv::Mem(addr, info.ty)))
+            }
             ExprKind::Index(a, b) => match self.cx.layouts.get(&e.id).copied() {
                 Some((row, rows, two_d)) => self.index_relaid(a, b, (row, rows, two_d), info, span),
                 None => self.index(a, b, info, span),

@@ -122,6 +122,7 @@ mod privatize;
 mod schedule;
 mod task;
 mod taskloop;
+mod tiles;
 mod ty;
 mod varargs;
 mod variant;

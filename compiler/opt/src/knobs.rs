@@ -109,6 +109,10 @@ pub struct Knobs {
     /// copies through the constant cache (`on`/`off`; on at -O2 and above). Read by the
     /// driver for lowering (`ompcc_lower::LowerOptions::const_tables`).
     pub const_tables: bool,
+    /// `shared-tiles`: an array each iteration of a one-iteration kernel reads at several
+    /// constant offsets of the loop variable (a stencil) is staged per block in `.shared`
+    /// (`on`/`off`; on at -O2 and above). Read by the driver for `ompcc_omp::choose_tiles`.
+    pub shared_tiles: bool,
 }
 
 /// The `ordered-coop` knob's values.
@@ -156,6 +160,7 @@ pub const KNOB_NAMES: &[&str] = &[
     "register-cache",
     "one-iteration",
     "const-tables",
+    "shared-tiles",
 ];
 
 impl Knobs {
@@ -178,6 +183,7 @@ impl Knobs {
                 register_cache: false,
                 one_iteration: false,
                 const_tables: false,
+                shared_tiles: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -195,6 +201,7 @@ impl Knobs {
                 register_cache: true,
                 one_iteration: true,
                 const_tables: true,
+                shared_tiles: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -212,6 +219,7 @@ impl Knobs {
                 register_cache: true,
                 one_iteration: true,
                 const_tables: true,
+                shared_tiles: true,
             },
         }
     }
@@ -258,6 +266,7 @@ impl Knobs {
             "register-cache" => self.register_cache = on_off()?,
             "one-iteration" => self.one_iteration = on_off()?,
             "const-tables" => self.const_tables = on_off()?,
+            "shared-tiles" => self.shared_tiles = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,
@@ -337,6 +346,9 @@ mod tests {
         assert!(k.const_tables && !Knobs::for_level(1).const_tables);
         k.set("const-tables", "off").unwrap();
         assert!(!k.const_tables);
+        assert!(k.shared_tiles && !Knobs::for_level(1).shared_tiles);
+        k.set("shared-tiles", "off").unwrap();
+        assert!(!k.shared_tiles);
         let e = k.set("nope", "1").unwrap_err();
         assert!(e.contains("unroll-count"), "{e}");
         assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);
