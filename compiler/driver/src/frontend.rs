@@ -431,11 +431,28 @@ pub struct OptSettings {
     pub coalesce_remarks: (bool, bool),
     /// `-Rpass-missed=` matches `one-iteration` (regions without a one-iteration variant).
     pub one_iteration_missed: bool,
+    /// The remarks of lowering's placements ([`LOWERING_REMARKS`]) asked for: name and
+    /// whether `-Rpass` (true) or `-Rpass-missed` (false).
+    pub lowering_remarks: Vec<(&'static str, bool)>,
     /// `--disable-pass=`: names of passes left out of the pipeline (each a known pass).
     pub disabled: Vec<String>,
 }
 
+/// The remark names of the placements of data in `.const` and `.shared`
+/// (`-Rpass=const-tables`, `-Rpass=shared-tiles`).
+pub const LOWERING_REMARKS: &[&str] = &[
+    ompcc_lower::CONST_TABLES_REMARK,
+    ompcc_omp::SHARED_TILES_REMARK,
+];
+
 impl OptSettings {
+    /// Whether the command asks for lowering's remark `pass` of this kind.
+    pub fn wants_lowering_remark(&self, pass: &str, passed: bool) -> bool {
+        self.lowering_remarks
+            .iter()
+            .any(|&(p, k)| p == pass && k == passed)
+    }
+
     /// A remarks sink for the three kinds the command asks for.
     pub fn sink(&self) -> ompcc_opt::Remarks {
         ompcc_opt::Remarks::with_kinds(
@@ -483,6 +500,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
     let (mut plan_remarks, mut plan_missed) = (false, false);
     let mut coalesce_remarks = (false, false);
     let mut one_iteration_missed = false;
+    let mut lowering_remarks = Vec::new();
     let mut auto_remarks = (false, false);
     for (kind, re) in &ours.remarks {
         let (flag, slot) = match kind {
@@ -499,6 +517,11 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         auto_remarks.0 |= *kind == RemarkKind::Passed && regex.is_match("auto-offload");
         auto_remarks.1 |= *kind == RemarkKind::Missed && regex.is_match("auto-offload");
         one_iteration_missed |= *kind == RemarkKind::Missed && regex.is_match("one-iteration");
+        for &name in LOWERING_REMARKS {
+            if *kind != RemarkKind::Analysis && regex.is_match(name) {
+                lowering_remarks.push((name, *kind == RemarkKind::Passed));
+            }
+        }
         if regex.is_match("coalesce") {
             match kind {
                 RemarkKind::Passed => coalesce_remarks.0 = true,
@@ -541,6 +564,7 @@ pub fn opt_settings(ours: &crate::cli::OmpccOptions) -> Result<OptSettings, Stri
         auto_remarks,
         coalesce_remarks,
         one_iteration_missed,
+        lowering_remarks,
         disabled: ours.disabled_passes.clone(),
     })
 }
@@ -626,11 +650,7 @@ fn map_grids<'a>(
     plan: &mut ompcc_omp::OffloadPlan<'a>,
     opts: &DeviceOptions<'_>,
 ) -> Result<(), Option<String>> {
-    let mut knobs =
-        ompcc_opt::Knobs::for_level(ompcc_opt::level_of_opt(opts.opt_level).map_err(Some)?);
-    for (key, value) in &opts.settings.codegen {
-        knobs.set(key, value).map_err(Some)?;
-    }
+    let knobs = command_knobs(opts)?;
     let remarks = ompcc_omp::map_grids(
         plan,
         &checked.tu,
@@ -653,25 +673,52 @@ fn map_grids<'a>(
     if knobs.one_iteration {
         remarks.extend(ompcc_omp::choose_one_iteration(plan, &checked.typed));
     }
+    if knobs.shared_tiles {
+        remarks.extend(ompcc_omp::choose_tiles(
+            plan,
+            &checked.tu,
+            &checked.typed,
+            &checked.source_map,
+        ));
+    }
     let (passed, missed) = opts.settings.coalesce_remarks;
     for r in remarks {
         let (wanted, flag) = match (r.pass, r.passed) {
             ("coalesce", true) => (passed, "-Rpass"),
             ("coalesce", false) => (missed, "-Rpass-missed"),
             ("one-iteration", _) => (opts.settings.one_iteration_missed, "-Rpass-missed"),
+            (pass, passed) if LOWERING_REMARKS.contains(&pass) => (
+                opts.settings.wants_lowering_remark(pass, passed),
+                if passed { "-Rpass" } else { "-Rpass-missed" },
+            ),
             (pass, true) => (opts.settings.remarks.matches(pass), "-Rpass"),
             (pass, false) => (opts.settings.missed.matches(pass), "-Rpass-missed"),
         };
         if wanted {
-            eprintln!(
-                "{}: remark: {} [{flag}={}]",
-                checked.source_map.describe(r.span),
-                r.message,
-                r.pass
-            );
+            print_remark(checked, &r, flag);
         }
     }
     Ok(())
+}
+
+/// The knobs of the command's -O level with its `-C` options applied.
+fn command_knobs(opts: &DeviceOptions<'_>) -> Result<ompcc_opt::Knobs, Option<String>> {
+    let mut knobs =
+        ompcc_opt::Knobs::for_level(ompcc_opt::level_of_opt(opts.opt_level).map_err(Some)?);
+    for (key, value) in &opts.settings.codegen {
+        knobs.set(key, value).map_err(Some)?;
+    }
+    Ok(knobs)
+}
+
+/// Prints a plan or lowering remark on stderr, clang style.
+fn print_remark(checked: &Checked, r: &ompcc_omp::GridRemark, flag: &str) {
+    eprintln!(
+        "{}: remark: {} [{flag}={}]",
+        checked.source_map.describe(r.span),
+        r.message,
+        r.pass
+    );
 }
 
 /// Lowers the device code of a unit: with a plan, its kernels and declare-target functions;
@@ -682,7 +729,10 @@ fn lower(
     opts: &DeviceOptions<'_>,
     emitter: &mut Emitter,
 ) -> Result<ompcc_ir::Module, Option<String>> {
-    use ompcc_lower::{FunctionSelection, LowerOptions, lower_device_unit, lower_functions};
+    use ompcc_lower::{
+        FunctionSelection, LowerOptions, lower_device_unit_with_remarks,
+        lower_functions_with_remarks,
+    };
     let isa = device_isa(opts.arch);
     let text = checked.source_map.text();
     let (variant_calls, variant_diags) =
@@ -700,23 +750,33 @@ fn lower(
         unit_id: ompcc_omp::unit_id(&checked.source_map),
         variant_calls: Some(&variant_calls),
         dispatch_calls: Some(&dispatch_calls),
+        const_tables: command_knobs(opts)?.const_tables,
         ..LowerOptions::default()
     };
-    let (module, diags) = match plan {
-        Some(plan) => lower_device_unit(
+    let (module, diags, remarks) = match plan {
+        Some(plan) => lower_device_unit_with_remarks(
             &checked.tu,
             &checked.typed,
             plan,
             &FunctionSelection::DeclareTarget,
             &lower_opts,
         ),
-        None => lower_functions(
+        None => lower_functions_with_remarks(
             &checked.tu,
             &checked.typed,
             &FunctionSelection::All,
             &lower_opts,
         ),
     };
+    for r in &remarks {
+        if opts.settings.wants_lowering_remark(r.pass, r.passed) {
+            print_remark(
+                checked,
+                r,
+                if r.passed { "-Rpass" } else { "-Rpass-missed" },
+            );
+        }
+    }
     for d in &diags {
         emitter.emit(d, &checked.source_map);
     }

@@ -359,7 +359,7 @@ fn bad_optimizer_options_are_errors() {
         ),
         (
             &["-C", "unroll=4"][..],
-            "ompcc: error: unknown codegen option `-C unroll` (known: inline-threshold, unroll-count, unroll-threshold, fp-contract, loop-swap, warp-coop, private-layout, auto-collapse, triangular-collapse, ordered-coop, noalias-maps, irregular-collapse, register-cache, one-iteration)",
+            "ompcc: error: unknown codegen option `-C unroll` (known: inline-threshold, unroll-count, unroll-threshold, fp-contract, loop-swap, warp-coop, private-layout, auto-collapse, triangular-collapse, ordered-coop, noalias-maps, irregular-collapse, register-cache, one-iteration, const-tables, shared-tiles)",
         ),
         (
             &["-C", "fp-contract=maybe"][..],

@@ -130,6 +130,17 @@ pub struct Ctx<'a> {
     /// While a one-iteration kernel variant is lowered: the span of the directive of its
     /// region's loop nest, whose grid loop gives each thread at most one iteration.
     pub(crate) one_iteration_loop: Option<ompcc_diag::Span>,
+    /// While a one-iteration kernel is lowered: its region's shared tiles (`tiles`), and
+    /// the tile address of each read they cover (this thread's element, the read's byte
+    /// offset from it, its alignment).
+    pub(crate) tiles: Vec<ompcc_omp::SharedTile<'a>>,
+    pub(crate) tile_reads: FxHashMap<ast::ExprId, (ompcc_ir::Value, i64, u32)>,
+    /// Bytes left for `.const` copies of read-only tables (`const_table`); `None`: off.
+    pub(crate) const_budget: Option<u64>,
+    /// The `.const` copy of each read-only table, made on first use (`const_table`).
+    pub(crate) const_tables: FxHashMap<SymbolId, Option<GlobalInfo>>,
+    /// Remarks about what lowering placed where (`-Rpass=const-tables`).
+    pub remarks: Vec<ompcc_omp::GridRemark>,
 }
 
 impl<'a> Ctx<'a> {
@@ -168,6 +179,11 @@ impl<'a> Ctx<'a> {
             dispatch_calls: FxHashMap::default(),
             layouts: FxHashMap::default(),
             one_iteration_loop: None,
+            tiles: Vec::new(),
+            tile_reads: FxHashMap::default(),
+            const_budget: None,
+            const_tables: FxHashMap::default(),
+            remarks: Vec::new(),
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {
@@ -475,8 +491,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub fn finish(self) -> (Module, Vec<Diagnostic>) {
-        (self.module, self.diags)
+    pub fn finish_with_remarks(self) -> (Module, Vec<Diagnostic>, Vec<ompcc_omp::GridRemark>) {
+        (self.module, self.diags, self.remarks)
     }
 
     pub fn unique_name(&mut self, base: &str) -> String {
@@ -675,12 +691,24 @@ impl<'a> Ctx<'a> {
             align: align.max(1),
             init: Some(init),
         });
+        // This unit's device code reads the `.const` copy when there is one.
+        if let Some(c) = self.const_table(sym, span) {
+            self.globals.insert(sym, c.clone());
+            return Some(c);
+        }
         Some(g)
+    }
+
+    /// Whether static object `sym` has an initializer in this unit.
+    pub(crate) fn has_initializer(&self, sym: SymbolId) -> bool {
+        self.obj_decls
+            .get(&sym)
+            .is_some_and(|d| self.typed.inits.contains_key(&InitKey::Decl(*d)))
     }
 
     /// The bytes of a static object's initializer (zero when it has none) and the addresses
     /// it holds.
-    fn global_init(
+    pub(crate) fn global_init(
         &mut self,
         sym: SymbolId,
         func: &str,

@@ -561,6 +561,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                 self.unsupported("unresolved _Generic selection", span);
                 None
             }
+            ExprKind::Index(_, _) if self.cx.tile_reads.contains_key(&e.id) => {
+                let addr = self.tile_read(e.id)?;
+                Some(Ev::L(Lv::Mem(addr, info.ty)))
+            }
             ExprKind::Index(a, b) => match self.cx.layouts.get(&e.id).copied() {
                 Some((row, rows, two_d)) => self.index_relaid(a, b, (row, rows, two_d), info, span),
                 None => self.index(a, b, info, span),
@@ -776,7 +780,10 @@ impl<'a> FnLower<'_, 'a, '_> {
                     return self.link_lvalue(sym, s.ty, e.span).map(Ev::L);
                 }
                 let fname = self.name.clone();
-                let g = self.cx.object_global(sym, &fname, e.span)?;
+                let g = match self.cx.const_tables.get(&sym) {
+                    Some(Some(table)) => table.clone(),
+                    _ => self.cx.object_global(sym, &fname, e.span)?,
+                };
                 let gr = self.b.import_global(&g.name, g.space);
                 let ptr = self.b.ins().global_addr(gr);
                 let align = self.align_of(s.ty).max(s.align.unwrap_or(1) as u32);

@@ -118,9 +118,12 @@ pub fn lower_one_iteration_kernel<'a>(
 ) -> Function {
     let reported = cx.diags.len();
     cx.one_iteration_loop = region.loop_nest.map(|ln| ln.directive.span);
+    cx.tiles = region.tiles.clone();
     let name = format!("{}{}", region.kernel, ompcc_omp::ONE_ITERATION_SUFFIX);
     let f = lower_kernel_named(cx, region, name);
     cx.one_iteration_loop = None;
+    cx.tiles.clear();
+    cx.tile_reads.clear();
     if !cx.diags[reported..].iter().any(|d| d.is_error()) {
         cx.diags.truncate(reported);
     }
@@ -239,6 +242,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let qt = self.cx.typed.symbols[p.sym].ty;
             let align = self.align_of(qt);
             match p.pass {
+                // A mapped read-only table: the kernel reads its `.const` copy instead.
+                Pass::Ref if self.cx.const_table(p.sym, span).is_some() => {}
                 Pass::Ref | Pass::DeviceAddr => {
                     self.locals.insert(p.sym, Local::Ptr(v, align));
                     self.set_link_ref(p.sym, v, span);

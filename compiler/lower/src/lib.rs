@@ -101,6 +101,7 @@ mod allocator;
 mod atomic;
 mod atomic_builtin;
 mod complex;
+mod const_table;
 mod coop;
 mod ctx;
 mod expr;
@@ -121,6 +122,7 @@ mod privatize;
 mod schedule;
 mod task;
 mod taskloop;
+mod tiles;
 mod ty;
 mod varargs;
 mod variant;
@@ -128,7 +130,9 @@ mod walk;
 mod worksharing;
 
 use ompcc_diag::Diagnostic;
-use ompcc_omp::OffloadPlan;
+use ompcc_omp::{GridRemark, OffloadPlan};
+
+pub use const_table::PASS as CONST_TABLES_REMARK;
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::TranslationUnit;
 
@@ -167,6 +171,9 @@ pub struct LowerOptions<'a> {
     /// `ompcc_omp::device_dispatch_calls`).
     pub dispatch_calls:
         Option<&'a rustc_hash::FxHashMap<ompcc_syntax::ast::ExprId, Option<ompcc_sema::SymbolId>>>,
+    /// Small `const` tables are read from `.const` copies (`-C const-tables`, module
+    /// `const_table`; default off).
+    pub const_tables: bool,
 }
 
 impl Default for LowerOptions<'_> {
@@ -177,6 +184,7 @@ impl Default for LowerOptions<'_> {
             unit_id: "0".to_owned(),
             variant_calls: None,
             dispatch_calls: None,
+            const_tables: false,
         }
     }
 }
@@ -191,14 +199,36 @@ pub fn lower_functions(
     which: &FunctionSelection,
     opts: &LowerOptions<'_>,
 ) -> (ompcc_ir::Module, Vec<Diagnostic>) {
-    let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees, opts.source_map);
+    let (module, diags, _) = lower_functions_with_remarks(tu, typed, which, opts);
+    (module, diags)
+}
+
+/// [`lower_functions`], with the remarks about what lowering placed where
+/// (`-Rpass=const-tables`).
+pub fn lower_functions_with_remarks(
+    tu: &TranslationUnit,
+    typed: &TypedUnit,
+    which: &FunctionSelection,
+    opts: &LowerOptions<'_>,
+) -> (ompcc_ir::Module, Vec<Diagnostic>, Vec<GridRemark>) {
+    let mut cx = new_ctx(tu, typed, opts);
     let selected = cx.select(which);
     cx.icv.may_set = icv::device_code_sets_icvs(tu, typed, &[], &selected);
     for sym in selected {
         cx.enqueue(sym);
     }
     cx.run();
-    cx.finish()
+    cx.finish_with_remarks()
+}
+
+fn new_ctx<'a>(
+    tu: &'a TranslationUnit,
+    typed: &'a TypedUnit,
+    opts: &LowerOptions<'a>,
+) -> ctx::Ctx<'a> {
+    let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees, opts.source_map);
+    cx.const_budget = opts.const_tables.then_some(const_table::CONST_BUDGET);
+    cx
 }
 
 /// Lowers a translation unit's device code: the functions `which` selects (as
@@ -216,7 +246,20 @@ pub fn lower_device_unit(
     which: &FunctionSelection,
     opts: &LowerOptions<'_>,
 ) -> (ompcc_ir::Module, Vec<Diagnostic>) {
-    let mut cx = ctx::Ctx::new(tu, typed, opts.include_callees, opts.source_map);
+    let (module, diags, _) = lower_device_unit_with_remarks(tu, typed, plan, which, opts);
+    (module, diags)
+}
+
+/// [`lower_device_unit`], with the remarks about what lowering placed where
+/// (`-Rpass=const-tables`).
+pub fn lower_device_unit_with_remarks(
+    tu: &TranslationUnit,
+    typed: &TypedUnit,
+    plan: &OffloadPlan<'_>,
+    which: &FunctionSelection,
+    opts: &LowerOptions<'_>,
+) -> (ompcc_ir::Module, Vec<Diagnostic>, Vec<GridRemark>) {
+    let mut cx = new_ctx(tu, typed, opts);
     for r in &plan.regions {
         if !cx.reserve_name(&r.kernel) {
             cx.error(
@@ -270,5 +313,5 @@ pub fn lower_device_unit(
         }
     }
     cx.run();
-    cx.finish()
+    cx.finish_with_remarks()
 }

@@ -44,6 +44,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.switch_to_block(broken);
         self.b.ins().trap();
         self.b.switch_to_block(covered);
+        // every thread of the block, with an iteration or not, stages the shared tiles
+        if let [c] = it.canon
+            && it.sequential.is_empty()
+        {
+            self.stage_tiles(k, it.total, c);
+        }
         let run = self.b.create_block();
         let done = self.b.create_block();
         let has = self.b.ins().icmp(IntCC::Slt, k, it.total);

@@ -1079,6 +1079,7 @@ impl<'a, 's> Analyzer<'a, 's> {
             nowait: d.clauses.iter().any(|c| c.name == OmpClauseName::Nowait),
             grid: None,
             layouts: Vec::new(),
+            tiles: Vec::new(),
             disjoint: Vec::new(),
             one_iteration: false,
         });

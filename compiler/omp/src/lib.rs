@@ -58,6 +58,7 @@ mod metadirective;
 mod one_iteration;
 mod plan;
 pub mod selector;
+mod tiles;
 mod trip;
 mod variant;
 pub mod walk;
@@ -76,6 +77,7 @@ pub use mapper::{TextEdit, expand_mappers};
 pub use metadirective::{MetaEdit, resolve_metadirectives};
 pub use one_iteration::{ONE_ITERATION_SUFFIX, choose_one_iteration};
 pub use plan::*;
+pub use tiles::{SHARED_TILES_REMARK, TILE_THREADS, choose_tiles};
 pub use trip::nest_trips;
 pub use variant::{
     DispatchCall, device_dispatch_calls, device_variant_calls, host_dispatch_calls,

@@ -95,6 +95,27 @@ pub struct TargetRegion<'a> {
     /// The region also gets a one-iteration kernel `<kernel>_one`, which the runtime launches
     /// when every iteration can have a thread (`choose_one_iteration`).
     pub one_iteration: bool,
+    /// Arrays whose neighbourhoods the one-iteration kernel stages in `.shared`
+    /// (`choose_tiles`, issue 16 item 7).
+    pub tiles: Vec<SharedTile<'a>>,
+}
+
+/// A read-only array that each iteration `i` of a one-iteration kernel reads at `a[i + c]`
+/// for several constants `c` (a stencil): each block loads the elements its threads read
+/// into `.shared` once, with a barrier, and the reads take them from there (`choose_tiles`).
+#[derive(Debug, Clone)]
+pub struct SharedTile<'a> {
+    /// The array or pointer variable.
+    pub array: SymbolId,
+    /// An identifier expression naming it in the region (lowered once at the kernel's top).
+    pub base: &'a Expr,
+    /// The smallest and the largest offset `c`.
+    pub lo: i64,
+    pub hi: i64,
+    /// Bytes per element.
+    pub elem_bytes: u32,
+    /// The `a[i + c]` expressions to read from the tile, with their `c`.
+    pub reads: Vec<(ompcc_syntax::ast::ExprId, i64)>,
 }
 
 /// A device-only work array indexed thread-major (`work[t*row + k]`, `t` the distributed

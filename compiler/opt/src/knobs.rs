@@ -105,6 +105,14 @@ pub struct Knobs {
     /// when it can give every iteration a thread (`on`/`off`; on at -O2 and above). Read by
     /// the driver for `ompcc_omp::choose_one_iteration`.
     pub one_iteration: bool,
+    /// `const-tables`: small `const` tables with constant initializers are read from `.const`
+    /// copies through the constant cache (`on`/`off`; on at -O2 and above). Read by the
+    /// driver for lowering (`ompcc_lower::LowerOptions::const_tables`).
+    pub const_tables: bool,
+    /// `shared-tiles`: an array each iteration of a one-iteration kernel reads at several
+    /// constant offsets of the loop variable (a stencil) is staged per block in `.shared`
+    /// (`on`/`off`; on at -O2 and above). Read by the driver for `ompcc_omp::choose_tiles`.
+    pub shared_tiles: bool,
 }
 
 /// The `ordered-coop` knob's values.
@@ -151,6 +159,8 @@ pub const KNOB_NAMES: &[&str] = &[
     "irregular-collapse",
     "register-cache",
     "one-iteration",
+    "const-tables",
+    "shared-tiles",
 ];
 
 impl Knobs {
@@ -172,6 +182,8 @@ impl Knobs {
                 irregular_collapse: false,
                 register_cache: false,
                 one_iteration: false,
+                const_tables: false,
+                shared_tiles: false,
             },
             2 => Knobs {
                 inline_threshold: 100,
@@ -188,6 +200,8 @@ impl Knobs {
                 irregular_collapse: true,
                 register_cache: true,
                 one_iteration: true,
+                const_tables: true,
+                shared_tiles: true,
             },
             _ => Knobs {
                 inline_threshold: 250,
@@ -204,6 +218,8 @@ impl Knobs {
                 irregular_collapse: true,
                 register_cache: true,
                 one_iteration: true,
+                const_tables: true,
+                shared_tiles: true,
             },
         }
     }
@@ -249,6 +265,8 @@ impl Knobs {
             "irregular-collapse" => self.irregular_collapse = on_off()?,
             "register-cache" => self.register_cache = on_off()?,
             "one-iteration" => self.one_iteration = on_off()?,
+            "const-tables" => self.const_tables = on_off()?,
+            "shared-tiles" => self.shared_tiles = on_off()?,
             "warp-coop" => {
                 self.warp_coop = match value {
                     "on" => WarpCoop::On,
@@ -325,6 +343,12 @@ mod tests {
         k.set("register-cache", "off").unwrap();
         assert!(!k.register_cache);
         assert!(k.set("register-cache", "no").is_err());
+        assert!(k.const_tables && !Knobs::for_level(1).const_tables);
+        k.set("const-tables", "off").unwrap();
+        assert!(!k.const_tables);
+        assert!(k.shared_tiles && !Knobs::for_level(1).shared_tiles);
+        k.set("shared-tiles", "off").unwrap();
+        assert!(!k.shared_tiles);
         let e = k.set("nope", "1").unwrap_err();
         assert!(e.contains("unroll-count"), "{e}");
         assert!(Knobs::for_level(3).inline_threshold > Knobs::for_level(2).inline_threshold);
