@@ -130,6 +130,9 @@ pub struct Ctx<'a> {
     /// While a one-iteration kernel variant is lowered: the span of the directive of its
     /// region's loop nest, whose grid loop gives each thread at most one iteration.
     pub(crate) one_iteration_loop: Option<ompcc_diag::Span>,
+    /// While a one-iteration kernel variant is lowered: the dimensions of its grid
+    /// (`ompcc_omp::one_iteration_grid`); 1 everywhere else.
+    pub(crate) one_iteration_grid: u32,
 }
 
 impl<'a> Ctx<'a> {
@@ -168,6 +171,7 @@ impl<'a> Ctx<'a> {
             dispatch_calls: FxHashMap::default(),
             layouts: FxHashMap::default(),
             one_iteration_loop: None,
+            one_iteration_grid: 1,
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {
