@@ -150,7 +150,9 @@ void f(int n, int *a) {
         "{text}"
     );
     assert!(
-        text.contains("(unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }), \"t.c:2:1\", {0u, 0u, 0u}}"),
+        text.contains(
+            "(unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }), \"t.c:2:1\", {0u, 0u, 0u}}"
+        ),
         "{text}"
     );
     // No `teams`: one team, whatever the device's size.
@@ -558,8 +560,16 @@ fn collapsed_one_iteration_variant_passes_its_trip_counts_innermost_first() {
     let (mut plan, _) = ompcc_omp::plan_with_source(&tu, &typed, &sm);
     assert!(ompcc_omp::choose_one_iteration(&mut plan, &typed).is_empty());
     assert_eq!(ompcc_omp::one_iteration_grid(&plan.regions[0]), 2);
-    let out = rewrite(src, src.as_bytes(), &sm, &tu, &typed, &plan, &DeviceImage::default())
-        .unwrap_or_else(|d| panic!("{d:?}"));
+    let out = rewrite(
+        src,
+        src.as_bytes(),
+        &sm,
+        &tu,
+        &typed,
+        &plan,
+        &DeviceImage::default(),
+    )
+    .unwrap_or_else(|d| panic!("{d:?}"));
     let text = String::from_utf8(out).unwrap();
     cc_accepts(&text);
     // `m`'s loop first, then `n`'s, then 1 for the absent third loop
