@@ -46,7 +46,7 @@ const MAX_GRID_YZ: u32 = 65535;
 
 /// The grid of a variant over a collapsed nest with trip counts `nest` (innermost first):
 /// blocks in x over the innermost loop, in y and z one per iteration of the outer loops
-/// (the kernel traps unless they match its own counts). A team is the inner trip count
+/// (the kernel traps when they do not cover its own counts). A team is the inner trip count
 /// rounded up to a warp when that is below `threads`; when blocks would still be less than
 /// half busy (a short inner loop), or y or z exceed CUDA's limit: `None`.
 fn grid_over_nest(nest: [u32; 3], threads: u32) -> Option<([u32; 3], u32)> {

@@ -3,8 +3,8 @@
    one, with no loop and no grid stride: a grid smaller than the iterations traps, and a
    one-loop kernel over `int` bounds compares in 32 bits. A collapse(2)/collapse(3) nest runs
    on a grid of as many dimensions: the inner index is the thread's x, the outer ones
-   `ctaid.y`/`ctaid.z`, no division; the grid traps unless y and z are the outer trip counts
-   and x covers the inner loop. */
+   `ctaid.y`/`ctaid.z`, no division; the grid traps unless it covers every loop, and a thread
+   runs an iteration when each index is below its trip count. */
 // run: -fopenmp --emit=ptx -O2
 void sweep(int n, int m, float *a) {
 #pragma omp target teams distribute parallel for collapse(2) map(tofrom : a[0:n * m])
@@ -39,15 +39,17 @@ int main(void) { return 0; }
 // nextln: add.s32 $(k=%r\d+), $bt, $x;
 // check: setp.le.s32 $(fits=%p\d+), $(inner=%r\d+), $(=%r\d+);
 // nextln: mov.u32 $(ny=%r\d+), %nctaid.y;
-// nextln: setp.eq.b32 $(rows=%p\d+), $(=%r\d+), $ny;
+// nextln: setp.le.s32 $(rows=%p\d+), $(outer=%r\d+), $ny;
 // nextln: and.pred $(c=%p\d+), $fits, $rows;
-// nextln: mov.u32 $(=%r\d+), %ctaid.y;
-// nextln: cvt.u64.u32 $(=%rd\d+), $(=%r\d+);
+// nextln: mov.u32 $(y=%r\d+), %ctaid.y;
+// nextln: cvt.u64.u32 $(=%rd\d+), $y;
 // nextln: @$c bra $(covered=\$L__BB\d+);
 // nextln: $(=\$L__BB\d+):
 // nextln: trap;
 // nextln: $covered:
-// nextln: setp.lt.s32 $(h=%p\d+), $k, $inner;
+// nextln: setp.lt.s32 $(hx=%p\d+), $k, $inner;
+// nextln: setp.lt.s32 $(hy=%p\d+), $y, $outer;
+// nextln: and.pred $(h=%p\d+), $hx, $hy;
 // nextln: @!$h bra $(done=\$L__BB\d+);
 // No division, then the body; no other branch before the end.
 // not: div.

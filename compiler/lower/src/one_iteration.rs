@@ -105,9 +105,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 
     /// The iteration of a grid with a dimension per collapsed loop (`trips`, outermost
-    /// first): x over the innermost loop, y and z over the outer ones. Covered when block x
-    /// has a thread per inner iteration and y and z have exactly the outer trip counts (more
-    /// would run iterations twice); its linear number is the digits' value in the radix.
+    /// first): x over the innermost loop, y and z over the outer ones. Covered when x has a
+    /// thread per inner iteration and y and z a block per outer one; a thread has an
+    /// iteration when each index is below its trip count (a host count above the kernel's
+    /// only idles blocks); its linear number is the digits' value in the radix.
     fn grid_iteration(&mut self, trips: &[Value]) -> Parts<'c, 'a, 'f> {
         let sreg = |fl: &mut Self, r: SpecialReg| {
             let v = fl.b.ins().sreg(r);
@@ -132,15 +133,25 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         let mut digits = vec![x];
         for (&trip, (id, count)) in trips.iter().rev().skip(1).zip(outer) {
             let blocks = sreg(self, count);
-            let exact = self.b.ins().icmp(IntCC::Eq, trip, blocks);
-            covered = self.b.ins().and(covered, exact);
+            let enough = self.b.ins().icmp(IntCC::Sle, trip, blocks);
+            covered = self.b.ins().and(covered, enough);
             digits.push(sreg(self, id));
         }
         digits.reverse();
+        let (bounds, inside) = (trips.to_vec(), digits.clone());
+        let has = move |fl: &mut Self| {
+            // x first: the other indices are below their counts but where the host's exceed
+            let mut has = fl.b.ins().icmp(IntCC::Slt, x, inner);
+            for (&d, &t) in inside.iter().zip(&bounds).rev().skip(1) {
+                let below = fl.b.ins().icmp(IntCC::Slt, d, t);
+                has = fl.b.ins().and(has, below);
+            }
+            has
+        };
         let trips = trips.to_vec();
         (
             covered,
-            Box::new(move |fl| fl.b.ins().icmp(IntCC::Slt, x, inner)),
+            Box::new(has),
             Box::new(move |fl, d| fl.mixed_radix_value(d, &trips)),
             Box::new(move |_| digits),
         )
