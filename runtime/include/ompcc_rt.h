@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define OMPCC_RT_ABI_VERSION 1u
+#define OMPCC_RT_ABI_VERSION 2u
 
 /* device argument: the default device (default-device-var, OMP_DEFAULT_DEVICE) */
 #define OMPCC_RT_DEVICE_DEFAULT (-100)
@@ -88,6 +88,9 @@ typedef struct ompcc_rt_launch_args {
   uint32_t dyn_shared_bytes;
   uint32_t iterations;  /* of the loop nest the league shares, saturated; 0: unknown */
   const char *loc;      /* "file:line:col" of the target construct */
+  uint32_t nest[3];     /* trip counts of a 2- or 3-loop collapsed nest, innermost first,
+                         * saturated, whose NAME_one runs on a grid of as many dimensions
+                         * (1 for an absent third loop); all 0 otherwise (ABI 2) */
 } ompcc_rt_launch_args;
 
 /* Registers one translation unit's device code (call from a constructor). Returns the

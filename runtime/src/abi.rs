@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, Once, OnceLock};
 
 /// Version of the structures below; `ompcc_rt_module_desc.abi_version` must equal it.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 /// `ompcc_rt_kernel_desc`.
 #[repr(C)]
@@ -108,6 +108,10 @@ pub struct LaunchArgsC {
     pub iterations: u32,
     /// NUL-terminated `file:line:col` of the construct.
     pub loc: *const c_char,
+    /// Trip counts of a collapsed nest of two or three loops, innermost first, saturated,
+    /// whose one-iteration variant runs on a grid of as many dimensions (1 for an absent
+    /// third loop); all 0 otherwise.
+    pub nest: [u32; 3],
 }
 
 static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
@@ -621,6 +625,7 @@ pub unsafe extern "C" fn ompcc_rt_launch(args: *const LaunchArgsC) -> i32 {
             thread_limit: a.thread_limit,
             dyn_shared_bytes: a.dyn_shared_bytes,
             iterations: a.iterations,
+            nest: a.nest,
             loc: &loc,
         };
         if a.module < 0 {

@@ -19,20 +19,48 @@ pub(crate) fn one_iteration_variant<'k>(
         .find(|k| k.name.strip_suffix(ONE_ITERATION_SUFFIX) == Some(name))
 }
 
-/// Teams of `l` for its one-iteration variant with `threads` a team: one thread per
-/// iteration (`ceil(iterations / threads)` teams) when nothing else decides the league's
-/// size (no `num_teams`, no `OMP_NUM_TEAMS`), the count is known and not saturated, and the
+/// The grid (blocks in x, y, z) and threads a team of `l`'s one-iteration variant with at
+/// most `threads` a team: a thread per iteration when nothing else decides the league's size
+/// (no `num_teams`, no `OMP_NUM_TEAMS`), the count is known and not saturated, and the
 /// league it needs is at most [`MAX_TEAMS`]; else `None` (the grid-stride kernel runs).
-pub(crate) fn one_iteration_teams(
+/// A one-dimensional variant gets `ceil(iterations / threads)` blocks; one over a collapsed
+/// nest (`l.nest`) [`grid_over_nest`].
+pub(crate) fn one_iteration_grid(
     l: &Launch<'_>,
     env_teams: Option<u32>,
     threads: u32,
-) -> Option<u32> {
+) -> Option<([u32; 3], u32)> {
     if l.num_teams > 0 || env_teams.is_some() || l.iterations == 0 || l.iterations == u32::MAX {
         return None;
     }
-    let teams = l.iterations.div_ceil(threads.max(1));
-    (teams <= MAX_TEAMS).then_some(teams)
+    let threads = threads.max(1);
+    if l.nest[0] > 0 {
+        return grid_over_nest(l.nest, threads);
+    }
+    let teams = l.iterations.div_ceil(threads);
+    (teams <= MAX_TEAMS).then_some(([teams, 1, 1], threads))
+}
+
+/// Most blocks a grid has in y or in z (CUDA's limit).
+const MAX_GRID_YZ: u32 = 65535;
+
+/// The grid of a variant over a collapsed nest with trip counts `nest` (innermost first):
+/// blocks in x over the innermost loop, in y and z one per iteration of the outer loops
+/// (the kernel traps when they do not cover its own counts). A team is the inner trip count
+/// rounded up to a warp when that is below `threads`; when blocks would still be less than
+/// half busy (a short inner loop), or y or z exceed CUDA's limit: `None`.
+fn grid_over_nest(nest: [u32; 3], threads: u32) -> Option<([u32; 3], u32)> {
+    let [inner, y, z] = nest;
+    if y == 0 || z == 0 || y > MAX_GRID_YZ || z > MAX_GRID_YZ {
+        return None;
+    }
+    let threads = threads.min(inner.checked_next_multiple_of(32)?);
+    let x = inner.div_ceil(threads);
+    if u64::from(x) * u64::from(threads) > 2 * u64::from(inner) {
+        return None;
+    }
+    let teams = u64::from(x) * u64::from(y) * u64::from(z);
+    (teams <= u64::from(MAX_TEAMS)).then_some(([x, y, z], threads))
 }
 
 /// Threads per team of `l` (OpenMP 5.2 10.2, 13.3): `thread_limit`/`num_threads`, else
@@ -74,7 +102,7 @@ pub(crate) fn launch_teams(l: &Launch<'_>, env_teams: Option<u32>, threads: u32,
 #[cfg(test)]
 mod launch_shape_tests {
     use super::{
-        MAX_TEAMS, launch_teams, launch_threads, one_iteration_teams, one_iteration_variant,
+        MAX_TEAMS, launch_teams, launch_threads, one_iteration_grid, one_iteration_variant,
     };
     use crate::runtime::{KernelDesc, Launch};
 
@@ -88,6 +116,7 @@ mod launch_shape_tests {
             thread_limit,
             dyn_shared_bytes: 0,
             iterations,
+            nest: [0; 3],
             loc: "t.c:1:1",
         }
     }
@@ -120,6 +149,14 @@ mod launch_shape_tests {
         assert_eq!(launch_threads(&launch(0, 0, 0), Some(2048), 256), 256);
     }
 
+    /// The teams of a one-dimensional one-iteration grid, if it is taken.
+    fn one_iteration_teams(l: &Launch<'_>, env: Option<u32>, threads: u32) -> Option<u32> {
+        one_iteration_grid(l, env, threads).map(|([x, y, z], t)| {
+            assert_eq!((y, z, t), (1, 1, threads));
+            x
+        })
+    }
+
     #[test]
     fn one_iteration_variant_covers_every_iteration_or_is_not_taken() {
         // a thread per iteration, far more teams than fill the device
@@ -146,6 +183,44 @@ mod launch_shape_tests {
             one_iteration_teams(&launch(0, 1, MAX_TEAMS), None, 1),
             Some(MAX_TEAMS)
         );
+    }
+
+    #[test]
+    fn collapsed_variant_gets_a_block_row_per_outer_iteration() {
+        let nest = |inner: u32, y: u32, z: u32| Launch {
+            nest: [inner, y, z],
+            ..launch(0, 0, inner.saturating_mul(y).saturating_mul(z))
+        };
+        // jacobi2d at n = 128: a row of 126 in one block of 128 threads, a block per row
+        assert_eq!(
+            one_iteration_grid(&nest(126, 126, 1), None, 128),
+            Some(([1, 126, 1], 128))
+        );
+        assert_eq!(
+            one_iteration_grid(&nest(300, 20, 7), None, 128),
+            Some(([3, 20, 7], 128))
+        );
+        // a short inner loop: a team of a warp; shorter than half a warp, the grid-stride kernel
+        assert_eq!(
+            one_iteration_grid(&nest(20, 50, 1), None, 128),
+            Some(([1, 50, 1], 32))
+        );
+        assert_eq!(one_iteration_grid(&nest(15, 50, 1), None, 128), None);
+        // a thread_limit below a warp is kept
+        assert_eq!(
+            one_iteration_grid(&nest(20, 4, 1), None, 8),
+            Some(([3, 4, 1], 8))
+        );
+        // CUDA's 65535 blocks in y and z, the league's MAX_TEAMS, saturated counts
+        assert_eq!(one_iteration_grid(&nest(64, 65536, 1), None, 128), None);
+        assert_eq!(one_iteration_grid(&nest(64, 2, 65536), None, 128), None);
+        assert_eq!(one_iteration_grid(&nest(1024, 4096, 600), None, 128), None);
+        assert_eq!(one_iteration_grid(&nest(u32::MAX, 1, 1), None, 128), None);
+        // the clause or the environment still decides the league
+        let mut clause = nest(126, 126, 1);
+        clause.num_teams = 4;
+        assert_eq!(one_iteration_grid(&clause, None, 128), None);
+        assert_eq!(one_iteration_grid(&nest(126, 126, 1), Some(4), 128), None);
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::backend::{
 };
 use crate::flags;
 use crate::launch_shape::{
-    launch_teams, launch_threads, one_iteration_teams, one_iteration_variant,
+    launch_teams, launch_threads, one_iteration_grid, one_iteration_variant,
 };
 use crate::log::{self, InfoCategories};
 use crate::options::{DeviceKind, Offload, Options};
@@ -173,6 +173,10 @@ pub struct Launch<'a> {
     /// Iterations of the loop nest the league shares (saturated at `u32::MAX`; 0: unknown or
     /// none): without `num_teams` or `OMP_NUM_TEAMS`, no more teams than they need.
     pub iterations: u32,
+    /// Trip counts of a collapsed nest of two or three loops, innermost first, whose
+    /// one-iteration variant runs on a grid of as many dimensions (1 for an absent third
+    /// loop); all 0 otherwise (`launch_shape::one_iteration_grid`).
+    pub nest: [u32; 3],
     /// Location of the construct.
     pub loc: &'a str,
 }
@@ -914,15 +918,17 @@ impl Runtime {
                         .max_threads(program, &v.name)
                         .map_err(|e| backend_error(&v.name, e))?;
                     let t = launch_threads(l, env_shape.1, most);
-                    one_iteration_teams(l, env_shape.0, t).map(|teams| (v.name.as_str(), teams, t))
+                    one_iteration_grid(l, env_shape.0, t)
+                        .map(|(grid, t)| (v.name.as_str(), grid, t))
                 }
                 None => None,
             };
             let (launched, dims) = match one {
-                Some((name, teams, threads)) => (
+                Some((name, [x, y, z], threads)) => (
                     name,
                     LaunchDims {
-                        teams,
+                        teams: x,
+                        teams_yz: [y, z],
                         threads,
                         dyn_shared_bytes: l.dyn_shared_bytes,
                     },
@@ -936,6 +942,7 @@ impl Runtime {
                         kernel.name.as_str(),
                         LaunchDims {
                             teams: launch_teams(l, env_shape.0, threads, fill),
+                            teams_yz: [1, 1],
                             threads,
                             dyn_shared_bytes: l.dyn_shared_bytes,
                         },
@@ -955,10 +962,18 @@ impl Runtime {
                 } else {
                     String::new()
                 };
+                // a multi-dimensional grid after everything else (scripts parse the line)
+                let [y, z] = dims.teams_yz;
+                let grid = if [y, z] == [1, 1] {
+                    String::new()
+                } else {
+                    format!(" on a {} x {y} x {z} grid", dims.teams)
+                };
+                let teams = u64::from(dims.teams) * u64::from(y) * u64::from(z);
                 log::line(&format!(
-                    "ompcc-rt: info: {}: launch '{}' on device {d}: {} teams x {} threads, {} \
-                     bytes dynamic shared{why}",
-                    l.loc, kernel.name, dims.teams, dims.threads, dims.dyn_shared_bytes
+                    "ompcc-rt: info: {}: launch '{}' on device {d}: {teams} teams x {} threads, {} \
+                     bytes dynamic shared{why}{grid}",
+                    l.loc, kernel.name, dims.threads, dims.dyn_shared_bytes
                 ));
             }
             let refs: Vec<&[u8]> = params.iter().map(Vec::as_slice).collect();

@@ -761,6 +761,10 @@ fn header_matches_the_rust_abi() {
             "ompcc_rt_launch_args.loc",
             offset_of!(LaunchArgsC, loc) as u64,
         ),
+        (
+            "ompcc_rt_launch_args.nest",
+            offset_of!(LaunchArgsC, nest) as u64,
+        ),
     ];
     let mut want: String = format!(
         "device_default {}\ndevice_initial {}\n",

@@ -601,6 +601,7 @@ fn launch(module: i32, device: i32, e: &[MapEntryC]) -> i32 {
         thread_limit: 64,
         dyn_shared_bytes: 0,
         iterations: 0,
+        nest: [0; 3],
         loc: c("test.c:30:1"),
     };
     // SAFETY: valid arguments.

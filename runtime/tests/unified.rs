@@ -51,6 +51,7 @@ fn launch(module: i32, e: &[MapEntryC]) -> i32 {
         thread_limit: 1,
         dyn_shared_bytes: 0,
         iterations: 0,
+        nest: [0; 3],
         loc: c("usm.c:20:1"),
     };
     // SAFETY: valid arguments.

@@ -17,7 +17,7 @@
 use crate::cexpr::{c_string, push_escaped};
 
 /// `OMPCC_RT_ABI_VERSION` of the runtime this code is generated for.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 /// Map entry flags (`OMPCC_RT_MAP_*`).
 pub mod flags {
@@ -58,7 +58,7 @@ unsigned long long flags; const char *name; const char *loc; } __ompcc_map_entry
 typedef struct __ompcc_launch_args { int module; unsigned int kernel; \
 int device; unsigned int num_entries; const __ompcc_map_entry *entries; \
 unsigned int num_teams; unsigned int thread_limit; unsigned int dyn_shared_bytes; \
-unsigned int iterations; const char *loc; } __ompcc_launch_args;
+unsigned int iterations; const char *loc; unsigned int nest[3]; } __ompcc_launch_args;
 extern int ompcc_rt_register_module(const __ompcc_module_desc *);
 extern int ompcc_rt_target_data_begin(int, unsigned int, \
 const __ompcc_map_entry *, const char *);

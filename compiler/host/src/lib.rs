@@ -551,9 +551,10 @@ impl Writer<'_> {
         } else {
             "0u".to_owned()
         };
+        let nest = self.nest_hint(r);
         pre.push_str(&format!(
             "__ompcc_launch_args __ompcc_a{id} = {{{}, {kernel}u, {device}, {n}, {entries_ref}, \
-             {teams}, {threads}, 0u, {iterations}, {}}}; ",
+             {teams}, {threads}, 0u, {iterations}, {}, {nest}}}; ",
             embed::MODULE_ID_READ,
             self.loc(r.directive.span),
         ));

@@ -9,7 +9,7 @@
 //! grid mapping shares an inner loop among a group of lanes counts `lanes` per iteration.
 
 use crate::Writer;
-use ompcc_omp::{TargetRegion, nest_trips};
+use ompcc_omp::{TargetRegion, nest_trips, one_iteration_grid};
 use ompcc_syntax::ast::Expr;
 
 impl Writer<'_> {
@@ -42,5 +42,32 @@ impl Writer<'_> {
             }
             None => "0u".to_owned(),
         }
+    }
+
+    /// The `nest` field of `r`'s launch: when its one-iteration variant runs on a grid of
+    /// two or three dimensions (`ompcc_omp::one_iteration_grid`), the trip counts of the
+    /// collapsed loops innermost first (1 for an absent third), each saturated at
+    /// `UINT_MAX`; else zeros, and the runtime gives the variant a one-dimensional grid.
+    pub(crate) fn nest_hint(&self, r: &TargetRegion<'_>) -> String {
+        let zeros = "{0u, 0u, 0u}".to_owned();
+        if one_iteration_grid(r) == 1 {
+            return zeros;
+        }
+        let src = |e: &Expr| self.src(e);
+        let Some(trips) = nest_trips(self.typed, r, &src) else {
+            return zeros;
+        };
+        let mut dims: Vec<String> = trips
+            .iter()
+            .rev()
+            .map(|t| {
+                format!(
+                    "({{ long long __t = {t}; \
+                     (unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }})"
+                )
+            })
+            .collect();
+        dims.resize(3, "1u".to_owned());
+        format!("{{{}}}", dims.join(", "))
     }
 }

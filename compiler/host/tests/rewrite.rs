@@ -150,7 +150,9 @@ void f(int n, int *a) {
         "{text}"
     );
     assert!(
-        text.contains("(unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }), \"t.c:2:1\"}"),
+        text.contains(
+            "(unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }), \"t.c:2:1\", {0u, 0u, 0u}}"
+        ),
         "{text}"
     );
     // No `teams`: one team, whatever the device's size.
@@ -162,7 +164,7 @@ void f(int n, int *a) {
         "{text}"
     );
     assert!(
-        text.contains(", 1, __ompcc_n2_0, 0u, 0u, \"t.c:4:1\"}"),
+        text.contains(", 1, __ompcc_n2_0, 0u, 0u, \"t.c:4:1\", {0u, 0u, 0u}}"),
         "{text}"
     );
     // The host fallback takes the values the launch took (evaluated once, sanitized).
@@ -174,7 +176,7 @@ void f(int n, int *a) {
         "{text}"
     );
     assert!(
-        text.contains("(int)(0), 1u, __ompcc_e3, 1, 1, 0u, 0u, \"t.c:6:1\"}"),
+        text.contains("(int)(0), 1u, __ompcc_e3, 1, 1, 0u, 0u, \"t.c:6:1\", {0u, 0u, 0u}}"),
         "{text}"
     );
     // The host-fallback copy runs on the host whatever device was asked for.
@@ -220,7 +222,7 @@ void f(int n, int *a) {
         "{text}"
     );
     assert!(
-        text.contains("__ompcc_n1_0, __ompcc_n1_1, 0u, 0u, \"t.c:6:1\"}"),
+        text.contains("__ompcc_n1_0, __ompcc_n1_1, 0u, 0u, \"t.c:6:1\", {0u, 0u, 0u}}"),
         "{text}"
     );
     assert!(
@@ -231,7 +233,7 @@ void f(int n, int *a) {
         "{text}"
     );
     assert!(
-        text.contains("__ompcc_n2_0, 1, 0u, 0u, \"t.c:12:1\"}"),
+        text.contains("__ompcc_n2_0, 1, 0u, 0u, \"t.c:12:1\", {0u, 0u, 0u}}"),
         "{text}"
     );
 }
@@ -542,4 +544,38 @@ void g(float *x, float *y, float *z, int nc) {
         ),
         "{call}"
     );
+}
+
+#[test]
+fn collapsed_one_iteration_variant_passes_its_trip_counts_innermost_first() {
+    let src = "void f(int n, int m, float *a) {
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom: a[0:n*m])
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) a[i * m + j] = 1;
+}
+";
+    let (tu, sm, _) = ompcc_syntax::parse_translation_unit(src, "t.c");
+    let tu = tu.expect("parse");
+    let (typed, _) = ompcc_sema::check(&tu);
+    let (mut plan, _) = ompcc_omp::plan_with_source(&tu, &typed, &sm);
+    assert!(ompcc_omp::choose_one_iteration(&mut plan, &typed).is_empty());
+    assert_eq!(ompcc_omp::one_iteration_grid(&plan.regions[0]), 2);
+    let out = rewrite(
+        src,
+        src.as_bytes(),
+        &sm,
+        &tu,
+        &typed,
+        &plan,
+        &DeviceImage::default(),
+    )
+    .unwrap_or_else(|d| panic!("{d:?}"));
+    let text = String::from_utf8(out).unwrap();
+    cc_accepts(&text);
+    // `m`'s loop first, then `n`'s, then 1 for the absent third loop
+    let nest = text.split("\"t.c:2:1\", ").nth(1).expect("launch args");
+    let m = nest.find("(long long)(m)").expect("inner trip");
+    let n = nest.find("(long long)(n)").expect("outer trip");
+    assert!(nest.starts_with("{({ long long __t = ") && m < n, "{text}");
+    assert!(nest.contains("__t); }), 1u}}; "), "{text}");
 }

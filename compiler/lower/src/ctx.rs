@@ -141,6 +141,9 @@ pub struct Ctx<'a> {
     pub(crate) const_tables: FxHashMap<SymbolId, Option<GlobalInfo>>,
     /// Remarks about what lowering placed where (`-Rpass=const-tables`).
     pub remarks: Vec<ompcc_omp::GridRemark>,
+    /// While a one-iteration kernel variant is lowered: the dimensions of its grid
+    /// (`ompcc_omp::one_iteration_grid`); 1 everywhere else.
+    pub(crate) one_iteration_grid: u32,
 }
 
 impl<'a> Ctx<'a> {
@@ -184,6 +187,7 @@ impl<'a> Ctx<'a> {
             const_budget: None,
             const_tables: FxHashMap::default(),
             remarks: Vec::new(),
+            one_iteration_grid: 1,
         };
         let mut index = std::mem::take(&mut cx.exprs);
         crate::walk::exprs(tu, &mut |e| {

@@ -821,7 +821,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             // The processors of the device available to the region: the league's threads.
             "omp_get_num_procs" => {
                 let t = self.b.ins().sreg(SpecialReg::NtidX);
-                let n = self.b.ins().sreg(SpecialReg::NctaidX);
+                let n = self.num_teams();
                 Some(self.b.ins().imul(t, n))
             }
             // A target region cannot relinquish its own device's resources: nonzero.

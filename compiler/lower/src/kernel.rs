@@ -72,8 +72,8 @@ pub struct Par {
     pub split: Split,
     /// `omp_get_thread_num` / `omp_get_num_threads` report `tid.x` / `ntid.x` (else 0 / 1).
     pub threads: bool,
-    /// `omp_get_team_num` / `omp_get_num_teams` report `ctaid.x` / `nctaid.x` (else 0 / 1:
-    /// no `teams` construct, one team).
+    /// `omp_get_team_num` / `omp_get_num_teams` report the block's number and the blocks
+    /// (`FnLower::team_num`; else 0 / 1: no `teams` construct, one team).
     pub league: bool,
     /// The main thread of a generic team whose workers wait: a nested `parallel` forks the
     /// team (module `generic`).
@@ -119,9 +119,11 @@ pub fn lower_one_iteration_kernel<'a>(
     let reported = cx.diags.len();
     cx.one_iteration_loop = region.loop_nest.map(|ln| ln.directive.span);
     cx.tiles = region.tiles.clone();
+    cx.one_iteration_grid = ompcc_omp::one_iteration_grid(region);
     let name = format!("{}{}", region.kernel, ompcc_omp::ONE_ITERATION_SUFFIX);
     let f = lower_kernel_named(cx, region, name);
     cx.one_iteration_loop = None;
+    cx.one_iteration_grid = 1;
     cx.tiles.clear();
     cx.tile_reads.clear();
     if !cx.diags[reported..].iter().any(|d| d.is_error()) {
@@ -634,8 +636,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     int(self, 1)
                 }
             }
-            "omp_get_team_num" if self.par.league => self.b.ins().sreg(SpecialReg::CtaidX),
-            "omp_get_num_teams" if self.par.league => self.b.ins().sreg(SpecialReg::NctaidX),
+            "omp_get_team_num" if self.par.league => self.team_num(),
+            "omp_get_num_teams" if self.par.league => self.num_teams(),
             "omp_get_team_num" => int(self, 0),
             "omp_get_num_teams" => int(self, 1),
             "omp_in_parallel" | "omp_get_level" | "omp_get_active_level" => {

@@ -27,7 +27,8 @@
 //! shuffle tree and one atomic per warp at the top level, an atomic per thread in nested
 //! constructs; `atom.add/min/max/and/or/xor` where they exist, CAS loops otherwise), the
 //! OpenMP device API as special registers (`omp_get_thread_num` = tid.x inside parallel
-//! work, 0 in a team of one; `omp_get_team_num` = ctaid.x; `omp_is_initial_device` = 0).
+//! work, 0 in a team of one; `omp_get_team_num` = the block's number, ctaid.x in a
+//! one-dimensional grid; `omp_is_initial_device` = 0).
 //! `task` and `taskloop` run undeferred (module `task`), a `taskloop` split into tasks as
 //! libgomp splits it (module `taskloop`).
 //! Not supported in target regions (an `E0803` error at the construct): `ordered` where

@@ -169,7 +169,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     fn owner_id(&mut self) -> Value {
         let tid = self.b.ins().sreg(SpecialReg::TidX);
         let ntid = self.b.ins().sreg(SpecialReg::NtidX);
-        let ctaid = self.b.ins().sreg(SpecialReg::CtaidX);
+        let ctaid = self.team_num();
         let [tid, ntid, ctaid] = [tid, ntid, ctaid].map(|v| self.b.ins().zext(Type::I64, v));
         let base = self.b.ins().imul(ctaid, ntid);
         let idx = self.b.ins().iadd(base, tid);

@@ -2,13 +2,17 @@
 //! runtime launches the variant only with at least one thread per iteration, so each thread
 //! runs the iteration its global thread number names, if there is one, with no loop around
 //! it, no stride and no carries: CUDA's `if (idx < n)` form. A collapsed nest's indices are
-//! the thread number's digits in the mixed radix of the trip counts, divided out once.
+//! the thread number's digits in the mixed radix of the trip counts, divided out once; a
+//! nest of two or three collapsed loops runs on a grid of as many dimensions instead
+//! (`ompcc_omp::one_iteration_grid`): the innermost index is `%ctaid.x * %ntid.x + %tid.x`,
+//! the outer ones `%ctaid.y` and `%ctaid.z`, and no thread divides.
 
 use crate::func::{Addr, FnLower};
+use crate::kernel::Split;
 use crate::kernel::Who;
-use crate::privatize::Private;
+use crate::privatize::{PrivKind, Private};
 use crate::worksharing::CanonLoop;
-use ompcc_ir::{IntCC, Value};
+use ompcc_ir::{IntCC, SpecialReg, Type, Value};
 use ompcc_syntax::ast::Stmt;
 
 /// What a grid loop's one iteration runs: the nest's loops and the body inside them.
@@ -36,34 +40,50 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// is one. A grid smaller than the iterations breaks the launch's promise (a host count
     /// that disagrees with the kernel's): the kernel traps rather than skip iterations.
     pub(crate) fn one_iteration(&mut self, it: OneIteration<'_, 'a>, privs: &[Private<'a>]) {
-        let (k, threads) = self.who_range(Who::Grid);
-        let covered = self.b.create_block();
+        let trips: Vec<Value> = it.canon.iter().map(|c| c.trip).collect();
+        let dims = self.cx.one_iteration_grid as usize;
+        let (covered, has, k, digits) = if dims == 1 {
+            self.linear_iteration(it.total, &trips)
+        } else if dims == trips.len() {
+            self.grid_iteration(&trips)
+        } else {
+            self.unsupported(
+                "internal compiler error: a one-iteration grid whose dimensions are not the \
+                 collapsed loops (lower::one_iteration)",
+                it.body.span,
+            );
+            return;
+        };
+        let fits = self.b.create_block();
         let broken = self.b.create_block();
-        let fits = self.b.ins().icmp(IntCC::Sle, it.total, threads);
-        self.b.ins().brif(fits, covered, &[], broken, &[]);
+        self.b.ins().brif(covered, fits, &[], broken, &[]);
         self.b.switch_to_block(broken);
         self.b.ins().trap();
-        self.b.switch_to_block(covered);
-        // every thread of the block, with an iteration or not, stages the shared tiles
+        self.b.switch_to_block(fits);
+        // every thread of the block, with an iteration or not, stages the shared tiles (only
+        // a loop that is not collapsed has them: a one-dimensional grid)
         if let [c] = it.canon
             && it.sequential.is_empty()
+            && dims == 1
         {
+            let (k, _) = self.who_range(Who::Grid);
             self.stage_tiles(k, it.total, c);
         }
         let run = self.b.create_block();
         let done = self.b.create_block();
-        let has = self.b.ins().icmp(IntCC::Slt, k, it.total);
+        let has = has(self);
         self.b.ins().brif(has, run, &[], done, &[]);
         self.b.switch_to_block(run);
-        // every trip count is positive here (their product is): no guard on the divisions
-        let trips: Vec<Value> = it.canon.iter().map(|c| c.trip).collect();
-        let digits = self.mixed_radix_digits(k, &trips);
+        let digits = digits(self);
         for (c, &idx) in it.canon.iter().zip(&digits) {
             self.set_loop_var(c, idx);
         }
-        self.set_linear(privs, k);
-        if let Some(flag) = it.last_flag {
-            self.mark_if_last(flag, k, it.total);
+        if privs.iter().any(|p| p.kind == PrivKind::Linear) || it.last_flag.is_some() {
+            let k = k(self, &digits);
+            self.set_linear(privs, k);
+            if let Some(flag) = it.last_flag {
+                self.mark_if_last(flag, k, it.total);
+            }
         }
         // `continue` ends the thread's iteration; `break` cannot leave an OpenMP loop
         self.breaks.push(done);
@@ -77,4 +97,130 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.jump_to(done);
         self.b.switch_to_block(done);
     }
+
+    /// The iteration of a one-dimensional grid: the global thread number `k` and its digits
+    /// in the mixed radix of `trips`; covered when the grid has a thread per iteration.
+    fn linear_iteration(&mut self, total: Value, trips: &[Value]) -> Parts<'c, 'a, 'f> {
+        let (k, threads) = self.who_range(Who::Grid);
+        let covered = self.b.ins().icmp(IntCC::Sle, total, threads);
+        let trips = trips.to_vec();
+        (
+            covered,
+            Box::new(move |fl| fl.b.ins().icmp(IntCC::Slt, k, total)),
+            Box::new(move |_, _| k),
+            // every trip count is positive here (their product is): no guard on the divisions
+            Box::new(move |fl| fl.mixed_radix_digits(k, &trips)),
+        )
+    }
+
+    /// The iteration of a grid with a dimension per collapsed loop (`trips`, outermost
+    /// first): x over the innermost loop, y and z over the outer ones. Covered when x has a
+    /// thread per inner iteration and y and z a block per outer one; a thread has an
+    /// iteration when each index is below its trip count (a host count above the kernel's
+    /// only idles blocks); its linear number is the digits' value in the radix.
+    fn grid_iteration(&mut self, trips: &[Value]) -> Parts<'c, 'a, 'f> {
+        let sreg = |fl: &mut Self, r: SpecialReg| {
+            let v = fl.b.ins().sreg(r);
+            fl.b.ins().zext(Type::I64, v)
+        };
+        let inner = trips[trips.len() - 1];
+        let (c, n, t) = (
+            sreg(self, SpecialReg::CtaidX),
+            sreg(self, SpecialReg::NtidX),
+            sreg(self, SpecialReg::TidX),
+        );
+        let base = self.b.ins().imul(c, n);
+        let x = self.b.ins().iadd(base, t);
+        let nc = sreg(self, SpecialReg::NctaidX);
+        let width = self.b.ins().imul(nc, n);
+        let mut covered = self.b.ins().icmp(IntCC::Sle, inner, width);
+        let outer = [
+            (SpecialReg::CtaidY, SpecialReg::NctaidY),
+            (SpecialReg::CtaidZ, SpecialReg::NctaidZ),
+        ];
+        // digits innermost first, then reversed to the loops' order
+        let mut digits = vec![x];
+        for (&trip, (id, count)) in trips.iter().rev().skip(1).zip(outer) {
+            let blocks = sreg(self, count);
+            let enough = self.b.ins().icmp(IntCC::Sle, trip, blocks);
+            covered = self.b.ins().and(covered, enough);
+            digits.push(sreg(self, id));
+        }
+        digits.reverse();
+        let (bounds, inside) = (trips.to_vec(), digits.clone());
+        let has = move |fl: &mut Self| {
+            // x first: the other indices are below their counts but where the host's exceed
+            let mut has = fl.b.ins().icmp(IntCC::Slt, x, inner);
+            for (&d, &t) in inside.iter().zip(&bounds).rev().skip(1) {
+                let below = fl.b.ins().icmp(IntCC::Slt, d, t);
+                has = fl.b.ins().and(has, below);
+            }
+            has
+        };
+        let trips = trips.to_vec();
+        (
+            covered,
+            Box::new(has),
+            Box::new(move |fl, d| fl.mixed_radix_value(d, &trips)),
+            Box::new(move |_| digits),
+        )
+    }
+
+    /// The value of `digits` (outermost first) in the mixed radix `radix`.
+    fn mixed_radix_value(&mut self, digits: &[Value], radix: &[Value]) -> Value {
+        let mut v = digits[0];
+        for (&d, &r) in digits.iter().zip(radix).skip(1) {
+            let scaled = self.b.ins().imul(v, r);
+            v = self.b.ins().iadd(scaled, d);
+        }
+        v
+    }
+
+    /// Whether the grid may have more than one dimension here: in a one-iteration variant on
+    /// a multi-dimensional grid, and in a device function, which any kernel may call.
+    fn grid_may_have_rows(&self) -> bool {
+        self.cx.one_iteration_grid > 1 || self.par.split == Split::Device
+    }
+
+    /// The team's number in the league (`omp_get_team_num`, `i32`): the block's number,
+    /// `%ctaid.x` where the grid is one-dimensional, else counted x fastest.
+    pub(crate) fn team_num(&mut self) -> Value {
+        let x = self.b.ins().sreg(SpecialReg::CtaidX);
+        if !self.grid_may_have_rows() {
+            return x;
+        }
+        let s = |fl: &mut Self, r: SpecialReg| fl.b.ins().sreg(r);
+        let (y, z, nx, ny) = (
+            s(self, SpecialReg::CtaidY),
+            s(self, SpecialReg::CtaidZ),
+            s(self, SpecialReg::NctaidX),
+            s(self, SpecialReg::NctaidY),
+        );
+        let plane = self.b.ins().imul(z, ny);
+        let row = self.b.ins().iadd(plane, y);
+        let before = self.b.ins().imul(row, nx);
+        self.b.ins().iadd(before, x)
+    }
+
+    /// The teams of the league (`omp_get_num_teams`, `i32`): the grid's blocks.
+    pub(crate) fn num_teams(&mut self) -> Value {
+        let x = self.b.ins().sreg(SpecialReg::NctaidX);
+        if !self.grid_may_have_rows() {
+            return x;
+        }
+        let y = self.b.ins().sreg(SpecialReg::NctaidY);
+        let z = self.b.ins().sreg(SpecialReg::NctaidZ);
+        let yz = self.b.ins().imul(y, z);
+        self.b.ins().imul(x, yz)
+    }
 }
+
+/// How a thread finds its iteration: whether the grid covers the nest (`i1`), then, each
+/// emitted where it is needed, whether the thread has an iteration, its linear number
+/// (`i64`, from the digits) and the loops' indices (`i64`, outermost first).
+type Parts<'c, 'a, 'f> = (
+    Value,
+    Box<dyn FnOnce(&mut FnLower<'c, 'a, 'f>) -> Value>,
+    Box<dyn FnOnce(&mut FnLower<'c, 'a, 'f>, &[Value]) -> Value>,
+    Box<dyn FnOnce(&mut FnLower<'c, 'a, 'f>) -> Vec<Value>>,
+);

@@ -1013,6 +1013,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         out
     }
 
+    /// `get`'s `i32` value widened to `i64`.
+    fn zext_i64(&mut self, get: fn(&mut Self) -> Value) -> Value {
+        let v = get(self);
+        self.b.ins().zext(Type::I64, v)
+    }
+
     /// First index and stride of a distributed loop, as `i64`.
     pub(crate) fn who_range(&mut self, who: Who) -> (Value, Value) {
         let r = |fl: &mut Self, r: SpecialReg| {
@@ -1027,10 +1033,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         match who {
             Who::Grid => {
                 let (c, n, t, nc) = (
-                    r(self, SpecialReg::CtaidX),
+                    Self::zext_i64(self, Self::team_num),
                     team(self),
                     r(self, SpecialReg::TidX),
-                    r(self, SpecialReg::NctaidX),
+                    Self::zext_i64(self, Self::num_teams),
                 );
                 let base = self.b.ins().imul(c, n);
                 let k0 = self.b.ins().iadd(base, t);
@@ -1038,7 +1044,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 (k0, g)
             }
             Who::Team => (r(self, SpecialReg::TidX), team(self)),
-            Who::Teams => (r(self, SpecialReg::CtaidX), r(self, SpecialReg::NctaidX)),
+            Who::Teams => (
+                Self::zext_i64(self, Self::team_num),
+                Self::zext_i64(self, Self::num_teams),
+            ),
             Who::Single => (
                 self.b.ins().iconst(Type::I64, 0),
                 self.b.ins().iconst(Type::I64, 1),

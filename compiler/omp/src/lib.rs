@@ -75,7 +75,7 @@ pub use mapcheck::{
 };
 pub use mapper::{TextEdit, expand_mappers};
 pub use metadirective::{MetaEdit, resolve_metadirectives};
-pub use one_iteration::{ONE_ITERATION_SUFFIX, choose_one_iteration};
+pub use one_iteration::{ONE_ITERATION_SUFFIX, choose_one_iteration, one_iteration_grid};
 pub use plan::*;
 pub use tiles::{SHARED_TILES_REMARK, TILE_THREADS, choose_tiles};
 pub use trip::nest_trips;

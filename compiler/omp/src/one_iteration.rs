@@ -13,6 +13,10 @@
 //! are left out too: each team combines a partial result, and a team per block of iterations
 //! would combine many more. Every region left out keeps the grid-stride kernel alone, with a
 //! `-Rpass-missed=one-iteration` remark naming why.
+//!
+//! A collapsed nest of two or three loops runs on a grid of as many dimensions
+//! ([`one_iteration_grid`]): block x over the innermost loop, grid y and z over the outer
+//! ones, so each index is a block or thread number and no thread divides (CUDA's form).
 
 use ompcc_sema::TypedUnit;
 use ompcc_syntax::ast::OmpClauseName as C;
@@ -24,6 +28,26 @@ use crate::plan::{ExecMode, OffloadPlan, TargetRegion};
 /// in `_l<line>`, `_r<n>` or `_<n>`, so no other region's kernel has this name). The runtime
 /// finds the variant by this name.
 pub const ONE_ITERATION_SUFFIX: &str = "_one";
+
+/// The most loops a one-iteration variant spreads over the dimensions of its grid.
+const GRID_LOOPS: u32 = 3;
+
+/// The number of grid dimensions region `r`'s one-iteration variant runs on: the collapsed
+/// loops when there are two or three and the threads take the directive's own nest, else 1
+/// (the iteration's indices are divided out of the global thread number). The host passes
+/// the trip counts of a multi-dimensional variant and the runtime sizes its grid by them.
+pub fn one_iteration_grid(r: &TargetRegion<'_>) -> u32 {
+    let Some(ln) = r.loop_nest else { return 1 };
+    let own_nest = r
+        .grid
+        .as_ref()
+        .is_none_or(|g| std::ptr::eq(g.threaded, ln.outer));
+    if r.one_iteration && own_nest && (2..=GRID_LOOPS).contains(&ln.collapse) {
+        ln.collapse
+    } else {
+        1
+    }
+}
 
 /// Marks the regions of `plan` that get a one-iteration kernel variant
 /// (`TargetRegion::one_iteration`); a missed remark for each SPMD loop region that does not.

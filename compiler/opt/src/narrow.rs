@@ -21,7 +21,9 @@
 //! - `smax(x - c, 0)` with `x` a widened `i32` and `c` a positive constant (the trip count of
 //!   a loop over `int` bounds from `c`) to the 32-bit `smax(x, c) - c` and an `sext`;
 //! - `icmp` of `i64` operands that fit `i32` and are cheap in 32 bits, to the `i32` `icmp`
-//!   (the one-iteration kernel's `k < n` on a thread number and an `int` trip count).
+//!   (the one-iteration kernel's `k < n` on a thread number and an `int` trip count), past a
+//!   clamp `smax(a, C)` of one operand that the other's range makes moot (`k < smax(n, 0)`
+//!   with `k >= 0` is `k < n`).
 //!
 //! C's signed overflow is undefined, but the IR's integer operations wrap and carry no
 //! no-overflow flag, so nothing is assumed from the source language: only ranges decide.
@@ -257,8 +259,59 @@ fn compare(
     }
     let a = to32(func, &mut *st, inst, args[0]);
     let b = to32(func, &mut *st, inst, args[1]);
+    let ranges = [0, 1].map(|i| st.range(func, args[i], block));
+    let [a, b] = past_clamp(func, cond, [a, b], ranges);
     *func.dfg.inst_mut(inst) = InstData::IntCompare { cond, args: [a, b] };
     true
+}
+
+/// `v = smax(a, C)`, `C` a constant: `(a, C)`.
+fn clamp_of(func: &Function, v: Value) -> Option<(Value, i128)> {
+    let ValueDef::Result(i, 0) = func.dfg.value_def(v) else {
+        return None;
+    };
+    let InstData::Binary {
+        opcode: Opcode::Smax,
+        args,
+        ..
+    } = *func.dfg.inst(i)
+    else {
+        return None;
+    };
+    let c = |k: usize| iconst_value(func, args[k]).map(i128::from);
+    c(1).map(|c| (args[0], c))
+        .or_else(|| c(0).map(|c| (args[1], c)))
+}
+
+/// A signed `<`/`<=` with an operand `smax(a, C)` whose clamp cannot change the answer, given
+/// the other operand's range (`ranges`, in operand order), compares `a` instead: `x < smax(a,
+/// C)` is `x < a` when `x >= C`, and `smax(a, C) <= y` is `a <= y` when `y >= C` (the
+/// one-iteration kernel's `k < smax(n, 0)` and its check that the grid covers the trip count).
+fn past_clamp(
+    func: &Function,
+    cond: ompcc_ir::IntCC,
+    [a, b]: [Value; 2],
+    ranges: [Range; 2],
+) -> [Value; 2] {
+    use ompcc_ir::IntCC::{Sle, Slt};
+    let at_least = |r: Range, c: i128| r.within(c, i128::MAX);
+    // the other operand's least value for which the clamp does not matter
+    let (strict_rhs, strict_lhs) = match cond {
+        Slt => (0, 1),
+        Sle => (1, 0),
+        _ => return [a, b],
+    };
+    if let Some((x, c)) = clamp_of(func, b)
+        && at_least(ranges[0], c + strict_rhs)
+    {
+        return [a, x];
+    }
+    if let Some((x, c)) = clamp_of(func, a)
+        && at_least(ranges[1], c + strict_lhs)
+    {
+        return [x, b];
+    }
+    [a, b]
 }
 
 /// `smax(x - c, 0)` (or `x + (-c)`) with `x` an `i32` widened and `0 < c < 2^31`: the trip

@@ -772,8 +772,8 @@ impl Backend for CudaDevice {
             (d.launch_kernel)(
                 function,
                 dims.teams,
-                1,
-                1,
+                dims.teams_yz[0],
+                dims.teams_yz[1],
                 dims.threads,
                 1,
                 1,

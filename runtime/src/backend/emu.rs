@@ -246,7 +246,7 @@ impl Backend for EmuBackend {
             .launch(
                 &p.loaded,
                 kernel,
-                [dims.teams, 1, 1],
+                [dims.teams, dims.teams_yz[0], dims.teams_yz[1]],
                 [dims.threads, 1, 1],
                 dims.dyn_shared_bytes,
                 params,
@@ -273,6 +273,7 @@ mod tests {
     fn dims() -> LaunchDims {
         LaunchDims {
             teams: 1,
+            teams_yz: [1, 1],
             threads: 1,
             dyn_shared_bytes: 0,
         }

@@ -34,11 +34,13 @@ pub struct ModuleImage<'a> {
     pub ptx: &'a str,
 }
 
-/// Launch geometry: a 1-D grid of `teams` blocks of `threads` threads.
+/// Launch geometry: a grid of `teams` x `teams_yz` blocks of `threads` threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaunchDims {
-    /// Number of blocks (OpenMP teams).
+    /// Blocks in x (all the OpenMP teams in a one-dimensional grid).
     pub teams: u32,
+    /// Blocks in y and z: `[1, 1]` but for a one-iteration variant of a collapsed nest.
+    pub teams_yz: [u32; 2],
     /// Threads per block (OpenMP thread limit).
     pub threads: u32,
     /// Dynamic shared memory per block, bytes.

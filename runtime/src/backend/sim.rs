@@ -251,6 +251,7 @@ mod tests {
             .unwrap();
         let dims = LaunchDims {
             teams: 1,
+            teams_yz: [1, 1],
             threads: 1,
             dyn_shared_bytes: 0,
         };

@@ -50,5 +50,6 @@ int main(void) {
   FIELD(ompcc_rt_launch_args, thread_limit);
   FIELD(ompcc_rt_launch_args, dyn_shared_bytes);
   FIELD(ompcc_rt_launch_args, loc);
+  FIELD(ompcc_rt_launch_args, nest);
   return 0;
 }

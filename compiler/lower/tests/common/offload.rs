@@ -326,6 +326,7 @@ impl<'c> Emu<'c> {
             Dev::Gpu(be, prog) => {
                 let dims = ompcc_rt::LaunchDims {
                     teams: g,
+                    teams_yz: [1, 1],
                     threads: b,
                     dyn_shared_bytes: 0,
                 };
