@@ -53,6 +53,11 @@ impl HostCc {
         HostCc::new(value.as_deref())
     }
 
+    /// The command's words.
+    pub fn argv(&self) -> &[String] {
+        &self.argv
+    }
+
     /// The command as the user wrote it (for messages).
     pub fn display(&self) -> String {
         self.argv.join(" ")
