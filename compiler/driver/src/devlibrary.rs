@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use crate::ahead::Ahead;
 use crate::exec::{Cmd, Runner};
 use crate::host::HostCc;
-use crate::libcache::LibraryCache;
+use crate::libcache::DiskCache;
 use crate::timing;
 
 /// What a unit's frontend asks of the host compiler beyond its own preprocessed text.
@@ -66,13 +66,13 @@ pub struct Services<'a> {
     runner: &'a Runner,
     library: Ahead<Result<String, String>>,
     text: OnceCell<Result<String, String>>,
-    cache: Option<LibraryCache>,
+    cache: Option<DiskCache>,
 }
 
 impl<'a> Services<'a> {
     /// Services writing their files under `tmp`.
     pub fn new(host: &'a HostCc, runner: &'a Runner, tmp: &Path) -> Services<'a> {
-        let cache = LibraryCache::from_env(host.argv());
+        let cache = host.cache().cloned();
         let job = preprocess_job(host, *runner, tmp.join("math"), cache.clone());
         Services {
             host,
@@ -137,7 +137,7 @@ fn preprocess_job(
     host: &HostCc,
     runner: Runner,
     dir: PathBuf,
-    cache: Option<LibraryCache>,
+    cache: Option<DiskCache>,
 ) -> impl FnOnce() -> Result<String, String> + Send + 'static {
     let preprocess = run_preprocessor(host, runner, dir);
     move || {

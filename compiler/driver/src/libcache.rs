@@ -1,6 +1,7 @@
-//! The cache of device-library work: the library preprocessed by the host compiler and
-//! compiled by ompcc's stages is the same for every unit that calls the same functions at
-//! the same -O level, so it is kept on disk between commands.
+//! The cache of work that is the same for many commands: the device library preprocessed by
+//! the host compiler and compiled by ompcc's stages (the same for every unit that calls the
+//! same functions at the same -O level), and whether the host compiler is gcc (its
+//! `--version` probe), kept on disk between commands.
 //!
 //! Where: `$OMPCC_CACHE_DIR` (empty: no cache), else `$XDG_CACHE_HOME/ompcc`, else
 //! `$HOME/.cache/ompcc`. Each entry is a file named by the FNV-1a hash of its full key, whose
@@ -19,21 +20,21 @@ pub const CACHE_DIR_VAR: &str = "OMPCC_CACHE_DIR";
 
 /// A cache directory and the part of every key that names this compiler and the host one.
 #[derive(Debug, Clone)]
-pub struct LibraryCache {
+pub struct DiskCache {
     dir: PathBuf,
     identity: String,
 }
 
-impl LibraryCache {
+impl DiskCache {
     /// The cache the environment names for `host_argv`, if there is one.
-    pub fn from_env(host_argv: &[String]) -> Option<LibraryCache> {
+    pub fn from_env(host_argv: &[String]) -> Option<DiskCache> {
         let dir = cache_dir()?;
         let identity = format!(
             "{}\n{}",
             file_identity(&std::env::current_exe().ok()?)?,
             host_identity(host_argv)
         );
-        Some(LibraryCache { dir, identity })
+        Some(DiskCache { dir, identity })
     }
 
     /// The entry kept under `key`.
@@ -71,7 +72,7 @@ impl LibraryCache {
 
     fn path(&self, key: &str) -> PathBuf {
         let hash = ompcc_omp::fnv1a(&[self.full_key(key).as_bytes()]);
-        self.dir.join(format!("{hash:016x}.devlib"))
+        self.dir.join(format!("{hash:016x}.kept"))
     }
 }
 
@@ -109,21 +110,22 @@ fn file_identity(path: &Path) -> Option<String> {
     ))
 }
 
-/// The host compiler's words, and its executable's identity when `PATH` finds it (an
-/// upgraded compiler gets entries of its own).
+/// The host compiler's words, and the identity of each word that `PATH` finds as a program
+/// (`ccache gcc`: both; an upgraded or another compiler gets entries of its own).
 fn host_identity(argv: &[String]) -> String {
-    let program = argv.first().and_then(|p| find_program(p));
-    let exe = program
-        .as_deref()
-        .and_then(file_identity)
-        .unwrap_or_default();
-    format!("{} [{exe}]", argv.join(" "))
+    let programs: Vec<String> = argv
+        .iter()
+        .filter(|w| !w.starts_with('-'))
+        .filter_map(|w| find_program(w))
+        .filter_map(|p| file_identity(&p))
+        .collect();
+    format!("{} [{}]", argv.join(" "), programs.join("; "))
 }
 
 /// `program` as `execvp` finds it.
 fn find_program(program: &str) -> Option<PathBuf> {
     if program.contains('/') {
-        return Some(PathBuf::from(program));
+        return Some(PathBuf::from(program)).filter(|p| p.is_file());
     }
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(program))
@@ -134,8 +136,8 @@ fn find_program(program: &str) -> Option<PathBuf> {
 mod tests {
     use super::*;
 
-    fn cache(dir: &Path) -> LibraryCache {
-        LibraryCache {
+    fn cache(dir: &Path) -> DiskCache {
+        DiskCache {
             dir: dir.to_path_buf(),
             identity: "ompcc 1\ncc [x]".into(),
         }
@@ -153,7 +155,7 @@ mod tests {
         );
         assert_eq!(c.get("O3 sin"), None);
         // another compiler's entry under the same name reads as a miss
-        let other = LibraryCache {
+        let other = DiskCache {
             identity: "ompcc 2\ncc [x]".into(),
             ..c.clone()
         };

@@ -700,7 +700,10 @@ fn the_device_library_is_kept_between_commands_and_gives_the_same_object() {
     let first = compile("first.o");
     assert!(first.iter().any(|n| n == "host: preprocess device library"));
     let kept = std::fs::read_dir(sb.cache.path()).unwrap().count();
-    assert_eq!(kept, 2, "the preprocessed library and one compiled library");
+    assert_eq!(
+        kept, 3,
+        "the preprocessed library, one compiled library, the probe"
+    );
     // the second command reads both: no `cc -E` of the library
     let second = compile("second.o");
     assert!(
@@ -712,7 +715,7 @@ fn the_device_library_is_kept_between_commands_and_gives_the_same_object() {
     assert_eq!(sb.read("first.o"), sb.read("second.o"));
     // another -O level is another compiled library
     ok(&sb.ompcc(&["-fopenmp", "-O1", "-c", &src, "-o", "o1.o"]));
-    assert_eq!(std::fs::read_dir(sb.cache.path()).unwrap().count(), 3);
+    assert_eq!(std::fs::read_dir(sb.cache.path()).unwrap().count(), 4);
     // an empty OMPCC_CACHE_DIR keeps nothing, and the object is the same
     let off = tempfile::tempdir().unwrap();
     let run = sb
@@ -724,6 +727,37 @@ fn the_device_library_is_kept_between_commands_and_gives_the_same_object() {
     ok(&run);
     assert_eq!(std::fs::read_dir(off.path()).unwrap().count(), 0);
     assert_eq!(sb.read("first.o"), sb.read("off.o"));
+}
+
+#[test]
+fn commands_sharing_a_cache_at_once_build_the_same_objects() {
+    // as under `make -j`: each writes the entries it computed, none reads half of one
+    let sb = Sandbox::new();
+    let src = Path::new(PROGRAMS)
+        .join("globals_math.c")
+        .display()
+        .to_string();
+    let mut runs: Vec<_> = (0..4)
+        .map(|i| {
+            sb.ompcc_cmd(&["-fopenmp", "-O2", "-c", &src, "-o", &format!("{i}.o")])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for run in &mut runs {
+        assert!(run.wait().unwrap().success());
+    }
+    let first = sb.read("0.o");
+    for i in 1..4 {
+        assert_eq!(sb.read(&format!("{i}.o")), first, "{i}.o");
+    }
+    let names: Vec<String> = std::fs::read_dir(sb.cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| n.ends_with(".kept")), "{names:?}");
+    ok(&sb.ompcc(&["-fopenmp", "-O2", "-c", &src, "-o", "after.o"]));
+    assert_eq!(sb.read("after.o"), first);
 }
 
 #[test]
