@@ -48,6 +48,10 @@ impl std::fmt::Display for LinkError {
 pub trait LibrarySource {
     /// The library as one preprocessed unit.
     fn text(&self) -> Result<String, String>;
+    /// Whether [`LibrarySource::keep`] keeps anything (else no IR text is made for it).
+    fn keeps(&self) -> bool {
+        false
+    }
     /// The IR text kept by [`LibrarySource::keep`] under `key`, if there is one.
     fn kept(&self, _key: &str) -> Option<String> {
         None
@@ -115,12 +119,14 @@ fn compiled_library(
     let mut text = source.text().map_err(LinkError::Source)?;
     text.insert_str(0, BUILTIN_PROTOTYPES);
     let lib = compile(&text, opt_level, wanted).map_err(LinkError::Internal)?;
-    let ir = ompcc_ir::module_to_string(&lib, ompcc_ir::WriteOptions::default());
-    // what is kept must read back as the same module, or it is not kept
-    if ompcc_ir::parse_module(&ir)
-        .is_ok_and(|again| ompcc_ir::module_to_string(&again, Default::default()) == ir)
-    {
-        source.keep(&key, &ir);
+    if source.keeps() {
+        let ir = ompcc_ir::module_to_string(&lib, ompcc_ir::WriteOptions::default());
+        // what is kept must read back as the same module, or it is not kept
+        if ompcc_ir::parse_module(&ir)
+            .is_ok_and(|again| ompcc_ir::module_to_string(&again, Default::default()) == ir)
+        {
+            source.keep(&key, &ir);
+        }
     }
     Ok(lib)
 }

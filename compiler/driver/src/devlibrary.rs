@@ -28,6 +28,10 @@ pub trait HostServices {
     /// The unit has device constructs: start what their host compile will ask
     /// (`cc --version`).
     fn probe_ahead(&self) {}
+    /// Whether compiled libraries are kept ([`HostServices::keep_compiled_library`]).
+    fn keeps_compiled_libraries(&self) -> bool {
+        false
+    }
     /// The library compiled for `key` ([`ompcc_devlib::LibrarySource::kept`]), if kept.
     fn compiled_library(&self, _key: &str) -> Option<String> {
         None
@@ -42,6 +46,10 @@ pub struct LibraryFrom<'a>(pub &'a dyn HostServices);
 impl ompcc_devlib::LibrarySource for LibraryFrom<'_> {
     fn text(&self) -> Result<String, String> {
         self.0.library_text()
+    }
+
+    fn keeps(&self) -> bool {
+        self.0.keeps_compiled_libraries()
     }
 
     fn kept(&self, key: &str) -> Option<String> {
@@ -110,6 +118,10 @@ impl HostServices for Services<'_> {
 
     fn probe_ahead(&self) {
         self.host.probe_ahead(self.runner);
+    }
+
+    fn keeps_compiled_libraries(&self) -> bool {
+        self.cache.is_some()
     }
 
     fn compiled_library(&self, key: &str) -> Option<String> {
