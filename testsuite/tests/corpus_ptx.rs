@@ -149,7 +149,7 @@ fn compile_file(
         fails.push(format!("{name}: -O2: {e}"));
         return fails;
     }
-    if let Err(e) = ompcc_devlib::link_device_library(&mut module, Some("2"), library) {
+    if let Err(e) = ompcc_devlib::link_device_library(&mut module, Some("2"), &library) {
         fails.push(format!("{name}: device library: {e}"));
         return fails;
     }

@@ -13,6 +13,11 @@
 //! products only. So it is linked after the user module's pipeline, and its functions stay
 //! calls. The caller supplies the library as one preprocessed unit (the sources include
 //! their own headers; see `ompcc_stdlib::amalgamation`), asked for only when it is needed.
+//!
+//! Compiling the library costs more than most units' own device code, and its result depends
+//! only on the library's text, the -O level and the functions wanted: a [`LibrarySource`] may
+//! keep compiled libraries (as IR text) and hand them back, and then the text is never asked
+//! for.
 
 use ompcc_ir::{Linkage, Module};
 
@@ -38,13 +43,37 @@ impl std::fmt::Display for LinkError {
     }
 }
 
+/// Where the library comes from: its preprocessed text and, optionally, a store of libraries
+/// compiled before.
+pub trait LibrarySource {
+    /// The library as one preprocessed unit.
+    fn text(&self) -> Result<String, String>;
+    /// Whether [`LibrarySource::keep`] keeps anything (else no IR text is made for it).
+    fn keeps(&self) -> bool {
+        false
+    }
+    /// The IR text kept by [`LibrarySource::keep`] under `key`, if there is one.
+    fn kept(&self, _key: &str) -> Option<String> {
+        None
+    }
+    /// Keeps the IR text of a library compiled for `key`.
+    fn keep(&self, _key: &str, _ir: &str) {}
+}
+
+/// A plain function giving the text keeps nothing.
+impl<F: Fn() -> Result<String, String>> LibrarySource for F {
+    fn text(&self) -> Result<String, String> {
+        self()
+    }
+}
+
 /// Links the device library into `module` if its code calls library functions; a no-op
 /// (and `source` is not called) otherwise. `opt_level` is the -O level the library is
 /// optimized at (`None`: not optimized, for `--emit=ir`).
 pub fn link_device_library(
     module: &mut Module,
     opt_level: Option<&str>,
-    source: &dyn Fn() -> Result<String, String>,
+    source: &dyn LibrarySource,
 ) -> Result<(), LinkError> {
     let used: Vec<(String, &'static str)> = module
         .decls
@@ -54,10 +83,8 @@ pub fn link_device_library(
     if used.is_empty() {
         return Ok(());
     }
-    let mut text = source().map_err(LinkError::Source)?;
-    text.insert_str(0, BUILTIN_PROTOTYPES);
     let wanted: Vec<String> = used.iter().map(|(_, s)| s.to_string()).collect();
-    let mut lib = compile(&text, opt_level, wanted).map_err(LinkError::Internal)?;
+    let mut lib = compiled_library(source, opt_level, wanted)?;
     let lib_names: Vec<String> = lib
         .functions
         .iter()
@@ -73,6 +100,41 @@ pub fn link_device_library(
     let added = ompcc_ir::link::link(module, lib).map_err(LinkError::Internal)?;
     ompcc_ir::link::drop_unreferenced(module, |f| !lib_names.contains(&f.name), &added);
     Ok(())
+}
+
+/// The library compiled for `opt_level` and `wanted`: the one `source` kept, else compiled
+/// from its text (and kept).
+fn compiled_library(
+    source: &dyn LibrarySource,
+    opt_level: Option<&str>,
+    wanted: Vec<String>,
+) -> Result<Module, LinkError> {
+    let key = library_key(opt_level, &wanted);
+    if let Some(lib) = source
+        .kept(&key)
+        .and_then(|ir| ompcc_ir::parse_module(&ir).ok())
+    {
+        return Ok(lib);
+    }
+    let mut text = source.text().map_err(LinkError::Source)?;
+    text.insert_str(0, BUILTIN_PROTOTYPES);
+    let lib = compile(&text, opt_level, wanted).map_err(LinkError::Internal)?;
+    if source.keeps() {
+        let ir = ompcc_ir::module_to_string(&lib, ompcc_ir::WriteOptions::default());
+        // what is kept must read back as the same module, or it is not kept
+        if ompcc_ir::parse_module(&ir)
+            .is_ok_and(|again| ompcc_ir::module_to_string(&again, Default::default()) == ir)
+        {
+            source.keep(&key, &ir);
+        }
+    }
+    Ok(lib)
+}
+
+/// What a compiled library depends on besides the library's text: the -O level and the
+/// functions wanted, in the order asked (which lowering's output follows).
+fn library_key(opt_level: Option<&str>, wanted: &[String]) -> String {
+    format!("O{} {}", opt_level.unwrap_or("-"), wanted.join(","))
 }
 
 /// The library's IR: the functions `wanted` of the preprocessed `text` and what they call,

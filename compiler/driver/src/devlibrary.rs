@@ -4,6 +4,10 @@
 //! unit's passes run, as soon as its lowered device code is seen to call the library.
 //!
 //! Under `-v` it is never started ahead, so the `cc -E` line is echoed where it always was.
+//!
+//! Both the preprocessed text and the libraries compiled from it are kept in the cache
+//! ([`crate::libcache`]): a command whose unit calls functions some earlier command compiled
+//! at its -O level runs neither `cc -E` nor ompcc's stages on the library.
 
 use std::cell::OnceCell;
 use std::fs;
@@ -12,6 +16,7 @@ use std::path::{Path, PathBuf};
 use crate::ahead::Ahead;
 use crate::exec::{Cmd, Runner};
 use crate::host::HostCc;
+use crate::libcache::DiskCache;
 use crate::timing;
 
 /// What a unit's frontend asks of the host compiler beyond its own preprocessed text.
@@ -23,6 +28,37 @@ pub trait HostServices {
     /// The unit has device constructs: start what their host compile will ask
     /// (`cc --version`).
     fn probe_ahead(&self) {}
+    /// Whether compiled libraries are kept ([`HostServices::keep_compiled_library`]).
+    fn keeps_compiled_libraries(&self) -> bool {
+        false
+    }
+    /// The library compiled for `key` ([`ompcc_devlib::LibrarySource::kept`]), if kept.
+    fn compiled_library(&self, _key: &str) -> Option<String> {
+        None
+    }
+    /// Keeps the library compiled for `key`.
+    fn keep_compiled_library(&self, _key: &str, _ir: &str) {}
+}
+
+/// The services as the device library linker sees them.
+pub struct LibraryFrom<'a>(pub &'a dyn HostServices);
+
+impl ompcc_devlib::LibrarySource for LibraryFrom<'_> {
+    fn text(&self) -> Result<String, String> {
+        self.0.library_text()
+    }
+
+    fn keeps(&self) -> bool {
+        self.0.keeps_compiled_libraries()
+    }
+
+    fn kept(&self, key: &str) -> Option<String> {
+        self.0.compiled_library(key)
+    }
+
+    fn keep(&self, key: &str, ir: &str) {
+        self.0.keep_compiled_library(key, ir)
+    }
 }
 
 /// A plain function giving the text (tests, `--emit` stages) starts nothing ahead.
@@ -38,17 +74,20 @@ pub struct Services<'a> {
     runner: &'a Runner,
     library: Ahead<Result<String, String>>,
     text: OnceCell<Result<String, String>>,
+    cache: Option<DiskCache>,
 }
 
 impl<'a> Services<'a> {
     /// Services writing their files under `tmp`.
     pub fn new(host: &'a HostCc, runner: &'a Runner, tmp: &Path) -> Services<'a> {
-        let job = preprocess_job(host, *runner, tmp.join("math"));
+        let cache = host.cache().cloned();
+        let job = preprocess_job(host, *runner, tmp.join("math"), cache.clone());
         Services {
             host,
             runner,
             library: Ahead::new(job),
             text: OnceCell::new(),
+            cache,
         }
     }
 }
@@ -80,10 +119,53 @@ impl HostServices for Services<'_> {
     fn probe_ahead(&self) {
         self.host.probe_ahead(self.runner);
     }
+
+    fn keeps_compiled_libraries(&self) -> bool {
+        self.cache.is_some()
+    }
+
+    fn compiled_library(&self, key: &str) -> Option<String> {
+        self.cache.as_ref()?.get(&compiled_key(key))
+    }
+
+    fn keep_compiled_library(&self, key: &str, ir: &str) {
+        if let Some(cache) = &self.cache {
+            cache.put(&compiled_key(key), ir);
+        }
+    }
+}
+
+/// The cache key of the library compiled for the linker's `key`.
+fn compiled_key(key: &str) -> String {
+    format!("compiled {key}")
+}
+
+/// The cache key of the preprocessed library.
+const PREPROCESSED_KEY: &str = "preprocessed";
+
+/// The preprocessed library: the cache's, else the library's sources written under `dir` and
+/// run through `host -E` (and kept).
+fn preprocess_job(
+    host: &HostCc,
+    runner: Runner,
+    dir: PathBuf,
+    cache: Option<DiskCache>,
+) -> impl FnOnce() -> Result<String, String> + Send + 'static {
+    let preprocess = run_preprocessor(host, runner, dir);
+    move || {
+        if let Some(text) = cache.as_ref().and_then(|c| c.get(PREPROCESSED_KEY)) {
+            return Ok(text);
+        }
+        let text = preprocess()?;
+        if let Some(cache) = &cache {
+            cache.put(PREPROCESSED_KEY, &text);
+        }
+        Ok(text)
+    }
 }
 
 /// Writes the library's sources under `dir` and runs them through `host -E`.
-fn preprocess_job(
+fn run_preprocessor(
     host: &HostCc,
     runner: Runner,
     dir: PathBuf,

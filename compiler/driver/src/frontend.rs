@@ -818,8 +818,8 @@ fn link_device_math(
     optimized: bool,
 ) -> Result<(), Option<String>> {
     let level = optimized.then_some(opts.opt_level);
-    ompcc_devlib::link_device_library(module, level, &|| opts.math_source.library_text())
-        .map_err(|e| Some(e.to_string()))
+    let source = crate::devlibrary::LibraryFrom(opts.math_source);
+    ompcc_devlib::link_device_library(module, level, &source).map_err(|e| Some(e.to_string()))
 }
 
 /// Runs `--passes=` or the pipeline of the -O level, verifying after every pass.

@@ -7,6 +7,7 @@ use std::cell::OnceCell;
 
 use crate::ahead::Ahead;
 use crate::exec::{Cmd, RunError, Runner};
+use crate::libcache::DiskCache;
 use crate::response::split_words;
 
 /// The environment variable that names the host compiler.
@@ -14,12 +15,16 @@ pub const HOST_CC_VAR: &str = "OMPCC_HOST_CC";
 
 type Probe = Ahead<Result<(i32, Vec<u8>), RunError>>;
 
+/// The cache key of [`HostCc::is_gcc`]'s answer.
+const IS_GCC_KEY: &str = "is gcc";
+
 /// The host compiler command.
 pub struct HostCc {
     argv: Vec<String>,
     is_gcc: OnceCell<bool>,
     /// `--version`, perhaps started ahead ([`HostCc::probe_ahead`]).
     probe: OnceCell<Probe>,
+    cache: OnceCell<Option<DiskCache>>,
 }
 
 impl std::fmt::Debug for HostCc {
@@ -44,6 +49,7 @@ impl HostCc {
             argv,
             is_gcc: OnceCell::new(),
             probe: OnceCell::new(),
+            cache: OnceCell::new(),
         }
     }
 
@@ -51,6 +57,13 @@ impl HostCc {
     pub fn from_env() -> HostCc {
         let value = std::env::var(HOST_CC_VAR).ok();
         HostCc::new(value.as_deref())
+    }
+
+    /// The cache for this host compiler, if the environment gives one ([`DiskCache`]).
+    pub fn cache(&self) -> Option<&DiskCache> {
+        self.cache
+            .get_or_init(|| DiskCache::from_env(&self.argv))
+            .as_ref()
     }
 
     /// The command as the user wrote it (for messages).
@@ -82,25 +95,41 @@ impl HostCc {
     /// Starts the `--version` probe of [`HostCc::is_gcc`] on a thread of its own, so that
     /// its answer is there when a later step asks.
     pub fn probe_ahead(&self, runner: &Runner) {
-        if self.is_gcc.get().is_none() {
+        if self.is_gcc.get().is_none() && self.cached_answer().is_none() {
             self.probe(runner).start();
         }
     }
 
+    /// Whether the host compiler is gcc, as an earlier command found it (then kept in
+    /// [`HostCc::is_gcc`]'s cell).
+    fn cached_answer(&self) -> Option<bool> {
+        let known = match self.cache()?.get(IS_GCC_KEY)?.as_str() {
+            "yes" => true,
+            "no" => false,
+            _ => return None,
+        };
+        Some(*self.is_gcc.get_or_init(|| known))
+    }
+
     /// Whether the host compiler is gcc (then compiling host code ompcc already offloaded
     /// needs `-foffload=disable`). Decided once from `--version`: gcc's names the Free
-    /// Software Foundation, clang's does not, whatever the executable is called.
+    /// Software Foundation, clang's does not, whatever the executable is called. The answer
+    /// is kept in the cache, so later commands run no probe.
     pub fn is_gcc(&self, runner: &Runner) -> Result<bool, RunError> {
-        if let Some(&known) = self.is_gcc.get() {
+        if let Some(known) = self.is_gcc.get().copied().or_else(|| self.cached_answer()) {
             return Ok(known);
         }
         let answer = crate::timing::phase(crate::timing::HOST_PROBE, || self.probe(runner).take());
         // (taken only here, once: `None` only if the probe's thread panicked)
-        let (_, stdout) = match answer {
+        let (status, stdout) = match answer {
             Some(answer) => answer?,
             None => runner.probe(&self.cmd(["--version"]))?,
         };
         let known = String::from_utf8_lossy(&stdout).contains("Free Software Foundation");
+        // (a compiler that fails its `--version` is asked again next time)
+        if let Some(cache) = self.cache().filter(|_| status == 0) {
+            cache.put(IS_GCC_KEY, if known { "yes" } else { "no" });
+        }
         Ok(*self.is_gcc.get_or_init(|| known))
     }
 }

@@ -15,6 +15,7 @@ mod frontend;
 mod host;
 mod hostview;
 mod indirect;
+mod libcache;
 mod link;
 mod pipeline;
 mod response;
@@ -229,9 +230,13 @@ inline, __attribute__((always_inline)), __attribute__((noinline)) and restrict.
 Environment:
   {var}             host C compiler command (default: cc), e.g. \"ccache gcc\"
   {rt_var}         the runtime library (default: libompcc_rt.a next to ompcc or in
-                            <prefix>/lib)",
+                            <prefix>/lib)
+  {cache_var}           where the device C library is kept preprocessed and compiled
+                            between commands (default: $XDG_CACHE_HOME/ompcc or
+                            ~/.cache/ompcc; empty: no cache)",
         var = host::HOST_CC_VAR,
         rt_var = link::RUNTIME_LIB_VAR,
+        cache_var = libcache::CACHE_DIR_VAR,
         host = host.display()
     );
 }

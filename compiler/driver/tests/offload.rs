@@ -675,6 +675,91 @@ fn time_phases_splits_a_compile_into_the_host_compilers_runs_and_ompccs_stages()
     );
 }
 
+/// The phase names of a `--time-phases` table.
+fn phase_names(err: &str) -> Vec<String> {
+    err.lines()
+        .skip_while(|l| *l != "ompcc: phase times (wall clock):")
+        .skip(1)
+        .map(|l| l.split(" ms").next().unwrap_or(""))
+        .map(|l| l.rsplit_once(' ').map_or(l, |(n, _)| n).trim().to_string())
+        .collect()
+}
+
+#[test]
+fn the_device_library_is_kept_between_commands_and_gives_the_same_object() {
+    let sb = Sandbox::new();
+    let src = Path::new(PROGRAMS)
+        .join("globals_math.c")
+        .display()
+        .to_string();
+    let compile = |out: &str| {
+        let run = sb.ompcc(&["--time-phases", "-fopenmp", "-O2", "-c", &src, "-o", out]);
+        ok(&run);
+        phase_names(&stderr(&run))
+    };
+    let first = compile("first.o");
+    assert!(first.iter().any(|n| n == "host: preprocess device library"));
+    let kept = std::fs::read_dir(sb.cache.path()).unwrap().count();
+    assert_eq!(
+        kept, 3,
+        "the preprocessed library, one compiled library, the probe"
+    );
+    // the second command reads both: no `cc -E` of the library
+    let second = compile("second.o");
+    assert!(
+        !second
+            .iter()
+            .any(|n| n == "host: preprocess device library"),
+        "{second:?}"
+    );
+    assert_eq!(sb.read("first.o"), sb.read("second.o"));
+    // another -O level is another compiled library
+    ok(&sb.ompcc(&["-fopenmp", "-O1", "-c", &src, "-o", "o1.o"]));
+    assert_eq!(std::fs::read_dir(sb.cache.path()).unwrap().count(), 4);
+    // an empty OMPCC_CACHE_DIR keeps nothing, and the object is the same
+    let off = tempfile::tempdir().unwrap();
+    let run = sb
+        .ompcc_cmd(&["-fopenmp", "-O2", "-c", &src, "-o", "off.o"])
+        .env("OMPCC_CACHE_DIR", "")
+        .env("XDG_CACHE_HOME", off.path())
+        .output()
+        .unwrap();
+    ok(&run);
+    assert_eq!(std::fs::read_dir(off.path()).unwrap().count(), 0);
+    assert_eq!(sb.read("first.o"), sb.read("off.o"));
+}
+
+#[test]
+fn commands_sharing_a_cache_at_once_build_the_same_objects() {
+    // as under `make -j`: each writes the entries it computed, none reads half of one
+    let sb = Sandbox::new();
+    let src = Path::new(PROGRAMS)
+        .join("globals_math.c")
+        .display()
+        .to_string();
+    let mut runs: Vec<_> = (0..4)
+        .map(|i| {
+            sb.ompcc_cmd(&["-fopenmp", "-O2", "-c", &src, "-o", &format!("{i}.o")])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for run in &mut runs {
+        assert!(run.wait().unwrap().success());
+    }
+    let first = sb.read("0.o");
+    for i in 1..4 {
+        assert_eq!(sb.read(&format!("{i}.o")), first, "{i}.o");
+    }
+    let names: Vec<String> = std::fs::read_dir(sb.cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| n.ends_with(".kept")), "{names:?}");
+    ok(&sb.ompcc(&["-fopenmp", "-O2", "-c", &src, "-o", "after.o"]));
+    assert_eq!(sb.read("after.o"), first);
+}
+
 #[test]
 fn requires_unified_shared_memory_reaches_the_runtime_and_not_gcc() {
     let sb = Sandbox::new();

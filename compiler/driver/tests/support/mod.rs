@@ -9,15 +9,18 @@ use std::process::{Command, Output};
 /// The `ompcc` binary under test.
 pub const OMPCC: &str = env!("CARGO_BIN_EXE_ompcc");
 
-/// A fresh directory with some files in it.
+/// A fresh directory with some files in it, and an empty device-library cache of its own
+/// (outside it), so that every test sees a first compile.
 pub struct Sandbox {
     pub dir: tempfile::TempDir,
+    pub cache: tempfile::TempDir,
 }
 
 impl Sandbox {
     pub fn new() -> Sandbox {
         Sandbox {
             dir: tempfile::tempdir().expect("temp dir"),
+            cache: tempfile::tempdir().expect("temp dir"),
         }
     }
 
@@ -56,6 +59,7 @@ impl Sandbox {
             .current_dir(self.path())
             .env_remove("OMPCC_HOST_CC")
             .env("OMPCC_RUNTIME_LIB", runtime_lib())
+            .env("OMPCC_CACHE_DIR", self.cache.path())
             .env("LC_ALL", "C");
         cmd
     }
