@@ -772,7 +772,7 @@ fn requires_unified_shared_memory_reaches_the_runtime_and_not_gcc() {
     let text = stdout(&host_c);
     // both requirement bits in the module descriptor; gcc 12 sees only the clause it knows
     assert!(
-        text.contains("static const __ompcc_module_desc d = {1u, 1u, 0u, 3u, "),
+        text.contains("static const __ompcc_module_desc d = {2u, 1u, 0u, 3u, "),
         "{text}"
     );
     assert!(
