@@ -143,18 +143,20 @@ fn run(args: &Args) -> Result<bool, String> {
     let load_before = load_average();
     let mut measured: Vec<Measured> = units.iter().map(|_| Measured::default()).collect();
     let cache = work.path().join("ompcc-cache");
-    eprintln!("compile-time: first compiles");
-    for (unit, m) in units.iter().zip(measured.iter_mut()) {
-        let g = timed(host_cmd(&args.cc, &unit.path, work.path()));
-        let o = timed(ompcc_cmd(
+    let gcc_of = |unit: &Unit| timed(host_cmd(&args.cc, &unit.path, work.path()));
+    let ours_of = |unit: &Unit| {
+        timed(ompcc_cmd(
             &ompcc,
             &args.cc,
             &unit.path,
             work.path(),
             &cache,
             false,
-        ));
-        m.first = g.ok().zip(o.ok());
+        ))
+    };
+    eprintln!("compile-time: first compiles");
+    for (unit, m) in units.iter().zip(measured.iter_mut()) {
+        m.first = gcc_of(unit).ok().zip(ours_of(unit).ok());
     }
     for rep in 0..args.reps {
         eprintln!("compile-time: repetition {} of {}", rep + 1, args.reps);
@@ -162,17 +164,8 @@ fn run(args: &Args) -> Result<bool, String> {
             if m.problem.is_some() {
                 continue;
             }
-            let gcc = || timed(host_cmd(&args.cc, &unit.path, work.path()));
-            let ours = || {
-                timed(ompcc_cmd(
-                    &ompcc,
-                    &args.cc,
-                    &unit.path,
-                    work.path(),
-                    &cache,
-                    false,
-                ))
-            };
+            let gcc = || gcc_of(unit);
+            let ours = || ours_of(unit);
             // alternate which goes first, so neither always finds the caches warmed by the other
             let (g, o) = if rep % 2 == 0 {
                 let g = gcc();

@@ -16,18 +16,10 @@ const SWAP: &str = concat!(
     "/../../testsuite/run/coalesce_swap.c"
 );
 
-fn remarks(sb: &Sandbox, extra: &[&str]) -> String {
-    let mut args = vec!["-fopenmp", "-c", SWAP, "-o", "s.o"];
-    args.extend(extra);
-    let out = sb.ompcc(&args);
-    ok(&out);
-    stderr(&out)
-}
-
 #[test]
 fn loop_swap_remarks_name_the_loops_and_the_missing_facts() {
     let sb = Sandbox::new();
-    let err = remarks(&sb, &["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"]);
+    let err = sb.remarks(SWAP, &["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"]);
     let has = |s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
     has(
         "coalesce_swap.c:36:1: remark: parallel loop swap: the grid's threads take loop 'j' (line 38) instead of 'i' (line 37); unit or zero stride bytes per iteration 0 -> 16; strides in 'i': a[m*i + j] m, b[m*i + j] m; in 'j': a[m*i + j] 1, b[m*i + j] 1 [-Rpass=coalesce]",
@@ -61,7 +53,7 @@ fn loop_swap_remarks_name_the_loops_and_the_missing_facts() {
     assert_eq!(err.matches("[-Rpass-missed=coalesce]").count(), 4, "{err}");
 
     // one kind asked for, one kind printed
-    let passed = remarks(&sb, &["-O2", "-Rpass=coalesce"]);
+    let passed = sb.remarks(SWAP, &["-O2", "-Rpass=coalesce"]);
     assert!(!passed.contains("-Rpass-missed"), "{passed}");
     assert_eq!(passed.matches("[-Rpass=coalesce]").count(), 7, "{passed}");
     // not at -O1, not with the knob off
@@ -76,11 +68,11 @@ fn loop_swap_remarks_name_the_loops_and_the_missing_facts() {
         ][..],
         &["-O1", "-Cloop-swap=on", "-Rpass-missed=coalesce"][..],
     ] {
-        let quiet = remarks(&sb, extra);
+        let quiet = sb.remarks(SWAP, extra);
         assert!(!quiet.contains("parallel loop swap"), "{extra:?}: {quiet}");
     }
     // ... unless the knob turns it on at -O1
-    let on = remarks(&sb, &["-O1", "-Cloop-swap=on", "-Rpass=coalesce"]);
+    let on = sb.remarks(SWAP, &["-O1", "-Cloop-swap=on", "-Rpass=coalesce"]);
     assert_eq!(on.matches("[-Rpass=coalesce]").count(), 7, "{on}");
     let bad = sb.ompcc(&["-fopenmp", "-O2", "-Cloop-swap=maybe", "-c", SWAP]);
     assert!(!bad.status.success());
@@ -161,19 +153,11 @@ const COOP_NO: &str = concat!(
     "/../../testsuite/run/coalesce_coop_no.c"
 );
 
-fn remarks_of(sb: &Sandbox, file: &str, extra: &[&str]) -> String {
-    let mut args = vec!["-fopenmp", "-c", file, "-o", "s.o"];
-    args.extend(extra);
-    let out = sb.ompcc(&args);
-    ok(&out);
-    stderr(&out)
-}
-
 #[test]
 fn warp_coop_remarks_name_the_lanes_strides_and_missing_facts() {
     let sb = Sandbox::new();
     let all = ["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"];
-    let err = remarks_of(&sb, COOP, &all);
+    let err = sb.remarks(COOP, &all);
     let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
     has(
         &err,
@@ -198,7 +182,7 @@ fn warp_coop_remarks_name_the_lanes_strides_and_missing_facts() {
     assert_eq!(err.matches("[-Rpass=coalesce]").count(), 7, "{err}");
     assert_eq!(err.matches("[-Rpass-missed=coalesce]").count(), 0, "{err}");
 
-    let no = remarks_of(&sb, COOP_NO, &all);
+    let no = sb.remarks(COOP_NO, &all);
     assert_eq!(no.matches("[-Rpass=coalesce]").count(), 0, "{no}");
     for why in [
         "but its iterations were not shared by a group of lanes: 's' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and it cannot be shared in order: the update of 's' is not computed in its own type [-Rpass-missed=coalesce]",
@@ -212,11 +196,7 @@ fn warp_coop_remarks_name_the_lanes_strides_and_missing_facts() {
         has(&no, why);
     }
     // reassoc: the floating-point sum too
-    let re = remarks_of(
-        &sb,
-        COOP_NO,
-        &["-O2", "-Cwarp-coop=reassoc", "-Rpass=coalesce"],
-    );
+    let re = sb.remarks(COOP_NO, &["-O2", "-Cwarp-coop=reassoc", "-Rpass=coalesce"]);
     has(&re, "their partial 's' values ('+' reduction)");
     assert_eq!(re.matches("[-Rpass=coalesce]").count(), 1, "{re}");
     // not at -O1, not with the knob off
@@ -229,10 +209,10 @@ fn warp_coop_remarks_name_the_lanes_strides_and_missing_facts() {
             "-Rpass-missed=coalesce",
         ][..],
     ] {
-        let quiet = remarks_of(&sb, COOP, extra);
+        let quiet = sb.remarks(COOP, extra);
         assert!(!quiet.contains("lanes"), "{extra:?}: {quiet}");
     }
-    let on = remarks_of(&sb, COOP, &["-O1", "-Cwarp-coop=on", "-Rpass=coalesce"]);
+    let on = sb.remarks(COOP, &["-O1", "-Cwarp-coop=on", "-Rpass=coalesce"]);
     assert_eq!(on.matches("[-Rpass=coalesce]").count(), 7, "{on}");
     // a nested directive with more than the reduction, or another variable's
     sb.write(
@@ -266,7 +246,7 @@ fn warp_coop_remarks_name_the_lanes_strides_and_missing_facts() {
 }
 "#,
     );
-    let nested = remarks_of(&sb, "nested.c", &all);
+    let nested = sb.remarks("nested.c", &all);
     has(
         &nested,
         "nested.c:19:1: remark: loop 'j' (line 22) has unit or zero stride for more bytes than the distributed loop 'i' (4 vs 0 per iteration), but its iterations were not shared by a group of lanes: 'b' is written after loop 'j' (by lane 0 alone) and read before it or in it [-Rpass-missed=coalesce]",
@@ -358,7 +338,7 @@ const COLLAPSE_TRI: &str = concat!(
 fn private_layout_remarks_name_the_array_strides_and_missing_facts() {
     let sb = Sandbox::new();
     let all = ["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"];
-    let err = remarks_of(&sb, LAYOUT, &all);
+    let err = sb.remarks(LAYOUT, &all);
     let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
     has(
         &err,
@@ -398,14 +378,10 @@ fn private_layout_remarks_name_the_array_strides_and_missing_facts() {
             "-Rpass-missed=coalesce",
         ][..],
     ] {
-        let quiet = remarks_of(&sb, LAYOUT, extra);
+        let quiet = sb.remarks(LAYOUT, extra);
         assert!(!quiet.contains("thread-minor"), "{extra:?}: {quiet}");
     }
-    let on = remarks_of(
-        &sb,
-        LAYOUT,
-        &["-O1", "-Cprivate-layout=on", "-Rpass=coalesce"],
-    );
+    let on = sb.remarks(LAYOUT, &["-O1", "-Cprivate-layout=on", "-Rpass=coalesce"]);
     assert_eq!(on.matches("private array layout").count(), 2, "{on}");
     let bad = sb.ompcc(&[
         "-fopenmp",
@@ -475,7 +451,7 @@ int main(void) {
 fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
     let sb = Sandbox::new();
     let all = ["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"];
-    let err = remarks_of(&sb, COLLAPSE, &all);
+    let err = sb.remarks(COLLAPSE, &all);
     let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
     has(
         &err,
@@ -497,8 +473,7 @@ fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
     assert_eq!(err.matches("automatic collapse").count(), 2, "{err}");
     assert_eq!(err.matches("was not collapsed").count(), 2, "{err}");
     // the triangular knob off: the rectangular nest alone, the triangular one says why
-    let rect = remarks_of(
-        &sb,
+    let rect = sb.remarks(
         COLLAPSE,
         &[
             "-O2",
@@ -516,7 +491,7 @@ fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
     // triangular nests: counted down, a band empty for its first rows; and where it must
     // not fire: a carried dependence, a step of 2, bounds not affine (the analysis has no
     // canonical form for 'j = i * i')
-    let tri = remarks_of(&sb, COLLAPSE_TRI, &all);
+    let tri = sb.remarks(COLLAPSE_TRI, &all);
     has(
         &tri,
         "coalesce_collapse_tri.c:15:1: remark: automatic collapse: loop 'i' (line 16) has 12 iterations (fewer than 2048); the grid's threads take the iterations of 'i' and 'j' (line 17) together, as collapse(2) would (a triangular nest",
@@ -548,21 +523,16 @@ fn auto_collapse_remarks_name_the_loops_and_missing_facts() {
             "-Rpass-missed=coalesce",
         ][..],
     ] {
-        let quiet = remarks_of(&sb, COLLAPSE, extra);
+        let quiet = sb.remarks(COLLAPSE, extra);
         assert!(
             !quiet.contains("automatic collapse") && !quiet.contains("not collapsed"),
             "{extra:?}: {quiet}"
         );
     }
     // at -O1 the knobs turn it on: rectangular, then triangular too
-    let on = remarks_of(
-        &sb,
-        COLLAPSE,
-        &["-O1", "-Cauto-collapse=on", "-Rpass=coalesce"],
-    );
+    let on = sb.remarks(COLLAPSE, &["-O1", "-Cauto-collapse=on", "-Rpass=coalesce"]);
     assert_eq!(on.matches("automatic collapse").count(), 1, "{on}");
-    let on = remarks_of(
-        &sb,
+    let on = sb.remarks(
         COLLAPSE,
         &[
             "-O1",
@@ -583,7 +553,7 @@ const COOP_ORDERED: &str = concat!(
 fn ordered_warp_coop_remarks_and_bit_exact_sums() {
     let sb = Sandbox::new();
     let all = ["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"];
-    let err = remarks_of(&sb, COOP_ORDERED, &all);
+    let err = sb.remarks(COOP_ORDERED, &all);
     let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
     has(
         &err,
@@ -604,8 +574,7 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
         &err,
         "coalesce_coop_ordered.c:96:1: remark: irregular loop collapse: each warp takes the nonzeros of its 32 iterations of 'i' (line 97)",
     );
-    let no_flat = remarks_of(
-        &sb,
+    let no_flat = sb.remarks(
         COOP_ORDERED,
         &["-O2", "-Cirregular-collapse=off", "-Rpass-missed=coalesce"],
     );
@@ -613,8 +582,7 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
         &no_flat,
         "coalesce_coop_ordered.c:96:1: remark: loop 'k' (line 99) has unit or zero stride for more bytes than the distributed loop 'i' (8 vs 4 per iteration), but its iterations were not shared by a group of lanes: 't' is a floating-point '+' reduction: the lanes' partial values would round differently from the loop's order (allowed by -C warp-coop=reassoc), and loop 'k' has bounds read from memory (a row of unknown length, which a group could mostly idle through: shared in order with -C ordered-coop=all) [-Rpass-missed=coalesce]",
     );
-    let all_rows = remarks_of(
-        &sb,
+    let all_rows = sb.remarks(
         COOP_ORDERED,
         &[
             "-O2",
@@ -652,8 +620,7 @@ fn ordered_warp_coop_remarks_and_bit_exact_sums() {
         "{err}"
     );
     // the knob off: the missed remarks say so
-    let off = remarks_of(
-        &sb,
+    let off = sb.remarks(
         COOP_ORDERED,
         &[
             "-O2",
@@ -711,8 +678,7 @@ const CSR_FLAT: &str = concat!(
 fn irregular_collapse_remarks_and_bit_exact_sums() {
     let sb = Sandbox::new();
     let has = |err: &str, s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
-    let err = remarks_of(
-        &sb,
+    let err = sb.remarks(
         CSR_FLAT,
         &["-O2", "-Rpass=coalesce", "-Rpass-missed=coalesce"],
     );
@@ -748,7 +714,7 @@ fn irregular_collapse_remarks_and_bit_exact_sums() {
     for flags in [&["-O2", "-Cirregular-collapse=off"][..], &["-O1"][..]] {
         let mut args = flags.to_vec();
         args.extend(["-Rpass=coalesce", "-Rpass-missed=coalesce"]);
-        let off = remarks_of(&sb, CSR_FLAT, &args);
+        let off = sb.remarks(CSR_FLAT, &args);
         assert!(!off.contains("irregular loop collapse"), "{off}");
     }
     // Bit for bit the loops' sums (in hexadecimal, without contraction) against one thread

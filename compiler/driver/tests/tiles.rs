@@ -7,7 +7,7 @@
 
 mod support;
 
-use support::{Sandbox, ok, stderr, stdout};
+use support::{Sandbox, ok, stdout};
 
 const TABLES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -18,19 +18,11 @@ const TILES: &str = concat!(
     "/../../testsuite/run/shared_tiles.c"
 );
 
-fn remarks(sb: &Sandbox, file: &str, extra: &[&str]) -> String {
-    let mut args = vec!["-fopenmp", "-c", file, "-o", "t.o"];
-    args.extend(extra);
-    let out = sb.ompcc(&args);
-    ok(&out);
-    stderr(&out)
-}
-
 #[test]
 fn const_table_remarks_name_the_tables_and_the_missing_facts() {
     let sb = Sandbox::new();
     let asked = ["-Rpass=const-tables", "-Rpass-missed=const-tables"];
-    let err = remarks(&sb, TABLES, &[&["-O2"][..], &asked].concat());
+    let err = sb.remarks(TABLES, &[&["-O2"][..], &asked].concat());
     let has = |s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
     has(
         "const_tables.c:39:1: remark: 'stencil' (40 bytes) is read from .const (ld.const): const-qualified with a constant initializer, so no host or device code can change it [-Rpass=const-tables]",
@@ -44,7 +36,7 @@ fn const_table_remarks_name_the_tables_and_the_missing_facts() {
     );
     assert_eq!(err.matches("[-Rpass=const-tables]").count(), 2, "{err}");
     for extra in [&["-O1"][..], &["-O2", "-C", "const-tables=off"][..]] {
-        let quiet = remarks(&sb, TABLES, &[extra, &asked].concat());
+        let quiet = sb.remarks(TABLES, &[extra, &asked].concat());
         assert!(!quiet.contains("remark"), "{extra:?}: {quiet}");
     }
 }
@@ -53,7 +45,7 @@ fn const_table_remarks_name_the_tables_and_the_missing_facts() {
 fn shared_tile_remarks_name_the_arrays_and_the_missing_facts() {
     let sb = Sandbox::new();
     let asked = ["-Rpass=shared-tiles", "-Rpass-missed=shared-tiles"];
-    let err = remarks(&sb, TILES, &[&["-O2"][..], &asked].concat());
+    let err = sb.remarks(TILES, &[&["-O2"][..], &asked].concat());
     let has = |s: &str| assert!(err.contains(s), "missing `{s}` in:\n{err}");
     has(
         "shared_tiles.c:16:1: remark: 'x' staged in .shared: each block loads x[i] .. x[i + 4] of its threads' iterations once (blockDim + 4 elements) and the reads x[i], x[i + 1], x[i + 2], x[i + 3], x[i + 4] take them from there after a barrier",
@@ -73,12 +65,11 @@ fn shared_tile_remarks_name_the_arrays_and_the_missing_facts() {
         "{err}"
     );
     for extra in [&["-O1"][..], &["-O2", "-Cshared-tiles=off"][..]] {
-        let quiet = remarks(&sb, TILES, &[extra, &asked].concat());
+        let quiet = sb.remarks(TILES, &[extra, &asked].concat());
         assert!(!quiet.contains("remark"), "{extra:?}: {quiet}");
     }
     // without a one-iteration kernel there is nothing to stage, and the remark says why
-    let off = remarks(
-        &sb,
+    let off = sb.remarks(
         TILES,
         &[&["-O2", "-Cone-iteration=off"][..], &asked].concat(),
     );

@@ -53,6 +53,16 @@ impl Sandbox {
         self.ompcc_cmd(args).output().expect("running ompcc")
     }
 
+    /// The stderr (remarks) of a successful `ompcc -fopenmp -c FILE -o t.o EXTRA`.
+    #[allow(dead_code)] // not every test file asks for remarks
+    pub fn remarks(&self, file: &str, extra: &[&str]) -> String {
+        let mut args = vec!["-fopenmp", "-c", file, "-o", "t.o"];
+        args.extend(extra);
+        let out = self.ompcc(&args);
+        ok(&out);
+        stderr(&out)
+    }
+
     pub fn ompcc_cmd(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(OMPCC);
         cmd.args(args)
