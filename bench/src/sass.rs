@@ -52,6 +52,18 @@ impl Stats {
             readonly_loads: self.readonly_loads + o.readonly_loads,
         }
     }
+
+    /// The counts of `k` copies of the code (a function launched from `k` places); the
+    /// innermost loop stays one loop.
+    pub fn times(self, k: u32) -> Stats {
+        Stats {
+            instructions: self.instructions * k,
+            innermost_loop: self.innermost_loop,
+            global_loads: self.global_loads * k,
+            global_stores: self.global_stores * k,
+            readonly_loads: self.readonly_loads * k,
+        }
+    }
 }
 
 /// The functions of a `cuobjdump -sass` listing, in order.

@@ -4,7 +4,8 @@
 //! (`ompcc -fopenmp -O2 --emit=ptx`) assembled by `ptxas -v -arch=ARCH`, and `nvcc -O3
 //! -cubin -arch=ARCH -Xptxas -v` of the reference; from `ptxas -v` the registers (most over
 //! the kernels) and spill bytes, from `cuobjdump -sass` the instructions (sums over the
-//! functions), the largest innermost loop, global loads and stores and read-only loads.
+//! launch sites: a CUDA function launched from two places in `K.cu` counts twice, as the
+//! OpenMP program's two target regions are two kernels), the largest innermost loop, global loads and stores and read-only loads.
 //! Writes a Markdown table with the ratios and the goals of the code-quality issue.
 //! `nvcc`, `ptxas` and `cuobjdump` are taken from PATH (../shared/PEERS.md installs them).
 
@@ -144,7 +145,7 @@ fn ompcc_code(args: &Args, src: &Path, work: &Path) -> Result<Code, String> {
             .arg(&cubin),
         "ptxas",
     )?;
-    code_of(&log, &cubin)
+    code_of(&log, &cubin, |_| 1)
 }
 
 fn nvcc_code(args: &Args, src: &Path, work: &Path) -> Result<Code, String> {
@@ -164,7 +165,36 @@ fn nvcc_code(args: &Args, src: &Path, work: &Path) -> Result<Code, String> {
             .arg(&cubin),
         "nvcc",
     )?;
-    code_of(&log, &cubin)
+    let cuda = std::fs::read_to_string(src.with_extension("cu")).unwrap_or_default();
+    code_of(&log, &cubin, |f| launch_sites(&cuda, f))
+}
+
+/// How many `<<<...>>>` launches of the SASS function `mangled` (`_Z5sweepiPKfPf`, or an
+/// `extern "C"` name) the CUDA source has; at least 1, so a function launched some other way
+/// still counts once.
+fn launch_sites(cuda: &str, mangled: &str) -> u32 {
+    let name = plain_name(mangled);
+    let sites = cuda
+        .match_indices(name)
+        .filter(|(at, _)| {
+            let before = cuda[..*at].chars().next_back();
+            let after = cuda[at + name.len()..].trim_start();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after.starts_with("<<<")
+        })
+        .count();
+    (sites as u32).max(1)
+}
+
+/// The source name of an Itanium-mangled free function (`_Z5sweepiPKfPf` -> `sweep`).
+fn plain_name(mangled: &str) -> &str {
+    let Some(rest) = mangled.strip_prefix("_Z") else {
+        return mangled;
+    };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    match rest[..digits].parse::<usize>() {
+        Ok(len) if rest.len() >= digits + len => &rest[digits..digits + len],
+        _ => mangled,
+    }
 }
 
 /// Runs a tool whose `-v` report goes to stderr; the report on success.
@@ -180,7 +210,8 @@ fn verbose_stderr(cmd: &mut Command, what: &str) -> Result<String, String> {
     }
 }
 
-fn code_of(ptxas_log: &str, cubin: &Path) -> Result<Code, String> {
+/// The code of one compiler's cubin; `sites` says from how many places a function is launched.
+fn code_of(ptxas_log: &str, cubin: &Path, sites: impl Fn(&str) -> u32) -> Result<Code, String> {
     let resources = ptxas::parse_verbose(ptxas_log);
     let listing = checked(
         Command::new("cuobjdump").arg("-sass").arg(cubin),
@@ -199,7 +230,7 @@ fn code_of(ptxas_log: &str, cubin: &Path) -> Result<Code, String> {
         functions
             .iter()
             .filter(|f| is_fallback(&f.name) == fallback)
-            .map(sass::stats)
+            .map(|f| sass::stats(f).times(sites(&f.name)))
             .fold(sass::Stats::default(), sass::Stats::combine)
     };
     let launched = resources.iter().filter(|(name, _)| !is_fallback(name));
@@ -229,7 +260,9 @@ fn render(args: &Args, rows: &Rows) -> String {
         s,
         "`{}`; ompcc `-fopenmp -O2 --emit=ptx` then ptxas ({}), nvcc `-O3` ({}) of \
          `bench/kernels/K.cu`; both `-arch={}`. SASS instructions from `cuobjdump -sass`, \
-         summed over the functions a launch runs by default, padding excluded (ompcc's \
+         summed over the launch sites, padding excluded: a function `K.cu` launches from two \
+         places counts twice, as the OpenMP program's two target regions are two kernels \
+         (jacobi2d's and heat3d's `sweep`); for ompcc the kernels a launch runs by default (ompcc's \
          one-iteration variant `K_one` of a loop kernel `K`, which the runtime launches when \
          every iteration can have a thread; `K` itself, the grid-stride fallback, is the \
          column 'fallback'; registers and spills are the default kernels' too); loop: instructions of the largest \
@@ -393,4 +426,25 @@ fn plots(out: &Path, rows: &Rows) -> String {
         s.push_str(&plot::write_linked(chart.svg(), &path, title));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{launch_sites, plain_name};
+
+    #[test]
+    fn plain_names_of_mangled_functions() {
+        assert_eq!(plain_name("_Z5sweepiPKfPf"), "sweep");
+        assert_eq!(plain_name("saxpy"), "saxpy");
+        assert_eq!(plain_name("_Z99x"), "_Z99x");
+    }
+
+    #[test]
+    fn launch_sites_count_each_triple_chevron_launch() {
+        let cuda = "__global__ void sweep(int n) {}\n__global__ void sweep2() {}\n\
+                    int main() { sweep<<<g, b>>>(1); sweep <<<g, b>>>(2); sweep2<<<1, 1>>>(); }";
+        assert_eq!(launch_sites(cuda, "_Z5sweepi"), 2);
+        assert_eq!(launch_sites(cuda, "_Z6sweep2v"), 1);
+        assert_eq!(launch_sites(cuda, "_Z6unusedv"), 1);
+    }
 }
