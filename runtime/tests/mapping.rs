@@ -272,6 +272,30 @@ fn partial_overlap_is_an_error() {
     );
 }
 
+/// An implicitly mapped variable (a struct a region reads members of) of which a data
+/// construct mapped only some members: only that part has device storage (OpenMP 5.2), so the
+/// error says which part is present and that the region needs the rest too.
+#[test]
+fn implicit_item_partly_present_names_the_part() {
+    let _g = setup(SimBackend::new());
+    let s = [0u64; 4];
+    // SAFETY: in bounds.
+    let members = unsafe { s.as_ptr().add(1) };
+    enter(&[map(members, 3, TO, "s")]);
+    assert_eq!(
+        data_begin(&[map(s.as_ptr(), 4, TO | FROM | IMPLICIT, "s")]),
+        -1
+    );
+    let errs = errors();
+    assert_eq!(errs.len(), 1);
+    assert!(
+        errs[0].contains("only part of it") && errs[0].contains("is present"),
+        "{}",
+        errs[0]
+    );
+    assert!(errs[0].contains("map the rest"), "{}", errs[0]);
+}
+
 #[test]
 fn extending_a_mapping_is_an_error() {
     let _g = setup(SimBackend::new());

@@ -387,6 +387,14 @@ impl Writer<'_> {
             }
             // the struct used as a whole but mapped only in parts: the rest goes tofrom
             (None, true) => embed::flags::TO | embed::flags::FROM | embed::flags::IMPLICIT,
+            // no item of the construct names the struct: its storage is mapped implicitly
+            // (the runtime's error then says which part a data construct left present)
+            (None, false)
+                if members.iter().all(|(m, _)| m.implicit)
+                    && pointees.iter().all(|(m, _, _)| m.implicit) =>
+            {
+                embed::flags::IMPLICIT
+            }
             (None, false) => 0,
         };
         let parent = entries.len();

@@ -514,6 +514,45 @@ void f(struct R *rp, int n) {
     assert!(line.contains("0x3ull, \"rp->ext[0:n]\""), "{line}");
 }
 
+/// A region that names nothing of a struct but uses its members maps them under a parent
+/// flagged implicit, so that the runtime, finding only part of the struct present, can say
+/// the variable was mapped implicitly; one explicit member item keeps the parent explicit.
+#[test]
+fn parent_of_only_implicit_members_is_implicit() {
+    let src = "\
+struct S { int n; double *a; };
+double f(struct S s) {
+  double t = 0;
+#pragma omp target map(tofrom: t)
+  for (int i = 0; i < s.n; i++) t += s.a[i];
+#pragma omp target map(tofrom: t) map(to: s.a[0:s.n])
+  for (int i = 0; i < s.n; i++) t += s.a[i];
+  return t;
+}
+";
+    let text = rewritten(src, &DeviceImage::default());
+    cc_accepts(&text);
+    let parent_flags = |array: &str| {
+        let line = text
+            .lines()
+            .find(|l| l.contains(array))
+            .unwrap_or_else(|| panic!("{text}"));
+        let parent = line
+            .split("}, {")
+            .find(|e| e.contains("\"s\""))
+            .unwrap_or_else(|| panic!("{line}"));
+        parent
+            .rsplit(", 0x")
+            .next()
+            .and_then(|t| t.split("ull").next())
+            .map(|h| u64::from_str_radix(h, 16).expect("hex flags"))
+            .unwrap_or_else(|| panic!("{parent}"))
+    };
+    let (target_param, implicit) = (1u64 << 4, 1u64 << 6);
+    assert_eq!(parent_flags("__ompcc_e1[]"), target_param | implicit);
+    assert_eq!(parent_flags("__ompcc_e2[]"), target_param);
+}
+
 /// `adjust_args(need_device_ptr: ...)`: the call of the variant chosen with `dispatch`
 /// translates those arguments, in argument order; the other arms pass them unchanged.
 #[test]

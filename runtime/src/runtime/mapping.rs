@@ -60,18 +60,23 @@ pub(super) fn partial_error(it: &MapItem<'_>, table: &PresentTable, key: u64, d:
             )
         })
         .unwrap_or_default();
-    RtError::new(
-        it.loc,
+    let (name, range) = (&it.name, hex_range(it.begin, it.size));
+    let why = if it.flags & flags::IMPLICIT != 0 {
+        // OpenMP 5.2: of an implicitly mapped item only the present part has device storage,
+        // and the region uses more of it than that.
         format!(
-            "'{}' {} partially overlaps '{}' {} mapped at {} on device {d}; a list item must be \
-             either entirely present or entirely absent (an existing mapping cannot be extended)",
-            it.name,
-            hex_range(it.begin, it.size),
-            oname,
-            orange,
-            oloc
-        ),
-    )
+            "the region uses '{name}' {range} (mapped implicitly), but only part of it, \
+             '{oname}' {orange} mapped at {oloc}, is present on device {d}; map the rest of it \
+             there too (or all of '{name}'), or map none of it before the region"
+        )
+    } else {
+        format!(
+            "'{name}' {range} partially overlaps '{oname}' {orange} mapped at {oloc} on device \
+             {d}; a list item must be either entirely present or entirely absent (an existing \
+             mapping cannot be extended)"
+        )
+    };
+    RtError::new(it.loc, why)
 }
 
 pub(super) fn absent_error(it: &MapItem<'_>, d: usize, why: &str) -> RtError {
