@@ -343,8 +343,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             .any(|p| matches!(p.kind, PrivKind::Last | PrivKind::Linear));
         // With lastprivate and a non-rectangular nest, one worker runs every iteration in
         // order (any assignment is allowed without a schedule clause), so its copies end
-        // with the values of the sequentially last iteration.
-        let mut elected = false;
+        // with the values of the sequentially last iteration. A loop with an `ordered` clause
+        // whose schedule leaves the assignment free runs on one worker too, so its `ordered`
+        // regions run in iteration order by running where they stand.
+        let in_order = who != Who::Single && ordered_by_one_worker(d);
+        let mut elected = in_order;
         // The grid mapping's sequential loops: bounds read once here (they use no variable of
         // the nest), variables private like the distributed loop's.
         let mut sequential = Vec::new();
@@ -368,7 +371,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let boxed = grid.as_ref().and_then(|g| g.box_over);
             let collapsed_box = boxed.filter(|v| k > 0 && vars.contains(v));
             if k > 0 && collapsed_box.is_none() && self.header_uses(l, &vars) {
-                elected = lastprivate;
+                elected |= lastprivate;
                 // A non-rectangular nest: this loop's bounds use an outer loop's variable.
                 // The loops before it are distributed; it and the loops inside run whole in
                 // each of their iterations, in order: every logical iteration runs once, on
@@ -479,7 +482,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             },
             None => 1,
         };
-        let (thread_policy, team_policy) = if who == Who::Single {
+        let (thread_policy, team_policy) = if who == Who::Single || in_order {
             (None, None)
         } else {
             self.loop_policies(d)
@@ -655,7 +658,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 }
                 self.breaks.push(exit);
                 self.continues.push(cont);
-                self.loop_runs.push(who);
+                self.loop_runs
+                    .push(if in_order { Who::Single } else { who });
                 // a boxed (triangular) loop checks its value against the current range
                 let guard = match boxed_inner {
                     Some((l, i)) => Some((l, values[i])),
@@ -1270,6 +1274,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 }
             }
             K::Taskwait | K::Taskyield => {}
+            K::Unsupported if informational_only(d) => {}
             K::Taskgroup => self.taskgroup(d, par),
             K::Critical => self.critical(d),
             _ => self.unsupported(
@@ -1311,6 +1316,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             | K::Taskgroup
             | K::Dispatch
             | K::Ordered => self.omp_construct(d),
+            K::Unsupported if informational_only(d) => {}
             // Orphaned in a function a `teams` region calls: the encountering thread of each
             // team (its initial thread, as OpenMP requires) runs the team's share.
             K::Distribute | K::DistributeSimd => {
@@ -1345,9 +1351,44 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 d.span,
             ),
             _ => self.unsupported(
-                format!("'#pragma omp {words}' inside a device function is not supported yet"),
+                format!(
+                    "'#pragma omp {}' inside a device function is not supported yet",
+                    d.name()
+                ),
                 d.span,
             ),
         }
     }
+}
+
+/// Whether loop directive `d` has an `ordered` clause (without a doacross depth) and a
+/// schedule that fixes no assignment of iterations: none, `dynamic`, `guided`, `auto` or
+/// `runtime`, and no `dist_schedule`. Then one worker may run every iteration, in order
+/// (OpenMP 5.2 11.5.3: such schedules leave the assignment to the implementation), and
+/// the loop's `ordered` regions need no hand-off between threads.
+fn ordered_by_one_worker(d: &OmpDirective) -> bool {
+    use ompcc_syntax::ast::ScheduleKind;
+    let mut ordered = false;
+    for c in &d.clauses {
+        match (&c.kind, c.name) {
+            (OmpClauseKind::Schedule { kind, .. }, _) if *kind == ScheduleKind::Static => {
+                return false;
+            }
+            (_, C::DistSchedule) => return false,
+            (OmpClauseKind::Flag, C::Ordered) => ordered = true,
+            (_, C::Ordered) => return false,
+            _ => {}
+        }
+    }
+    ordered
+}
+
+/// Directives that change nothing a device runs: `nothing` (OpenMP 5.1), and `assume` /
+/// `assumes`, whose assumptions ompcc does not use (the statement after an `assume` is
+/// lowered as an ordinary statement, which is what it is without the hint).
+fn informational_only(d: &OmpDirective) -> bool {
+    matches!(
+        d.unsupported_name,
+        ["nothing"] | ["assume"] | ["assumes"] | ["begin", "assumes"] | ["end", "assumes"]
+    )
 }

@@ -346,9 +346,11 @@ void f(void) {
 
 #[test]
 fn unsupported_constructs_are_errors_at_the_construct() {
+    // `ordered` under a static schedule: the program may observe which thread runs which
+    // iteration, so one worker cannot run them all in order (without it, one does).
     let err = try_compile(
         "void f(int n, int *a) {
-#pragma omp target teams distribute parallel for ordered map(tofrom: a[0:n])
+#pragma omp target teams distribute parallel for ordered schedule(static, 1) map(tofrom: a[0:n])
   for (int i = 0; i < n; i++) {
 #pragma omp ordered
     a[0] += i;
