@@ -52,6 +52,21 @@ impl Candidate<'_, '_> {
     /// The clauses the device version keeps, as written; an error for one that ties the
     /// loop to the host.
     pub(crate) fn device_clauses(&self) -> Result<Vec<String>, String> {
+        // a user-defined reduction has no device form (lowering refuses it)
+        if let Some(name) = self
+            .directive
+            .clauses
+            .iter()
+            .chain(self.inherited.iter().copied())
+            .find_map(|c| match &c.kind {
+                OmpClauseKind::UserReduction { name, .. } => Some(self.src(name.span)),
+                _ => None,
+            })
+        {
+            return Err(format!(
+                "its reduction '{name}' is user-defined ('declare reduction'), which has no device form"
+            ));
+        }
         let mut keep = Vec::new();
         // the region's clauses, for the variables this loop uses (a clause naming a variable
         // a kernel never touches has nothing to do there)

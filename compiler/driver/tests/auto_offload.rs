@@ -155,3 +155,37 @@ fn device_versions_that_do_not_compile_leave_the_unit_as_written() {
     assert_eq!(stdout(&run), "297.0\n");
     assert!(!stderr(&run).contains("auto-offload"), "{}", stderr(&run));
 }
+
+/// A `parallel for` with a user-defined reduction stays on the host (the host compiler
+/// implements `declare reduction`; a device version would need its combiner), with a remark.
+#[test]
+fn user_defined_reductions_stay_on_the_host() {
+    let sb = Sandbox::new();
+    sb.write(
+        "u.c",
+        "#include <stdio.h>\n#pragma omp declare reduction(keepmax : int : omp_out = omp_in > \
+         omp_out ? omp_in : omp_out) initializer(omp_priv = -1000)\nint main(void) {\n  int m = \
+         -1000;\n#pragma omp parallel for reduction(keepmax: m)\n  for (int i = 0; i < 100; i++)\n    \
+         if (i % 37 > m) m = i % 37;\n  printf(\"%d\\n\", m);\n  return 0;\n}\n",
+    );
+    let out = sb.ompcc(&[
+        "-fopenmp",
+        "-O2",
+        "-fopenmp-auto-offload",
+        "-Rpass-missed=auto-offload",
+        "u.c",
+        "-o",
+        "u",
+    ]);
+    ok(&out);
+    assert!(
+        stderr(&out).contains(
+            "u.c:5:1: remark: loop kept on the host: its reduction 'keepmax' is user-defined \
+             ('declare reduction'), which has no device form [-Rpass-missed=auto-offload]"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let run = sb.run("u");
+    assert_eq!(stdout(&run), "36\n");
+}

@@ -213,7 +213,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 OmpClauseKind::Expr(e) => crate::walk::idents_of(e, &mut ident),
                 OmpClauseKind::List(l)
                 | OmpClauseKind::Lastprivate { list: l, .. }
-                | OmpClauseKind::Reduction { list: l, .. } => {
+                | OmpClauseKind::Reduction { list: l, .. }
+                | OmpClauseKind::UserReduction { list: l, .. } => {
                     for e in l {
                         crate::walk::idents_of(e, &mut ident);
                     }

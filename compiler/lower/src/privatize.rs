@@ -119,6 +119,18 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 // An included task runs on the thread that owns the reduction's copy (the
                 // taskgroup's or the enclosing construct's): it updates that copy directly.
                 (OmpClauseKind::Reduction { .. }, C::InReduction) => continue,
+                (OmpClauseKind::UserReduction { .. }, _) => {
+                    self.unsupported(
+                        format!(
+                            "a user-defined reduction ('declare reduction') in '{}' is not \
+                             supported in a target region yet; use one of + * - & | ^ && || \
+                             min max",
+                            c.name.as_str()
+                        ),
+                        c.span,
+                    );
+                    continue;
+                }
                 (OmpClauseKind::Reduction { .. }, _) => {
                     self.unsupported(
                         format!("'{}' is not supported in a target region", c.name.as_str()),

@@ -138,9 +138,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         for c in &d.clauses {
             let list: &[Expr] = match &c.kind {
                 OmpClauseKind::List(l) => l,
-                OmpClauseKind::Lastprivate { list, .. } | OmpClauseKind::Reduction { list, .. } => {
-                    list
-                }
+                OmpClauseKind::Lastprivate { list, .. }
+                | OmpClauseKind::Reduction { list, .. }
+                | OmpClauseKind::UserReduction { list, .. } => list,
                 _ => continue,
             };
             for item in list {

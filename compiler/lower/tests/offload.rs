@@ -364,6 +364,21 @@ fn unsupported_constructs_are_errors_at_the_construct() {
         err.contains("E0803") && err.contains("ordered") && err.ends_with("@4"),
         "{err}"
     );
+    // A user-defined reduction has no device form (its combiner would run on the device).
+    let err = try_compile(
+        "#pragma omp declare reduction(keepmax : int : omp_out = omp_in > omp_out ? omp_in : omp_out)
+void f(int n, int *a, int *m) {
+#pragma omp target teams distribute parallel for reduction(keepmax: m[0]) map(to: a[0:n])
+  for (int i = 0; i < n; i++) m[0] = a[i] > m[0] ? a[i] : m[0];
+}",
+        2,
+    )
+    .err()
+    .expect("an error");
+    assert!(
+        err.contains("E0803") && err.contains("user-defined reduction"),
+        "{err}"
+    );
     // An orphaned worksharing construct binds to the caller's team, unknown in the function.
     let err = try_compile(
         "#pragma omp declare target

@@ -323,6 +323,7 @@ fn clause_items(d: &OmpDirective, name: OmpClauseName) -> Vec<&Expr> {
             OmpClauseKind::List(l)
             | OmpClauseKind::Lastprivate { list: l, .. }
             | OmpClauseKind::Reduction { list: l, .. }
+            | OmpClauseKind::UserReduction { list: l, .. }
             | OmpClauseKind::Map { list: l, .. }
             | OmpClauseKind::Motion { list: l, .. } => out.extend(l.iter()),
             _ => {}
@@ -1173,6 +1174,7 @@ impl<'a, 's> Analyzer<'a, 's> {
                 OmpClauseKind::List(l)
                 | OmpClauseKind::Lastprivate { list: l, .. }
                 | OmpClauseKind::Reduction { list: l, .. }
+                | OmpClauseKind::UserReduction { list: l, .. }
                 | OmpClauseKind::Map { list: l, .. } => l,
                 _ => continue,
             };

@@ -292,6 +292,7 @@ impl<'a> Walker<'_, 'a> {
                 OmpClauseKind::List(l)
                 | OmpClauseKind::Lastprivate { list: l, .. }
                 | OmpClauseKind::Reduction { list: l, .. }
+                | OmpClauseKind::UserReduction { list: l, .. }
                 | OmpClauseKind::Map { list: l, .. }
                 | OmpClauseKind::Motion { list: l, .. }
                 | OmpClauseKind::Depend { list: l, .. } => {

@@ -1111,6 +1111,17 @@ pub enum OmpClauseKind {
         /// The variables / array sections.
         list: Vec<Expr>,
     },
+    /// A `reduction` (`in_reduction`, `task_reduction`) whose reduction identifier is a name
+    /// other than `min`/`max`: a user-defined reduction (`declare reduction`), which the host
+    /// compiler implements on the host; ompcc refuses it in device code.
+    UserReduction {
+        /// `inscan`, `task` or `default` modifier, as written.
+        modifier: Option<Ident>,
+        /// The reduction identifier.
+        name: Ident,
+        /// The variables / array sections.
+        list: Vec<Expr>,
+    },
     /// `map([modifiers,] [type:] list)`
     Map {
         /// `always`, `close`, `present` as written.

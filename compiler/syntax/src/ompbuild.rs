@@ -711,6 +711,16 @@ fn clause(
             let mut head = groups.pop()?;
             let op_item = head.pop()?;
             let modifier = head.first().and_then(|m| cx.ident(m));
+            let user = cx
+                .ident(&op_item)
+                .filter(|_| reduction_op(cx, &op_item).is_none());
+            if let Some(name) = user {
+                return Some(OmpClauseKind::UserReduction {
+                    modifier,
+                    name,
+                    list: cx.list(list, cname, true),
+                });
+            }
             let Some(op) = reduction_op(cx, &op_item) else {
                 cx.err(
                     "E0124",

@@ -715,6 +715,14 @@ impl Printer<'_> {
                 };
                 format!("{n}({m}{o}: {})", self.list(list))
             }
+            OmpClauseKind::UserReduction {
+                modifier,
+                name,
+                list,
+            } => {
+                let m = modifier.map_or(String::new(), |m| format!("{}, ", self.name(m.name)));
+                format!("{n}({m}{}: {})", self.name(name.name), self.list(list))
+            }
             OmpClauseKind::Map {
                 modifiers,
                 map_type,

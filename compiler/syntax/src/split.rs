@@ -137,6 +137,7 @@ fn list_items(k: &OmpClauseKind) -> &[Expr] {
         OmpClauseKind::List(v)
         | OmpClauseKind::Lastprivate { list: v, .. }
         | OmpClauseKind::Reduction { list: v, .. }
+        | OmpClauseKind::UserReduction { list: v, .. }
         | OmpClauseKind::Linear { list: v, .. } => v,
         _ => &[],
     }

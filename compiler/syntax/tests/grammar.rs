@@ -373,6 +373,16 @@ fn omp_pragma_from_pragma_operator() {
     has(&out, "omp parallel for");
 }
 
+/// A reduction identifier that is a name (a `declare reduction`) is kept as a user-defined
+/// reduction, not an error: the host compiler implements it, and device code refuses it later.
+#[test]
+fn user_defined_reduction_identifiers_are_kept() {
+    let out = ast(
+        "void f(int n) {\n int m = 0;\n#pragma omp parallel for reduction(task, keepmax: m)\n for (int i = 0; i < n; i++) m = i;\n}",
+    );
+    has(&out, "omp parallel for reduction(task, keepmax: m)");
+}
+
 #[test]
 fn openmp_errors() {
     let e = errors(

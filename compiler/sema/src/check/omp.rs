@@ -299,6 +299,8 @@ impl Checker<'_> {
                     }
                 }
             }
+            // the host compiler checks the identifier against its `declare reduction`
+            OmpClauseKind::UserReduction { list, .. } => self.list_items(list),
             OmpClauseKind::Schedule { chunk, .. } | OmpClauseKind::DistSchedule { chunk } => {
                 if let Some(ch) = chunk {
                     self.int_operand(ch, c.name);
@@ -524,6 +526,7 @@ impl Checker<'_> {
                 OmpClauseKind::List(l)
                 | OmpClauseKind::Lastprivate { list: l, .. }
                 | OmpClauseKind::Reduction { list: l, .. }
+                | OmpClauseKind::UserReduction { list: l, .. }
                 | OmpClauseKind::Map { list: l, .. }
                 | OmpClauseKind::Motion { list: l, .. }
                 | OmpClauseKind::Aligned { list: l, .. }

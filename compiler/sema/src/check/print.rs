@@ -267,6 +267,7 @@ impl Printer<'_> {
                 OmpClauseKind::List(l)
                 | OmpClauseKind::Lastprivate { list: l, .. }
                 | OmpClauseKind::Reduction { list: l, .. }
+                | OmpClauseKind::UserReduction { list: l, .. }
                 | OmpClauseKind::Map { list: l, .. }
                 | OmpClauseKind::Motion { list: l, .. }
                 | OmpClauseKind::Depend { list: l, .. }
