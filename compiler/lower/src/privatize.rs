@@ -59,6 +59,12 @@ pub(crate) struct ArrayRed {
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
+    /// Whether clause `c` is a `reduction(inscan, ...)`.
+    pub(crate) fn inscan(&self, c: &ompcc_syntax::ast::OmpClause) -> bool {
+        matches!(&c.kind, OmpClauseKind::Reduction { modifier: Some(m), .. }
+            if c.name == C::Reduction && self.cx.tu.symbols.resolve(m.name) == "inscan")
+    }
+
     /// A firstprivate aggregate kernel parameter (`Pass::Copy`): `ptr` is the device address
     /// of the host's bytes; each thread copies them into its own stack slot, which then is
     /// the variable in the kernel.
@@ -113,6 +119,23 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 }
                 (OmpClauseKind::Lastprivate { list, .. }, _) if with_last => (PrivKind::Last, list),
                 (OmpClauseKind::Lastprivate { list, .. }, _) => (PrivKind::Private, list),
+                // the loop of an `inscan` reduction runs in order on one worker (or its
+                // `scan` is refused): the item stays shared, and the worker's updates are
+                // the running values the scan phases read
+                (OmpClauseKind::Reduction { .. }, C::Reduction) if self.inscan(c) => {
+                    // gcc, which compiles the host fallback, takes `inscan` only on
+                    // worksharing loops (`for`, `parallel for`), not on combined target
+                    // constructs
+                    if target_leaf {
+                        self.unsupported(
+                            "'reduction(inscan, ...)' on a combined target construct is not \
+                             supported; write the loop as '#pragma omp parallel for \
+                             reduction(inscan, ...)' inside '#pragma omp target'",
+                            c.span,
+                        );
+                    }
+                    continue;
+                }
                 (OmpClauseKind::Reduction { op, list, .. }, C::Reduction) => {
                     (PrivKind::Reduce(*op), list)
                 }

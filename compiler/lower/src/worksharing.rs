@@ -346,7 +346,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         // with the values of the sequentially last iteration. A loop with an `ordered` clause
         // whose schedule leaves the assignment free runs on one worker too, so its `ordered`
         // regions run in iteration order by running where they stand.
-        let in_order = who != Who::Single && ordered_by_one_worker(d);
+        let in_order = who != Who::Single && self.in_order_loop(d);
         let mut elected = in_order;
         // The grid mapping's sequential loops: bounds read once here (they use no variable of
         // the nest), variables private like the distributed loop's.
@@ -1115,6 +1115,18 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             K::Task => self.undeferred_task(d),
             K::Dispatch => self.dispatch(d),
             K::Taskloop | K::TaskloopSimd => self.taskloop(d),
+            // In a loop run in order, the scan phases are the statements as they stand: the
+            // shared item holds the running value (`in_order_loop`).
+            K::Scan => {
+                if self.loop_runs.last() != Some(&Who::Single) {
+                    self.unsupported(
+                        "'#pragma omp scan' in a loop whose iterations run on several threads \
+                         (a static 'schedule' or 'dist_schedule') is not supported in a target \
+                         region yet",
+                        d.span,
+                    );
+                }
+            }
             K::Ordered => match self.loop_runs.last() {
                 // In a loop run in order, the ordered region is simply its body.
                 Some(Who::Single) => {
@@ -1361,26 +1373,30 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     }
 }
 
-/// Whether loop directive `d` has an `ordered` clause (without a doacross depth) and a
-/// schedule that fixes no assignment of iterations: none, `dynamic`, `guided`, `auto` or
-/// `runtime`, and no `dist_schedule`. Then one worker may run every iteration, in order
-/// (OpenMP 5.2 11.5.3: such schedules leave the assignment to the implementation), and
-/// the loop's `ordered` regions need no hand-off between threads.
-fn ordered_by_one_worker(d: &OmpDirective) -> bool {
-    use ompcc_syntax::ast::ScheduleKind;
-    let mut ordered = false;
-    for c in &d.clauses {
-        match (&c.kind, c.name) {
-            (OmpClauseKind::Schedule { kind, .. }, _) if *kind == ScheduleKind::Static => {
-                return false;
+impl FnLower<'_, '_, '_> {
+    /// Whether loop directive `d` runs in order on one worker: it has an `ordered` clause
+    /// (without a doacross depth) or an `inscan` reduction, and a schedule that fixes no
+    /// assignment of iterations: none, `dynamic`, `guided`, `auto` or `runtime`, and no
+    /// `dist_schedule`. Such schedules leave the assignment to the implementation (OpenMP 5.2
+    /// 11.5.3), so one worker may run every iteration, and the loop's `ordered` regions and
+    /// `scan` phases need no hand-off between threads.
+    fn in_order_loop(&self, d: &OmpDirective) -> bool {
+        use ompcc_syntax::ast::ScheduleKind;
+        let mut in_order = false;
+        for c in &d.clauses {
+            match (&c.kind, c.name) {
+                (OmpClauseKind::Schedule { kind, .. }, _) if *kind == ScheduleKind::Static => {
+                    return false;
+                }
+                (_, C::DistSchedule) => return false,
+                (OmpClauseKind::Flag, C::Ordered) => in_order = true,
+                (_, C::Ordered) => return false,
+                _ if self.inscan(c) => in_order = true,
+                _ => {}
             }
-            (_, C::DistSchedule) => return false,
-            (OmpClauseKind::Flag, C::Ordered) => ordered = true,
-            (_, C::Ordered) => return false,
-            _ => {}
         }
+        in_order
     }
-    ordered
 }
 
 /// Directives that change nothing a device runs: `nothing` (OpenMP 5.1), and `assume` /

@@ -364,6 +364,25 @@ fn unsupported_constructs_are_errors_at_the_construct() {
         err.contains("E0803") && err.contains("ordered") && err.ends_with("@4"),
         "{err}"
     );
+    // `inscan` on a combined target construct: the host fallback (gcc) rejects it.
+    let err = try_compile(
+        "void f(int n, int *a, int *b) {
+  int s = 0;
+#pragma omp target parallel for reduction(inscan, +: s) map(to: a[0:n]) map(from: b[0:n])
+  for (int i = 0; i < n; i++) {
+    s += a[i];
+#pragma omp scan inclusive(s)
+    b[i] = s;
+  }
+}",
+        2,
+    )
+    .err()
+    .expect("an error");
+    assert!(
+        err.contains("E0803") && err.contains("inscan") && err.ends_with("@3"),
+        "{err}"
+    );
     // A user-defined reduction has no device form (its combiner would run on the device).
     let err = try_compile(
         "#pragma omp declare reduction(keepmax : int : omp_out = omp_in > omp_out ? omp_in : omp_out)

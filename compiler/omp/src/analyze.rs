@@ -807,6 +807,19 @@ impl<'a, 's> Analyzer<'a, 's> {
         if d.kind != K::Target {
             for c in &d.clauses {
                 match &c.kind {
+                    // an `inscan` reduction's loop runs in order on one worker, which updates
+                    // the mapped item itself (`lower::worksharing::in_order_loop`)
+                    OmpClauseKind::Reduction {
+                        modifier: Some(m),
+                        list,
+                        ..
+                    } if self.tu.symbols.resolve(m.name) == "inscan" => {
+                        for e in list {
+                            if let Some(sym) = self.sym_of(e) {
+                                tofrom_items.entry(sym).or_insert(e);
+                            }
+                        }
+                    }
                     OmpClauseKind::Reduction { op, list, .. }
                         if c.name == OmpClauseName::Reduction =>
                     {
