@@ -1,6 +1,6 @@
 int add(a, b)
     int a;
-    int b;
+    int c;
 {
     return a + b;
 }

@@ -422,6 +422,9 @@ pub enum Derived {
         params: Vec<ParamDecl>,
         /// Ends in `, ...`.
         variadic: bool,
+        /// Written K&R-style (`f(a, b) int a; char *b;`), read as the prototype it declares:
+        /// `params` come from the parameter declarations.
+        old_style: bool,
     },
 }
 

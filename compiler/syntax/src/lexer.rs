@@ -45,6 +45,9 @@ pub(crate) struct Lexer<'a, 's> {
     after_ident: bool,
     /// The last two tokens were an identifier and `(` at file scope.
     after_ident_paren: bool,
+    /// Tokens to hand out before lexing more: a K&R definition's parameters rewritten as a
+    /// prototype (`kr_prototype`).
+    pending: std::collections::VecDeque<Spanned>,
 }
 
 impl<'a, 's> Lexer<'a, 's> {
@@ -59,6 +62,7 @@ impl<'a, 's> Lexer<'a, 's> {
             stopped: false,
             after_ident: false,
             after_ident_paren: false,
+            pending: std::collections::VecDeque::new(),
         }
     }
 
@@ -207,7 +211,10 @@ impl<'a, 's> Lexer<'a, 's> {
                         && self.pragma.is_none()
                         && identifier_list_at(self.src, lo)
                     {
-                        self.kr_definition(lo, hi);
+                        match self.kr_prototype((lo, Tok::Ident(sym), hi)) {
+                            Some(first) => return Some(first),
+                            None => self.kr_definition(lo, hi),
+                        }
                     }
                     Tok::Ident(sym)
                 }
@@ -271,6 +278,81 @@ impl<'a, 's> Lexer<'a, 's> {
         self.st.stopped.set(true);
     }
 
+    /// A K&R-style definition (`int f(a, b) int a; char *b; {`) read as the prototype it
+    /// declares (`int f(int a, char *b) {`): from `first`, the list's first name, through the
+    /// parameter declarations to the `{`, the tokens are regrouped per parameter in the list's
+    /// order (a name without a declaration is `int`), and handed out before the `{`. The host
+    /// compiler still compiles the definition as written; ompcc's checker and device code see
+    /// the prototype, whose conversions give the same values as the old-style promotions.
+    /// `None` (nothing handed out yet) when the text is not a well-formed definition.
+    fn kr_prototype(&mut self, first: Spanned) -> Option<Spanned> {
+        let mut names = vec![first];
+        let rparen = loop {
+            let t = self.next_token()?;
+            match t.1 {
+                Tok::RParen => break t,
+                Tok::Comma => {
+                    names.push(self.next_token().filter(|n| matches!(n.1, Tok::Ident(_)))?)
+                }
+                _ => return None,
+            }
+        };
+        let mut decls: Vec<Vec<Spanned>> = vec![Vec::new()];
+        let lbrace = loop {
+            let t = self.next_token()?;
+            match t.1 {
+                Tok::LBrace => break t,
+                Tok::Semi => decls.push(Vec::new()),
+                Tok::RBrace | Tok::PragmaEnd | Tok::OmpStmt(_) | Tok::OmpStandalone(_) => {
+                    return None;
+                }
+                _ => decls.last_mut()?.push(t),
+            }
+        };
+        let mut params: Vec<Option<Vec<Spanned>>> = vec![None; names.len()];
+        for decl in decls.iter().filter(|d| !d.is_empty()) {
+            let parts = split_top_level_commas(decl);
+            let named = |part: &[Spanned]| {
+                let at = part
+                    .iter()
+                    .rposition(|t| names.iter().any(|n| n.1 == t.1))?;
+                Some((at, names.iter().position(|n| n.1 == part[at].1)?))
+            };
+            let (at0, _) = named(parts[0])?;
+            let spec_end = declarator_start(parts[0], at0);
+            let specifiers = &parts[0][..spec_end];
+            for (k, part) in parts.iter().enumerate() {
+                let (_, which) = named(part)?;
+                if params[which].is_some() {
+                    return None;
+                }
+                let mut toks = if k == 0 {
+                    Vec::new()
+                } else {
+                    specifiers.to_vec()
+                };
+                toks.extend_from_slice(part);
+                params[which] = Some(toks);
+            }
+        }
+        for (k, (name, p)) in names.iter().zip(params).enumerate() {
+            if k > 0 {
+                self.pending.push_back((name.0, Tok::Comma, name.0));
+            }
+            match p {
+                Some(toks) => self.pending.extend(toks),
+                None => {
+                    self.pending.push_back((name.0, Tok::Int, name.0));
+                    self.pending.push_back(*name);
+                }
+            }
+        }
+        self.st.old_style_params.borrow_mut().push(first.0 as u32);
+        self.pending.push_back(rparen);
+        self.pending.push_back(lbrace);
+        self.pending.pop_front()
+    }
+
     fn stray(&self, lo: usize, hi: usize) {
         let text = self.src.get(lo..hi).unwrap_or("?");
         let shown: String = text.chars().take(1).collect();
@@ -311,6 +393,42 @@ fn identifier_list_at(src: &str, at: usize) -> bool {
     }
 }
 
+/// `tokens` split at the commas outside parentheses and brackets.
+fn split_top_level_commas(tokens: &[Spanned]) -> Vec<&[Spanned]> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, t) in tokens.iter().enumerate() {
+        match t.1 {
+            Tok::LParen | Tok::LBracket => depth += 1,
+            Tok::RParen | Tok::RBracket => depth -= 1,
+            Tok::Comma if depth == 0 => {
+                parts.push(&tokens[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&tokens[start..]);
+    parts
+}
+
+/// Where the declarator naming `tokens[name]` starts: the pointers, qualifiers after them
+/// and opening parentheses just before the name belong to it; the rest are the specifiers.
+fn declarator_start(tokens: &[Spanned], name: usize) -> usize {
+    let mut at = name;
+    while at > 0 {
+        let t = tokens[at - 1].1;
+        let qualifier = matches!(t, Tok::Const | Tok::Volatile | Tok::Restrict);
+        let pointer_before = tokens[..at - 1].iter().any(|x| x.1 == Tok::Star);
+        if matches!(t, Tok::Star | Tok::LParen) || (qualifier && pointer_before) {
+            at -= 1;
+        } else {
+            break;
+        }
+    }
+    at
+}
+
 fn is_float(s: &str) -> bool {
     let b = s.as_bytes();
     if b.len() > 1 && b[0] == b'0' && (b[1] == b'x' || b[1] == b'X') {
@@ -327,7 +445,10 @@ impl Iterator for Lexer<'_, '_> {
         if self.stopped {
             return None;
         }
-        let t = self.next_token()?;
+        let t = match self.pending.pop_front() {
+            Some(t) => t,
+            None => self.next_token()?,
+        };
         if !self.within_limits(t) {
             return None;
         }

@@ -42,6 +42,9 @@ pub(crate) struct State<'a> {
     pub pragma_line: Cell<(u32, u32)>,
     /// The lexer hit a size limit and ended the stream early: later syntax errors are noise.
     pub stopped: Cell<bool>,
+    /// Offsets of the first names of K&R-style parameter lists the lexer read as prototypes
+    /// (`Lexer::kr_prototype`): their function declarators are `old_style`.
+    pub old_style_params: RefCell<Vec<u32>>,
     /// Tokens handed to the parser, when recording for `--emit=tokens`.
     pub recorded: Option<RefCell<Vec<(usize, Tok, usize)>>>,
 }
@@ -62,6 +65,7 @@ impl<'a> State<'a> {
             syncs: RefCell::new(Vec::new()),
             stopped: Cell::new(false),
             pragma_line: Cell::new((0, 0)),
+            old_style_params: RefCell::new(Vec::new()),
             recorded: record.then(|| RefCell::new(Vec::new())),
         };
         // GCC's predefined typedef names.

@@ -383,6 +383,17 @@ fn user_defined_reduction_identifiers_are_kept() {
     has(&out, "omp parallel for reduction(task, keepmax: m)");
 }
 
+/// A K&R-style definition is read as the prototype it declares, in the list's order, with
+/// an undeclared name as `int` and the specifiers shared by a declaration's declarators.
+#[test]
+fn kr_definitions_read_as_prototypes() {
+    let out = ast("long f(c, a, b, p) char *a, b; double c; { return b; }");
+    has(
+        &out,
+        "function long f fn(double c, char a *, char b, int p)",
+    );
+}
+
 #[test]
 fn openmp_errors() {
     let e = errors(

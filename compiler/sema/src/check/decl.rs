@@ -518,6 +518,7 @@ impl Checker<'_> {
                     span,
                     params,
                     variadic,
+                    ..
                 } => {
                     if self.out.types.is_function(ty) {
                         self.error("E0307", "function returning a function", *span);
@@ -953,7 +954,29 @@ impl Checker<'_> {
                     }
                     None
                 } else {
-                    match self.out.types.composite(p.ty, ty) {
+                    // a K&R definition after an old-style declaration (`double f();`): both
+                    // declare no prototype, so they agree whatever the parameters' types
+                    let old_style = d.derived.iter().any(|l| {
+                        matches!(
+                            l,
+                            Derived::Function {
+                                old_style: true,
+                                ..
+                            }
+                        )
+                    });
+                    let composite = match (self.out.types.fn_type(p.ty), self.out.types.fn_type(ty))
+                    {
+                        (Some(old), Some(new))
+                            if old_style
+                                && !old.prototyped
+                                && self.out.types.compatible(old.ret, new.ret) =>
+                        {
+                            Some(ty)
+                        }
+                        _ => self.out.types.composite(p.ty, ty),
+                    };
+                    match composite {
                         Some(c) => {
                             if p.linkage == Linkage::Internal
                                 && linkage == Linkage::External
