@@ -11,13 +11,19 @@
 //! extension of an `nsw` sum (`sext(a + b) == sext(a) + sext(b)` and `sext(x + C) ==
 //! sext(x) + C`, the IR's rule for `nsw`). The rewrite is exact: `ptr_offset` adds modulo
 //! 2^64, so `p + (a + b) * K + C * K` regroups freely. Only blocks outside loops are
-//! rewritten: in a loop the sum may be what strength reduction and register caching follow.
+//! rewritten (in a loop the sum may be what strength reduction and register caching
+//! follow), and only terms that at least three addresses on the base share.
 
 use super::{binary, peel_consts};
 use crate::util::iconst_value;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree, LoopAnalysis};
 use ompcc_ir::{FuncCursor, Function, Inst, InstData, Opcode, Type, Value, ValueDef};
 use rustc_hash::FxHashMap;
+
+/// How many addresses on one base must share a term for the split: with two, it trades two
+/// 32-bit sums for the shared term's product, and loses where a sum serves another base
+/// too (`ey[i * n + j]` next to `hz[i * n + j]` and `hz[(i - 1) * n + j]`).
+const MIN_SHARED: usize = 3;
 
 /// A term of an `i64` offset: an `i64` value, or the sign extension of a narrower one.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -136,7 +142,7 @@ pub(super) fn split_shared_terms(func: &mut Function) -> usize {
         } else {
             (t1, t0)
         };
-        if count(inner) < 2 || count(inner) == count(outer) {
+        if count(inner) < MIN_SHARED || count(inner) == count(outer) {
             continue;
         }
         rebuild(func, &a, inner, outer);
