@@ -42,7 +42,6 @@ int main(void) { return 0; }
 // nextln: setp.le.s32 $(rows=%p\d+), $(outer=%r\d+), $ny;
 // nextln: and.pred $(c=%p\d+), $fits, $rows;
 // nextln: mov.u32 $(y=%r\d+), %ctaid.y;
-// nextln: cvt.u64.u32 $(=%rd\d+), $y;
 // nextln: @$c bra $(covered=\$L__BB\d+);
 // nextln: $(=\$L__BB\d+):
 // nextln: trap;
@@ -51,6 +50,11 @@ int main(void) { return 0; }
 // nextln: setp.lt.s32 $(hy=%p\d+), $y, $outer;
 // nextln: and.pred $(h=%p\d+), $hx, $hy;
 // nextln: @!$h bra $(done=\$L__BB\d+);
+// The loops' variables (`int`, from 1 by 1) are `y + 1` and `k + 1` in 32 bits, widened
+// once, at the address.
+// nextln: $(=\$L__BB\d+):
+// nextln: add.s32 $(=%r\d+), $y, $(one=%r\d+);
+// nextln: add.s32 $(=%r\d+), $k, $one;
 // No division, then the body; no other branch before the end.
 // not: div.
 // not: bra

@@ -27,8 +27,13 @@ int main(void) { return 0; }
 // check: shfl.sync.down.b32 $(=%r\d+), $(=%r\d+), $(=%r\d+), 31, $m;
 // check: st.shared.f64
 // check: barrier.sync 0;
-// check: ld.shared.f64
+// Lanes past the block's warps hold -0.0, which a sum keeps bit for bit: the second tree
+// tests no source lane.
+// check: ld.shared.f64 $(w0=%fd\d+),
+// nextln: mov.f64 $(nz=%fd\d+), 0d8000000000000000;
+// nextln: selp.f64 $(=%fd\d+), $w0, $nz, $(=%p\d+);
 // check: shfl.sync.down.b32 $(=%r\d+), $(=%r\d+), $(=%r\d+), 31, $m;
+// not: selp
 // check: atom.global.add.f64
 // nextln: $done:
 // not: atom

@@ -7,12 +7,14 @@
 //! (`ompcc_omp::one_iteration_grid`): the innermost index is `%ctaid.x * %ntid.x + %tid.x`,
 //! the outer ones `%ctaid.y` and `%ctaid.z`, and no thread divides.
 
+use crate::func::Local;
 use crate::func::{Addr, FnLower};
 use crate::kernel::Split;
 use crate::kernel::Who;
 use crate::privatize::{PrivKind, Private};
+use crate::ty::Scalar;
 use crate::worksharing::CanonLoop;
-use ompcc_ir::{IntCC, SpecialReg, Type, Value};
+use ompcc_ir::{ArithFlags, InstData, IntCC, Opcode, SpecialReg, Type, Value, ValueDef};
 use ompcc_syntax::ast::Stmt;
 
 /// What a grid loop's one iteration runs: the nest's loops and the body inside them.
@@ -76,7 +78,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.switch_to_block(run);
         let digits = digits(self);
         for (c, &idx) in it.canon.iter().zip(&digits) {
-            self.set_loop_var(c, idx);
+            self.set_iteration_var(c, idx);
         }
         if privs.iter().any(|p| p.kind == PrivKind::Linear) || it.last_flag.is_some() {
             let k = k(self, &digits);
@@ -96,6 +98,59 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.breaks.pop();
         self.jump_to(done);
         self.b.switch_to_block(done);
+    }
+
+    /// Stores loop `c`'s variable in iteration `idx`, as `set_loop_var`. A loop over a signed
+    /// `int` from a constant `lb >= 0` by `+1` gets `trunc(idx) + lb` computed in `int` as
+    /// an `nsw` sum: the value is the variable's in an iteration that runs, so it fits, and
+    /// `idx = value - lb` fits too. Later passes then read `j + c` as `sext(j) + c` and
+    /// share `A[i * n + j]`'s address with `A[i * n + j - 1]`'s (the 64-bit `lb + idx`
+    /// kept the sum opaque: no pass can see it fits).
+    fn set_iteration_var(&mut self, c: &CanonLoop, idx: Value) {
+        let lb = self
+            .known_i64(c.lb)
+            .filter(|&v| (0..=i32::MAX as i64).contains(&v));
+        let int = matches!(c.cls, Scalar::Int(Type::I32, true));
+        let (Some(lb), true, Some(1)) = (lb, int, self.known_i64(c.step)) else {
+            self.set_loop_var(c, idx);
+            return;
+        };
+        let k = self.b.ins().trunc(Type::I32, idx);
+        let lb = self.b.ins().iconst(Type::I32, lb);
+        let iv = self
+            .b
+            .ins()
+            .binary_flags(Opcode::Iadd, ArithFlags::NSW, k, lb);
+        if let Some(Local::Slot(slot, align)) = self.locals.get(&c.var).copied() {
+            let a = self.slot_addr(slot, align);
+            self.store_raw(a, iv, false);
+        }
+    }
+
+    /// The constant `v` is (an `iconst`, or the sign or zero extension of one).
+    fn known_i64(&self, v: Value) -> Option<i64> {
+        let dfg = &self.b.func.dfg;
+        let ValueDef::Result(inst, 0) = dfg.value_def(v) else {
+            return None;
+        };
+        match dfg.inst(inst) {
+            InstData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => Some(*imm),
+            InstData::Unary {
+                opcode: op @ (Opcode::Sext | Opcode::Zext),
+                arg,
+            } => {
+                let c = self.known_i64(*arg)?;
+                let bits = dfg.value_type(*arg).bits();
+                Some(match op {
+                    Opcode::Zext if bits < 64 => c & ((1i64 << bits) - 1),
+                    _ => c,
+                })
+            }
+            _ => None,
+        }
     }
 
     /// The iteration of a one-dimensional grid: the global thread number `k` and its digits

@@ -892,7 +892,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.b.ins().jump(stored, &[]);
         self.b.switch_to_block(stored);
         self.b.ins().barrier();
-        // lanes past the warps read element 0 and are never combined in
+        // lanes past the warps read element 0 and are never combined in: they hold the
+        // operation's exact neutral element, or each step of the tree tests its source lane
         let nwarps = self.b.ins().lshr(ntid, five);
         let used = self.b.ins().icmp(IntCC::Ult, lane, nwarps);
         let idx = self.b.ins().select(used, lane, zero);
@@ -901,7 +902,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             let work = narrow_work(cls).unwrap_or(cls);
             let at = self.shared_elem(homes[i], idx, work.ty().bytes());
             let w = self.load_raw(at, work.ty(), false);
-            let w = self.full_warp_tree(op, work, w, Some(nwarps));
+            let w = match self.exact_neutral(op, work) {
+                Some(e) => {
+                    let w = self.b.ins().select(used, w, e);
+                    self.full_warp_tree(op, work, w, None)
+                }
+                None => self.full_warp_tree(op, work, w, Some(nwarps)),
+            };
             block.push(self.unwiden(w, cls));
         }
         let first = self.b.ins().icmp(IntCC::Eq, tid, zero);
@@ -913,6 +920,25 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+    }
+
+    /// A value `e` of the working type with `x op e == x` bit for bit for every `x`, when
+    /// `op` has one: combining it in changes nothing, so a tree over lanes holding it needs
+    /// no test per step. A floating-point sum's is `-0.0` (`-0.0 + +0.0` is `+0.0`: the
+    /// OpenMP initializer `0.0` would turn a `-0.0` total positive); `x * 1.0` is `x`, NaNs
+    /// included. Comparisons (`min`, `max`) have none that keeps C's NaN behaviour.
+    fn exact_neutral(&mut self, op: ReductionOp, work: Scalar) -> Option<Value> {
+        use ReductionOp as R;
+        Some(match (op, work) {
+            (R::Add | R::Sub, Scalar::Float(t)) => self.b.ins().fconst(t, -0.0),
+            (R::Mul, Scalar::Float(t)) => self.b.ins().fconst(t, 1.0),
+            (R::Add | R::Sub | R::BitOr | R::BitXor, Scalar::Int(t, _)) => {
+                self.b.ins().iconst(t, 0)
+            }
+            (R::Mul, Scalar::Int(t, _)) => self.b.ins().iconst(t, 1),
+            (R::BitAnd, Scalar::Int(t, _)) => self.b.ins().iconst(t, -1),
+            _ => return None,
+        })
     }
 
     /// Element `i` (an `i32`) of `bytes`-byte elements of the `.shared` array at `slots`.

@@ -23,7 +23,8 @@
 //! - `icmp` of `i64` operands that fit `i32` and are cheap in 32 bits, to the `i32` `icmp`
 //!   (the one-iteration kernel's `k < n` on a thread number and an `int` trip count), past a
 //!   clamp `smax(a, C)` of one operand that the other's range makes moot (`k < smax(n, 0)`
-//!   with `k >= 0` is `k < n`).
+//!   with `k >= 0` is `k < n`);
+//! - `trunc.i32 x` of an `x` narrowed before (or the extension of an `i32`) to that `i32`.
 //!
 //! C's signed overflow is undefined, but the IR's integer operations wrap and carry no
 //! no-overflow flag, so nothing is assumed from the source language: only ranges decide.
@@ -124,6 +125,17 @@ fn rewrite(func: &mut Function, st: &mut Narrow<'_>, block: Block, inst: Inst) -
     };
     if let InstData::IntCompare { cond, args } = *func.dfg.inst(inst) {
         return compare(func, st, block, inst, cond, args);
+    }
+    if let InstData::Unary {
+        opcode: Opcode::Trunc,
+        arg,
+    } = *func.dfg.inst(inst)
+        && func.dfg.value_type(res) == Type::I32
+        && let Some(Cheap::Value(s)) = st.cheap32(func, arg)
+    {
+        // trunc(x) of an x whose i32 equal is at hand (an operation narrowed before).
+        func.replace_all_uses(res, s);
+        return true;
     }
     if func.dfg.value_type(res) != Type::I64 {
         return false;

@@ -19,6 +19,8 @@
 //! `i64` sum is found too (`a + sext(k + 1)` is `(a + sext(k)) + 1`, a few levels deep), so
 //! `A[i * n + k + 1]` shares `A[i * n + k]`'s base. The new instructions carry no flags.
 
+mod shared_term;
+
 use crate::remarks::{Remarks, plural};
 use crate::util::{all_insts, iconst_value};
 use ompcc_ir::{FuncCursor, Function, Inst, InstData, Opcode, Type, Value, ValueDef};
@@ -162,6 +164,16 @@ fn split(func: &Function, off: Value) -> Option<(Rest, i64)> {
 
 /// `reassoc`, reporting the number of addresses rewritten.
 pub fn reassoc_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool {
+    let shared = shared_term::split_shared_terms(func);
+    if shared > 0 {
+        remarks.emit(
+            Default::default(),
+            format!(
+                "split {} to share a term with other addresses",
+                plural(shared, "two-term address", "two-term addresses")
+            ),
+        );
+    }
     let mut rewritten = 0;
     for inst in all_insts(func) {
         if rewrite(func, inst) {
@@ -177,7 +189,7 @@ pub fn reassoc_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool 
             ),
         );
     }
-    rewritten > 0
+    rewritten > 0 || shared > 0
 }
 
 fn rewrite(func: &mut Function, inst: Inst) -> bool {

@@ -81,6 +81,9 @@ fn simplify_inst(func: &mut Function, inst: Inst) -> Option<Fold> {
                 if let (Some(a), Some(b)) = (cx, cy) {
                     return semantics::int_binary(opcode, rty, a, b).map(Fold::Int);
                 }
+                if let Some(fold) = cancelling_constants(func, opcode, x, cy) {
+                    return Some(fold);
+                }
                 let all_ones = normalize_imm(rty, -1);
                 return match (opcode, cy) {
                     (Opcode::Iadd | Opcode::Isub | Opcode::Or | Opcode::Xor, Some(0)) => {
@@ -143,6 +146,7 @@ fn simplify_inst(func: &mut Function, inst: Inst) -> Option<Fold> {
                 Opcode::Not | Opcode::Neg | Opcode::Fneg => {
                     unary_of(func, arg, opcode).map(Fold::Alias)
                 }
+                Opcode::Trunc => trunc_of_ext(func, arg, rty),
                 _ => None,
             }
         }
@@ -175,6 +179,47 @@ fn simplify_inst(func: &mut Function, inst: Inst) -> Option<Fold> {
         }
         _ => None,
     }
+}
+
+/// `(x + c) - c` (either step `+` or `-` of a constant, the two cancelling) is `x`: the
+/// `y + 1 - 1` of an unrolled `y + dy - 1`. Integer sums wrap, so this is exact. Chains that
+/// do not cancel are left to `reassoc`, which follows `nsw` steps through sign extensions:
+/// merging them here could lose the flag (GVN keeps a merged twin's flags only when both
+/// have them).
+fn cancelling_constants(
+    func: &Function,
+    opcode: Opcode,
+    x: Value,
+    c2: Option<i64>,
+) -> Option<Fold> {
+    let step = |op: Opcode, c: i64| match op {
+        Opcode::Iadd => Some(c as i128),
+        Opcode::Isub => Some(-(c as i128)),
+        _ => None,
+    };
+    let c2 = step(opcode, c2?)?;
+    let ompcc_ir::ValueDef::Result(def, 0) = func.dfg.value_def(x) else {
+        return None;
+    };
+    let InstData::Binary {
+        opcode: op1,
+        args: [inner, k],
+        ..
+    } = *func.dfg.inst(def)
+    else {
+        return None;
+    };
+    let c1 = step(op1, iconst_value(func, k)?)?;
+    (c1 + c2 == 0 && iconst_value(func, inner).is_none()).then_some(Fold::Alias(inner))
+}
+
+/// `trunc(ext y)` is `y` when `y` has the result's type.
+fn trunc_of_ext(func: &Function, arg: Value, rty: Type) -> Option<Fold> {
+    [Opcode::Sext, Opcode::Zext]
+        .into_iter()
+        .find_map(|op| unary_of(func, arg, op))
+        .filter(|&y| func.dfg.value_type(y) == rty)
+        .map(Fold::Alias)
 }
 
 /// Replaces block parameters that receive one value on every incoming edge (other than the

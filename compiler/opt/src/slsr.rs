@@ -56,20 +56,37 @@ struct Candidate {
 /// How far back (in candidates) a basis is searched for: keeps the pass linear.
 const SEARCH: usize = 64;
 
-/// `x` as `(base, konst)`: `iadd b, C`, `iadd C, b`, `isub b, C`, or `(x, 0)`.
-fn split(func: &Function, x: Value) -> (Value, i64) {
-    if let ValueDef::Result(inst, 0) = func.dfg.value_def(x)
-        && let InstData::Binary { opcode, args, .. } = func.dfg.inst(inst)
-    {
+/// `x` as `(base, konst)`: `iadd b, C`, `iadd C, b`, `isub b, C`, or `(x, 0)`, followed
+/// through a chain of such steps (an unrolled `(i + 1) + 1`), with whether every step was
+/// `nsw`. Wrapping sums associate, so `b + C1 + C2 == b + (C1 + C2)` exactly.
+fn split_chain(func: &Function, mut x: Value) -> (Value, i64, bool) {
+    let (mut konst, mut nsw) = (0i64, true);
+    // A longer chain is not worth following (and this bounds the walk).
+    for _ in 0..8 {
+        let ValueDef::Result(inst, 0) = func.dfg.value_def(x) else {
+            break;
+        };
+        let InstData::Binary { opcode, args, .. } = func.dfg.inst(inst) else {
+            break;
+        };
         let (c0, c1) = (iconst_value(func, args[0]), iconst_value(func, args[1]));
-        match (opcode, c0, c1) {
-            (Opcode::Iadd, None, Some(c)) => return (args[0], c),
-            (Opcode::Iadd, Some(c), None) => return (args[1], c),
-            (Opcode::Isub, None, Some(c)) => return (args[0], c.wrapping_neg()),
-            _ => {}
-        }
+        let (next, c) = match (opcode, c0, c1) {
+            (Opcode::Iadd, None, Some(c)) => (args[0], c),
+            (Opcode::Iadd, Some(c), None) => (args[1], c),
+            (Opcode::Isub, None, Some(c)) => (args[0], c.wrapping_neg()),
+            _ => break,
+        };
+        nsw &= func.dfg.inst(inst).is_nsw();
+        konst = konst.wrapping_add(c);
+        x = next;
     }
-    (x, 0)
+    (x, konst, nsw)
+}
+
+/// `x` as `(base, konst)` (`split_chain`).
+fn split(func: &Function, x: Value) -> (Value, i64) {
+    let (b, c, _) = split_chain(func, x);
+    (b, c)
 }
 
 /// Whether `v`, read as `(b + konst) * stride` or `b + konst * stride`, is that value exactly
@@ -89,7 +106,8 @@ fn exact(func: &Function, v: Value, stride: Value) -> bool {
     match opcode {
         Opcode::Imul => {
             let inner = if args[0] == stride { args[1] } else { args[0] };
-            split(func, inner).1 == 0 || nsw_value(func, inner)
+            let (_, c, nsw) = split_chain(func, inner);
+            c == 0 || nsw
         }
         Opcode::Iadd | Opcode::Isub => args.iter().all(|&a| {
             a == stride
