@@ -26,8 +26,9 @@
 //!   with `k >= 0` is `k < n`);
 //! - `trunc.i32 x` of an `x` narrowed before (or the extension of an `i32`) to that `i32`.
 //!
-//! C's signed overflow is undefined, but the IR's integer operations wrap and carry no
-//! no-overflow flag, so nothing is assumed from the source language: only ranges decide.
+//! C's signed overflow is undefined, but this pass assumes nothing from the source language
+//! and reads no `nsw` flag (lowering sets them where C makes overflow undefined; `slsr` and
+//! `reassoc` use them): only value ranges decide.
 //! Replaced instructions are left for DCE.
 
 use crate::remarks::{Remarks, plural};
