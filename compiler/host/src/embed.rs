@@ -254,13 +254,15 @@ pub fn ptx_assembly(ptx: &str) -> String {
     out
 }
 
-/// `bytes` escaped for a GNU assembler string: quotes and backslashes, everything outside
-/// printable ASCII as a three-digit octal escape.
+/// `bytes` escaped for a GNU assembler string: quotes, backslashes, newlines and tabs,
+/// every other byte outside printable ASCII as a three-digit octal escape.
 fn push_assembler_escaped(out: &mut String, bytes: &[u8]) {
     for &b in bytes {
         match b {
             b'"' => out.push_str("\\\""),
             b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
             0x20..=0x7e => out.push(b as char),
             _ => out.push_str(&format!("\\{b:03o}")),
         }
