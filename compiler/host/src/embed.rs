@@ -257,14 +257,24 @@ pub fn ptx_assembly(ptx: &str) -> String {
 /// `bytes` escaped for a GNU assembler string: quotes, backslashes, newlines and tabs,
 /// every other byte outside printable ASCII as a three-digit octal escape.
 fn push_assembler_escaped(out: &mut String, bytes: &[u8]) {
-    for &b in bytes {
+    let plain = |b: &u8| matches!(b, 0x20..=0x7e) && !matches!(b, b'"' | b'\\');
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        // runs of plain bytes in one piece: PTX is nearly all of them
+        let n = rest.iter().take_while(|b| plain(b)).count();
+        if let Ok(run) = std::str::from_utf8(&rest[..n]) {
+            out.push_str(run);
+        }
+        let Some((&b, tail)) = rest[n..].split_first() else {
+            break;
+        };
         match b {
             b'"' => out.push_str("\\\""),
             b'\\' => out.push_str("\\\\"),
             b'\n' => out.push_str("\\n"),
             b'\t' => out.push_str("\\t"),
-            0x20..=0x7e => out.push(b as char),
             _ => out.push_str(&format!("\\{b:03o}")),
         }
+        rest = tail;
     }
 }
