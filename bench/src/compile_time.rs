@@ -376,7 +376,7 @@ fn parse_phases(stderr: &str) -> Result<Vec<(String, f64)>, String> {
                 .1
                 .split_once(" ms ")?
                 .0
-                .parse()
+                .parse::<f64>()
                 .ok()
         })
         .sum();
