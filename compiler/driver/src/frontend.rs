@@ -892,6 +892,9 @@ fn ptx_text(module: &ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<Strin
         .map_err(|e| Some(format!("internal compiler error: PTX emission: {e}")))
 }
 
+/// Starts the host compile of a host text written with the PTX apart; whether it started.
+pub type StartHostCompile<'a> = &'a mut dyn FnMut(&[u8]) -> bool;
+
 /// A unit's device constructs, compiled: the rewritten host text and the remarks asked for.
 pub struct Offloaded {
     /// The preprocessed unit with every device construct rewritten into runtime calls and
@@ -930,7 +933,7 @@ pub fn offload(
     opts: &DeviceOptions<'_>,
     remarks: bool,
     calls_only: bool,
-    early: Option<&mut dyn FnMut(&[u8]) -> bool>,
+    early: Option<StartHostCompile<'_>>,
 ) -> Result<Offloaded, Option<String>> {
     // The embedded image always has line info (`.loc`), so a device fault names the source
     // line with or without `-g`; `--emit=ir|ptx` keep to `-g` and stay terse.

@@ -752,7 +752,7 @@ fn frontend(
             started = overlap.and_then(|(o, n)| o.start(n, host_text));
             started.is_some()
         };
-        let early: Option<&mut dyn FnMut(&[u8]) -> bool> = match overlap {
+        let early: Option<frontend::StartHostCompile<'_>> = match overlap {
             Some(_) => Some(&mut start),
             None => None,
         };
