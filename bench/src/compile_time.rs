@@ -332,8 +332,13 @@ fn phases(
     parse_phases(&String::from_utf8_lossy(&out.stderr))
 }
 
+/// A row of the phase table that is not part of the total: how long host compiles ran
+/// alongside ompcc's device phases before ompcc waited for them (the `ompcc: concurrent:`
+/// lines after the report).
+const ALONGSIDE: &str = "(alongside) host: compile before ompcc waited";
+
 /// The phases of a `--time-phases` report (`  NAME   12.345 ms   21.0%` lines after its
-/// header).
+/// header, up to `total`), then [`ALONGSIDE`] when host compiles ran alongside.
 fn parse_phases(stderr: &str) -> Result<Vec<(String, f64)>, String> {
     let mut lines = stderr
         .lines()
@@ -353,10 +358,30 @@ fn parse_phases(stderr: &str) -> Result<Vec<(String, f64)>, String> {
         let ms: f64 = words[value]
             .parse()
             .map_err(|_| format!("bad phase line `{line}`"))?;
-        out.push((words[..value].join(" "), ms));
+        let name = words[..value].join(" ");
+        let last = name == "total";
+        out.push((name, ms));
+        if last {
+            break;
+        }
     }
     if !out.iter().any(|(n, _)| n == "total") {
         return Err("the --time-phases report has no total".into());
+    }
+    let alongside: f64 = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("ompcc: concurrent: "))
+        .filter_map(|l| {
+            l.split_once(" started ")?
+                .1
+                .split_once(" ms ")?
+                .0
+                .parse::<f64>()
+                .ok()
+        })
+        .sum();
+    if alongside > 0.0 {
+        out.push((ALONGSIDE.to_owned(), alongside));
     }
     Ok(out)
 }
@@ -562,7 +587,11 @@ fn render(args: &Args, env: &Env<'_>, units: &[Unit], measured: &[Measured]) -> 
         "\n## Where ompcc's time goes\n\nOne `ompcc --time-phases -fopenmp -O2 -c` run per file \
          (wall clock; phases summed over the set's files; `host:` phases are the host \
          compiler's runs, the others ompcc's own work; `other`: start-up, command line, \
-         temporary files).\n"
+         temporary files). The host compile of an offloaded unit starts after lowering and \
+         runs alongside ompcc's device passes, library and PTX: `host: compile` is the \
+         time ompcc waited for it, `host: assemble` the assembly of its output with the PTX \
+         appended, and the last row, not part of the total, how long it had run before \
+         ompcc waited.\n"
     );
     let mut header = String::from("| phase |");
     let mut rule = String::from("|---|");
@@ -582,10 +611,11 @@ fn render(args: &Args, env: &Env<'_>, units: &[Unit], measured: &[Measured]) -> 
         }
         sums.push(sum);
     }
-    // `other` and `total` last
+    // `other` and `total` last, then what ran alongside
     order.sort_by_key(|n| match n.as_str() {
         "other" => 1,
         "total" => 2,
+        ALONGSIDE => 3,
         _ => 0,
     });
     let _ = writeln!(s, "{header}\n{rule}");
@@ -607,7 +637,9 @@ fn render(args: &Args, env: &Env<'_>, units: &[Unit], measured: &[Measured]) -> 
             let total = sum.get("total").copied().unwrap_or(0.0).max(1e-9);
             let v: f64 = sum
                 .iter()
-                .filter(|(n, _)| n.as_str() != "total" && n.starts_with("host:") != own)
+                .filter(|(n, _)| {
+                    !matches!(n.as_str(), "total" | ALONGSIDE) && n.starts_with("host:") != own
+                })
                 .map(|(_, v)| v)
                 .sum();
             let _ = write!(row, " {v:.1} | {:.1}% |", v / total * 100.0);
@@ -689,6 +721,14 @@ mod tests {
         assert_eq!(p[1], ("device: PTX".to_string(), 0.25));
         assert_eq!(p.last().unwrap(), &("total".to_string(), 50.0));
         assert!(parse_phases("no report\n").is_err());
+        // lines after the total: what ran alongside, summed, and nothing else
+        let text = format!(
+            "{text}ompcc: concurrent: a.c: `host: compile` started 40.5 ms before ompcc waited\n\
+             ompcc: concurrent: b.c: `host: compile` started 2.0 ms before ompcc waited\n"
+        );
+        let p = parse_phases(&text).unwrap();
+        assert_eq!(p[p.len() - 2].0, "total");
+        assert_eq!(p.last().unwrap(), &(ALONGSIDE.to_string(), 42.5));
         assert!(parse_phases("ompcc: phase times (wall clock):\n  x 1.0 ms 2%\n").is_err());
     }
 

@@ -150,6 +150,33 @@ impl Runner {
         Ok((exit_code(out.status), out.stderr))
     }
 
+    /// Starts `cmd` with its standard error going to `stderr` (read when it has ended, so a
+    /// chatty command never waits for ompcc) and returns without waiting; the response file,
+    /// if any, must outlive the process.
+    pub fn spawn(
+        &self,
+        cmd: &Cmd,
+        stderr: std::fs::File,
+    ) -> Result<(std::process::Child, Option<NamedTempFile>), RunError> {
+        let (mut command, rsp) = self.command(cmd)?;
+        self.echo(&command);
+        let child = command
+            .stderr(stderr)
+            .spawn()
+            .map_err(|error| spawn_error(cmd, error))?;
+        Ok((child, rsp))
+    }
+
+    /// Waits for a child [`Runner::spawn`] started; its exit status.
+    pub fn wait(&self, child: &mut std::process::Child) -> Result<i32, RunError> {
+        let status = child.wait().map_err(|error| RunError::Spawn {
+            program: format!("(waiting for process {})", child.id()),
+            error,
+        })?;
+        self.check_interrupt()?;
+        Ok(exit_code(status))
+    }
+
     /// Runs `cmd` with standard output captured and standard error discarded (for probes).
     pub fn probe(&self, cmd: &Cmd) -> Result<(i32, Vec<u8>), RunError> {
         let (mut command, _rsp) = self.command(cmd)?;

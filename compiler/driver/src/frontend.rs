@@ -786,15 +786,12 @@ fn lower(
     Ok(module)
 }
 
-/// The device module of a unit, optimized: lowered, the pass pipeline, then the device math
-/// library (optimized on its own, without contraction) linked in where it is called.
-fn device_module(
-    checked: &Checked,
-    plan: Option<&ompcc_omp::OffloadPlan<'_>>,
+/// A lowered device module, optimized: the pass pipeline, then the device math library
+/// (optimized on its own, without contraction) linked in where it is called.
+fn optimize_device_module(
+    module: &mut ompcc_ir::Module,
     opts: &DeviceOptions<'_>,
-    emitter: &mut Emitter,
-) -> Result<ompcc_ir::Module, Option<String>> {
-    let mut module = phase("device: lower", || lower(checked, plan, opts, emitter))?;
+) -> Result<(), Option<String>> {
     // the library's preprocessing runs while the passes do
     if module
         .decls
@@ -803,11 +800,8 @@ fn device_module(
     {
         opts.math_source.library_ahead();
     }
-    phase("device: passes", || optimize(&mut module, opts))?;
-    phase("device: library", || {
-        link_device_math(&mut module, opts, true)
-    })?;
-    Ok(module)
+    phase("device: passes", || optimize(module, opts))?;
+    phase("device: library", || link_device_math(module, opts, true))
 }
 
 /// Links the device C library where device code calls it (`ompcc_devlib`); `optimized`:
@@ -898,6 +892,9 @@ fn ptx_text(module: &ompcc_ir::Module, opts: &DeviceOptions<'_>) -> Result<Strin
         .map_err(|e| Some(format!("internal compiler error: PTX emission: {e}")))
 }
 
+/// Starts the host compile of a host text written with the PTX apart; whether it started.
+pub type StartHostCompile<'a> = &'a mut dyn FnMut(&[u8]) -> bool;
+
 /// A unit's device constructs, compiled: the rewritten host text and the remarks asked for.
 pub struct Offloaded {
     /// The preprocessed unit with every device construct rewritten into runtime calls and
@@ -905,6 +902,9 @@ pub struct Offloaded {
     pub host_text: Vec<u8>,
     /// The device code as text (for `-save-temps`).
     pub device: DeviceTexts,
+    /// `host_text` is the one handed to `early` before the device passes, with the PTX apart
+    /// (`ompcc_host::DeviceImage::ptx_apart`); this PTX completes it.
+    pub ptx_apart: Option<String>,
 }
 
 /// A unit's device code as the intermediates `-save-temps` keeps.
@@ -921,6 +921,11 @@ pub struct DeviceTexts {
 /// -O level, PTX, and the host rewrite (`calls_only`: of a unit without device constructs,
 /// for its API calls). Diagnostics are printed; `Err` means the unit failed (with a message
 /// for `ompcc: error:` when there is one).
+///
+/// `early`, when given, gets the host text with the PTX apart as soon as lowering is done,
+/// and says whether it started compiling it (`crate::overlap`); the passes, the library and
+/// the PTX follow. That text is the result unless the final module registers other globals
+/// than the lowered one did (then the text is written again, with the PTX in).
 pub fn offload(
     checked: &Checked,
     text: &str,
@@ -928,6 +933,7 @@ pub fn offload(
     opts: &DeviceOptions<'_>,
     remarks: bool,
     calls_only: bool,
+    early: Option<StartHostCompile<'_>>,
 ) -> Result<Offloaded, Option<String>> {
     // The embedded image always has line info (`.loc`), so a device fault names the source
     // line with or without `-g`; `--emit=ir|ptx` keep to `-g` and stay terse.
@@ -975,7 +981,35 @@ pub fn offload(
             emitter.emit(d, &checked.source_map);
         }
     }
-    let module = device_module(checked, Some(&plan), opts, &mut emitter)?;
+    let mut module = phase("device: lower", || {
+        lower(checked, Some(&plan), opts, &mut emitter)
+    })?;
+    let requirements = requirements(checked);
+    let started = early.and_then(|start| {
+        let parts = image_parts(checked, &plan, &module);
+        let image = ompcc_host::DeviceImage {
+            globals: parts.0.clone(),
+            host_decls: parts.1.clone(),
+            calls_only,
+            requirements,
+            ptx_apart: true,
+            ptx: String::new(),
+        };
+        let host_text = phase("host rewrite", || {
+            ompcc_host::rewrite(
+                text,
+                raw,
+                &checked.source_map,
+                &checked.tu,
+                &checked.typed,
+                &plan,
+                &image,
+            )
+        })
+        .ok()?;
+        start(&host_text).then_some((host_text, parts))
+    });
+    optimize_device_module(&mut module, opts)?;
     let ptx = phase("device: PTX", || ptx_text(&module, opts))?;
     let device = DeviceTexts {
         ir: if opts.keep_texts {
@@ -989,29 +1023,31 @@ pub fn offload(
             String::new()
         },
     };
-    let (indirect_globals, host_decls) = crate::indirect::image_parts(checked, &module);
-    let mut globals = device_globals(checked, &plan, &module);
-    globals.extend(indirect_globals);
-    let requirements = if ompcc_omp::requires_unified_shared_memory(&checked.tu) {
-        ompcc_host::REQUIRES_UNIFIED_SHARED_MEMORY | ompcc_host::REQUIRES_UNIFIED_ADDRESS
-    } else if ompcc_omp::requires_unified_address(&checked.tu) {
-        ompcc_host::REQUIRES_UNIFIED_ADDRESS
-    } else {
-        0
-    };
-    let image = ompcc_host::DeviceImage {
-        ptx,
-        globals,
-        host_decls,
-        calls_only,
-        requirements,
-    };
+    let (globals, host_decls) = image_parts(checked, &plan, &module);
     if remarks {
         eprint!(
             "{}",
             ompcc_host::remarks(&plan, &checked.typed, &checked.source_map, text)
         );
     }
+    if let Some((host_text, (early_globals, early_decls))) = started
+        && early_globals == globals
+        && early_decls == host_decls
+    {
+        return Ok(Offloaded {
+            host_text,
+            device,
+            ptx_apart: Some(ptx),
+        });
+    }
+    let image = ompcc_host::DeviceImage {
+        ptx,
+        globals,
+        host_decls,
+        calls_only,
+        requirements,
+        ptx_apart: false,
+    };
     let rewritten = phase("host rewrite", || {
         ompcc_host::rewrite(
             text,
@@ -1024,7 +1060,11 @@ pub fn offload(
         )
     });
     match rewritten {
-        Ok(host_text) => Ok(Offloaded { host_text, device }),
+        Ok(host_text) => Ok(Offloaded {
+            host_text,
+            device,
+            ptx_apart: None,
+        }),
         Err(diags) => {
             for d in &diags {
                 emitter.emit(d, &checked.source_map);
@@ -1032,6 +1072,30 @@ pub fn offload(
             Err(None)
         }
     }
+}
+
+/// The `OMPCC_RT_REQUIRES_*` bits of the unit's `#pragma omp requires`.
+fn requirements(checked: &Checked) -> u32 {
+    if ompcc_omp::requires_unified_shared_memory(&checked.tu) {
+        ompcc_host::REQUIRES_UNIFIED_SHARED_MEMORY | ompcc_host::REQUIRES_UNIFIED_ADDRESS
+    } else if ompcc_omp::requires_unified_address(&checked.tu) {
+        ompcc_host::REQUIRES_UNIFIED_ADDRESS
+    } else {
+        0
+    }
+}
+
+/// The globals the device image registers (declare-target globals and the `declare target
+/// indirect` tables `module` defines) and the C definitions of the tables' host copies.
+fn image_parts(
+    checked: &Checked,
+    plan: &ompcc_omp::OffloadPlan<'_>,
+    module: &ompcc_ir::Module,
+) -> (Vec<ompcc_host::DeviceGlobal>, String) {
+    let (indirect_globals, host_decls) = crate::indirect::image_parts(checked, module);
+    let mut globals = device_globals(checked, plan, module);
+    globals.extend(indirect_globals);
+    (globals, host_decls)
 }
 
 /// The host variables that have a device copy in `module`, with their PTX names: the

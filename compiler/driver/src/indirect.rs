@@ -10,6 +10,15 @@ pub fn image_parts(
     checked: &Checked,
     module: &ompcc_ir::Module,
 ) -> (Vec<ompcc_host::DeviceGlobal>, String) {
+    // (the unit's id hashes the whole unit: only for a module with such globals)
+    let prefixes = [
+        ompcc_lower::functions_global(""),
+        ompcc_lower::table_global(""),
+    ];
+    let named = |g: &ompcc_ir::GlobalData| prefixes.iter().any(|p| g.name.starts_with(p));
+    if !module.globals.iter().any(named) {
+        return (Vec::new(), String::new());
+    }
     let unit = ompcc_omp::unit_id(&checked.source_map);
     let defines = |name: &str| module.globals.iter().any(|g| g.name == name);
     let mut globals = Vec::new();

@@ -17,6 +17,7 @@ mod hostview;
 mod indirect;
 mod libcache;
 mod link;
+mod overlap;
 mod pipeline;
 mod response;
 mod scan;

@@ -33,6 +33,7 @@ use crate::exec::{self, Cmd, RunError, Runner};
 use crate::frontend;
 use crate::host::HostCc;
 use crate::link;
+use crate::overlap::{Early, Overlap};
 use crate::scan;
 use crate::timing::{self, phase};
 
@@ -94,6 +95,9 @@ pub enum Outcome {
         needs_runtime: bool,
         /// Under `-save-temps`: the optimized device IR and the PTX.
         device: Option<Box<frontend::DeviceTexts>>,
+        /// The host compile of `host_text` (written with the PTX apart) started already, and
+        /// the PTX that completes it (`crate::overlap`).
+        early: Option<Box<Early>>,
     },
     /// No device constructs, but calls of `omp_target_free`: compiled from `host_text`, whose
     /// calls pass their source line to the runtime (with a weak fallback to the API's own
@@ -262,7 +266,9 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         .args
         .iter()
         .any(|a| matches!(a.kind, Kind::Debug) && a.words.iter().all(|w| w != "-g0"));
-    for unit in units.iter_mut().filter(|u| u.analysable) {
+    // Offloaded units start their host compile while their device code is compiled.
+    let overlap = Overlap::for_command(inv, host, runner, tmp.path());
+    for (n, unit) in units.iter_mut().enumerate().filter(|(_, u)| u.analysable) {
         let text = match phase("files", || fs::read(&unit.preprocessed)) {
             Ok(text) => text,
             // Only a user's `.i` input can be unreadable here: cc says why in step 3.
@@ -288,6 +294,7 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
             },
             &services,
             &settings,
+            overlap.as_ref().map(|o| (o, n)),
         )?;
     }
 
@@ -347,7 +354,15 @@ pub fn run(inv: &Invocation, host: &HostCc, runner: &Runner) -> Result<i32, Driv
         device_link_check(inv, &[])?;
         return Ok(phase(timing::HOST_COMMAND, || runner.run(&pass_through))?);
     }
-    compile_split(inv, host, runner, &units, tmp.path())
+    // The units whose host compile is running already.
+    let early = units
+        .iter_mut()
+        .map(|u| match &mut u.outcome {
+            Outcome::Offload { early, .. } => early.take(),
+            _ => None,
+        })
+        .collect();
+    compile_split(inv, host, runner, &units, tmp.path(), early)
 }
 
 /// `-fsyntax-only` with units ompcc rewrote: the host compiler checks each C unit, the
@@ -475,6 +490,7 @@ fn frontend(
     flags: UnitFlags,
     services: &dyn HostServices,
     settings: &frontend::OptSettings,
+    overlap: Option<(&Overlap<'_>, usize)>,
 ) -> Result<Outcome, DriverError> {
     let UnitFlags {
         verbose,
@@ -695,7 +711,7 @@ fn frontend(
     };
     if let Some(stage @ (EmitStage::HostC | EmitStage::HostCFull)) = ours.emit {
         let remarks = settings.offload_remarks;
-        return match frontend::offload(&checked, &text_str, text, &opts, remarks, false) {
+        return match frontend::offload(&checked, &text_str, text, &opts, remarks, false, None) {
             Ok(done) if stage == EmitStage::HostCFull => Ok(Outcome::Emitted(done.host_text)),
             Ok(done) => Ok(Outcome::Emitted(
                 crate::hostview::view(&String::from_utf8_lossy(&done.host_text)).into_bytes(),
@@ -721,7 +737,7 @@ fn frontend(
         && !scan::names_identifier(&text_str, "omp_all_memory")
     {
         if scan::names_identifier(&text_str, "omp_target_free")
-            && let Ok(done) = frontend::offload(&checked, &text_str, text, &opts, false, true)
+            && let Ok(done) = frontend::offload(&checked, &text_str, text, &opts, false, true, None)
         {
             return Ok(Outcome::Located {
                 host_text: done.host_text,
@@ -730,11 +746,29 @@ fn frontend(
         return Ok(Outcome::HostOnly);
     }
     let remarks = settings.offload_remarks;
-    match frontend::offload(&checked, &text_str, text, &opts, remarks, false) {
+    let mut started = None;
+    let offloaded = {
+        let mut start = |host_text: &[u8]| {
+            started = overlap.and_then(|(o, n)| o.start(n, host_text));
+            started.is_some()
+        };
+        let early: Option<frontend::StartHostCompile<'_>> = match overlap {
+            Some(_) => Some(&mut start),
+            None => None,
+        };
+        frontend::offload(&checked, &text_str, text, &opts, remarks, false, early)
+    };
+    match offloaded {
         Ok(done) => Ok(Outcome::Offload {
             host_text: done.host_text,
             needs_runtime: true,
             device: keep_temps.then(|| Box::new(done.device)),
+            // (a compile started on a text the device module's final globals changed is
+            // stopped here, when `started` drops)
+            early: match (done.ptx_apart, started) {
+                (Some(ptx), Some(compile)) => Some(Box::new(Early { compile, ptx })),
+                _ => None,
+            },
         }),
         Err(Some(msg)) => Err(DriverError::Error(msg)),
         Err(None) => Err(DriverError::Reported),
@@ -904,6 +938,7 @@ fn compile_split(
     runner: &Runner,
     units: &[Unit<'_>],
     tmp: &Path,
+    mut early: Vec<Option<Box<Early>>>,
 ) -> Result<i32, DriverError> {
     let mode = match inv.action {
         Action::Assemble => "-S",
@@ -952,6 +987,11 @@ fn compile_split(
                 args.extend(lang_words(unit.input));
                 args.push(unit.input.path.clone());
             }
+            // Its host compile is running: `Early::finish` completes it.
+            Outcome::Offload { .. } if early[n].is_some() => {
+                eprint(&unit.pp_stderr);
+                needs_runtime = true;
+            }
             Outcome::Offload { host_text, .. }
             | Outcome::Located { host_text }
             | Outcome::Rejected { host_text, .. } => {
@@ -978,24 +1018,18 @@ fn compile_split(
                 phase("files", || fs::write(&path, host_text)).map_err(|e| {
                     DriverError::Fatal(format!("cannot write '{}': {e}", path.display()))
                 })?;
-                args.extend(words_where(&inv.args, |k| {
-                    matches!(
-                        k,
-                        Kind::Compile | Kind::Debug | Kind::Verbose | Kind::SaveTemps
-                    )
-                }));
-                if is_gcc {
-                    args.push("-foffload=disable".into());
-                }
-                if let Some(seed) = random_seed(inv, host_text) {
-                    args.push(seed);
-                }
-                args.extend(["-x".into(), "cpp-output".into(), path.display().to_string()]);
+                args.extend(host_text_args(
+                    inv,
+                    is_gcc,
+                    host_text,
+                    &path.display().to_string(),
+                ));
             }
         }
         args.extend([mode.to_owned(), "-o".into(), out.clone()]);
-        let mut code = match &unit.outcome {
-            Outcome::Rejected { diagnostics, .. } if ours_speak_first(diagnostics) => {
+        let mut code = match (&unit.outcome, early[n].take()) {
+            (_, Some(early)) => early.finish(inv, host, runner, &out, &unit.input.path)?,
+            (Outcome::Rejected { diagnostics, .. }, _) if ours_speak_first(diagnostics) => {
                 eprint(diagnostics.as_bytes());
                 1
             }
@@ -1188,6 +1222,35 @@ fn random_seed(inv: &Invocation, host_text: &[u8]) -> Option<String> {
     (!given).then(|| format!("-frandom-seed={:016x}", ompcc_omp::fnv1a(&[host_text])))
 }
 
+/// The host compiler's arguments for a unit's rewritten text at `path`, before the mode
+/// and the output: the user's compile options, `-foffload=disable` for gcc (`is_gcc`), the
+/// random seed, `-x cpp-output PATH`.
+pub(crate) fn host_text_args(
+    inv: &Invocation,
+    is_gcc: bool,
+    host_text: &[u8],
+    path: &str,
+) -> Vec<String> {
+    let mut args = words_where(&inv.args, |k| {
+        matches!(
+            k,
+            Kind::Compile | Kind::Debug | Kind::Verbose | Kind::SaveTemps
+        )
+    });
+    if is_gcc {
+        args.push("-foffload=disable".into());
+    }
+    args.extend(random_seed(inv, host_text));
+    args.extend(["-x".into(), "cpp-output".into(), path.to_owned()]);
+    args
+}
+
+/// `-fdiagnostics-color=always` for a host command whose standard error ompcc prints later,
+/// when the user's terminal would have shown colours.
+pub(crate) fn diagnostics_color(inv: &Invocation) -> Option<String> {
+    step1_color(inv.ours.color).map(str::to_owned)
+}
+
 fn first_failure(status: i32, code: i32) -> i32 {
     if status != 0 { status } else { code }
 }
@@ -1253,7 +1316,8 @@ mod tests {
                 &ours,
                 UnitFlags::default(),
                 &no_math,
-                &settings
+                &settings,
+                None
             )
             .unwrap(),
             Outcome::HostOnly
@@ -1272,6 +1336,7 @@ mod tests {
             UnitFlags::default(),
             &no_math,
             &settings,
+            None,
         )
         .unwrap()
         else {
@@ -1296,7 +1361,8 @@ mod tests {
                 &ours,
                 UnitFlags::default(),
                 &no_math,
-                &settings
+                &settings,
+                None
             ),
             Ok(Outcome::HostOnly)
         ));
@@ -1307,7 +1373,8 @@ mod tests {
                 &ours,
                 UnitFlags::default(),
                 &no_math,
-                &settings
+                &settings,
+                None
             ),
             Ok(Outcome::Rejected { diagnostics, .. }) if diagnostics.contains("t.c:2:")
         ));
@@ -1319,7 +1386,8 @@ mod tests {
                 &ours,
                 UnitFlags::default(),
                 &no_math,
-                &settings
+                &settings,
+                None
             ),
             Err(DriverError::Reported)
         ));
@@ -1332,6 +1400,7 @@ mod tests {
             UnitFlags::default(),
             &no_math,
             &settings,
+            None,
         );
         match out {
             Ok(Outcome::Emitted(text)) => {

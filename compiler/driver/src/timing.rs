@@ -18,6 +18,14 @@
 //!   total                    58.800 ms  100.0%
 //! ```
 //!
+//! A host compile that runs alongside ompcc's device phases (`crate::overlap`) counts as
+//! `host: compile` only for the time ompcc waits for it; a line after the table says how long
+//! it ran before:
+//!
+//! ```text
+//! ompcc: concurrent: t.c: `host: compile` started 40.1 ms before ompcc waited for it, ...
+//! ```
+//!
 //! Invariant: when `--time-phases` is not given nothing is recorded or printed (one atomic
 //! load per phase).
 
@@ -33,12 +41,17 @@ static PHASES: Mutex<Vec<(&'static str, Duration)>> = Mutex::new(Vec::new());
 /// For each phase running now, outermost first: the time of the phases run inside it.
 static NESTED: Mutex<Vec<Duration>> = Mutex::new(Vec::new());
 
+/// Lines printed after the table: what ran concurrently with the phases.
+static NOTES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
 /// The host compiler preprocessing a unit (`cc -E`).
 pub const HOST_PREPROCESS: &str = "host: preprocess";
 /// The host compiler preprocessing the device C library.
 pub const HOST_LIBRARY_PREPROCESS: &str = "host: preprocess device library";
 /// The host compiler compiling a unit (`cc -c` / `cc -S`).
 pub const HOST_COMPILE: &str = "host: compile";
+/// The host compiler assembling a unit whose compile started early (`crate::overlap`).
+pub const HOST_ASSEMBLE: &str = "host: assemble";
 /// The host compiler running the user's command unchanged, or a link.
 pub const HOST_COMMAND: &str = "host: command or link";
 /// The host compiler asked what it is (`cc --version`).
@@ -90,13 +103,25 @@ fn add(name: &'static str, took: Duration) {
     }
 }
 
+/// Records a line for the end of the report: a host command that ran alongside the phases
+/// (each instant of the table still counts once, for what ompcc's own thread did).
+pub fn note(line: String) {
+    if enabled() {
+        lock(&NOTES).push(line);
+    }
+}
+
 /// The report for a command that took `total` (empty unless `--time-phases`).
 pub fn report(total: Duration) -> String {
     if !enabled() {
         return String::new();
     }
     let phases = lock(&PHASES).clone();
-    render(&phases, total)
+    let mut text = render(&phases, total);
+    for line in lock(&NOTES).iter() {
+        text.push_str(&format!("ompcc: concurrent: {line}\n"));
+    }
+    text
 }
 
 fn render(phases: &[(&'static str, Duration)], total: Duration) -> String {
@@ -146,15 +171,23 @@ mod tests {
     fn phases_accumulate_only_when_enabled() {
         // (the only test that enables recording: the switch is process-wide)
         phase("t-off", || ());
+        note("n-off".into());
         assert!(report(Duration::ZERO).is_empty());
         enable();
+        note("cc ran alongside".into());
         phase("t-on", || std::thread::sleep(Duration::from_millis(1)));
         phase("t-on", || ());
         phase("t-outer", || {
             phase("t-inner", || std::thread::sleep(Duration::from_millis(30)))
         });
         let text = report(Duration::from_millis(50));
-        assert!(!text.contains("t-off"), "{text}");
+        assert!(!text.contains("t-off") && !text.contains("n-off"), "{text}");
+        // notes follow the table
+        let total_at = text.find("  total").unwrap();
+        assert!(
+            text[total_at..].contains("\nompcc: concurrent: cc ran alongside\n"),
+            "{text}"
+        );
         assert_eq!(text.matches("t-on").count(), 1, "{text}");
         let ms_of = |name: &str| -> f64 {
             let line = text

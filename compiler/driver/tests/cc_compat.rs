@@ -467,12 +467,14 @@ fn verbose_shows_the_commands_run() {
     ok(&out);
     let err = stderr(&out);
     let cmds: Vec<&str> = err.lines().filter(|l| l.starts_with(" cc ")).collect();
-    assert_eq!(cmds.len(), 2, "{err}");
+    assert_eq!(cmds.len(), 3, "{err}");
     assert!(
         cmds[0].starts_with(&format!(" cc -E -fopenmp {m} -O1 t.c -o /")),
         "{}",
         cmds[0]
     );
+    // The host text compiled to assembly while the device passes run, then assembled with
+    // the PTX appended (overlap.rs).
     assert!(
         cmds[1].starts_with(&format!(
             " cc -v -fopenmp {m} -O1 -foffload=disable -frandom-seed="
@@ -481,7 +483,20 @@ fn verbose_shows_the_commands_run() {
         cmds[1]
     );
     assert!(cmds[1].contains(" -x cpp-output /"), "{}", cmds[1]);
-    assert!(cmds[1].ends_with("/0.host.i -c -o t.o"), "{}", cmds[1]);
+    assert!(cmds[1].contains("/0.early.i -S -o /"), "{}", cmds[1]);
+    assert!(
+        cmds[2].starts_with(&format!(" cc -v -fopenmp {m} -O1 -c -x assembler /")),
+        "{}",
+        cmds[2]
+    );
+    assert!(cmds[2].ends_with("/0.early.s -o t.o"), "{}", cmds[2]);
+    // Under -save-temps the unit is compiled in one command, after its device code.
+    let out = sb.ompcc(&["-v", "-save-temps", "-fopenmp", "-O1", "-c", "t.c"]);
+    ok(&out);
+    let err = stderr(&out);
+    let cmds: Vec<&str> = err.lines().filter(|l| l.starts_with(" cc ")).collect();
+    assert_eq!(cmds.len(), 2, "{err}");
+    assert!(cmds[1].ends_with("t.ompcc-host.i -c -o t.o"), "{}", cmds[1]);
     // Linking an offloaded unit: gcc must not build its own offload images at link time.
     let out = sb.ompcc(&["-v", "-fopenmp", "t.c", "-o", "t"]);
     ok(&out);
@@ -722,8 +737,9 @@ fn host_compiler_comes_from_the_environment() {
     assert_eq!(stdout(&sb.run("t")), "4950\n");
     let log = String::from_utf8(sb.read("log")).unwrap();
     let lines: Vec<&str> = log.lines().collect();
-    // preprocess, --version probe (is it gcc?), compile, link: all through the wrapper.
-    assert_eq!(lines.len(), 4, "{log}");
+    // preprocess, --version probe (is it gcc?), compile (to assembly, while the device
+    // passes run), assemble, link: all through the wrapper.
+    assert_eq!(lines.len(), 5, "{log}");
     assert!(lines.iter().all(|l| l.starts_with("MARK|MARK|")), "{log}");
     assert!(
         lines[0].starts_with(&format!(

@@ -642,6 +642,7 @@ fn time_phases_splits_a_compile_into_the_host_compilers_runs_and_ompccs_stages()
         .lines()
         .skip_while(|l| *l != "ompcc: phase times (wall clock):")
         .skip(1)
+        .take_while(|l| l.starts_with("  "))
         .collect();
     let names: Vec<String> = table
         .iter()
@@ -658,6 +659,7 @@ fn time_phases_splits_a_compile_into_the_host_compilers_runs_and_ompccs_stages()
         "device: PTX",
         "host rewrite",
         "host: compile",
+        "host: assemble",
         "other",
         "total",
     ] {
@@ -665,6 +667,11 @@ fn time_phases_splits_a_compile_into_the_host_compilers_runs_and_ompccs_stages()
     }
     assert_eq!(names.last().map(String::as_str), Some("total"), "{err}");
     assert!(table.last().is_some_and(|l| l.ends_with("100.0%")), "{err}");
+    // the host compile ran alongside the device passes: a line after the table says so
+    assert!(
+        err.contains("ompcc: concurrent: ") && err.contains("`host: compile` started "),
+        "{err}"
+    );
     // without the option, nothing of it
     let quiet = sb.ompcc(&["-fopenmp", "-O2", "-c", &src, "-o", "q.o"]);
     ok(&quiet);
@@ -673,6 +680,66 @@ fn time_phases_splits_a_compile_into_the_host_compilers_runs_and_ompccs_stages()
         "{}",
         stderr(&quiet)
     );
+}
+
+#[test]
+fn an_assembly_compiled_alongside_the_device_code_is_a_complete_unit() {
+    let sb = Sandbox::new();
+    let src = Path::new(PROGRAMS)
+        .join("globals_math.c")
+        .display()
+        .to_string();
+    ok(&sb.cc(&["-fopenmp", "-O2", &src, "-o", "ref", "-lm"]));
+    let want = stdout(&sb.run("ref"));
+    // -S: the host compiler's assembly with the PTX appended, which cc alone assembles; the
+    // object links and runs like the one `-c` makes.
+    ok(&sb.ompcc(&["-fopenmp", "-O2", "-S", &src, "-o", "t.s"]));
+    let asm = String::from_utf8(sb.read("t.s")).unwrap();
+    assert!(asm.contains("\n__ompcc_ptx:\n\t.ascii\t\"//"), "{asm}");
+    assert!(asm.contains("\n\t.ascii\t\".version "), "{asm}");
+    ok(&sb.cc(&["-c", "t.s", "-o", "from_s.o"]));
+    ok(&sb.ompcc(&["-fopenmp", "-O2", "-c", &src, "-o", "t.o"]));
+    for obj in ["from_s.o", "t.o"] {
+        ok(&sb.ompcc(&["-fopenmp", obj, "-o", "prog", "-lm"]));
+        let out = run_on(&sb, "prog", "emu");
+        ok(&out);
+        assert_eq!(stdout(&out), want, "{obj}: {}", stderr(&out));
+        assert!(stderr(&out).contains(": launch '"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_device_error_stops_the_host_compile_started_alongside() {
+    let sb = Sandbox::new();
+    let src = Path::new(PROGRAMS)
+        .join("globals_math.c")
+        .display()
+        .to_string();
+    // A host compiler whose compile to assembly takes 20 s: the PTX writer's error must
+    // end the command at once, with the compile stopped and no object. (The `sleep` the
+    // stopped shell leaves behind must not hold the test's pipes open.)
+    sb.write(
+        "slow.sh",
+        "#!/bin/sh\ncase \"$*\" in *' -S '*) echo started >> \"$(dirname \"$0\")/log\"; \
+         sleep 20 >/dev/null 2>&1; echo finished >> \"$(dirname \"$0\")/log\";; esac\n\
+         exec cc \"$@\"\n",
+    );
+    let host = format!("sh {}", sb.join("slow.sh").display());
+    let start = std::time::Instant::now();
+    let out = sb
+        .ompcc_cmd(&["-fopenmp", "--offload-arch=sm_5", "-c", &src, "-o", "t.o"])
+        .env("OMPCC_HOST_CC", &host)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown GPU architecture `sm_5`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(15));
+    assert_eq!(sb.read("log"), b"started\n");
+    assert!(!sb.exists("t.o"));
 }
 
 /// The phase names of a `--time-phases` table.

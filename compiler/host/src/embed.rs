@@ -140,7 +140,7 @@ pub struct GlobalC<'a> {
 /// are the `OMPCC_RT_REQUIRES_*` bits of the unit's `#pragma omp requires`.
 pub fn image(
     file: &str,
-    ptx: &str,
+    ptx: Option<&str>,
     kernels: &[KernelC<'_>],
     globals: &[GlobalC<'_>],
     host_decls: &str,
@@ -149,16 +149,10 @@ pub fn image(
     let mut out = String::from("\n");
     out.push_str(&line_marker(1, "<ompcc-image>", false));
     out.push_str(host_decls);
-    out.push_str("static const char __ompcc_ptx[] =\n");
-    if ptx.is_empty() {
-        out.push_str("\"\"");
+    match ptx {
+        Some(ptx) => push_ptx_string(&mut out, ptx),
+        None => out.push_str(PTX_APART),
     }
-    for line in ptx.split_inclusive('\n') {
-        out.push('"');
-        push_escaped(&mut out, line.as_bytes());
-        out.push_str("\"\n");
-    }
-    out.push_str(";\n");
     for (i, k) in kernels.iter().enumerate() {
         if !k.param_sizes.is_empty() {
             let sizes: Vec<String> = k.param_sizes.iter().map(u32::to_string).collect();
@@ -201,15 +195,86 @@ pub fn image(
         out.push_str("};\n");
         "__ompcc_globals".to_owned()
     };
+    // Apart, the size is a link-time value: the descriptor gets it when the constructor runs.
+    let (constness, size, set_size) = match ptx {
+        Some(_) => ("const ", "sizeof __ompcc_ptx - 1", ""),
+        None => ("", "0", "d.ptx_size = __ompcc_ptx_size;\n  "),
+    };
     out.push_str(&format!(
         "__attribute__((constructor)) static void __ompcc_register(void) {{\n  \
-         static const __ompcc_module_desc d = {{{ABI_VERSION}u, {}u, {}u, {requirements}u, {}, \
-         __ompcc_ptx, \
-         sizeof __ompcc_ptx - 1, {kernels_ref}, {globals_ref}}};\n  \
-         {MODULE_ID} = ompcc_rt_register_module(&d);\n}}\n",
+         static {constness}__ompcc_module_desc d = {{{ABI_VERSION}u, {}u, {}u, {requirements}u, \
+         {}, __ompcc_ptx, {size}, {kernels_ref}, {globals_ref}}};\n  \
+         {set_size}{MODULE_ID} = ompcc_rt_register_module(&d);\n}}\n",
         kernels.len(),
         globals.len(),
         c_string(file),
     ));
     out
+}
+
+/// The PTX as a C string, one literal a line.
+fn push_ptx_string(out: &mut String, ptx: &str) {
+    out.push_str("static const char __ompcc_ptx[] =\n");
+    if ptx.is_empty() {
+        out.push_str("\"\"");
+    }
+    for line in ptx.split_inclusive('\n') {
+        out.push('"');
+        push_escaped(out, line.as_bytes());
+        out.push_str("\"\n");
+    }
+    out.push_str(";\n");
+}
+
+/// The declarations of a PTX kept apart from the text: local symbols of the unit's own
+/// assembly ([`ptx_assembly`], appended to what the host compiler makes of the text), hidden
+/// so that the compiler addresses them directly, as it would a static array.
+const PTX_APART: &str = "extern const char __ompcc_ptx[] __attribute__((visibility(\"hidden\")));
+extern const unsigned long long __ompcc_ptx_size __attribute__((visibility(\"hidden\")));
+";
+
+/// GNU assembler text defining the `__ompcc_ptx` (NUL-terminated) and `__ompcc_ptx_size` a
+/// text written with the PTX apart declares, in `.rodata`: appended to the host compiler's
+/// assembly of that text, it completes the unit. The symbols are not `.globl`, so every unit
+/// keeps its own.
+pub fn ptx_assembly(ptx: &str) -> String {
+    let mut out = String::with_capacity(ptx.len() + ptx.len() / 16 + 256);
+    out.push_str("\t.section\t.rodata\n\t.type\t__ompcc_ptx, @object\n__ompcc_ptx:\n");
+    for line in ptx.as_bytes().chunk_by(|&a, _| a != b'\n') {
+        out.push_str("\t.ascii\t\"");
+        push_assembler_escaped(&mut out, line);
+        out.push_str("\"\n");
+    }
+    out.push_str(&format!(
+        "\t.byte\t0\n\t.size\t__ompcc_ptx, {}\n\t.balign\t8\n\t.type\t__ompcc_ptx_size, @object\n\
+         __ompcc_ptx_size:\n\t.quad\t{}\n\t.size\t__ompcc_ptx_size, 8\n",
+        ptx.len() + 1,
+        ptx.len()
+    ));
+    out
+}
+
+/// `bytes` escaped for a GNU assembler string: quotes, backslashes, newlines and tabs,
+/// every other byte outside printable ASCII as a three-digit octal escape.
+fn push_assembler_escaped(out: &mut String, bytes: &[u8]) {
+    let plain = |b: &u8| matches!(b, 0x20..=0x7e) && !matches!(b, b'"' | b'\\');
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        // runs of plain bytes in one piece: PTX is nearly all of them
+        let n = rest.iter().take_while(|b| plain(b)).count();
+        if let Ok(run) = std::str::from_utf8(&rest[..n]) {
+            out.push_str(run);
+        }
+        let Some((&b, tail)) = rest[n..].split_first() else {
+            break;
+        };
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+        rest = tail;
+    }
 }

@@ -59,6 +59,7 @@ use ompcc_syntax::ast::{MapModifier, MapType, OmpClauseName, OmpDirectiveKind, T
 use std::collections::{BTreeMap, HashMap};
 
 pub use calls::FREE_AT_SYMBOL;
+pub use embed::ptx_assembly;
 pub use remarks::remarks;
 
 /// The device code of one unit, as the host side embeds it.
@@ -66,6 +67,11 @@ pub use remarks::remarks;
 pub struct DeviceImage {
     /// The PTX module (kernels `region.kernel` of every region, in plan order).
     pub ptx: String,
+    /// The PTX is left out of the text (`ptx` is not read): the text declares
+    /// `__ompcc_ptx` and `__ompcc_ptx_size`, which [`ptx_assembly`] defines in assembly
+    /// appended to the host compiler's output, so the host compile can start before the
+    /// PTX exists.
+    pub ptx_apart: bool,
     /// Declare-target globals the PTX defines, registered with their host copies.
     pub globals: Vec<DeviceGlobal>,
     /// C definitions of host copies that only the image needs (the `declare target
@@ -185,7 +191,7 @@ pub fn rewrite(
     if !image.calls_only {
         w.push(&embed::image(
             &file,
-            &image.ptx,
+            (!image.ptx_apart).then_some(image.ptx.as_str()),
             &kernels,
             &globals,
             &image.host_decls,

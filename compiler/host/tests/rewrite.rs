@@ -77,6 +77,7 @@ fn rewritten_unit_compiles_and_keeps_user_lines() {
         host_decls: String::new(),
         calls_only: false,
         requirements: 0,
+        ptx_apart: false,
     };
     let text = rewritten(PROGRAM, &image);
     let msgs = cc_accepts(&text);
@@ -117,6 +118,64 @@ fn rewritten_unit_compiles_and_keeps_user_lines() {
         text.starts_with("# 1 \"t.c\"\n# 1 \"<ompcc-prelude>\""),
         "{text}"
     );
+}
+
+#[test]
+fn with_the_ptx_apart_the_units_assembly_completes_it() {
+    let ptx = ".version 7.0\n// \"quoted\" \\ ??= caf\u{e9}\t\n";
+    let image = DeviceImage {
+        ptx_apart: true,
+        ..DeviceImage::default()
+    };
+    let text = rewritten(PROGRAM, &image);
+    assert!(!text.contains(".version"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let (src, asm, obj) = (
+        dir.path().join("t.i"),
+        dir.path().join("t.s"),
+        dir.path().join("t.o"),
+    );
+    std::fs::write(&src, text).unwrap();
+    let cc = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new("cc").args(args).output().expect("running cc");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let compile = [
+        "-fopenmp",
+        "-foffload=disable",
+        "-x",
+        "cpp-output",
+        "-S",
+        "-o",
+    ];
+    let mut args: Vec<&std::ffi::OsStr> = compile.iter().map(|a| a.as_ref()).collect();
+    args.extend([asm.as_os_str(), src.as_os_str()]);
+    cc(&args);
+    let mut assembly = std::fs::read_to_string(&asm).unwrap();
+    assembly.push_str(&ompcc_host::ptx_assembly(ptx));
+    std::fs::write(&asm, assembly).unwrap();
+    cc(&[
+        "-c".as_ref(),
+        "-o".as_ref(),
+        obj.as_os_str(),
+        asm.as_os_str(),
+    ]);
+    // The PTX bytes, NUL-terminated, and its size, in the object, defined there.
+    let bytes = std::fs::read(&obj).unwrap();
+    let mut want = ptx.as_bytes().to_vec();
+    want.push(0);
+    assert!(bytes.windows(want.len()).any(|w| w == want.as_slice()));
+    let size = (ptx.len() as u64).to_le_bytes();
+    assert!(bytes.windows(8).any(|w| w == size));
+    let nm = Command::new("nm").arg(&obj).output().expect("running nm");
+    let symbols = String::from_utf8_lossy(&nm.stdout);
+    assert!(symbols.contains(" r __ompcc_ptx\n"), "{symbols}");
+    assert!(symbols.contains(" r __ompcc_ptx_size\n"), "{symbols}");
+    assert!(!symbols.contains(" U __ompcc_ptx"), "{symbols}");
 }
 
 #[test]

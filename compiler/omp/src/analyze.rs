@@ -391,6 +391,8 @@ struct Analyzer<'a, 's> {
     plan: OffloadPlan<'a>,
     diags: Vec<Diagnostic>,
     names: FxHashSet<String>,
+    /// [`unit_id`] of `source`, hashed once (it reads the whole unit).
+    unit_id: std::cell::OnceCell<String>,
     /// Every expression of the unit by id (VLA size expressions are known by id only).
     exprs: Vec<Option<&'a Expr>>,
 }
@@ -412,6 +414,7 @@ impl<'a, 's> Analyzer<'a, 's> {
             plan: OffloadPlan::default(),
             diags: Vec::new(),
             names: FxHashSet::default(),
+            unit_id: std::cell::OnceCell::new(),
             exprs,
         }
     }
@@ -563,7 +566,7 @@ impl<'a, 's> Analyzer<'a, 's> {
         let base = match self.source {
             Some(sm) if unit_local => format!(
                 "__omp_offload_{fname}_{}_l{}",
-                unit_id(sm),
+                self.unit_id.get_or_init(|| unit_id(sm)),
                 sm.lookup(d.span.lo).line
             ),
             Some(sm) => format!("__omp_offload_{fname}_l{}", sm.lookup(d.span.lo).line),
