@@ -1077,3 +1077,32 @@ fn links_of_objects_that_call_the_runtime_get_it() {
         )
     );
 }
+
+/// A unit that gcc builds with `-std=gnu11 -Wall -Wextra -Werror -pedantic` builds the same
+/// with ompcc: the text ompcc adds (statement expressions and `__int128` in launch sizes and
+/// struct-member ranges, the PTX as a string longer than ISO C's 4095 characters on the
+/// sequential path) raises no pedantic diagnostic, overlapped or with `-save-temps`.
+#[test]
+fn pedantic_werror_units_build() {
+    let sb = Sandbox::new();
+    sb.write(
+        "p.c",
+        "#include <stdio.h>\n#include <math.h>\nstruct S { int n; double *a; };\n\
+         double f(struct S s, int m) {\n  double t = 0;\n\
+         #pragma omp target teams distribute parallel for collapse(2) map(to: s.a[0:s.n]) reduction(+: t)\n\
+         for (int i = 0; i < m; i++)\n    for (int j = 0; j < s.n; j++) t += sin(s.a[j]) * i;\n\
+         return t;\n}\n",
+    );
+    let strict = ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-pedantic"];
+    let gcc = sb.cc(&[&["-fopenmp", "-O2", "-c", "p.c", "-o", "g.o"][..], &strict].concat());
+    assert!(gcc.status.success(), "gcc: {}", stderr(&gcc));
+    for extra in [&[][..], &["-save-temps"][..]] {
+        let args = [
+            &["-fopenmp", "-O2", "-c", "p.c", "-o", "p.o"][..],
+            &strict,
+            extra,
+        ]
+        .concat();
+        ok(&sb.ompcc(&args));
+    }
+}

@@ -212,8 +212,13 @@ pub fn image(
     out
 }
 
-/// The PTX as a C string, one literal a line.
+/// The PTX as a C string, one literal a line. Longer than the 4095 characters ISO C
+/// requires compilers to take, which `-pedantic` (with `-Werror`, an error) reports unless
+/// told not to for this declaration.
 fn push_ptx_string(out: &mut String, ptx: &str) {
+    out.push_str(
+        "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n",
+    );
     out.push_str("static const char __ompcc_ptx[] =\n");
     if ptx.is_empty() {
         out.push_str("\"\"");
@@ -223,7 +228,7 @@ fn push_ptx_string(out: &mut String, ptx: &str) {
         push_escaped(out, line.as_bytes());
         out.push_str("\"\n");
     }
-    out.push_str(";\n");
+    out.push_str(";\n#pragma GCC diagnostic pop\n");
 }
 
 /// The declarations of a PTX kept apart from the text: local symbols of the unit's own

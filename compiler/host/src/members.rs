@@ -402,9 +402,9 @@ impl Writer<'_> {
         let param = if param { embed::flags::TARGET_PARAM } else { 0 };
         entries.push(Entry {
             base,
-            begin: format!("((void *)({{ char *__l = (char *){first}; {lo}__l; }}))"),
+            begin: format!("((void *)__extension__({{ char *__l = (char *){first}; {lo}__l; }}))"),
             size: format!(
-                "((unsigned long long)({{ char *__l = (char *){first}, *__h = __l; {lo}{hi}__h - __l; }}))"
+                "((unsigned long long)__extension__({{ char *__l = (char *){first}, *__h = __l; {lo}{hi}__h - __l; }}))"
             ),
             flags: param | parent_flags,
             name,

@@ -26,7 +26,7 @@ impl Writer<'_> {
         match trips {
             // One loop: its count is a nonnegative long long; a nest multiplies in 128 bits.
             Some(trips) if trips.len() == 1 => format!(
-                "({{ long long __t = {}; (unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }})",
+                "__extension__({{ long long __t = {}; (unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }})",
                 trips[0]
             ),
             Some(trips) => {
@@ -36,7 +36,7 @@ impl Writer<'_> {
                     .collect::<Vec<_>>()
                     .join(" * ");
                 format!(
-                    "({{ unsigned __int128 __t = {product}; \
+                    "__extension__({{ unsigned __int128 __t = {product}; \
                      (unsigned int)(__t > 0xffffffffu ? 0xffffffffu : __t); }})"
                 )
             }
@@ -62,7 +62,7 @@ impl Writer<'_> {
             .rev()
             .map(|t| {
                 format!(
-                    "({{ long long __t = {t}; \
+                    "__extension__({{ long long __t = {t}; \
                      (unsigned int)(__t > 0xffffffffLL ? 0xffffffffu : __t); }})"
                 )
             })

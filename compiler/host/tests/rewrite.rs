@@ -203,7 +203,7 @@ void f(int n, int *a) {
     );
     assert!(
         text.contains(
-            "__ompcc_e1, __ompcc_n1_0, __ompcc_n1_1, 0u, ({ long long __t = ({ long long __lo = (long long)(0), __hi = (long long)(n), \
+            "__ompcc_e1, __ompcc_n1_0, __ompcc_n1_1, 0u, __extension__({ long long __t = ({ long long __lo = (long long)(0), __hi = (long long)(n), \
              __s = (long long)(1);"
         ),
         "{text}"
@@ -557,7 +557,7 @@ void f(struct R *rp, int n) {
         .unwrap_or_else(|| panic!("{text}"));
     // Parent: base `rp`, TARGET_PARAM only; then the two members with MEMBER_OF(1).
     assert!(
-        line.contains("{((void *)(rp)), ((void *)({ char *__l"),
+        line.contains("{((void *)(rp)), ((void *)__extension__({ char *__l"),
         "{line}"
     );
     let member_of_first = format!("0x{:x}ull", (1u64 << 48) | 0x3);
@@ -674,6 +674,9 @@ fn collapsed_one_iteration_variant_passes_its_trip_counts_innermost_first() {
     let nest = text.split("\"t.c:2:1\", ").nth(1).expect("launch args");
     let m = nest.find("(long long)(m)").expect("inner trip");
     let n = nest.find("(long long)(n)").expect("outer trip");
-    assert!(nest.starts_with("{({ long long __t = ") && m < n, "{text}");
+    assert!(
+        nest.starts_with("{__extension__({ long long __t = ") && m < n,
+        "{text}"
+    );
     assert!(nest.contains("__t); }), 1u}}; "), "{text}");
 }
