@@ -52,7 +52,7 @@ impl Candidate<'_, '_> {
     /// The clauses the device version keeps, as written; an error for one that ties the
     /// loop to the host.
     pub(crate) fn device_clauses(&self) -> Result<Vec<String>, String> {
-        // a user-defined reduction has no device form (lowering refuses it)
+        // a user-defined reduction's loop runs on one device thread (lowering): never faster
         if let Some(name) = self
             .directive
             .clauses
@@ -64,7 +64,7 @@ impl Candidate<'_, '_> {
             })
         {
             return Err(format!(
-                "its reduction '{name}' is user-defined ('declare reduction'), which has no device form"
+                "its reduction '{name}' is user-defined ('declare reduction'), which a device runs on one thread"
             ));
         }
         let mut keep = Vec::new();

@@ -157,7 +157,8 @@ fn device_versions_that_do_not_compile_leave_the_unit_as_written() {
 }
 
 /// A `parallel for` with a user-defined reduction stays on the host (the host compiler
-/// implements `declare reduction`; a device version would need its combiner), with a remark.
+/// implements `declare reduction`; on a device such a loop runs on one thread), with a
+/// remark.
 #[test]
 fn user_defined_reductions_stay_on_the_host() {
     let sb = Sandbox::new();
@@ -181,7 +182,7 @@ fn user_defined_reductions_stay_on_the_host() {
     assert!(
         stderr(&out).contains(
             "u.c:5:1: remark: loop kept on the host: its reduction 'keepmax' is user-defined \
-             ('declare reduction'), which has no device form [-Rpass-missed=auto-offload]"
+             ('declare reduction'), which a device runs on one thread [-Rpass-missed=auto-offload]"
         ),
         "{}",
         stderr(&out)

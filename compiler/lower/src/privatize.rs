@@ -142,12 +142,25 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 // An included task runs on the thread that owns the reduction's copy (the
                 // taskgroup's or the enclosing construct's): it updates that copy directly.
                 (OmpClauseKind::Reduction { .. }, C::InReduction) => continue,
+                // A user-defined reduction on a worksharing, distribute or simd loop that runs
+                // in order on one worker (`in_order_loop`): the item stays shared and the
+                // worker's updates are the whole reduction, so the combiner never runs (as
+                // with one thread, where the initializer's value combines with the original
+                // once more: an identity, as `declare reduction` initializers are meant to be).
+                (OmpClauseKind::UserReduction { .. }, C::Reduction)
+                    if d.kind.is_loop()
+                        && !d.kind.words().contains(&"taskloop")
+                        && self.in_order_loop(d) =>
+                {
+                    continue;
+                }
                 (OmpClauseKind::UserReduction { .. }, _) => {
                     self.unsupported(
                         format!(
                             "a user-defined reduction ('declare reduction') in '{}' is not \
-                             supported in a target region yet; use one of + * - & | ^ && || \
-                             min max",
+                             supported in a target region yet, except on a loop whose \
+                             iterations one thread may run in order (no static 'schedule' or \
+                             'dist_schedule'); use one of + * - & | ^ && || min max",
                             c.name.as_str()
                         ),
                         c.span,

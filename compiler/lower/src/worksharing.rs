@@ -1375,12 +1375,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
 impl FnLower<'_, '_, '_> {
     /// Whether loop directive `d` runs in order on one worker: it has an `ordered` clause
-    /// (without a doacross depth) or an `inscan` reduction, and a schedule that fixes no
+    /// (without a doacross depth), an `inscan` reduction or a user-defined reduction, and a schedule that fixes no
     /// assignment of iterations: none, `dynamic`, `guided`, `auto` or `runtime`, and no
     /// `dist_schedule`. Such schedules leave the assignment to the implementation (OpenMP 5.2
     /// 11.5.3), so one worker may run every iteration, and the loop's `ordered` regions and
     /// `scan` phases need no hand-off between threads.
-    fn in_order_loop(&self, d: &OmpDirective) -> bool {
+    pub(crate) fn in_order_loop(&self, d: &OmpDirective) -> bool {
         use ompcc_syntax::ast::ScheduleKind;
         let mut in_order = false;
         for c in &d.clauses {
@@ -1390,6 +1390,7 @@ impl FnLower<'_, '_, '_> {
                 }
                 (_, C::DistSchedule) => return false,
                 (OmpClauseKind::Flag, C::Ordered) => in_order = true,
+                (OmpClauseKind::UserReduction { .. }, C::Reduction) => in_order = true,
                 (_, C::Ordered) => return false,
                 _ if self.inscan(c) => in_order = true,
                 _ => {}

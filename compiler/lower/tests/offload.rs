@@ -383,12 +383,13 @@ fn unsupported_constructs_are_errors_at_the_construct() {
         err.contains("E0803") && err.contains("inscan") && err.ends_with("@3"),
         "{err}"
     );
-    // A user-defined reduction has no device form (its combiner would run on the device).
+    // A user-defined reduction where threads would share the iterations (a static schedule,
+    // so one thread cannot run them all): its combiner would have to run on the device.
     let err = try_compile(
         "#pragma omp declare reduction(keepmax : int : omp_out = omp_in > omp_out ? omp_in : omp_out)
-void f(int n, int *a, int *m) {
-#pragma omp target teams distribute parallel for reduction(keepmax: m[0]) map(to: a[0:n])
-  for (int i = 0; i < n; i++) m[0] = a[i] > m[0] ? a[i] : m[0];
+void f(int n, int *a, int m) {
+#pragma omp target teams distribute parallel for reduction(keepmax: m) schedule(static) map(to: a[0:n])
+  for (int i = 0; i < n; i++) m = a[i] > m ? a[i] : m;
 }",
         2,
     )

@@ -823,6 +823,16 @@ impl<'a, 's> Analyzer<'a, 's> {
                             }
                         }
                     }
+                    // a user-defined reduction's loop runs in order on one worker too
+                    OmpClauseKind::UserReduction { list, .. }
+                        if c.name == OmpClauseName::Reduction =>
+                    {
+                        for e in list {
+                            if let Some(sym) = self.sym_of(e) {
+                                tofrom_items.entry(sym).or_insert(e);
+                            }
+                        }
+                    }
                     OmpClauseKind::Reduction { op, list, .. }
                         if c.name == OmpClauseName::Reduction =>
                     {
