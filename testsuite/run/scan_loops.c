@@ -15,8 +15,21 @@ int main(void) {
     }
     int s = 10, t = -5;
     double p = 1.0;
-#pragma omp target map(to : a, f) map(from : inc, exc, prod) map(tofrom : s, t, p)
+    long rows = 0, row_scan[N / 4];
+#pragma omp target map(to : a, f) map(from : inc, exc, prod, row_scan) map(tofrom : s, t, p, rows)
     {
+        // an inner loop that sums a row before the scan (no lane group may take it)
+#pragma omp parallel for reduction(inscan, + : rows)
+        for (int r = 0; r < N / 4; r++) {
+            {
+                long sum = 0;
+                for (int c = 0; c < 4; c++)
+                    sum += a[4 * r + c] * (c + 1);
+                rows += sum;
+            }
+#pragma omp scan inclusive(rows)
+            row_scan[r] = rows;
+        }
 #pragma omp parallel for reduction(inscan, + : s)
         for (int i = 0; i < N; i++) {
             s += a[i];
@@ -45,6 +58,7 @@ int main(void) {
     printf("inclusive +: %d %d %d, total %d\n", inc[0], inc[N / 2], inc[N - 1], s);
     printf("exclusive max: %d %d %d, total %d\n", exc[0], exc[7], exc[N - 1], t);
     printf("inclusive *: %g %g %g, total %g\n", prod[0], prod[9], prod[N - 1], p);
+    printf("rows: %ld %ld %ld\n", row_scan[0], row_scan[N / 8], rows);
     printf("checksum %ld\n", check);
     return 0;
 }

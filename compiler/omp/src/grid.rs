@@ -30,7 +30,8 @@ use ompcc_access::{Access, Atom, LoopId, ReductionTarget, UnitAccesses};
 use ompcc_diag::{SourceMap, Span};
 use ompcc_sema::{SymbolId, TypedUnit};
 use ompcc_syntax::ast::{
-    ForInit, OmpClauseName as C, OmpDirective, Stmt, StmtKind, TranslationUnit,
+    ForInit, OmpClause, OmpClauseKind, OmpClauseName as C, OmpDirective, Stmt, StmtKind,
+    TranslationUnit,
 };
 
 use crate::collapse::CollapseDecision;
@@ -555,6 +556,11 @@ impl<'a> Cx<'_, 'a> {
                         c.name.as_str()
                     ));
                 }
+                if in_order_reduction(c) {
+                    return Err("a user-defined reduction or one with a modifier: the loop \
+                                runs in order on one thread"
+                        .into());
+                }
             }
         }
         if crate::nest_unroll(outer, 1).is_some() {
@@ -654,4 +660,19 @@ impl<'a> Cx<'_, 'a> {
         }
         Ok(box_over)
     }
+}
+
+/// A `reduction` clause whose loop lowering runs in order on one thread (`in_order_loop` in
+/// ompcc-lower): a user-defined one, or one with a modifier (`inscan`; `task` and `default`
+/// are taken the same way here, which only costs the loop its transformations).
+pub(crate) fn in_order_reduction(c: &OmpClause) -> bool {
+    c.name == C::Reduction
+        && matches!(
+            &c.kind,
+            OmpClauseKind::UserReduction { .. }
+                | OmpClauseKind::Reduction {
+                    modifier: Some(_),
+                    ..
+                }
+        )
 }

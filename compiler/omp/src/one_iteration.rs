@@ -87,6 +87,14 @@ fn why_not(r: &TargetRegion<'_>, typed: &TypedUnit) -> Option<String> {
                     c.name.as_str()
                 ));
             }
+            // such a loop runs in order on one thread (lowering's `in_order_loop`)
+            if crate::grid::in_order_reduction(c) {
+                return Some(
+                    "a user-defined reduction or one with a modifier ('inscan' loops run in order \
+                     on one thread)"
+                        .into(),
+                );
+            }
         }
     }
     if !r.reductions.is_empty() {
