@@ -985,6 +985,19 @@ pub fn offload(
         lower(checked, Some(&plan), opts, &mut emitter)
     })?;
     let requirements = requirements(checked);
+    let rewrite_host = |image: &ompcc_host::DeviceImage| {
+        phase("host rewrite", || {
+            ompcc_host::rewrite(
+                text,
+                raw,
+                &checked.source_map,
+                &checked.tu,
+                &checked.typed,
+                &plan,
+                image,
+            )
+        })
+    };
     let started = early.and_then(|start| {
         let parts = image_parts(checked, &plan, &module);
         let image = ompcc_host::DeviceImage {
@@ -995,18 +1008,7 @@ pub fn offload(
             ptx_apart: true,
             ptx: String::new(),
         };
-        let host_text = phase("host rewrite", || {
-            ompcc_host::rewrite(
-                text,
-                raw,
-                &checked.source_map,
-                &checked.tu,
-                &checked.typed,
-                &plan,
-                &image,
-            )
-        })
-        .ok()?;
+        let host_text = rewrite_host(&image).ok()?;
         start(&host_text).then_some((host_text, parts))
     });
     optimize_device_module(&mut module, opts)?;
@@ -1048,18 +1050,7 @@ pub fn offload(
         requirements,
         ptx_apart: false,
     };
-    let rewritten = phase("host rewrite", || {
-        ompcc_host::rewrite(
-            text,
-            raw,
-            &checked.source_map,
-            &checked.tu,
-            &checked.typed,
-            &plan,
-            &image,
-        )
-    });
-    match rewritten {
+    match rewrite_host(&image) {
         Ok(host_text) => Ok(Offloaded {
             host_text,
             device,

@@ -192,18 +192,23 @@ pub fn reassoc_with_remarks(func: &mut Function, remarks: &mut Remarks) -> bool 
     rewritten > 0 || shared > 0
 }
 
-fn rewrite(func: &mut Function, inst: Inst) -> bool {
+/// The base and the 64-bit byte offset of `inst` when it is a `ptr_offset`.
+fn pointer_offset(func: &Function, inst: Inst) -> Option<(Value, Value)> {
     let InstData::Binary {
         opcode: Opcode::PtrOffset,
         args: [p, off],
         ..
     } = *func.dfg.inst(inst)
     else {
+        return None;
+    };
+    (func.dfg.value_type(off) == Type::I64).then_some((p, off))
+}
+
+fn rewrite(func: &mut Function, inst: Inst) -> bool {
+    let Some((p, off)) = pointer_offset(func, inst) else {
         return false;
     };
-    if func.dfg.value_type(off) != Type::I64 {
-        return false;
-    }
     let loc = func.srcloc(inst);
     let inner = binary(func, p).filter(|(op, _, _)| *op == Opcode::PtrOffset);
     let off_c = iconst_value(func, off);

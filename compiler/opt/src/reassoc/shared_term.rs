@@ -14,7 +14,7 @@
 //! rewritten (in a loop the sum may be what strength reduction and register caching
 //! follow), and only terms that at least three addresses on the base share.
 
-use super::{binary, peel_consts};
+use super::{binary, peel_consts, pointer_offset};
 use crate::util::iconst_value;
 use ompcc_ir::analysis::{ControlFlowGraph, DominatorTree, LoopAnalysis};
 use ompcc_ir::{FuncCursor, Function, Inst, InstData, Opcode, Type, Value, ValueDef};
@@ -89,17 +89,7 @@ fn two_terms(func: &Function, x: Value) -> Option<([Term; 2], i64)> {
 
 /// The address `inst` computes, read as two terms, when it is one.
 fn address(func: &Function, inst: Inst) -> Option<TwoTerms> {
-    let InstData::Binary {
-        opcode: Opcode::PtrOffset,
-        args: [base, off],
-        ..
-    } = *func.dfg.inst(inst)
-    else {
-        return None;
-    };
-    if func.dfg.value_type(off) != Type::I64 {
-        return None;
-    }
+    let (base, off) = pointer_offset(func, inst)?;
     let (x, scale) = match binary(func, off) {
         Some((Opcode::Imul, x, k)) => (x, iconst_value(func, k)?),
         _ => (off, 1),
