@@ -343,9 +343,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             .any(|p| matches!(p.kind, PrivKind::Last | PrivKind::Linear));
         // With lastprivate and a non-rectangular nest, one worker runs every iteration in
         // order (any assignment is allowed without a schedule clause), so its copies end
-        // with the values of the sequentially last iteration. A loop with an `ordered` clause
-        // whose schedule leaves the assignment free runs on one worker too, so its `ordered`
-        // regions run in iteration order by running where they stand.
+        // with the values of the sequentially last iteration. A loop with an `ordered` clause,
+        // an `inscan` or a user-defined reduction whose schedule leaves the assignment free
+        // runs on one worker too (`in_order_loop`), so its `ordered` regions and `scan`
+        // phases run in iteration order where they stand.
         let in_order = who != Who::Single && self.in_order_loop(d);
         let mut elected = in_order;
         // The grid mapping's sequential loops: bounds read once here (they use no variable of
@@ -1375,9 +1376,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
 impl FnLower<'_, '_, '_> {
     /// Whether loop directive `d` runs in order on one worker: it has an `ordered` clause
-    /// (without a doacross depth), an `inscan` reduction or a user-defined reduction, and a schedule that fixes no
-    /// assignment of iterations: none, `dynamic`, `guided`, `auto` or `runtime`, and no
-    /// `dist_schedule`. Such schedules leave the assignment to the implementation (OpenMP 5.2
+    /// (without a doacross depth), an `inscan` reduction or a user-defined reduction, and a
+    /// schedule that fixes no assignment of iterations: none, `dynamic`, `guided`, `auto` or
+    /// `runtime`, and no `dist_schedule`. Such schedules leave the assignment to the implementation (OpenMP 5.2
     /// 11.5.3), so one worker may run every iteration, and the loop's `ordered` regions and
     /// `scan` phases need no hand-off between threads.
     pub(crate) fn in_order_loop(&self, d: &OmpDirective) -> bool {
